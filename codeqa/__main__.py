@@ -1,0 +1,3 @@
+from codeqa.cli import main
+
+main()

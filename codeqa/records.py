@@ -1,0 +1,121 @@
+"""The typed records that flow between pipeline stages (source → scan → chunk → embed → store → retrieve)."""
+
+from __future__ import annotations
+
+import hashlib
+from dataclasses import dataclass, field
+from pathlib import Path, PurePosixPath
+
+
+def content_hash(text: str) -> str:
+    """Stable hash of a piece of text; used for chunk ids and the embedding cache."""
+    return hashlib.sha1(text.encode("utf-8", "surrogatepass")).hexdigest()
+
+
+@dataclass(frozen=True)
+class ResolvedSource:
+    """Where a repository lives once it is on local disk (cloned or given as a path)."""
+
+    spec: str  # what the user typed, with any credentials removed
+    root: Path  # local directory holding the working tree
+    subdir: str  # repo-relative directory to index ("" for the whole repository)
+    kind: str  # "git" (cloned), "local-git" or "local-dir"
+    ref: str | None = None
+    sha: str | None = None
+    web_url: str | None = None  # e.g. https://github.com/owner/repo (for permalinks), None when unknown
+    default_name: str = "repo"
+
+
+@dataclass(frozen=True)
+class SourceFile:
+    """One text file selected for indexing."""
+
+    path: str  # repo-relative, POSIX separators
+    language: str  # e.g. "python", "markdown", "text"
+    text: str  # decoded contents, newlines normalized to "\n"
+    size: int  # bytes on disk
+    encoding: str = "utf-8"
+
+    @property
+    def line_count(self) -> int:
+        return self.text.count("\n") + (0 if self.text.endswith("\n") or not self.text else 1)
+
+    @property
+    def hash(self) -> str:
+        return content_hash(self.text)
+
+
+@dataclass(frozen=True)
+class SkippedFile:
+    path: str
+    reason: str  # one of scan.SKIP_REASONS
+
+
+@dataclass
+class ScanResult:
+    files: list[SourceFile] = field(default_factory=list)
+    skipped: list[SkippedFile] = field(default_factory=list)
+
+    def skipped_by_reason(self) -> dict[str, int]:
+        counts: dict[str, int] = {}
+        for item in self.skipped:
+            counts[item.reason] = counts.get(item.reason, 0) + 1
+        return dict(sorted(counts.items(), key=lambda kv: (-kv[1], kv[0])))
+
+
+def ancestor_directories(path: str) -> list[str]:
+    """``a/b/c.py`` → ``["a", "a/b"]``: stored per chunk so a directory prefix filter is a membership test."""
+    parts = PurePosixPath(path).parts[:-1]
+    return ["/".join(parts[: i + 1]) for i in range(len(parts))]
+
+
+@dataclass(frozen=True)
+class Chunk:
+    """A meaningful unit of code (function, class, module part, doc section) with exact line range.
+
+    ``text`` is exactly lines ``start_line``..``end_line`` (1-based, inclusive) of the file.
+    """
+
+    path: str
+    language: str
+    start_line: int
+    end_line: int
+    text: str
+    symbol: str  # qualified where known ("SessionStore.login"), else "" for anonymous module code
+    kind: str  # function | method | class | module | doc | config | test | other
+    layer: str  # see chunk.layers.LAYER_RULES
+
+    @property
+    def directory(self) -> str:
+        parent = PurePosixPath(self.path).parent.as_posix()
+        return "" if parent == "." else parent
+
+    @property
+    def ancestors(self) -> list[str]:
+        return ancestor_directories(self.path)
+
+    @property
+    def hash(self) -> str:
+        return content_hash(self.text)
+
+    @property
+    def id(self) -> str:
+        """Stable id: same file, lines and content → same id."""
+        return content_hash(f"{self.path}\0{self.start_line}\0{self.end_line}\0{self.hash}")[:24]
+
+    @property
+    def location(self) -> str:
+        return f"{self.path}:{self.start_line}-{self.end_line}"
+
+
+@dataclass(frozen=True)
+class Hit:
+    """One retrieved chunk with its score (higher is better)."""
+
+    chunk: Chunk
+    score: float
+    id: str = ""
+
+    @property
+    def location(self) -> str:
+        return self.chunk.location

@@ -1,0 +1,91 @@
+"""The retrieve stage (dense for now): embed the question, query Chroma with metadata filters."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Any
+
+from codeqa.config import Settings
+from codeqa.embed import Embedder, get_embedder
+from codeqa.errors import QueryError
+from codeqa.records import Hit
+from codeqa.store import Store
+from codeqa.table import ChunkTable
+
+MAX_QUERY_CHARS = 20_000
+
+
+@dataclass(frozen=True)
+class Filters:
+    """Scope a search. Empty tuples mean "any"; ``paths`` are directory prefixes or exact file paths."""
+
+    layers: tuple[str, ...] = ()
+    kinds: tuple[str, ...] = ()
+    languages: tuple[str, ...] = ()
+    paths: tuple[str, ...] = field(default=())
+    globs: tuple[str, ...] = ()  # fnmatch patterns on the repo-relative path, e.g. "src/**/*.py"
+
+    def where(self) -> dict[str, Any] | None:
+        """The filter as a Chroma ``where`` clause (path globs cannot be expressed there: use :meth:`mask`)."""
+        clauses: list[dict[str, Any]] = []
+        for key, values in (("layer", self.layers), ("kind", self.kinds), ("language", self.languages)):
+            if values:
+                clauses.append({key: {"$in": list(values)}} if len(values) > 1 else {key: values[0]})
+        if self.paths:
+            scopes = []
+            for raw in self.paths:
+                path = normalize_path_filter(raw)
+                scopes.append({"dirs": {"$contains": path}})
+                scopes.append({"path": path})
+            clauses.append({"$or": scopes})
+        if not clauses:
+            return None
+        return clauses[0] if len(clauses) == 1 else {"$and": clauses}
+
+    @property
+    def active(self) -> bool:
+        return bool(self.layers or self.kinds or self.languages or self.paths or self.globs)
+
+    def mask(self, table: ChunkTable):
+        """The same filter as :meth:`where`, as a boolean mask over the chunk table's rows."""
+        return table.mask(
+            layers=self.layers,
+            kinds=self.kinds,
+            languages=self.languages,
+            paths=tuple(normalize_path_filter(p) for p in self.paths),
+            globs=self.globs,
+        )
+
+
+def normalize_path_filter(raw: str) -> str:
+    path = raw.strip().replace("\\", "/").strip("/")
+    while path.startswith("./"):
+        path = path[2:]
+    if ".." in path.split("/"):
+        raise QueryError(f"Path filter {raw!r} must be a directory inside the repository (no '..').")
+    return path or "."
+
+
+def validate_query(query: str) -> str:
+    query = (query or "").strip()
+    if not query:
+        raise QueryError("The question is empty: type what you are looking for, e.g. 'where is the config loaded?'")
+    return query[:MAX_QUERY_CHARS]
+
+
+def search(
+    name: str,
+    query: str,
+    settings: Settings,
+    *,
+    k: int = 10,
+    filters: Filters | None = None,
+    embedder: Embedder | None = None,
+    store: Store | None = None,
+) -> list[Hit]:
+    """Top-``k`` chunks of index ``name`` for ``query`` (best first), restricted by ``filters``."""
+    if k < 1:
+        raise QueryError("k must be at least 1.")
+    from codeqa.retrieve import retrieve
+
+    return retrieve(name, query, settings, k=k, filters=filters, embedder=embedder, store=store).hits

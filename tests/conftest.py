@@ -1,0 +1,82 @@
+"""Shared fixtures: an isolated data dir per test and real temporary git repositories."""
+
+from __future__ import annotations
+
+import subprocess
+from collections.abc import Callable
+from pathlib import Path
+
+import pytest
+
+from codeqa.config import Settings, get_settings
+
+
+@pytest.fixture(autouse=True)
+def isolated_home(tmp_path_factory: pytest.TempPathFactory, monkeypatch: pytest.MonkeyPatch) -> Path:
+    """Every test gets its own CODEQA_HOME so nothing touches the user's real ~/.codeqa."""
+    home = tmp_path_factory.mktemp("codeqa-home")
+    monkeypatch.setenv("CODEQA_HOME", str(home))
+    for name in ("CODEQA_CHROMA_URL", "CODEQA_GITHUB_TOKEN", "GITHUB_TOKEN", "CODEQA_EMBEDDING_MODEL"):
+        monkeypatch.delenv(name, raising=False)
+    get_settings.cache_clear()
+    yield home
+    get_settings.cache_clear()
+
+
+@pytest.fixture
+def settings(isolated_home: Path) -> Settings:
+    return Settings(home=isolated_home)
+
+
+def git(cwd: Path, *args: str) -> str:
+    result = subprocess.run(
+        ["git", *args],
+        cwd=cwd,
+        check=True,
+        capture_output=True,
+        text=True,
+        env={
+            "GIT_AUTHOR_NAME": "Test",
+            "GIT_AUTHOR_EMAIL": "test@example.com",
+            "GIT_COMMITTER_NAME": "Test",
+            "GIT_COMMITTER_EMAIL": "test@example.com",
+            "HOME": str(cwd),
+            "PATH": "/usr/bin:/bin:/usr/local/bin",
+        },
+    )
+    return result.stdout.strip()
+
+
+GitRepoFactory = Callable[[dict[str, str | bytes]], Path]
+
+
+@pytest.fixture
+def make_git_repo(tmp_path: Path) -> GitRepoFactory:
+    """Create a real git repository with the given files committed; returns its working tree path."""
+    counter = {"n": 0}
+
+    def factory(files: dict[str, str | bytes], *, bare_copy: bool = False) -> Path:
+        counter["n"] += 1
+        root = tmp_path / f"repo{counter['n']}"
+        root.mkdir()
+        git(root, "init", "-q", "-b", "main")
+        write_files(root, files)
+        git(root, "add", "-A")
+        git(root, "commit", "-q", "-m", "initial", "--allow-empty")
+        if bare_copy:
+            bare = tmp_path / f"repo{counter['n']}.git"
+            subprocess.run(["git", "clone", "-q", "--bare", str(root), str(bare)], check=True)
+            return bare
+        return root
+
+    return factory
+
+
+def write_files(root: Path, files: dict[str, str | bytes]) -> None:
+    for rel, content in files.items():
+        target = root / rel
+        target.parent.mkdir(parents=True, exist_ok=True)
+        if isinstance(content, bytes):
+            target.write_bytes(content)
+        else:
+            target.write_text(content, encoding="utf-8")
