@@ -1,0 +1,70 @@
+"""The scale-out path: the same pipeline against a real `chroma run` server on 127.0.0.1."""
+
+from __future__ import annotations
+
+import socket
+import subprocess
+import sys
+import time
+import urllib.request
+from pathlib import Path
+
+import pytest
+
+from codeqa.config import Settings
+from codeqa.errors import StoreError
+from codeqa.index import build_index
+from codeqa.search import search
+from codeqa.store import Store
+from tests.sample_repo import SAMPLE_FILES
+
+
+def free_port() -> int:
+    with socket.socket() as sock:
+        sock.bind(("127.0.0.1", 0))
+        return sock.getsockname()[1]
+
+
+@pytest.fixture
+def chroma_server(tmp_path: Path):
+    port = free_port()
+    chroma = Path(sys.executable).parent / "chroma"
+    process = subprocess.Popen(
+        [str(chroma), "run", "--path", str(tmp_path / "chroma-server"), "--host", "127.0.0.1", "--port", str(port)],
+        stdout=subprocess.DEVNULL,
+        stderr=subprocess.DEVNULL,
+    )
+    url = f"http://127.0.0.1:{port}"
+    deadline = time.monotonic() + 30
+    while time.monotonic() < deadline:
+        try:
+            urllib.request.urlopen(f"{url}/api/v2/heartbeat", timeout=1).read()
+            break
+        except OSError:
+            time.sleep(0.2)
+    else:
+        process.kill()
+        pytest.fail("chroma run did not start within 30 s")
+    yield url
+    process.terminate()
+    try:
+        process.wait(timeout=10)
+    except subprocess.TimeoutExpired:
+        process.kill()
+
+
+def test_index_and_search_on_chroma_server(chroma_server: str, make_git_repo, isolated_home: Path):
+    settings = Settings(home=isolated_home, chroma_url=chroma_server)
+    repo = make_git_repo(SAMPLE_FILES)
+    report = build_index(str(repo), settings, name="shop")
+    assert report.chunks > 0
+    assert not settings.chroma_dir.exists()  # nothing went to the embedded store
+    hits = search("shop", "where is the configuration loaded?", settings, k=3)
+    assert hits[0].chunk.path == "shop/config.py"
+    assert [m.name for m in Store(settings).list_manifests()] == ["shop"]
+
+
+def test_unreachable_chroma_server_is_a_clear_error(isolated_home: Path):
+    settings = Settings(home=isolated_home, chroma_url=f"http://127.0.0.1:{free_port()}")
+    with pytest.raises(StoreError, match="not reachable.*chroma run"):
+        Store(settings)

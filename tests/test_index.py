@@ -1,0 +1,203 @@
+"""End to end: real git, real tree-sitter, real packaged model, real Chroma."""
+
+from __future__ import annotations
+
+import subprocess
+import sys
+from pathlib import Path
+
+import numpy as np
+import pytest
+
+from codeqa.config import Settings
+from codeqa.embed import get_embedder
+from codeqa.errors import IncompatibleIndexError, IndexBusyError, IndexNotFoundError, QueryError, ScanError
+from codeqa.index import build_index
+from codeqa.locks import index_lock
+from codeqa.search import Filters, search
+from codeqa.store import Store
+from tests.conftest import git
+from tests.sample_repo import SAMPLE_FILES
+
+
+@pytest.fixture
+def sample_repo(make_git_repo) -> Path:
+    return make_git_repo(SAMPLE_FILES)
+
+
+@pytest.fixture
+def indexed(sample_repo: Path, settings: Settings):
+    report = build_index(str(sample_repo), settings, name="shop")
+    return report
+
+
+def top_paths(hits) -> list[str]:
+    return [hit.chunk.path for hit in hits]
+
+
+def test_index_records_manifest(indexed, sample_repo: Path, settings: Settings):
+    manifest = Store(settings).get_manifest("shop")
+    head = git(sample_repo, "rev-parse", "HEAD")
+    assert manifest.sha == head
+    assert manifest.source_kind == "local-git"
+    assert manifest.model == settings.embedding_model and manifest.dimension == 384
+    assert manifest.counts["files"] == len(SAMPLE_FILES)
+    assert manifest.counts["chunks"] == indexed.chunks > len(SAMPLE_FILES)
+    assert manifest.languages["python"] == 6
+    assert set(manifest.timings) == {"clone", "scan", "chunk", "embed", "store"}
+    assert manifest.chunker_version and manifest.codeqa_version
+
+
+@pytest.mark.parametrize(
+    ("question", "expected"),
+    [
+        ("how are passwords checked when a user logs in?", "shop/auth.py"),
+        ("where is the configuration loaded from environment variables?", "shop/config.py"),
+        ("what happens when a request to the payment API fails?", "shop/http_client.py"),
+        ("how is the shopping cart total computed in the browser?", "web/src/cart.js"),
+    ],
+)
+def test_search_finds_the_right_file(indexed, settings: Settings, question: str, expected: str):
+    hits = search("shop", question, settings, k=5)
+    assert hits[0].chunk.path == expected
+    assert hits == sorted(hits, key=lambda hit: -hit.score)
+
+
+def test_search_hits_carry_exact_lines(indexed, sample_repo: Path, settings: Settings):
+    for hit in search("shop", "session token login", settings, k=10):
+        lines = (sample_repo / hit.chunk.path).read_text().split("\n")
+        assert hit.chunk.text == "\n".join(lines[hit.chunk.start_line - 1 : hit.chunk.end_line])
+
+
+def test_filters_restrict_every_result(indexed, settings: Settings):
+    scoped = search("shop", "price total", settings, k=20, filters=Filters(paths=("web",)))
+    assert scoped and all(path.startswith("web/") for path in top_paths(scoped))
+    python_only = search("shop", "price total", settings, k=20, filters=Filters(languages=("python",)))
+    assert python_only and all(hit.chunk.language == "python" for hit in python_only)
+    tests_only = search("shop", "login", settings, k=20, filters=Filters(layers=("test",)))
+    assert top_paths(tests_only) and set(top_paths(tests_only)) == {"tests/test_auth.py"}
+    classes = search("shop", "order", settings, k=20, filters=Filters(kinds=("class",)))
+    assert classes and all(hit.chunk.kind == "class" for hit in classes)
+    one_file = search("shop", "anything", settings, k=20, filters=Filters(paths=("shop/models.py",)))
+    assert one_file and set(top_paths(one_file)) == {"shop/models.py"}
+
+
+def test_reindex_only_embeds_what_changed(indexed, sample_repo: Path, settings: Settings):
+    (sample_repo / "shop" / "models.py").write_text(
+        SAMPLE_FILES["shop/models.py"] + '\n\ndef apply_discount(order, percent):\n    """Reduce an order total."""\n'
+        "    return order.total_cents() * (100 - percent) // 100\n"
+    )
+    git(sample_repo, "commit", "-qam", "discount")
+    again = build_index(str(sample_repo), settings, name="shop")
+    assert 0 < again.embedded <= 3
+    assert again.chunks >= indexed.chunks
+    assert again.manifest.collection != indexed.manifest.collection
+    store = Store(settings)
+    assert store.orphan_collections() == []  # the old generation was dropped
+    assert search("shop", "discount percent", settings, k=1)[0].chunk.path == "shop/models.py"
+
+
+def test_failed_reindex_keeps_previous_index(indexed, sample_repo: Path, settings: Settings, tmp_path: Path):
+    empty = tmp_path / "empty"
+    empty.mkdir()
+    with pytest.raises(ScanError, match="Nothing to index"):
+        build_index(str(empty), settings, name="shop")
+    assert search("shop", "login", settings, k=1)[0].chunk.path == "shop/auth.py"
+    assert Store(settings).orphan_collections() == []
+
+
+def test_interrupted_index_leaves_old_index_and_is_cleaned_up(indexed, sample_repo: Path, settings: Settings):
+    def explode(event):
+        if event.stage == "store":
+            raise KeyboardInterrupt
+
+    with pytest.raises(KeyboardInterrupt):
+        build_index(str(sample_repo), settings, name="shop", progress=explode)
+    assert search("shop", "login", settings, k=1)[0].chunk.path == "shop/auth.py"
+    store = Store(settings)
+    leftover = store.new_collection("shop")  # what a SIGKILL would leave behind
+    assert leftover.name in store.orphan_collections("shop")
+    build_index(str(sample_repo), settings, name="shop")
+    assert store.orphan_collections() == []
+
+
+def test_busy_index_is_refused(sample_repo: Path, settings: Settings):
+    with index_lock(settings.home_dir / "locks", "shop"):
+        with pytest.raises(IndexBusyError, match="being built by another process"):
+            build_index(str(sample_repo), settings, name="shop")
+
+
+def test_stale_lock_is_taken_over(sample_repo: Path, settings: Settings):
+    locks = settings.home_dir / "locks"
+    locks.mkdir(parents=True)
+    dead = subprocess.Popen([sys.executable, "-c", "pass"])
+    dead.wait()
+    import socket
+
+    (locks / "shop.lock").write_text(f'{{"pid": {dead.pid}, "host": "{socket.gethostname()}"}}')
+    assert build_index(str(sample_repo), settings, name="shop").chunks > 0
+
+
+class _RenamedModel:
+    """The real model under another id: what opening an index with a different model looks like."""
+
+    def __init__(self, inner):
+        self._inner = inner
+        self.model_id = "some/other-model"
+        self.dimension = inner.dimension
+
+    def embed_documents(self, texts):
+        return self._inner.embed_documents(texts)
+
+    def embed_query(self, text):
+        return self._inner.embed_query(text)
+
+
+def test_other_model_is_a_clear_error(indexed, settings: Settings):
+    other = _RenamedModel(get_embedder(settings))
+    with pytest.raises(IncompatibleIndexError, match="built with embedding model"):
+        search("shop", "login", settings, embedder=other)
+
+
+def test_bad_queries(indexed, settings: Settings):
+    with pytest.raises(QueryError, match="empty"):
+        search("shop", "   ", settings)
+    with pytest.raises(IndexNotFoundError, match="No index named 'nope'"):
+        search("nope", "login", settings)
+    with pytest.raises(QueryError, match="no '..'"):
+        search("shop", "login", settings, filters=Filters(paths=("../etc",)))
+    huge = "login " * 50_000
+    assert search("shop", huge, settings, k=1)
+
+
+def test_clone_over_file_url(make_git_repo, settings: Settings):
+    bare = make_git_repo(SAMPLE_FILES, bare_copy=True)
+    report = build_index(f"file://{bare}", settings, name="shop-remote")
+    assert report.manifest.source_kind == "git"
+    assert report.manifest.sha and len(report.manifest.sha) == 40
+    assert search("shop-remote", "password hashing", settings, k=1)[0].chunk.path == "shop/auth.py"
+
+
+def test_remove_index(indexed, settings: Settings):
+    store = Store(settings)
+    store.remove("shop")
+    assert not store.exists("shop")
+    assert store.orphan_collections() == []
+
+
+def test_vectors_are_normalized(settings: Settings):
+    vectors = get_embedder(settings).embed_documents(["def f(): pass", "class A: ..."])
+    assert np.allclose(np.linalg.norm(vectors, axis=1), 1.0, atol=1e-4)
+
+
+def test_binary_only_repo_is_refused(make_git_repo, settings: Settings):
+    repo = make_git_repo({"logo.png": b"\x89PNG\r\n\x1a\n\x00\x00binary", "data.bin": b"\x00\x01\x02"})
+    with pytest.raises(ScanError, match="Nothing to index"):
+        build_index(str(repo), settings, name="bin")
+
+
+def test_import_codeqa_does_not_import_streamlit():
+    code = "import sys, codeqa, codeqa.index, codeqa.search, codeqa.cli; print('streamlit' in sys.modules)"
+    result = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
+    assert result.stdout.strip() == "False"
+
