@@ -1,0 +1,105 @@
+"""Lexical retrieval: BM25 (bm25s) over code-aware tokens.
+
+Identifiers are kept whole *and* split (``getUserName`` → ``getusername``, ``get``, ``user``, ``name``), so a
+question in plain words and a question that names a symbol both find it.
+"""
+
+from __future__ import annotations
+
+import json
+import re
+from collections.abc import Iterable, Sequence
+from pathlib import Path
+
+import numpy as np
+
+IDENTIFIER = re.compile(r"[A-Za-z_][A-Za-z0-9_]*")
+CAMEL_PARTS = re.compile(r"[A-Z]+(?=[A-Z][a-z])|[A-Z]?[a-z]+|[A-Z]+|\d+")
+
+STOPWORDS = frozenset(
+    """a an and are as at be but by for from has have how i if in into is it its of on or so that the their then
+    there these this to was were what when where which who why will with would does do did can could should not no
+    yes you your we our they them he she me my self cls def return import none true false null let var const new
+    elif else pass end fn func function public private protected static void int str bool string""".split()
+)
+PARAMS_FILE = "codeqa-lexical.json"
+LEXICAL_VERSION = 1
+
+
+def _light_stem(word: str) -> str:
+    """Fold plurals and a few suffixes so 'requests'/'request', 'retries'/'retry' meet; cheap and predictable."""
+    if len(word) > 4 and word.endswith("ies"):
+        return word[:-3] + "y"
+    if len(word) > 3 and word.endswith("s") and not word.endswith(("ss", "us", "is")):
+        return word[:-1]
+    return word
+
+
+def code_tokens(text: str) -> list[str]:
+    """Lower-cased tokens of ``text``: whole identifiers plus their camelCase/snake_case parts, light-stemmed."""
+    tokens: list[str] = []
+    for match in IDENTIFIER.finditer(text):
+        word = match.group()
+        lower = word.lower()
+        parts = [p.lower() for piece in word.split("_") for p in CAMEL_PARTS.findall(piece)]
+        if len(parts) > 1 or (parts and parts[0] != lower.strip("_")):
+            if len(lower) > 2 and lower not in STOPWORDS:
+                tokens.append(lower.strip("_"))
+            for part in parts:
+                if len(part) > 1 and part not in STOPWORDS:
+                    tokens.append(_light_stem(part))
+        elif len(lower) > 1 and lower not in STOPWORDS:
+            tokens.append(_light_stem(lower.strip("_")))
+    return tokens
+
+
+def path_tokens(path: str) -> list[str]:
+    """Tokens of a file path: directories and file stem, split like identifiers."""
+    return code_tokens(re.sub(r"[/\\.\-]", " ", path))
+
+
+class LexicalIndex:
+    """A BM25 index over chunks, addressed by position (the chunk table's row order)."""
+
+    def __init__(self, retriever, size: int):
+        self._retriever = retriever
+        self.size = size
+        self._vocab = retriever.vocab_dict
+
+    @classmethod
+    def build(cls, documents: Iterable[Sequence[str]], *, k1: float = 1.2, b: float = 0.75) -> LexicalIndex:
+        import bm25s
+
+        corpus = [list(tokens) or ["\u2205"] for tokens in documents]  # bm25s needs ≥1 token per doc
+        retriever = bm25s.BM25(k1=k1, b=b)
+        retriever.index(corpus, show_progress=False)
+        return cls(retriever, len(corpus))
+
+    def save(self, directory: Path) -> None:
+        directory.mkdir(parents=True, exist_ok=True)
+        self._retriever.save(str(directory), show_progress=False)
+        (directory / PARAMS_FILE).write_text(json.dumps({"version": LEXICAL_VERSION, "size": self.size}))
+
+    @classmethod
+    def load(cls, directory: Path) -> LexicalIndex | None:
+        """The saved index, or None when it is missing or from another version (the caller rebuilds it)."""
+        import bm25s
+
+        try:
+            params = json.loads((directory / PARAMS_FILE).read_text())
+            if params.get("version") != LEXICAL_VERSION:
+                return None
+            retriever = bm25s.BM25.load(str(directory), show_progress=False, verbosity=0)
+        except (OSError, ValueError, KeyError):
+            return None
+        return cls(retriever, int(params["size"]))
+
+    def scores(self, query_tokens: Sequence[str], mask: np.ndarray | None = None) -> np.ndarray:
+        """BM25 score of every document (0 where ``mask`` is False or nothing matches)."""
+        known = [token for token in dict.fromkeys(query_tokens) if token in self._vocab]
+        if not known:
+            return np.zeros(self.size, dtype=np.float32)
+        scores = np.asarray(self._retriever.get_scores(known), dtype=np.float32)
+        if mask is not None:
+            scores = np.where(mask, scores, 0.0)
+        return scores

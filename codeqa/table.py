@@ -1,0 +1,108 @@
+"""The chunk table: every chunk's metadata in row order, kept beside the Chroma collection.
+
+Lexical search, the symbol graph and filters work on rows of this table with numpy, which keeps filtered
+retrieval fast and identical across stages (a directory-scoped question can never leak).
+"""
+
+from __future__ import annotations
+
+import fnmatch
+import json
+from collections.abc import Sequence
+from dataclasses import dataclass, field
+from pathlib import Path
+
+import numpy as np
+
+from codeqa.records import Chunk
+
+TABLE_FILE = "chunks.json"
+
+
+@dataclass
+class ChunkTable:
+    ids: list[str] = field(default_factory=list)
+    paths: list[str] = field(default_factory=list)
+    symbols: list[str] = field(default_factory=list)
+    kinds: list[str] = field(default_factory=list)
+    layers: list[str] = field(default_factory=list)
+    languages: list[str] = field(default_factory=list)
+    starts: list[int] = field(default_factory=list)
+    ends: list[int] = field(default_factory=list)
+
+    def __post_init__(self) -> None:
+        self._row_of: dict[str, int] | None = None
+        self._columns: dict[str, np.ndarray] = {}
+
+    def __len__(self) -> int:
+        return len(self.ids)
+
+    def append(self, chunks: Sequence[Chunk]) -> None:
+        for chunk in chunks:
+            self.ids.append(chunk.id)
+            self.paths.append(chunk.path)
+            self.symbols.append(chunk.symbol)
+            self.kinds.append(chunk.kind)
+            self.layers.append(chunk.layer)
+            self.languages.append(chunk.language)
+            self.starts.append(chunk.start_line)
+            self.ends.append(chunk.end_line)
+        self._row_of = None
+        self._columns = {}
+
+    def row_of(self, chunk_id: str) -> int | None:
+        if self._row_of is None:
+            self._row_of = {chunk_id: row for row, chunk_id in enumerate(self.ids)}
+        return self._row_of.get(chunk_id)
+
+    def column(self, name: str) -> np.ndarray:
+        """A column as a numpy array (cached), for vectorized filters."""
+        if name not in self._columns:
+            self._columns[name] = np.asarray(getattr(self, name), dtype=object)
+        return self._columns[name]
+
+    def mask(
+        self,
+        *,
+        layers: Sequence[str] = (),
+        kinds: Sequence[str] = (),
+        languages: Sequence[str] = (),
+        paths: Sequence[str] = (),
+        globs: Sequence[str] = (),
+    ) -> np.ndarray | None:
+        """Rows that pass every filter, or None when there is no filter."""
+        if not (layers or kinds or languages or paths or globs):
+            return None
+        keep = np.ones(len(self), dtype=bool)
+        for column, wanted in (("layers", layers), ("kinds", kinds), ("languages", languages)):
+            if wanted:
+                keep &= np.isin(self.column(column), list(wanted))
+        if paths:
+            keep &= np.fromiter((_under_any(p, paths) for p in self.paths), dtype=bool, count=len(self))
+        if globs:
+            keep &= np.fromiter(
+                (any(fnmatch.fnmatchcase(p, g) for g in globs) for p in self.paths), dtype=bool, count=len(self)
+            )
+        return keep
+
+    def save(self, directory: Path) -> None:
+        directory.mkdir(parents=True, exist_ok=True)
+        data = {name: getattr(self, name) for name in self.__dataclass_fields__}
+        tmp = directory / (TABLE_FILE + ".tmp")
+        tmp.write_text(json.dumps(data, separators=(",", ":")))
+        tmp.replace(directory / TABLE_FILE)
+
+    @classmethod
+    def load(cls, directory: Path) -> ChunkTable | None:
+        try:
+            data = json.loads((directory / TABLE_FILE).read_text())
+            return cls(**{name: data[name] for name in cls.__dataclass_fields__})
+        except (OSError, ValueError, KeyError, TypeError):
+            return None
+
+
+def _under_any(path: str, prefixes: Sequence[str]) -> bool:
+    for prefix in prefixes:
+        if prefix in (".", "") or path == prefix or path.startswith(prefix.rstrip("/") + "/"):
+            return True
+    return False
