@@ -145,19 +145,66 @@ def search(
     kind: Annotated[list[str] | None, typer.Option(help="Only this kind (repeatable).")] = None,
     language: Annotated[list[str] | None, typer.Option(help="Only this language (repeatable).")] = None,
     path: Annotated[list[str] | None, typer.Option(help="Only under this directory or file (repeatable).")] = None,
+    glob: Annotated[list[str] | None, typer.Option(help="Only paths matching this glob, e.g. 'src/*.py'.")] = None,
+    files: Annotated[bool, typer.Option("--files", help="Rank files instead of chunks (for 'where' questions).")] = False,
 ) -> None:
-    """Print the chunks that best match a question: path:start-end  symbol  score."""
+    """Print the chunks (or files) that best match a question: path:start-end  symbol  score."""
+    from codeqa.retrieve import retrieve
     from codeqa.search import Filters
-    from codeqa.search import search as run_search
 
-    filters = Filters(tuple(layer or ()), tuple(kind or ()), tuple(language or ()), tuple(path or ()))
-    hits = _run(lambda: run_search(name, query, _settings(), k=k, filters=filters))
+    filters = Filters(tuple(layer or ()), tuple(kind or ()), tuple(language or ()), tuple(path or ()), tuple(glob or ()))
+    if k < 1:
+        raise typer.BadParameter("k must be at least 1")
+    result = _run(lambda: retrieve(name, query, _settings(), k=k, filters=filters))
+    hits = result.hits
     if not hits:
         out.print("No matching code" + (" within these filters." if filters.active else "."))
         return
+    if files:
+        for file in result.files[:k]:
+            symbols = ", ".join(dict.fromkeys(h.chunk.symbol for h in file.hits if h.chunk.symbol)) or "-"
+            out.print(f"{file.path}  {symbols}  {file.score:.4f}", soft_wrap=True)
+        return
     width = max(len(hit.location) for hit in hits)
     for hit in hits:
-        out.print(f"{hit.location:<{width}}  {hit.chunk.symbol or '-'}  {hit.score:.3f}", soft_wrap=True)
+        out.print(f"{hit.location:<{width}}  {hit.chunk.symbol or '-'}  {hit.score:.4f}", soft_wrap=True)
+
+
+@app.command("eval")
+def evaluate(
+    dataset: Annotated[Path, typer.Option(help="JSONL: instance_id, repo, base_commit, problem_statement, gold_files.")],
+    trees: Annotated[Path, typer.Option(help="Folder holding <owner>__<name>/<base_commit>/ source trees.")],
+    k: Annotated[str, typer.Option(help="Cut-offs for Acc@k, comma-separated.")] = "1,5,10",
+    json_out: Annotated[Path | None, typer.Option("--json", help="Write per-instance ranks and the summary here.")] = None,
+    limit: Annotated[int | None, typer.Option(help="Only the first N instances.")] = None,
+    keep: Annotated[bool, typer.Option(help="Keep the eval indexes afterwards.")] = False,
+) -> None:
+    """Measure file localization: index each instance's tree, ask its question, score the file ranking."""
+    from codeqa.evaluate import run_eval, summarize, write_json
+
+    try:
+        ks = tuple(int(part) for part in k.split(",") if part.strip())
+    except ValueError:
+        raise typer.BadParameter(f"--k must be comma-separated integers, got {k!r}") from None
+    if not dataset.is_file():
+        err.print(f"[bold red]error:[/] dataset {dataset} not found")
+        raise typer.Exit(2)
+
+    def show(result) -> None:
+        mrr = result.metrics.get("mrr@10", 0.0)
+        rank = str(round(1 / mrr)) if mrr else ">10"
+        err.print(f"{result.instance_id:<40} gold at {rank:>3}  index {result.index_seconds:6.1f}s  query {result.query_seconds:.2f}s")
+
+    results = _run(lambda: run_eval(dataset, trees, _settings(), ks=ks, limit=limit, keep_indexes=keep, on_result=show))
+    summary = summarize(results)
+    table = Table("group", "n", *[f"Acc@{x}" for x in ks], "MRR@10", "index s")
+    for group, metrics in sorted(summary.items(), key=lambda kv: (kv[0] != "overall", kv[0])):
+        table.add_row(group, str(int(metrics["n"])), *[f"{metrics[f'acc@{x}']:.1f}" for x in ks],
+                      f"{metrics['mrr@10']:.1f}", f"{metrics['index_seconds']:.0f}")
+    out.print(table)
+    if json_out:
+        write_json(json_out, results)
+        out.print(f"wrote {json_out}")
 
 
 @app.command()
@@ -180,6 +227,12 @@ def serve(
 def version() -> None:
     """Print the codeqa version."""
     out.print(__version__)
+
+
+from codeqa.answer.cli import ask, models  # noqa: E402 - commands of the answer stage
+
+app.command()(ask)
+app.command()(models)
 
 
 def main() -> None:

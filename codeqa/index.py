@@ -17,7 +17,7 @@ from codeqa.config import Settings
 from codeqa.embed import EmbeddingCache, Embedder, embed_chunks, get_embedder
 from codeqa.errors import ScanError
 from codeqa.locks import index_lock
-from codeqa.records import Chunk, ResolvedSource, SourceFile
+from codeqa.records import Chunk, ResolvedSource, ScanResult, SkippedFile, SourceFile
 from codeqa.retrieve import ArtifactBuilder
 from codeqa.scan import scan_repository
 from codeqa.source import resolve_source
@@ -83,6 +83,7 @@ def build_index(
     embedder: Embedder | None = None,
     store: Store | None = None,
     allow_local: bool = True,
+    exclude: Callable[[str], bool] | None = None,
 ) -> IndexReport:
     """Index ``source`` (URL, ``owner/repo`` or local path) under ``name``; the old index survives failure."""
     emit = progress or (lambda event: None)
@@ -97,7 +98,7 @@ def build_index(
     clock.add("clone", started)
     index_name = validate_index_name(name or resolved.default_name)
     with index_lock(settings.home_dir / "locks", index_name):
-        return _build_locked(resolved, index_name, settings, emit, clock, embedder, store)
+        return _build_locked(resolved, index_name, settings, emit, clock, embedder, store, exclude)
 
 
 def _build_locked(
@@ -108,10 +109,13 @@ def _build_locked(
     clock: _StageClock,
     embedder: Embedder | None,
     store: Store | None,
+    exclude: Callable[[str], bool] | None,
 ) -> IndexReport:
     started = time.perf_counter()
     emit(ProgressEvent("scan", f"Scanning {resolved.root}"))
     scan = scan_repository(resolved.root, settings, subdir=resolved.subdir)
+    if exclude:
+        scan = _exclude(scan, exclude)
     clock.add("scan", started)
     if not scan.files:
         skipped = ", ".join(f"{n} {reason}" for reason, n in scan.skipped_by_reason().items()) or "no files at all"
@@ -164,6 +168,12 @@ def _build_locked(
         languages=manifest.languages,
         timings=manifest.timings,
     )
+
+
+def _exclude(scan: ScanResult, exclude: Callable[[str], bool]) -> ScanResult:
+    kept = [file for file in scan.files if not exclude(file.path)]
+    dropped = [SkippedFile(file.path, "excluded") for file in scan.files if exclude(file.path)]
+    return ScanResult(files=kept, skipped=[*scan.skipped, *dropped])
 
 
 def _manifest(
