@@ -1,0 +1,113 @@
+"""The chunk stage: a ``SourceFile`` becomes meaningful, line-exact ``Chunk``s with metadata.
+
+Code with a tree-sitter grammar is cut cAST-style (``treesitter``); markdown/rst by headings and
+everything else by langchain's splitters (``text``). Whatever the route, chunks tile the file:
+each non-blank line is in exactly one chunk and ``chunk.text`` is exactly its lines.
+
+Symbol conventions (one for every language): names are qualified with ``.`` —
+``Class.method``, ``outer.inner``, Go ``Receiver.Method`` (no ``*``), Rust ``Type.method`` for
+``impl Type``/``impl Trait for Type``, Ruby ``Module.Class.method`` (``def self.x`` is ``Class.x``),
+C++ ``Class.method`` for ``Class::method``. Namespaces (C#, C++, PHP, TS) do not prefix names;
+Ruby and Rust modules do. A chunk merging several definitions lists them joined by ", " (at most
+five, then "…"); module-level code alone has symbol "". Config chunks carry dotted key paths,
+doc chunks their heading path (``Install > Linux``).
+"""
+
+from __future__ import annotations
+
+import logging
+import re
+
+from codeqa.chunk.layers import layer_for
+from codeqa.chunk.lines import LineIndex, Piece, split_lines, symbol_text, trim
+from codeqa.chunk.text import chunk_document, chunk_with_langchain
+from codeqa.chunk.treesitter import chunk_tree, supports
+from codeqa.config import Settings, get_settings
+from codeqa.languages import CONFIG_LANGUAGES, DOC_LANGUAGES
+from codeqa.records import Chunk, SourceFile
+
+__all__ = ["CHUNKER_VERSION", "chunk_file", "layer_for"]
+
+CHUNKER_VERSION = "1"  # bump whenever chunk boundaries, symbols, kinds or layers change
+
+log = logging.getLogger(__name__)
+
+_TEST_NAME = re.compile(r"^(test_|test[A-Z0-9]|Test[A-Z0-9_]|it_|should_)")
+_CODE_KINDS = frozenset({"function", "method", "module"})
+
+
+def chunk_file(file: SourceFile, settings: Settings | None = None) -> list[Chunk]:
+    """Cut one file into chunks; never raises (falls back to plain line splitting)."""
+    settings = settings or get_settings()
+    max_chars = max(1, int(settings.chunk_max_chars))
+    min_chars = max(0, min(int(settings.chunk_min_chars), max_chars))
+    text = file.text or ""
+    if not text.strip():
+        return []
+    index = LineIndex(text)
+    layer = _safe_layer(file.path, text)
+    try:
+        pieces = _pieces(file.language, index, max_chars, min_chars)
+    except Exception:  # a chunker bug must not lose the file: degrade to line splitting
+        log.warning("chunking %s failed; falling back to line splitting", file.path, exc_info=True)
+        pieces = split_lines(index, 0, index.last, max_chars, Piece(0, index.last, kind="other"))
+    return _to_chunks(file, index, pieces, layer)
+
+
+def _pieces(language: str, index: LineIndex, max_chars: int, min_chars: int) -> list[Piece]:
+    """Pick the chunker for a language: grammar, document headings, or langchain."""
+    if language in ("markdown", "rst"):
+        return chunk_document(language, index, max_chars, min_chars)
+    if language in DOC_LANGUAGES:
+        return chunk_with_langchain(language, index, max_chars, "doc")
+    if supports(language):
+        try:
+            return chunk_tree(language, index, max_chars, min_chars)
+        except LookupError:  # the grammar cannot take this file (see Grammar.max_indent)
+            pass
+    return chunk_with_langchain(language, index, max_chars, "other")
+
+
+def _safe_layer(path: str, text: str) -> str:
+    try:
+        return layer_for(path, text)
+    except Exception:  # pragma: no cover - regex tables are static
+        log.warning("layer detection failed for %s", path, exc_info=True)
+        return "core"
+
+
+def _to_chunks(file: SourceFile, index: LineIndex, pieces: list[Piece], layer: str) -> list[Chunk]:
+    """Trim blank edges, cut exact text, and settle each chunk's kind."""
+    chunks: list[Chunk] = []
+    for piece in pieces:
+        bounds = trim(index, piece.start, piece.end)
+        if bounds is None:
+            continue
+        start, end = bounds
+        chunks.append(
+            Chunk(
+                path=file.path,
+                language=file.language,
+                start_line=start + 1,
+                end_line=end + 1,
+                text="\n".join(index.lines[start : end + 1]),
+                symbol=symbol_text(piece.symbols),
+                kind=_kind(file.language, piece, layer),
+                layer=layer,
+            )
+        )
+    return chunks
+
+
+def _kind(language: str, piece: Piece, layer: str) -> str:
+    """Docs and config by language; functions in test files or named like tests are ``test``."""
+    if language in DOC_LANGUAGES:
+        return "doc"
+    if language in CONFIG_LANGUAGES:
+        return "config"
+    if piece.kind in _CODE_KINDS and layer == "test":
+        return "test"
+    is_callable = piece.kind in ("function", "method") and piece.symbols
+    if is_callable and _TEST_NAME.match(piece.symbols[0].rsplit(".", 1)[-1]):
+        return "test"
+    return piece.kind

@@ -1,0 +1,79 @@
+"""The layer table: path conventions first, framework signals in the text second."""
+
+from __future__ import annotations
+
+import pytest
+
+from codeqa.chunk.layers import LAYERS, layer_for
+
+
+@pytest.mark.parametrize(
+    ("path", "text", "layer"),
+    [
+        # Rails
+        ("app/controllers/users_controller.rb", "class UsersController < ApplicationController", "api"),
+        ("config/routes.rb", "Rails.application.routes.draw do", "api"),
+        ("app/models/user.rb", "class User < ApplicationRecord", "model"),
+        ("app/views/users/index.html.erb", "<h1>Users</h1>", "view"),
+        ("db/migrate/20240101_create_users.rb", "class CreateUsers < ActiveRecord::Migration[7.1]", "migration"),
+        ("spec/models/user_spec.rb", "RSpec.describe User", "test"),
+        ("app/services/billing/charge.rb", "class Charge", "service"),
+        # Django
+        ("shop/views.py", "from django.shortcuts import render", "api"),
+        ("shop/urls.py", "urlpatterns = []", "api"),
+        ("shop/models.py", "class Order(models.Model):", "model"),
+        ("shop/migrations/0001_initial.py", "class Migration(migrations.Migration):", "migration"),
+        ("shop/management/commands/import_orders.py", "class Command(BaseCommand):", "cli"),
+        ("mysite/settings.py", "DEBUG = True", "config"),
+        ("shop/templates/shop/order.html", "{% block content %}", "view"),
+        ("shop/tests/test_views.py", "def test_index(client): ...", "test"),
+        # Flask / FastAPI by content
+        ("app/accounts.py", "@app.route('/login')\ndef login(): ...", "api"),
+        ("app/orders.py", "router = APIRouter()\n@router.get('/orders')", "api"),
+        ("app/db.py", "class Order(db.Model):", "model"),
+        # Express / Next
+        ("src/routes/users.js", "const router = express.Router();", "api"),
+        ("server/app.js", "app.get('/health', (req, res) => res.send('ok'))", "api"),
+        ("pages/api/login.ts", "export default function handler(req, res) {}", "api"),
+        ("app/api/orders/route.ts", "export async function GET() {}", "api"),
+        ("app/dashboard/page.tsx", "export default function Page() {}", "view"),
+        ("src/components/Button.tsx", "export const Button = () => null", "view"),
+        ("src/__tests__/button.test.tsx", "it('renders', () => {})", "test"),
+        ("src/orders/orders.service.ts", "@Injectable()\nexport class OrdersService {}", "service"),
+        # Spring
+        ("src/main/java/com/shop/web/OrderController.java", "@RestController\nclass OrderController {}", "api"),
+        ("src/main/java/com/shop/Orders.java", "@RestController\npublic class Orders {}", "api"),
+        ("src/main/java/com/shop/service/OrderService.java", "@Service\nclass OrderService {}", "service"),
+        ("src/main/java/com/shop/Order.java", "@Entity\npublic class Order {}", "model"),
+        ("src/main/resources/application.yml", "server:\n  port: 8080", "config"),
+        ("src/test/java/com/shop/OrderServiceTest.java", "@Test\nvoid works() {}", "test"),
+        # Go
+        ("internal/handlers/orders.go", "func List(w http.ResponseWriter, r *http.Request) {}", "api"),
+        ("internal/server/server.go", "func (s *Server) ServeHTTP(w http.ResponseWriter, r *http.Request) {}", "api"),
+        ("cmd/shop/main.go", "func main() {}", "cli"),
+        ("internal/store/store_test.go", "func TestStore(t *testing.T) {}", "test"),
+        ("pkg/money/money.go", "package money", "core"),
+        # Everything else
+        ("README.md", "# Shop", "docs"),
+        ("docs/conf.py", "project = 'x'", "docs"),
+        (".github/workflows/ci.yml", "on: push", "build"),
+        ("pyproject.toml", "[project]", "build"),
+        ("Makefile", "all:", "build"),
+        ("Dockerfile", "FROM python:3.12", "config"),
+        ("src/utils/strings.py", "def slug(): ...", "util"),
+        ("lib/shop/pricing.rb", "module Pricing; end", "util"),
+        ("shop/cli.py", "import argparse", "cli"),
+        ("shop/__main__.py", "main()", "cli"),
+        ("shop/core/engine.py", "class Engine: ...", "core"),
+    ],
+)
+def test_layer_rules(path: str, text: str, layer: str) -> None:
+    assert layer_for(path, text) == layer
+
+
+def test_layers_are_known_and_text_is_optional() -> None:
+    assert layer_for("src/thing.py", None) == "core"
+    assert layer_for("tests/models/user.py") == "test"  # tests beat everything
+    assert layer_for("lib/accounts.py", "@app.route('/x')") == "api"  # content beats lib/
+    for path in ("a.py", "models/a.py", "x/y/z.md", "Dockerfile", "views/a.ejs"):
+        assert layer_for(path, "") in LAYERS
