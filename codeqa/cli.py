@@ -108,14 +108,18 @@ def list_indexes() -> None:
     if not manifests:
         out.print("No indexes yet. Create one with: codeqa index <github-url-or-path>")
         return
-    table = Table("name", "source", "commit", "files", "chunks", "languages", "indexed")
+    table = Table(expand=False)
+    for column in ("name", "commit", "files", "chunks", "indexed"):
+        table.add_column(column, no_wrap=True)
+    table.add_column("languages")
+    table.add_column("source", overflow="fold")
     for m in manifests:
         import datetime as dt
 
         when = dt.datetime.fromtimestamp(m.created_at).strftime("%Y-%m-%d %H:%M")
         table.add_row(
-            m.name, m.source, (m.sha or "-")[:12], str(m.counts.get("files", 0)), str(m.counts.get("chunks", 0)),
-            ", ".join(list(m.languages)[:4]), when,
+            m.name, (m.sha or "-")[:12], str(m.counts.get("files", 0)), str(m.counts.get("chunks", 0)), when,
+            ", ".join(list(m.languages)[:3]), m.source,
         )
     out.print(table)
 

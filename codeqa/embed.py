@@ -84,6 +84,52 @@ class SentenceTransformerEmbedder:
         return self.embed_documents([text])[0]
 
 
+STATIC_PREFIX = "static:"
+
+
+class StaticEmbedder:
+    """A model2vec static model distilled from the packaged transformer: a token-vector lookup, ~50× faster.
+
+    Distilling needs only the local model (no data, no download); the result is cached in the data dir.
+    """
+
+    def __init__(self, name: str, cache_dir: Path, *, progress: Progress | None = None):
+        try:
+            from model2vec import StaticModel
+        except ImportError as exc:
+            raise EmbeddingError("Static embeddings need model2vec: pip install 'model2vec[distill]'") from exc
+        base = name[len(STATIC_PREFIX) :] or "minilm"
+        if base != "minilm":
+            raise EmbeddingError(f"Unknown static model {name!r}: the one available is '{STATIC_PREFIX}minilm'.")
+        directory = cache_dir / "models" / "static-minilm-256"
+        if not (directory / "config.json").exists():
+            self._distill(directory, progress)
+        self._model = StaticModel.from_pretrained(str(directory))
+        self.model_id = name
+        self.dimension = int(self._model.dim)
+
+    @staticmethod
+    def _distill(directory: Path, progress: Progress | None) -> None:
+        from model2vec.distill import distill
+
+        if progress:
+            progress("Distilling the static embedding model once (about a minute)", None)
+        model = distill(model_name=_resolve_model_path(PACKAGED_MODEL), pca_dims=256)
+        tmp = directory.with_name(directory.name + ".tmp")
+        model.save_pretrained(str(tmp))
+        tmp.replace(directory)
+
+    def embed_documents(self, texts: Sequence[str]) -> np.ndarray:
+        if not texts:
+            return np.zeros((0, self.dimension), dtype=np.float32)
+        vectors = np.asarray(self._model.encode(list(texts), show_progress_bar=False), dtype=np.float32)
+        norms = np.linalg.norm(vectors, axis=1, keepdims=True)
+        return vectors / np.maximum(norms, 1e-12)
+
+    def embed_query(self, text: str) -> np.ndarray:
+        return self.embed_documents([text])[0]
+
+
 _EMBEDDERS: dict[tuple[str, int, int], Embedder] = {}
 _EMBEDDERS_LOCK = threading.Lock()
 
@@ -92,6 +138,8 @@ def get_embedder(settings: Settings) -> Embedder:
     """One shared embedder per model setting and process (loading a model takes seconds)."""
     key = (settings.embedding_model, settings.embedding_batch_size, settings.embedding_max_seq_length)
     with _EMBEDDERS_LOCK:
+        if key not in _EMBEDDERS and settings.embedding_model.startswith(STATIC_PREFIX):
+            _EMBEDDERS[key] = StaticEmbedder(settings.embedding_model, settings.cache_dir)
         if key not in _EMBEDDERS:
             _EMBEDDERS[key] = SentenceTransformerEmbedder(
                 settings.embedding_model,
