@@ -1,0 +1,46 @@
+"""The answer stage: grounded, cited, streamed answers from a local LLM, or an extractive map without one.
+
+This is the contract the CLI and the Streamlit app code against; everything else in the subpackage is internal.
+Names are resolved lazily (PEP 562) so that ``codeqa --help`` does not pay for importing the pipeline.
+"""
+
+from __future__ import annotations
+
+import importlib
+from typing import TYPE_CHECKING, Any
+
+if TYPE_CHECKING:
+    from codeqa.answer.answering import Answer, AnswerStream, ask
+    from codeqa.answer.citations import CitationReport, check_citations
+    from codeqa.answer.extractive import extractive_answer
+    from codeqa.answer.llm import BackendStatus, LLMBackend
+    from codeqa.answer.select import list_backends
+
+_EXPORTS = {
+    "Answer": "codeqa.answer.answering",
+    "AnswerStream": "codeqa.answer.answering",
+    "ask": "codeqa.answer.answering",
+    "BackendStatus": "codeqa.answer.llm",
+    "LLMBackend": "codeqa.answer.llm",
+    "CitationReport": "codeqa.answer.citations",
+    "check_citations": "codeqa.answer.citations",
+    "extractive_answer": "codeqa.answer.extractive",
+    "list_backends": "codeqa.answer.select",
+}
+__all__ = [
+    "Answer",
+    "AnswerStream",
+    "BackendStatus",
+    "CitationReport",
+    "LLMBackend",
+    "ask",
+    "check_citations",
+    "extractive_answer",
+    "list_backends",
+]
+
+
+def __getattr__(name: str) -> Any:
+    if name not in _EXPORTS:
+        raise AttributeError(f"module 'codeqa.answer' has no attribute {name!r}")
+    return getattr(importlib.import_module(_EXPORTS[name]), name)

@@ -1,0 +1,214 @@
+"""``ask``: retrieve, then stream a grounded answer, falling back to the extractive map whenever no model can answer.
+
+Retrieval and the extractive map are done before the stream is returned, so a UI can show sources and the map
+at once and replace the map with generated text as it arrives. LLM failures never escape: before the first
+token they turn into the extractive answer plus a notice; after it, into the partial answer plus a notice.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from dataclasses import dataclass
+
+from codeqa.answer.citations import check_citations
+from codeqa.answer.conversation import HISTORY_SHARE, condense_query, fit_history, normalize_history
+from codeqa.answer.extractive import extractive_answer
+from codeqa.answer.llm import LLMBackend
+from codeqa.answer.prompt import Prompt, build_prompt
+from codeqa.answer.select import FALLBACK, choose_backend
+from codeqa.config import Settings
+from codeqa.errors import LLMError, QueryError
+from codeqa.records import Hit
+from codeqa.search import Filters, search, validate_query
+from codeqa.store import Manifest, Store
+
+MAX_K = 50
+
+
+@dataclass
+class Answer:
+    """A finished answer: its text, the numbered sources it was given, and how far its citations hold."""
+
+    question: str
+    text: str  # final markdown (generated, or the extractive map)
+    sources: list[Hit]  # numbered 1..n in this order
+    backend: str  # backend actually used ("none" for extractive)
+    model: str | None
+    generated: bool  # False for the extractive answer
+    citations_valid: int
+    citations_invalid: list[str]
+    notice: str | None
+
+
+class AnswerStream:
+    """Iterate for answer text as it is generated; ``result()`` gives the checked ``Answer`` afterwards."""
+
+    def __init__(
+        self,
+        *,
+        question: str,
+        query: str,
+        sources: list[Hit],
+        extractive: str,
+        notice: str | None,
+        backend: LLMBackend | None = None,
+        model: str | None = None,
+        prompt: Prompt | None = None,
+        max_tokens: int = 1024,
+        retrieved: list[Hit] | None = None,
+    ) -> None:
+        self.question = question
+        self.query = query  # what retrieval searched for (the condensed follow-up)
+        self.sources = sources
+        self.extractive = extractive
+        self.notice = notice
+        self._backend = backend
+        self._model = model
+        self._prompt = prompt
+        self._max_tokens = max_tokens
+        self._retrieved = retrieved if retrieved is not None else sources
+        self._parts: list[str] = []
+        self._answer: Answer | None = None
+        self._started = False
+
+    @property
+    def backend(self) -> str:
+        return self._backend.name if self._backend else "none"
+
+    def __iter__(self) -> Iterator[str]:
+        if self._started:  # a second pass replays the finished text
+            yield self.result().text
+            return
+        self._started = True
+        if self._backend is None or self._prompt is None:
+            yield from self._extractive()
+            return
+        try:
+            tokens = self._backend.stream_chat(self._prompt.messages, self._model or "", max_tokens=self._max_tokens)
+            try:
+                for piece in tokens:
+                    self._parts.append(piece)
+                    yield piece
+            finally:
+                close = getattr(tokens, "close", None)
+                if close:
+                    close()
+        except LLMError as exc:
+            yield from self._failed(str(exc))
+            return
+        except Exception as exc:  # a backend bug must still not reach the user as a traceback
+            reason = f"The {self.backend} backend failed unexpectedly ({exc.__class__.__name__}: {exc})."
+            yield from self._failed(reason)
+            return
+        self._finish("".join(self._parts), generated=True)
+
+    def _extractive(self) -> Iterator[str]:
+        self._backend = None
+        self._model = None
+        self.sources = self._retrieved
+        self._finish(self.extractive, generated=False)
+        yield self.extractive
+
+    def _failed(self, reason: str) -> Iterator[str]:
+        """Before any text: the extractive answer; mid-answer: keep what came, say it was cut off."""
+        partial = "".join(self._parts)
+        if not partial.strip():
+            self.notice = f"{reason} {FALLBACK}"
+            yield from self._extractive()
+            return
+        self.notice = f"The answer was cut off: {reason}"
+        self._finish(partial, generated=True)
+
+    def _finish(self, text: str, *, generated: bool) -> None:
+        report = check_citations(text, self.sources)
+        self._answer = Answer(
+            question=self.question,
+            text=text,
+            sources=self.sources,
+            backend=self.backend,
+            model=self._model,
+            generated=generated,
+            citations_valid=len(report.valid),
+            citations_invalid=report.invalid,
+            notice=self.notice,
+        )
+
+    def result(self) -> Answer:
+        """The finished answer (consumes the rest of the stream if it was not fully read)."""
+        if self._answer is None and not self._started:
+            for _ in self:
+                pass
+        if self._answer is None:  # the reader stopped iterating early: keep what was generated
+            partial = "".join(self._parts)
+            self.notice = self.notice or "The answer was stopped before it was complete."
+            self._finish(partial or self.extractive, generated=bool(partial))
+        assert self._answer is not None
+        return self._answer
+
+
+def _prompt_budget(settings: Settings, backend: LLMBackend) -> int:
+    return max(256, min(settings.answer_token_budget, backend.context_tokens - settings.answer_max_tokens))
+
+
+def ask(
+    name: str,
+    question: str,
+    settings: Settings,
+    *,
+    filters: Filters | None = None,
+    history: list[tuple[str, str]] | None = None,
+    backend: str | None = None,
+    model: str | None = None,
+    k: int = 8,
+) -> AnswerStream:
+    """Answer ``question`` about index ``name``; raises only for bad input (``QueryError``, ``IndexNotFoundError``)."""
+    question = validate_query(question)
+    if not 1 <= k <= MAX_K:
+        raise QueryError(f"k must be between 1 and {MAX_K}, got {k}.")
+    turns = normalize_history(history)
+    manifest = Store(settings).get_manifest(name)
+    choice = choose_backend(settings, backend, model)
+    use_llm_to_condense = choice.backend is not None and choice.backend.name != "embedded"  # tiny models garble it
+    query = condense_query(
+        question, turns, choice.backend if use_llm_to_condense else None, choice.model if use_llm_to_condense else None
+    )
+    hits = search(name, query, settings, k=k, filters=filters)
+    extractive = extractive_answer(question, hits, manifest)
+    common = {"question": question, "query": query, "extractive": extractive, "retrieved": hits}
+    if choice.backend is None or not hits:
+        notice = choice.notice if hits else _no_hits_notice(choice.backend, filters)
+        return AnswerStream(sources=hits, notice=notice, **common)
+    try:
+        prompt = _prompt(question, hits, turns, settings, choice.backend, manifest)
+    except LLMError as exc:  # e.g. the embedded model cannot be loaded to count tokens
+        return AnswerStream(sources=hits, notice=f"{exc} {FALLBACK}", **common)
+    return AnswerStream(
+        sources=prompt.sources,
+        notice=choice.notice,
+        backend=choice.backend,
+        model=choice.model,
+        prompt=prompt,
+        max_tokens=settings.answer_max_tokens,
+        **common,
+    )
+
+
+def _prompt(
+    question: str,
+    hits: list[Hit],
+    turns: list[tuple[str, str]],
+    settings: Settings,
+    backend: LLMBackend,
+    manifest: Manifest,
+) -> Prompt:
+    budget = _prompt_budget(settings, backend)
+    history = fit_history(turns, int(budget * HISTORY_SHARE), backend.count_tokens)
+    repo = manifest.name + (f" @ {manifest.sha[:12]}" if manifest.sha else "")
+    return build_prompt(question, hits, budget=budget, history=history, repo=repo, count=backend.count_tokens)
+
+
+def _no_hits_notice(backend: LLMBackend | None, filters: Filters | None) -> str | None:
+    if backend is None:
+        return None
+    scope = " within these filters" if filters and filters.active else ""
+    return f"No code matched the question{scope}, so nothing was sent to the model."

@@ -1,0 +1,101 @@
+"""Which backend answers: the one asked for, or in ``auto`` mode the best one that works right now.
+
+Auto order: Ollama when reachable with a chat model, then a configured OpenAI-compatible endpoint, then the
+embedded model when installed, else none (the extractive map). A backend that cannot run never raises here: it
+becomes a one-line notice saying why and how to fix it.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from codeqa.answer.embedded import TINY_MODEL_LABEL, EmbeddedBackend
+from codeqa.answer.llm import BackendStatus, LLMBackend, host_of
+from codeqa.answer.ollama_backend import OllamaBackend
+from codeqa.answer.openai_backend import OpenAICompatibleBackend
+from codeqa.config import Settings
+from codeqa.errors import LLMError, LLMUnavailableError, QueryError
+
+BACKENDS = ("ollama", "openai", "embedded", "none")
+FALLBACK = "Showing the extractive map."
+NONE_STATUS = BackendStatus(
+    "none", True, "Extractive map: the relevant code with citations, no language model needed.", [], True
+)
+
+
+@dataclass
+class Choice:
+    """The backend to use (None = extractive answer), its model, and what the user should be told."""
+
+    backend: LLMBackend | None
+    model: str | None
+    notice: str | None = None
+
+
+def make_backend(name: str, settings: Settings) -> LLMBackend:
+    if name == "ollama":
+        return OllamaBackend(settings)
+    if name == "openai":
+        return OpenAICompatibleBackend(settings)
+    if name == "embedded":
+        return EmbeddedBackend(settings)
+    raise QueryError(f"Unknown backend {name!r}: choose one of auto, {', '.join(BACKENDS)}.")
+
+
+def list_backends(settings: Settings) -> list[BackendStatus]:
+    """Every backend's status (probes Ollama and any configured endpoint; each probe is short)."""
+    return [make_backend(name, settings).status() for name in BACKENDS if name != "none"] + [NONE_STATUS]
+
+
+def normalize_backend(requested: str | None, settings: Settings) -> str:
+    name = (requested or settings.llm_backend or "auto").strip().lower()
+    if name not in (*BACKENDS, "auto"):
+        raise QueryError(f"Unknown backend {name!r}: choose one of auto, {', '.join(BACKENDS)}.")
+    return name
+
+
+def warning_for(backend: LLMBackend, model: str) -> str | None:
+    """What the user must know about answers from this backend even when it works."""
+    if backend.name == "embedded":
+        return f"Answer from {model}, {TINY_MODEL_LABEL}."
+    if not backend.local:
+        where = host_of(getattr(backend, "base_url", None) or getattr(backend, "host", "") or "")
+        return f"Your code leaves this machine: the sources are sent to {where} ({backend.name})."
+    return None
+
+
+def ready(backend: LLMBackend, model: str | None) -> Choice:
+    """Probe ``backend`` and pick its model; raises ``LLMError`` with the reason it cannot answer."""
+    status = backend.status()
+    if not status.available:
+        raise LLMUnavailableError(status.detail)
+    chosen = backend.resolve_model(model)
+    return Choice(backend, chosen, warning_for(backend, chosen))
+
+
+def choose_backend(settings: Settings, requested: str | None = None, model: str | None = None) -> Choice:
+    """Resolve ``requested`` (or ``CODEQA_LLM_BACKEND``) to a working backend or to a fallback notice."""
+    name = normalize_backend(requested, settings)
+    if name == "none":
+        return Choice(None, None, None)
+    if name != "auto":
+        try:
+            return ready(make_backend(name, settings), model)
+        except LLMError as exc:
+            return Choice(None, None, f"{exc} {FALLBACK}")
+    return _choose_auto(settings, model)
+
+
+def _choose_auto(settings: Settings, model: str | None) -> Choice:
+    names = ["ollama", *(["openai"] if settings.openai_base_url else []), "embedded"]
+    reasons: list[str] = []
+    for name in names:
+        try:
+            choice = ready(make_backend(name, settings), None if name == "embedded" else model)
+        except LLMError as exc:
+            reasons.append(str(exc))
+            continue
+        if reasons:
+            choice.notice = " ".join([reasons[0], f"Using {name} instead.", choice.notice or ""]).strip()
+        return choice
+    return Choice(None, None, f"No language model available. {' '.join(reasons)} {FALLBACK}")
