@@ -200,4 +200,3 @@ def test_import_codeqa_does_not_import_streamlit():
     code = "import sys, codeqa, codeqa.index, codeqa.search, codeqa.cli; print('streamlit' in sys.modules)"
     result = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
     assert result.stdout.strip() == "False"
-
