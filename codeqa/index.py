@@ -6,6 +6,8 @@ collection only becomes the live index once everything is written.
 
 from __future__ import annotations
 
+import queue
+import threading
 import time
 from collections import Counter
 from collections.abc import Callable, Iterator, Sequence
@@ -15,7 +17,7 @@ from codeqa import __version__
 from codeqa.chunk import CHUNKER_VERSION, chunk_file
 from codeqa.config import Settings
 from codeqa.embed import EmbeddingCache, Embedder, embed_chunks, get_embedder
-from codeqa.errors import ScanError
+from codeqa.errors import IndexCancelled, ScanError
 from codeqa.locks import index_lock
 from codeqa.records import Chunk, ResolvedSource, ScanResult, SkippedFile, SourceFile
 from codeqa.retrieve import ArtifactBuilder
@@ -49,11 +51,61 @@ class IndexReport:
 
 
 class _StageClock:
+    """Seconds spent per stage; stages overlap (storing runs on a thread), so they can add up to more than wall time."""
+
     def __init__(self) -> None:
         self.seconds: dict[str, float] = {stage: 0.0 for stage in STAGES}
+        self._lock = threading.Lock()
 
     def add(self, stage: str, started: float) -> None:
-        self.seconds[stage] += time.perf_counter() - started
+        elapsed = time.perf_counter() - started
+        with self._lock:
+            self.seconds[stage] += elapsed
+
+
+class _BackgroundWriter:
+    """Writes batches to Chroma on a thread, so storing overlaps with chunking and embedding."""
+
+    def __init__(self, store: Store, collection, clock: _StageClock):
+        self._store = store
+        self._collection = collection
+        self._clock = clock
+        self._queue: queue.Queue = queue.Queue(maxsize=2)
+        self._error: BaseException | None = None
+        self.stored = 0
+        self._thread = threading.Thread(target=self._run, name="codeqa-chroma-writer", daemon=True)
+        self._thread.start()
+
+    def _run(self) -> None:
+        while (item := self._queue.get()) is not None:
+            if self._error is not None:
+                continue  # drain: the main thread will see the error
+            try:
+                started = time.perf_counter()
+                self._store.add_chunks(self._collection, *item)
+                self._clock.add("store", started)
+                self.stored += len(item[0])
+            except BaseException as exc:  # re-raised in the indexing thread
+                self._error = exc
+
+    def put(self, chunks: list[Chunk], vectors) -> None:
+        self._raise_if_failed()
+        self._queue.put((chunks, vectors))
+
+    def close(self) -> None:
+        self._queue.put(None)
+        self._thread.join()
+        self._raise_if_failed()
+
+    def abandon(self) -> None:
+        """Stop after the batch in flight (used when indexing fails or is cancelled)."""
+        self._error = self._error or IndexCancelled("indexing stopped")
+        self._queue.put(None)  # the thread skips queued batches now, so this returns quickly
+        self._thread.join()
+
+    def _raise_if_failed(self) -> None:
+        if self._error is not None:
+            raise self._error
 
 
 def _chunk_batches(
@@ -130,6 +182,7 @@ def _build_locked(
     collection = store.new_collection(name)
     total_chunks = embedded = 0
     artifacts = ArtifactBuilder()
+    writer = _BackgroundWriter(store, collection, clock)
     try:
         for batch, files_done in _chunk_batches(scan.files, settings, clock, batch_chunks=512):
             emit(ProgressEvent("chunk", f"{files_done}/{len(scan.files)} files chunked", files_done / len(scan.files)))
@@ -139,11 +192,13 @@ def _build_locked(
             embedded += computed
             total_chunks += len(batch)
             emit(ProgressEvent("embed", f"{total_chunks} chunks embedded ({embedded} new)", files_done / len(scan.files)))
+            writer.put(batch, vectors)
             started = time.perf_counter()
-            store.add_chunks(collection, batch, vectors)
             artifacts.add(batch, vectors)
             clock.add("store", started)
-            emit(ProgressEvent("store", f"{total_chunks} chunks stored", files_done / len(scan.files)))
+            emit(ProgressEvent("store", f"{writer.stored} chunks stored", files_done / len(scan.files)))
+        writer.close()
+        emit(ProgressEvent("store", f"{writer.stored} chunks stored", 1.0))
         manifest = _manifest(resolved, name, collection.name, embedder, scan.files, scan.skipped_by_reason())
         manifest.counts.update(chunks=total_chunks, embedded=embedded)
         started = time.perf_counter()
@@ -153,6 +208,7 @@ def _build_locked(
         manifest.timings = {stage: round(seconds, 3) for stage, seconds in clock.seconds.items()}
         store.commit(manifest)
     except BaseException:
+        writer.abandon()
         store.drop_collection(collection.name)
         raise
     finally:
