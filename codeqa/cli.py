@@ -182,6 +182,7 @@ def evaluate(
     json_out: Annotated[Path | None, typer.Option("--json", help="Write per-instance ranks and the summary here.")] = None,
     limit: Annotated[int | None, typer.Option(help="Only the first N instances.")] = None,
     keep: Annotated[bool, typer.Option(help="Keep the eval indexes afterwards.")] = False,
+    reuse: Annotated[bool, typer.Option(help="Reuse eval indexes kept by an earlier --keep run.")] = False,
 ) -> None:
     """Measure file localization: index each instance's tree, ask its question, score the file ranking."""
     from codeqa.evaluate import run_eval, summarize, write_json
@@ -199,7 +200,9 @@ def evaluate(
         rank = str(round(1 / mrr)) if mrr else ">10"
         err.print(f"{result.instance_id:<40} gold at {rank:>3}  index {result.index_seconds:6.1f}s  query {result.query_seconds:.2f}s")
 
-    results = _run(lambda: run_eval(dataset, trees, _settings(), ks=ks, limit=limit, keep_indexes=keep, on_result=show))
+    results = _run(lambda: run_eval(
+            dataset, trees, _settings(), ks=ks, limit=limit, keep_indexes=keep, reuse_indexes=reuse, on_result=show
+        ))
     summary = summarize(results)
     table = Table("group", "n", *[f"Acc@{x}" for x in ks], "MRR@10", "index s")
     for group, metrics in sorted(summary.items(), key=lambda kv: (kv[0] != "overall", kv[0])):

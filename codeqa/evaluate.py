@@ -98,6 +98,7 @@ def run_eval(
     ks: Sequence[int] = DEFAULT_KS,
     limit: int | None = None,
     keep_indexes: bool = False,
+    reuse_indexes: bool = False,
     weights: Weights | None = None,
     on_result: Callable[[InstanceResult], None] | None = None,
 ) -> list[InstanceResult]:
@@ -113,7 +114,8 @@ def run_eval(
         if tree not in indexed:
             name = f"eval-{instance.repo.replace('/', '-')}-{instance.base_commit[:10]}"[:63]
             started = time.perf_counter()
-            build_index(str(tree), settings, name=name, exclude=is_test, store=store)
+            if not (reuse_indexes and store.exists(name)):
+                build_index(str(tree), settings, name=name, exclude=is_test, store=store)
             indexed[tree] = (name, time.perf_counter() - started)
             index_seconds = indexed[tree][1]
         else:

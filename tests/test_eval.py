@@ -1,0 +1,69 @@
+"""`codeqa eval` on a tiny dataset and source trees made by the test."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+from typer.testing import CliRunner
+
+from codeqa.cli import app
+from codeqa.evaluate import is_test, score
+from tests.conftest import write_files
+from tests.sample_repo import SAMPLE_FILES
+
+COMMIT = "0123456789abcdef0123456789abcdef01234567"
+
+
+def make_dataset(tmp_path: Path) -> tuple[Path, Path]:
+    trees = tmp_path / "trees"
+    write_files(trees / "acme__shop" / COMMIT, SAMPLE_FILES)
+    rows = [
+        ("shop-1", "Logging in with a wrong password still opens a session", ["shop/auth.py"]),
+        ("shop-2", "DEBUG=1 in the environment is ignored when the configuration is read", ["shop/config.py"]),
+        ("shop-3", "Orders with many products report the wrong total price", ["shop/models.py"]),
+    ]
+    dataset = tmp_path / "data.jsonl"
+    dataset.write_text(
+        "".join(
+            json.dumps({"instance_id": i, "repo": "acme/shop", "base_commit": COMMIT, "problem_statement": q, "gold_files": g})
+            + "\n"
+            for i, q, g in rows
+        )
+    )
+    return dataset, trees
+
+
+def test_eval_scores_and_writes_ranks(tmp_path: Path):
+    dataset, trees = make_dataset(tmp_path)
+    out = tmp_path / "out.json"
+    result = CliRunner().invoke(app, ["eval", "--dataset", str(dataset), "--trees", str(trees), "--json", str(out)])
+    assert result.exit_code == 0, result.output
+    assert "overall" in result.output and "acme/shop" in result.output
+    payload = json.loads(out.read_text())
+    assert payload["summary"]["overall"]["n"] == 3
+    instances = {item["instance_id"]: item for item in payload["instances"]}
+    assert instances["shop-1"]["ranked_files"][0] == "shop/auth.py"
+    assert instances["shop-2"]["ranked_files"][0] == "shop/config.py"
+    for item in instances.values():
+        assert item["ranked_files"] and not any(is_test(path) for path in item["ranked_files"])
+        assert item["index_seconds"] >= 0 and item["query_seconds"] > 0
+    # one tree serves all three instances: indexed once, then removed
+    assert sum(1 for item in instances.values() if item["index_seconds"] > 0) == 1
+    assert "No indexes yet" in CliRunner().invoke(app, ["list"]).output
+
+
+def test_eval_rejects_bad_input(tmp_path: Path):
+    dataset, trees = make_dataset(tmp_path)
+    missing = CliRunner().invoke(app, ["eval", "--dataset", str(dataset), "--trees", str(tmp_path / "nowhere")])
+    assert missing.exit_code != 0 and "source trees are missing" in missing.output
+    broken = tmp_path / "broken.jsonl"
+    broken.write_text('{"instance_id": "x"}\n')
+    bad = CliRunner().invoke(app, ["eval", "--dataset", str(broken), "--trees", str(trees)])
+    assert bad.exit_code != 0 and "broken.jsonl:1" in bad.output
+
+
+def test_score_and_test_rule():
+    assert score(["a.py", "b.py", "c.py"], ["b.py"], (1, 5)) == {"acc@1": 0.0, "acc@5": 1.0, "mrr@10": 0.5}
+    assert is_test("pkg/tests/x.py") and is_test("pkg/test_x.py") and is_test("src/flask/testing.py")
+    assert not is_test("pkg/contest.py")
