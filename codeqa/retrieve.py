@@ -319,3 +319,29 @@ def _materialize(collection, table: ChunkTable, order: list[int], fused: dict[in
         files[hit.chunk.path].hits.append(hit)
     ranked_files = sorted(files.values(), key=lambda f: -f.score)
     return Retrieval(hits=hits, files=ranked_files)
+
+
+@dataclass
+class Neighbors:
+    """Where a symbol is defined, what uses it and what it uses (from the symbol graph)."""
+
+    definitions: list[Hit]
+    callers: list[Hit]
+    callees: list[Hit]
+
+
+def neighbors(name: str, symbol: str, settings: Settings, *, store: Store | None = None, limit: int = 20) -> Neighbors:
+    """The graph around ``symbol`` (``"SessionStore.login"`` or just ``"login"``) in index ``name``."""
+    store = store or Store(settings)
+    manifest = store.get_manifest(name)
+    artifacts = load_artifacts(settings, manifest, store)
+    rows = artifacts.definers.get(symbol.lower(), [])
+    callers = list(dict.fromkeys(r for row in rows for r in artifacts.graph.callers(row) if r not in rows))
+    callees = list(dict.fromkeys(r for row in rows for r in artifacts.graph.callees(row) if r not in rows))
+    collection = store.open_collection(manifest)
+
+    def as_hits(selected: list[int]) -> list[Hit]:
+        selected = selected[:limit]
+        return _materialize(collection, artifacts.table, selected, {row: 1.0 for row in selected}, len(selected)).hits
+
+    return Neighbors(as_hits(rows), as_hits(callers), as_hits(callees))

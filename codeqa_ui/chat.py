@@ -1,0 +1,158 @@
+"""The Chat page's parts: backend picker, starter questions, and one question → streamed answer → sources turn."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import streamlit as st
+
+from codeqa.answer import BackendStatus, ask, list_backends
+from codeqa.errors import CodeqaError
+from codeqa.search import Filters
+from codeqa.store import Manifest
+from codeqa_ui import components as ui
+from codeqa_ui import state
+
+PREFILL_KEY = "chat_prefill"  # a question sent from another page (the map's "ask about these")
+LABELS = {
+    "auto": "Automatic (best available)",
+    "ollama": "Ollama",
+    "openai": "OpenAI-compatible endpoint",
+    "embedded": "Embedded model (llama.cpp)",
+    "none": "No LLM: extractive map",
+}
+STARTERS = (
+    "Where is the configuration loaded?",
+    "How does authentication work?",
+    "What happens when a request fails?",
+    "Where are the main entry points?",
+)
+
+
+@st.cache_data(ttl=30, show_spinner="Checking which language models are reachable…")
+def _backends(home: str, ollama_host: str, openai_url: str | None, gguf: str | None) -> list[BackendStatus]:
+    return list_backends(state.settings())
+
+
+def backend_picker() -> tuple[str, str | None, list[BackendStatus]]:
+    """Sidebar choice of backend and model, showing what is reachable right now."""
+    s = state.settings()
+    statuses = _backends(str(s.home_dir), s.ollama_host, s.openai_base_url, str(s.gguf_path or ""))
+    by_name = {b.name: b for b in statuses}
+    side = st.sidebar
+    side.subheader("Answers")
+
+    def label(name: str) -> str:
+        status = by_name.get(name)
+        suffix = "" if status is None or status.available else " — unavailable"
+        return LABELS.get(name, name) + suffix
+
+    default = s.llm_backend if s.llm_backend in ("auto", *by_name) else "auto"
+    options = ["auto", *by_name]
+    backend = side.selectbox("Backend", options, index=options.index(default), format_func=label, key="backend")
+    model = None
+    models = by_name[backend].models if backend in by_name else []
+    if models:
+        preferred = s.llm_model if s.llm_model in models else models[0]
+        model = side.selectbox("Model", models, index=models.index(preferred), key=f"model_{backend}")
+    elif backend in by_name:
+        side.caption(by_name[backend].detail)
+    return backend, model, statuses
+
+
+def llm_notice(statuses: list[BackendStatus], backend: str) -> None:
+    """Say plainly when no language model can answer, and how to get one."""
+    llms = [b for b in statuses if b.name != "none"]
+    if backend == "none":
+        st.info(
+            "Answers are **extractive maps**: the relevant code with citations, no language model.",
+            icon=":material/map:",
+        )
+    elif not any(b.available for b in llms):
+        reasons = "\n".join(f"- {b.detail}" for b in llms)
+        st.info(
+            "**No language model is available**, so answers are extractive maps of the relevant code, with "
+            f"citations. To get written answers:\n{reasons}",
+            icon=":material/info:",
+        )
+
+
+def starters(manifest: Manifest) -> str | None:
+    """Suggested first questions; returns the one clicked."""
+    try:
+        names = [s.name for s in state.overview(manifest).top_symbols]
+        symbols = [n for n in names if "_" in n.strip("_") or n[:1].isupper() or any(c.isupper() for c in n)][:2]
+    except CodeqaError:
+        symbols = []
+    questions = [*STARTERS, *(f"What does `{name}` do and who uses it?" for name in symbols)]
+    st.markdown("**Try one of these to start:**")
+    columns = st.columns(3)
+    for i, question in enumerate(questions):
+        if columns[i % 3].button(question, key=f"starter_{i}", width="stretch"):
+            return question
+    return None
+
+
+def replay(manifest: Manifest, messages: list[dict[str, Any]]) -> None:
+    for message in messages:
+        with st.chat_message(message["role"]):
+            if message.get("notice"):
+                st.info(message["notice"], icon=":material/info:")
+            st.markdown(message["content"])
+            if message.get("sources"):
+                _footer(manifest, message)
+
+
+def _footer(manifest: Manifest, message: dict[str, Any]) -> None:
+    if message.get("caption"):
+        st.caption(message["caption"])
+    st.markdown(f"**Sources** ({len(message['sources'])})")
+    ui.source_list(manifest, [hit.chunk for hit in message["sources"]])
+
+
+def _caption(answer: Any) -> str:
+    if not answer.generated:
+        return "Extractive map · no language model was used"
+    checked = f"{answer.citations_valid} citations checked"
+    if answer.citations_invalid:
+        checked += f", {len(answer.citations_invalid)} point outside the sources: {', '.join(answer.citations_invalid)}"
+    return f"Answered by {answer.backend}" + (f" · {answer.model}" if answer.model else "") + f" · {checked}"
+
+
+def turn(manifest: Manifest, question: str, filters: Filters, backend: str, model: str | None, k: int) -> None:
+    """Ask, stream the answer into the page, show its sources, and remember the exchange."""
+    messages = state.history(manifest.name)
+    history = [(m["role"], m["content"]) for m in messages]
+    with st.chat_message("user"):
+        st.markdown(question)
+    with st.chat_message("assistant"):
+        try:
+            with st.spinner("Searching the code…"):
+                stream = ask(
+                    manifest.name,
+                    question,
+                    state.settings(),
+                    filters=filters,
+                    history=history,
+                    backend=backend,
+                    model=model,
+                    k=k,
+                )
+        except CodeqaError as exc:
+            st.error(str(exc), icon=":material/error:")
+            return
+        if stream.notice:
+            st.info(stream.notice, icon=":material/info:")
+        st.write_stream(stream)
+        answer = stream.result()
+        if answer.notice and answer.notice != stream.notice:
+            st.info(answer.notice, icon=":material/info:")
+        reply = {"role": "assistant", "content": answer.text, "sources": answer.sources, "notice": answer.notice}
+        reply["caption"] = _caption(answer)
+        if answer.sources:
+            _footer(manifest, reply)
+        else:
+            st.warning(
+                "No code matched" + (" within these filters." if filters.active else "."), icon=":material/search_off:"
+            )
+    messages.extend([{"role": "user", "content": question}, reply])

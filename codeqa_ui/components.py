@@ -1,0 +1,175 @@
+"""Widgets shared by the pages: the repository picker, the filter sidebar, source blocks and empty states."""
+
+from __future__ import annotations
+
+import datetime as dt
+import re
+from collections.abc import Sequence
+
+import streamlit as st
+from pygments import highlight
+from pygments.formatters import HtmlFormatter
+from pygments.lexers import TextLexer, get_lexer_by_name
+from pygments.util import ClassNotFound
+
+from codeqa.errors import CodeqaError
+from codeqa.records import Chunk
+from codeqa.search import Filters
+from codeqa.store import Manifest
+from codeqa_ui import nav, state
+
+FILTER_KEYS = ("f_layers", "f_kinds", "f_languages", "f_paths")
+SHARED_KEYS = (state.REPO_KEY, *FILTER_KEYS)
+_LEXER_ALIASES = {"tsx": "tsx", "vue": "html", "svelte": "html", "erb": "erb", "hcl": "terraform", "jupyter": "python"}
+
+
+def page(title: str, icon: str, *, sidebar: bool = True) -> None:
+    """Page config and sidebar links, keeping the shared widgets' values when the user switches pages."""
+    st.set_page_config(page_title=f"{title} · codeqa", page_icon=icon, layout="wide")
+    for key in SHARED_KEYS:  # widget state is dropped for widgets a page does not draw: keep it as user state
+        if key in st.session_state:
+            st.session_state[key] = st.session_state[key]
+    nav.sidebar_links(divider=sidebar)
+
+
+def fail(error: CodeqaError) -> None:
+    """The one place pages turn a library error into UI: the message, then stop the run."""
+    st.error(str(error), icon=":material/error:")
+    st.stop()
+
+
+def empty_state(message: str) -> None:
+    st.info(message, icon=":material/explore:")
+    st.page_link(nav.HOME, label="Go to Home to index a repository", icon=":material/home:")
+    st.stop()
+
+
+def when(timestamp: float) -> str:
+    return dt.datetime.fromtimestamp(timestamp).strftime("%Y-%m-%d %H:%M")
+
+
+def pick_repository() -> Manifest:
+    """Sidebar repository picker shared by all pages; stops with a pointer to Home when there is no index."""
+    try:
+        options = state.manifests()
+    except CodeqaError as exc:
+        fail(exc)
+    if not options:
+        empty_state("No repository is indexed yet. Paste a GitHub URL or a local path on the Home page to start.")
+    names = [m.name for m in options]
+    if st.session_state.get(state.REPO_KEY) not in names:
+        st.session_state[state.REPO_KEY] = names[0]
+    name = st.sidebar.selectbox("Repository", names, key=state.REPO_KEY)
+    manifest = options[names.index(name)]
+    previous = st.session_state.get("_filters_for")
+    if previous is not None and previous != manifest.collection:  # another repo, or re-indexed: reset filters
+        for key in FILTER_KEYS:
+            st.session_state.pop(key, None)
+    st.session_state["_filters_for"] = manifest.collection
+    return manifest
+
+
+def repo_caption(manifest: Manifest) -> str:
+    commit = f" @ `{manifest.sha[:10]}`" if manifest.sha else ""
+    counts = manifest.counts
+    return (
+        f"{manifest.source}{commit} · {counts.get('files', 0):,} files · {counts.get('lines', 0):,} lines · "
+        f"{counts.get('chunks', 0):,} chunks · indexed {when(manifest.created_at)}"
+    )
+
+
+def _labelled(counts: dict[str, int]):
+    return lambda value: f"{value} ({counts[value]:,})" if value in counts else value
+
+
+def filter_sidebar(manifest: Manifest) -> Filters:
+    """Layer/kind/language/directory filters populated from the index; the same widgets on Chat and Map."""
+    try:
+        facets = state.facets(manifest)
+    except CodeqaError as exc:
+        fail(exc)
+    side = st.sidebar
+    side.subheader("Filters")
+    layers = side.multiselect(
+        "Layer", list(facets.layers), key="f_layers", format_func=_labelled(facets.layers), placeholder="Any layer"
+    )
+    kinds = side.multiselect(
+        "Kind", list(facets.kinds), key="f_kinds", format_func=_labelled(facets.kinds), placeholder="Any kind"
+    )
+    languages = side.multiselect(
+        "Language",
+        list(facets.languages),
+        key="f_languages",
+        format_func=_labelled(facets.languages),
+        placeholder="Any language",
+    )
+    chosen = [p for p in st.session_state.get("f_paths", []) if p not in facets.directories]
+    paths = side.multiselect(
+        "Directory or file",
+        [*facets.directories, *chosen],
+        key="f_paths",
+        format_func=_labelled(facets.directories),
+        placeholder="Whole repository",
+        help="Only code under these directories (or exactly these files).",
+    )
+    filters = Filters(tuple(layers), tuple(kinds), tuple(languages), tuple(paths))
+    if filters.active and side.button("Clear filters", width="stretch"):
+        for key in FILTER_KEYS:
+            st.session_state.pop(key, None)
+        st.rerun()
+    return filters
+
+
+def permalink(manifest: Manifest, chunk: Chunk) -> str | None:
+    """Link to exactly these lines at the indexed commit when the source is on GitHub."""
+    if not manifest.web_url or not manifest.sha:
+        return None
+    return f"{manifest.web_url.rstrip('/')}/blob/{manifest.sha}/{chunk.path}#L{chunk.start_line}-L{chunk.end_line}"
+
+
+def code_html(chunk: Chunk) -> str:
+    """Highlighted code whose gutter shows the file's real line numbers (``st.code`` always starts at 1)."""
+    try:
+        lexer = get_lexer_by_name(_LEXER_ALIASES.get(chunk.language, chunk.language), stripnl=False)
+    except ClassNotFound:
+        lexer = TextLexer(stripnl=False)
+    body = highlight(chunk.text, lexer, HtmlFormatter(noclasses=True, nowrap=True, style="friendly"))
+    lines = body.rstrip("\n").split("\n")  # pygments closes its spans at every line end: splitting is safe
+    width = len(str(chunk.start_line + len(lines) - 1))
+    gutter = (
+        f'<span style="display:inline-block;width:{width}ch;margin-right:1.2ch;text-align:right;color:#9aa5b1;'
+        'user-select:none">{}</span>'
+    )
+    rows = "\n".join(gutter.format(chunk.start_line + i) + line for i, line in enumerate(lines))
+    return (
+        '<div class="cq-code" style="max-height:26rem;overflow:auto;border:1px solid #e6e9ef;border-radius:.5rem;'
+        "background:#f8f9fb;padding:.6rem .8rem;font-family:'Source Code Pro',ui-monospace,monospace;"
+        f'font-size:.82rem;line-height:1.5"><pre style="margin:0;background:transparent">{rows}</pre></div>'
+    )
+
+
+def escape_markdown(text: str) -> str:
+    """Paths and symbols in labels are markdown: ``__init__`` must not turn bold."""
+    return re.sub(r"([\\`*_{}<>#|~])", r"\\\1", text)
+
+
+def source_block(
+    manifest: Manifest,
+    chunk: Chunk,
+    *,
+    number: int | None = None,
+    expanded: bool = False,
+) -> None:
+    """One source: an expander titled ``[n] path:start-end · symbol`` with metadata, permalink and the code."""
+    prefix = f"[{number}] " if number is not None else ""
+    symbol = f" · {chunk.symbol}" if chunk.symbol else ""
+    with st.expander(escape_markdown(f"{prefix}{chunk.location}{symbol}"), expanded=expanded):
+        facts = " · ".join(escape_markdown(fact) for fact in (chunk.kind, chunk.layer, chunk.language))
+        link = permalink(manifest, chunk)
+        st.caption(facts + (f" · [view on GitHub at {manifest.sha[:7]}]({link})" if link and manifest.sha else ""))
+        st.html(code_html(chunk))
+
+
+def source_list(manifest: Manifest, chunks: Sequence[Chunk]) -> None:
+    for i, chunk in enumerate(chunks, start=1):
+        source_block(manifest, chunk, number=i)

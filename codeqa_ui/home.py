@@ -1,0 +1,188 @@
+"""The Home page's parts: starting an indexing job, its live progress panel, and the table of indexes."""
+
+from __future__ import annotations
+
+import streamlit as st
+
+from codeqa.errors import CodeqaError
+from codeqa.index import STAGES
+from codeqa.store import Manifest
+from codeqa_ui import components as ui
+from codeqa_ui import nav, state
+from codeqa_ui.jobs import IndexJob
+
+STAGE_LABELS = {
+    "clone": "Fetch the source",
+    "scan": "Scan files",
+    "chunk": "Split into chunks",
+    "embed": "Embed chunks",
+    "store": "Store the index",
+}
+STAGE_ICONS = {
+    "done": ":green[:material/check_circle:]",
+    "running": ":blue[:material/progress_activity:]",
+    "stopped": ":red[:material/cancel:]",
+    "pending": ":gray[:material/radio_button_unchecked:]",
+}
+CONFIRM_KEY = "confirm_delete"
+
+
+def render() -> None:
+    """Home: a form to index a repository, the live progress of a running job, and the table of indexes."""
+    ui.page("Home", ":material/map:", sidebar=False)
+    st.title(":material/map: codeqa")
+    st.caption("A private, local map of any codebase: index it, ask it questions, explore its structure.")
+    with st.form("index_form"):
+        source = st.text_input(
+            "Repository", placeholder="https://github.com/owner/repo  ·  owner/repo  ·  /path/to/a/local/repo"
+        )
+        ref_col, token_col, name_col = st.columns(3)
+        ref = ref_col.text_input("Branch, tag or commit", placeholder="default branch")
+        token = token_col.text_input(
+            "Access token",
+            type="password",
+            placeholder="only for private repositories",
+            key="token",
+            help="Used for this clone only; kept in this browser session, never written to disk.",
+        )
+        name = name_col.text_input("Index name", placeholder="derived from the source")
+        if st.form_submit_button("Index", type="primary"):
+            start(source, ref=ref, token=token, name=name)
+    progress_panel()
+    st.subheader("Indexed repositories")
+    index_table(token=st.session_state.get("token", ""))
+
+
+def seconds(value: float) -> str:
+    value = int(round(value))
+    return f"{value // 60} min {value % 60:02d} s" if value >= 60 else f"{value} s"
+
+
+def start(source: str, *, ref: str = "", token: str = "", name: str = "") -> None:
+    """Validate the input here (instant feedback), then index in the background."""
+    try:
+        state.jobs().start(source.strip(), state.settings(), name=name.strip() or None, ref=ref.strip(), token=token)
+    except CodeqaError as exc:
+        st.error(str(exc), icon=":material/error:")
+
+
+def _stages(job: IndexJob) -> None:
+    for stage in STAGES:
+        status = job.stage_state(stage)
+        event = job.events.get(stage)
+        detail = f" — {event.message}" if event and status != "pending" else ""
+        st.markdown(f"{STAGE_ICONS[status]} **{STAGE_LABELS[stage]}**{detail}")
+
+
+def _outcome(job: IndexJob) -> None:
+    if job.report is not None:
+        report = job.report
+        st.success(
+            f"Indexed **{report.manifest.name}**: {report.files:,} files, {report.lines:,} lines, "
+            f"{report.chunks:,} chunks ({report.embedded:,} newly embedded) in {seconds(job.elapsed)}.",
+            icon=":material/check_circle:",
+        )
+        if report.skipped:
+            skipped = ", ".join(f"{count} {reason}" for reason, count in report.skipped.items())
+            st.caption(f"Skipped files: {skipped}.")
+        if st.button("Ask it a question →", type="primary"):
+            st.session_state[state.REPO_KEY] = report.manifest.name
+            st.switch_page(nav.CHAT)
+    elif job.cancelled:
+        st.warning(
+            "Indexing was cancelled. Any previous index of this repository is unchanged.", icon=":material/stop_circle:"
+        )
+    elif job.error:
+        st.error(job.error, icon=":material/error:")
+
+
+def progress_panel() -> None:
+    """Live progress of the current job, polled once a second while it runs."""
+    job = state.jobs().current
+    if job is None:
+        return
+    if not job.running:
+        job.seen = True
+        _outcome(job)
+        return
+
+    @st.fragment(run_every=1.0)
+    def live() -> None:
+        current = state.jobs().current
+        if current is None or (not current.running and not current.seen):
+            st.rerun()  # finished: redraw the whole page so the table shows the new index
+        assert current is not None
+        with st.status(f"Indexing {current.label}", expanded=True, state="running"):
+            _stages(current)
+            eta = current.eta
+            text = f"{current.fraction:.0%} · elapsed {seconds(current.elapsed)}"
+            text += f" · about {seconds(eta)} left" if eta is not None else ""
+            st.progress(current.fraction, text=text)
+            if current.cancel_event.is_set():
+                st.caption("Cancelling after the current batch…")
+            else:
+                st.button("Cancel", on_click=current.cancel, key="cancel_index")
+
+    live()
+
+
+def _rows(manifests: list[Manifest]) -> list[dict[str, object]]:
+    return [
+        {
+            "Name": m.name,
+            "Source": m.source,
+            "Commit": (m.sha or "")[:10] or "—",
+            "Files": m.counts.get("files", 0),
+            "Lines": m.counts.get("lines", 0),
+            "Chunks": m.counts.get("chunks", 0),
+            "Languages": ", ".join(list(m.languages)[:5]),
+            "Indexed": ui.when(m.created_at),
+        }
+        for m in manifests
+    ]
+
+
+def index_table(token: str = "") -> None:
+    try:
+        manifests = state.manifests()
+    except CodeqaError as exc:
+        ui.fail(exc)
+    if not manifests:
+        st.info(
+            "No repositories indexed yet. Paste a GitHub URL or a local path above and press **Index**.",
+            icon=":material/explore:",
+        )
+        return
+    st.dataframe(_rows(manifests), hide_index=True, width="stretch")
+    names = [m.name for m in manifests]
+    busy = state.jobs().current is not None and state.jobs().current.running
+    left, chat, again, delete = st.columns([3, 1, 1, 1], vertical_alignment="bottom")
+    name = left.selectbox("Manage an index", names, key="manage_name")
+    manifest = manifests[names.index(name)]
+    if chat.button("Open in Chat", width="stretch"):
+        st.session_state[state.REPO_KEY] = name
+        st.switch_page(nav.CHAT)
+    if again.button("Re-index", width="stretch", disabled=busy, help="Only changed code is embedded again."):
+        ref = manifest.ref if manifest.source_kind == "git" else None
+        start(manifest.source, ref=ref or "", token=token, name=manifest.name)
+        st.rerun()
+    if delete.button("Delete", width="stretch", disabled=busy):
+        st.session_state[CONFIRM_KEY] = name
+    if st.session_state.get(CONFIRM_KEY) == name:
+        _confirm_delete(manifest)
+
+
+def _confirm_delete(manifest: Manifest) -> None:
+    st.warning(f"Delete the index **{manifest.name}**? The repository itself is not touched.", icon=":material/delete:")
+    yes, no, _ = st.columns([1, 1, 4])
+    if yes.button("Yes, delete", type="primary", width="stretch"):
+        try:
+            state.store().remove(manifest.name)
+        except CodeqaError as exc:
+            ui.fail(exc)
+        st.session_state.pop(CONFIRM_KEY, None)
+        st.toast(f"Deleted {manifest.name}.")
+        st.rerun()
+    if no.button("Keep it", width="stretch"):
+        st.session_state.pop(CONFIRM_KEY, None)
+        st.rerun()

@@ -1,0 +1,127 @@
+"""Cached shared objects (settings, store, embedder, projections, overviews) and per-session state.
+
+Heavy objects are ``st.cache_resource`` entries keyed by the values that define them (data dir, Chroma URL,
+collection name), so a re-index — which writes a new collection — never shows stale data, and tests that switch
+``CODEQA_HOME`` never share a store.
+"""
+
+from __future__ import annotations
+
+from concurrent.futures import Future, ThreadPoolExecutor
+from typing import Any
+
+import streamlit as st
+
+from codeqa import project
+from codeqa.config import Settings, get_settings
+from codeqa.embed import Embedder, get_embedder
+from codeqa.overview import Facets, Overview, load_facets, load_overview
+from codeqa.project import Projection, cached_projection, get_projection
+from codeqa.store import Manifest, Store
+from codeqa_ui.jobs import JobRegistry
+
+REPO_KEY = "repo"  # the selected index, shared by all pages
+
+
+def settings() -> Settings:
+    return get_settings()
+
+
+@st.cache_resource(show_spinner=False)
+def _store(home: str, chroma_url: str | None) -> Store:
+    return Store(get_settings())
+
+
+def store() -> Store:
+    s = settings()
+    return _store(str(s.home_dir), s.chroma_url)
+
+
+@st.cache_resource(show_spinner="Loading the embedding model…")
+def _embedder(model: str, batch: int, max_seq: int) -> Embedder:
+    return get_embedder(get_settings())
+
+
+def embedder() -> Embedder:
+    s = settings()
+    return _embedder(s.embedding_model, s.embedding_batch_size, s.embedding_max_seq_length)
+
+
+@st.cache_resource(show_spinner=False)
+def _jobs(home: str) -> JobRegistry:
+    return JobRegistry()
+
+
+def jobs() -> JobRegistry:
+    return _jobs(str(settings().home_dir))
+
+
+def manifests() -> list[Manifest]:
+    return store().list_manifests()
+
+
+def current_manifest(options: list[Manifest]) -> Manifest | None:
+    """The index chosen on any page (kept in the session), defaulting to the first one."""
+    names = [m.name for m in options]
+    if not names:
+        return None
+    if st.session_state.get(REPO_KEY) not in names:
+        st.session_state[REPO_KEY] = names[0]
+    return options[names.index(st.session_state[REPO_KEY])]
+
+
+# -- per-index data, keyed by collection (a new index generation = a new key) ---------------------------------------
+@st.cache_resource(show_spinner="Reading the index…", max_entries=16)
+def _overview(home: str, collection: str, _manifest: Manifest) -> Overview:
+    return load_overview(settings(), _manifest, store())
+
+
+def overview(manifest: Manifest) -> Overview:
+    return _overview(str(settings().home_dir), manifest.collection, manifest)
+
+
+@st.cache_resource(show_spinner=False, max_entries=16)
+def _facets(home: str, collection: str, _manifest: Manifest) -> Facets:
+    return load_facets(settings(), _manifest, store())
+
+
+def facets(manifest: Manifest) -> Facets:
+    return _facets(str(settings().home_dir), manifest.collection, manifest)
+
+
+@st.cache_resource(show_spinner="Laying out the map…", max_entries=16)
+def _preview(home: str, collection: str, _manifest: Manifest) -> Projection:
+    return get_projection(settings(), _manifest, store=store(), compute=False)
+
+
+@st.cache_resource(show_spinner=False)
+def _layout_pool(home: str) -> tuple[ThreadPoolExecutor, dict[str, Future[Any]]]:
+    return ThreadPoolExecutor(max_workers=1, thread_name_prefix="codeqa-umap"), {}
+
+
+def projection(manifest: Manifest) -> tuple[Projection, Future[Any] | None]:
+    """The final map when cached on disk; else a quick preview plus the background job computing the final one."""
+    home = str(settings().home_dir)
+    final = cached_projection(settings(), manifest)
+    if final is not None:
+        return final, None
+    preview = _preview(home, manifest.collection, manifest)
+    if preview.method != "pca" or len(preview) < project.UMAP_MIN_POINTS:
+        return preview, None  # tiny index: PCA is the final layout (already cached on disk)
+    pool, futures = _layout_pool(home)
+    future = futures.get(manifest.collection)
+    if future is None:  # a failed layout stays failed (shown on the page), it is not retried in a loop
+        future = pool.submit(get_projection, settings(), manifest, store=store(), compute=True)
+        futures[manifest.collection] = future
+    if future.done() and future.exception() is None:
+        return future.result(), None
+    return preview, future
+
+
+# -- chat history, per session and per index ----------------------------------------------------------------------
+def history(name: str) -> list[dict[str, Any]]:
+    return st.session_state.setdefault("history", {}).setdefault(name, [])
+
+
+def clear_history(name: str) -> None:
+    st.session_state.setdefault("history", {})[name] = []

@@ -1,0 +1,32 @@
+"""Chat: ask questions about one indexed repository; streamed, cited answers with their sources."""
+
+import streamlit as st
+
+from codeqa_ui import chat, state
+from codeqa_ui import components as ui
+
+ui.page("Chat", ":material/forum:")
+manifest = ui.pick_repository()
+filters = ui.filter_sidebar(manifest)
+backend, model, statuses = chat.backend_picker()
+k = st.sidebar.slider("Sources per answer", min_value=3, max_value=20, value=8, key="k")
+messages = state.history(manifest.name)
+if messages and st.sidebar.button("Clear conversation", width="stretch"):
+    state.clear_history(manifest.name)
+    st.rerun()
+
+st.title(f":material/forum: Chat with {manifest.name}")
+st.caption(ui.repo_caption(manifest))
+if not messages:  # once answers flow, each one carries its own notice
+    chat.llm_notice(statuses, backend)
+chat.replay(manifest, messages)
+
+question = st.session_state.pop(chat.PREFILL_KEY, None)
+suggestions = st.empty()
+if not messages and not question:
+    with suggestions.container():
+        question = chat.starters(manifest)
+typed = st.chat_input(f"Ask about {manifest.name}…")
+if typed or question:
+    suggestions.empty()
+    chat.turn(manifest, typed or question, filters, backend, model, k)

@@ -1,0 +1,149 @@
+"""The 2-D map: PCA/UMAP layouts of a real index, the on-disk cache keyed by collection, placing questions."""
+
+from __future__ import annotations
+
+import numpy as np
+import pytest
+
+from codeqa.config import Settings
+from codeqa.embed import get_embedder
+from codeqa.index import build_index
+from codeqa.project import (
+    PROJECTION_VERSION,
+    IndexVectors,
+    Projection,
+    chunks_by_id,
+    compute_projection,
+    get_projection,
+    load_vectors,
+    nearest_chunks,
+    project_query,
+    projection_path,
+    read_projection,
+    save_projection,
+)
+from codeqa.store import Manifest, Store
+from tests.conftest import git
+from tests.indexed_home import build_sample_index
+
+
+@pytest.fixture(scope="module")
+def indexed(tmp_path_factory: pytest.TempPathFactory) -> tuple[Settings, object]:
+    return build_sample_index(tmp_path_factory.mktemp("project"))
+
+
+def manifest_of(settings: Settings, name: str = "shop") -> Manifest:
+    return Store(settings).get_manifest(name)
+
+
+def test_small_index_gets_a_cached_pca_map(indexed):
+    settings, _ = indexed
+    manifest = manifest_of(settings)
+    projection = get_projection(settings, manifest)
+    assert projection.method == "pca" and len(projection) == manifest.counts["chunks"]
+    assert projection.collection == manifest.collection
+    path = projection_path(settings, manifest)
+    assert path == settings.indexes_dir / manifest.collection / "projection.npz" and path.exists()
+    assert np.isfinite(projection.x).all() and np.ptp(projection.x) > 0 and np.ptp(projection.y) > 0
+    assert "shop/config.py" in projection.paths and "load_config" in projection.symbols
+    i = projection.symbols.index("load_config")
+    assert projection.location(i) == "shop/config.py:13-18"
+    again = get_projection(settings, manifest)
+    assert again.ids == projection.ids and np.array_equal(again.x, projection.x)
+
+
+def test_map_metadata_matches_the_stored_chunks(indexed):
+    settings, _ = indexed
+    manifest = manifest_of(settings)
+    projection = get_projection(settings, manifest)
+    chunks = chunks_by_id(settings, manifest, list(projection.ids))
+    assert [c.path for c in chunks] == list(projection.paths)
+    assert [c.start_line for c in chunks] == projection.start_lines.tolist()
+    assert set(projection.field_values("directory")) == {"shop", "web", "tests", "config", "(root)"}
+    with pytest.raises(ValueError):
+        projection.field_values("colour")
+
+
+def test_reindex_writes_a_new_map(indexed, tmp_path):
+    settings, repo = indexed
+    before = manifest_of(settings)
+    old = get_projection(settings, before)
+    (repo / "shop" / "extra.py").write_text(
+        'def discount(total):\n    """Ten percent off."""\n    return total * 0.9\n'
+    )
+    git(repo, "add", "-A")
+    git(repo, "commit", "-qm", "extra")
+    build_index(str(repo), settings, name="shop")
+    after = manifest_of(settings)
+    assert after.collection != before.collection
+    fresh = get_projection(settings, after)
+    assert len(fresh) == len(old) + 1 and "shop/extra.py" in fresh.paths
+    assert not projection_path(settings, before).exists() and projection_path(settings, after).exists()
+
+
+def test_pca_places_a_question_exactly(indexed):
+    settings, _ = indexed
+    manifest = manifest_of(settings)
+    projection = get_projection(settings, manifest)
+    data = load_vectors(settings, manifest)
+    for row in (0, len(data.ids) - 1):
+        x, y = project_query(projection, data.vectors[row])
+        j = projection.ids.index(data.ids[row])
+        assert (x, y) == pytest.approx((float(projection.x[j]), float(projection.y[j])), abs=1e-4)
+
+
+def test_umap_style_placement_follows_the_nearest_chunks(indexed):
+    settings, _ = indexed
+    manifest = manifest_of(settings)
+    pca = get_projection(settings, manifest)
+    umap_like = Projection(**{**pca.__dict__, "method": "umap"})
+    vector = get_embedder(settings).embed_query("where is the configuration loaded from the environment?")
+    neighbours = nearest_chunks(settings, manifest, vector, k=5)
+    assert len(neighbours) == 5 and neighbours == sorted(neighbours, key=lambda n: -n[1])
+    x, y = project_query(umap_like, vector, neighbours=neighbours)
+    positions = umap_like.positions([chunk_id for chunk_id, _ in neighbours])
+    xs, ys = zip(*positions.values(), strict=True)
+    assert min(xs) <= x <= max(xs) and min(ys) <= y <= max(ys)
+    assert project_query(umap_like, vector, neighbours=[(neighbours[0][0], 1.0)]) == pytest.approx(
+        positions[neighbours[0][0]]
+    )
+    assert project_query(umap_like, vector) == pytest.approx((float(np.mean(pca.x)), float(np.mean(pca.y))))
+
+
+@pytest.mark.slow
+def test_umap_layout_for_enough_chunks(indexed, tmp_path):
+    """A real UMAP fit: the numba JIT on first use costs 10-30 s per process, hence ``slow``."""
+    settings, _ = indexed
+    manifest = manifest_of(settings)
+    rng = np.random.default_rng(0)
+    centres = rng.normal(size=(3, 16))
+    vectors = np.concatenate([c + 0.05 * rng.normal(size=(30, 16)) for c in centres]).astype(np.float32)
+    vectors /= np.linalg.norm(vectors, axis=1, keepdims=True)
+    data = IndexVectors([f"id{i:03d}" for i in range(90)], vectors, [{"path": f"d{i // 30}/f.py"} for i in range(90)])
+    projection = compute_projection(data, manifest)
+    assert projection.method == "umap" and len(projection) == 90 and np.isfinite(projection.x).all()
+    centroid = [
+        np.array([projection.x[i * 30 : i * 30 + 30].mean(), projection.y[i * 30 : i * 30 + 30].mean()])
+        for i in range(3)
+    ]
+    spread = max(np.std(projection.x[i * 30 : i * 30 + 30]) for i in range(3))
+    assert min(np.linalg.norm(a - b) for a in centroid for b in centroid if a is not b) > 2 * spread
+    save_projection(projection, tmp_path / "p.npz")
+    loaded = read_projection(tmp_path / "p.npz")
+    assert loaded is not None and loaded.method == "umap" and np.array_equal(loaded.y, projection.y)
+
+
+def test_unreadable_or_outdated_cache_is_ignored(indexed, tmp_path):
+    settings, _ = indexed
+    assert read_projection(tmp_path / "missing.npz") is None
+    (tmp_path / "garbage.npz").write_bytes(b"not a zip")
+    assert read_projection(tmp_path / "garbage.npz") is None
+    projection = get_projection(settings, manifest_of(settings))
+    save_projection(projection, tmp_path / "old.npz")
+    with np.load(tmp_path / "old.npz") as data:
+        arrays = {key: data[key] for key in data.files}
+    arrays["version"] = np.asarray(PROJECTION_VERSION + 1)
+    np.savez(tmp_path / "old.npz", **arrays)
+    assert read_projection(tmp_path / "old.npz") is None
+    with pytest.raises(ValueError):
+        compute_projection(load_vectors(settings, manifest_of(settings)), manifest_of(settings), method="tsne")
