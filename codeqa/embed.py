@@ -50,12 +50,24 @@ def _resolve_model_path(name: str) -> str:
     return str(Path(name).expanduser()) if Path(name).expanduser().exists() else name
 
 
+def _quiet_transformers() -> None:
+    """Loading reports and weight progress bars are noise on a user's terminal; errors still surface."""
+    try:
+        from transformers.utils import logging as hf_logging
+
+        hf_logging.set_verbosity_error()
+        hf_logging.disable_progress_bar()
+    except ImportError:  # pragma: no cover - sentence-transformers depends on transformers
+        pass
+
+
 class SentenceTransformerEmbedder:
     """A sentence-transformers model loaded from disk only (``local_files_only``: never a download)."""
 
     def __init__(self, model: str = PACKAGED_MODEL, *, batch_size: int = 32, max_seq_length: int = 256):
         from sentence_transformers import SentenceTransformer
 
+        _quiet_transformers()
         path = _resolve_model_path(model)
         try:
             self._model = SentenceTransformer(path, device="cpu", local_files_only=True)

@@ -105,7 +105,10 @@ def parse_source(
         return _parse_url(raw, match.group(1).lower(), ref, allow_local, allow_insecure)
     if match := _SCP_RE.match(raw):  # git@github.com:owner/repo.git → https (see module docstring)
         return _parse_url(f"https://{match['host']}/{match['path']}", "https", ref, allow_local, allow_insecure)
-    path = Path(raw).expanduser()
+    try:
+        path = Path(raw).expanduser()
+    except RuntimeError:  # ``~name`` of an unknown user
+        path = Path(raw)
     if raw.startswith(("/", "~", ".")) or (allow_local and path.exists()):
         if not allow_local:
             raise UnsafeSourceError(f"Local paths are not allowed here: {_REMOTE}")
@@ -131,7 +134,11 @@ def _parse_url(url: str, scheme: str, ref: str | None, allow_local: bool, allow_
         raise UnsafeSourceError("Repository URLs may not contain whitespace")
     if scheme == "file":
         return _parse_file_url(url, ref, allow_local)
-    parts = urlsplit(url)
+    try:
+        parts = urlsplit(url)
+        parts.port  # noqa: B018 - raises ValueError for a port that is not a number in 0-65535
+    except ValueError:  # e.g. an unclosed IPv6 bracket; the URL may hold a secret, so it is not echoed
+        raise SourceError(f"Not a valid repository URL (malformed host or port): {_HELP}") from None
     if scheme in ("ssh", "git+ssh", "ssh+git") and not parts.password:  # the ssh user is not a secret
         scheme, parts = "https", urlsplit(f"https://{parts.hostname or ''}{parts.path}")  # ssh port ≠ https port
     if "@" in parts.netloc:
@@ -216,7 +223,10 @@ def _parse_file_url(url: str, ref: str | None, allow_local: bool) -> SourceSpec:
     """``file:///path/repo.git``: cloned like a remote, but reads local disk, hence ``allow_local``."""
     if not allow_local:
         raise UnsafeSourceError("file:// sources are not allowed here: use an https:// URL")
-    parts = urlsplit(url)
+    try:
+        parts = urlsplit(url)
+    except ValueError:
+        raise UnsafeSourceError("file:// URLs must name an absolute path on this machine, without '..'") from None
     path = Path(unquote(parts.path))
     if parts.netloc not in ("", "localhost") or not path.is_absolute() or ".." in path.parts:
         raise UnsafeSourceError("file:// URLs must name an absolute path on this machine, without '..'")
