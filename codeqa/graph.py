@@ -93,25 +93,29 @@ class SymbolGraph:
         """Chunks that use a name ``row`` defines."""
         return self.matrix.getcol(row).nonzero()[0].tolist()
 
-    def personalized_pagerank(
-        self, seeds: dict[int, float], *, alpha: float = 0.85, iterations: int = 20, mask: np.ndarray | None = None
-    ) -> np.ndarray:
-        """Scores that spread from ``seeds`` along edges both ways (uses and used-by), restarting at the seeds."""
+    def personalized_pagerank(self, seeds: dict[int, float], *, alpha: float = 0.85, iterations: int = 20) -> np.ndarray:
+        """Scores that spread from ``seeds`` along edges both ways (uses and used-by), restarting at the seeds.
+
+        Callers mask the result: evidence may flow through out-of-scope code, but only in-scope rows are ranked.
+        """
         size = self.matrix.shape[0]
         if not seeds or size == 0:
             return np.zeros(size, dtype=np.float32)
-        undirected = self.matrix + self.matrix.T
-        if mask is not None:
-            keep = sparse.diags(mask.astype(np.float32))
-            undirected = keep @ undirected @ keep
-        out_degree = np.asarray(undirected.sum(axis=1)).ravel()
-        out_degree[out_degree == 0] = 1.0
-        transition = sparse.diags(1.0 / out_degree) @ undirected
+        transition = self._transition()
         restart = np.zeros(size, dtype=np.float32)
         for row, weight in seeds.items():
             restart[row] = weight
         restart /= restart.sum()
         scores = restart.copy()
         for _ in range(iterations):
-            scores = (1 - alpha) * restart + alpha * (transition.T @ scores)
+            scores = (1 - alpha) * restart + alpha * (transition @ scores)
         return scores.astype(np.float32)
+
+    def _transition(self) -> sparse.csr_matrix:
+        """Column-stochastic matrix of the undirected graph, computed once per loaded graph."""
+        if getattr(self, "_transition_matrix", None) is None:
+            undirected = (self.matrix + self.matrix.T).tocsr()
+            degree = np.asarray(undirected.sum(axis=1)).ravel()
+            degree[degree == 0] = 1.0
+            self._transition_matrix = (undirected @ sparse.diags(1.0 / degree)).tocsr().astype(np.float32)
+        return self._transition_matrix

@@ -277,7 +277,9 @@ def retrieve(
     fused = fuse(signals, weights)
     if weights.graph and fused:
         seeds = dict(sorted(fused.items(), key=lambda kv: -kv[1])[:10])
-        spread = artifacts.graph.personalized_pagerank(seeds, mask=mask)
+        spread = artifacts.graph.personalized_pagerank(seeds)
+        if mask is not None:
+            spread = np.where(mask, spread, 0.0)
         signals["graph"] = [row for row in _top(spread, n) if row not in seeds]
         fused = fuse(signals, weights)
     _apply_penalties(fused, table, query, weights)
