@@ -14,6 +14,7 @@ from typing import Annotated, Any, TypeVar
 
 import typer
 from rich.console import Console
+from rich.markup import escape
 from rich.progress import BarColumn, Progress, TaskID, TextColumn, TimeElapsedColumn
 from rich.table import Table
 
@@ -37,7 +38,7 @@ def _run(action: Callable[[], T]) -> T:
     try:
         return action()
     except CodeqaError as exc:
-        err.print(f"[bold red]error:[/] {exc}")
+        err.print(f"[bold red]error:[/] {escape(str(exc))}", soft_wrap=True)  # one line, brackets literal
         raise typer.Exit(exc.exit_code) from None
     except KeyboardInterrupt:
         err.print("[yellow]Cancelled.[/] Any previous index is unchanged.")
@@ -77,7 +78,7 @@ def index(
             if event.stage not in tasks:
                 tasks[event.stage] = bar.add_task(event.stage, total=1.0, note="")
             completed = event.fraction if event.fraction is not None else None
-            bar.update(tasks[event.stage], note=event.message[:70], completed=completed)
+            bar.update(tasks[event.stage], note=escape(event.message[:70]), completed=completed)
 
         report = _run(
             lambda: build_index(source, settings, name=name, ref=ref, token=token, progress=on_progress)
@@ -89,7 +90,7 @@ def index(
 
 def _print_report(report: Any) -> None:
     manifest = report.manifest
-    out.print(f"[bold green]Indexed[/] {manifest.name}  ({manifest.source}" + (f" @ {manifest.sha[:12]}" if manifest.sha else "") + ")")
+    out.print(f"[bold green]Indexed[/] {manifest.name}  ({escape(manifest.source)}" + (f" @ {manifest.sha[:12]}" if manifest.sha else "") + ")")
     languages = ", ".join(f"{lang} {count}" for lang, count in list(report.languages.items())[:8])
     out.print(f"  files {report.files}   lines {report.lines}   chunks {report.chunks}   newly embedded {report.embedded}")
     out.print(f"  languages: {languages}")
@@ -119,7 +120,7 @@ def list_indexes() -> None:
         when = dt.datetime.fromtimestamp(m.created_at).strftime("%Y-%m-%d %H:%M")
         table.add_row(
             m.name, (m.sha or "-")[:12], str(m.counts.get("files", 0)), str(m.counts.get("chunks", 0)), when,
-            ", ".join(list(m.languages)[:3]), m.source,
+            ", ".join(list(m.languages)[:3]), escape(m.source),
         )
     out.print(table)
 
@@ -167,11 +168,11 @@ def search(
     if files:
         for file in result.files[:k]:
             symbols = ", ".join(dict.fromkeys(h.chunk.symbol for h in file.hits if h.chunk.symbol)) or "-"
-            out.print(f"{file.path}  {symbols}  {file.score:.4f}", soft_wrap=True)
+            out.print(escape(f"{file.path}  {symbols}  {file.score:.4f}"), soft_wrap=True)
         return
     width = max(len(hit.location) for hit in hits)
     for hit in hits:
-        out.print(f"{hit.location:<{width}}  {hit.chunk.symbol or '-'}  {hit.score:.4f}", soft_wrap=True)
+        out.print(escape(f"{hit.location:<{width}}  {hit.chunk.symbol or '-'}  {hit.score:.4f}"), soft_wrap=True)
 
 
 @app.command("eval")
@@ -183,9 +184,11 @@ def evaluate(
     limit: Annotated[int | None, typer.Option(help="Only the first N instances.")] = None,
     keep: Annotated[bool, typer.Option(help="Keep the eval indexes afterwards.")] = False,
     reuse: Annotated[bool, typer.Option(help="Reuse eval indexes kept by an earlier --keep run.")] = False,
+    weights: Annotated[str, typer.Option(help="Fusion weights to try, e.g. 'graph=0.2,doc_penalty=0.3'.")] = "",
 ) -> None:
     """Measure file localization: index each instance's tree, ask its question, score the file ranking."""
     from codeqa.evaluate import run_eval, summarize, write_json
+    from codeqa.retrieve import Weights
 
     try:
         ks = tuple(int(part) for part in k.split(",") if part.strip())
@@ -201,7 +204,8 @@ def evaluate(
         err.print(f"{result.instance_id:<40} gold at {rank:>3}  index {result.index_seconds:6.1f}s  query {result.query_seconds:.2f}s")
 
     results = _run(lambda: run_eval(
-            dataset, trees, _settings(), ks=ks, limit=limit, keep_indexes=keep, reuse_indexes=reuse, on_result=show
+            dataset, trees, _settings(), ks=ks, limit=limit, keep_indexes=keep, reuse_indexes=reuse,
+            weights=Weights.parse(weights), on_result=show,
         ))
     summary = summarize(results)
     table = Table("group", "n", *[f"Acc@{x}" for x in ks], "MRR@10", "index s")

@@ -21,7 +21,7 @@ from codeqa.embed import Embedder, get_embedder
 from codeqa.graph import SymbolGraph, defined_names, referenced_names
 from codeqa.lexical import LexicalIndex, code_tokens, path_tokens
 from codeqa.records import Chunk, Hit
-from codeqa.errors import StoreError
+from codeqa.errors import QueryError, StoreError
 from codeqa.store import Manifest, Store, chunk_from_record
 from codeqa.table import ChunkTable
 
@@ -40,6 +40,21 @@ class Weights:
     graph: float = 0.3
     doc_penalty: float = 0.5  # docs (markdown, rst) only win when code does not answer
     test_penalty: float = 0.6  # tests describe behaviour twice; the implementation is usually wanted
+    file_bonus: float = 0.1  # a file's score: its best chunk + this share of each further chunk's score
+
+    @classmethod
+    def parse(cls, text: str) -> Weights:
+        """``"graph=0.2,doc_penalty=0.3"`` → Weights with those fields changed (for ``codeqa eval --weights``)."""
+        values: dict[str, float] = {}
+        for part in filter(None, (p.strip() for p in text.split(","))):
+            key, _, value = part.partition("=")
+            if key.strip() not in cls.__dataclass_fields__:
+                raise QueryError(f"Unknown weight {key!r}; known: {', '.join(cls.__dataclass_fields__)}.")
+            try:
+                values[key.strip()] = float(value)
+            except ValueError:
+                raise QueryError(f"Weight {key!r} needs a number, got {value!r}.") from None
+        return cls(**values)
 
 
 @dataclass
@@ -284,7 +299,7 @@ def retrieve(
         fused = fuse(signals, weights)
     _apply_penalties(fused, table, query, weights)
     order = sorted(fused, key=lambda row: -fused[row])
-    return _materialize(collection, table, order, fused, k)
+    return _materialize(collection, table, order, fused, k, weights.file_bonus)
 
 
 TEST_WORDS = re.compile(r"\btest(s|ing|ed)?\b|\bspec\b|\bfixture", re.IGNORECASE)
@@ -300,7 +315,9 @@ def _apply_penalties(fused: dict[int, float], table: ChunkTable, query: str, wei
             fused[row] *= weights.test_penalty
 
 
-def _materialize(collection, table: ChunkTable, order: list[int], fused: dict[int, float], k: int) -> Retrieval:
+def _materialize(
+    collection, table: ChunkTable, order: list[int], fused: dict[int, float], k: int, file_bonus: float = 0.1
+) -> Retrieval:
     """Fetch texts for the top chunks and aggregate scores per file."""
     files: dict[str, FileHit] = {}
     for row in order:
@@ -308,7 +325,7 @@ def _materialize(collection, table: ChunkTable, order: list[int], fused: dict[in
         if path not in files:
             files[path] = FileHit(path=path, score=fused[row])
         else:
-            files[path].score += 0.1 * fused[row]  # more evidence in the same file counts a little
+            files[path].score += file_bonus * fused[row]  # more evidence in the same file counts a little
     top_rows = order[:k]
     ids = [table.ids[row] for row in top_rows]
     records = collection.get(ids=ids, include=["documents", "metadatas"]) if ids else {"ids": []}
