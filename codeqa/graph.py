@@ -93,7 +93,9 @@ class SymbolGraph:
         """Chunks that use a name ``row`` defines."""
         return self.matrix.getcol(row).nonzero()[0].tolist()
 
-    def personalized_pagerank(self, seeds: dict[int, float], *, alpha: float = 0.85, iterations: int = 20) -> np.ndarray:
+    def personalized_pagerank(
+        self, seeds: dict[int, float], *, alpha: float = 0.85, iterations: int = 20
+    ) -> np.ndarray:
         """Scores that spread from ``seeds`` along edges both ways (uses and used-by), restarting at the seeds.
 
         Callers mask the result: evidence may flow through out-of-scope code, but only in-scope rows are ranked.

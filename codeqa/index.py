@@ -16,7 +16,7 @@ from dataclasses import dataclass, field
 from codeqa import __version__
 from codeqa.chunk import CHUNKER_VERSION, chunk_file
 from codeqa.config import Settings
-from codeqa.embed import EmbeddingCache, Embedder, embed_chunks, get_embedder
+from codeqa.embed import Embedder, EmbeddingCache, embed_chunks, embedder_ready, get_embedder
 from codeqa.errors import IndexCancelled, ScanError
 from codeqa.locks import index_lock
 from codeqa.records import Chunk, ResolvedSource, ScanResult, SkippedFile, SourceFile
@@ -174,7 +174,10 @@ def _build_locked(
         raise ScanError(f"Nothing to index in {resolved.spec}: no source or text files found ({skipped}).")
     emit(ProgressEvent("scan", f"{len(scan.files)} files to index, {len(scan.skipped)} skipped", 1.0))
 
-    embedder = embedder or get_embedder(settings)
+    if embedder is None:
+        if not embedder_ready(settings):
+            emit(ProgressEvent("embed", "Preparing the embedding model (first run only, about a minute)"))
+        embedder = get_embedder(settings)
     store = store or Store(settings)
     for orphan in store.orphan_collections(name):  # we hold the lock: these are from a killed run
         store.drop_collection(orphan)
@@ -191,7 +194,9 @@ def _build_locked(
             clock.add("embed", started)
             embedded += computed
             total_chunks += len(batch)
-            emit(ProgressEvent("embed", f"{total_chunks} chunks embedded ({embedded} new)", files_done / len(scan.files)))
+            emit(
+                ProgressEvent("embed", f"{total_chunks} chunks embedded ({embedded} new)", files_done / len(scan.files))
+            )
             writer.put(batch, vectors)
             started = time.perf_counter()
             artifacts.add(batch, vectors)

@@ -9,30 +9,33 @@ from __future__ import annotations
 import json
 import re
 from collections.abc import Iterable, Sequence
+from functools import lru_cache
 from pathlib import Path
 
 import numpy as np
+import Stemmer
 
 IDENTIFIER = re.compile(r"[A-Za-z_][A-Za-z0-9_]*")
 CAMEL_PARTS = re.compile(r"[A-Z]+(?=[A-Z][a-z])|[A-Z]?[a-z]+|[A-Z]+|\d+")
 
 STOPWORDS = frozenset(
-    """a an and are as at be but by for from has have how i if in into is it its of on or so that the their then
-    there these this to was were what when where which who why will with would does do did can could should not no
-    yes you your we our they them he she me my self cls def return import none true false null let var const new
-    elif else pass end fn func function public private protected static void int str bool string""".split()
+    """
+    a an and are as at be but by for from has have how i if in into is it its of on or so that the
+    their then there these this to was were what when where which who why will with would does do
+    did can could should not no yes you your we our they them he she me my self cls def return
+    import none true false null let var const new elif else pass end fn func function public private
+    protected static void int str bool string
+    """.split()  # noqa: SIM905 - a word list reads better as text
 )
 PARAMS_FILE = "codeqa-lexical.json"
-LEXICAL_VERSION = 1
+LEXICAL_VERSION = 2
+_STEMMER = Stemmer.Stemmer("english")
 
 
+@lru_cache(maxsize=200_000)
 def _light_stem(word: str) -> str:
-    """Fold plurals and a few suffixes so 'requests'/'request', 'retries'/'retry' meet; cheap and predictable."""
-    if len(word) > 4 and word.endswith("ies"):
-        return word[:-3] + "y"
-    if len(word) > 3 and word.endswith("s") and not word.endswith(("ss", "us", "is")):
-        return word[:-1]
-    return word
+    """English stemming (Snowball) so 'loaded'/'load' and 'retries'/'retry' meet; identifiers stay whole too."""
+    return _STEMMER.stemWord(word)
 
 
 def code_tokens(text: str) -> list[str]:

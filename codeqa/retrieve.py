@@ -18,10 +18,10 @@ import numpy as np
 
 from codeqa.config import Settings
 from codeqa.embed import Embedder, get_embedder
+from codeqa.errors import QueryError, StoreError
 from codeqa.graph import SymbolGraph, defined_names, referenced_names
 from codeqa.lexical import LexicalIndex, code_tokens, path_tokens
 from codeqa.records import Chunk, Hit
-from codeqa.errors import QueryError, StoreError
 from codeqa.store import Manifest, Store, chunk_from_record
 from codeqa.table import ChunkTable
 
@@ -174,7 +174,9 @@ def _rebuild_from_store(store: Store, manifest: Manifest, directory: Path) -> No
     total = collection.count()
     for offset in range(0, total, 2000):
         batch = collection.get(include=["documents", "metadatas", "embeddings"], limit=2000, offset=offset)
-        chunks = [chunk_from_record(doc, meta) for doc, meta in zip(batch["documents"], batch["metadatas"], strict=True)]
+        chunks = [
+            chunk_from_record(doc, meta) for doc, meta in zip(batch["documents"], batch["metadatas"], strict=True)
+        ]
         builder.add(chunks, np.asarray(batch["embeddings"], dtype=np.float32))
     builder.finish(directory)
 
@@ -188,7 +190,9 @@ CODE_LIKE = re.compile(
     r"|[a-z]+[A-Z]\w*|[A-Z][a-z0-9]+[A-Z]\w*"  # camelCase / PascalCase
     r"|`[^`\n]{2,60}`"  # inline code
 )
-FILE_LIKE = re.compile(r"[\w./-]+\.(?:py|js|jsx|ts|tsx|rb|go|java|rs|c|h|cc|cpp|hpp|cs|php|kt|swift|scala|md|rst|yaml|yml|toml|json)\b")
+FILE_LIKE = re.compile(
+    r"[\w./-]+\.(?:py|js|jsx|ts|tsx|rb|go|java|rs|c|h|cc|cpp|hpp|cs|php|kt|swift|scala|md|rst|yaml|yml|toml|json)\b"
+)
 
 
 def query_identifiers(query: str) -> tuple[set[str], set[str]]:
@@ -291,15 +295,31 @@ def retrieve(
     }
     fused = fuse(signals, weights)
     if weights.graph and fused:
-        seeds = dict(sorted(fused.items(), key=lambda kv: -kv[1])[:10])
-        spread = artifacts.graph.personalized_pagerank(seeds)
-        if mask is not None:
-            spread = np.where(mask, spread, 0.0)
-        signals["graph"] = [row for row in _top(spread, n) if row not in seeds]
-        fused = fuse(signals, weights)
+        _add_graph_evidence(fused, artifacts.graph, mask, weights.graph, n)
     _apply_penalties(fused, table, query, weights)
     order = sorted(fused, key=lambda row: -fused[row])
     return _materialize(collection, table, order, fused, k, weights.file_bonus)
+
+
+def _add_graph_evidence(
+    fused: dict[int, float], graph: SymbolGraph, mask: np.ndarray | None, weight: float, n: int
+) -> None:
+    """Raise the code the best hits use or are used by, in proportion to how strongly it is linked.
+
+    Personalized PageRank from the top hits; a neighbour gains ``weight`` × the best hit's score × its rank
+    relative to the best hit's own, so graph evidence brings in callers/callees and reorders close calls.
+    """
+    seeds = dict(sorted(fused.items(), key=lambda kv: -kv[1])[:10])
+    spread = graph.personalized_pagerank(seeds)
+    if mask is not None:
+        spread = np.where(mask, spread, 0.0)
+    best_row, best = max(seeds.items(), key=lambda kv: kv[1])
+    reference = float(spread[best_row])  # how much rank the best hit itself holds
+    spread[list(seeds)] = 0.0  # seeds keep their restart mass: only neighbours gain
+    if reference <= 0:
+        return
+    for row in _top(spread, n):
+        fused[row] = fused.get(row, 0.0) + weight * best * min(1.0, float(spread[row]) / reference)
 
 
 TEST_WORDS = re.compile(r"\btest(s|ing|ed)?\b|\bspec\b|\bfixture", re.IGNORECASE)
@@ -331,9 +351,15 @@ def _materialize(
     records = collection.get(ids=ids, include=["documents", "metadatas"]) if ids else {"ids": []}
     by_id = {
         chunk_id: chunk_from_record(doc, meta)
-        for chunk_id, doc, meta in zip(records["ids"], records.get("documents") or [], records.get("metadatas") or [], strict=False)
+        for chunk_id, doc, meta in zip(
+            records["ids"], records.get("documents") or [], records.get("metadatas") or [], strict=False
+        )
     }
-    hits = [Hit(chunk=by_id[table.ids[row]], score=round(fused[row], 6), id=table.ids[row]) for row in top_rows if table.ids[row] in by_id]
+    hits = [
+        Hit(chunk=by_id[table.ids[row]], score=round(fused[row], 6), id=table.ids[row])
+        for row in top_rows
+        if table.ids[row] in by_id
+    ]
     for hit in hits:
         files[hit.chunk.path].hits.append(hit)
     ranked_files = sorted(files.values(), key=lambda f: -f.score)

@@ -6,7 +6,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from codeqa.config import Settings
-from codeqa.embed import Embedder, get_embedder
+from codeqa.embed import Embedder
 from codeqa.errors import QueryError
 from codeqa.records import Hit
 from codeqa.store import Store

@@ -7,6 +7,7 @@ complete, so an interrupted or failed index never damages the last good one.
 
 from __future__ import annotations
 
+import contextlib
 import json
 import re
 import shutil
@@ -234,10 +235,8 @@ class Store:
 
     def drop_collection(self, collection_name: str) -> None:
         """Delete a generation: its Chroma collection and its local search files."""
-        try:
+        with contextlib.suppress(Exception):  # already gone: nothing to clean up
             self.client.delete_collection(collection_name)
-        except Exception:  # already gone: nothing to clean up
-            pass
         shutil.rmtree(self.settings.indexes_dir / collection_name, ignore_errors=True)
 
     def remove(self, name: str) -> Manifest:
@@ -252,9 +251,9 @@ class Store:
         orphans = []
         for collection in self.client.list_collections():
             owner = (collection.metadata or {}).get("codeqa_index")
-            if collection.name.startswith(COLLECTION_PREFIX) and collection.name not in live:
-                if name is None or owner == name:
-                    orphans.append(collection.name)
+            ours = name is None or owner == name
+            if collection.name.startswith(COLLECTION_PREFIX) and collection.name not in live and ours:
+                orphans.append(collection.name)
         return orphans
 
     # -- reading -----------------------------------------------------------------------------
@@ -263,7 +262,8 @@ class Store:
             raise IncompatibleIndexError(
                 f"Index {manifest.name!r} was built with embedding model {manifest.model!r} "
                 f"({manifest.dimension} dims) but {model!r} is configured. Re-index it with "
-                f"`codeqa index {manifest.source} --name {manifest.name}` or set CODEQA_EMBEDDING_MODEL={manifest.model}."
+                f"`codeqa index {manifest.source} --name {manifest.name}` "
+                f"or set CODEQA_EMBEDDING_MODEL={manifest.model}."
             )
         try:
             return self.client.get_collection(manifest.collection, embedding_function=_RefuseToEmbed())

@@ -11,8 +11,22 @@ import pytest
 from codeqa.config import Settings, get_settings
 
 
+@pytest.fixture(scope="session", autouse=True)
+def models_dir(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    """Derived models (the distilled static embedder) are made once per test session, not once per test.
+
+    Session-scoped and set in the environment, so module-scoped index fixtures share it too.
+    """
+    directory = tmp_path_factory.mktemp("codeqa-models")
+    with pytest.MonkeyPatch.context() as patch:
+        patch.setenv("CODEQA_MODELS_DIR", str(directory))
+        yield directory
+
+
 @pytest.fixture(autouse=True)
-def isolated_home(tmp_path_factory: pytest.TempPathFactory, monkeypatch: pytest.MonkeyPatch) -> Path:
+def isolated_home(
+    tmp_path_factory: pytest.TempPathFactory, monkeypatch: pytest.MonkeyPatch, models_dir: Path
+) -> Path:
     """Every test gets its own CODEQA_HOME so nothing touches the user's real ~/.codeqa."""
     home = tmp_path_factory.mktemp("codeqa-home")
     monkeypatch.setenv("CODEQA_HOME", str(home))
@@ -24,8 +38,8 @@ def isolated_home(tmp_path_factory: pytest.TempPathFactory, monkeypatch: pytest.
 
 
 @pytest.fixture
-def settings(isolated_home: Path) -> Settings:
-    return Settings(home=isolated_home)
+def settings(isolated_home: Path, models_dir: Path) -> Settings:
+    return Settings(home=isolated_home, models_dir=models_dir)
 
 
 def git(cwd: Path, *args: str) -> str:

@@ -30,6 +30,7 @@ CHROMIUM_ARGS = [
     "--disable-sync",
 ]
 TIMEOUT_MS = 60_000
+INDEXING_TIMEOUT_MS = 240_000  # first index in a fresh server process loads the embedding model
 
 
 def free_port() -> int:
@@ -110,7 +111,7 @@ def test_index_ask_and_map_in_a_real_browser(server: str, tmp_path: Path):
             expect(page.get_by_text("No repositories indexed yet")).to_be_visible()
             page.get_by_label("Repository").fill(str(repo))
             page.get_by_role("button", name="Index", exact=True).click()
-            expect(page.get_by_text("Indexed shop: 9 files")).to_be_visible()
+            expect(page.get_by_text("Indexed shop: 9 files")).to_be_visible(timeout=INDEXING_TIMEOUT_MS)
             expect(page.get_by_test_id("stDataFrame")).to_be_visible()
             page.screenshot(path=shots / "home.png", full_page=True)
 

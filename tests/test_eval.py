@@ -26,7 +26,9 @@ def make_dataset(tmp_path: Path) -> tuple[Path, Path]:
     dataset = tmp_path / "data.jsonl"
     dataset.write_text(
         "".join(
-            json.dumps({"instance_id": i, "repo": "acme/shop", "base_commit": COMMIT, "problem_statement": q, "gold_files": g})
+            json.dumps(
+                {"instance_id": i, "repo": "acme/shop", "base_commit": COMMIT, "problem_statement": q, "gold_files": g}
+            )
             + "\n"
             for i, q, g in rows
         )

@@ -9,7 +9,7 @@ from pathlib import Path
 import numpy as np
 import pytest
 
-from codeqa.config import Settings
+from codeqa.config import PACKAGED_MODEL, Settings
 from codeqa.embed import get_embedder
 from codeqa.errors import IncompatibleIndexError, IndexBusyError, IndexNotFoundError, QueryError, ScanError
 from codeqa.index import build_index
@@ -40,7 +40,8 @@ def test_index_records_manifest(indexed, sample_repo: Path, settings: Settings):
     head = git(sample_repo, "rev-parse", "HEAD")
     assert manifest.sha == head
     assert manifest.source_kind == "local-git"
-    assert manifest.model == settings.embedding_model and manifest.dimension == 384
+    assert manifest.model == settings.embedding_model == "static:minilm"
+    assert manifest.dimension == get_embedder(settings).dimension == 256
     assert manifest.counts["files"] == len(SAMPLE_FILES)
     assert manifest.counts["chunks"] == indexed.chunks > len(SAMPLE_FILES)
     assert manifest.languages["python"] == 6
@@ -122,9 +123,11 @@ def test_interrupted_index_leaves_old_index_and_is_cleaned_up(indexed, sample_re
 
 
 def test_busy_index_is_refused(sample_repo: Path, settings: Settings):
-    with index_lock(settings.home_dir / "locks", "shop"):
-        with pytest.raises(IndexBusyError, match="being built by another process"):
-            build_index(str(sample_repo), settings, name="shop")
+    with (
+        index_lock(settings.home_dir / "locks", "shop"),
+        pytest.raises(IndexBusyError, match="being built by another process"),
+    ):
+        build_index(str(sample_repo), settings, name="shop")
 
 
 def test_stale_lock_is_taken_over(sample_repo: Path, settings: Settings):
@@ -185,9 +188,21 @@ def test_remove_index(indexed, settings: Settings):
     assert store.orphan_collections() == []
 
 
-def test_vectors_are_normalized(settings: Settings):
-    vectors = get_embedder(settings).embed_documents(["def f(): pass", "class A: ..."])
+@pytest.mark.parametrize("model", ["static:minilm", PACKAGED_MODEL])
+def test_vectors_are_normalized(settings: Settings, model: str):
+    vectors = get_embedder(settings.model_copy(update={"embedding_model": model})).embed_documents(
+        ["def f(): pass", "class A: ..."]
+    )
     assert np.allclose(np.linalg.norm(vectors, axis=1), 1.0, atol=1e-4)
+
+
+def test_packaged_transformer_model_end_to_end(sample_repo: Path, settings: Settings):
+    minilm = settings.model_copy(update={"embedding_model": PACKAGED_MODEL})
+    report = build_index(str(sample_repo), minilm, name="shop-minilm")
+    assert report.manifest.model == PACKAGED_MODEL and report.manifest.dimension == 384
+    assert search("shop-minilm", "where is the configuration loaded?", minilm, k=1)[0].chunk.path == "shop/config.py"
+    with pytest.raises(IncompatibleIndexError, match="built with embedding model"):
+        search("shop-minilm", "login", settings)  # the default (static) model cannot read it
 
 
 def test_binary_only_repo_is_refused(make_git_repo, settings: Settings):

@@ -7,6 +7,7 @@ is often wrong about real code, so every answer from it is labelled as coming fr
 
 from __future__ import annotations
 
+import atexit
 import importlib.util
 import threading
 from collections.abc import Iterator
@@ -24,6 +25,16 @@ MAX_ANSWER_TOKENS = 512  # a 135M model loops rather than adds substance after a
 REPEAT_PENALTY = 1.2  # llama.cpp's chat default (1.0) lets small models repeat one sentence forever
 
 _MODELS: dict[tuple[str, int, int], Any] = {}
+
+
+def _close_models() -> None:
+    """Free llama.cpp models before interpreter shutdown tears down the module their destructor needs."""
+    while _MODELS:
+        _, model = _MODELS.popitem()
+        model.close()
+
+
+atexit.register(_close_models)
 _LOAD_LOCK = threading.Lock()
 _RUN_LOCK = threading.Lock()  # one llama.cpp context is not safe to use from two threads at once
 

@@ -1,0 +1,79 @@
+"""Retrieval latency of an existing index: p50/p95 over many questions, with and without filters.
+
+Usage: python bench/query_bench.py INDEX_NAME [--questions FILE.jsonl] [--n 200]
+Questions come from a JSONL file (`problem_statement` or `question` field) or a built-in list.
+The query embedding is included (it is part of every search); the first query (loading) is reported apart.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import statistics
+import time
+from collections import Counter
+from pathlib import Path
+
+from codeqa.config import Settings
+from codeqa.retrieve import load_artifacts, retrieve
+from codeqa.search import Filters
+from codeqa.store import Store
+
+DEFAULT_QUESTIONS = [
+    "where is the configuration loaded?",
+    "how are errors from the network handled?",
+    "what happens when a request times out?",
+    "where would I add logging for user actions?",
+    "how is authentication checked?",
+    "which function parses the input file?",
+]
+
+
+def percentile(values: list[float], p: float) -> float:
+    ordered = sorted(values)
+    return ordered[min(len(ordered) - 1, int(round(p / 100 * (len(ordered) - 1))))]
+
+
+def main() -> int:
+    parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    parser.add_argument("name")
+    parser.add_argument("--questions", type=Path)
+    parser.add_argument("--n", type=int, default=200)
+    args = parser.parse_args()
+    settings = Settings()
+    store = Store(settings)
+    manifest = store.get_manifest(args.name)
+    questions = DEFAULT_QUESTIONS
+    if args.questions:
+        rows = [json.loads(line) for line in args.questions.read_text().splitlines() if line.strip()]
+        questions = [row.get("problem_statement") or row["question"] for row in rows]
+    started = time.perf_counter()
+    artifacts = load_artifacts(settings, manifest, store)
+    retrieve(args.name, questions[0], settings, store=store)
+    print(
+        f"index {args.name}: {manifest.counts.get('chunks')} chunks; "
+        f"first query incl. loading {time.perf_counter() - started:.2f}s"
+    )
+    top_dir = (Counter(p.split("/")[0] for p in artifacts.table.paths if "/" in p).most_common(1) or [(".", 0)])[0][0]
+    top_language = Counter(artifacts.table.languages).most_common(1)[0][0]
+    scenarios = {
+        "no filter": Filters(),
+        f"path={top_dir}": Filters(paths=(top_dir,)),
+        f"language={top_language}": Filters(languages=(top_language,)),
+        "layer=test,kind=function": Filters(layers=("test",), kinds=("function",)),
+    }
+    for label, filters in scenarios.items():
+        timings = []
+        for i in range(args.n):
+            started = time.perf_counter()
+            retrieve(args.name, questions[i % len(questions)], settings, k=10, filters=filters, store=store)
+            timings.append((time.perf_counter() - started) * 1000)
+        print(
+            f"{label:<28} p50 {statistics.median(timings):7.1f} ms   p95 {percentile(timings, 95):7.1f} ms   "
+            f"max {max(timings):7.1f} ms   (n={args.n})"
+        )
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())
