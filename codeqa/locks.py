@@ -16,7 +16,8 @@ from pathlib import Path
 from codeqa.errors import IndexBusyError
 
 
-def _alive(pid: int) -> bool:
+def process_alive(pid: int) -> bool:
+    """True while process ``pid`` exists on this host."""
     try:
         os.kill(pid, 0)
     except ProcessLookupError:
@@ -44,7 +45,7 @@ def index_lock(locks_dir: Path, name: str) -> Iterator[None]:
         except FileExistsError:
             current = _read_owner(path)
             same_host = current is not None and current.get("host") == owner["host"]
-            if current is None or (same_host and not _alive(int(current.get("pid", 0)))):
+            if current is None or (same_host and not process_alive(int(current.get("pid", 0)))):
                 path.unlink(missing_ok=True)  # stale: its process died without cleaning up
                 continue
             raise IndexBusyError(

@@ -32,6 +32,7 @@ from git.util import RemoteProgress
 
 from codeqa.config import Settings
 from codeqa.errors import CloneError, SourceError, UnsafeSourceError
+from codeqa.locks import process_alive
 from codeqa.records import ResolvedSource
 
 Progress = Callable[[str, float | None], None]
@@ -353,7 +354,8 @@ def _clone(parsed: SourceSpec, settings: Settings, token: str | None, progress: 
     assert parsed.clone_url is not None
     (clones := settings.clones_dir).mkdir(parents=True, exist_ok=True)
     dest = clones / f"{parsed.default_name}-{hashlib.sha256(parsed.clone_url.encode()).hexdigest()[:8]}"
-    tmp = Path(tempfile.mkdtemp(prefix=f".{dest.name}.", suffix=".partial", dir=clones))
+    _remove_leftovers(dest)
+    tmp = Path(tempfile.mkdtemp(prefix=f".{dest.name}.{os.getpid()}.", suffix=".partial", dir=clones))
     if progress:
         progress(f"Cloning {parsed.display}", None)
     try:
@@ -374,6 +376,15 @@ def _clone(parsed: SourceSpec, settings: Settings, token: str | None, progress: 
     return ResolvedSource(
         parsed.display, dest, parsed.subdir, "git", parsed.ref or branch, sha, parsed.web_url, parsed.default_name
     )
+
+
+def _remove_leftovers(dest: Path) -> None:
+    """Delete the temporary trees of clones whose process was killed (``.<name>.<pid>.….partial``, ``.old-<pid>-…``)."""
+    pattern = re.compile(rf"^\.{re.escape(dest.name)}\.(?:old-)?(\d+)[.-]")
+    for path in dest.parent.glob(f".{dest.name}.*"):
+        match = pattern.match(path.name)
+        if match and not process_alive(int(match[1])):  # a live process may still be cloning: leave it
+            shutil.rmtree(path, ignore_errors=True)
 
 
 def _swap_in(tmp: Path, dest: Path) -> None:

@@ -8,7 +8,7 @@ token they turn into the extractive answer plus a notice; after it, into the par
 from __future__ import annotations
 
 from collections.abc import Iterator
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 
 from codeqa.answer.citations import check_citations
 from codeqa.answer.conversation import HISTORY_SHARE, condense_query, fit_history, normalize_history
@@ -19,6 +19,7 @@ from codeqa.answer.select import FALLBACK, choose_backend
 from codeqa.config import Settings
 from codeqa.errors import LLMError, QueryError
 from codeqa.records import Hit
+from codeqa.redact import redact_secrets
 from codeqa.search import Filters, search, validate_query
 from codeqa.store import Manifest, Store
 
@@ -182,9 +183,12 @@ def ask(
         prompt = _prompt(question, hits, turns, settings, choice.backend, manifest)
     except LLMError as exc:  # e.g. the embedded model cannot be loaded to count tokens
         return AnswerStream(sources=hits, notice=f"{exc} {FALLBACK}", **common)
+    notice = choice.notice
+    if prompt.redacted:
+        notice = f"{notice or ''} {prompt.redacted} likely secret(s) in the sources were masked before sending.".strip()
     return AnswerStream(
         sources=prompt.sources,
-        notice=choice.notice,
+        notice=notice,
         backend=choice.backend,
         model=choice.model,
         prompt=prompt,
@@ -204,7 +208,17 @@ def _prompt(
     budget = _prompt_budget(settings, backend)
     history = fit_history(turns, int(budget * HISTORY_SHARE), backend.count_tokens)
     repo = manifest.name + (f" @ {manifest.sha[:12]}" if manifest.sha else "")
-    return build_prompt(question, hits, budget=budget, history=history, repo=repo, count=backend.count_tokens)
+    redacted = 0
+    if settings.redact_secrets_for_remote and not backend.local:  # the code leaves the machine: mask secrets
+        masked = []
+        for hit in hits:
+            text, count = redact_secrets(hit.chunk.text)
+            masked.append(replace(hit, chunk=replace(hit.chunk, text=text)) if count else hit)
+            redacted += count
+        hits = masked
+    prompt = build_prompt(question, hits, budget=budget, history=history, repo=repo, count=backend.count_tokens)
+    prompt.redacted = redacted
+    return prompt
 
 
 def _no_hits_notice(backend: LLMBackend | None, filters: Filters | None) -> str | None:

@@ -44,6 +44,7 @@ class Prompt:
     dropped: int = 0  # retrieved sources left out to fit the budget
     tokens: int = 0
     truncated: list[str] = field(default_factory=list)  # locations shortened to whole leading lines
+    redacted: int = 0  # likely secrets masked in the sources (non-local backends only)
 
 
 def fence_for(text: str) -> str:

