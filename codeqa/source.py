@@ -42,7 +42,9 @@ _TRANSPORT_RE = re.compile(r"^[A-Za-z][A-Za-z0-9+.-]*::")
 _SCHEME_RE = re.compile(r"^([A-Za-z][A-Za-z0-9+.-]*)://")
 _SCP_RE = re.compile(r"^[A-Za-z0-9._-]+@(?P<host>[A-Za-z0-9.-]+):(?P<path>[^/\s][^\s]*)$")
 _HOSTLIKE_RE = re.compile(r"^(?:[A-Za-z0-9-]+\.)+[A-Za-z]{2,}(?::\d+)?/")
-_HOST_RE = re.compile(r"^(?:[A-Za-z0-9](?:[A-Za-z0-9-]*[A-Za-z0-9])?\.?)+$|^\[?::1\]?$")
+# Labels must be separated by dots, so matching is linear (a nested `(label\.?)+` backtracks exponentially).
+_LABEL = r"[A-Za-z0-9](?:[A-Za-z0-9-]{0,61}[A-Za-z0-9])?"
+_HOST_RE = re.compile(rf"^{_LABEL}(?:\.{_LABEL})*\.?$|^\[?::1\]?$")
 _SHORTHAND_RE = re.compile(r"^[A-Za-z0-9][A-Za-z0-9-]*/[A-Za-z0-9._-]+/?$")
 _OWNER_RE = re.compile(r"^[A-Za-z0-9][A-Za-z0-9-]*$")
 _NAME_RE = re.compile(r"^[A-Za-z0-9._-]+$")
@@ -146,7 +148,7 @@ def _parse_url(url: str, scheme: str, ref: str | None, allow_local: bool, allow_
         clean, hint = f"{scheme}://{parts.netloc.rpartition('@')[2]}{parts.path}", "pass it with --token instead"
         raise UnsafeSourceError(f"Credentials embedded in the URL are refused ({clean}): {hint} or CODEQA_GITHUB_TOKEN")
     host = (parts.hostname or "").lower()
-    if not host or not _HOST_RE.match(host):
+    if not host or len(host) > 253 or not _HOST_RE.match(host):
         raise SourceError(f"Not a valid host in the repository URL: {_HELP}")
     if scheme in ("http", "git"):
         if not (allow_insecure and host in _LOOPBACK):

@@ -12,6 +12,7 @@ from __future__ import annotations
 
 from urllib.parse import urlsplit
 
+import pytest
 from hypothesis import HealthCheck, given
 from hypothesis import settings as hypothesis_settings
 from hypothesis import strategies as st
@@ -122,3 +123,14 @@ def test_chunker_keeps_invariants_on_random_snippets_in_every_language(language:
     text = "\n".join(parts).replace("\r", "")
     file = source(f"src/random.{REQUIRED[language]}", text, language)
     assert_invariants(file, chunk_file(file, Settings(chunk_max_chars=60, chunk_min_chars=10)))
+
+
+def test_hostile_host_names_do_not_hang_the_parser() -> None:
+    """Regression: a nested host pattern backtracked exponentially on long labels (found by the fuzzer)."""
+    import time
+
+    for host in ("a" * 60 + "-", "a" * 5000 + "-", "a-" * 3000 + "!", "a." * 2000 + "-"):
+        started = time.perf_counter()
+        with pytest.raises(SourceError):
+            parse_source(f"https://{host}/owner/repo")
+        assert time.perf_counter() - started < 1.0, host[:20]
