@@ -179,9 +179,24 @@ class Store:
     def __init__(self, settings: Settings, client: Any | None = None):
         self.settings = settings
         self.client = client if client is not None else get_client(settings)
-        self._registry = self.client.get_or_create_collection(
-            REGISTRY, embedding_function=_RefuseToEmbed(), configuration={"hnsw": {"space": "cosine"}}
-        )
+        self._registry = self._open_registry()
+
+    def _open_registry(self) -> Any:
+        """The registry collection; two processes creating it at once can collide, so retry briefly."""
+        for attempt in range(5):
+            try:
+                return self.client.get_or_create_collection(
+                    REGISTRY, embedding_function=_RefuseToEmbed(), configuration={"hnsw": {"space": "cosine"}}
+                )
+            except Exception as exc:
+                if attempt == 4:
+                    where = self.settings.chroma_url or self.settings.chroma_dir
+                    raise StoreError(
+                        f"Cannot open the codeqa registry in the Chroma store at {where} "
+                        f"({exc.__class__.__name__}: {exc}). If the store is damaged, move it aside and re-index."
+                    ) from exc
+                time.sleep(0.2 * (attempt + 1))
+        raise AssertionError("unreachable")
 
     # -- registry ----------------------------------------------------------------------------
     def list_manifests(self) -> list[Manifest]:
