@@ -125,6 +125,7 @@ class Artifacts:
     graph: SymbolGraph
     vectors: np.ndarray  # row-aligned with the table, L2-normalized
     definers: dict[str, list[int]]
+    rows_by_basename: dict[str, list[int]]  # lower-cased file name → rows, for questions that name a file
 
 
 _CACHE: OrderedDict[str, Artifacts] = OrderedDict()
@@ -150,7 +151,10 @@ def load_artifacts(settings: Settings, manifest: Manifest, store: Store) -> Arti
     for row, symbol in enumerate(table.symbols):
         for name in defined_names(symbol):
             definers.setdefault(name.lower(), []).append(row)
-    artifacts = Artifacts(table, lexical, graph, vectors, definers)
+    rows_by_basename: dict[str, list[int]] = {}
+    for row, path in enumerate(table.paths):
+        rows_by_basename.setdefault(path.rsplit("/", 1)[-1].lower(), []).append(row)
+    artifacts = Artifacts(table, lexical, graph, vectors, definers, rows_by_basename)
     with _CACHE_LOCK:
         _CACHE[key] = artifacts
         while len(_CACHE) > 8:
@@ -234,10 +238,10 @@ def _symbol_matches(artifacts: Artifacts, names: set[str], files: set[str], mask
     for name in names:
         for row in artifacts.definers.get(name, ())[:20]:
             rows[row] = rows.get(row, 0.0) + 1.0 + (0.5 if "." in name else 0.0)
-    if files:
-        for row, path in enumerate(artifacts.table.paths):
-            lower = path.lower()
-            if any(lower == f or lower.endswith("/" + f) for f in files):
+    for mention in files:
+        for row in artifacts.rows_by_basename.get(mention.rsplit("/", 1)[-1], ()):
+            lower = artifacts.table.paths[row].lower()
+            if lower == mention or lower.endswith("/" + mention):
                 rows[row] = rows.get(row, 0.0) + 1.0
     if mask is not None:
         rows = {row: score for row, score in rows.items() if mask[row]}

@@ -33,6 +33,7 @@ class ChunkTable:
     def __post_init__(self) -> None:
         self._row_of: dict[str, int] | None = None
         self._columns: dict[str, np.ndarray] = {}
+        self._masks: dict[tuple, np.ndarray] = {}
 
     def __len__(self) -> int:
         return len(self.ids)
@@ -49,6 +50,7 @@ class ChunkTable:
             self.ends.append(chunk.end_line)
         self._row_of = None
         self._columns = {}
+        self._masks = {}
 
     def row_of(self, chunk_id: str) -> int | None:
         if self._row_of is None:
@@ -70,9 +72,24 @@ class ChunkTable:
         paths: Sequence[str] = (),
         globs: Sequence[str] = (),
     ) -> np.ndarray | None:
-        """Rows that pass every filter, or None when there is no filter."""
+        """Rows that pass every filter, or None when there is no filter (cached: the UI repeats filters)."""
         if not (layers or kinds or languages or paths or globs):
             return None
+        key = (tuple(layers), tuple(kinds), tuple(languages), tuple(paths), tuple(globs))
+        if key not in self._masks:
+            if len(self._masks) > 64:
+                self._masks.clear()
+            self._masks[key] = self._compute_mask(*key)
+        return self._masks[key]
+
+    def _compute_mask(
+        self,
+        layers: Sequence[str],
+        kinds: Sequence[str],
+        languages: Sequence[str],
+        paths: Sequence[str],
+        globs: Sequence[str],
+    ) -> np.ndarray:
         keep = np.ones(len(self), dtype=bool)
         for column, wanted in (("layers", layers), ("kinds", kinds), ("languages", languages)):
             if wanted:
