@@ -6,6 +6,8 @@ run time. Vectors are cached by (model, text hash): re-indexing unchanged code c
 
 from __future__ import annotations
 
+import contextlib
+import io
 import shutil
 import sqlite3
 import tempfile
@@ -127,7 +129,9 @@ class StaticEmbedder:
 
         if progress:
             progress("Distilling the static embedding model once (about a minute)", None)
-        model = distill(model_name=_resolve_model_path(PACKAGED_MODEL), pca_dims=256)
+        _quiet_transformers()
+        with contextlib.redirect_stderr(io.StringIO()):  # distill's token progress bar is noise for our users
+            model = distill(model_name=_resolve_model_path(PACKAGED_MODEL), pca_dims=256)
         directory.parent.mkdir(parents=True, exist_ok=True)
         tmp = Path(tempfile.mkdtemp(prefix=directory.name + ".", dir=directory.parent))
         model.save_pretrained(str(tmp))
