@@ -45,7 +45,12 @@ class Weights:
     graph: float = 0.0
     doc_penalty: float = 0.25  # docs (markdown, rst, changelogs) only win when code does not answer
     test_penalty: float = 0.6  # tests describe behaviour twice; the implementation is usually wanted
-    file_bonus: float = 0.1  # a file's score: its best chunk + this share of each further chunk's score
+    # A file's score is its best chunk plus this share of each further chunk's score. Short "where/how"
+    # questions are about a place, so evidence spread over a file counts; long issue-style reports name
+    # specifics, and summing there favours big hub files over the one the report is about.
+    file_bonus: float = 0.2
+    file_bonus_long: float = 0.05
+    long_query_words: float = 60
 
     @classmethod
     def parse(cls, text: str) -> Weights:
@@ -235,7 +240,7 @@ def _top(scores: np.ndarray, n: int) -> list[int]:
 def _symbol_matches(artifacts: Artifacts, names: set[str], files: set[str], mask: np.ndarray | None) -> list[int]:
     """Rows that define a name the question mentions, or live in a file it names."""
     rows: dict[int, float] = {}
-    for name in names:
+    for name in sorted(names):  # sets iterate in a per-process order; rankings must not
         for row in artifacts.definers.get(name, ())[:20]:
             rows[row] = rows.get(row, 0.0) + 1.0 + (0.5 if "." in name else 0.0)
     for mention in files:
@@ -245,7 +250,7 @@ def _symbol_matches(artifacts: Artifacts, names: set[str], files: set[str], mask
                 rows[row] = rows.get(row, 0.0) + 1.0
     if mask is not None:
         rows = {row: score for row, score in rows.items() if mask[row]}
-    return sorted(rows, key=lambda row: -rows[row])[:CANDIDATES]
+    return sorted(rows, key=lambda row: (-rows[row], row))[:CANDIDATES]
 
 
 def _dense_rows(vectors: np.ndarray, query_vector: np.ndarray, mask: np.ndarray | None, n: int) -> list[int]:
@@ -306,8 +311,11 @@ def retrieve(
     if weights.graph and fused:
         _add_graph_evidence(fused, artifacts.graph, mask, weights.graph, n)
     _apply_penalties(fused, table, query, weights)
-    order = sorted(fused, key=lambda row: -fused[row])
-    return _materialize(collection, table, order, fused, k, weights.file_bonus)
+    order = sorted(fused, key=lambda row: (-fused[row], row))
+    long_query = len(query.split()) > weights.long_query_words
+    return _materialize(
+        collection, table, order, fused, k, weights.file_bonus_long if long_query else weights.file_bonus
+    )
 
 
 def _add_graph_evidence(
