@@ -68,3 +68,42 @@ def test_unreachable_chroma_server_is_a_clear_error(isolated_home: Path):
     settings = Settings(home=isolated_home, chroma_url=f"http://127.0.0.1:{free_port()}")
     with pytest.raises(StoreError, match="not reachable.*chroma run"):
         Store(settings)
+
+
+def test_whole_product_on_chroma_server(chroma_server: str, make_git_repo, monkeypatch):
+    """CLI index + search, answers, and the app's Chat and Map pages, all against the server."""
+    import streamlit as st
+    from typer.testing import CliRunner
+
+    from codeqa.answer import ask
+    from codeqa.cli import app as cli
+    from codeqa.config import get_settings
+    from tests.test_app import CHAT, MAP, NO_LLM, app, ok, source_labels
+    from tests.test_app import ask as ask_in_chat
+
+    monkeypatch.setenv("CODEQA_CHROMA_URL", chroma_server)
+    for name, value in NO_LLM.items():
+        monkeypatch.setenv(name, value)
+    get_settings.cache_clear()
+    st.cache_resource.clear()
+    st.cache_data.clear()
+    repo = make_git_repo(SAMPLE_FILES)
+
+    runner = CliRunner()
+    assert runner.invoke(cli, ["index", str(repo), "--name", "shop"]).exit_code == 0
+    found = runner.invoke(cli, ["search", "shop", "where is the configuration loaded?", "-k", "1"])
+    assert found.output.startswith("shop/config.py:")
+
+    stream = ask("shop", "how are passwords checked at login?", get_settings(), backend="none")
+    text = "".join(stream)
+    assert "shop/auth.py:" in text and stream.result().sources[0].chunk.path == "shop/auth.py"
+
+    chat = ok(app(CHAT))
+    chat.selectbox(key="backend").set_value("none")
+    chat = ask_in_chat(ok(chat.run()), "where is the configuration loaded?")
+    assert any("shop/config.py:" in label for label in source_labels(chat))
+    ok(app(MAP))
+    assert not get_settings().chroma_dir.exists()  # everything went to the server
+    st.cache_resource.clear()
+    st.cache_data.clear()
+    get_settings.cache_clear()
