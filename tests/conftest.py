@@ -71,12 +71,7 @@ def make_git_repo(tmp_path: Path) -> GitRepoFactory:
 
     def factory(files: dict[str, str | bytes], *, bare_copy: bool = False) -> Path:
         counter["n"] += 1
-        root = tmp_path / f"repo{counter['n']}"
-        root.mkdir()
-        git(root, "init", "-q", "-b", "main")
-        write_files(root, files)
-        git(root, "add", "-A")
-        git(root, "commit", "-q", "-m", "initial", "--allow-empty")
+        root = init_repo(tmp_path / f"repo{counter['n']}", files)
         if bare_copy:
             bare = tmp_path / f"repo{counter['n']}.git"
             subprocess.run(["git", "clone", "-q", "--bare", str(root), str(bare)], check=True)
@@ -84,6 +79,16 @@ def make_git_repo(tmp_path: Path) -> GitRepoFactory:
         return root
 
     return factory
+
+
+def init_repo(root: Path, files: dict[str, str | bytes]) -> Path:
+    """A real git repository at ``root`` with ``files`` committed on branch main."""
+    root.mkdir(parents=True, exist_ok=True)
+    git(root, "init", "-q", "-b", "main")
+    write_files(root, files)
+    git(root, "add", "-A")
+    git(root, "commit", "-q", "-m", "initial", "--allow-empty")
+    return root
 
 
 def write_files(root: Path, files: dict[str, str | bytes]) -> None:

@@ -6,17 +6,12 @@ from pathlib import Path
 
 from codeqa.config import Settings
 from codeqa.index import build_index
-from tests.conftest import git, write_files
+from tests.conftest import init_repo
 from tests.sample_repo import SAMPLE_FILES
 
 
 def make_sample_repo(root: Path) -> Path:
-    root.mkdir(parents=True)
-    git(root, "init", "-q", "-b", "main")
-    write_files(root, SAMPLE_FILES)
-    git(root, "add", "-A")
-    git(root, "commit", "-q", "-m", "initial")
-    return root
+    return init_repo(root, SAMPLE_FILES)
 
 
 def build_sample_index(base: Path, name: str = "shop") -> tuple[Settings, Path]:

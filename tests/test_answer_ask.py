@@ -19,7 +19,7 @@ from codeqa.config import Settings
 from codeqa.errors import IndexNotFoundError, QueryError
 from codeqa.index import build_index
 from codeqa.search import Filters
-from tests.conftest import git, write_files
+from tests.conftest import init_repo
 from tests.llm_standins import OllamaStandIn, OpenAIStandIn, closed_port
 from tests.sample_repo import SAMPLE_FILES
 
@@ -30,11 +30,7 @@ LOCATION = re.compile(r"`([\w./-]+):(\d+)-(\d+)`")
 @pytest.fixture(scope="module")
 def index_home(tmp_path_factory: pytest.TempPathFactory) -> Path:
     """One real index of the sample repository, shared by this module's tests (indexing is the slow part)."""
-    root = tmp_path_factory.mktemp("shop-repo")
-    write_files(root, SAMPLE_FILES)
-    git(root, "init", "-q", "-b", "main")
-    git(root, "add", "-A")
-    git(root, "commit", "-q", "-m", "initial")
+    root = init_repo(tmp_path_factory.mktemp("shop-repo"), SAMPLE_FILES)
     home = tmp_path_factory.mktemp("answer-home")
     build_index(str(root), Settings(home=home), name="shop")
     return home

@@ -20,7 +20,7 @@ from codeqa.answer.embedded import SMOLLM2_FILE, packaged_gguf
 from codeqa.cli import app
 from codeqa.config import Settings
 from codeqa.index import build_index
-from tests.conftest import git, write_files
+from tests.conftest import init_repo
 from tests.sample_repo import SAMPLE_FILES
 
 pytestmark = pytest.mark.slow
@@ -48,11 +48,7 @@ def require_embedded_extra() -> None:
 @pytest.fixture(scope="module")
 def embedded_home(tmp_path_factory: pytest.TempPathFactory) -> Path:
     require_embedded_extra()
-    root = tmp_path_factory.mktemp("shop-repo")
-    write_files(root, {**SAMPLE_FILES, **PLANTED})
-    git(root, "init", "-q", "-b", "main")
-    git(root, "add", "-A")
-    git(root, "commit", "-q", "-m", "initial")
+    root = init_repo(tmp_path_factory.mktemp("shop-repo"), {**SAMPLE_FILES, **PLANTED})
     home = tmp_path_factory.mktemp("embedded-home")
     build_index(str(root), Settings(home=home), name="shop")
     return home

@@ -19,19 +19,13 @@ from codeqa.errors import IndexBusyError
 from codeqa.index import build_index
 from codeqa.search import search
 from codeqa.store import Store
-from tests.conftest import git, write_files
+from tests.conftest import init_repo
 from tests.sample_repo import SAMPLE_FILES
 
 QUESTION = "how are passwords checked when a user logs in?"
 
 
-def make_repo(root: Path, files: dict[str, str]) -> Path:
-    root.mkdir(parents=True)
-    git(root, "init", "-q", "-b", "main")
-    write_files(root, files)
-    git(root, "add", "-A")
-    git(root, "commit", "-q", "-m", "initial")
-    return root
+make_repo = init_repo
 
 
 def other_repo(topic: str) -> dict[str, str]:

@@ -1,3 +1,4 @@
+# ruff: noqa: E501 - the per-language snippets read best one per line
 """Symbol graph extraction on real chunks of every tree-sitter language we support."""
 
 from __future__ import annotations
