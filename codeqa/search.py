@@ -1,9 +1,8 @@
-"""The retrieve stage (dense for now): embed the question, query Chroma with metadata filters."""
+"""Search's public face: filters, question validation and ``search`` (chunk hits); the work is in ``retrieve``."""
 
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from typing import Any
 
 from codeqa.config import Settings
 from codeqa.embed import Embedder
@@ -25,29 +24,12 @@ class Filters:
     paths: tuple[str, ...] = field(default=())
     globs: tuple[str, ...] = ()  # fnmatch patterns on the repo-relative path, e.g. "src/**/*.py"
 
-    def where(self) -> dict[str, Any] | None:
-        """The filter as a Chroma ``where`` clause (path globs cannot be expressed there: use :meth:`mask`)."""
-        clauses: list[dict[str, Any]] = []
-        for key, values in (("layer", self.layers), ("kind", self.kinds), ("language", self.languages)):
-            if values:
-                clauses.append({key: {"$in": list(values)}} if len(values) > 1 else {key: values[0]})
-        if self.paths:
-            scopes = []
-            for raw in self.paths:
-                path = normalize_path_filter(raw)
-                scopes.append({"dirs": {"$contains": path}})
-                scopes.append({"path": path})
-            clauses.append({"$or": scopes})
-        if not clauses:
-            return None
-        return clauses[0] if len(clauses) == 1 else {"$and": clauses}
-
     @property
     def active(self) -> bool:
         return bool(self.layers or self.kinds or self.languages or self.paths or self.globs)
 
     def mask(self, table: ChunkTable):
-        """The same filter as :meth:`where`, as a boolean mask over the chunk table's rows."""
+        """The filter as a boolean mask over the chunk table's rows; every retrieval stage applies it."""
         return table.mask(
             layers=self.layers,
             kinds=self.kinds,
