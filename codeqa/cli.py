@@ -19,6 +19,7 @@ from rich.progress import BarColumn, Progress, TaskID, TextColumn, TimeElapsedCo
 from rich.table import Table
 
 from codeqa import __version__
+from codeqa.cli_options import GlobOption, KindOption, LanguageOption, LayerOption, PathOption, make_filters
 from codeqa.config import Settings, get_settings
 from codeqa.errors import CodeqaError
 
@@ -155,24 +156,19 @@ def search(
     name: Annotated[str, typer.Argument(help="Index name.")],
     query: Annotated[str, typer.Argument(help="A question or keywords.")],
     k: Annotated[int, typer.Option("-k", help="Number of results.", min=1, max=200)] = 10,
-    layer: Annotated[list[str] | None, typer.Option(help="Only this layer (repeatable).")] = None,
-    kind: Annotated[list[str] | None, typer.Option(help="Only this kind (repeatable).")] = None,
-    language: Annotated[list[str] | None, typer.Option(help="Only this language (repeatable).")] = None,
-    path: Annotated[list[str] | None, typer.Option(help="Only under this directory or file (repeatable).")] = None,
-    glob: Annotated[list[str] | None, typer.Option(help="Only paths matching this glob, e.g. 'src/*.py'.")] = None,
+    layer: LayerOption = None,
+    kind: KindOption = None,
+    language: LanguageOption = None,
+    path: PathOption = None,
+    glob: GlobOption = None,
     files: Annotated[
         bool, typer.Option("--files", help="Rank files instead of chunks (for 'where' questions).")
     ] = False,
 ) -> None:
     """Print the chunks (or files) that best match a question: path:start-end  symbol  score."""
     from codeqa.retrieve import retrieve
-    from codeqa.search import Filters
 
-    filters = Filters(
-        tuple(layer or ()), tuple(kind or ()), tuple(language or ()), tuple(path or ()), tuple(glob or ())
-    )
-    if k < 1:
-        raise typer.BadParameter("k must be at least 1")
+    filters = make_filters(layer, kind, language, path, glob)
     result = _run(lambda: retrieve(name, query, _settings(), k=k, filters=filters))
     hits = result.hits
     if not hits:

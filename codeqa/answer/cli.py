@@ -11,6 +11,8 @@ from typing import Annotated, Any
 
 import typer
 
+from codeqa.cli_options import GlobOption, KindOption, LanguageOption, LayerOption, PathOption, make_filters
+
 
 def _print_sources(answer: Any, out: Any) -> None:
     from rich.markup import escape
@@ -35,11 +37,11 @@ def ask(
     name: Annotated[str, typer.Argument(help="Index name.")],
     question: Annotated[str, typer.Argument(help="Your question, in plain words.")],
     k: Annotated[int, typer.Option("-k", help="Number of code chunks to retrieve.", min=1, max=50)] = 8,
-    layer: Annotated[list[str] | None, typer.Option(help="Only this layer (repeatable).")] = None,
-    kind: Annotated[list[str] | None, typer.Option(help="Only this kind (repeatable).")] = None,
-    language: Annotated[list[str] | None, typer.Option(help="Only this language (repeatable).")] = None,
-    path: Annotated[list[str] | None, typer.Option(help="Only under this directory or file (repeatable).")] = None,
-    glob: Annotated[list[str] | None, typer.Option(help="Only paths matching this glob, e.g. 'src/*.py'.")] = None,
+    layer: LayerOption = None,
+    kind: KindOption = None,
+    language: LanguageOption = None,
+    path: PathOption = None,
+    glob: GlobOption = None,
     backend: Annotated[
         str | None, typer.Option(help="auto (default: CODEQA_LLM_BACKEND), ollama, openai, embedded or none.")
     ] = None,
@@ -50,15 +52,8 @@ def ask(
 
     from codeqa.answer import ask as run_ask
     from codeqa.cli import _run, _settings, err, out
-    from codeqa.search import Filters
 
-    filters = Filters(
-        layers=tuple(layer or ()),
-        kinds=tuple(kind or ()),
-        languages=tuple(language or ()),
-        paths=tuple(path or ()),
-        globs=tuple(glob or ()),
-    )
+    filters = make_filters(layer, kind, language, path, glob)
     stream = _run(lambda: run_ask(name, question, _settings(), filters=filters, backend=backend, model=model, k=k))
     if stream.notice:
         err.print(f"[yellow]note:[/] {escape(stream.notice)}", soft_wrap=True)
