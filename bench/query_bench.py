@@ -14,9 +14,10 @@ import time
 from collections import Counter
 from pathlib import Path
 
+from codeqa.retrieve import Filters
+
 from codeqa.config import Settings
 from codeqa.retrieve import load_artifacts, retrieve
-from codeqa.search import Filters
 from codeqa.store import Store
 
 DEFAULT_QUESTIONS = [

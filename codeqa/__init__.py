@@ -1,3 +1,69 @@
-"""codeqa: a private, local map of any codebase — index, search, ask, explore."""
+"""codeqa: a private, local map of any codebase — index, search, ask, explore.
+
+The public API is these few names; each stage package (``codeqa.source``, ``.scan``, ``.chunk``, ``.embed``,
+``.store``, ``.retrieve``, ``.answer``, ``.explore``) has its own for finer work. Names load lazily, so
+``import codeqa`` (and ``codeqa --help``) stays instant.
+"""
+
+from __future__ import annotations
+
+import importlib
+from typing import TYPE_CHECKING, Any
 
 __version__ = "0.1.0"
+
+if TYPE_CHECKING:
+    from codeqa.answer import Answer, AnswerStream, ask
+    from codeqa.config import Settings, get_settings
+    from codeqa.errors import CodeqaError
+    from codeqa.pipeline import IndexReport, ProgressEvent, build_index
+    from codeqa.records import Chunk, Hit
+    from codeqa.retrieve import Filters, Neighbors, Retrieval, neighbors, retrieve
+    from codeqa.store import Manifest, Store
+
+_EXPORTS = {
+    "build_index": "codeqa.pipeline",
+    "IndexReport": "codeqa.pipeline",
+    "ProgressEvent": "codeqa.pipeline",
+    "retrieve": "codeqa.retrieve",
+    "Retrieval": "codeqa.retrieve",
+    "Filters": "codeqa.retrieve",
+    "neighbors": "codeqa.retrieve",
+    "Neighbors": "codeqa.retrieve",
+    "ask": "codeqa.answer",
+    "Answer": "codeqa.answer",
+    "AnswerStream": "codeqa.answer",
+    "Store": "codeqa.store",
+    "Manifest": "codeqa.store",
+    "Chunk": "codeqa.records",
+    "Hit": "codeqa.records",
+    "Settings": "codeqa.config",
+    "get_settings": "codeqa.config",
+    "CodeqaError": "codeqa.errors",
+}
+__all__ = [
+    "Answer",
+    "AnswerStream",
+    "Chunk",
+    "CodeqaError",
+    "Filters",
+    "Hit",
+    "IndexReport",
+    "Manifest",
+    "Neighbors",
+    "ProgressEvent",
+    "Retrieval",
+    "Settings",
+    "Store",
+    "ask",
+    "build_index",
+    "get_settings",
+    "neighbors",
+    "retrieve",
+]
+
+
+def __getattr__(name: str) -> Any:
+    if name not in _EXPORTS:
+        raise AttributeError(f"module 'codeqa' has no attribute {name!r}")
+    return getattr(importlib.import_module(_EXPORTS[name]), name)

@@ -12,7 +12,7 @@ import shutil
 import sqlite3
 import tempfile
 import threading
-from collections.abc import Callable, Sequence
+from collections.abc import Sequence
 from pathlib import Path
 from typing import Protocol
 
@@ -20,9 +20,7 @@ import numpy as np
 
 from codeqa.config import PACKAGED_MODEL, Settings
 from codeqa.errors import EmbeddingError
-from codeqa.records import Chunk, content_hash
-
-Progress = Callable[[str, float | None], None]
+from codeqa.records import Chunk, ProgressFn, content_hash
 
 
 class Embedder(Protocol):
@@ -107,7 +105,7 @@ class StaticEmbedder:
     Distilling needs only the local model (no data, no download); the result is cached in the data dir.
     """
 
-    def __init__(self, name: str, models_dir: Path, *, progress: Progress | None = None):
+    def __init__(self, name: str, models_dir: Path, *, progress: ProgressFn | None = None):
         try:
             from model2vec import StaticModel
         except ImportError as exc:
@@ -124,7 +122,7 @@ class StaticEmbedder:
         self._lock = threading.Lock()  # its Rust tokenizer raises "Already borrowed" when two threads share it
 
     @staticmethod
-    def _distill(directory: Path, progress: Progress | None) -> None:
+    def _distill(directory: Path, progress: ProgressFn | None) -> None:
         from model2vec.distill import distill
 
         if progress:
@@ -163,7 +161,7 @@ def embedder_ready(settings: Settings) -> bool:
     return (settings.derived_models_dir / "static-minilm-256" / "config.json").exists()
 
 
-def get_embedder(settings: Settings, progress: Progress | None = None) -> Embedder:
+def get_embedder(settings: Settings, progress: ProgressFn | None = None) -> Embedder:
     """One shared embedder per model setting and process (loading a model takes seconds)."""
     key = (settings.embedding_model, settings.embedding_batch_size, settings.embedding_max_seq_length)
     with _EMBEDDERS_LOCK:
@@ -219,7 +217,7 @@ def embed_chunks(
     cache: EmbeddingCache | None = None,
     *,
     batch_size: int = 256,
-    progress: Progress | None = None,
+    progress: ProgressFn | None = None,
 ) -> tuple[np.ndarray, int]:
     """Vectors for ``chunks`` in order, and how many were computed (the rest came from the cache)."""
     texts = [document_text(chunk) for chunk in chunks]

@@ -18,7 +18,7 @@ from pathlib import Path
 
 from codeqa.config import Settings
 from codeqa.errors import QueryError
-from codeqa.index import build_index
+from codeqa.pipeline import build_index
 from codeqa.retrieve import Weights, retrieve
 from codeqa.store import Store
 

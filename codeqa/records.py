@@ -3,8 +3,61 @@
 from __future__ import annotations
 
 import hashlib
+from collections.abc import Callable
 from dataclasses import dataclass, field
+from enum import StrEnum
 from pathlib import Path, PurePosixPath
+
+ProgressFn = Callable[[str, float | None], None]
+"""A stage's progress report: ``(message, fraction done 0..1 or None when unknown)``."""
+
+
+class ChunkKind(StrEnum):
+    """What a chunk is; stored as its plain string value."""
+
+    FUNCTION = "function"
+    METHOD = "method"
+    CLASS = "class"
+    MODULE = "module"  # module-level code, or a named scope (Ruby/Rust module)
+    DOC = "doc"
+    CONFIG = "config"
+    TEST = "test"
+    OTHER = "other"
+
+
+class Layer(StrEnum):
+    """The architectural layer of a file (see ``codeqa.chunk.layers`` for the rules)."""
+
+    API = "api"
+    MODEL = "model"
+    VIEW = "view"
+    SERVICE = "service"
+    CLI = "cli"
+    CONFIG = "config"
+    MIGRATION = "migration"
+    TEST = "test"
+    DOCS = "docs"
+    BUILD = "build"
+    UTIL = "util"
+    CORE = "core"
+
+
+class SkipReason(StrEnum):
+    """Why the scan left a file out of the index (always reported, never silent)."""
+
+    GITIGNORED = "gitignored"
+    VENDORED = "vendored"
+    BINARY = "binary"
+    MINIFIED = "minified"
+    GENERATED = "generated"
+    LOCKFILE = "lockfile"
+    TOO_LARGE = "too-large"
+    UNSUPPORTED_TYPE = "unsupported-type"
+    SYMLINK = "symlink"
+    EMPTY = "empty"
+    UNDECODABLE = "undecodable"
+    UNREADABLE = "unreadable"
+    EXCLUDED = "excluded"  # by the caller's exclude rule (e.g. test files in evaluations)
 
 
 def content_hash(text: str) -> str:
@@ -48,7 +101,7 @@ class SourceFile:
 @dataclass(frozen=True)
 class SkippedFile:
     path: str
-    reason: str  # one of scan.SKIP_REASONS
+    reason: SkipReason
 
 
 @dataclass
@@ -82,8 +135,8 @@ class Chunk:
     end_line: int
     text: str
     symbol: str  # qualified where known ("SessionStore.login"), else "" for anonymous module code
-    kind: str  # function | method | class | module | doc | config | test | other
-    layer: str  # see chunk.layers.LAYER_RULES
+    kind: ChunkKind | str  # a ChunkKind value
+    layer: Layer | str  # a Layer value
 
     @property
     def directory(self) -> str:

@@ -6,7 +6,7 @@ import plotly.express as px
 import plotly.graph_objects as go
 import streamlit as st
 
-from codeqa.overview import DependencyGraph, Overview
+from codeqa.explore import DependencyGraph, Overview
 from codeqa.store import Manifest
 
 HEIGHT = 320

@@ -8,7 +8,7 @@ import streamlit as st
 
 from codeqa.answer import BackendStatus, ask, list_backends
 from codeqa.errors import CodeqaError
-from codeqa.search import Filters
+from codeqa.retrieve import Filters
 from codeqa.store import Manifest
 from codeqa_ui import components as ui
 from codeqa_ui import state

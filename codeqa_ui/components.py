@@ -14,7 +14,7 @@ from pygments.util import ClassNotFound
 
 from codeqa.errors import CodeqaError
 from codeqa.records import Chunk
-from codeqa.search import Filters
+from codeqa.retrieve import Filters
 from codeqa.store import Manifest
 from codeqa_ui import nav, state
 

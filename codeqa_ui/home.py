@@ -5,7 +5,7 @@ from __future__ import annotations
 import streamlit as st
 
 from codeqa.errors import CodeqaError
-from codeqa.index import STAGES
+from codeqa.pipeline import STAGES
 from codeqa.store import Manifest
 from codeqa_ui import components as ui
 from codeqa_ui import nav, state

@@ -13,7 +13,7 @@ from dataclasses import dataclass, field
 
 from codeqa.config import Settings
 from codeqa.errors import CodeqaError, IndexCancelled, UnsafeSourceError
-from codeqa.index import STAGES, IndexReport, ProgressEvent, build_index
+from codeqa.pipeline import STAGES, IndexReport, ProgressEvent, build_index
 from codeqa.source import parse_source
 
 # Share of the whole run each stage usually takes; chunk/embed/store interleave per batch, so they share one span.

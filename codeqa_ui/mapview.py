@@ -5,7 +5,6 @@ from __future__ import annotations
 from collections import Counter
 from collections.abc import Sequence
 from concurrent.futures import Future
-from dataclasses import dataclass
 from typing import Any
 
 import numpy as np
@@ -14,8 +13,8 @@ import streamlit as st
 from plotly.colors import qualitative
 
 from codeqa.errors import CodeqaError
-from codeqa.project import Projection, chunks_by_id, nearest_chunks, project_query
-from codeqa.search import Filters, normalize_path_filter, search
+from codeqa.explore import Projection, QuestionMarks, chunks_by_id, filter_mask, locate_question
+from codeqa.retrieve import Filters
 from codeqa.store import Manifest
 from codeqa_ui import chat, nav, state
 from codeqa_ui import components as ui
@@ -27,27 +26,13 @@ MAX_SELECTED_SHOWN = 25
 MAP_HITS = 8
 
 
-@dataclass(frozen=True)
-class QueryMarks:
-    question: str
-    hit_ids: tuple[str, ...]
-    position: tuple[float, float]
-
-
-def filter_mask(projection: Projection, filters: Filters) -> np.ndarray:
-    """Which points pass the shared filters (the same semantics as the search filters)."""
-    mask = np.ones(len(projection), dtype=bool)
-    for values, column in ((filters.layers, projection.layers), (filters.kinds, projection.kinds)):
-        if values:
-            mask &= np.isin(np.asarray(column), list(values))
-    if filters.languages:
-        mask &= np.isin(np.asarray(projection.languages), list(filters.languages))
-    if filters.paths:
-        prefixes = [normalize_path_filter(p) for p in filters.paths]
-        if "." not in prefixes:
-            inside = [any(path == p or path.startswith(p + "/") for p in prefixes) for path in projection.paths]
-            mask &= np.asarray(inside, dtype=bool)
-    return mask
+def points_in_scope(manifest: Manifest, projection: Projection, filters: Filters) -> np.ndarray:
+    """Which points pass the shared filters: the very mask retrieval uses."""
+    try:
+        return filter_mask(state.settings(), manifest, projection, filters, state.store())
+    except CodeqaError as exc:
+        ui.fail(exc)
+        raise  # unreachable: fail() stops the script
 
 
 def wait_for_layout(future: Future[Any] | None) -> None:
@@ -74,17 +59,14 @@ def wait_for_layout(future: Future[Any] | None) -> None:
 @st.cache_data(show_spinner="Searching…", max_entries=64)
 def _marks(
     key: tuple[str, str, str], name: str, question: str, filters: Filters, _projection: Projection
-) -> QueryMarks:
+) -> QuestionMarks:
     """Top hits and the question's position; ``key`` = (data dir, collection, layout method)."""
     manifest = state.store().get_manifest(name)
-    hits = search(name, question, state.settings(), k=MAP_HITS, filters=filters)
-    vector = state.embedder().embed_query(question)
-    neighbours = [] if _projection.method == "pca" else nearest_chunks(state.settings(), manifest, vector)
-    position = project_query(_projection, vector, neighbours=neighbours)
-    return QueryMarks(question, tuple(hit.id for hit in hits), position)
+    return locate_question(state.settings(), manifest, _projection, question, filters=filters, k=MAP_HITS,
+                           store=state.store())  # fmt: skip
 
 
-def query_marks(manifest: Manifest, projection: Projection, question: str, filters: Filters) -> QueryMarks | None:
+def query_marks(manifest: Manifest, projection: Projection, question: str, filters: Filters) -> QuestionMarks | None:
     if not question.strip():
         return None
     try:
@@ -101,7 +83,7 @@ def _categories(values: Sequence[str]) -> list[str]:
     return sorted(common, key=lambda v: (v == "other", v))
 
 
-def figure(projection: Projection, colour: str, mask: np.ndarray, marks: QueryMarks | None) -> go.Figure:
+def figure(projection: Projection, colour: str, mask: np.ndarray, marks: QuestionMarks | None) -> go.Figure:
     values = projection.field_values(colour)
     keep = set(_categories(values))
     grouped = np.asarray([v if v in keep else "other" for v in values])
@@ -148,7 +130,7 @@ def figure(projection: Projection, colour: str, mask: np.ndarray, marks: QueryMa
     return fig
 
 
-def _add_marks(fig: go.Figure, projection: Projection, marks: QueryMarks, hover: np.ndarray, template: str) -> None:
+def _add_marks(fig: go.Figure, projection: Projection, marks: QuestionMarks, hover: np.ndarray, template: str) -> None:
     where = {chunk_id: i for i, chunk_id in enumerate(projection.ids)}
     rows = [where[i] for i in marks.hit_ids if i in where]
     if rows:

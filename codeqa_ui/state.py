@@ -12,11 +12,18 @@ from typing import Any
 
 import streamlit as st
 
-from codeqa import project
 from codeqa.config import Settings, get_settings
 from codeqa.embed import Embedder, get_embedder
-from codeqa.overview import Facets, Overview, load_facets, load_overview
-from codeqa.project import Projection, cached_projection, get_projection
+from codeqa.explore import (
+    Facets,
+    Overview,
+    Projection,
+    cached_projection,
+    get_projection,
+    is_final,
+    load_facets,
+    load_overview,
+)
 from codeqa.store import Manifest, Store
 from codeqa_ui.jobs import JobRegistry
 
@@ -60,16 +67,6 @@ def manifests() -> list[Manifest]:
     return store().list_manifests()
 
 
-def current_manifest(options: list[Manifest]) -> Manifest | None:
-    """The index chosen on any page (kept in the session), defaulting to the first one."""
-    names = [m.name for m in options]
-    if not names:
-        return None
-    if st.session_state.get(REPO_KEY) not in names:
-        st.session_state[REPO_KEY] = names[0]
-    return options[names.index(st.session_state[REPO_KEY])]
-
-
 # -- per-index data, keyed by collection (a new index generation = a new key) ---------------------------------------
 @st.cache_resource(show_spinner="Reading the index…", max_entries=16)
 def _overview(home: str, collection: str, _manifest: Manifest) -> Overview:
@@ -106,7 +103,7 @@ def projection(manifest: Manifest) -> tuple[Projection, Future[Any] | None]:
     if final is not None:
         return final, None
     preview = _preview(home, manifest.collection, manifest)
-    if preview.method != "pca" or len(preview) < project.UMAP_MIN_POINTS:
+    if is_final(preview):
         return preview, None  # tiny index: PCA is the final layout (already cached on disk)
     pool, futures = _layout_pool(home)
     future = futures.get(manifest.collection)

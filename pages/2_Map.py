@@ -19,7 +19,7 @@ except CodeqaError as exc:
 mapview.wait_for_layout(pending)
 question = st.text_input("Find on the map", placeholder="e.g. where are passwords checked?", key="map_query")
 marks = mapview.query_marks(manifest, projection, question, filters)
-mask = mapview.filter_mask(projection, filters)
+mask = mapview.points_in_scope(manifest, projection, filters)
 st.caption(mapview.layout_caption(projection, int(mask.sum())))
 event = st.plotly_chart(
     mapview.figure(projection, colour, mask, marks),

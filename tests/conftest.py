@@ -24,9 +24,7 @@ def models_dir(tmp_path_factory: pytest.TempPathFactory) -> Path:
 
 
 @pytest.fixture(autouse=True)
-def isolated_home(
-    tmp_path_factory: pytest.TempPathFactory, monkeypatch: pytest.MonkeyPatch, models_dir: Path
-) -> Path:
+def isolated_home(tmp_path_factory: pytest.TempPathFactory, monkeypatch: pytest.MonkeyPatch, models_dir: Path) -> Path:
     """Every test gets its own CODEQA_HOME so nothing touches the user's real ~/.codeqa."""
     home = tmp_path_factory.mktemp("codeqa-home")
     monkeypatch.setenv("CODEQA_HOME", str(home))

@@ -5,7 +5,7 @@ from __future__ import annotations
 from pathlib import Path
 
 from codeqa.config import Settings
-from codeqa.index import build_index
+from codeqa.pipeline import build_index
 from tests.conftest import init_repo
 from tests.sample_repo import SAMPLE_FILES
 

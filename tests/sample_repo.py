@@ -96,7 +96,7 @@ def post_with_retry(url: str, body: bytes, attempts: int = 3) -> bytes:
             time.sleep(2 ** attempt)
     raise RuntimeError("unreachable")
 ''',
-    "web/src/cart.js": '''// Shopping cart state in the browser.
+    "web/src/cart.js": """// Shopping cart state in the browser.
 export class Cart {
   constructor() {
     this.items = [];
@@ -114,8 +114,8 @@ export class Cart {
 export function formatPrice(cents) {
   return `$${(cents / 100).toFixed(2)}`;
 }
-''',
-    "tests/test_auth.py": '''from shop.auth import SessionStore, hash_password
+""",
+    "tests/test_auth.py": """from shop.auth import SessionStore, hash_password
 
 
 def test_login_opens_session():
@@ -123,6 +123,6 @@ def test_login_opens_session():
     users = {"ann": {"salt": salt, "hash": hash_password("pw", salt)}}
     store = SessionStore()
     assert store.login("ann", "pw", users) in store.sessions
-''',
+""",
     "config/settings.yaml": "server:\n  port: 8080\n  workers: 4\ndatabase:\n  url: sqlite:///shop.db\n",
 }

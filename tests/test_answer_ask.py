@@ -17,8 +17,8 @@ from codeqa.answer.prompt import SYSTEM_PROMPT
 from codeqa.cli import app
 from codeqa.config import Settings
 from codeqa.errors import IndexNotFoundError, QueryError
-from codeqa.index import build_index
-from codeqa.search import Filters
+from codeqa.pipeline import build_index
+from codeqa.retrieve import Filters
 from tests.conftest import init_repo
 from tests.llm_standins import OllamaStandIn, OpenAIStandIn, closed_port
 from tests.sample_repo import SAMPLE_FILES

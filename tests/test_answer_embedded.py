@@ -16,10 +16,10 @@ import pytest
 from typer.testing import CliRunner
 
 from codeqa.answer import ask
-from codeqa.answer.embedded import SMOLLM2_FILE, packaged_gguf
+from codeqa.answer.backends.embedded import SMOLLM2_FILE, packaged_gguf
 from codeqa.cli import app
 from codeqa.config import Settings
-from codeqa.index import build_index
+from codeqa.pipeline import build_index
 from tests.conftest import init_repo
 from tests.sample_repo import SAMPLE_FILES
 

@@ -6,6 +6,10 @@ import re
 
 import pytest
 
+from codeqa.answer.backends.base import estimate_tokens, is_loopback_url
+from codeqa.answer.backends.ollama import normalize_ollama_host, same_model
+from codeqa.answer.backends.openai import OpenAICompatibleBackend, normalize_base_url
+from codeqa.answer.backends.select import warning_for
 from codeqa.answer.citations import check_citations, parse_citations
 from codeqa.answer.conversation import (
     condense_heuristic,
@@ -15,11 +19,7 @@ from codeqa.answer.conversation import (
     normalize_history,
 )
 from codeqa.answer.extractive import extractive_answer, relations, signature, summary
-from codeqa.answer.llm import estimate_tokens, is_loopback_url
-from codeqa.answer.ollama_backend import normalize_ollama_host, same_model
-from codeqa.answer.openai_backend import OpenAICompatibleBackend, normalize_base_url
 from codeqa.answer.prompt import SYSTEM_PROMPT, build_prompt, fence_for, fit_sources, format_source
-from codeqa.answer.select import warning_for
 from codeqa.config import Settings
 from codeqa.errors import QueryError
 from codeqa.records import Chunk, Hit

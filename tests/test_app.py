@@ -3,8 +3,6 @@
 from __future__ import annotations
 
 import json
-import subprocess
-import sys
 import threading
 from pathlib import Path
 
@@ -13,7 +11,7 @@ import streamlit as st
 from streamlit.testing.v1 import AppTest
 
 from codeqa.config import Settings, get_settings
-from codeqa.project import get_projection
+from codeqa.explore import get_projection
 from codeqa.store import Manifest, Store
 from codeqa_ui import jobs as jobs_module
 from codeqa_ui import state
@@ -199,15 +197,6 @@ def test_pages_with_missing_index_data_show_an_error(page: str, settings: Settin
     assert "missing from the store" in texts(at.error)
 
 
-def test_import_codeqa_does_not_import_streamlit():
-    code = (
-        "import sys, codeqa, codeqa.project, codeqa.overview, codeqa.index, codeqa.search, codeqa.answer;"
-        "print('streamlit' in sys.modules)"
-    )
-    result = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
-    assert result.stdout.strip() == "False"
-
-
 # -- Chat -----------------------------------------------------------------------------------------------------------
 def ask(at: AppTest, question: str) -> AppTest:
     at.chat_input[0].set_value(question)
@@ -363,7 +352,7 @@ def test_overview_shows_charts_tables_and_dependencies(shop: Settings):
 
 def test_map_shows_a_pca_preview_while_umap_runs_in_the_background(shop: Settings, monkeypatch):
     """The background-layout path, with the UMAP fit itself replaced (its JIT costs 10-30 s; tested in test_project)."""
-    import codeqa.project as project
+    import codeqa.explore.projection as project
 
     started, release = threading.Event(), threading.Event()
 

@@ -33,11 +33,12 @@ from codeqa.errors import (
     SourceError,
     UnsafeSourceError,
 )
-from codeqa.index import IndexReport, build_index
-from codeqa.search import Filters, search
+from codeqa.pipeline import IndexReport, build_index
+from codeqa.retrieve import Filters
 from codeqa.store import Store
 from tests.conftest import git, write_files
 from tests.git_http import git_http_server
+from tests.helpers import search_hits
 from tests.indexed_home import build_sample_index
 from tests.llm_standins import closed_port
 
@@ -118,8 +119,22 @@ class Case:
 
 def documents(settings: Settings, name: str) -> list[tuple[str, dict]]:
     store = Store(settings)
-    records = store.open_collection(store.get_manifest(name)).get(include=["documents", "metadatas"])
-    return list(zip(records["documents"], records["metadatas"], strict=True))
+    chunks = store.chunks(store.get_manifest(name))
+    return [
+        (
+            chunk.text,
+            {
+                "path": chunk.path,
+                "start_line": chunk.start_line,
+                "end_line": chunk.end_line,
+                "kind": chunk.kind,
+                "layer": chunk.layer,
+                "language": chunk.language,
+                "symbol": chunk.symbol,
+            },
+        )
+        for chunk in chunks
+    ]
 
 
 def exact_lines(world: World, run: Run, settings: Settings, report: IndexReport) -> None:
@@ -653,7 +668,7 @@ def run_library(run: Run, settings: Settings) -> Any:
         return build_index(run.source, settings, name=run.name, ref=run.ref, token=run.token,
                            allow_local=run.allow_local)  # fmt: skip
     if run.op == "search":
-        return search(run.name or "", run.question, settings, k=5, filters=run.filters)
+        return search_hits(run.name or "", run.question, settings, k=5, filters=run.filters)
     backend = run.cli_extra[1] if run.cli_extra[:1] == ("--backend",) else "none"
     answer = ask(run.name or "", run.question, settings, backend=backend, filters=run.filters, k=4)
     return answer.result()

@@ -13,9 +13,9 @@ import pytest
 
 from codeqa.config import Settings
 from codeqa.errors import StoreError
-from codeqa.index import build_index
-from codeqa.search import search
+from codeqa.pipeline import build_index
 from codeqa.store import Store
+from tests.helpers import search_hits
 from tests.sample_repo import SAMPLE_FILES
 
 
@@ -59,7 +59,7 @@ def test_index_and_search_on_chroma_server(chroma_server: str, make_git_repo, is
     report = build_index(str(repo), settings, name="shop")
     assert report.chunks > 0
     assert not settings.chroma_dir.exists()  # nothing went to the embedded store
-    hits = search("shop", "where is the configuration loaded?", settings, k=3)
+    hits = search_hits("shop", "where is the configuration loaded?", settings, k=3)
     assert hits[0].chunk.path == "shop/config.py"
     assert [m.name for m in Store(settings).list_manifests()] == ["shop"]
 

@@ -79,7 +79,10 @@ def test_empty_repo_message(make_git_repo):
 def test_real_entry_point_reports_errors_without_traceback(tmp_path: Path):
     result = subprocess.run(
         [sys.executable, "-m", "codeqa", "index", str(tmp_path / "missing")],
-        capture_output=True, text=True, timeout=120, env={**os.environ},
+        capture_output=True,
+        text=True,
+        timeout=120,
+        env={**os.environ},
     )
     assert result.returncode == 2
     assert "No such directory" in result.stderr

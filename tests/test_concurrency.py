@@ -16,10 +16,10 @@ import pytest
 from codeqa.answer import ask
 from codeqa.config import Settings
 from codeqa.errors import IndexBusyError
-from codeqa.index import build_index
-from codeqa.search import search
+from codeqa.pipeline import build_index
 from codeqa.store import Store
 from tests.conftest import init_repo
+from tests.helpers import search_hits
 from tests.sample_repo import SAMPLE_FILES
 
 QUESTION = "how are passwords checked when a user logs in?"
@@ -59,7 +59,7 @@ def test_two_sessions_index_while_others_ask(tmp_path: Path, settings: Settings)
         try:
             start.wait()
             while not indexing_done.is_set() or len(answers) < 3:
-                hits = search("shop", QUESTION, settings, k=3)
+                hits = search_hits("shop", QUESTION, settings, k=3)
                 answer = ask("shop", QUESTION, settings, backend="none", k=3).result()
                 assert hits[0].chunk.path == "shop/auth.py" and answer.sources[0].chunk.path == "shop/auth.py"
                 answers.append(answer.text)
@@ -81,8 +81,8 @@ def test_two_sessions_index_while_others_ask(tmp_path: Path, settings: Settings)
     store = Store(settings)
     assert {m.name for m in store.list_manifests()} == {"shop", "rockets", "trains"}
     assert store.orphan_collections() == []
-    assert search("rockets", "advance the rocket engine", settings, k=1)[0].chunk.path.startswith("rocket/")
-    assert search("trains", "advance the train engine", settings, k=1)[0].chunk.path.startswith("train/")
+    assert search_hits("rockets", "advance the rocket engine", settings, k=1)[0].chunk.path.startswith("rocket/")
+    assert search_hits("trains", "advance the train engine", settings, k=1)[0].chunk.path.startswith("train/")
 
 
 def test_same_index_twice_at_once_in_threads(tmp_path: Path, settings: Settings) -> None:
@@ -109,9 +109,9 @@ def test_same_index_twice_at_once_in_threads(tmp_path: Path, settings: Settings)
         assert "being built by another process" in str(exc) and "shop.lock" in str(exc)
     store = Store(settings)
     manifest = store.get_manifest("shop")
-    assert store.open_collection(manifest).count() == manifest.counts["chunks"]
+    assert store.count(manifest) == manifest.counts["chunks"]
     assert store.orphan_collections() == [] and not list((settings.home_dir / "locks").glob("*.lock"))
-    assert search("shop", QUESTION, settings, k=1)[0].chunk.path == "shop/auth.py"
+    assert search_hits("shop", QUESTION, settings, k=1)[0].chunk.path == "shop/auth.py"
 
 
 @pytest.mark.slow
@@ -135,7 +135,7 @@ def test_same_index_twice_at_once_in_processes(tmp_path: Path, isolated_home: Pa
     settings = Settings(home=isolated_home)
     store = Store(settings)
     manifest = store.get_manifest("shop")
-    assert store.open_collection(manifest).count() == manifest.counts["chunks"]
+    assert store.count(manifest) == manifest.counts["chunks"]
     assert store.orphan_collections() == [] and not list((settings.home_dir / "locks").glob("*.lock"))
-    assert search("shop", QUESTION, settings, k=1)[0].chunk.path == "shop/auth.py"
+    assert search_hits("shop", QUESTION, settings, k=1)[0].chunk.path == "shop/auth.py"
     print(f"\nsimultaneous CLI runs: exit codes {outcomes}")

@@ -7,7 +7,8 @@ import pytest
 
 from codeqa.chunk import chunk_file
 from codeqa.config import Settings
-from codeqa.graph import SymbolGraph, defined_names, referenced_names
+from codeqa.store.graph import SymbolGraph
+from codeqa.symbols import defined_names, referenced_names
 from tests.test_chunk import FIXTURES, REQUIRED, source
 
 SMALL = Settings(chunk_max_chars=300, chunk_min_chars=40)

@@ -12,11 +12,12 @@ import pytest
 from codeqa.config import PACKAGED_MODEL, Settings
 from codeqa.embed import get_embedder
 from codeqa.errors import IncompatibleIndexError, IndexBusyError, IndexNotFoundError, QueryError, ScanError
-from codeqa.index import build_index
 from codeqa.locks import index_lock
-from codeqa.search import Filters, search
+from codeqa.pipeline import build_index
+from codeqa.retrieve import Filters
 from codeqa.store import Store
 from tests.conftest import git
+from tests.helpers import search_hits
 from tests.sample_repo import SAMPLE_FILES
 
 
@@ -59,27 +60,27 @@ def test_index_records_manifest(indexed, sample_repo: Path, settings: Settings):
     ],
 )
 def test_search_finds_the_right_file(indexed, settings: Settings, question: str, expected: str):
-    hits = search("shop", question, settings, k=5)
+    hits = search_hits("shop", question, settings, k=5)
     assert hits[0].chunk.path == expected
     assert hits == sorted(hits, key=lambda hit: -hit.score)
 
 
 def test_search_hits_carry_exact_lines(indexed, sample_repo: Path, settings: Settings):
-    for hit in search("shop", "session token login", settings, k=10):
+    for hit in search_hits("shop", "session token login", settings, k=10):
         lines = (sample_repo / hit.chunk.path).read_text().split("\n")
         assert hit.chunk.text == "\n".join(lines[hit.chunk.start_line - 1 : hit.chunk.end_line])
 
 
 def test_filters_restrict_every_result(indexed, settings: Settings):
-    scoped = search("shop", "price total", settings, k=20, filters=Filters(paths=("web",)))
+    scoped = search_hits("shop", "price total", settings, k=20, filters=Filters(paths=("web",)))
     assert scoped and all(path.startswith("web/") for path in top_paths(scoped))
-    python_only = search("shop", "price total", settings, k=20, filters=Filters(languages=("python",)))
+    python_only = search_hits("shop", "price total", settings, k=20, filters=Filters(languages=("python",)))
     assert python_only and all(hit.chunk.language == "python" for hit in python_only)
-    tests_only = search("shop", "login", settings, k=20, filters=Filters(layers=("test",)))
+    tests_only = search_hits("shop", "login", settings, k=20, filters=Filters(layers=("test",)))
     assert top_paths(tests_only) and set(top_paths(tests_only)) == {"tests/test_auth.py"}
-    classes = search("shop", "order", settings, k=20, filters=Filters(kinds=("class",)))
+    classes = search_hits("shop", "order", settings, k=20, filters=Filters(kinds=("class",)))
     assert classes and all(hit.chunk.kind == "class" for hit in classes)
-    one_file = search("shop", "anything", settings, k=20, filters=Filters(paths=("shop/models.py",)))
+    one_file = search_hits("shop", "anything", settings, k=20, filters=Filters(paths=("shop/models.py",)))
     assert one_file and set(top_paths(one_file)) == {"shop/models.py"}
 
 
@@ -95,7 +96,7 @@ def test_reindex_only_embeds_what_changed(indexed, sample_repo: Path, settings: 
     assert again.manifest.collection != indexed.manifest.collection
     store = Store(settings)
     assert store.orphan_collections() == []  # the old generation was dropped
-    assert search("shop", "discount percent", settings, k=1)[0].chunk.path == "shop/models.py"
+    assert search_hits("shop", "discount percent", settings, k=1)[0].chunk.path == "shop/models.py"
 
 
 def test_failed_reindex_keeps_previous_index(indexed, sample_repo: Path, settings: Settings, tmp_path: Path):
@@ -103,7 +104,7 @@ def test_failed_reindex_keeps_previous_index(indexed, sample_repo: Path, setting
     empty.mkdir()
     with pytest.raises(ScanError, match="Nothing to index"):
         build_index(str(empty), settings, name="shop")
-    assert search("shop", "login", settings, k=1)[0].chunk.path == "shop/auth.py"
+    assert search_hits("shop", "login", settings, k=1)[0].chunk.path == "shop/auth.py"
     assert Store(settings).orphan_collections() == []
 
 
@@ -114,10 +115,10 @@ def test_interrupted_index_leaves_old_index_and_is_cleaned_up(indexed, sample_re
 
     with pytest.raises(KeyboardInterrupt):
         build_index(str(sample_repo), settings, name="shop", progress=explode)
-    assert search("shop", "login", settings, k=1)[0].chunk.path == "shop/auth.py"
+    assert search_hits("shop", "login", settings, k=1)[0].chunk.path == "shop/auth.py"
     store = Store(settings)
-    leftover = store.new_collection("shop")  # what a SIGKILL would leave behind
-    assert leftover.name in store.orphan_collections("shop")
+    leftover = store.new_generation("shop")  # what a SIGKILL would leave behind
+    assert leftover in store.orphan_collections("shop")
     build_index(str(sample_repo), settings, name="shop")
     assert store.orphan_collections() == []
 
@@ -159,18 +160,18 @@ class _RenamedModel:
 def test_other_model_is_a_clear_error(indexed, settings: Settings):
     other = _RenamedModel(get_embedder(settings))
     with pytest.raises(IncompatibleIndexError, match="built with embedding model"):
-        search("shop", "login", settings, embedder=other)
+        search_hits("shop", "login", settings, embedder=other)
 
 
 def test_bad_queries(indexed, settings: Settings):
     with pytest.raises(QueryError, match="empty"):
-        search("shop", "   ", settings)
+        search_hits("shop", "   ", settings)
     with pytest.raises(IndexNotFoundError, match="No index named 'nope'"):
-        search("nope", "login", settings)
+        search_hits("nope", "login", settings)
     with pytest.raises(QueryError, match="no '..'"):
-        search("shop", "login", settings, filters=Filters(paths=("../etc",)))
+        search_hits("shop", "login", settings, filters=Filters(paths=("../etc",)))
     huge = "login " * 50_000
-    assert search("shop", huge, settings, k=1)
+    assert search_hits("shop", huge, settings, k=1)
 
 
 def test_clone_over_file_url(make_git_repo, settings: Settings):
@@ -178,7 +179,7 @@ def test_clone_over_file_url(make_git_repo, settings: Settings):
     report = build_index(f"file://{bare}", settings, name="shop-remote")
     assert report.manifest.source_kind == "git"
     assert report.manifest.sha and len(report.manifest.sha) == 40
-    assert search("shop-remote", "password hashing", settings, k=1)[0].chunk.path == "shop/auth.py"
+    assert search_hits("shop-remote", "password hashing", settings, k=1)[0].chunk.path == "shop/auth.py"
 
 
 def test_remove_index(indexed, settings: Settings):
@@ -200,18 +201,14 @@ def test_packaged_transformer_model_end_to_end(sample_repo: Path, settings: Sett
     minilm = settings.model_copy(update={"embedding_model": PACKAGED_MODEL})
     report = build_index(str(sample_repo), minilm, name="shop-minilm")
     assert report.manifest.model == PACKAGED_MODEL and report.manifest.dimension == 384
-    assert search("shop-minilm", "where is the configuration loaded?", minilm, k=1)[0].chunk.path == "shop/config.py"
+    assert (
+        search_hits("shop-minilm", "where is the configuration loaded?", minilm, k=1)[0].chunk.path == "shop/config.py"
+    )
     with pytest.raises(IncompatibleIndexError, match="built with embedding model"):
-        search("shop-minilm", "login", settings)  # the default (static) model cannot read it
+        search_hits("shop-minilm", "login", settings)  # the default (static) model cannot read it
 
 
 def test_binary_only_repo_is_refused(make_git_repo, settings: Settings):
     repo = make_git_repo({"logo.png": b"\x89PNG\r\n\x1a\n\x00\x00binary", "data.bin": b"\x00\x01\x02"})
     with pytest.raises(ScanError, match="Nothing to index"):
         build_index(str(repo), settings, name="bin")
-
-
-def test_import_codeqa_does_not_import_streamlit():
-    code = "import sys, codeqa, codeqa.index, codeqa.search, codeqa.cli; print('streamlit' in sys.modules)"
-    result = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
-    assert result.stdout.strip() == "False"

@@ -27,12 +27,12 @@ from pathlib import Path
 
 import pytest
 
-from codeqa import store as store_module
 from codeqa.config import Settings
-from codeqa.index import build_index
-from codeqa.search import search
+from codeqa.pipeline import build_index
 from codeqa.store import Store
+from codeqa.store import chroma as store_module
 from tests.conftest import git, write_files
+from tests.helpers import search_hits
 from tests.sample_repo import SAMPLE_FILES
 
 pytestmark = pytest.mark.slow
@@ -146,9 +146,9 @@ def assert_live_index_answers(settings: Settings) -> str:
     answers the known question."""
     store = fresh_store(settings)
     manifest = store.get_manifest(NAME)
-    assert store.open_collection(manifest).count() == manifest.counts["chunks"] > 0, "a half-built generation is live"
+    assert store.count(manifest) == manifest.counts["chunks"] > 0, "a half-built generation is live"
     assert (settings.indexes_dir / manifest.collection).is_dir()
-    hits = search(NAME, QUESTION, settings, k=3, store=store)
+    hits = search_hits(NAME, QUESTION, settings, k=3, store=store)
     assert hits and hits[0].chunk.path == EXPECTED
     return manifest.collection
 
@@ -162,7 +162,7 @@ def assert_recovered(settings: Settings, source: str) -> str:
     assert sorted(p.name for p in settings.indexes_dir.iterdir()) == [report.manifest.collection]
     clones = [p.name for p in settings.clones_dir.iterdir()]
     assert len(clones) == 1 and not clones[0].startswith("."), clones  # no .partial / .old- leftovers
-    assert search(NAME, QUESTION, settings, k=3, store=store)[0].chunk.path == EXPECTED
+    assert search_hits(NAME, QUESTION, settings, k=3, store=store)[0].chunk.path == EXPECTED
     return report.manifest.collection
 
 
@@ -219,16 +219,16 @@ def test_sigkill_at_every_stage_never_loses_the_index(tmp_path: Path, isolated_h
         store = fresh_store(settings)
         manifest = store.get_manifest(NAME)
         if outcome.killed and manifest.collection == before.collection:  # the old generation, complete
-            assert manifest.sha == before.sha and store.open_collection(manifest).count() == before.counts["chunks"]
+            assert manifest.sha == before.sha and store.count(manifest) == before.counts["chunks"]
         else:  # the kill came after the commit: the new generation is live and complete
-            assert manifest.sha != before.sha and store.open_collection(manifest).count() == manifest.counts["chunks"]
-        assert search(NAME, QUESTION, settings, k=3, store=store)[0].chunk.path == EXPECTED
+            assert manifest.sha != before.sha and store.count(manifest) == manifest.counts["chunks"]
+        assert search_hits(NAME, QUESTION, settings, k=3, store=store)[0].chunk.path == EXPECTED
     after = build_index(source, settings, name=NAME, store=fresh_store(settings))
     store = fresh_store(settings)
     assert store.orphan_collections() == [] and list((settings.home_dir / "locks").glob("*.lock")) == []
     assert after.manifest.sha == git(work, "rev-parse", "HEAD")
-    assert search(NAME, "redeem a coupon code", settings, k=1, store=store)[0].chunk.path == "orders/coupons.py"
-    assert not any(hit.chunk.path == "orders/batch_115.py" for hit in search(NAME, "batch 115", settings, k=20))
+    assert search_hits(NAME, "redeem a coupon code", settings, k=1, store=store)[0].chunk.path == "orders/coupons.py"
+    assert not any(hit.chunk.path == "orders/batch_115.py" for hit in search_hits(NAME, "batch 115", settings, k=20))
 
     kills = [o for o in outcomes + incremental if o.killed]
     stages = {o.stage for o in kills}

@@ -4,16 +4,12 @@ from __future__ import annotations
 
 import pytest
 
-from codeqa.overview import (
-    _Resolver,
-    build_overview,
-    defined_names,
-    facets_from_metadata,
-    file_imports,
-    module_graph,
-    module_of,
-)
+from codeqa.explore.facets import facets_of
+from codeqa.explore.imports import Resolver, file_imports, module_graph, module_of
+from codeqa.explore.overview import build_overview
 from codeqa.records import Chunk
+from codeqa.store import ChunkTable
+from codeqa.symbols import short_names
 
 
 def chunk(path: str, text: str, *, symbol: str = "", kind: str = "function", start: int = 1, lang: str = "python"):
@@ -109,12 +105,12 @@ def test_python_and_typescript_imports_resolve_to_files():
     ],
 )
 def test_imports_in_other_languages(path, language, text, files, expected):
-    resolved, _ = file_imports(path, language, text, _Resolver([path, *files]))
+    resolved, _ = file_imports(path, language, text, Resolver([path, *files]))
     assert resolved == expected
 
 
 def test_relative_imports_cannot_escape_the_repository():
-    resolved, external = file_imports("a.js", "javascript", "import x from '../../etc/passwd'", _Resolver(["a.js"]))
+    resolved, external = file_imports("a.js", "javascript", "import x from '../../etc/passwd'", Resolver(["a.js"]))
     assert resolved == set() and external == {"../../etc/passwd"}
 
 
@@ -130,14 +126,19 @@ def test_module_graph_collapses_files_by_depth():
         module_graph({}, {}, 0)
 
 
-def test_defined_names_and_facets():
-    assert defined_names("Cart.add, formatPrice") == ["add", "formatPrice"]
-    assert defined_names("Shop > Running") == ["Running"]
-    facets = facets_from_metadata(
-        [{"path": "a/b/x.py", "layer": "model", "kind": "class", "language": "python"}, {"path": "y.md"}]
+def test_short_names_and_facets():
+    assert short_names("Cart.add, formatPrice") == ["add", "formatPrice"]
+    assert short_names("Cart#total, pkg::mod::f, …") == ["total", "f"]
+    table = ChunkTable()
+    table.append(
+        [
+            Chunk("a/b/x.py", "python", 1, 2, "class X: pass", "X", "class", "model"),
+            Chunk("y.md", "markdown", 1, 1, "# Y", "Y", "doc", "docs"),
+        ]
     )
+    facets = facets_of(table)
     assert facets.directories == {"a": 1, "a/b": 1}
-    assert facets.layers == {"model": 1, "core": 1} and facets.languages == {"python": 1, "text": 1}
+    assert facets.layers == {"model": 1, "docs": 1} and facets.languages == {"python": 1, "markdown": 1}
 
 
 def test_empty_index_gives_an_empty_overview():

@@ -7,8 +7,8 @@ import pytest
 
 from codeqa.config import Settings
 from codeqa.embed import get_embedder
-from codeqa.index import build_index
-from codeqa.project import (
+from codeqa.explore.find import nearest_chunks, project_query
+from codeqa.explore.projection import (
     PROJECTION_VERSION,
     IndexVectors,
     Projection,
@@ -16,12 +16,11 @@ from codeqa.project import (
     compute_projection,
     get_projection,
     load_vectors,
-    nearest_chunks,
-    project_query,
     projection_path,
     read_projection,
     save_projection,
 )
+from codeqa.pipeline import build_index
 from codeqa.store import Manifest, Store
 from tests.conftest import git
 from tests.indexed_home import build_sample_index

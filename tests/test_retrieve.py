@@ -8,11 +8,12 @@ import numpy as np
 import pytest
 
 from codeqa.config import Settings
-from codeqa.graph import SymbolGraph, defined_names, referenced_names
-from codeqa.index import build_index
-from codeqa.lexical import code_tokens
-from codeqa.retrieve import Weights, fuse, neighbors, query_identifiers, retrieve
-from codeqa.search import Filters
+from codeqa.pipeline import build_index
+from codeqa.retrieve import Filters, Weights, neighbors, query_identifiers, retrieve
+from codeqa.retrieve.fusion import fuse
+from codeqa.store.graph import SymbolGraph
+from codeqa.store.lexical import code_tokens
+from codeqa.symbols import defined_names, referenced_names
 from tests.sample_repo import SAMPLE_FILES
 
 
@@ -91,7 +92,7 @@ FILTER_CASES = [
 @pytest.mark.parametrize("question", ["password login session", "price total cart", "hash_password"])
 def test_filters_never_leak(shop_index: Settings, filters: Filters, question: str):
     result = retrieve("shop", question, shop_index, k=50, filters=filters)
-    from codeqa.table import ChunkTable
+    from codeqa.store import ChunkTable
 
     for hit in result.hits:
         chunk = hit.chunk
@@ -103,7 +104,7 @@ def test_filters_never_leak(shop_index: Settings, filters: Filters, question: st
 
 
 def _table_of(hit):
-    from codeqa.table import ChunkTable
+    from codeqa.store import ChunkTable
 
     table = ChunkTable()
     table.append([hit.chunk])
@@ -123,16 +124,16 @@ def test_neighbors_of_a_symbol(shop_index: Settings):
 def test_artifacts_rebuild_from_store_when_missing(shop_index: Settings):
     import shutil
 
-    from codeqa import retrieve as module
-    from codeqa.store import Store
+    from codeqa.store import Store, index_dir, searchfiles
 
     manifest = Store(shop_index).get_manifest("shop")
-    shutil.rmtree(module.artifacts_dir(shop_index, manifest))
-    module._CACHE.clear()
+    shutil.rmtree(index_dir(shop_index, manifest.collection))
+    searchfiles._CACHE.clear()
     result = retrieve("shop", "password hashing", shop_index, k=3)
     assert result.files[0].path == "shop/auth.py"
-    assert (module.artifacts_dir(shop_index, manifest) / "vectors.npy").exists()
-    assert np.load(module.artifacts_dir(shop_index, manifest) / "vectors.npy").shape[0] == manifest.counts["chunks"]
+    vectors = index_dir(shop_index, manifest.collection) / "vectors.npy"
+    assert vectors.exists()
+    assert np.load(vectors).shape[0] == manifest.counts["chunks"]
 
 
 def test_docs_do_not_crowd_out_code(shop_index: Settings):

@@ -12,11 +12,11 @@ import pytest
 from typer.testing import CliRunner
 
 from codeqa.answer import ask
+from codeqa.answer.redact import MASK, redact_secrets
 from codeqa.cli import app
 from codeqa.config import Settings, get_settings
 from codeqa.errors import CloneError
-from codeqa.index import build_index
-from codeqa.redact import MASK, redact_secrets
+from codeqa.pipeline import build_index
 from codeqa.store import Store
 from tests.conftest import git, write_files
 from tests.git_http import git_http_server
@@ -94,7 +94,7 @@ def _sent(server: OpenAIStandIn) -> str:
 
 def test_remote_backend_receives_redacted_sources(secret_index: Settings, monkeypatch: pytest.MonkeyPatch) -> None:
     # the stand-in listens on 127.0.0.1, so pretend its address is another host: the backend then treats it as remote
-    monkeypatch.setattr("codeqa.answer.openai_backend.is_loopback_url", lambda url: False)
+    monkeypatch.setattr("codeqa.answer.backends.openai.is_loopback_url", lambda url: False)
     question = "where is the database password configured?"
     with OpenAIStandIn(reply=["In shop/settings.py [1]."]) as server:
         settings = secret_index.model_copy(update={"openai_base_url": server.url})
@@ -114,7 +114,7 @@ def test_remote_backend_receives_redacted_sources(secret_index: Settings, monkey
     monkeypatch.undo()
     for local_settings in (settings, settings.model_copy(update={"redact_secrets_for_remote": False})):
         if local_settings is not settings:
-            monkeypatch.setattr("codeqa.answer.openai_backend.is_loopback_url", lambda url: False)
+            monkeypatch.setattr("codeqa.answer.backends.openai.is_loopback_url", lambda url: False)
         with OpenAIStandIn(reply=["ok"]) as server:
             ask("shop", question, local_settings.model_copy(update={"openai_base_url": server.url}),
                 backend="openai", k=2).result()  # fmt: skip
@@ -165,8 +165,8 @@ def test_token_is_never_written_logged_or_echoed(tmp_path: Path, isolated_home: 
     for name in ("billing", "billing-cli"):
         manifest = store.get_manifest(name)
         assert TOKEN not in manifest.to_json() and basic not in manifest.to_json()
-        records = store.open_collection(manifest).get(include=["documents", "metadatas"])
-        assert TOKEN not in repr(records) and basic not in repr(records)
+        chunks = store.chunks(manifest)
+        assert chunks and TOKEN not in repr(chunks) and basic not in repr(chunks)
     assert TOKEN not in repr(report)
     config = (Path(report.manifest.root) / ".git" / "config").read_text()
     assert "private/billing.git" in config and TOKEN not in config and basic not in config

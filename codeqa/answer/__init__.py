@@ -11,21 +11,22 @@ from typing import TYPE_CHECKING, Any
 
 if TYPE_CHECKING:
     from codeqa.answer.answering import Answer, AnswerStream, ask
+    from codeqa.answer.backends.base import BackendStatus, LLMBackend
+    from codeqa.answer.backends.select import choose_backend, list_backends
     from codeqa.answer.citations import CitationReport, check_citations
     from codeqa.answer.extractive import extractive_answer
-    from codeqa.answer.llm import BackendStatus, LLMBackend
-    from codeqa.answer.select import list_backends
 
 _EXPORTS = {
     "Answer": "codeqa.answer.answering",
     "AnswerStream": "codeqa.answer.answering",
     "ask": "codeqa.answer.answering",
-    "BackendStatus": "codeqa.answer.llm",
-    "LLMBackend": "codeqa.answer.llm",
+    "BackendStatus": "codeqa.answer.backends.base",
+    "LLMBackend": "codeqa.answer.backends.base",
     "CitationReport": "codeqa.answer.citations",
     "check_citations": "codeqa.answer.citations",
     "extractive_answer": "codeqa.answer.extractive",
-    "list_backends": "codeqa.answer.select",
+    "list_backends": "codeqa.answer.backends.select",
+    "choose_backend": "codeqa.answer.backends.select",
 }
 __all__ = [
     "Answer",
@@ -35,6 +36,7 @@ __all__ = [
     "LLMBackend",
     "ask",
     "check_citations",
+    "choose_backend",
     "extractive_answer",
     "list_backends",
 ]

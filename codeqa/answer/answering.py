@@ -10,17 +10,17 @@ from __future__ import annotations
 from collections.abc import Iterator
 from dataclasses import dataclass, replace
 
+from codeqa.answer.backends.base import LLMBackend
+from codeqa.answer.backends.select import FALLBACK, choose_backend
 from codeqa.answer.citations import check_citations
 from codeqa.answer.conversation import HISTORY_SHARE, condense_query, fit_history, normalize_history
 from codeqa.answer.extractive import extractive_answer
-from codeqa.answer.llm import LLMBackend
 from codeqa.answer.prompt import Prompt, build_prompt
-from codeqa.answer.select import FALLBACK, choose_backend
+from codeqa.answer.redact import redact_secrets
 from codeqa.config import Settings
 from codeqa.errors import LLMError, QueryError
 from codeqa.records import Hit
-from codeqa.redact import redact_secrets
-from codeqa.search import Filters, search, validate_query
+from codeqa.retrieve import Filters, retrieve, validate_query
 from codeqa.store import Manifest, Store
 
 MAX_K = 50
@@ -173,7 +173,7 @@ def ask(
     query = condense_query(
         question, turns, choice.backend if use_llm_to_condense else None, choice.model if use_llm_to_condense else None
     )
-    hits = search(name, query, settings, k=k, filters=filters)
+    hits = retrieve(name, query, settings, k=k, filters=filters).hits
     extractive = extractive_answer(question, hits, manifest)
     common = {"question": question, "query": query, "extractive": extractive, "retrieved": hits}
     if choice.backend is None or not hits:

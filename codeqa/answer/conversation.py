@@ -7,7 +7,7 @@ from __future__ import annotations
 import re
 from collections.abc import Sequence
 
-from codeqa.answer.llm import LLMBackend, Message
+from codeqa.answer.backends.base import LLMBackend, Message
 from codeqa.answer.prompt import TokenCounter
 from codeqa.errors import QueryError
 

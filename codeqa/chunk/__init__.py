@@ -24,7 +24,7 @@ from codeqa.chunk.text import chunk_document, chunk_with_langchain
 from codeqa.chunk.treesitter import chunk_tree, supports
 from codeqa.config import Settings, get_settings
 from codeqa.languages import CONFIG_LANGUAGES, DOC_LANGUAGES
-from codeqa.records import Chunk, SourceFile
+from codeqa.records import Chunk, ChunkKind, Layer, SourceFile
 
 __all__ = ["CHUNKER_VERSION", "chunk_file", "layer_for"]
 
@@ -68,15 +68,15 @@ def _pieces(language: str, index: LineIndex, max_chars: int, min_chars: int) -> 
     return chunk_with_langchain(language, index, max_chars, "other")
 
 
-def _safe_layer(path: str, text: str) -> str:
+def _safe_layer(path: str, text: str) -> Layer:
     try:
         return layer_for(path, text)
     except Exception:  # pragma: no cover - regex tables are static
         log.warning("layer detection failed for %s", path, exc_info=True)
-        return "core"
+        return Layer.CORE
 
 
-def _to_chunks(file: SourceFile, index: LineIndex, pieces: list[Piece], layer: str) -> list[Chunk]:
+def _to_chunks(file: SourceFile, index: LineIndex, pieces: list[Piece], layer: Layer) -> list[Chunk]:
     """Trim blank edges, cut exact text, and settle each chunk's kind."""
     chunks: list[Chunk] = []
     for piece in pieces:
@@ -99,15 +99,15 @@ def _to_chunks(file: SourceFile, index: LineIndex, pieces: list[Piece], layer: s
     return chunks
 
 
-def _kind(language: str, piece: Piece, layer: str) -> str:
+def _kind(language: str, piece: Piece, layer: str) -> ChunkKind:
     """Docs and config by language; functions in test files or named like tests are ``test``."""
     if language in DOC_LANGUAGES:
-        return "doc"
+        return ChunkKind.DOC
     if language in CONFIG_LANGUAGES:
-        return "config"
+        return ChunkKind.CONFIG
     if piece.kind in _CODE_KINDS and layer == "test":
-        return "test"
+        return ChunkKind.TEST
     is_callable = piece.kind in ("function", "method") and piece.symbols
     if is_callable and _TEST_NAME.match(piece.symbols[0].rsplit(".", 1)[-1]):
-        return "test"
-    return piece.kind
+        return ChunkKind.TEST
+    return ChunkKind(piece.kind)

@@ -13,20 +13,9 @@ from __future__ import annotations
 
 import re
 
-LAYERS = (
-    "api",
-    "model",
-    "view",
-    "service",
-    "cli",
-    "config",
-    "migration",
-    "test",
-    "docs",
-    "build",
-    "util",
-    "core",
-)
+from codeqa.records import Layer
+
+LAYERS = tuple(Layer)
 
 LAYER_RULES: list[tuple[str, str]] = [
     # tests beat everything
@@ -179,20 +168,21 @@ FALLBACK_RULES: list[tuple[str, str]] = [
 
 CONTENT_PREFIX = 50_000  # framework signals sit near the top; don't scan megabytes
 
-_PATH = [(layer, re.compile(pattern)) for layer, pattern in LAYER_RULES]
-_FALLBACK = [(layer, re.compile(pattern)) for layer, pattern in FALLBACK_RULES]
+_PATH = [(Layer(layer), re.compile(pattern)) for layer, pattern in LAYER_RULES]
+_FALLBACK = [(Layer(layer), re.compile(pattern)) for layer, pattern in FALLBACK_RULES]
+_CONTENT = [(Layer(layer), signals) for layer, signals in CONTENT_RULES]
 
 
-def layer_for(path: str, text: str | None = "") -> str:
+def layer_for(path: str, text: str | None = "") -> Layer:
     """The layer of a repo-relative POSIX path, using the file's text for framework signals."""
     for layer, pattern in _PATH:
         if pattern.search(path):
             return layer
     head = (text or "")[:CONTENT_PREFIX]
-    for layer, signals in CONTENT_RULES:
+    for layer, signals in _CONTENT:
         if any(signal in head for signal in signals):
             return layer
     for layer, pattern in _FALLBACK:
         if pattern.search(path):
             return layer
-    return "core"
+    return Layer.CORE

@@ -13,7 +13,7 @@ from urllib.parse import urlparse
 
 import httpx
 
-from codeqa.answer.llm import BackendStatus, Message, estimate_tokens, host_of, is_loopback_url
+from codeqa.answer.backends.base import BackendStatus, Message, estimate_tokens, host_of, is_loopback_url
 from codeqa.config import Settings
 from codeqa.errors import LLMError, LLMTimeoutError, LLMUnavailableError, ModelNotFoundError
 

@@ -8,8 +8,6 @@ places (``get``, ``run``) are too ambiguous to be evidence and are ignored.
 
 from __future__ import annotations
 
-import re
-import sys
 from collections import defaultdict
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
@@ -18,28 +16,11 @@ from pathlib import Path
 import numpy as np
 from scipy import sparse
 
-IDENTIFIER = re.compile(r"[A-Za-z_][A-Za-z0-9_]{2,}")
+from codeqa.symbols import defined_names
+
 GRAPH_FILE = "graph.npz"
 MAX_DEFINITIONS = 4  # a name defined in more places than this is not evidence of a link
 COMMON_NAMES = frozenset({"__init__", "main", "run", "get", "set", "setup", "call", "init", "new", "test", "self"})
-
-
-def defined_names(symbol: str) -> list[str]:
-    """Names a chunk defines: ``"A.f, A.g"`` → ``["A.f", "f", "A.g", "g"]``."""
-    names: list[str] = []
-    for part in symbol.split(", "):
-        part = part.strip().strip("…").strip()
-        if not part:
-            continue
-        names.append(part)
-        last = re.split(r"[.#:]+", part)[-1]
-        if last and last != part:
-            names.append(last)
-    return names
-
-
-def referenced_names(text: str) -> set[str]:
-    return {sys.intern(m) for m in IDENTIFIER.findall(text)}
 
 
 @dataclass

@@ -7,7 +7,7 @@ from typing import TYPE_CHECKING, Annotated
 import typer
 
 if TYPE_CHECKING:
-    from codeqa.search import Filters
+    from codeqa.retrieve import Filters
 
 LayerOption = Annotated[list[str] | None, typer.Option("--layer", help="Only this layer (repeatable).")]
 KindOption = Annotated[list[str] | None, typer.Option("--kind", help="Only this kind (repeatable).")]
@@ -23,7 +23,7 @@ def make_filters(
     path: list[str] | None,
     glob: list[str] | None,
 ) -> Filters:
-    from codeqa.search import Filters
+    from codeqa.retrieve import Filters
 
     return Filters(
         layers=tuple(layer or ()),

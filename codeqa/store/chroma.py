@@ -1,74 +1,34 @@
-"""The store stage: Chroma collections, one per indexed repository, and the manifests that describe them.
+"""Every Chroma call codeqa makes: one collection per index generation, and a registry of manifests.
 
 A registry collection maps an index name to its manifest; the manifest names the Chroma collection that
 holds the chunks. Re-indexing writes a *new* collection and switches the registry entry only when it is
-complete, so an interrupted or failed index never damages the last good one.
+complete, so an interrupted or failed index never damages the last good one. Nothing outside this module
+touches a Chroma object: the rest of codeqa gets ``Manifest``s, ``Chunk``s and numpy vectors.
 """
 
 from __future__ import annotations
 
 import contextlib
-import json
-import re
 import shutil
 import threading
 import time
 import uuid
-from collections.abc import Sequence
-from dataclasses import asdict, dataclass, field
-from typing import Any
+from collections.abc import Callable, Iterator, Sequence
+from typing import Any, TypeVar
 from urllib.parse import urlparse
 
 import numpy as np
 
 from codeqa.config import Settings
-from codeqa.errors import IncompatibleIndexError, IndexNotFoundError, QueryError, StoreError
+from codeqa.errors import IncompatibleIndexError, IndexNotFoundError, StoreError
 from codeqa.records import Chunk
+from codeqa.store.layout import index_dir
+from codeqa.store.manifest import Manifest
 
 REGISTRY = "codeqa-registry"
 COLLECTION_PREFIX = "cq-"
-NAME_RE = re.compile(r"^[A-Za-z0-9][A-Za-z0-9._-]{0,62}$")
-
-
-@dataclass
-class Manifest:
-    """Everything needed to trust, reopen and describe an index."""
-
-    name: str
-    source: str
-    collection: str
-    model: str
-    dimension: int
-    chunker_version: str
-    codeqa_version: str
-    source_kind: str = "local-dir"
-    ref: str | None = None
-    sha: str | None = None
-    web_url: str | None = None
-    subdir: str = ""
-    root: str = ""
-    created_at: float = field(default_factory=time.time)
-    counts: dict[str, int] = field(default_factory=dict)
-    languages: dict[str, int] = field(default_factory=dict)
-    skipped: dict[str, int] = field(default_factory=dict)
-    timings: dict[str, float] = field(default_factory=dict)
-
-    def to_json(self) -> str:
-        return json.dumps(asdict(self), sort_keys=True)
-
-    @classmethod
-    def from_json(cls, text: str) -> Manifest:
-        data = json.loads(text)
-        known = {f for f in cls.__dataclass_fields__}
-        return cls(**{k: v for k, v in data.items() if k in known})
-
-
-def validate_index_name(name: str) -> str:
-    if not NAME_RE.match(name or ""):
-        raise QueryError(
-            f"Invalid index name {name!r}: use 1-63 letters, digits, '.', '_' or '-', starting with a letter or digit."
-        )
-    return name
+READ_BATCH = 2000
+T = TypeVar("T")
 
 
 class _RefuseToEmbed:
@@ -113,8 +73,8 @@ def chunk_metadata(chunk: Chunk) -> dict[str, Any]:
         "start_line": chunk.start_line,
         "end_line": chunk.end_line,
         "symbol": chunk.symbol,
-        "kind": chunk.kind,
-        "layer": chunk.layer,
+        "kind": str(chunk.kind),
+        "layer": str(chunk.layer),
         "hash": chunk.hash,
     }
 
@@ -178,14 +138,15 @@ class Store:
 
     def __init__(self, settings: Settings, client: Any | None = None):
         self.settings = settings
-        self.client = client if client is not None else get_client(settings)
+        self._client = client if client is not None else get_client(settings)
         self._registry = self._open_registry()
+        self._collections: dict[str, Any] = {}  # collection objects by name (each lookup is a request on a server)
 
     def _open_registry(self) -> Any:
         """The registry collection; two processes creating it at once can collide, so retry briefly."""
         for attempt in range(5):
             try:
-                return self.client.get_or_create_collection(
+                return self._client.get_or_create_collection(
                     REGISTRY, embedding_function=_RefuseToEmbed(), configuration={"hnsw": {"space": "cosine"}}
                 )
             except Exception as exc:
@@ -215,18 +176,20 @@ class Store:
         return bool(self._registry.get(ids=[name], include=[])["ids"])
 
     # -- writing -----------------------------------------------------------------------------
-    def new_collection(self, name: str) -> Any:
-        """A fresh, empty collection for the next generation of index ``name``."""
+    def new_generation(self, name: str) -> str:
+        """A fresh, empty collection for the next generation of index ``name``; returns its collection name."""
         collection_name = f"{COLLECTION_PREFIX}{name}-{uuid.uuid4().hex[:10]}"
-        return self.client.create_collection(
+        self._client.create_collection(
             collection_name,
             embedding_function=_RefuseToEmbed(),
             configuration={"hnsw": {"space": "cosine"}},
             metadata={"codeqa_index": name, "codeqa_state": "building", "created_at": time.time()},
         )
+        return collection_name
 
-    def add_chunks(self, collection: Any, chunks: Sequence[Chunk], vectors: np.ndarray) -> None:
-        limit = max(1, min(self.client.get_max_batch_size(), 2000))
+    def add_chunks(self, collection_name: str, chunks: Sequence[Chunk], vectors: np.ndarray) -> None:
+        collection = self._collection(collection_name)
+        limit = max(1, min(self._client.get_max_batch_size(), 2000))
         for start in range(0, len(chunks), limit):
             batch = chunks[start : start + limit]
             collection.add(
@@ -250,9 +213,10 @@ class Store:
 
     def drop_collection(self, collection_name: str) -> None:
         """Delete a generation: its Chroma collection and its local search files."""
+        self._collections.pop(collection_name, None)
         with contextlib.suppress(Exception):  # already gone: nothing to clean up
-            self.client.delete_collection(collection_name)
-        shutil.rmtree(self.settings.indexes_dir / collection_name, ignore_errors=True)
+            self._client.delete_collection(collection_name)
+        shutil.rmtree(index_dir(self.settings, collection_name), ignore_errors=True)
 
     def remove(self, name: str) -> Manifest:
         manifest = self.get_manifest(name)
@@ -264,7 +228,7 @@ class Store:
         """Collections left behind by interrupted runs (for ``name``, or all), not referenced by a manifest."""
         live = {m.collection for m in self.list_manifests()}
         orphans = []
-        for collection in self.client.list_collections():
+        for collection in self._client.list_collections():
             owner = (collection.metadata or {}).get("codeqa_index")
             ours = name is None or owner == name
             if collection.name.startswith(COLLECTION_PREFIX) and collection.name not in live and ours:
@@ -272,18 +236,64 @@ class Store:
         return orphans
 
     # -- reading -----------------------------------------------------------------------------
-    def open_collection(self, manifest: Manifest, *, model: str | None = None, dimension: int | None = None) -> Any:
-        if model is not None and (manifest.model != model or (dimension and manifest.dimension != dimension)):
+    def check_model(self, manifest: Manifest, model: str, dimension: int | None = None) -> None:
+        """Refuse to query an index with an embedding model other than the one that built it."""
+        if manifest.model != model or (dimension and manifest.dimension != dimension):
             raise IncompatibleIndexError(
                 f"Index {manifest.name!r} was built with embedding model {manifest.model!r} "
                 f"({manifest.dimension} dims) but {model!r} is configured. Re-index it with "
                 f"`codeqa index {manifest.source} --name {manifest.name}` "
                 f"or set CODEQA_EMBEDDING_MODEL={manifest.model}."
             )
+
+    def count(self, manifest: Manifest) -> int:
+        """How many chunks the index's collection holds."""
+        return int(self._read(manifest, lambda collection: collection.count()))
+
+    def chunks(self, manifest: Manifest, ids: Sequence[str] | None = None) -> list[Chunk]:
+        """The chunks with these ids in the given order (missing ids skipped), or every chunk when ``ids`` is None."""
+        if ids is None:
+            return [chunk for _, batch, _ in self.iter_records(manifest, vectors=False) for chunk in batch]
+        if not ids:
+            return []
+        records = self._read(manifest, lambda c: c.get(ids=list(ids), include=["documents", "metadatas"]))
+        found = {
+            chunk_id: chunk_from_record(doc, meta)
+            for chunk_id, doc, meta in zip(
+                records["ids"], records.get("documents") or [], records.get("metadatas") or [], strict=False
+            )
+        }
+        return [found[i] for i in ids if i in found]
+
+    def iter_records(
+        self, manifest: Manifest, *, vectors: bool = True, batch: int = READ_BATCH
+    ) -> Iterator[tuple[list[str], list[Chunk], np.ndarray | None]]:
+        """Every stored chunk, in batches: ``(ids, chunks, vectors or None)``."""
+        include = ["documents", "metadatas", *(["embeddings"] if vectors else [])]
+        total = self.count(manifest)
+        for offset in range(0, total, batch):
+            records = self._read(manifest, lambda c, o=offset: c.get(include=include, limit=batch, offset=o))
+            chunks = [
+                chunk_from_record(doc, meta)
+                for doc, meta in zip(records["documents"], records["metadatas"], strict=True)
+            ]
+            embeddings = np.asarray(records["embeddings"], dtype=np.float32) if vectors else None
+            yield list(records["ids"]), chunks, embeddings
+
+    def _read(self, manifest: Manifest, action: Callable[[Any], T]) -> T:
+        """Run ``action`` on the index's collection; a missing or vanished collection is a clear ``StoreError``."""
         try:
-            return self.client.get_collection(manifest.collection, embedding_function=_RefuseToEmbed())
+            return action(self._collection(manifest.collection))
         except Exception as exc:
+            self._collections.pop(manifest.collection, None)
             raise StoreError(
                 f"The data of index {manifest.name!r} is missing from the store; re-index it with "
                 f"`codeqa index {manifest.source} --name {manifest.name}`."
             ) from exc
+
+    def _collection(self, collection_name: str) -> Any:
+        if collection_name not in self._collections:
+            self._collections[collection_name] = self._client.get_collection(
+                collection_name, embedding_function=_RefuseToEmbed()
+            )
+        return self._collections[collection_name]

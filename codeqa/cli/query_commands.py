@@ -1,6 +1,6 @@
-"""``codeqa ask`` and ``codeqa models``, registered on the main app by ``codeqa.cli``.
+"""Commands that query an index: ``search`` (ranked code), ``ask`` (a cited answer) and ``models`` (LLM backends).
 
-The answer streams to stdout as it is generated; notices (fallbacks, code leaving the machine, tiny model) go to
+An answer streams to stdout as it is generated; notices (fallbacks, code leaving the machine, tiny model) go to
 stderr as one line each, so ``codeqa ask ... > answer.md`` keeps a clean answer. Library imports happen inside
 the commands to keep ``codeqa --help`` fast.
 """
@@ -10,12 +10,45 @@ from __future__ import annotations
 from typing import Annotated, Any
 
 import typer
+from rich.markup import escape
 
-from codeqa.cli_options import GlobOption, KindOption, LanguageOption, LayerOption, PathOption, make_filters
+from codeqa.cli.console import err, out, run_or_exit, settings
+from codeqa.cli.options import GlobOption, KindOption, LanguageOption, LayerOption, PathOption, make_filters
 
 
-def _print_sources(answer: Any, out: Any) -> None:
-    from rich.markup import escape
+def search(
+    name: Annotated[str, typer.Argument(help="Index name.")],
+    query: Annotated[str, typer.Argument(help="A question or keywords.")],
+    k: Annotated[int, typer.Option("-k", help="Number of results.", min=1, max=200)] = 10,
+    layer: LayerOption = None,
+    kind: KindOption = None,
+    language: LanguageOption = None,
+    path: PathOption = None,
+    glob: GlobOption = None,
+    files: Annotated[
+        bool, typer.Option("--files", help="Rank files instead of chunks (for 'where' questions).")
+    ] = False,
+) -> None:
+    """Print the chunks (or files) that best match a question: path:start-end  symbol  score."""
+    from codeqa.retrieve import retrieve
+
+    filters = make_filters(layer, kind, language, path, glob)
+    result = run_or_exit(lambda: retrieve(name, query, settings(), k=k, filters=filters))
+    hits = result.hits
+    if not hits:
+        out.print("No matching code" + (" within these filters." if filters.active else "."))
+        return
+    if files:
+        for file in result.files[:k]:
+            symbols = ", ".join(dict.fromkeys(h.chunk.symbol for h in file.hits if h.chunk.symbol)) or "-"
+            out.print(escape(f"{file.path}  {symbols}  {file.score:.4f}"), soft_wrap=True)
+        return
+    width = max(len(hit.location) for hit in hits)
+    for hit in hits:
+        out.print(escape(f"{hit.location:<{width}}  {hit.chunk.symbol or '-'}  {hit.score:.4f}"), soft_wrap=True)
+
+
+def _print_sources(answer: Any) -> None:
 
     out.print("\nSources:" if answer.sources else "\nSources: none")
     for number, hit in enumerate(answer.sources, start=1):
@@ -48,13 +81,12 @@ def ask(
     model: Annotated[str | None, typer.Option(help="Model name (Ollama/OpenAI) or a .gguf path (embedded).")] = None,
 ) -> None:
     """Answer a question about an indexed repository, citing path:start-end for every claim."""
-    from rich.markup import escape
 
     from codeqa.answer import ask as run_ask
-    from codeqa.cli import _run, _settings, err, out
 
     filters = make_filters(layer, kind, language, path, glob)
-    stream = _run(lambda: run_ask(name, question, _settings(), filters=filters, backend=backend, model=model, k=k))
+    config = settings()
+    stream = run_or_exit(lambda: run_ask(name, question, config, filters=filters, backend=backend, model=model, k=k))
     if stream.notice:
         err.print(f"[yellow]note:[/] {escape(stream.notice)}", soft_wrap=True)
     shown = stream.notice
@@ -69,26 +101,23 @@ def ask(
     out.file.write("\n")
     if answer.notice and answer.notice != shown:
         err.print(f"[yellow]note:[/] {escape(answer.notice)}", soft_wrap=True)
-    _print_sources(answer, out)
+    _print_sources(answer)
 
 
 def models() -> None:
     """List the language-model backends, whether each can answer now, and the models it offers."""
-    from rich.markup import escape
     from rich.table import Table
 
-    from codeqa.answer import list_backends
-    from codeqa.answer.select import choose_backend
-    from codeqa.cli import _run, _settings, out
+    from codeqa.answer import choose_backend, list_backends
 
-    settings = _settings()
-    statuses = _run(lambda: list_backends(settings))
+    config = settings()
+    statuses = run_or_exit(lambda: list_backends(config))
     table = Table("backend", "ready", "models", "where / how to enable", show_lines=False)
     for status in statuses:
         ready = "yes" if status.available else "no"
         shown = ", ".join(status.models[:6]) + (f" (+{len(status.models) - 6})" if len(status.models) > 6 else "")
         table.add_row(status.name, ready, escape(shown or "-"), escape(status.detail))
     out.print(table)
-    choice = _run(lambda: choose_backend(settings))
+    choice = run_or_exit(lambda: choose_backend(config))
     picked = f"{choice.backend.name} ({choice.model})" if choice.backend else "none (extractive map)"
-    out.print(escape(f"`codeqa ask` uses: {picked}  [CODEQA_LLM_BACKEND={settings.llm_backend}]"), soft_wrap=True)
+    out.print(escape(f"`codeqa ask` uses: {picked}  [CODEQA_LLM_BACKEND={config.llm_backend}]"), soft_wrap=True)

@@ -14,7 +14,7 @@ from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
-from codeqa.answer.llm import BackendStatus, Message
+from codeqa.answer.backends.base import BackendStatus, Message
 from codeqa.config import Settings
 from codeqa.errors import LLMError, LLMUnavailableError, ModelNotFoundError
 

@@ -9,10 +9,10 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from codeqa.answer.embedded import TINY_MODEL_LABEL, EmbeddedBackend
-from codeqa.answer.llm import BackendStatus, LLMBackend, host_of
-from codeqa.answer.ollama_backend import OllamaBackend
-from codeqa.answer.openai_backend import OpenAICompatibleBackend
+from codeqa.answer.backends.base import BackendStatus, LLMBackend, host_of
+from codeqa.answer.backends.embedded import TINY_MODEL_LABEL, EmbeddedBackend
+from codeqa.answer.backends.ollama import OllamaBackend
+from codeqa.answer.backends.openai import OpenAICompatibleBackend
 from codeqa.config import Settings
 from codeqa.errors import LLMError, LLMUnavailableError, QueryError
 

@@ -16,13 +16,12 @@ from typing import Any
 import numpy as np
 
 from codeqa.config import Settings
-from codeqa.errors import StoreError
 from codeqa.records import Chunk
-from codeqa.store import Manifest, Store, chunk_from_record
+from codeqa.retrieve import Filters
+from codeqa.store import Manifest, Store, index_dir, load_search_files
 
 PROJECTION_VERSION = 1
 UMAP_MIN_POINTS = 50  # below this UMAP's neighbourhood graph is meaningless: PCA is the honest picture
-QUERY_NEIGHBOURS = 8
 _COLUMNS = ("paths", "symbols", "kinds", "layers", "languages")
 
 
@@ -80,21 +79,27 @@ class IndexVectors:
 
 
 def projection_path(settings: Settings, manifest: Manifest) -> Path:
-    return settings.indexes_dir / manifest.collection / "projection.npz"
+    return index_dir(settings, manifest.collection) / "projection.npz"
 
 
 def load_vectors(settings: Settings, manifest: Manifest, store: Store | None = None) -> IndexVectors:
-    collection = (store or Store(settings)).open_collection(manifest)
-    records = collection.get(include=["embeddings", "metadatas"])
-    ids = list(records["ids"] or [])
-    embeddings = records.get("embeddings")
-    vectors = np.asarray(embeddings if embeddings is not None and len(ids) else np.zeros((0, manifest.dimension)))
-    order = np.argsort(ids, kind="stable")  # Chroma's order is arbitrary: sort so layouts are reproducible
-    return IndexVectors(
-        ids=[ids[i] for i in order],
-        vectors=vectors[order].astype(np.float32) if len(ids) else vectors.astype(np.float32),
-        metadatas=[records["metadatas"][i] for i in order],
-    )
+    """The index's vectors and metadata, row-aligned with its chunk table (from the local search files)."""
+    files = load_search_files(settings, manifest, store or Store(settings))
+    table = files.table
+    metadatas = [
+        {
+            "path": table.paths[row],
+            "symbol": table.symbols[row],
+            "kind": table.kinds[row],
+            "layer": table.layers[row],
+            "language": table.languages[row],
+            "start_line": table.starts[row],
+            "end_line": table.ends[row],
+        }
+        for row in range(len(table))
+    ]
+    vectors = np.asarray(files.vectors, dtype=np.float32).reshape(len(table), -1)
+    return IndexVectors(ids=list(table.ids), vectors=vectors, metadatas=metadatas)
 
 
 def _pca(vectors: np.ndarray) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
@@ -209,6 +214,11 @@ def cached_projection(settings: Settings, manifest: Manifest) -> Projection | No
     return projection if projection and projection.collection == manifest.collection else None
 
 
+def is_final(projection: Projection) -> bool:
+    """True for a UMAP layout, or a PCA one of an index too small for UMAP; False for a PCA preview."""
+    return projection.method == "umap" or len(projection) < UMAP_MIN_POINTS
+
+
 def get_projection(
     settings: Settings, manifest: Manifest, *, store: Store | None = None, compute: bool = True
 ) -> Projection:
@@ -228,53 +238,22 @@ def get_projection(
     return projection
 
 
-def project_query(
-    projection: Projection,
-    vector: np.ndarray,
-    *,
-    neighbours: Sequence[tuple[str, float]] = (),
-) -> tuple[float, float]:
-    """Where a question's embedding falls on the map.
-
-    PCA: the exact linear transform. UMAP: the similarity-weighted mean of the question's nearest chunks
-    (``neighbours`` = ``(chunk id, cosine similarity)``), which is how ``UMAP.transform`` initialises new points;
-    it needs no pickled model on disk and no JIT compile per query.
-    """
-    vector = np.asarray(vector, dtype=np.float32)
-    if projection.method == "pca":
-        if projection.pca_components.shape[-1] != vector.shape[-1]:
-            raise StoreError("The question's embedding does not match this map's dimension; re-index the repository.")
-        x, y = (vector - projection.pca_mean) @ projection.pca_components.T
-        return float(x), float(y)
-    where = {chunk_id: i for i, chunk_id in enumerate(projection.ids)}
-    known = [(where[chunk_id], max(float(score), 0.0)) for chunk_id, score in neighbours if chunk_id in where]
-    if not known:
-        return float(np.mean(projection.x)), float(np.mean(projection.y))
-    rows = np.asarray([i for i, _ in known])
-    weights = np.asarray([w for _, w in known]) ** 4 + 1e-6  # sharpen: the closest chunks dominate
-    x = np.average(projection.x[rows], weights=weights)
-    return float(x), float(np.average(projection.y[rows], weights=weights))
-
-
-def nearest_chunks(
-    settings: Settings, manifest: Manifest, vector: np.ndarray, *, k: int = QUERY_NEIGHBOURS, store: Store | None = None
-) -> list[tuple[str, float]]:
-    """``(chunk id, cosine similarity)`` of the ``k`` chunks closest to ``vector`` (unfiltered)."""
-    collection = (store or Store(settings)).open_collection(manifest)
-    result = collection.query(
-        query_embeddings=[np.asarray(vector, dtype=np.float32)], n_results=k, include=["distances"]
-    )
-    return [(i, 1.0 - float(d)) for i, d in zip(result["ids"][0], result["distances"][0], strict=True)]
-
-
 def chunks_by_id(settings: Settings, manifest: Manifest, ids: Sequence[str], store: Store | None = None) -> list[Chunk]:
     """The chunks with these ids, in the given order (missing ids are skipped)."""
-    if not ids:
-        return []
-    collection = (store or Store(settings)).open_collection(manifest)
-    records = collection.get(ids=list(ids), include=["documents", "metadatas"])
-    found = {
-        chunk_id: chunk_from_record(doc, meta)
-        for chunk_id, doc, meta in zip(records["ids"], records["documents"], records["metadatas"], strict=True)
-    }
-    return [found[i] for i in ids if i in found]
+    return (store or Store(settings)).chunks(manifest, ids)
+
+
+def filter_mask(
+    settings: Settings, manifest: Manifest, projection: Projection, filters: Filters, store: Store | None = None
+) -> np.ndarray:
+    """Which points of the map pass ``filters`` — the very mask retrieval applies, mapped onto the map's points."""
+    if not filters.active:
+        return np.ones(len(projection), dtype=bool)
+    table = load_search_files(settings, manifest, store or Store(settings)).table
+    mask = filters.mask(table)
+    if mask is None:
+        return np.ones(len(projection), dtype=bool)
+    if tuple(table.ids) == projection.ids:
+        return np.asarray(mask, dtype=bool)
+    row_of = {chunk_id: row for row, chunk_id in enumerate(table.ids)}
+    return np.asarray([bool(mask[row_of[i]]) if i in row_of else False for i in projection.ids], dtype=bool)

@@ -1,4 +1,4 @@
-"""The indexing pipeline: source → scan → chunk → embed → store, with progress and a safe swap.
+"""Building an index: source → scan → chunk → embed → store, with progress per stage and a safe swap.
 
 Chunks are embedded and written in batches, so memory stays bounded on large repositories; the new
 collection only becomes the live index once everything is written.
@@ -19,11 +19,10 @@ from codeqa.config import Settings
 from codeqa.embed import Embedder, EmbeddingCache, embed_chunks, embedder_ready, get_embedder
 from codeqa.errors import IndexCancelled, ScanError
 from codeqa.locks import index_lock
-from codeqa.records import Chunk, ResolvedSource, ScanResult, SkippedFile, SourceFile
-from codeqa.retrieve import ArtifactBuilder
+from codeqa.records import Chunk, ResolvedSource, ScanResult, SkippedFile, SkipReason, SourceFile
 from codeqa.scan import scan_repository
 from codeqa.source import resolve_source
-from codeqa.store import Manifest, Store, validate_index_name
+from codeqa.store import Manifest, SearchFilesBuilder, Store, index_dir, validate_index_name
 
 STAGES = ("clone", "scan", "chunk", "embed", "store")
 
@@ -66,7 +65,7 @@ class _StageClock:
 class _BackgroundWriter:
     """Writes batches to Chroma on a thread, so storing overlaps with chunking and embedding."""
 
-    def __init__(self, store: Store, collection, clock: _StageClock):
+    def __init__(self, store: Store, collection: str, clock: _StageClock):
         self._store = store
         self._collection = collection
         self._clock = clock
@@ -182,9 +181,9 @@ def _build_locked(
     for orphan in store.orphan_collections(name):  # we hold the lock: these are from a killed run
         store.drop_collection(orphan)
     cache = EmbeddingCache(settings.cache_dir / "embeddings.sqlite")
-    collection = store.new_collection(name)
+    collection = store.new_generation(name)
     total_chunks = embedded = 0
-    artifacts = ArtifactBuilder()
+    search_files = SearchFilesBuilder()
     writer = _BackgroundWriter(store, collection, clock)
     try:
         for batch, files_done in _chunk_batches(scan.files, settings, clock, batch_chunks=512):
@@ -199,22 +198,22 @@ def _build_locked(
             )
             writer.put(batch, vectors)
             started = time.perf_counter()
-            artifacts.add(batch, vectors)
+            search_files.add(batch, vectors)
             clock.add("store", started)
             emit(ProgressEvent("store", f"{writer.stored} chunks stored", files_done / len(scan.files)))
         writer.close()
         emit(ProgressEvent("store", f"{writer.stored} chunks stored", 1.0))
-        manifest = _manifest(resolved, name, collection.name, embedder, scan.files, scan.skipped_by_reason())
+        manifest = _manifest(resolved, name, collection, embedder, scan.files, scan.skipped_by_reason())
         manifest.counts.update(chunks=total_chunks, embedded=embedded)
         started = time.perf_counter()
         emit(ProgressEvent("store", "Building lexical index and symbol graph"))
-        artifacts.finish(settings.indexes_dir / collection.name)
+        search_files.finish(index_dir(settings, collection))
         clock.add("store", started)
         manifest.timings = {stage: round(seconds, 3) for stage, seconds in clock.seconds.items()}
         store.commit(manifest)
     except BaseException:
         writer.abandon()
-        store.drop_collection(collection.name)
+        store.drop_collection(collection)
         raise
     finally:
         cache.close()
@@ -233,7 +232,7 @@ def _build_locked(
 
 def _exclude(scan: ScanResult, exclude: Callable[[str], bool]) -> ScanResult:
     kept = [file for file in scan.files if not exclude(file.path)]
-    dropped = [SkippedFile(file.path, "excluded") for file in scan.files if exclude(file.path)]
+    dropped = [SkippedFile(file.path, SkipReason.EXCLUDED) for file in scan.files if exclude(file.path)]
     return ScanResult(files=kept, skipped=[*scan.skipped, *dropped])
 
 

@@ -31,7 +31,6 @@ class ChunkTable:
     ends: list[int] = field(default_factory=list)
 
     def __post_init__(self) -> None:
-        self._row_of: dict[str, int] | None = None
         self._columns: dict[str, np.ndarray] = {}
         self._masks: dict[tuple, np.ndarray] = {}
 
@@ -43,19 +42,13 @@ class ChunkTable:
             self.ids.append(chunk.id)
             self.paths.append(chunk.path)
             self.symbols.append(chunk.symbol)
-            self.kinds.append(chunk.kind)
-            self.layers.append(chunk.layer)
+            self.kinds.append(str(chunk.kind))
+            self.layers.append(str(chunk.layer))
             self.languages.append(chunk.language)
             self.starts.append(chunk.start_line)
             self.ends.append(chunk.end_line)
-        self._row_of = None
         self._columns = {}
         self._masks = {}
-
-    def row_of(self, chunk_id: str) -> int | None:
-        if self._row_of is None:
-            self._row_of = {chunk_id: row for row, chunk_id in enumerate(self.ids)}
-        return self._row_of.get(chunk_id)
 
     def column(self, name: str) -> np.ndarray:
         """A column as a numpy array (cached), for vectorized filters."""

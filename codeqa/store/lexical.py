@@ -15,7 +15,8 @@ from pathlib import Path
 import numpy as np
 import Stemmer
 
-IDENTIFIER = re.compile(r"[A-Za-z_][A-Za-z0-9_]*")
+from codeqa.symbols import IDENTIFIER
+
 CAMEL_PARTS = re.compile(r"[A-Z]+(?=[A-Z][a-z])|[A-Z]?[a-z]+|[A-Z]+|\d+")
 
 STOPWORDS = frozenset(

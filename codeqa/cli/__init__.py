@@ -1,0 +1,33 @@
+"""The ``codeqa`` command: the same library the app uses, for terminals and scripts.
+
+Every user error becomes one line on stderr and a non-zero exit code; never a traceback (``console.run_or_exit``).
+"""
+
+from __future__ import annotations
+
+import typer
+
+from codeqa.cli.eval_command import evaluate
+from codeqa.cli.index_commands import index, list_indexes, prepare, remove, serve, version
+from codeqa.cli.query_commands import ask, models, search
+
+app = typer.Typer(
+    help="codeqa: index a codebase locally, then search and ask it questions.",
+    no_args_is_help=True,
+    add_completion=False,
+    pretty_exceptions_enable=False,
+)
+app.command()(index)
+app.command("list")(list_indexes)
+app.command()(remove)
+app.command()(search)
+app.command()(ask)
+app.command()(models)
+app.command("eval")(evaluate)
+app.command()(serve)
+app.command()(prepare)
+app.command()(version)
+
+
+def main() -> None:
+    app()

@@ -1,0 +1,156 @@
+"""Commands that build and manage indexes: ``index``, ``list``, ``remove``, ``prepare``, ``serve``, ``version``."""
+
+from __future__ import annotations
+
+import datetime as dt
+import os
+import subprocess
+import sys
+from pathlib import Path
+from typing import Annotated, Any
+
+import typer
+from rich.markup import escape
+from rich.progress import BarColumn, Progress, TaskID, TextColumn, TimeElapsedColumn
+from rich.table import Table
+
+from codeqa import __version__
+from codeqa.cli.console import err, out, run_or_exit, settings
+
+
+def index(
+    source: Annotated[str, typer.Argument(help="GitHub URL, owner/repo, any https git URL, or a local path.")],
+    ref: Annotated[str | None, typer.Option(help="Branch, tag or commit to index.")] = None,
+    name: Annotated[str | None, typer.Option(help="Index name (default: derived from the source).")] = None,
+    token: Annotated[
+        str | None, typer.Option(help="Access token for a private repository (or set CODEQA_GITHUB_TOKEN).")
+    ] = None,
+) -> None:
+    """Clone (if remote), scan, chunk, embed and store a repository."""
+    from codeqa.pipeline import STAGES, ProgressEvent, build_index
+
+    config = settings()
+    with Progress(
+        TextColumn("{task.description:>6}"),
+        BarColumn(),
+        TextColumn("{task.fields[note]}"),
+        TimeElapsedColumn(),
+        console=err,
+        transient=not err.is_terminal,
+    ) as bar:
+        tasks: dict[str, TaskID] = {}
+
+        def on_progress(event: ProgressEvent) -> None:
+            if event.stage not in STAGES:
+                return
+            if event.stage not in tasks:
+                tasks[event.stage] = bar.add_task(event.stage, total=1.0, note="")
+            completed = event.fraction if event.fraction is not None else None
+            bar.update(tasks[event.stage], note=escape(event.message[:70]), completed=completed)
+
+        report = run_or_exit(lambda: build_index(source, config, name=name, ref=ref, token=token, progress=on_progress))
+        for task in tasks.values():
+            bar.update(task, completed=1.0)
+    _print_report(report)
+
+
+def _print_report(report: Any) -> None:
+    manifest = report.manifest
+    out.print(
+        f"[bold green]Indexed[/] {manifest.name}  ({escape(manifest.source)}"
+        + (f" @ {manifest.sha[:12]}" if manifest.sha else "")
+        + ")"
+    )
+    languages = ", ".join(f"{lang} {count}" for lang, count in list(report.languages.items())[:8])
+    out.print(
+        f"  files {report.files}   lines {report.lines}   chunks {report.chunks}   newly embedded {report.embedded}"
+    )
+    out.print(f"  languages: {languages}")
+    skipped = ", ".join(f"{reason} {count}" for reason, count in report.skipped.items()) or "none"
+    out.print(f"  skipped: {skipped}")
+    timings = "  ".join(f"{stage} {seconds:.1f}s" for stage, seconds in report.timings.items())
+    out.print(f"  time: {timings}  (total {sum(report.timings.values()):.1f}s)")
+
+
+def list_indexes() -> None:
+    """List indexed repositories."""
+    from codeqa.store import Store
+
+    manifests = run_or_exit(lambda: Store(settings()).list_manifests())
+    if not manifests:
+        out.print("No indexes yet. Create one with: codeqa index <github-url-or-path>")
+        return
+    table = Table(expand=False)
+    for column in ("name", "commit", "files", "chunks", "indexed"):
+        table.add_column(column, no_wrap=True)
+    table.add_column("languages")
+    table.add_column("source", overflow="fold")
+    for m in manifests:
+        when = dt.datetime.fromtimestamp(m.created_at).strftime("%Y-%m-%d %H:%M")
+        table.add_row(
+            m.name,
+            (m.sha or "-")[:12],
+            str(m.counts.get("files", 0)),
+            str(m.counts.get("chunks", 0)),
+            when,
+            ", ".join(list(m.languages)[:3]),
+            escape(m.source),
+        )
+    out.print(table)
+
+
+def remove(
+    name: Annotated[str, typer.Argument(help="Index name, as shown by `codeqa list`.")],
+    yes: Annotated[bool, typer.Option("--yes", "-y", help="Do not ask for confirmation.")] = False,
+) -> None:
+    """Delete an index (the original repository is not touched)."""
+    from codeqa.store import Store
+
+    store = run_or_exit(lambda: Store(settings()))
+    run_or_exit(lambda: store.get_manifest(name))
+    if not yes and sys.stdin.isatty() and not typer.confirm(f"Delete index {name!r}?"):
+        raise typer.Exit(1)
+    run_or_exit(lambda: store.remove(name))
+    out.print(f"Removed index {name}.")
+
+
+def serve(
+    port: Annotated[int, typer.Option(help="Port to serve the app on.")] = 8501,
+    address: Annotated[str, typer.Option(help="Address to bind (127.0.0.1 keeps it private).")] = "127.0.0.1",
+) -> None:
+    """Start the web app (Streamlit) on this machine."""
+    app_file = Path(__file__).resolve().parent.parent.parent / "app.py"
+    if not app_file.exists():
+        err.print("[bold red]error:[/] app.py not found next to the codeqa package; run from a source checkout.")
+        raise typer.Exit(1)
+    out.print(f"codeqa app: http://{address}:{port}")
+    command = [
+        sys.executable,
+        "-m",
+        "streamlit",
+        "run",
+        str(app_file),
+        "--server.headless",
+        "true",
+        "--server.address",
+        address,
+        "--server.port",
+        str(port),
+    ]
+    raise typer.Exit(subprocess.call(command, env=os.environ.copy()))
+
+
+def prepare() -> None:
+    """Load the embedding model once (the default static model is distilled locally on first use)."""
+    from codeqa.embed import embedder_ready, get_embedder
+
+    config = settings()
+    if not embedder_ready(config):
+        err.print("Preparing the embedding model (first run only, about a minute)...")
+    embedder = run_or_exit(lambda: get_embedder(config))
+    out.print(f"embedding model ready: {embedder.model_id} ({embedder.dimension} dimensions)")
+
+
+def version() -> None:
+    """Print the codeqa version."""
+    out.print(__version__)

@@ -1,0 +1,24 @@
+"""The retrieve stage: dense + lexical + exact symbol matches (+ optional graph evidence), fused, filtered.
+
+One entry point, ``retrieve``; ``neighbors`` reads the symbol graph around a name.
+"""
+
+from codeqa.retrieve.filters import Filters, normalize_path_filter
+from codeqa.retrieve.fusion import Weights
+from codeqa.retrieve.neighbors import Neighbors, neighbors
+from codeqa.retrieve.query import MAX_QUERY_CHARS, query_identifiers, validate_query
+from codeqa.retrieve.retrieval import FileHit, Retrieval, retrieve
+
+__all__ = [
+    "MAX_QUERY_CHARS",
+    "FileHit",
+    "Filters",
+    "Neighbors",
+    "Retrieval",
+    "Weights",
+    "neighbors",
+    "normalize_path_filter",
+    "query_identifiers",
+    "retrieve",
+    "validate_query",
+]

@@ -1,0 +1,53 @@
+"""What an index is: its manifest (model, versions, commit, counts) and the rules for its name."""
+
+from __future__ import annotations
+
+import json
+import re
+import time
+from dataclasses import asdict, dataclass, field
+
+from codeqa.errors import QueryError
+
+NAME_RE = re.compile(r"^[A-Za-z0-9][A-Za-z0-9._-]{0,62}$")
+
+
+@dataclass
+class Manifest:
+    """Everything needed to trust, reopen and describe an index."""
+
+    name: str
+    source: str
+    collection: str
+    model: str
+    dimension: int
+    chunker_version: str
+    codeqa_version: str
+    source_kind: str = "local-dir"
+    ref: str | None = None
+    sha: str | None = None
+    web_url: str | None = None
+    subdir: str = ""
+    root: str = ""
+    created_at: float = field(default_factory=time.time)
+    counts: dict[str, int] = field(default_factory=dict)
+    languages: dict[str, int] = field(default_factory=dict)
+    skipped: dict[str, int] = field(default_factory=dict)
+    timings: dict[str, float] = field(default_factory=dict)
+
+    def to_json(self) -> str:
+        return json.dumps(asdict(self), sort_keys=True)
+
+    @classmethod
+    def from_json(cls, text: str) -> Manifest:
+        data = json.loads(text)
+        known = {f for f in cls.__dataclass_fields__}
+        return cls(**{k: v for k, v in data.items() if k in known})
+
+
+def validate_index_name(name: str) -> str:
+    if not NAME_RE.match(name or ""):
+        raise QueryError(
+            f"Invalid index name {name!r}: use 1-63 letters, digits, '.', '_' or '-', starting with a letter or digit."
+        )
+    return name

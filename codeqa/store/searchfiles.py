@@ -1,0 +1,141 @@
+"""The search files kept beside each Chroma collection: chunk table, BM25 index, symbol graph and vectors.
+
+They are written at index time (``SearchFilesBuilder``, fed batch by batch as chunks stream through the
+pipeline) and loaded once per process (``load_search_files``, cached). Retrieval, the map and the overview read
+them instead of Chroma; when they are missing (an index built on a shared Chroma server by another machine)
+they are rebuilt from the store.
+"""
+
+from __future__ import annotations
+
+import threading
+from collections import OrderedDict
+from collections.abc import Sequence
+from dataclasses import dataclass
+from pathlib import Path
+from typing import TYPE_CHECKING
+
+import numpy as np
+
+from codeqa.config import Settings
+from codeqa.errors import StoreError
+from codeqa.records import Chunk
+from codeqa.store.graph import SymbolGraph
+from codeqa.store.layout import index_dir
+from codeqa.store.lexical import LexicalIndex, code_tokens, path_tokens
+from codeqa.store.manifest import Manifest
+from codeqa.store.table import ChunkTable
+from codeqa.symbols import defined_names, referenced_names
+
+if TYPE_CHECKING:
+    from codeqa.store.chroma import Store
+
+VECTORS_FILE = "vectors.npy"
+CACHED_INDEXES = 8
+
+
+def lexical_document(chunk: Chunk) -> list[str]:
+    """The BM25 tokens of a chunk: its code, its path, and its symbol name (counted twice)."""
+    return code_tokens(chunk.text) + path_tokens(chunk.path) + code_tokens(chunk.symbol) * 2
+
+
+class SearchFilesBuilder:
+    """Collects what lexical search and the graph need while chunks stream through the index pipeline."""
+
+    def __init__(self) -> None:
+        self.table = ChunkTable()
+        self._documents: list[list[str]] = []
+        self._references: list[set[str]] = []
+        self._vectors: list[np.ndarray] = []
+
+    def add(self, chunks: Sequence[Chunk], vectors: np.ndarray) -> None:
+        self.table.append(chunks)
+        self._vectors.append(np.asarray(vectors, dtype=np.float32))
+        for chunk in chunks:
+            self._documents.append([_intern(t) for t in lexical_document(chunk)])
+            self._references.append(referenced_names(chunk.text))
+
+    def finish(self, directory: Path) -> None:
+        LexicalIndex.build(self._documents).save(directory / "bm25")
+        SymbolGraph.build(self.table.symbols, self._references).save(directory)
+        dimension = self._vectors[0].shape[1] if self._vectors else 0
+        vectors = np.concatenate(self._vectors) if self._vectors else np.zeros((0, dimension), np.float32)
+        np.save(directory / VECTORS_FILE, vectors)
+        self.table.save(directory)  # written last: its presence marks the search files complete
+
+
+_INTERNED: dict[str, str] = {}
+
+
+def _intern(token: str) -> str:
+    return _INTERNED.setdefault(token, token)
+
+
+@dataclass
+class SearchFiles:
+    """One index generation's search files, loaded, with the lookups retrieval derives from them."""
+
+    table: ChunkTable
+    lexical: LexicalIndex
+    graph: SymbolGraph
+    vectors: np.ndarray  # row-aligned with the table, L2-normalized
+    definers: dict[str, list[int]]  # lower-cased defined name → rows
+    rows_by_basename: dict[str, list[int]]  # lower-cased file name → rows, for questions that name a file
+
+
+_CACHE: OrderedDict[str, SearchFiles] = OrderedDict()
+_CACHE_LOCK = threading.Lock()
+
+
+def load_search_files(settings: Settings, manifest: Manifest, store: Store) -> SearchFiles:
+    """The index's table, BM25 index, graph and vectors; rebuilt from the store when missing (e.g. a shared server)."""
+    key = manifest.collection
+    with _CACHE_LOCK:
+        if key in _CACHE:
+            _CACHE.move_to_end(key)
+            return _CACHE[key]
+    directory = index_dir(settings, manifest.collection)
+    loaded = _load_files(directory)
+    if loaded is None:
+        _rebuild_from_store(store, manifest, directory)
+        loaded = _load_files(directory)
+        if loaded is None:
+            raise StoreError(f"Could not rebuild the search files of index {manifest.name!r} in {directory}.")
+    table, lexical, graph, vectors = loaded
+    definers: dict[str, list[int]] = {}
+    for row, symbol in enumerate(table.symbols):
+        for name in defined_names(symbol):
+            definers.setdefault(name.lower(), []).append(row)
+    rows_by_basename: dict[str, list[int]] = {}
+    for row, path in enumerate(table.paths):
+        rows_by_basename.setdefault(path.rsplit("/", 1)[-1].lower(), []).append(row)
+    files = SearchFiles(table, lexical, graph, vectors, definers, rows_by_basename)
+    with _CACHE_LOCK:
+        _CACHE[key] = files
+        while len(_CACHE) > CACHED_INDEXES:
+            _CACHE.popitem(last=False)
+    return files
+
+
+def _load_files(directory: Path) -> tuple[ChunkTable, LexicalIndex, SymbolGraph, np.ndarray] | None:
+    table = ChunkTable.load(directory)
+    if table is None:
+        return None
+    lexical = LexicalIndex.load(directory / "bm25")
+    graph = SymbolGraph.load(directory)
+    try:
+        vectors = np.load(directory / VECTORS_FILE, mmap_mode="r")
+    except (OSError, ValueError):
+        return None
+    if lexical is None or graph is None or lexical.size != len(table) or vectors.shape[0] != len(table):
+        return None
+    return table, lexical, graph, vectors
+
+
+def _rebuild_from_store(store: Store, manifest: Manifest, directory: Path) -> None:
+    builder = SearchFilesBuilder()
+    for _, chunks, vectors in store.iter_records(manifest):
+        assert vectors is not None
+        builder.add(chunks, vectors)
+    directory.mkdir(parents=True, exist_ok=True)
+    builder.finish(directory)

@@ -1,0 +1,164 @@
+"""The shape of the code: pipeline folders, no import cycles, Chroma only in the store, no Streamlit in the library.
+
+Imports are read statically (``ast``), so these checks see every module, including ones no test imports.
+"""
+
+from __future__ import annotations
+
+import ast
+import subprocess
+import sys
+from collections import defaultdict
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parent.parent
+LIBRARY = ROOT / "codeqa"
+UI_FILES = [ROOT / "app.py", *sorted((ROOT / "pages").glob("*.py")), *sorted((ROOT / "codeqa_ui").glob("*.py"))]
+STAGES = ("source", "scan", "chunk", "embed", "store", "retrieve", "answer", "explore", "cli")
+MAX_LINES = 300
+LONGER_WITH_REASON: dict[str, str] = {
+    "codeqa/chunk/treesitter.py": "one algorithm (cAST split/merge over a syntax tree); splitting it hides the flow",
+}
+
+
+def module_name(path: Path) -> str:
+    parts = path.relative_to(ROOT).with_suffix("").parts
+    return ".".join(parts[:-1] if parts[-1] == "__init__" else parts)
+
+
+def imported_modules(path: Path) -> set[str]:
+    """Modules ``path`` imports (``from a import b`` counts ``a.b`` when that is a module, else ``a``)."""
+    tree = ast.parse(path.read_text(), filename=str(path))
+    found: set[str] = set()
+    for node in ast.walk(tree):
+        if isinstance(node, ast.Import):
+            found.update(alias.name for alias in node.names)
+        elif isinstance(node, ast.ImportFrom) and node.module and node.level == 0:
+            found.add(node.module)
+            found.update(f"{node.module}.{alias.name}" for alias in node.names)
+    return found
+
+
+def library_modules() -> dict[str, Path]:
+    return {module_name(path): path for path in sorted(LIBRARY.rglob("*.py"))}
+
+
+def import_graph() -> dict[str, set[str]]:
+    modules = library_modules()
+    graph: dict[str, set[str]] = defaultdict(set)
+    for name, path in modules.items():
+        for target in imported_modules(path):
+            if target in modules and target != name:
+                graph[name].add(target)
+    return graph
+
+
+def cycles(graph: dict[str, set[str]]) -> list[list[str]]:
+    """Strongly connected components with more than one module (Tarjan)."""
+    index: dict[str, int] = {}
+    low: dict[str, int] = {}
+    stack: list[str] = []
+    on_stack: set[str] = set()
+    found: list[list[str]] = []
+
+    def visit(node: str) -> None:
+        index[node] = low[node] = len(index)
+        stack.append(node)
+        on_stack.add(node)
+        for target in sorted(graph.get(node, ())):
+            if target not in index:
+                visit(target)
+                low[node] = min(low[node], low[target])
+            elif target in on_stack:
+                low[node] = min(low[node], index[target])
+        if low[node] == index[node]:
+            component = []
+            while True:
+                member = stack.pop()
+                on_stack.discard(member)
+                component.append(member)
+                if member == node:
+                    break
+            if len(component) > 1:
+                found.append(sorted(component))
+
+    for node in sorted(graph):
+        if node not in index:
+            visit(node)
+    return found
+
+
+def test_the_folder_listing_shows_the_pipeline():
+    for stage in STAGES:
+        assert (LIBRARY / stage).is_dir() or (LIBRARY / f"{stage}.py").is_file(), stage
+
+
+def test_no_import_cycles_between_library_modules():
+    graph = import_graph()
+    package_faces = {name for name, path in library_modules().items() if path.name == "__init__.py"}
+    # a package's __init__ re-exports its modules, and those import siblings through it: not a real cycle
+    inner = {name: {t for t in targets if t not in package_faces} for name, targets in graph.items()}
+    assert cycles(inner) == []
+
+
+def test_a_cycle_is_detected_when_there_is_one():
+    assert cycles({"a": {"b"}, "b": {"c"}, "c": {"a"}, "d": {"a"}}) == [["a", "b", "c"]]
+
+
+def test_only_the_store_talks_to_chroma():
+    users = {
+        name
+        for name, path in library_modules().items()
+        if any(m.split(".")[0] == "chromadb" for m in imported_modules(path))
+    }
+    assert users == {"codeqa.store.chroma"}
+
+
+def test_the_ui_never_imports_chromadb_or_private_library_modules():
+    for path in UI_FILES:
+        for module in imported_modules(path) - {"__future__", "__future__.annotations"}:
+            assert module.split(".")[0] != "chromadb", (path, module)
+            assert not any(part.startswith("_") for part in module.split(".")), (path, module)
+
+
+def test_the_library_never_imports_streamlit():
+    """Import every library module in a fresh interpreter, then look at what was loaded."""
+    names = sorted(name for name in library_modules() if name != "codeqa.__main__")
+    code = "import importlib, sys\n" + "".join(f"importlib.import_module({n!r})\n" for n in names)
+    code += "print('streamlit' in sys.modules, 'chromadb' in sys.modules)"
+    result = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True, cwd=ROOT)
+    streamlit_loaded, _ = result.stdout.split()
+    assert streamlit_loaded == "False"
+    for name, path in library_modules().items():
+        assert "streamlit" not in {m.split(".")[0] for m in imported_modules(path)}, name
+
+
+def test_modules_stay_small_or_say_why():
+    for path in sorted(LIBRARY.rglob("*.py")):
+        relative = path.relative_to(ROOT).as_posix()
+        lines = len(path.read_text().splitlines())
+        assert lines <= MAX_LINES or relative in LONGER_WITH_REASON, f"{relative} has {lines} lines"
+
+
+def test_every_imported_third_party_package_is_declared():
+    import tomllib
+
+    declared = tomllib.loads((ROOT / "pyproject.toml").read_text())["project"]["dependencies"]
+    names = {
+        dependency.split(">")[0].split("=")[0].split("<")[0].split("[")[0].strip().lower() for dependency in declared
+    }
+    distribution_of = {
+        "git": "gitpython",
+        "stemmer": "pystemmer",
+        "llama_cpp": "llama-cpp-python",
+        "umap": "umap-learn",
+    }  # import name → distribution, where they differ beyond "_" → "-"
+    optional = {"llama-cpp-python"}  # the embedded backend's extra, imported lazily with an install hint
+    stdlib = set(sys.stdlib_module_names)
+    for path in [*LIBRARY.rglob("*.py"), *UI_FILES]:
+        for module in imported_modules(path):
+            top = module.split(".")[0]
+            if top in stdlib or top in ("codeqa", "codeqa_ui", "__future__"):
+                continue
+            distribution = distribution_of.get(top.lower(), top.lower().replace("_", "-"))
+            assert distribution in names or distribution in optional, f"{path.name} imports {top}, not declared"
