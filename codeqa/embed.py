@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import contextlib
 import io
+import re
 import shutil
 import sqlite3
 import tempfile
@@ -21,17 +22,43 @@ import numpy as np
 from codeqa.config import PACKAGED_MODEL, Settings
 from codeqa.errors import EmbeddingError
 from codeqa.records import Chunk, ProgressFn, content_hash
+from codeqa.symbols import IDENTIFIER, identifier_words
 
 
 class Embedder(Protocol):
-    """Anything that maps texts to L2-normalized float32 vectors of a fixed dimension."""
+    """Anything that maps texts to L2-normalized float32 vectors of a fixed dimension.
+
+    ``revision`` changes when the same ``model_id`` starts producing other vectors (e.g. new text preprocessing):
+    cached vectors and indexes of another revision are not mixed with new ones.
+    """
 
     model_id: str
     dimension: int
+    revision: int
 
     def embed_documents(self, texts: Sequence[str]) -> np.ndarray: ...
 
     def embed_query(self, text: str) -> np.ndarray: ...
+
+
+def split_identifiers(text: str) -> str:
+    """``getUserName(user_id)`` → ``get user name(user id)``: words a word-piece vocabulary knows.
+
+    Static models average token vectors; an identifier cut into word pieces (``get``, ``##user``, ``##name``)
+    averages into noise, its words carry its meaning.
+    """
+
+    def words(match: re.Match[str]) -> str:
+        parts = identifier_words(match.group())
+        return " ".join(parts) if len(parts) > 1 else match.group()
+
+    return IDENTIFIER.sub(words, text)
+
+
+def cache_key(embedder: Embedder) -> str:
+    """The embedding cache's model key: the model id, plus its revision after the first."""
+    revision = getattr(embedder, "revision", 1)
+    return embedder.model_id if revision == 1 else f"{embedder.model_id}@{revision}"
 
 
 def document_text(chunk: Chunk) -> str:
@@ -79,6 +106,7 @@ class SentenceTransformerEmbedder:
             ) from exc
         self._model.max_seq_length = min(max_seq_length, self._model.max_seq_length or max_seq_length)
         self.model_id = model
+        self.revision = 1
         self.batch_size = batch_size
         self.dimension = int(self._model.get_embedding_dimension())
         self._lock = threading.Lock()  # torch models are not safe to call from two Streamlit threads at once
@@ -118,6 +146,7 @@ class StaticEmbedder:
             self._distill(directory, progress)
         self._model = StaticModel.from_pretrained(str(directory))
         self.model_id = name
+        self.revision = 2  # 2: identifiers are split into words before embedding
         self.dimension = int(self._model.dim)
         self._lock = threading.Lock()  # its Rust tokenizer raises "Already borrowed" when two threads share it
 
@@ -141,8 +170,9 @@ class StaticEmbedder:
     def embed_documents(self, texts: Sequence[str]) -> np.ndarray:
         if not texts:
             return np.zeros((0, self.dimension), dtype=np.float32)
+        prepared = [split_identifiers(text) for text in texts]
         with self._lock:
-            vectors = np.asarray(self._model.encode(list(texts), show_progress_bar=False), dtype=np.float32)
+            vectors = np.asarray(self._model.encode(prepared, show_progress_bar=False), dtype=np.float32)
         norms = np.linalg.norm(vectors, axis=1, keepdims=True)
         return vectors / np.maximum(norms, 1e-12)
 
@@ -222,7 +252,8 @@ def embed_chunks(
     """Vectors for ``chunks`` in order, and how many were computed (the rest came from the cache)."""
     texts = [document_text(chunk) for chunk in chunks]
     hashes = [content_hash(text) for text in texts]
-    known = cache.get_many(embedder.model_id, hashes) if cache else {}
+    key = cache_key(embedder)
+    known = cache.get_many(key, hashes) if cache else {}
     todo = [i for i, h in enumerate(hashes) if h not in known]
     computed = 0
     for start in range(0, len(todo), batch_size):
@@ -231,7 +262,7 @@ def embed_chunks(
         fresh = {hashes[i]: vector for i, vector in zip(batch, vectors, strict=True)}
         known.update(fresh)
         if cache:
-            cache.put_many(embedder.model_id, fresh)
+            cache.put_many(key, fresh)
         computed += len(batch)
         if progress:
             progress(f"embedded {computed}/{len(todo)} new chunks", computed / max(len(todo), 1))

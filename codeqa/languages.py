@@ -133,3 +133,6 @@ def detect_language(path: str) -> str | None:
     if pure.name.startswith("Dockerfile"):
         return "dockerfile"
     return EXTENSIONS.get(pure.suffix) or EXTENSIONS.get(pure.suffix.lower())
+
+
+MARKUP_LANGUAGES = frozenset({"html", "erb", "css", "scss", "xml"})  # templates and styles

@@ -207,7 +207,7 @@ def _build_locked(
         manifest.counts.update(chunks=total_chunks, embedded=embedded)
         started = time.perf_counter()
         emit(ProgressEvent("store", "Building lexical index and symbol graph"))
-        search_files.finish(index_dir(settings, collection))
+        search_files.finish(index_dir(settings, collection), embedder)
         clock.add("store", started)
         manifest.timings = {stage: round(seconds, 3) for stage, seconds in clock.seconds.items()}
         store.commit(manifest)
@@ -250,6 +250,7 @@ def _manifest(
         source=resolved.spec,
         collection=collection,
         model=embedder.model_id,
+        model_revision=getattr(embedder, "revision", 1),
         dimension=embedder.dimension,
         chunker_version=CHUNKER_VERSION,
         codeqa_version=__version__,

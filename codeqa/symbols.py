@@ -10,7 +10,13 @@ import re
 import sys
 
 IDENTIFIER = re.compile(r"[A-Za-z_][A-Za-z0-9_]*")
+CAMEL_PARTS = re.compile(r"[A-Z]+(?=[A-Z][a-z])|[A-Z]?[a-z]+|[A-Z]+|\d+")
 SEPARATORS = re.compile(r"[.#:]+")  # Class.method, Ruby Class#method, Rust/C++ a::b
+
+
+def identifier_words(word: str) -> list[str]:
+    """``getHTTPResponse_v2`` → ``["get", "http", "response", "v", "2"]`` (lower-cased camelCase/snake_case parts)."""
+    return [part.lower() for piece in word.split("_") for part in CAMEL_PARTS.findall(piece)]
 
 
 def qualified_names(symbol: str) -> list[str]:

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import os
 import subprocess
 from collections.abc import Callable
 from pathlib import Path
@@ -15,9 +16,11 @@ from codeqa.config import Settings, get_settings
 def models_dir(tmp_path_factory: pytest.TempPathFactory) -> Path:
     """Derived models (the distilled static embedder) are made once per test session, not once per test.
 
-    Session-scoped and set in the environment, so module-scoped index fixtures share it too.
+    Session-scoped and set in the environment, so module-scoped index fixtures share it too. Developers may point
+    ``CODEQA_TEST_MODELS_DIR`` at a folder made by an earlier session to skip the distillation (CI does not).
     """
-    directory = tmp_path_factory.mktemp("codeqa-models")
+    reused = os.environ.get("CODEQA_TEST_MODELS_DIR")
+    directory = Path(reused) if reused else tmp_path_factory.mktemp("codeqa-models")
     with pytest.MonkeyPatch.context() as patch:
         patch.setenv("CODEQA_MODELS_DIR", str(directory))
         yield directory

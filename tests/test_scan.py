@@ -84,6 +84,10 @@ def test_file_filters(tmp_path: Path, isolated_home: Path) -> None:
         "blank.md": "\n\n  \n",
         "big.py": "x = 1\n" * 2000,
         "broken.ipynb": "{not json",
+        "static/js/vendor.bundle.dev.js": '(window["webpackJsonp"] = window["webpackJsonp"] || []).push([["v"],{\n',
+        "static/js/app.chunk.js": "var a = 1;\n",
+        "web/built.js": "/******/ (() => { // webpackBootstrap\n/******/ })();\n",
+        "web/app.js": "export function start() {\n  return 1;\n}\n",
     })  # fmt: skip
     skipped = _skipped(scan_repository(tmp_path, settings))
     assert skipped == {
@@ -91,6 +95,8 @@ def test_file_filters(tmp_path: Path, isolated_home: Path) -> None:
         "package-lock.json": "lockfile", "deps/foo.lock": "lockfile", "app.min.js": "minified",
         "bundle.js": "minified", "gen.go": "generated", "schema.ts": "generated", "msg_pb2.py": "generated",
         "empty.py": "empty", "blank.md": "empty", "big.py": "too-large", "broken.ipynb": "undecodable",
+        "static/js/vendor.bundle.dev.js": "minified", "static/js/app.chunk.js": "minified",
+        "web/built.js": "generated",
     }  # fmt: skip
     assert set(skipped.values()) <= set(SKIP_REASONS)
 

@@ -1,41 +1,107 @@
-"""``codeqa eval``: file-localization quality of the real pipeline on a JSONL dataset."""
+"""``codeqa eval``: file-localization quality of the real pipeline on JSONL datasets, and ranker cross-validation."""
 
 from __future__ import annotations
 
 from pathlib import Path
-from typing import Annotated
+from typing import Annotated, Any
 
 import typer
+from rich.markup import escape
 from rich.table import Table
 
 from codeqa.cli.console import err, out, run_or_exit, settings
 
 
+def _table(title: str, summary: dict[str, dict[str, float]], ks: tuple[int, ...]) -> Table:
+    table = Table("group", "n", *[f"Acc@{x}" for x in ks], "MRR@10", title=title)
+    order = sorted(summary.items(), key=lambda kv: (kv[0] != "overall", not kv[0].startswith("["), kv[0]))
+    for group, metrics in order:
+        row = [f"{metrics[f'acc@{x}']:.1f} ({round(metrics[f'acc@{x}'] * metrics['n'] / 100)})" for x in ks]
+        table.add_row(escape(group), str(int(metrics["n"])), *row, f"{metrics['mrr@10']:.1f}")
+    return table
+
+
+def _cross_validation(features: Path, instances: list[Any], l2_values: str, train_out: Path | None) -> None:
+    """Leave-one-repository-out results of the learned ranker for each L2 strength; optionally fit and save one."""
+    from codeqa.evaluate.metrics import InstanceResult, summarize
+    from codeqa.evaluate.train import cross_validate, fit, load_queries, ranker_from
+
+    queries = load_queries(features, [i.instance_id for i in instances])
+    by_id = {i.instance_id: i for i in instances}
+    best: tuple[float, float] | None = None
+    for l2 in (float(v) for v in l2_values.split(",") if v.strip()):
+        ranks = cross_validate(queries, l2)
+        results = []
+        for query in queries:
+            rank = ranks[query.instance_id]
+            metrics = {f"acc@{k}": float(rank is not None and rank <= k) for k in (1, 5, 10)}
+            metrics["mrr@10"] = 1.0 / rank if rank is not None and rank <= 10 else 0.0
+            dataset = by_id[query.instance_id].dataset
+            results.append(InstanceResult(query.instance_id, query.repo, query.kind or dataset, [], 0.0, 0.0, metrics))
+        summary = summarize(results)
+        out.print(_table(f"leave-one-repository-out, L2={l2}", summary, (1, 5, 10)))
+        score = summary["overall"]["mrr@10"]
+        if best is None or score > best[1]:
+            best = (l2, score)
+    if train_out is not None and best is not None:
+        theta = fit(queries, best[0])
+        provenance = {
+            "l2": best[0],
+            "chosen_by": "leave-one-repository-out MRR@10 on the training questions",
+            "questions": len(queries),
+            "repositories": sorted({q.repo for q in queries}),
+            "kinds": sorted({q.kind for q in queries}),
+        }
+        train_out.write_text(ranker_from(theta, provenance).to_json())
+        out.print(f"wrote ranker weights (L2={best[0]}) to {train_out}")
+
+
 def evaluate(
     dataset: Annotated[
-        Path, typer.Option(help="JSONL: instance_id, repo, base_commit, problem_statement, gold_files.")
+        list[Path],
+        typer.Option(help="JSONL: instance_id, repo, base_commit, problem_statement, gold_files (repeatable)."),
     ],
-    trees: Annotated[Path, typer.Option(help="Folder holding <owner>__<name>/<base_commit>/ source trees.")],
+    trees: Annotated[Path, typer.Option(help="Folder holding <owner>__<name>/<commit>/ source trees.")],
     k: Annotated[str, typer.Option(help="Cut-offs for Acc@k, comma-separated.")] = "1,5,10",
     json_out: Annotated[
         Path | None, typer.Option("--json", help="Write per-instance ranks and the summary here.")
     ] = None,
-    limit: Annotated[int | None, typer.Option(help="Only the first N instances.")] = None,
+    limit: Annotated[int | None, typer.Option(help="Only the first N instances of each dataset.")] = None,
     keep: Annotated[bool, typer.Option(help="Keep the eval indexes afterwards.")] = False,
     reuse: Annotated[bool, typer.Option(help="Reuse eval indexes kept by an earlier --keep run.")] = False,
     weights: Annotated[str, typer.Option(help="Fusion weights to try, e.g. 'graph=0.2,doc_penalty=0.3'.")] = "",
+    legacy: Annotated[bool, typer.Option(help="Rank files by summed chunk scores (no learned ranker).")] = False,
+    ranker: Annotated[Path | None, typer.Option(help="Ranker weights JSON to use instead of the shipped ones.")] = None,
+    features: Annotated[
+        Path | None, typer.Option(help="Save each question's candidate features here (for --cv-by-repo).")
+    ] = None,
+    cv_by_repo: Annotated[
+        bool, typer.Option("--cv-by-repo", help="Also report the learned ranker cross-validated by repository.")
+    ] = False,
+    from_features: Annotated[
+        bool, typer.Option(help="Skip retrieval: cross-validate on features saved by an earlier run.")
+    ] = False,
+    l2: Annotated[str, typer.Option(help="L2 strengths to cross-validate, comma-separated.")] = "0.3,1,3",
+    train_out: Annotated[
+        Path | None, typer.Option(help="Fit the ranker on all questions (best L2) and write its weights here.")
+    ] = None,
 ) -> None:
     """Measure file localization: index each instance's tree, ask its question, score the file ranking."""
-    from codeqa.evaluate import run_eval, summarize, write_json
+    from codeqa.evaluate import load_dataset, run_eval, summarize, write_json
     from codeqa.retrieve import Weights
+    from codeqa.retrieve.ranker import Ranker
 
     try:
         ks = tuple(int(part) for part in k.split(",") if part.strip())
     except ValueError:
         raise typer.BadParameter(f"--k must be comma-separated integers, got {k!r}") from None
-    if not dataset.is_file():
-        err.print(f"[bold red]error:[/] dataset {dataset} not found")
-        raise typer.Exit(2)
+    for path in dataset:
+        if not path.is_file():
+            err.print(f"[bold red]error:[/] dataset {path} not found")
+            raise typer.Exit(2)
+    if (cv_by_repo or train_out or from_features) and features is None:
+        raise typer.BadParameter("--cv-by-repo, --from-features and --train-out need --features DIR")
+    instances = [i for path in dataset for i in run_or_exit(lambda p=path: load_dataset(p, limit))]
 
     def show(result) -> None:
         mrr = result.metrics.get("mrr@10", 0.0)
@@ -45,30 +111,27 @@ def evaluate(
             f"index {result.index_seconds:6.1f}s  query {result.query_seconds:.2f}s"
         )
 
-    results = run_or_exit(
-        lambda: run_eval(
-            dataset,
-            trees,
-            settings(),
-            ks=ks,
-            limit=limit,
-            keep_indexes=keep,
-            reuse_indexes=reuse,
-            weights=Weights.parse(weights),
-            on_result=show,
+    if not from_features:
+        chosen = run_or_exit(lambda: Ranker.from_file(ranker)) if ranker else None
+        results = run_or_exit(
+            lambda: run_eval(
+                instances,
+                trees,
+                settings(),
+                ks=ks,
+                keep_indexes=keep,
+                reuse_indexes=reuse,
+                weights=Weights.parse(weights),
+                ranker=chosen,
+                learned=not legacy,
+                features_dir=features,
+                on_result=show,
+            )
         )
-    )
-    summary = summarize(results)
-    table = Table("group", "n", *[f"Acc@{x}" for x in ks], "MRR@10", "index s")
-    for group, metrics in sorted(summary.items(), key=lambda kv: (kv[0] != "overall", kv[0])):
-        table.add_row(
-            group,
-            str(int(metrics["n"])),
-            *[f"{metrics[f'acc@{x}']:.1f}" for x in ks],
-            f"{metrics['mrr@10']:.1f}",
-            f"{metrics['index_seconds']:.0f}",
-        )
-    out.print(table)
-    if json_out:
-        write_json(json_out, results)
-        out.print(f"wrote {json_out}")
+        out.print(_table("file localization", summarize(results), ks))
+        if json_out:
+            write_json(json_out, results)
+            out.print(f"wrote {json_out}")
+    if cv_by_repo or train_out:
+        assert features is not None
+        run_or_exit(lambda: _cross_validation(features, instances, l2, train_out))

@@ -17,6 +17,8 @@ CODE_LIKE = re.compile(
 FILE_LIKE = re.compile(
     r"[\w./-]+\.(?:py|js|jsx|ts|tsx|rb|go|java|rs|c|h|cc|cpp|hpp|cs|php|kt|swift|scala|md|rst|yaml|yml|toml|json)\b"
 )
+TRACEBACK_FRAME = re.compile(r'File "([^"\n]+)", line \d+, in ([A-Za-z_][\w]*)')
+MODULE_PATH = re.compile(r"\b[a-z_][a-z0-9_]*(?:\.[a-z_][a-z0-9_]*){2,}\b")  # package.module.sub → a file
 TEST_WORDS = re.compile(r"\btest(s|ing|ed)?\b|\bspec\b|\bfixture", re.IGNORECASE)
 
 
@@ -28,7 +30,12 @@ def validate_query(query: str) -> str:
 
 
 def query_identifiers(query: str) -> tuple[set[str], set[str]]:
-    """Names (lower-cased, each dotted part too) and file names a question mentions."""
+    """Names (lower-cased, each dotted part too) and file paths a question mentions.
+
+    Traceback frames give both (``File ".../pkg/mod.py", line 3, in func``); a dotted module path
+    (``pkg.sub.mod``) also names the file ``pkg/sub/mod.py``. Paths may be absolute or relative: they are matched
+    against repository paths by suffix.
+    """
     names: set[str] = set()
     for raw in CODE_LIKE.findall(query):
         raw = raw.strip("`").strip()
@@ -37,7 +44,19 @@ def query_identifiers(query: str) -> tuple[set[str], set[str]]:
                 names.add(part.lower())
         names.add(raw.lower())
     files = {match.lower().lstrip("./") for match in FILE_LIKE.findall(query)}
+    for path, function in TRACEBACK_FRAME.findall(query):
+        files.add(path.replace("\\", "/").lower().lstrip("./"))
+        if len(function) > 2 and not function.startswith("<"):
+            names.add(function.lower())
+    for module in MODULE_PATH.findall(query):
+        files.add(module.replace(".", "/") + ".py")
     return names, files
+
+
+def same_file(repo_path: str, mentioned: str) -> bool:
+    """A mentioned path names a repository file when one is a suffix of the other (at a ``/`` boundary)."""
+    lower = repo_path.lower()
+    return lower == mentioned or lower.endswith("/" + mentioned) or mentioned.endswith("/" + lower)
 
 
 def asks_for_tests(query: str) -> bool:

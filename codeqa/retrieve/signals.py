@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import numpy as np
 
+from codeqa.retrieve.query import same_file
 from codeqa.store.graph import SymbolGraph
 from codeqa.store.searchfiles import SearchFiles
 
@@ -31,8 +32,7 @@ def symbol_matches(files: SearchFiles, names: set[str], file_names: set[str], ma
             rows[row] = rows.get(row, 0.0) + 1.0 + (0.5 if "." in name else 0.0)
     for mention in file_names:
         for row in files.rows_by_basename.get(mention.rsplit("/", 1)[-1], ()):
-            lower = files.table.paths[row].lower()
-            if lower == mention or lower.endswith("/" + mention):
+            if same_file(files.table.paths[row], mention):
                 rows[row] = rows.get(row, 0.0) + 1.0
     if mask is not None:
         rows = {row: score for row, score in rows.items() if mask[row]}

@@ -236,8 +236,14 @@ class Store:
         return orphans
 
     # -- reading -----------------------------------------------------------------------------
-    def check_model(self, manifest: Manifest, model: str, dimension: int | None = None) -> None:
+    def check_model(self, manifest: Manifest, model: str, dimension: int | None = None, revision: int = 1) -> None:
         """Refuse to query an index with an embedding model other than the one that built it."""
+        if manifest.model == model and manifest.model_revision != revision:
+            raise IncompatibleIndexError(
+                f"Index {manifest.name!r} was built with an earlier version of the embedding model {model!r}; "
+                f"re-index it with `codeqa index {manifest.source} --name {manifest.name}` (unchanged code is "
+                "embedded again once, then cached)."
+            )
         if manifest.model != model or (dimension and manifest.dimension != dimension):
             raise IncompatibleIndexError(
                 f"Index {manifest.name!r} was built with embedding model {manifest.model!r} "

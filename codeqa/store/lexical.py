@@ -15,9 +15,7 @@ from pathlib import Path
 import numpy as np
 import Stemmer
 
-from codeqa.symbols import IDENTIFIER
-
-CAMEL_PARTS = re.compile(r"[A-Z]+(?=[A-Z][a-z])|[A-Z]?[a-z]+|[A-Z]+|\d+")
+from codeqa.symbols import IDENTIFIER, identifier_words
 
 STOPWORDS = frozenset(
     """
@@ -45,7 +43,7 @@ def code_tokens(text: str) -> list[str]:
     for match in IDENTIFIER.finditer(text):
         word = match.group()
         lower = word.lower()
-        parts = [p.lower() for piece in word.split("_") for p in CAMEL_PARTS.findall(piece)]
+        parts = identifier_words(word)
         if len(parts) > 1 or (parts and parts[0] != lower.strip("_")):
             if len(lower) > 2 and lower not in STOPWORDS:
                 tokens.append(lower.strip("_"))

@@ -34,6 +34,7 @@ class Manifest:
     languages: dict[str, int] = field(default_factory=dict)
     skipped: dict[str, int] = field(default_factory=dict)
     timings: dict[str, float] = field(default_factory=dict)
+    model_revision: int = 1  # the embedder's revision (same model id, other vectors)
 
     def to_json(self) -> str:
         return json.dumps(asdict(self), sort_keys=True)

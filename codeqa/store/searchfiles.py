@@ -8,18 +8,20 @@ they are rebuilt from the store.
 
 from __future__ import annotations
 
+import json
 import threading
 from collections import OrderedDict
 from collections.abc import Sequence
 from dataclasses import dataclass
 from pathlib import Path
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Protocol
 
 import numpy as np
 
 from codeqa.config import Settings
 from codeqa.errors import StoreError
 from codeqa.records import Chunk
+from codeqa.store.fileindex import FileIndex, FileIndexBuilder
 from codeqa.store.graph import SymbolGraph
 from codeqa.store.layout import index_dir
 from codeqa.store.lexical import LexicalIndex, code_tokens, path_tokens
@@ -31,12 +33,19 @@ if TYPE_CHECKING:
     from codeqa.store.chroma import Store
 
 VECTORS_FILE = "vectors.npy"
+META_FILE = "search-files.json"
+SEARCH_FILES_VERSION = 2  # bump when what is written here changes: older search files are rebuilt from the store
 CACHED_INDEXES = 8
 
 
-def lexical_document(chunk: Chunk) -> list[str]:
+class DocumentEmbedder(Protocol):
+    def embed_documents(self, texts: Sequence[str]) -> np.ndarray: ...
+
+
+def lexical_document(chunk: Chunk, code: list[str] | None = None) -> list[str]:
     """The BM25 tokens of a chunk: its code, its path, and its symbol name (counted twice)."""
-    return code_tokens(chunk.text) + path_tokens(chunk.path) + code_tokens(chunk.symbol) * 2
+    code = code_tokens(chunk.text) if code is None else code
+    return code + path_tokens(chunk.path) + code_tokens(chunk.symbol) * 2
 
 
 class SearchFilesBuilder:
@@ -47,20 +56,31 @@ class SearchFilesBuilder:
         self._documents: list[list[str]] = []
         self._references: list[set[str]] = []
         self._vectors: list[np.ndarray] = []
+        self._files = FileIndexBuilder()
 
     def add(self, chunks: Sequence[Chunk], vectors: np.ndarray) -> None:
         self.table.append(chunks)
         self._vectors.append(np.asarray(vectors, dtype=np.float32))
         for chunk in chunks:
-            self._documents.append([_intern(t) for t in lexical_document(chunk)])
+            code = [_intern(t) for t in code_tokens(chunk.text)]
+            self._documents.append([_intern(t) for t in lexical_document(chunk, code)])
             self._references.append(referenced_names(chunk.text))
+            self._files.add(chunk.path, chunk.symbol, chunk.text, code)
 
-    def finish(self, directory: Path) -> None:
+    def finish(self, directory: Path, embedder: DocumentEmbedder | None = None) -> None:
+        """Write every search file; ``embedder`` embeds the file cards (without one, cards are the mean vectors)."""
+        directory.mkdir(parents=True, exist_ok=True)
         LexicalIndex.build(self._documents).save(directory / "bm25")
         SymbolGraph.build(self.table.symbols, self._references).save(directory)
         dimension = self._vectors[0].shape[1] if self._vectors else 0
         vectors = np.concatenate(self._vectors) if self._vectors else np.zeros((0, dimension), np.float32)
         np.save(directory / VECTORS_FILE, vectors)
+        cards = embedder.embed_documents(self._files.cards()) if embedder is not None else None
+        files = self._files.build(vectors, cards if cards is not None else np.zeros((0, dimension), np.float32))
+        if cards is None:
+            files.cards = files.means
+        files.save(directory)
+        (directory / META_FILE).write_text(json.dumps({"version": SEARCH_FILES_VERSION}))
         self.table.save(directory)  # written last: its presence marks the search files complete
 
 
@@ -79,6 +99,7 @@ class SearchFiles:
     lexical: LexicalIndex
     graph: SymbolGraph
     vectors: np.ndarray  # row-aligned with the table, L2-normalized
+    files: FileIndex  # one entry per file
     definers: dict[str, list[int]]  # lower-cased defined name → rows
     rows_by_basename: dict[str, list[int]]  # lower-cased file name → rows, for questions that name a file
 
@@ -87,7 +108,9 @@ _CACHE: OrderedDict[str, SearchFiles] = OrderedDict()
 _CACHE_LOCK = threading.Lock()
 
 
-def load_search_files(settings: Settings, manifest: Manifest, store: Store) -> SearchFiles:
+def load_search_files(
+    settings: Settings, manifest: Manifest, store: Store, embedder: DocumentEmbedder | None = None
+) -> SearchFiles:
     """The index's table, BM25 index, graph and vectors; rebuilt from the store when missing (e.g. a shared server)."""
     key = manifest.collection
     with _CACHE_LOCK:
@@ -97,11 +120,15 @@ def load_search_files(settings: Settings, manifest: Manifest, store: Store) -> S
     directory = index_dir(settings, manifest.collection)
     loaded = _load_files(directory)
     if loaded is None:
-        _rebuild_from_store(store, manifest, directory)
+        if embedder is None:
+            from codeqa.embed import get_embedder
+
+            embedder = get_embedder(settings)
+        _rebuild_from_store(store, manifest, directory, embedder)
         loaded = _load_files(directory)
         if loaded is None:
             raise StoreError(f"Could not rebuild the search files of index {manifest.name!r} in {directory}.")
-    table, lexical, graph, vectors = loaded
+    table, lexical, graph, vectors, file_index = loaded
     definers: dict[str, list[int]] = {}
     for row, symbol in enumerate(table.symbols):
         for name in defined_names(symbol):
@@ -109,7 +136,7 @@ def load_search_files(settings: Settings, manifest: Manifest, store: Store) -> S
     rows_by_basename: dict[str, list[int]] = {}
     for row, path in enumerate(table.paths):
         rows_by_basename.setdefault(path.rsplit("/", 1)[-1].lower(), []).append(row)
-    files = SearchFiles(table, lexical, graph, vectors, definers, rows_by_basename)
+    files = SearchFiles(table, lexical, graph, vectors, file_index, definers, rows_by_basename)
     with _CACHE_LOCK:
         _CACHE[key] = files
         while len(_CACHE) > CACHED_INDEXES:
@@ -117,7 +144,12 @@ def load_search_files(settings: Settings, manifest: Manifest, store: Store) -> S
     return files
 
 
-def _load_files(directory: Path) -> tuple[ChunkTable, LexicalIndex, SymbolGraph, np.ndarray] | None:
+def _load_files(directory: Path) -> tuple[ChunkTable, LexicalIndex, SymbolGraph, np.ndarray, FileIndex] | None:
+    try:
+        if json.loads((directory / META_FILE).read_text()).get("version") != SEARCH_FILES_VERSION:
+            return None
+    except (OSError, ValueError, AttributeError):
+        return None
     table = ChunkTable.load(directory)
     if table is None:
         return None
@@ -129,13 +161,15 @@ def _load_files(directory: Path) -> tuple[ChunkTable, LexicalIndex, SymbolGraph,
         return None
     if lexical is None or graph is None or lexical.size != len(table) or vectors.shape[0] != len(table):
         return None
-    return table, lexical, graph, vectors
+    file_index = FileIndex.load(directory, table.paths)
+    if file_index is None:
+        return None
+    return table, lexical, graph, vectors, file_index
 
 
-def _rebuild_from_store(store: Store, manifest: Manifest, directory: Path) -> None:
+def _rebuild_from_store(store: Store, manifest: Manifest, directory: Path, embedder: DocumentEmbedder) -> None:
     builder = SearchFilesBuilder()
     for _, chunks, vectors in store.iter_records(manifest):
         assert vectors is not None
         builder.add(chunks, vectors)
-    directory.mkdir(parents=True, exist_ok=True)
-    builder.finish(directory)
+    builder.finish(directory, embedder)

@@ -1,0 +1,127 @@
+"""Run the real pipeline over a dataset: index each instance's tree once, ask its question, score the file ranking.
+
+Test files are left out of every index by SWE-bench's rule. With ``features_dir`` each instance's candidate files
+and their ranker features are saved (``<instance_id>.npz``), so rankers can be trained and cross-validated
+without querying again (``codeqa.evaluate.train``).
+"""
+
+from __future__ import annotations
+
+import time
+from collections.abc import Callable, Sequence
+from pathlib import Path
+
+import numpy as np
+
+from codeqa.config import Settings
+from codeqa.embed import get_embedder
+from codeqa.errors import QueryError
+from codeqa.evaluate.data import Instance, is_test
+from codeqa.evaluate.metrics import DEFAULT_KS, InstanceResult, score
+from codeqa.pipeline import build_index
+from codeqa.retrieve import Filters, Weights, retrieve
+from codeqa.retrieve.features import FEATURES
+from codeqa.retrieve.ranker import Ranker
+from codeqa.store import Store
+
+
+def save_features(path: Path, instance: Instance, candidates: Sequence[str], features: np.ndarray | None) -> None:
+    gold = set(instance.gold_files)
+    matrix = features if features is not None else np.zeros((0, len(FEATURES)), dtype=np.float32)
+    np.savez_compressed(
+        path,
+        features=matrix.astype(np.float32),
+        names=np.asarray(FEATURES),
+        candidates=np.asarray(list(candidates), dtype=str),
+        gold=np.asarray([c in gold for c in candidates], dtype=bool),
+        meta=np.asarray([instance.instance_id, instance.repo, instance.dataset, str(len(instance.problem_statement))]),
+    )
+
+
+def _filters(instance: Instance) -> Filters | None:
+    raw = instance.filters
+    if not raw:
+        return None
+    return Filters(
+        layers=tuple(raw.get("layers", ())),
+        kinds=tuple(raw.get("kinds", ())),
+        languages=tuple(raw.get("languages", ())),
+        paths=tuple(raw.get("paths", ())),
+        globs=tuple(raw.get("globs", ())),
+    )
+
+
+def _reusable(store: Store, name: str, settings: Settings) -> bool:
+    """A kept index can be reused when it exists and was built by the configured embedding model and revision."""
+    if not store.exists(name):
+        return False
+    embedder = get_embedder(settings)
+    manifest = store.get_manifest(name)
+    return manifest.model == embedder.model_id and manifest.model_revision == getattr(embedder, "revision", 1)
+
+
+def run_eval(
+    instances: Sequence[Instance],
+    trees: Path,
+    settings: Settings,
+    *,
+    ks: Sequence[int] = DEFAULT_KS,
+    keep_indexes: bool = False,
+    reuse_indexes: bool = False,
+    weights: Weights | None = None,
+    ranker: Ranker | None = None,
+    learned: bool = True,
+    features_dir: Path | None = None,
+    on_result: Callable[[InstanceResult], None] | None = None,
+) -> list[InstanceResult]:
+    missing = [i.instance_id for i in instances if not i.tree(trees).is_dir()]
+    if missing:
+        raise QueryError(f"{len(missing)} source trees are missing under {trees} (first: {missing[0]}).")
+    if features_dir is not None:
+        features_dir.mkdir(parents=True, exist_ok=True)
+    store = Store(settings)
+    last_use = {instance.tree(trees): position for position, instance in enumerate(instances)}
+    indexed: dict[Path, float] = {}
+    results = []
+    for position, instance in enumerate(instances):
+        tree = instance.tree(trees)
+        name = instance.index_name
+        index_seconds = 0.0
+        if tree not in indexed:
+            started = time.perf_counter()
+            if not (reuse_indexes and _reusable(store, name, settings)):
+                build_index(str(tree), settings, name=name, exclude=is_test, store=store)
+            indexed[tree] = index_seconds = time.perf_counter() - started
+        started = time.perf_counter()
+        retrieval = retrieve(
+            name,
+            instance.problem_statement,
+            settings,
+            k=10,
+            filters=_filters(instance),
+            store=store,
+            weights=weights,
+            ranker=ranker,
+            learned=learned,
+        )
+        query_seconds = time.perf_counter() - started
+        ranked = [file.path for file in retrieval.files][:50]
+        result = InstanceResult(
+            instance.instance_id,
+            instance.repo,
+            instance.dataset,
+            ranked,
+            round(index_seconds, 2),
+            round(query_seconds, 3),
+            score(ranked, instance.gold_files, ks),
+        )
+        if features_dir is not None and learned:
+            save_features(
+                features_dir / f"{instance.instance_id}.npz", instance, retrieval.candidates, retrieval.features
+            )
+        results.append(result)
+        if on_result:
+            on_result(result)
+        if not keep_indexes and last_use[tree] == position:
+            store.remove(name)
+    return results

@@ -1,0 +1,138 @@
+"""Fit and cross-validate the file ranker on saved candidate features (dev data only).
+
+The model is a conditional logit: for each question, a softmax over its candidate files; training maximizes the
+probability of the gold file(s), with an L2 penalty. Questions are weighted so that each kind of data (issue
+reports, history-mined commit messages, newcomer questions) counts equally, and each repository equally within a
+kind: no single repository or kind decides the weights. Cross-validation holds out one repository at a time.
+"""
+
+from __future__ import annotations
+
+from collections import defaultdict
+from collections.abc import Sequence
+from dataclasses import dataclass
+from pathlib import Path
+
+import numpy as np
+from scipy.optimize import minimize
+
+from codeqa.errors import QueryError
+from codeqa.retrieve.features import FEATURES
+from codeqa.retrieve.ranker import Ranker
+
+KS = (1, 5, 10)
+
+
+@dataclass
+class Query:
+    """One saved question: its candidates' features and which candidates are gold."""
+
+    instance_id: str
+    repo: str
+    kind: str
+    features: np.ndarray
+    gold: np.ndarray
+
+    @property
+    def answerable(self) -> bool:
+        return bool(self.gold.any())
+
+
+def kind_of(dataset: str, instance_id: str) -> str:
+    """Which kind of data a question is, for weighting: history-mined, newcomer questions, or issue reports."""
+    if instance_id.startswith("hist") or dataset.startswith("history") or "__" in dataset:
+        return "history"
+    if "howto" in dataset or instance_id.startswith("howto"):
+        return "howto"
+    return dataset
+
+
+def load_queries(directory: Path, instance_ids: Sequence[str] | None = None) -> list[Query]:
+    wanted = set(instance_ids) if instance_ids is not None else None
+    queries = []
+    for path in sorted(Path(directory).glob("*.npz")):
+        with np.load(path, allow_pickle=False) as data:
+            if tuple(str(n) for n in data["names"]) != FEATURES:
+                raise QueryError(f"{path} was saved with other features; run the evaluation again to refresh it.")
+            instance_id, repo, dataset = (str(v) for v in data["meta"][:3])
+            if wanted is not None and instance_id not in wanted:
+                continue
+            queries.append(Query(instance_id, repo, kind_of(dataset, instance_id), data["features"], data["gold"]))
+    return queries
+
+
+def balanced_weights(queries: Sequence[Query]) -> np.ndarray:
+    """Each kind weighs the same in total, and each repository the same within its kind."""
+    per_kind_repo: dict[tuple[str, str], int] = defaultdict(int)
+    repos_per_kind: dict[str, set[str]] = defaultdict(set)
+    for query in queries:
+        per_kind_repo[(query.kind, query.repo)] += 1
+        repos_per_kind[query.kind].add(query.repo)
+    kinds = len(repos_per_kind)
+    return np.asarray(
+        [1.0 / (kinds * len(repos_per_kind[q.kind]) * per_kind_repo[(q.kind, q.repo)]) for q in queries],
+        dtype=np.float64,
+    )
+
+
+def fit(queries: Sequence[Query], l2: float = 1.0, weights: np.ndarray | None = None) -> np.ndarray:
+    """Feature weights maximizing the weighted log-probability of the gold candidates."""
+    weights = balanced_weights(queries) if weights is None else weights
+    usable = [(q, w) for q, w in zip(queries, weights, strict=True) if q.answerable and len(q.gold) > 1]
+    if not usable:
+        raise QueryError("No training question has its gold file among the candidates.")
+    stacked = np.concatenate([q.features for q, _ in usable]).astype(np.float64)
+    scale = stacked.std(axis=0)
+    scale[scale < 1e-6] = 1.0
+    blocks = [(q.features.astype(np.float64) / scale, q.gold, w) for q, w in usable]
+    total = sum(w for _, _, w in blocks)
+
+    def objective(theta: np.ndarray) -> tuple[float, np.ndarray]:
+        loss = 0.5 * l2 * float(theta @ theta)
+        grad = l2 * theta
+        for features, gold, weight in blocks:
+            scores = features @ theta
+            scores -= scores.max()
+            probabilities = np.exp(scores)
+            probabilities /= probabilities.sum()
+            gold_mass = probabilities[gold].sum()
+            loss -= weight / total * np.log(max(gold_mass, 1e-300))
+            target = np.where(gold, probabilities, 0.0) / max(gold_mass, 1e-300)
+            grad -= weight / total * (features.T @ (target - probabilities))
+        return loss, grad
+
+    result = minimize(objective, np.zeros(len(FEATURES)), jac=True, method="L-BFGS-B", options={"maxiter": 500})
+    return result.x / scale
+
+
+def gold_rank(query: Query, theta: np.ndarray) -> int | None:
+    """1-based rank of the first gold candidate under ``theta`` (None when no gold file is a candidate)."""
+    if not query.answerable:
+        return None
+    order = np.argsort(-(query.features @ theta), kind="stable")
+    return int(np.flatnonzero(query.gold[order])[0]) + 1
+
+
+def metrics(ranks: Sequence[int | None]) -> dict[str, float]:
+    n = len(ranks)
+    out = {f"acc@{k}": 100.0 * sum(1 for r in ranks if r is not None and r <= k) / n for k in KS}
+    out["mrr@10"] = 100.0 * sum(1.0 / r for r in ranks if r is not None and r <= 10) / n
+    out["n"] = n
+    return out
+
+
+def cross_validate(queries: Sequence[Query], l2: float) -> dict[str, int | None]:
+    """Leave-one-repository-out: each question ranked by weights fitted without its repository."""
+    ranks: dict[str, int | None] = {}
+    for repo in sorted({q.repo for q in queries}):
+        train = [q for q in queries if q.repo != repo]
+        theta = fit(train, l2)
+        for query in queries:
+            if query.repo == repo:
+                ranks[query.instance_id] = gold_rank(query, theta)
+    return ranks
+
+
+def ranker_from(theta: np.ndarray, provenance: dict[str, object]) -> Ranker:
+    weights = {name: round(float(value), 5) for name, value in zip(FEATURES, theta, strict=True) if abs(value) > 1e-6}
+    return Ranker(weights, provenance)

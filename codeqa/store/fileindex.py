@@ -1,0 +1,128 @@
+"""File-level search files: one BM25 document and two vectors per file, beside the chunk-level ones.
+
+Questions are about files as much as about chunks ("where is X?"), and a file's evidence is spread over its
+chunks. So each file gets
+- a BM25 document: its code tokens, its path (twice) and the names it defines (BM25F-style field weighting by
+  repetition), scored with the Lucene parameters that suit whole files (k1=0.9, b=0.4);
+- a *card* vector: the embedding of its path, defined names and opening lines (what the file is about);
+- a *mean* vector: the normalized mean of its chunks' vectors (what it contains).
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Sequence
+from dataclasses import dataclass
+from pathlib import Path
+
+import numpy as np
+
+from codeqa.store.lexical import LexicalIndex, code_tokens, path_tokens
+from codeqa.symbols import short_names
+
+FILES_FILE = "files.json"
+CARD_VECTORS_FILE = "file_cards.npy"
+MEAN_VECTORS_FILE = "file_means.npy"
+FILE_BM25 = "files-bm25"
+CARD_HEAD_LINES = 6
+CARD_MAX_NAMES = 40
+
+
+def card_text(path: str, names: Sequence[str], head: str) -> str:
+    """What a file is about, as one short text: path, the names it defines, its first meaningful lines."""
+    shown = " ".join(dict.fromkeys(names))[:600]
+    lines = [line.strip() for line in head.split("\n") if line.strip()][:CARD_HEAD_LINES]
+    return f"{path}\n{shown}\n" + "\n".join(lines)[:600]
+
+
+@dataclass
+class FileIndex:
+    """Per-file search structures, addressed by file number (order of first appearance in the chunk table)."""
+
+    paths: list[str]
+    row_file: np.ndarray  # chunk row → file number
+    lexical: LexicalIndex
+    cards: np.ndarray  # (files, dim), L2-normalized
+    means: np.ndarray  # (files, dim), L2-normalized
+
+    @property
+    def first_row(self) -> np.ndarray:
+        """Each file's first chunk row (where its language and path can be read)."""
+        cached = getattr(self, "_first_row", None)
+        if cached is None:
+            cached = np.full(len(self.paths), len(self.row_file), dtype=np.int64)
+            np.minimum.at(cached, self.row_file, np.arange(len(self.row_file)))
+            self._first_row = cached
+        return cached
+
+    def __len__(self) -> int:
+        return len(self.paths)
+
+    def save(self, directory: Path) -> None:
+        self.lexical.save(directory / FILE_BM25)
+        np.save(directory / CARD_VECTORS_FILE, self.cards)
+        np.save(directory / MEAN_VECTORS_FILE, self.means)
+        (directory / FILES_FILE).write_text(json.dumps(self.paths))
+
+    @classmethod
+    def load(cls, directory: Path, table_paths: Sequence[str]) -> FileIndex | None:
+        try:
+            paths = json.loads((directory / FILES_FILE).read_text())
+            cards = np.load(directory / CARD_VECTORS_FILE, mmap_mode="r")
+            means = np.load(directory / MEAN_VECTORS_FILE, mmap_mode="r")
+        except (OSError, ValueError):
+            return None
+        lexical = LexicalIndex.load(directory / FILE_BM25)
+        number = {path: i for i, path in enumerate(paths)}
+        if lexical is None or lexical.size != len(paths) or len(cards) != len(paths) or len(means) != len(paths):
+            return None
+        if any(path not in number for path in table_paths):
+            return None
+        row_file = np.fromiter((number[path] for path in table_paths), dtype=np.int32, count=len(table_paths))
+        return cls(paths, row_file, lexical, cards, means)
+
+
+class FileIndexBuilder:
+    """Accumulates per-file tokens, names and opening lines while chunks stream through the pipeline."""
+
+    def __init__(self) -> None:
+        self._number: dict[str, int] = {}
+        self._tokens: list[list[str]] = []
+        self._names: list[list[str]] = []
+        self._heads: list[str] = []
+        self.row_file: list[int] = []
+
+    def add(self, path: str, symbol: str, text: str, tokens: Sequence[str]) -> None:
+        """One chunk (in row order): ``tokens`` are its code tokens."""
+        number = self._number.get(path)
+        if number is None:
+            number = self._number[path] = len(self._tokens)
+            self._tokens.append([])
+            self._names.append([])
+            self._heads.append(text[:2000])
+        self._tokens[number].extend(tokens)
+        if len(self._names[number]) < CARD_MAX_NAMES:
+            self._names[number].extend(short_names(symbol))
+        self.row_file.append(number)
+
+    @property
+    def paths(self) -> list[str]:
+        return list(self._number)
+
+    def cards(self) -> list[str]:
+        return [card_text(path, self._names[i], self._heads[i]) for i, path in enumerate(self._number)]
+
+    def build(self, chunk_vectors: np.ndarray, card_vectors: np.ndarray) -> FileIndex:
+        paths = self.paths
+        documents = [
+            [*self._tokens[i], *path_tokens(path), *path_tokens(path), *code_tokens(" ".join(self._names[i]))]
+            for i, path in enumerate(paths)
+        ]
+        lexical = LexicalIndex.build(documents, k1=0.9, b=0.4)
+        row_file = np.asarray(self.row_file, dtype=np.int32)
+        means = np.zeros((len(paths), chunk_vectors.shape[1] if chunk_vectors.ndim == 2 else 0), dtype=np.float32)
+        if len(row_file):
+            np.add.at(means, row_file, np.asarray(chunk_vectors, dtype=np.float32))
+        means /= np.maximum(np.linalg.norm(means, axis=1, keepdims=True), 1e-12)
+        cards = np.asarray(card_vectors, dtype=np.float32).reshape(len(paths), -1)
+        return FileIndex(paths, row_file, lexical, cards, means)
