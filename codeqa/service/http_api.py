@@ -50,8 +50,9 @@ from codeqa.service.models import (
     SearchResult,
     SymbolResult,
 )
-from codeqa.service.operations import Operations, chunk_result
+from codeqa.service.operations import Operations
 from codeqa.service.ratelimit import RateLimiter
+from codeqa.service.results import chunk_result
 
 # most specific first: the first class an error is an instance of decides its status
 STATUS = [

@@ -11,8 +11,8 @@ import re
 import threading
 from pathlib import PurePosixPath
 
-from codeqa import CodeqaError, Hit, Settings
-from codeqa.answer import Answer, AnswerStream, ask, key_lines
+from codeqa import CodeqaError, Settings
+from codeqa.answer import Answer, AnswerStream, ask
 from codeqa.embed import get_embedder
 from codeqa.errors import JobNotFoundError, QueryError, ReadOnlyError
 from codeqa.explore import load_overview
@@ -22,15 +22,12 @@ from codeqa.service.models import (
     AskRequest,
     AskResult,
     CentralSymbol,
-    ChunkResult,
     Count,
     FileResult,
     FilesResult,
-    IndexInfo,
     IndexList,
     IndexRequest,
     JobStatus,
-    KeyLine,
     OverviewResult,
     Removed,
     Scope,
@@ -38,6 +35,7 @@ from codeqa.service.models import (
     SearchResult,
     SymbolResult,
 )
+from codeqa.service.results import chunk_result, index_info, job_status
 from codeqa.store import Manifest, Store, load_search_files
 
 MAX_SEARCH_K = 200
@@ -46,38 +44,6 @@ MAX_NEIGHBORS = 100
 ENTRY_POINT_STEMS = frozenset({"main", "app", "manage", "cli", "server", "index", "__main__", "wsgi", "asgi"})
 MAIN_GUARD = re.compile(r"""__name__\s*==\s*['"]__main__['"]""")
 MAX_ENTRY_POINTS = 20
-
-
-def chunk_result(hit: Hit, question: str | None = None) -> ChunkResult:
-    """A retrieved chunk as a result row; ``question`` picks its key lines."""
-    chunk = hit.chunk
-    lines = key_lines(question, chunk.text, chunk.start_line) if question else []
-    return ChunkResult(
-        location=chunk.location,
-        path=chunk.path,
-        start_line=chunk.start_line,
-        end_line=chunk.end_line,
-        symbol=chunk.symbol,
-        kind=str(chunk.kind),
-        layer=str(chunk.layer),
-        language=chunk.language,
-        score=hit.score,
-        key_lines=[KeyLine(line=item.line, text=item.text) for item in lines],
-    )
-
-
-def index_info(manifest: Manifest) -> IndexInfo:
-    return IndexInfo(
-        name=manifest.name,
-        source=manifest.source,
-        ref=manifest.ref,
-        sha=manifest.sha,
-        model=manifest.model,
-        files=manifest.counts.get("files", 0),
-        chunks=manifest.counts.get("chunks", 0),
-        languages=manifest.languages,
-        created_at=manifest.created_at,
-    )
 
 
 def _check_k(k: int, most: int) -> None:
@@ -95,6 +61,7 @@ class Operations:
         self._store: Store | None = None
         self._lock = threading.Lock()
         self._overviews: dict[str, OverviewResult] = {}  # by collection: a re-index is a new collection
+        self._loading: dict[str, threading.Lock] = {}
 
     @property
     def store(self) -> Store:
@@ -107,6 +74,15 @@ class Operations:
     def warm(self) -> None:
         """Load the embedding model now, so the first request does not pay for it."""
         get_embedder(self.settings)
+
+    def _manifest(self, index: str) -> Manifest:
+        """The index's manifest, with its search files loaded once even when many requests arrive together."""
+        manifest = self.store.get_manifest(index)
+        with self._lock:
+            loading = self._loading.setdefault(manifest.collection, threading.Lock())
+        with loading:  # the first request loads; the others wait, then hit the library's per-process cache
+            load_search_files(self.settings, manifest, self.store)
+        return manifest
 
     # -- reading ---------------------------------------------------------------------------------------------------
     def _filters(self, manifest: Manifest, scope: Scope) -> Filters:
@@ -125,7 +101,7 @@ class Operations:
         """The chunks that best match a question, each with its key lines."""
         question = validate_query(request.question)
         _check_k(request.k, MAX_SEARCH_K)
-        manifest = self.store.get_manifest(index)
+        manifest = self._manifest(index)
         filters = self._filters(manifest, request)
         found = retrieve(index, question, self.settings, k=request.k, filters=filters, store=self.store)
         return SearchResult(index=index, question=question, results=[chunk_result(h, question) for h in found.hits])
@@ -134,7 +110,7 @@ class Operations:
         """The files that best match a question (for "where is…" questions)."""
         question = validate_query(request.question)
         _check_k(request.k, MAX_SEARCH_K)
-        manifest = self.store.get_manifest(index)
+        manifest = self._manifest(index)
         filters = self._filters(manifest, request)
         found = retrieve(index, question, self.settings, k=request.k, filters=filters, store=self.store)
         files = [
@@ -152,7 +128,7 @@ class Operations:
         """Retrieve now and return the answer stream (iterate it for text; ``result()`` for the checked answer)."""
         question = validate_query(request.question)
         _check_k(request.k, MAX_ASK_K)
-        manifest = self.store.get_manifest(index)
+        manifest = self._manifest(index)
         filters = self._filters(manifest, request)
         return ask(
             index, question, self.settings, filters=filters, backend=request.backend, model=request.model, k=request.k
@@ -186,6 +162,7 @@ class Operations:
         if relation not in ("definition", "callers", "callees"):
             raise QueryError(f"Unknown relation {relation!r}: use definition, callers or callees.")
         _check_k(limit, MAX_NEIGHBORS)
+        self._manifest(index)
         graph = neighbors(index, symbol, self.settings, store=self.store, limit=limit)
         short = symbol.replace("#", ".").replace("::", ".").split(".")[-1]
         notice = None
@@ -248,40 +225,22 @@ class Operations:
         """Start indexing in the background (one job at a time); poll ``job`` for its progress."""
         self._check_write("index repositories")
         job = self.jobs.start(request.source, self.settings, name=request.name or None, ref=request.ref)
-        return self.job_status(job)
+        return job_status(job)
 
     def job(self, job_id: str) -> JobStatus:
-        return self.job_status(self._job(job_id))
+        return job_status(self._job(job_id))
 
     def cancel_job(self, job_id: str) -> JobStatus:
         self._check_write("cancel indexing")
         job = self._job(job_id)
         job.cancel()
-        return self.job_status(job)
+        return job_status(job)
 
     def _job(self, job_id: str) -> IndexJob:
         job = self.jobs.get(job_id)
         if job is None:
             raise JobNotFoundError(f"No indexing job {job_id!r} in this server (jobs are kept until it restarts).")
         return job
-
-    @staticmethod
-    def job_status(job: IndexJob) -> JobStatus:
-        state = "running" if job.running else "cancelled" if job.cancelled else "failed" if job.error else "done"
-        event = job.events.get(job.stage)
-        return JobStatus(
-            id=job.id,
-            source=job.label or job.source,
-            name=job.name,
-            state=state,
-            stage=job.stage,
-            message=event.message if event else "starting",
-            fraction=round(job.fraction, 4),
-            elapsed=round(job.elapsed, 3),
-            eta=None if job.eta is None else round(job.eta, 1),
-            error=job.error,
-            index=index_info(job.report.manifest) if job.report else None,
-        )
 
     def remove(self, index: str) -> Removed:
         self._check_write("remove indexes")
