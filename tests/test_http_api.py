@@ -16,7 +16,7 @@ import pytest
 from codeqa.config import Settings
 from tests.conftest import init_repo
 from tests.indexed_home import build_sample_index
-from tests.llm_standins import OpenAIStandIn
+from tests.llm_standins import OpenAIStandIn, closed_port
 from tests.service_servers import ROOT, api_server, server_env
 
 TOKEN = "s3cret-token-for-tests"
@@ -209,3 +209,12 @@ def test_index_jobs_with_progress_events_and_remove(indexed, tmp_path: Path):
         assert httpx.delete(f"{url}/indexes/calc").json() == {"removed": "calc"}
         gone = httpx.delete(f"{url}/indexes/calc")
         assert gone.status_code == 404 and gone.json()["error"]["type"] == "IndexNotFoundError"
+
+
+def test_an_unreachable_store_is_503_with_the_cli_message(indexed):
+    env = server_env(indexed[0], CODEQA_CHROMA_URL=f"http://127.0.0.1:{closed_port()}")
+    with api_server(env) as url:
+        response = httpx.post(f"{url}/indexes/shop/search", json={"question": "login"}, timeout=60)
+        assert response.status_code == 503
+        error = response.json()["error"]
+        assert error["type"] == "StoreError" and "is not reachable" in error["message"]

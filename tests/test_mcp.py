@@ -129,7 +129,13 @@ def test_errors_are_tool_errors_with_the_cli_messages(indexed):
 
 def test_write_tools_with_the_flag_report_progress_while_indexing(indexed, tmp_path: Path):
     settings, _ = indexed
-    repo = init_repo(tmp_path / "extra", {"calc.py": "def add(a, b):\n    return a + b\n", "README.md": "# calc\n"})
+    files = {
+        "calc.py": "def add(a, b):\n    return a + b\n",
+        "tools/report.py": "from calc import add\n\nif __name__ == '__main__':\n    print(add(1, 2))\n",
+        "web/server.py": "def serve():\n    return 'ok'\n",
+        "README.md": "# calc\n",
+    }
+    repo = init_repo(tmp_path / "extra", files)
     progress: list[tuple[float, float | None, str | None]] = []
 
     async def on_progress(value: float, total: float | None, message: str | None) -> None:
@@ -147,6 +153,8 @@ def test_write_tools_with_the_flag_report_progress_while_indexing(indexed, tmp_p
             assert result.structured_content["index"]["name"] == "calc"
             failed, found = await call(client, "search", index="calc", question="add two numbers")
             assert not failed and found["results"][0]["symbol"] == "add"
+            failed, view = await call(client, "overview", index="calc")
+            assert not failed and view["entry_points"] == ["tools/report.py", "web/server.py"]
 
             failed, error = await call(client, "index", source=str(tmp_path / "missing"))
             message = error["error"]["message"] if isinstance(error["error"], dict) else error["error"]
