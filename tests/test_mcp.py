@@ -157,8 +157,7 @@ def test_write_tools_with_the_flag_report_progress_while_indexing(indexed, tmp_p
             assert not failed and view["entry_points"] == ["tools/report.py", "web/server.py"]
 
             failed, error = await call(client, "index", source=str(tmp_path / "missing"))
-            message = error["error"]["message"] if isinstance(error["error"], dict) else error["error"]
-            assert failed and "No such directory" in message
+            assert failed and "No such directory" in error["error"]["message"]
 
             failed, removed = await call(client, "remove", index="calc")
             assert not failed and removed == {"removed": "calc"}

@@ -177,6 +177,7 @@ def add_write_tools(server: MCPServer, ops: Operations) -> None:
     ) -> Annotated[CallToolResult, JobStatus]:
         """Index a repository (clone, scan, chunk, embed, store); reports progress while it runs and returns the
         finished job with the new index."""
+        status: JobStatus | None = None
         try:
             request = IndexRequest(source=source, name=name, ref=ref)
             status = await anyio.to_thread.run_sync(lambda: ops.start_index(request))
@@ -190,12 +191,16 @@ def add_write_tools(server: MCPServer, ops: Operations) -> None:
                 status = ops.job(status.id)
         except CodeqaError as exc:
             return _error(exc)
+        except anyio.get_cancelled_exc_class():  # the client gave up: stop the job too (the old index stays)
+            if status is not None:
+                ops.cancel_job(status.id)
+            raise
         if status.state != "done":
-            return CallToolResult(
-                content=[TextContent(type="text", text=status.error or f"Indexing {status.state}.")],
-                structured_content=status.model_dump(mode="json"),
-                is_error=True,
-            )
+            message = status.error or "Indexing was cancelled; the previous index (if any) is unchanged."
+            kind = "IndexCancelled" if status.state == "cancelled" else "IndexFailed"
+            error = {"error": {"type": kind, "message": message}, "job": status.model_dump(mode="json")}
+            content = [TextContent(type="text", text=message)]
+            return CallToolResult(content=content, structured_content=error, is_error=True)
         if ctx is not None:
             await ctx.report_progress(1.0, 1.0, "done")
         return _ok(status)
