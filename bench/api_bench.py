@@ -4,7 +4,8 @@ Usage: python bench/api_bench.py INDEX_NAME [--n 200] [--k 10] [--questions FILE
 
 Uses the data dir of CODEQA_HOME. The HTTP API (`codeqa api`, uvicorn) and the MCP server (`codeqa mcp`, stdio)
 are started as subprocesses on 127.0.0.1 and queried one request at a time with a kept-alive client, so the
-numbers are per-request latency (question embedding included), not throughput. Warm-up queries are not counted.
+numbers are per-request latency (question embedding included), not throughput. The four paths take turns on
+each question (round-robin), so a change in machine load affects them alike. Warm-up queries are not counted.
 """
 
 from __future__ import annotations
@@ -17,7 +18,8 @@ import statistics
 import subprocess
 import sys
 import time
-from collections.abc import Callable
+from collections.abc import Iterator
+from contextlib import contextmanager
 from pathlib import Path
 
 import anyio
@@ -44,6 +46,12 @@ QUESTIONS = [
     "where are datasets merged along a dimension?",
 ]
 WARMUP = 5
+LABELS = (
+    "library: retrieve()",
+    "library: Operations.search (+ key lines)",
+    "HTTP: POST /indexes/{name}/search",
+    "MCP: tools/call search (stdio)",
+)
 
 
 def percentile(values: list[float], p: float) -> float:
@@ -51,27 +59,17 @@ def percentile(values: list[float], p: float) -> float:
     return ordered[min(len(ordered) - 1, int(round(p / 100 * (len(ordered) - 1))))]
 
 
-def timed(run: Callable[[str], object], questions: list[str], n: int) -> list[float]:
-    for question in questions[:WARMUP]:
-        run(question)
-    times = []
-    for i in range(n):
-        started = time.perf_counter()
-        run(questions[i % len(questions)])
-        times.append((time.perf_counter() - started) * 1000)
-    return times
-
-
-def bench_http(name: str, questions: list[str], n: int, k: int) -> list[float]:
+@contextmanager
+def http_server() -> Iterator[httpx.Client]:
+    """`codeqa api` on a free loopback port (no rate limit), and a kept-alive client for it."""
     with socket.socket() as sock:
         sock.bind(("127.0.0.1", 0))
         port = sock.getsockname()[1]
     env = {**os.environ, "CODEQA_API_SEARCH_PER_HOUR": "0"}
     command = [sys.executable, "-m", "codeqa", "api", "--port", str(port)]
     process = subprocess.Popen(command, cwd=ROOT, env=env, stderr=subprocess.DEVNULL)
-    url = f"http://127.0.0.1:{port}"
     try:
-        with httpx.Client(base_url=url, timeout=120) as client:
+        with httpx.Client(base_url=f"http://127.0.0.1:{port}", timeout=120) as client:
             deadline = time.monotonic() + 300
             while True:
                 try:
@@ -81,35 +79,49 @@ def bench_http(name: str, questions: list[str], n: int, k: int) -> list[float]:
                     if time.monotonic() > deadline or process.poll() is not None:
                         raise
                     time.sleep(0.3)
-
-            def run(question: str) -> None:
-                client.post(f"/indexes/{name}/search", json={"question": question, "k": k}).raise_for_status()
-
-            return timed(run, questions, n)
+            yield client
     finally:
         process.terminate()
         process.wait(15)
 
 
-def bench_mcp(name: str, questions: list[str], n: int, k: int) -> list[float]:
+def measure(name: str, questions: list[str], n: int, k: int) -> dict[str, list[float]]:
+    """Round-robin over the four paths, one request each per question, so load changes hit them all alike."""
+    settings = Settings()
+    store = Store(settings)
+    ops = Operations(settings)
     params = StdioServerParameters(
         command=sys.executable, args=["-m", "codeqa", "mcp"], env=dict(os.environ), cwd=str(ROOT)
     )
-    times: list[float] = []
+    times: dict[str, list[float]] = {label: [] for label in LABELS}
 
-    async def main() -> None:
-        async with Client(params, read_timeout_seconds=300) as client:
-            for i in range(WARMUP + n):
-                question = questions[i % len(questions)]
-                started = time.perf_counter()
-                result = await client.call_tool("search", {"index": name, "question": question, "k": k})
-                elapsed = (time.perf_counter() - started) * 1000
-                if result.is_error:
-                    raise SystemExit(f"MCP search failed: {result.content}")
-                if i >= WARMUP:
-                    times.append(elapsed)
+    async def run_all() -> None:
+        with http_server() as http:
+            async with Client(params, read_timeout_seconds=300) as mcp:
 
-    anyio.run(main)
+                def via_http(question: str) -> None:
+                    http.post(f"/indexes/{name}/search", json={"question": question, "k": k}).raise_for_status()
+
+                runs = {
+                    LABELS[0]: lambda q: retrieve(name, q, settings, k=k, store=store),
+                    LABELS[1]: lambda q: ops.search(name, SearchRequest(question=q, k=k)),
+                    LABELS[2]: via_http,
+                }
+                for i in range(WARMUP + n):
+                    question = questions[i % len(questions)]
+                    for label, run in runs.items():
+                        started = time.perf_counter()
+                        run(question)
+                        if i >= WARMUP:
+                            times[label].append((time.perf_counter() - started) * 1000)
+                    started = time.perf_counter()
+                    result = await mcp.call_tool("search", {"index": name, "question": question, "k": k})
+                    if result.is_error:
+                        raise SystemExit(f"MCP search failed: {result.content}")
+                    if i >= WARMUP:
+                        times[LABELS[3]].append((time.perf_counter() - started) * 1000)
+
+    anyio.run(run_all)
     return times
 
 
@@ -122,22 +134,10 @@ def main() -> int:
     args = parser.parse_args()
     questions = QUESTIONS
     if args.questions:
-        rows = [json.loads(line) for line in args.questions.read_text().splitlines() if line.strip()]
-        questions = [row.get("question") or row["problem_statement"] for row in rows]
-    settings = Settings()
-    store = Store(settings)
-    manifest = store.get_manifest(args.name)
-    ops = Operations(settings)
-    rows = {
-        "library: retrieve()": timed(
-            lambda q: retrieve(args.name, q, settings, k=args.k, store=store), questions, args.n
-        ),
-        "library: Operations.search (+ key lines)": timed(
-            lambda q: ops.search(args.name, SearchRequest(question=q, k=args.k)), questions, args.n
-        ),
-        "HTTP: POST /indexes/{name}/search": bench_http(args.name, questions, args.n, args.k),
-        "MCP: tools/call search (stdio)": bench_mcp(args.name, questions, args.n, args.k),
-    }
+        records = [json.loads(line) for line in args.questions.read_text().splitlines() if line.strip()]
+        questions = [record.get("question") or record["problem_statement"] for record in records]
+    manifest = Store(Settings()).get_manifest(args.name)
+    rows = measure(args.name, questions, args.n, args.k)
     print(f"index {args.name}: {manifest.counts.get('chunks')} chunks, k={args.k}, n={args.n} sequential requests")
     print("| path | p50 ms | p95 ms | mean ms |")
     print("|---|---|---|---|")
