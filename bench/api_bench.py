@@ -5,7 +5,8 @@ Usage: python bench/api_bench.py INDEX_NAME [--n 200] [--k 10] [--questions FILE
 Uses the data dir of CODEQA_HOME. The HTTP API (`codeqa api`, uvicorn) and the MCP server (`codeqa mcp`, stdio)
 are started as subprocesses on 127.0.0.1 and queried one request at a time with a kept-alive client, so the
 numbers are per-request latency (question embedding included), not throughput. The four paths take turns on
-each question (round-robin), so a change in machine load affects them alike. Warm-up queries are not counted.
+each question (round-robin, with the first place rotating), so a change in machine load or a warm cache helps
+none of them more than the others. Warm-up queries are not counted.
 """
 
 from __future__ import annotations
@@ -102,24 +103,28 @@ def measure(name: str, questions: list[str], n: int, k: int) -> dict[str, list[f
                 def via_http(question: str) -> None:
                     http.post(f"/indexes/{name}/search", json={"question": question, "k": k}).raise_for_status()
 
+                async def via_mcp(question: str) -> None:
+                    result = await mcp.call_tool("search", {"index": name, "question": question, "k": k})
+                    if result.is_error:
+                        raise SystemExit(f"MCP search failed: {result.content}")
+
                 runs = {
                     LABELS[0]: lambda q: retrieve(name, q, settings, k=k, store=store),
                     LABELS[1]: lambda q: ops.search(name, SearchRequest(question=q, k=k)),
                     LABELS[2]: via_http,
+                    LABELS[3]: via_mcp,
                 }
                 for i in range(WARMUP + n):
                     question = questions[i % len(questions)]
-                    for label, run in runs.items():
+                    turn = i % len(LABELS)  # who goes first rotates: the first to fetch a chunk warms caches
+                    for label in LABELS[turn:] + LABELS[:turn]:
                         started = time.perf_counter()
-                        run(question)
+                        if label == LABELS[3]:
+                            await via_mcp(question)
+                        else:
+                            runs[label](question)
                         if i >= WARMUP:
                             times[label].append((time.perf_counter() - started) * 1000)
-                    started = time.perf_counter()
-                    result = await mcp.call_tool("search", {"index": name, "question": question, "k": k})
-                    if result.is_error:
-                        raise SystemExit(f"MCP search failed: {result.content}")
-                    if i >= WARMUP:
-                        times[LABELS[3]].append((time.perf_counter() - started) * 1000)
 
     anyio.run(run_all)
     return times
