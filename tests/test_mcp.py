@@ -133,6 +133,7 @@ def test_write_tools_with_the_flag_report_progress_while_indexing(indexed, tmp_p
         "calc.py": "def add(a, b):\n    return a + b\n",
         "tools/report.py": "from calc import add\n\nif __name__ == '__main__':\n    print(add(1, 2))\n",
         "web/server.py": "def serve():\n    return 'ok'\n",
+        "cmd/run.go": "package main\n\nimport \"fmt\"\n\nfunc main() {\n\tfmt.Println(\"run\")\n}\n",
         "README.md": "# calc\n",
     }
     repo = init_repo(tmp_path / "extra", files)
@@ -154,7 +155,7 @@ def test_write_tools_with_the_flag_report_progress_while_indexing(indexed, tmp_p
             failed, found = await call(client, "search", index="calc", question="add two numbers")
             assert not failed and found["results"][0]["symbol"] == "add"
             failed, view = await call(client, "overview", index="calc")
-            assert not failed and view["entry_points"] == ["tools/report.py", "web/server.py"]
+            assert not failed and view["entry_points"] == ["cmd/run.go", "tools/report.py", "web/server.py"]
 
             failed, error = await call(client, "index", source=str(tmp_path / "missing"))
             assert failed and "No such directory" in error["error"]["message"]

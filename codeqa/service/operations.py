@@ -41,7 +41,8 @@ from codeqa.store import Manifest, Store, load_search_files
 MAX_SEARCH_K = 200
 MAX_ASK_K = 50
 MAX_NEIGHBORS = 100
-ENTRY_POINT_STEMS = frozenset({"main", "app", "manage", "cli", "server", "index", "__main__", "wsgi", "asgi"})
+ENTRY_POINT_STEMS = frozenset({"main", "app", "manage", "cli", "server", "__main__", "wsgi", "asgi"})
+INDEX_LANGUAGES = frozenset({"javascript", "typescript", "tsx", "jsx", "php"})  # index.js / index.php start a program
 MAIN_GUARD = re.compile(r"""__name__\s*==\s*['"]__main__['"]""")
 MAX_ENTRY_POINTS = 20
 
@@ -190,7 +191,7 @@ class Operations:
             chunks=view.chunks,
             languages=[Count(name=k, count=v) for k, v in view.lines_by_language.items()],
             layers=[Count(name=k, count=v) for k, v in view.chunks_by_layer.items()],
-            entry_points=self._entry_points(manifest, [(f.path, f.layer) for f in view.file_stats]),
+            entry_points=self._entry_points(manifest),
             central_symbols=[
                 CentralSymbol(
                     symbol=ref.symbol,
@@ -206,12 +207,26 @@ class Operations:
             self._overviews[manifest.collection] = result
         return result
 
-    def _entry_points(self, manifest: Manifest, files: list[tuple[str, str]]) -> list[str]:
-        skip = {path for path, layer in files if layer in ("test", "docs")}
-        named = {path for path, _ in files if PurePosixPath(path).stem.lower() in ENTRY_POINT_STEMS}
-        guarded = {chunk.path for chunk in self.store.chunks(manifest) if MAIN_GUARD.search(chunk.text)}
-        found = sorted((named | guarded) - skip, key=lambda p: (p.count("/"), p))
-        return found[:MAX_ENTRY_POINTS]
+    def _entry_points(self, manifest: Manifest) -> list[str]:
+        """Files that start a program: named main/app/cli/server…, defining a ``main`` function, or (Python) ending
+        in an ``if __name__ == "__main__":`` block. Read from the chunk table; only last chunks are fetched."""
+        table = load_search_files(self.settings, manifest, self.store).table
+        last: dict[str, int] = {}  # Python file → row of its last chunk
+        found: set[str] = set()
+        skip: set[str] = set()
+        for row, path in enumerate(table.paths):
+            if table.layers[row] in ("test", "docs"):
+                skip.add(path)
+            stem = PurePosixPath(path).stem.lower()
+            if stem in ENTRY_POINT_STEMS or (stem == "index" and table.languages[row] in INDEX_LANGUAGES):
+                found.add(path)
+            if table.kinds[row] == "function" and "main" in (s.strip() for s in table.symbols[row].split(",")):
+                found.add(path)
+            if table.languages[row] == "python" and (path not in last or table.starts[row] > table.starts[last[path]]):
+                last[path] = row
+        endings = self.store.chunks(manifest, [table.ids[row] for row in last.values()])
+        found.update(chunk.path for chunk in endings if MAIN_GUARD.search(chunk.text))
+        return sorted(found - skip, key=lambda p: (p.count("/"), p))[:MAX_ENTRY_POINTS]
 
     def list_indexes(self) -> IndexList:
         return IndexList(indexes=[index_info(m) for m in self.store.list_manifests()])
