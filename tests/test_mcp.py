@@ -133,7 +133,7 @@ def test_write_tools_with_the_flag_report_progress_while_indexing(indexed, tmp_p
         "calc.py": "def add(a, b):\n    return a + b\n",
         "tools/report.py": "from calc import add\n\nif __name__ == '__main__':\n    print(add(1, 2))\n",
         "web/server.py": "def serve():\n    return 'ok'\n",
-        "cmd/run.go": "package main\n\nimport \"fmt\"\n\nfunc main() {\n\tfmt.Println(\"run\")\n}\n",
+        "cmd/run.go": 'package main\n\nimport "fmt"\n\nfunc main() {\n\tfmt.Println("run")\n}\n',
         "README.md": "# calc\n",
     }
     repo = init_repo(tmp_path / "extra", files)

@@ -178,10 +178,14 @@ class Operations:
 
     def overview(self, index: str) -> OverviewResult:
         """Languages by size, layers, entry points and central symbols (computed once per index generation)."""
-        manifest = self.store.get_manifest(index)
-        cached = self._overviews.get(manifest.collection)
-        if cached is not None:
-            return cached
+        manifest = self._manifest(index)
+        with self._lock:
+            computing = self._loading.setdefault(f"overview:{manifest.collection}", threading.Lock())
+        with computing:  # concurrent first requests wait for one computation
+            cached = self._overviews.get(manifest.collection)
+            return cached if cached is not None else self._overview(index, manifest)
+
+    def _overview(self, index: str, manifest: Manifest) -> OverviewResult:
         view = load_overview(self.settings, manifest, self.store)
         result = OverviewResult(
             index=index,
