@@ -53,6 +53,7 @@ class IndexJob:
     thread: threading.Thread | None = None
     id: str = field(default_factory=lambda: uuid.uuid4().hex[:12])
     _main_started: float | None = None
+    _peak: float = 0.0  # the highest fraction reported so far: progress never goes backwards
 
     @property
     def running(self) -> bool:
@@ -79,7 +80,10 @@ class IndexJob:
         start, end = _SPANS.get(self.stage, (0.0, 1.0))
         event = self.events.get(self.stage)
         within = event.fraction if event and event.fraction is not None else 0.0
-        return max(0.0, min(1.0, start + (end - start) * within))
+        # the last steps (lexical index, graph) report no fraction: keep the peak so a bar (or an MCP client,
+        # which requires increasing progress) never goes back, and below 1 until the job has finished
+        self._peak = max(self._peak, min(0.99, start + (end - start) * within))
+        return self._peak
 
     @property
     def eta(self) -> float | None:

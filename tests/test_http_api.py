@@ -128,8 +128,11 @@ def test_token_and_rate_limit(indexed):
         assert refused.status_code == 401 and refused.json()["error"]["type"] == "Unauthorized"
         wrong = httpx.get(f"{url}/indexes", headers={"Authorization": "Bearer nope"})
         assert wrong.status_code == 401
+        assert httpx.get(f"{url}/indexes", headers={"Authorization": f"Basic {TOKEN}"}).status_code == 401
         auth = {"Authorization": f"Bearer {TOKEN}"}
         assert httpx.get(f"{url}/indexes", headers=auth).status_code == 200
+        schemes = httpx.get(f"{url}/openapi.json").json()["components"]["securitySchemes"]
+        assert schemes["HTTPBearer"]["scheme"] == "bearer"  # the docs page offers "Authorize"
 
         question = {"question": "how does login work?"}
         for _ in range(2):
@@ -138,7 +141,7 @@ def test_token_and_rate_limit(indexed):
         assert limited.status_code == 429 and limited.json()["error"]["type"] == "RateLimited"
         assert 0 < int(limited.headers["Retry-After"]) <= 3600
         assert "2 ask requests per hour" in limited.json()["error"]["message"]
-        # reads have their own budget: 1 used above, 3 left
+        # reads have their own budget: 1 used above (refused requests do not count), 3 left
         statuses = [httpx.get(f"{url}/indexes", headers=auth).status_code for _ in range(4)]
         assert statuses == [200, 200, 200, 429]
 

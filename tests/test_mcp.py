@@ -168,5 +168,6 @@ def test_write_tools_with_the_flag_report_progress_while_indexing(indexed, tmp_p
     anyio.run(scenario)
     assert progress, "no progress notifications during index"
     assert progress[-1][0] == 1.0 and progress[-1][1] == 1.0
-    assert all(0.0 <= value <= 1.0 for value, _, _ in progress)
+    values = [value for value, _, _ in progress]
+    assert values == sorted(values) and all(0.0 <= value <= 1.0 for value in values)  # MCP: progress increases
     assert any(message and message.startswith(("scan", "chunk", "embed", "store")) for _, _, message in progress)

@@ -14,11 +14,12 @@ import ipaddress
 import json
 import time
 from collections.abc import Iterator
-from typing import Literal
+from typing import Annotated, Literal
 
 from fastapi import APIRouter, Depends, FastAPI, Query, Request
 from fastapi.exceptions import RequestValidationError
 from fastapi.responses import JSONResponse, StreamingResponse
+from fastapi.security import HTTPAuthorizationCredentials, HTTPBearer
 from starlette.exceptions import HTTPException as StarletteHTTPException
 
 from codeqa import CodeqaError, __version__
@@ -71,6 +72,8 @@ STATUS = [
 ]
 ERRORS = {status: {"model": ErrorResult} for status in (401, 404, 409, 422, 429, 503)}
 JOB_POLL_SECONDS = 0.25
+BEARER = HTTPBearer(auto_error=False, description="The server's CODEQA_API_TOKEN, when it has one.")
+Credentials = Annotated[HTTPAuthorizationCredentials | None, Depends(BEARER)]
 
 
 class Refused(Exception):
@@ -123,11 +126,11 @@ def create_app(ops: Operations) -> FastAPI:
         '`{"error": {"type", "message"}}` with the same messages as the `codeqa` CLI.',
     )
 
-    def authorized(request: Request) -> str:
+    def authorized(request: Request, credentials: Credentials) -> str:
         """The client's identity for rate limits, after checking the bearer token when one is configured."""
         if token:
-            scheme, _, given = request.headers.get("authorization", "").partition(" ")
-            if scheme.lower() != "bearer" or not hmac.compare_digest(given.strip().encode(), token.encode()):
+            given = credentials.credentials if credentials else ""
+            if not hmac.compare_digest(given.encode(), token.encode()):
                 raise Refused(401, "Unauthorized", "Missing or wrong token: send 'Authorization: Bearer <token>'.")
         return request.client.host if request.client else "unknown"
 
