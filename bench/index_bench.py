@@ -15,10 +15,9 @@ import tempfile
 import time
 from pathlib import Path
 
-from codeqa.pipeline import build_index
-
 from codeqa.config import Settings
 from codeqa.embed import get_embedder
+from codeqa.pipeline import build_index
 
 
 def peak_rss_mb() -> float:

@@ -14,10 +14,8 @@ import time
 from collections import Counter
 from pathlib import Path
 
-from codeqa.retrieve import Filters
-
 from codeqa.config import Settings
-from codeqa.retrieve import load_artifacts, retrieve
+from codeqa.retrieve import Filters, load_artifacts, retrieve
 from codeqa.store import Store
 
 DEFAULT_QUESTIONS = [

@@ -93,6 +93,19 @@ class Settings(BaseSettings):
         "on this machine; line numbers are kept.",
     )
 
+    # the HTTP API (`codeqa api`) and the MCP server (`codeqa mcp`)
+    api_host: str = Field(default="127.0.0.1", description="Address `codeqa api` binds to (loopback by default).")
+    api_port: int = Field(default=8765, description="Port `codeqa api` listens on.")
+    api_token: SecretStr | None = Field(
+        default=None,
+        description="Bearer token the HTTP API requires (Authorization: Bearer …). Required when bound to a "
+        "non-loopback address; optional on loopback. Never logged.",
+    )
+    api_ask_per_hour: int = Field(default=100, description="Questions (ask) per client per hour; 0 = no limit.")
+    api_search_per_hour: int = Field(
+        default=3600, description="Other reads (search, files, symbols, overview) per client per hour; 0 = no limit."
+    )
+
     @property
     def home_dir(self) -> Path:
         return self.home.expanduser()

@@ -85,3 +85,13 @@ class ModelNotFoundError(LLMError):
 
 class LLMTimeoutError(LLMError):
     """The backend did not answer within ``CODEQA_LLM_TIMEOUT_SECONDS``."""
+
+
+class JobNotFoundError(CodeqaError):
+    """No indexing job with that id in this server process."""
+
+    exit_code = 6
+
+
+class ReadOnlyError(CodeqaError):
+    """A write (index, remove) was asked of a server started without ``--allow-write``."""

@@ -15,6 +15,7 @@ if TYPE_CHECKING:
     from codeqa.answer.backends.select import choose_backend, list_backends
     from codeqa.answer.citations import CitationReport, check_citations
     from codeqa.answer.extractive import extractive_answer
+    from codeqa.answer.keylines import KeyLine, key_lines
 
 _EXPORTS = {
     "Answer": "codeqa.answer.answering",
@@ -25,6 +26,8 @@ _EXPORTS = {
     "CitationReport": "codeqa.answer.citations",
     "check_citations": "codeqa.answer.citations",
     "extractive_answer": "codeqa.answer.extractive",
+    "KeyLine": "codeqa.answer.keylines",
+    "key_lines": "codeqa.answer.keylines",
     "list_backends": "codeqa.answer.backends.select",
     "choose_backend": "codeqa.answer.backends.select",
 }
@@ -33,11 +36,13 @@ __all__ = [
     "AnswerStream",
     "BackendStatus",
     "CitationReport",
+    "KeyLine",
     "LLMBackend",
     "ask",
     "check_citations",
     "choose_backend",
     "extractive_answer",
+    "key_lines",
     "list_backends",
 ]
 

@@ -10,6 +10,7 @@ import typer
 from codeqa.cli.eval_command import evaluate
 from codeqa.cli.index_commands import index, list_indexes, prepare, remove, serve, version
 from codeqa.cli.query_commands import ask, models, search
+from codeqa.cli.service_commands import api, mcp
 
 app = typer.Typer(
     help="codeqa: index a codebase locally, then search and ask it questions.",
@@ -25,6 +26,8 @@ app.command()(ask)
 app.command()(models)
 app.command("eval")(evaluate)
 app.command()(serve)
+app.command()(mcp)
+app.command()(api)
 app.command()(prepare)
 app.command()(version)
 

@@ -3,7 +3,7 @@
 One entry point, ``retrieve``; ``neighbors`` reads the symbol graph around a name.
 """
 
-from codeqa.retrieve.filters import Filters, normalize_path_filter
+from codeqa.retrieve.filters import Filters, check_filter_values, normalize_path_filter
 from codeqa.retrieve.fusion import Weights
 from codeqa.retrieve.neighbors import Neighbors, neighbors
 from codeqa.retrieve.query import MAX_QUERY_CHARS, query_identifiers, validate_query
@@ -16,6 +16,7 @@ __all__ = [
     "Neighbors",
     "Retrieval",
     "Weights",
+    "check_filter_values",
     "neighbors",
     "normalize_path_filter",
     "query_identifiers",

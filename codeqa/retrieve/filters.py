@@ -42,3 +42,21 @@ def normalize_path_filter(raw: str) -> str:
     if ".." in path.split("/"):
         raise QueryError(f"Path filter {raw!r} must be a directory inside the repository (no '..').")
     return path or "."
+
+
+def check_filter_values(filters: Filters, table: ChunkTable) -> None:
+    """Raise a ``QueryError`` naming the valid values when a layer, kind or language filter is not in the index.
+
+    Without this, a typo (``--layer apis``) silently matches nothing; with it the user sees what to type.
+    """
+    for label, wanted, present in (
+        ("layer", filters.layers, table.layers),
+        ("kind", filters.kinds, table.kinds),
+        ("language", filters.languages, table.languages),
+    ):
+        known = set(present) if wanted else set()
+        unknown = [value for value in dict.fromkeys(wanted) if value not in known]
+        if unknown:
+            valid = ", ".join(sorted(known)) or "none"
+            listed = ", ".join(repr(value) for value in unknown)
+            raise QueryError(f"Unknown {label} {listed}: this index has {label}s {valid}.")

@@ -1,0 +1,278 @@
+"""``codeqa api``: the service operations over HTTP (FastAPI), with OpenAPI docs at ``/docs``.
+
+Only translation happens here: path and body in, a typed result out; a ``CodeqaError`` becomes
+``{"error": {"type", "message"}}`` with a fitting status (404 unknown index, 422 bad input, 503 store down…).
+A bearer token (``CODEQA_API_TOKEN``) guards every operation when set, and is required off loopback; each client
+has a per-hour budget for questions and for other reads (429 with ``Retry-After`` beyond it). Answers and indexing
+progress stream as server-sent events.
+"""
+
+from __future__ import annotations
+
+import hmac
+import ipaddress
+import json
+import time
+from collections.abc import Iterator
+from typing import Annotated, Literal
+
+from fastapi import APIRouter, Depends, FastAPI, Query, Request
+from fastapi.exceptions import RequestValidationError
+from fastapi.responses import JSONResponse, StreamingResponse
+from fastapi.security import HTTPAuthorizationCredentials, HTTPBearer
+from starlette.exceptions import HTTPException as StarletteHTTPException
+
+from codeqa import CodeqaError, __version__
+from codeqa.errors import (
+    EmbeddingError,
+    IncompatibleIndexError,
+    IndexBusyError,
+    IndexCancelled,
+    IndexNotFoundError,
+    JobNotFoundError,
+    LLMError,
+    QueryError,
+    ReadOnlyError,
+    ScanError,
+    SourceError,
+    StoreError,
+)
+from codeqa.service.models import (
+    AskRequest,
+    AskResult,
+    ErrorResult,
+    FilesResult,
+    IndexList,
+    IndexRequest,
+    JobStatus,
+    OverviewResult,
+    Removed,
+    SearchRequest,
+    SearchResult,
+    SymbolResult,
+)
+from codeqa.service.operations import Operations
+from codeqa.service.ratelimit import RateLimiter
+from codeqa.service.results import chunk_result
+
+# most specific first: the first class an error is an instance of decides its status
+STATUS = [
+    (IndexNotFoundError, 404),
+    (JobNotFoundError, 404),
+    (IndexBusyError, 409),
+    (IncompatibleIndexError, 409),
+    (IndexCancelled, 409),
+    (StoreError, 503),
+    (QueryError, 422),
+    (SourceError, 422),
+    (ScanError, 422),
+    (ReadOnlyError, 403),
+    (EmbeddingError, 500),
+    (LLMError, 502),
+]
+ERRORS = {status: {"model": ErrorResult} for status in (401, 404, 409, 422, 429, 503)}
+JOB_POLL_SECONDS = 0.25
+BEARER = HTTPBearer(auto_error=False, description="The server's CODEQA_API_TOKEN, when it has one.")
+Credentials = Annotated[HTTPAuthorizationCredentials | None, Depends(BEARER)]
+
+
+class Refused(Exception):
+    """A request refused at the edge (auth, rate limit): status, error type, message and extra headers."""
+
+    def __init__(self, status: int, kind: str, message: str, headers: dict[str, str] | None = None) -> None:
+        super().__init__(message)
+        self.status, self.kind, self.message, self.headers = status, kind, message, headers or {}
+
+
+def is_loopback(host: str) -> bool:
+    if host == "localhost":
+        return True
+    try:
+        return ipaddress.ip_address(host.strip("[]")).is_loopback
+    except ValueError:
+        return False
+
+
+def check_bind(host: str, token: str | None) -> None:
+    """Refuse to serve beyond this machine without a token."""
+    if not is_loopback(host) and not token:
+        raise CodeqaError(
+            f"Refusing to serve the API on {host} without a token: set CODEQA_API_TOKEN to a long random secret "
+            "(clients send it as 'Authorization: Bearer <token>'), or bind to 127.0.0.1."
+        )
+
+
+def status_for(exc: CodeqaError) -> int:
+    return next((status for kind, status in STATUS if isinstance(exc, kind)), 400)
+
+
+def error_response(status: int, kind: str, message: str, headers: dict[str, str] | None = None) -> JSONResponse:
+    return JSONResponse({"error": {"type": kind, "message": message}}, status_code=status, headers=headers)
+
+
+def sse(event: str, data: object) -> bytes:
+    payload = data.model_dump_json() if hasattr(data, "model_dump_json") else json.dumps(data)
+    return f"event: {event}\ndata: {payload}\n\n".encode()
+
+
+def create_app(ops: Operations) -> FastAPI:
+    settings = ops.settings
+    token = settings.api_token.get_secret_value() if settings.api_token else None
+    limiter = RateLimiter({"ask": settings.api_ask_per_hour, "search": settings.api_search_per_hour})
+    app = FastAPI(
+        title="codeqa",
+        version=__version__,
+        description="Search, ask and explore locally indexed codebases. Errors are "
+        '`{"error": {"type", "message"}}` with the same messages as the `codeqa` CLI.',
+    )
+
+    def authorized(request: Request, credentials: Credentials) -> str:
+        """The client's identity for rate limits, after checking the bearer token when one is configured."""
+        if token:
+            given = credentials.credentials if credentials else ""
+            if not hmac.compare_digest(given.encode(), token.encode()):
+                raise Refused(401, "Unauthorized", "Missing or wrong token: send 'Authorization: Bearer <token>'.")
+        return request.client.host if request.client else "unknown"
+
+    def limited(bucket: str):
+        def check(client: str = Depends(authorized)) -> None:
+            wait = limiter.check(client, bucket)
+            if wait is not None:
+                limit = limiter.limits[bucket]
+                message = f"Rate limit: {limit} {bucket} requests per hour per client; retry in {wait} s."
+                raise Refused(429, "RateLimited", message, {"Retry-After": str(wait)})
+
+        return check
+
+    @app.exception_handler(CodeqaError)
+    async def library_error(_: Request, exc: CodeqaError) -> JSONResponse:
+        return error_response(status_for(exc), type(exc).__name__, str(exc))
+
+    @app.exception_handler(Refused)
+    async def refused(_: Request, exc: Refused) -> JSONResponse:
+        return error_response(exc.status, exc.kind, exc.message, exc.headers)
+
+    @app.exception_handler(RequestValidationError)
+    async def bad_request(_: Request, exc: RequestValidationError) -> JSONResponse:
+        problems = "; ".join(
+            f"{'.'.join(str(p) for p in err['loc'] if p != 'body') or 'body'}: {err['msg']}" for err in exc.errors()
+        )
+        return error_response(422, "ValidationError", f"Invalid request: {problems}.")
+
+    @app.exception_handler(StarletteHTTPException)
+    async def http_error(_: Request, exc: StarletteHTTPException) -> JSONResponse:
+        return error_response(exc.status_code, "HTTPError", str(exc.detail))
+
+    @app.get("/health", tags=["service"])
+    def health() -> dict[str, object]:
+        """Liveness (no token needed): version and whether write operations are enabled."""
+        return {"status": "ok", "version": __version__, "allow_write": ops.allow_write}
+
+    reads = APIRouter(dependencies=[Depends(limited("search"))], responses=ERRORS)
+    asks = APIRouter(dependencies=[Depends(limited("ask"))], responses=ERRORS)
+
+    @reads.get("/indexes", tags=["indexes"])
+    def list_indexes() -> IndexList:
+        """The indexes on this machine."""
+        return ops.list_indexes()
+
+    @reads.post("/indexes/{index}/search", tags=["search"])
+    def search(index: str, request: SearchRequest) -> SearchResult:
+        """Ranked chunks for a question: path:start-end, symbol, kind, layer, score and the key lines."""
+        return ops.search(index, request)
+
+    @reads.post("/indexes/{index}/files", tags=["search"])
+    def find_files(index: str, request: SearchRequest) -> FilesResult:
+        """Ranked files for a question ("where is …?")."""
+        return ops.find_files(index, request)
+
+    @reads.get("/indexes/{index}/symbols/{symbol}/{relation}", tags=["symbols"])
+    def symbol(
+        index: str,
+        symbol: str,
+        relation: Literal["definition", "callers", "callees"],
+        limit: int = Query(default=20, description="Most results (1-100)."),
+    ) -> SymbolResult:
+        """Where a symbol is defined, what uses it (callers) or what it uses (callees), from the symbol graph."""
+        return ops.symbol(index, symbol, relation, limit)
+
+    @reads.get("/indexes/{index}/overview", tags=["indexes"])
+    def overview(index: str) -> OverviewResult:
+        """Languages by size, layers, entry points and central symbols."""
+        return ops.overview(index)
+
+    @asks.post("/indexes/{index}/ask", tags=["ask"])
+    def ask(index: str, request: AskRequest) -> AskResult:
+        """A cited answer; the extractive answer (a map of the sources) when no language model can answer."""
+        return ops.ask(index, request)
+
+    @asks.post(
+        "/indexes/{index}/ask/stream",
+        tags=["ask"],
+        response_class=StreamingResponse,
+        responses={200: {"content": {"text/event-stream": {}}, "description": "events: sources, token…, answer"}},
+    )
+    def ask_stream(index: str, request: AskRequest) -> StreamingResponse:
+        """The answer as server-sent events: ``sources`` first, then ``token`` pieces, then the final ``answer``
+        (with its citation report)."""
+        stream = ops.ask_stream(index, request)
+
+        def events() -> Iterator[bytes]:
+            sources = [chunk_result(hit, stream.question).model_dump() for hit in stream.sources]
+            yield sse("sources", {"sources": sources, "backend": stream.backend, "notice": stream.notice})
+            for piece in stream:
+                yield sse("token", {"text": piece})
+            yield sse("answer", ops.answer_result(index, stream.result()))
+
+        return StreamingResponse(events(), media_type="text/event-stream", headers={"Cache-Control": "no-cache"})
+
+    app.include_router(reads)
+    app.include_router(asks)
+    if ops.allow_write:
+        app.include_router(write_routes(ops, authorized))
+    return app
+
+
+def write_routes(ops: Operations, authorized) -> APIRouter:
+    """Indexing jobs and removal: only when the server was started with ``--allow-write``."""
+    router = APIRouter(dependencies=[Depends(authorized)], responses=ERRORS, tags=["write"])
+
+    @router.post("/jobs", status_code=202)
+    def start_index(request: IndexRequest) -> JobStatus:
+        """Start indexing a local path or a URL in the background; poll ``GET /jobs/{id}`` or stream its events."""
+        return ops.start_index(request)
+
+    @router.get("/jobs/{job_id}")
+    def job(job_id: str) -> JobStatus:
+        return ops.job(job_id)
+
+    @router.delete("/jobs/{job_id}")
+    def cancel(job_id: str) -> JobStatus:
+        """Cancel a running job (the previous index, if any, is untouched)."""
+        return ops.cancel_job(job_id)
+
+    @router.get("/jobs/{job_id}/events", response_class=StreamingResponse)
+    def job_events(job_id: str) -> StreamingResponse:
+        """Progress as server-sent events: ``progress`` on each change, then ``done`` with the final status."""
+        status = ops.job(job_id)
+
+        def events() -> Iterator[bytes]:
+            last = None
+            current = status
+            while current.state == "running":
+                seen = (current.stage, current.message, round(current.fraction, 2))
+                if seen != last:
+                    last = seen
+                    yield sse("progress", current)
+                time.sleep(JOB_POLL_SECONDS)
+                current = ops.job(job_id)
+            yield sse("done", current)
+
+        return StreamingResponse(events(), media_type="text/event-stream", headers={"Cache-Control": "no-cache"})
+
+    @router.delete("/indexes/{index}")
+    def remove(index: str) -> Removed:
+        """Delete an index (the repository itself is not touched)."""
+        return ops.remove(index)
+
+    return router
