@@ -13,7 +13,7 @@ from pydantic import AliasChoices, Field, SecretStr
 from pydantic_settings import BaseSettings, SettingsConfigDict
 
 PACKAGED_MODEL = "packaged:all-MiniLM-L6-v2"
-STATIC_MODEL = "static:minilm"
+STATIC_MODEL = "static:code"
 
 
 class Settings(BaseSettings):
@@ -24,9 +24,10 @@ class Settings(BaseSettings):
 
     embedding_model: str = Field(
         default=STATIC_MODEL,
-        description="'static:minilm' (default: static embeddings distilled once, locally, from the packaged "
-        "model — about 20× faster to index, nearly the same retrieval quality on our evaluations), "
-        "'packaged:all-MiniLM-L6-v2' (the packaged transformer itself), or a local sentence-transformers directory.",
+        description="'static:code' (default: a static model shipped with codeqa, trained for question → code "
+        "retrieval), 'static:minilm' (static embeddings distilled once, locally, from the packaged model), "
+        "'static:/path' (any model2vec folder), 'packaged:all-MiniLM-L6-v2' (the packaged transformer itself), or a "
+        "local sentence-transformers directory.",
     )
     models_dir: Path | None = Field(
         default=None, description="Where derived models (the distilled static model) are kept; default HOME/models."

@@ -19,7 +19,7 @@ from typing import Protocol
 
 import numpy as np
 
-from codeqa.config import PACKAGED_MODEL, Settings
+from codeqa.config import PACKAGED_MODEL, STATIC_MODEL, Settings
 from codeqa.errors import EmbeddingError
 from codeqa.records import Chunk, ProgressFn, content_hash
 from codeqa.symbols import IDENTIFIER, identifier_words
@@ -125,12 +125,32 @@ class SentenceTransformerEmbedder:
 
 
 STATIC_PREFIX = "static:"
+STATIC_MINILM = "static:minilm"
+PACKAGED_STATIC = Path(__file__).resolve().parent / "models" / "static-code"
+
+
+def static_model_dir(name: str, models_dir: Path) -> Path:
+    """Where the static model ``name`` lives: in the package, in the data dir (distilled), or at a given path."""
+    if name == STATIC_MODEL:
+        return PACKAGED_STATIC
+    if name == STATIC_MINILM:
+        return models_dir / "static-minilm-256"
+    directory = Path(name[len(STATIC_PREFIX) :]).expanduser()
+    if not (directory / "config.json").exists():
+        raise EmbeddingError(
+            f"Unknown static model {name!r}: use {STATIC_MODEL!r} (packaged), {STATIC_MINILM!r} (distilled locally) "
+            "or 'static:/path/to/a/model2vec/folder'."
+        )
+    return directory
 
 
 class StaticEmbedder:
-    """A model2vec static model distilled from the packaged transformer: a token-vector lookup, ~50× faster.
+    """A model2vec static model: a token-vector lookup, ~50× faster than a transformer on a CPU.
 
-    Distilling needs only the local model (no data, no download); the result is cached in the data dir.
+    ``static:code`` ships inside the package (trained for question → code retrieval by
+    ``scripts/train_static_embedding.py``); ``static:minilm`` is distilled once, locally, from the packaged
+    transformer (no data, no download) and cached in the data dir; ``static:/a/folder`` loads any model2vec model
+    from disk. Identifiers are split into words before embedding (see ``split_identifiers``).
     """
 
     def __init__(self, name: str, models_dir: Path, *, progress: ProgressFn | None = None):
@@ -138,15 +158,18 @@ class StaticEmbedder:
             from model2vec import StaticModel
         except ImportError as exc:
             raise EmbeddingError("Static embeddings need model2vec: pip install 'model2vec[distill]'") from exc
-        base = name[len(STATIC_PREFIX) :] or "minilm"
-        if base != "minilm":
-            raise EmbeddingError(f"Unknown static model {name!r}: the one available is '{STATIC_PREFIX}minilm'.")
-        directory = models_dir / "static-minilm-256"
-        if not (directory / "config.json").exists():
+        directory = static_model_dir(name, models_dir)
+        if name == STATIC_MINILM and not (directory / "config.json").exists():
             self._distill(directory, progress)
-        self._model = StaticModel.from_pretrained(str(directory))
+        try:
+            self._model = StaticModel.from_pretrained(str(directory))
+        except Exception as exc:
+            raise EmbeddingError(
+                f"Cannot load the static embedding model {name!r} from {directory} ({exc.__class__.__name__}); "
+                f"leave CODEQA_EMBEDDING_MODEL unset to use the packaged default ({STATIC_MODEL})."
+            ) from exc
         self.model_id = name
-        self.revision = 2  # 2: identifiers are split into words before embedding
+        self.revision = 2 if name == STATIC_MINILM else 1  # static:minilm got identifier splitting in revision 2
         self.dimension = int(self._model.dim)
         self._lock = threading.Lock()  # its Rust tokenizer raises "Already borrowed" when two threads share it
 
@@ -185,8 +208,8 @@ _EMBEDDERS_LOCK = threading.Lock()
 
 
 def embedder_ready(settings: Settings) -> bool:
-    """False when the first use of the configured model will take a while (distilling the static model)."""
-    if not settings.embedding_model.startswith(STATIC_PREFIX):
+    """False when the first use of the configured model will take a while (distilling ``static:minilm``)."""
+    if settings.embedding_model != STATIC_MINILM:
         return True
     return (settings.derived_models_dir / "static-minilm-256" / "config.json").exists()
 

@@ -11,7 +11,14 @@ import pytest
 
 from codeqa.config import PACKAGED_MODEL, Settings
 from codeqa.embed import get_embedder
-from codeqa.errors import IncompatibleIndexError, IndexBusyError, IndexNotFoundError, QueryError, ScanError
+from codeqa.errors import (
+    EmbeddingError,
+    IncompatibleIndexError,
+    IndexBusyError,
+    IndexNotFoundError,
+    QueryError,
+    ScanError,
+)
 from codeqa.locks import index_lock
 from codeqa.pipeline import build_index
 from codeqa.retrieve import Filters
@@ -41,7 +48,7 @@ def test_index_records_manifest(indexed, sample_repo: Path, settings: Settings):
     head = git(sample_repo, "rev-parse", "HEAD")
     assert manifest.sha == head
     assert manifest.source_kind == "local-git"
-    assert manifest.model == settings.embedding_model == "static:minilm"
+    assert manifest.model == settings.embedding_model == "static:code"
     assert manifest.dimension == get_embedder(settings).dimension == 256
     assert manifest.counts["files"] == len(SAMPLE_FILES)
     assert manifest.counts["chunks"] == indexed.chunks > len(SAMPLE_FILES)
@@ -189,7 +196,7 @@ def test_remove_index(indexed, settings: Settings):
     assert store.orphan_collections() == []
 
 
-@pytest.mark.parametrize("model", ["static:minilm", PACKAGED_MODEL])
+@pytest.mark.parametrize("model", ["static:code", "static:minilm", PACKAGED_MODEL])
 def test_vectors_are_normalized(settings: Settings, model: str):
     vectors = get_embedder(settings.model_copy(update={"embedding_model": model})).embed_documents(
         ["def f(): pass", "class A: ..."]
@@ -212,3 +219,15 @@ def test_binary_only_repo_is_refused(make_git_repo, settings: Settings):
     repo = make_git_repo({"logo.png": b"\x89PNG\r\n\x1a\n\x00\x00binary", "data.bin": b"\x00\x01\x02"})
     with pytest.raises(ScanError, match="Nothing to index"):
         build_index(str(repo), settings, name="bin")
+
+
+def test_static_models_are_named_and_unknown_ones_are_a_clear_error(settings: Settings, tmp_path: Path):
+    from codeqa.embed import PACKAGED_STATIC
+
+    assert (PACKAGED_STATIC / "model.safetensors").stat().st_size < 30_000_000  # ships in the package
+    code = get_embedder(settings)
+    assert code.model_id == "static:code" and code.revision == 1 and code.dimension == 256
+    copied = get_embedder(settings.model_copy(update={"embedding_model": f"static:{PACKAGED_STATIC}"}))
+    assert np.allclose(copied.embed_query("retry a failed upload"), code.embed_query("retry a failed upload"))
+    with pytest.raises(EmbeddingError, match="Unknown static model"):
+        get_embedder(settings.model_copy(update={"embedding_model": f"static:{tmp_path}/nothing"}))

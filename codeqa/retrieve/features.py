@@ -10,19 +10,35 @@ from __future__ import annotations
 
 import math
 import re
-from collections import Counter
 from dataclasses import dataclass
 
 import numpy as np
 
 from codeqa.languages import CONFIG_LANGUAGES, DOC_LANGUAGES, MARKUP_LANGUAGES
-from codeqa.retrieve.query import asks_for_tests, query_identifiers, same_file
+from codeqa.retrieve.file_signals import (
+    centrality,
+    doc_bridge,
+    file_language,
+    graph_spread,
+    is_init,
+    main_language,
+    path_overlap,
+    per_file_count,
+    per_file_max,
+    symbol_and_mention,
+)
+from codeqa.retrieve.query import asks_for_tests
 from codeqa.retrieve.roles import PERIPHERAL, Role, role_of, roles_asked_for
-from codeqa.store.lexical import code_tokens, path_tokens
+from codeqa.store.lexical import code_tokens
 from codeqa.store.searchfiles import SearchFiles
 
-PER_SIGNAL = 40  # best files taken from each signal
+PER_SIGNAL = 60  # best files taken from each signal
 LONG_QUERY_WORDS = 60
+UI_WORDS = re.compile(
+    r"\b(templates?|pages?|views?|buttons?|forms?|labels?|links?|ui|screens?|displays?|displayed|shows?|shown|"
+    r"render(s|ed|ing)?|html|css|styles?|icons?|modals?|menus?|themes?|layouts?|widgets?|tables?|columns?)\b",
+    re.IGNORECASE,
+)
 
 SIGNAL_FEATURES = (
     "bm25_file",
@@ -47,6 +63,8 @@ SIGNAL_FEATURES = (
     "markup",
     "minority_language",
     "doc_bridge",
+    "graph",
+    "ui_markup",
 )
 LONG_INTERACTIONS = ("bm25_file", "dense_chunk", "dense_card", "symbol", "path_mention", "fused")
 NATURAL_INTERACTIONS = ("dense_chunk", "dense_card", "path_overlap", "bm25_file")
@@ -99,19 +117,6 @@ def _relative(values: np.ndarray) -> np.ndarray:
     return values / best if best > 0 else np.zeros_like(values)
 
 
-def _per_file_max(files: SearchFiles, values: np.ndarray, floor: float) -> np.ndarray:
-    out = np.full(len(files.files), floor, dtype=np.float32)
-    np.maximum.at(out, files.files.row_file, np.asarray(values, dtype=np.float32))
-    return out
-
-
-def _per_file_count(files: SearchFiles, rows: list[int]) -> np.ndarray:
-    out = np.zeros(len(files.files), dtype=np.float32)
-    if rows:
-        np.add.at(out, files.files.row_file[np.asarray(rows)], 1.0)
-    return out
-
-
 def _top_files(values: np.ndarray, allowed: np.ndarray, n: int) -> list[int]:
     scored = np.where(allowed, values, -np.inf)
     finite = np.flatnonzero(np.isfinite(scored) & (scored > -1e30))
@@ -142,8 +147,8 @@ def candidate_features(
     allowed = file_mask(files, chunk_mask)
     query_tokens = code_tokens(query)
     bm25_file = np.where(allowed, index.lexical.scores(query_tokens), 0.0).astype(np.float32)
-    bm25_chunk = _per_file_max(files, signals.lexical, 0.0)
-    dense_chunk = _per_file_max(files, np.where(np.isfinite(signals.dense), signals.dense, -1.0), -1.0)
+    bm25_chunk = per_file_max(files, signals.lexical, 0.0)
+    dense_chunk = per_file_max(files, np.where(np.isfinite(signals.dense), signals.dense, -1.0), -1.0)
     vector = np.asarray(query_vector, dtype=np.float32)
     dense_card = np.asarray(index.cards @ vector, dtype=np.float32)
     dense_mean = np.asarray(index.means @ vector, dtype=np.float32)
@@ -151,7 +156,7 @@ def candidate_features(
     for row, score in signals.fused.items():
         number = index.row_file[row]
         fused[number] = max(fused[number], score)
-    symbol, mention = _symbol_and_mention(files, signals)
+    symbol, mention = symbol_and_mention(files, signals.names, signals.file_names)
 
     pool: dict[int, None] = {}
     for values, positive_only in (
@@ -186,19 +191,21 @@ def candidate_features(
     columns["fused_rr"] = _reciprocal_rank(fused[numbers])
     columns["symbol"] = _relative(symbol[numbers])
     columns["path_mention"] = mention[numbers]
-    columns["path_overlap"] = _path_overlap([index.paths[n] for n in numbers], query_tokens)
-    columns["hits_dense"] = np.log1p(_per_file_count(files, signals.dense_top)[numbers])
-    columns["hits_bm25"] = np.log1p(_per_file_count(files, signals.lexical_top)[numbers])
+    columns["path_overlap"] = path_overlap([index.paths[n] for n in numbers], query_tokens)
+    columns["hits_dense"] = np.log1p(per_file_count(files, signals.dense_top)[numbers])
+    columns["hits_bm25"] = np.log1p(per_file_count(files, signals.lexical_top)[numbers])
     chunk_counts = np.bincount(index.row_file, minlength=len(index)).astype(np.float32)
     columns["size"] = np.log1p(chunk_counts[numbers]) / math.log(2 + chunk_counts.max())
-    columns["centrality"] = _centrality(files)[numbers]
-    columns["init_file"] = np.asarray([_is_init(index.paths[n]) for n in numbers], dtype=np.float32)
-    columns["markup"] = np.asarray([_language(files, n) in MARKUP_LANGUAGES for n in numbers], dtype=np.float32)
-    main = _main_language(files)
+    columns["centrality"] = centrality(files)[numbers]
+    columns["init_file"] = np.asarray([is_init(index.paths[n]) for n in numbers], dtype=np.float32)
+    columns["markup"] = np.asarray([file_language(files, n) in MARKUP_LANGUAGES for n in numbers], dtype=np.float32)
+    main = main_language(files)
     columns["minority_language"] = np.asarray(
-        [_language(files, n) not in (main, *DOC_LANGUAGES, *CONFIG_LANGUAGES) for n in numbers], dtype=np.float32
+        [file_language(files, n) not in (main, *DOC_LANGUAGES, *CONFIG_LANGUAGES) for n in numbers], dtype=np.float32
     )
-    columns["doc_bridge"] = _relative(_doc_bridge(files, signals.doc_texts)[numbers])
+    columns["doc_bridge"] = _relative(doc_bridge(files, signals.doc_texts)[numbers])
+    columns["graph"] = _relative(graph_spread(files, signals.fused)[numbers])
+    columns["ui_markup"] = columns["markup"] * float(bool(UI_WORDS.search(query)))
     long_query = float(len(query.split()) > LONG_QUERY_WORDS)
     for name in LONG_INTERACTIONS:
         columns[f"long_{name}"] = columns[name] * long_query
@@ -214,86 +221,3 @@ def candidate_features(
         columns[f"role_{role}"] = np.asarray([flag if r is role else 0.0 for r in roles], dtype=np.float32)
     matrix = np.stack([np.asarray(columns[name], dtype=np.float32) for name in FEATURES], axis=1)
     return Candidates(numbers, matrix)
-
-
-def _symbol_and_mention(files: SearchFiles, signals: ChunkSignals) -> tuple[np.ndarray, np.ndarray]:
-    """Per file: names it defines that the question mentions (rarer names weigh more), and file-name mentions."""
-    index = files.files
-    symbol = np.zeros(len(index), dtype=np.float32)
-    for name in sorted(signals.names):
-        rows = files.definers.get(name, ())
-        defining = {int(index.row_file[row]) for row in rows}
-        if not defining or len(defining) > 20:
-            continue
-        weight = (1.0 + (0.5 if "." in name else 0.0)) / len(defining)
-        for number in defining:
-            symbol[number] += weight
-    mention = np.zeros(len(index), dtype=np.float32)
-    for mentioned in signals.file_names:
-        for row in files.rows_by_basename.get(mentioned.rsplit("/", 1)[-1], ()):
-            if same_file(files.table.paths[row], mentioned):
-                mention[index.row_file[row]] = 1.0
-    return symbol, mention
-
-
-def _language(files: SearchFiles, number: int) -> str:
-    return files.table.languages[int(files.files.first_row[number])]
-
-
-def _main_language(files: SearchFiles) -> str:
-    """The repository's main programming language (most chunks, docs and config aside); cached."""
-    cached = getattr(files, "_main_language", None)
-    if cached is None:
-        counts = Counter(
-            language
-            for language in files.table.languages
-            if language not in DOC_LANGUAGES and language not in CONFIG_LANGUAGES and language not in MARKUP_LANGUAGES
-        )
-        cached = counts.most_common(1)[0][0] if counts else ""
-        files._main_language = cached  # type: ignore[attr-defined]
-    return cached
-
-
-def _doc_bridge(files: SearchFiles, doc_texts: list[str]) -> np.ndarray:
-    """Files defining the names that the best-matching documentation mentions (rarer names weigh more)."""
-    index = files.files
-    bridge = np.zeros(len(index), dtype=np.float32)
-    for text in doc_texts:
-        names, _ = query_identifiers(text)
-        for name in sorted(names):
-            defining = {int(index.row_file[row]) for row in files.definers.get(name, ())}
-            if 0 < len(defining) <= 5:
-                for number in defining:
-                    bridge[number] += 1.0 / len(defining)
-    return bridge
-
-
-def _path_overlap(paths: list[str], query_tokens: list[str]) -> np.ndarray:
-    """Share of a path's words (directories and file stem) that the question uses."""
-    wanted = set(query_tokens)
-    out = np.zeros(len(paths), dtype=np.float32)
-    for i, path in enumerate(paths):
-        words = set(path_tokens(re.sub(r"\.[A-Za-z0-9]+$", "", path)))
-        if words:
-            out[i] = len(words & wanted) / len(words)
-    return out
-
-
-def _is_init(path: str) -> float:
-    name = path.rsplit("/", 1)[-1]
-    return float(name in ("__init__.py", "index.js", "index.ts", "index.tsx", "mod.rs", "main.go", "lib.rs"))
-
-
-def _centrality(files: SearchFiles) -> np.ndarray:
-    """How much the rest of the code uses each file (symbol-graph in-degree, log-scaled to 0..1); cached."""
-    cached = getattr(files, "_centrality", None)
-    if cached is not None:
-        return cached
-    index = files.files
-    used_by = np.asarray(files.graph.matrix.sum(axis=0)).ravel().astype(np.float32)
-    per_file = np.zeros(len(index), dtype=np.float32)
-    np.add.at(per_file, index.row_file, used_by)
-    per_file = np.log1p(per_file)
-    per_file = per_file / per_file.max() if per_file.max() > 0 else per_file
-    files._centrality = per_file  # type: ignore[attr-defined]
-    return per_file

@@ -1,0 +1,127 @@
+"""Per-file signals the ranker's features are made of: aggregates of chunk signals, name and path matches, the
+symbol graph, documentation that names code, and a file's language and place in the repository. Each returns one
+value per file (numbered as in ``SearchFiles.files``).
+"""
+
+from __future__ import annotations
+
+import re
+from collections import Counter
+
+import numpy as np
+
+from codeqa.languages import CONFIG_LANGUAGES, DOC_LANGUAGES, MARKUP_LANGUAGES
+from codeqa.retrieve.query import query_identifiers, same_file
+from codeqa.store.lexical import path_tokens
+from codeqa.store.searchfiles import SearchFiles
+
+GRAPH_SEEDS = 10
+
+
+def per_file_max(files: SearchFiles, values: np.ndarray, floor: float) -> np.ndarray:
+    out = np.full(len(files.files), floor, dtype=np.float32)
+    np.maximum.at(out, files.files.row_file, np.asarray(values, dtype=np.float32))
+    return out
+
+
+def per_file_count(files: SearchFiles, rows: list[int]) -> np.ndarray:
+    out = np.zeros(len(files.files), dtype=np.float32)
+    if rows:
+        np.add.at(out, files.files.row_file[np.asarray(rows)], 1.0)
+    return out
+
+
+def symbol_and_mention(files: SearchFiles, names: set[str], file_names: set[str]) -> tuple[np.ndarray, np.ndarray]:
+    """Per file: names it defines that the question mentions (rarer names weigh more), and file-name mentions."""
+    index = files.files
+    symbol = np.zeros(len(index), dtype=np.float32)
+    for name in sorted(names):
+        rows = files.definers.get(name, ())
+        defining = {int(index.row_file[row]) for row in rows}
+        if not defining or len(defining) > 20:
+            continue
+        weight = (1.0 + (0.5 if "." in name else 0.0)) / len(defining)
+        for number in defining:
+            symbol[number] += weight
+    mention = np.zeros(len(index), dtype=np.float32)
+    for mentioned in file_names:
+        for row in files.rows_by_basename.get(mentioned.rsplit("/", 1)[-1], ()):
+            if same_file(files.table.paths[row], mentioned):
+                mention[index.row_file[row]] = 1.0
+    return symbol, mention
+
+
+def file_language(files: SearchFiles, number: int) -> str:
+    return files.table.languages[int(files.files.first_row[number])]
+
+
+def main_language(files: SearchFiles) -> str:
+    """The repository's main programming language (most chunks, docs and config aside); cached."""
+    cached = getattr(files, "_main_language", None)
+    if cached is None:
+        counts = Counter(
+            language
+            for language in files.table.languages
+            if language not in DOC_LANGUAGES and language not in CONFIG_LANGUAGES and language not in MARKUP_LANGUAGES
+        )
+        cached = counts.most_common(1)[0][0] if counts else ""
+        files._main_language = cached  # type: ignore[attr-defined]
+    return cached
+
+
+def graph_spread(files: SearchFiles, fused: dict[int, float]) -> np.ndarray:
+    """Per file: personalized PageRank mass spread from the best chunks along uses and definitions (seeds excluded)."""
+    index = files.files
+    out = np.zeros(len(index), dtype=np.float32)
+    if not fused:
+        return out
+    seeds = dict(sorted(fused.items(), key=lambda kv: (-kv[1], kv[0]))[:GRAPH_SEEDS])
+    spread = files.graph.personalized_pagerank(seeds)
+    spread[list(seeds)] = 0.0
+    np.add.at(out, index.row_file, spread)
+    return out
+
+
+def doc_bridge(files: SearchFiles, doc_texts: list[str]) -> np.ndarray:
+    """Files defining the names that the best-matching documentation mentions (rarer names weigh more)."""
+    index = files.files
+    bridge = np.zeros(len(index), dtype=np.float32)
+    for text in doc_texts:
+        names, _ = query_identifiers(text)
+        for name in sorted(names):
+            defining = {int(index.row_file[row]) for row in files.definers.get(name, ())}
+            if 0 < len(defining) <= 5:
+                for number in defining:
+                    bridge[number] += 1.0 / len(defining)
+    return bridge
+
+
+def path_overlap(paths: list[str], query_tokens: list[str]) -> np.ndarray:
+    """Share of a path's words (directories and file stem) that the question uses."""
+    wanted = set(query_tokens)
+    out = np.zeros(len(paths), dtype=np.float32)
+    for i, path in enumerate(paths):
+        words = set(path_tokens(re.sub(r"\.[A-Za-z0-9]+$", "", path)))
+        if words:
+            out[i] = len(words & wanted) / len(words)
+    return out
+
+
+def is_init(path: str) -> float:
+    name = path.rsplit("/", 1)[-1]
+    return float(name in ("__init__.py", "index.js", "index.ts", "index.tsx", "mod.rs", "main.go", "lib.rs"))
+
+
+def centrality(files: SearchFiles) -> np.ndarray:
+    """How much the rest of the code uses each file (symbol-graph in-degree, log-scaled to 0..1); cached."""
+    cached = getattr(files, "_centrality", None)
+    if cached is not None:
+        return cached
+    index = files.files
+    used_by = np.asarray(files.graph.matrix.sum(axis=0)).ravel().astype(np.float32)
+    per_file = np.zeros(len(index), dtype=np.float32)
+    np.add.at(per_file, index.row_file, used_by)
+    per_file = np.log1p(per_file)
+    per_file = per_file / per_file.max() if per_file.max() > 0 else per_file
+    files._centrality = per_file  # type: ignore[attr-defined]
+    return per_file
