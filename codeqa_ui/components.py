@@ -3,8 +3,8 @@
 from __future__ import annotations
 
 import datetime as dt
-import re
 from collections.abc import Sequence
+from urllib.parse import quote
 
 import streamlit as st
 from pygments import highlight
@@ -12,6 +12,7 @@ from pygments.formatters import HtmlFormatter
 from pygments.lexers import TextLexer, get_lexer_by_name
 from pygments.util import ClassNotFound
 
+from codeqa.answer import escape_markdown, safe_markdown
 from codeqa.errors import CodeqaError
 from codeqa.records import Chunk
 from codeqa.retrieve import Filters
@@ -34,7 +35,7 @@ def page(title: str, icon: str, *, sidebar: bool = True) -> None:
 
 def fail(error: CodeqaError) -> None:
     """The one place pages turn a library error into UI: the message, then stop the run."""
-    st.error(str(error), icon=":material/error:")
+    st.error(safe_markdown(str(error)), icon=":material/error:")
     st.stop()
 
 
@@ -73,8 +74,8 @@ def repo_caption(manifest: Manifest) -> str:
     commit = f" @ `{manifest.sha[:10]}`" if manifest.sha else ""
     counts = manifest.counts
     return (
-        f"{manifest.source}{commit} · {counts.get('files', 0):,} files · {counts.get('lines', 0):,} lines · "
-        f"{counts.get('chunks', 0):,} chunks · indexed {when(manifest.created_at)}"
+        f"{escape_markdown(manifest.source)}{commit} · {counts.get('files', 0):,} files · "
+        f"{counts.get('lines', 0):,} lines · {counts.get('chunks', 0):,} chunks · indexed {when(manifest.created_at)}"
     )
 
 
@@ -124,7 +125,8 @@ def permalink(manifest: Manifest, chunk: Chunk) -> str | None:
     """Link to exactly these lines at the indexed commit when the source is on GitHub."""
     if not manifest.web_url or not manifest.sha:
         return None
-    return f"{manifest.web_url.rstrip('/')}/blob/{manifest.sha}/{chunk.path}#L{chunk.start_line}-L{chunk.end_line}"
+    path = quote(chunk.path)  # a path is repository text: it must not end the link or start another
+    return f"{manifest.web_url.rstrip('/')}/blob/{manifest.sha}/{path}#L{chunk.start_line}-L{chunk.end_line}"
 
 
 def code_html(chunk: Chunk) -> str:
@@ -148,11 +150,6 @@ def code_html(chunk: Chunk) -> str:
     )
 
 
-def escape_markdown(text: str) -> str:
-    """Paths and symbols in labels are markdown: ``__init__`` must not turn bold."""
-    return re.sub(r"([\\`*_{}<>#|~])", r"\\\1", text)
-
-
 def source_block(
     manifest: Manifest,
     chunk: Chunk,
@@ -160,10 +157,13 @@ def source_block(
     number: int | None = None,
     expanded: bool = False,
 ) -> None:
-    """One source: an expander titled ``[n] path:start-end · symbol`` with metadata, permalink and the code."""
+    """One source: an expander titled ``[n] path:start-end · symbol`` with metadata, permalink and the code.
+
+    The label is markdown that can render images: path and symbol are repository text, so they are escaped.
+    """
     prefix = f"[{number}] " if number is not None else ""
     symbol = f" · {chunk.symbol}" if chunk.symbol else ""
-    with st.expander(escape_markdown(f"{prefix}{chunk.location}{symbol}"), expanded=expanded):
+    with st.expander(prefix + escape_markdown(f"{chunk.location}{symbol}"), expanded=expanded):
         facts = " · ".join(escape_markdown(fact) for fact in (chunk.kind, chunk.layer, chunk.language))
         link = permalink(manifest, chunk)
         st.caption(facts + (f" · [view on GitHub at {manifest.sha[:7]}]({link})" if link and manifest.sha else ""))

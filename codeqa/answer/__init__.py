@@ -15,6 +15,7 @@ if TYPE_CHECKING:
     from codeqa.answer.backends.select import choose_backend, list_backends
     from codeqa.answer.citations import CitationReport, check_citations
     from codeqa.answer.extractive import extractive_answer
+    from codeqa.answer.render import code_span, escape_markdown, link_hosts, safe_markdown
 
 _EXPORTS = {
     "Answer": "codeqa.answer.answering",
@@ -27,6 +28,10 @@ _EXPORTS = {
     "extractive_answer": "codeqa.answer.extractive",
     "list_backends": "codeqa.answer.backends.select",
     "choose_backend": "codeqa.answer.backends.select",
+    "code_span": "codeqa.answer.render",
+    "escape_markdown": "codeqa.answer.render",
+    "link_hosts": "codeqa.answer.render",
+    "safe_markdown": "codeqa.answer.render",
 }
 __all__ = [
     "Answer",
@@ -37,8 +42,12 @@ __all__ = [
     "ask",
     "check_citations",
     "choose_backend",
+    "code_span",
+    "escape_markdown",
     "extractive_answer",
+    "link_hosts",
     "list_backends",
+    "safe_markdown",
 ]
 
 
