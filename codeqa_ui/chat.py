@@ -169,11 +169,12 @@ def turn(manifest: Manifest, question: str, filters: Filters, backend: str, mode
         except CodeqaError as exc:
             st.error(safe_markdown(str(exc)), icon=":material/error:")
             return
-        _notice(stream.notice)
+        shown = stream.notice  # the stream may add to its notice while it runs (a warning about the answer)
+        _notice(shown)
         stream_safely(stream, manifest)
         answer = stream.result()
-        if answer.notice and answer.notice != stream.notice:
-            _notice(answer.notice)
+        if answer.notice and answer.notice != shown:
+            _notice(answer.notice.removeprefix(shown or "").strip())
         reply = {"role": "assistant", "content": answer.text, "sources": answer.sources, "notice": answer.notice}
         reply["caption"] = _caption(answer)
         if answer.sources:

@@ -108,6 +108,7 @@ def test_a_generated_answer_cannot_exfiltrate_through_an_image(hostile_home: Pat
             assert watched.foreign == []
             expect(page.get_by_text(f"[image: no description — {HOST}]").first).to_be_visible()
             expect(page.get_by_text(f"the dashboard ({HOST})").first).to_be_visible()
+            expect(page.get_by_text("nothing was loaded").first).to_be_visible()
             assert not page.locator(f"img[src*='{HOST}']").count()
             assert _disguised_links(page) == []
         assert llm.bodies("/v1/chat/completions"), "the answer really came from the model"

@@ -11,6 +11,7 @@ import re
 from collections import OrderedDict
 from urllib.parse import quote
 
+from codeqa.answer.injection import describe
 from codeqa.answer.render import code_fence, code_span, escape_markdown
 from codeqa.records import Chunk, Hit
 from codeqa.store import Manifest
@@ -162,7 +163,7 @@ def _detail(number: int, hit: Hit, manifest: Manifest | None) -> str:
     lines = [f"{number}. **{_label(hit)}**{kind} — {cite(chunk, manifest)}"]
     about = summary(chunk)
     if about:
-        lines.append(f"   {escape_markdown(about)}")
+        lines.append(f"   {describe(about)}")
     sig = signature(chunk)
     if sig and chunk.language not in ("markdown", "rst", "text"):
         fence = code_fence(sig)
