@@ -8,7 +8,7 @@ from typing import Annotated
 import typer
 from rich.table import Table
 
-from codeqa.cli.console import err, out, run_or_exit, settings
+from codeqa.cli.console import err, out, run_or_exit, safe, settings
 
 
 def evaluate(
@@ -34,14 +34,14 @@ def evaluate(
     except ValueError:
         raise typer.BadParameter(f"--k must be comma-separated integers, got {k!r}") from None
     if not dataset.is_file():
-        err.print(f"[bold red]error:[/] dataset {dataset} not found")
+        err.print(f"[bold red]error:[/] dataset {safe(str(dataset))} not found")
         raise typer.Exit(2)
 
     def show(result) -> None:
         mrr = result.metrics.get("mrr@10", 0.0)
         rank = str(round(1 / mrr)) if mrr else ">10"
         err.print(
-            f"{result.instance_id:<40} gold at {rank:>3}  "
+            f"{safe(result.instance_id):<40} gold at {rank:>3}  "
             f"index {result.index_seconds:6.1f}s  query {result.query_seconds:.2f}s"
         )
 

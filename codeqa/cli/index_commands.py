@@ -10,12 +10,11 @@ from pathlib import Path
 from typing import Annotated, Any
 
 import typer
-from rich.markup import escape
 from rich.progress import BarColumn, Progress, TaskID, TextColumn, TimeElapsedColumn
 from rich.table import Table
 
 from codeqa import __version__
-from codeqa.cli.console import err, out, run_or_exit, settings
+from codeqa.cli.console import err, out, run_or_exit, safe, settings
 
 
 def index(
@@ -46,7 +45,7 @@ def index(
             if event.stage not in tasks:
                 tasks[event.stage] = bar.add_task(event.stage, total=1.0, note="")
             completed = event.fraction if event.fraction is not None else None
-            bar.update(tasks[event.stage], note=escape(event.message[:70]), completed=completed)
+            bar.update(tasks[event.stage], note=safe(event.message[:70]), completed=completed)
 
         report = run_or_exit(lambda: build_index(source, config, name=name, ref=ref, token=token, progress=on_progress))
         for task in tasks.values():
@@ -57,11 +56,11 @@ def index(
 def _print_report(report: Any) -> None:
     manifest = report.manifest
     out.print(
-        f"[bold green]Indexed[/] {manifest.name}  ({escape(manifest.source)}"
+        f"[bold green]Indexed[/] {manifest.name}  ({safe(manifest.source)}"
         + (f" @ {manifest.sha[:12]}" if manifest.sha else "")
         + ")"
     )
-    languages = ", ".join(f"{lang} {count}" for lang, count in list(report.languages.items())[:8])
+    languages = safe(", ".join(f"{lang} {count}" for lang, count in list(report.languages.items())[:8]))
     out.print(
         f"  files {report.files}   lines {report.lines}   chunks {report.chunks}   newly embedded {report.embedded}"
     )
@@ -88,13 +87,13 @@ def list_indexes() -> None:
     for m in manifests:
         when = dt.datetime.fromtimestamp(m.created_at).strftime("%Y-%m-%d %H:%M")
         table.add_row(
-            m.name,
-            (m.sha or "-")[:12],
+            safe(m.name),
+            safe((m.sha or "-")[:12]),
             str(m.counts.get("files", 0)),
             str(m.counts.get("chunks", 0)),
             when,
-            ", ".join(list(m.languages)[:3]),
-            escape(m.source),
+            safe(", ".join(list(m.languages)[:3])),
+            safe(m.source),
         )
     out.print(table)
 
