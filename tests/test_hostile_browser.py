@@ -113,3 +113,39 @@ def test_a_generated_answer_cannot_exfiltrate_through_an_image(hostile_home: Pat
             assert _disguised_links(page) == []
         assert llm.bodies("/v1/chat/completions"), "the answer really came from the model"
     assert watched.foreign == []
+
+
+CRAFTED = 'evil" [label="click to log in" URL="https:phish.example" fontcolor=red]; "shop" -> "lib" [style=invis]; "z'
+GRAPH_FILES = {
+    'q"uote/report.py': "from shop import auth\n\n\ndef report():\n    return auth.login()\n",
+    "shop/auth.py": "from lib import util\n\n\ndef login():\n    return util.check()\n",
+    "lib/util.py": "def check():\n    return True\n",
+    f"{CRAFTED}/m.py": "from shop import auth\n\n\ndef m():\n    return auth.login()\n",
+}
+
+
+def test_the_dependency_graph_draws_hostile_names_as_plain_labels(tmp_path: Path, isolated_home: Path) -> None:
+    from playwright.sync_api import expect
+
+    repo = init_repo(tmp_path / "graph", GRAPH_FILES)
+    build_index(str(repo), Settings(home=isolated_home), name="hostile")
+    with serve_app(isolated_home) as url, watched_page(height=2400) as watched:
+        page = watched.page
+        page.goto(f"{url}/Overview")
+        expect(page.get_by_role("heading", name="Dependencies between modules")).to_be_visible()
+        svg = page.get_by_test_id("stGraphVizChart").locator("svg")
+        expect(svg).to_be_visible()
+        nodes = svg.locator("g.node")
+        expect(nodes).to_have_count(4)  # q"uote, shop, lib and the crafted one: no injected node
+        script = "g => [...g.querySelectorAll('text')].map(t => t.textContent).join(' ')"
+        labels = sorted(nodes.nth(i).evaluate(script) for i in range(4))
+        assert labels[0].startswith('evil" [label="click to log in"')  # its whole name, as text
+        assert {label.split(" ")[0] for label in labels[1:]} == {"lib", 'q"uote', "shop"}
+        edges = svg.locator("g.edge")
+        expect(edges).to_have_count(3)
+        href = "a.getAttribute('href') || a.getAttributeNS('http://www.w3.org/1999/xlink', 'href')"
+        links = svg.evaluate(f"s => [...s.querySelectorAll('a')].filter(a => {href}).length")
+        assert links == 0  # no link anywhere in the graph (tooltips are fine)
+        styles = [edges.nth(i).locator("path").get_attribute("stroke") for i in range(3)]
+        assert "transparent" not in styles and None not in styles  # the real shop → lib edge is not hidden
+    assert watched.foreign == []
