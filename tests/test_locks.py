@@ -76,3 +76,45 @@ def test_a_killed_holder_releases_the_lock(tmp_path: Path) -> None:
     with index_lock(locks, "shop"):  # the kernel released it with the process: no stale-lock guessing
         assert (locks / "shop.lock").exists()
     assert not (locks / "shop.lock").exists()
+
+
+def test_remove_while_the_same_index_is_being_built_is_refused(tmp_path: Path, isolated_home: Path) -> None:
+    """``remove`` used to report success, then the running build committed and the index came back."""
+    import threading
+
+    from typer.testing import CliRunner
+
+    from codeqa.cli import app
+    from codeqa.config import Settings, get_settings
+    from codeqa.pipeline import build_index
+    from codeqa.store import Store
+    from tests.conftest import init_repo
+    from tests.sample_repo import SAMPLE_FILES
+
+    settings = Settings(home=isolated_home)
+    repo = init_repo(tmp_path / "shop", SAMPLE_FILES)
+    build_index(str(repo), settings, name="shop")
+    embedding, release = threading.Event(), threading.Event()
+
+    def pause(event) -> None:
+        if event.stage == "embed" and not embedding.is_set():
+            embedding.set()
+            assert release.wait(120)
+
+    builder = threading.Thread(
+        target=build_index, args=(str(repo), settings), kwargs={"name": "shop", "progress": pause}
+    )
+    builder.start()
+    try:
+        assert embedding.wait(120)
+        get_settings.cache_clear()
+        result = CliRunner().invoke(app, ["remove", "shop", "--yes"], env={"CODEQA_HOME": str(isolated_home)})
+    finally:
+        release.set()
+        builder.join(120)
+    assert result.exit_code == 5, result.output
+    assert "being built by another process" in result.output and "Removed" not in result.output
+    assert Store(settings).exists("shop")
+    after = CliRunner().invoke(app, ["remove", "shop", "--yes"], env={"CODEQA_HOME": str(isolated_home)})
+    get_settings.cache_clear()
+    assert after.exit_code == 0 and not Store(settings).exists("shop")

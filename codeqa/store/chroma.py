@@ -21,6 +21,7 @@ import numpy as np
 
 from codeqa.config import Settings
 from codeqa.errors import IncompatibleIndexError, IndexNotFoundError, StoreError
+from codeqa.locks import index_lock
 from codeqa.records import Chunk
 from codeqa.store.layout import index_dir
 from codeqa.store.manifest import Manifest
@@ -219,9 +220,11 @@ class Store:
         shutil.rmtree(index_dir(self.settings, collection_name), ignore_errors=True)
 
     def remove(self, name: str) -> Manifest:
-        manifest = self.get_manifest(name)
-        self._registry.delete(ids=[name])
-        self.drop_collection(manifest.collection)
+        """Delete index ``name``; refused while another process builds it (its commit would bring it back)."""
+        with index_lock(self.settings.home_dir / "locks", name):
+            manifest = self.get_manifest(name)
+            self._registry.delete(ids=[name])
+            self.drop_collection(manifest.collection)
         return manifest
 
     def orphan_collections(self, name: str | None = None) -> list[str]:
