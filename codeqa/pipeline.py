@@ -17,7 +17,7 @@ from codeqa import __version__
 from codeqa.chunk import CHUNKER_VERSION, chunk_file
 from codeqa.config import Settings
 from codeqa.embed import Embedder, EmbeddingCache, embed_chunks, embedder_ready, get_embedder
-from codeqa.errors import IndexCancelled, ScanError
+from codeqa.errors import DiskFullError, IndexCancelled, ScanError, disk_full_message, is_disk_full
 from codeqa.locks import index_lock
 from codeqa.records import Chunk, ResolvedSource, ScanResult, SkippedFile, SkipReason, SourceFile
 from codeqa.scan import scan_repository
@@ -47,6 +47,7 @@ class IndexReport:
     skipped: dict[str, int]
     languages: dict[str, int]
     timings: dict[str, float] = field(default_factory=dict)
+    notices: list[str] = field(default_factory=list)  # e.g. a damaged embedding cache was rebuilt
 
 
 class _StageClock:
@@ -211,9 +212,18 @@ def _build_locked(
         clock.add("store", started)
         manifest.timings = {stage: round(seconds, 3) for stage, seconds in clock.seconds.items()}
         store.commit(manifest)
-    except BaseException:
+    except BaseException as exc:
         writer.abandon()
-        store.drop_collection(collection)
+        full = (
+            isinstance(exc, Exception) and not isinstance(exc, IndexCancelled) and is_disk_full(exc, settings.home_dir)
+        )
+        dropped = store.drop_collection(collection)  # its search files go first: the space the store needs to drop it
+        if full:  # give back everything this run wrote, so the indexes that exist keep working
+            cache.discard_run()
+            if not dropped:
+                store.drop_collection(collection)
+            what = f"indexing {name} stopped and its partial data was removed; any previous index is unchanged"
+            raise DiskFullError(disk_full_message(settings.home_dir, what)) from exc
         raise
     finally:
         cache.close()
@@ -227,6 +237,7 @@ def _build_locked(
         skipped=manifest.skipped,
         languages=manifest.languages,
         timings=manifest.timings,
+        notices=cache.notices,
     )
 
 

@@ -1,4 +1,5 @@
-"""Commands that build and manage indexes: ``index``, ``list``, ``remove``, ``prepare``, ``serve``, ``version``."""
+"""Commands that build and manage indexes: ``index``, ``list``, ``remove``, ``repair``, ``prepare``, ``serve``,
+``version``."""
 
 from __future__ import annotations
 
@@ -69,6 +70,8 @@ def _print_report(report: Any) -> None:
     out.print(f"  skipped: {skipped}")
     timings = "  ".join(f"{stage} {seconds:.1f}s" for stage, seconds in report.timings.items())
     out.print(f"  time: {timings}  (total {sum(report.timings.values()):.1f}s)")
+    for notice in report.notices:
+        err.print(f"[yellow]note:[/] {safe(notice)}", soft_wrap=True)
 
 
 def list_indexes() -> None:
@@ -111,6 +114,32 @@ def remove(
         raise typer.Exit(1)
     run_or_exit(lambda: store.remove(name))
     out.print(f"Removed index {name}.")
+
+
+def repair() -> None:
+    """Move a damaged index store aside and restore the indexes from the files that are left."""
+    from codeqa.repair import repair as run_repair
+    from codeqa.store import chroma_files
+
+    config = settings()
+    report = run_or_exit(lambda: run_repair(config))
+    if report.damage is None and not report.restored and not report.lost:
+        out.print(
+            safe(f"The index store {chroma_files.database(config)} is healthy; nothing to repair."), soft_wrap=True
+        )
+        return
+    if report.damage is not None:
+        out.print(safe(f"The index store was damaged ({report.damage})."), soft_wrap=True)
+    if report.moved_to is not None:
+        out.print(
+            safe(f"Moved it to {report.moved_to} (delete that folder once you no longer need it)."), soft_wrap=True
+        )
+    for name in report.restored:
+        out.print(f"[green]Restored[/] {safe(name)}")
+    for name, why, command in report.lost:
+        out.print(safe(f"Could not restore {name}: {why}. Rebuild it with: {command}"), soft_wrap=True)
+    if not report.restored and not report.lost:
+        out.print("No index could be found to restore; index your repositories again (the embedding cache is kept).")
 
 
 def serve(

@@ -9,6 +9,7 @@ import codecs
 import json
 import os
 import re
+from pathlib import Path, PurePosixPath
 
 from codeqa.config import Settings
 from codeqa.languages import detect_language
@@ -135,3 +136,24 @@ def examine_file(entry: os.DirEntry[str], rel: str, settings: Settings) -> Sourc
     if not text or text.isspace():
         return SkipReason.EMPTY
     return SourceFile(path=rel, language=language, text=text, size=len(data), encoding=encoding)
+
+
+def read_source(root: Path, rel: str, settings: Settings) -> SourceFile | None:
+    """File ``rel`` of the tree at ``root`` exactly as a scan reads it now; None when a scan would not index it."""
+    parts = PurePosixPath(rel).parts
+    if not parts or any(part in ("..", ".", "/") for part in parts):
+        return None
+    directory = Path(root)
+    for part in parts[:-1]:  # a scan never follows a symlinked directory
+        directory = directory / part
+        if directory.is_symlink() or not directory.is_dir():
+            return None
+    try:
+        with os.scandir(directory) as entries:
+            entry = next((e for e in entries if e.name == parts[-1]), None)
+    except OSError:
+        return None
+    if entry is None or not entry.is_file(follow_symlinks=False):
+        return None
+    outcome = examine_file(entry, rel, settings)
+    return outcome if isinstance(outcome, SourceFile) else None

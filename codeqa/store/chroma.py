@@ -20,10 +20,12 @@ from urllib.parse import urlparse
 import numpy as np
 
 from codeqa.config import Settings
-from codeqa.errors import IncompatibleIndexError, IndexNotFoundError, StoreError
+from codeqa.errors import CodeqaError, IncompatibleIndexError, IndexNotFoundError, StoreError
 from codeqa.locks import index_lock
 from codeqa.records import Chunk
-from codeqa.store.layout import index_dir
+from codeqa.store import chroma_files
+from codeqa.store.chroma_rows import RefuseToEmbed, chunk_from_record, chunk_metadata
+from codeqa.store.layout import index_dir, save_manifest_copy
 from codeqa.store.manifest import Manifest
 
 REGISTRY = "codeqa-registry"
@@ -32,68 +34,8 @@ READ_BATCH = 2000
 T = TypeVar("T")
 
 
-class _RefuseToEmbed:
-    """Collection embedding function that never downloads a model: we always pass vectors ourselves."""
-
-    def __init__(self) -> None:
-        pass
-
-    def __call__(self, input: Any) -> Any:  # noqa: A002 - Chroma's protocol names it so
-        raise StoreError("codeqa passes embeddings explicitly; this collection cannot embed text itself.")
-
-    @staticmethod
-    def name() -> str:
-        return "codeqa-explicit"
-
-    def get_config(self) -> dict[str, Any]:
-        return {}
-
-    @staticmethod
-    def build_from_config(config: dict[str, Any]) -> _RefuseToEmbed:
-        return _RefuseToEmbed()
-
-    def is_legacy(self) -> bool:
-        return False
-
-    def default_space(self) -> str:
-        return "cosine"
-
-    def supported_spaces(self) -> list[str]:
-        return ["cosine"]
-
-    def embed_query(self, input: Any) -> Any:  # noqa: A002
-        return self(input)
-
-
-def chunk_metadata(chunk: Chunk) -> dict[str, Any]:
-    return {
-        "path": chunk.path,
-        "directory": chunk.directory,
-        "dirs": [".", *chunk.ancestors],  # Chroma rejects empty lists; "." = repository root
-        "language": chunk.language,
-        "start_line": chunk.start_line,
-        "end_line": chunk.end_line,
-        "symbol": chunk.symbol,
-        "kind": str(chunk.kind),
-        "layer": str(chunk.layer),
-        "hash": chunk.hash,
-    }
-
-
-def chunk_from_record(document: str, meta: dict[str, Any]) -> Chunk:
-    return Chunk(
-        path=meta["path"],
-        language=meta["language"],
-        start_line=int(meta["start_line"]),
-        end_line=int(meta["end_line"]),
-        text=document,
-        symbol=meta.get("symbol", ""),
-        kind=meta.get("kind", "other"),
-        layer=meta.get("layer", "core"),
-    )
-
-
 _CLIENTS: dict[str, Any] = {}
+_IDENTITY: dict[str, tuple[int, int] | None] = {}  # which database file each embedded client opened
 _CLIENTS_LOCK = threading.Lock()
 
 
@@ -121,16 +63,37 @@ def _make_client(settings: Settings) -> Any:
                 "to use the embedded store."
             ) from exc
         return client
-    settings.chroma_dir.mkdir(parents=True, exist_ok=True)
-    return chromadb.PersistentClient(path=str(settings.chroma_dir), settings=chroma_settings)
+    reason = chroma_files.damage(settings)
+    if reason:
+        raise StoreError(chroma_files.damaged_message(chroma_files.database(settings), reason))
+    try:
+        chroma_files.prepare(settings)
+        return chromadb.PersistentClient(path=str(settings.chroma_dir), settings=chroma_settings)
+    except Exception as exc:
+        raise chroma_files.failure(settings, exc) from exc
+
+
+def forget_client(settings: Settings) -> None:
+    """Drop this process's client for the store (``codeqa repair`` moves the store's files away)."""
+    with _CLIENTS_LOCK:
+        _CLIENTS.pop(settings.chroma_url or str(settings.chroma_dir), None)
+        _IDENTITY.pop(str(settings.chroma_dir), None)
+    with contextlib.suppress(Exception):
+        from chromadb.api.shared_system_client import SharedSystemClient
+
+        SharedSystemClient.clear_system_cache()
 
 
 def get_client(settings: Settings) -> Any:
     """One Chroma client per location and process (Chroma itself expects that)."""
     key = settings.chroma_url or str(settings.chroma_dir)
+    if not settings.chroma_url and key in _IDENTITY and _IDENTITY[key] != chroma_files.identity(settings):
+        forget_client(settings)  # another process (`codeqa repair`) replaced the store's files: reopen them
     with _CLIENTS_LOCK:
         if key not in _CLIENTS:
             _CLIENTS[key] = _make_client(settings)
+            if not settings.chroma_url:
+                _IDENTITY[key] = chroma_files.identity(settings)
         return _CLIENTS[key]
 
 
@@ -148,43 +111,50 @@ class Store:
         for attempt in range(5):
             try:
                 return self._client.get_or_create_collection(
-                    REGISTRY, embedding_function=_RefuseToEmbed(), configuration={"hnsw": {"space": "cosine"}}
+                    REGISTRY, embedding_function=RefuseToEmbed(), configuration={"hnsw": {"space": "cosine"}}
                 )
             except Exception as exc:
                 if attempt == 4:
-                    where = self.settings.chroma_url or self.settings.chroma_dir
-                    raise StoreError(
-                        f"Cannot open the codeqa registry in the Chroma store at {where} "
-                        f"({exc.__class__.__name__}: {exc}). If the store is damaged, move it aside and re-index."
-                    ) from exc
+                    raise chroma_files.failure(self.settings, exc) from exc
                 time.sleep(0.2 * (attempt + 1))
         raise AssertionError("unreachable")
 
+    def _guard(self, action: Callable[[], T]) -> T:
+        """Run a registry or collection call; anything unexpected becomes one actionable ``StoreError``."""
+        try:
+            return action()
+        except CodeqaError:
+            raise
+        except Exception as exc:
+            raise chroma_files.failure(self.settings, exc) from exc
+
     # -- registry ----------------------------------------------------------------------------
     def list_manifests(self) -> list[Manifest]:
-        records = self._registry.get(include=["documents"])
-        manifests = [Manifest.from_json(doc) for doc in records["documents"] or []]
+        records = self._guard(lambda: self._registry.get(include=["documents"]))
+        manifests = [self._guard(lambda doc=doc: Manifest.from_json(doc)) for doc in records["documents"] or []]
         return sorted(manifests, key=lambda m: m.name)
 
     def get_manifest(self, name: str) -> Manifest:
-        records = self._registry.get(ids=[name], include=["documents"])
+        records = self._guard(lambda: self._registry.get(ids=[name], include=["documents"]))
         if not records["ids"]:
             known = ", ".join(m.name for m in self.list_manifests()) or "none yet"
             raise IndexNotFoundError(f"No index named {name!r} (indexes: {known}). Create it with `codeqa index`.")
-        return Manifest.from_json(records["documents"][0])
+        return self._guard(lambda: Manifest.from_json(records["documents"][0]))
 
     def exists(self, name: str) -> bool:
-        return bool(self._registry.get(ids=[name], include=[])["ids"])
+        return bool(self._guard(lambda: self._registry.get(ids=[name], include=[]))["ids"])
 
     # -- writing -----------------------------------------------------------------------------
-    def new_generation(self, name: str) -> str:
-        """A fresh, empty collection for the next generation of index ``name``; returns its collection name."""
-        collection_name = f"{COLLECTION_PREFIX}{name}-{uuid.uuid4().hex[:10]}"
-        self._client.create_collection(
-            collection_name,
-            embedding_function=_RefuseToEmbed(),
-            configuration={"hnsw": {"space": "cosine"}},
-            metadata={"codeqa_index": name, "codeqa_state": "building", "created_at": time.time()},
+    def new_generation(self, name: str, collection_name: str | None = None) -> str:
+        """A fresh, empty collection for the next generation of index ``name`` (``codeqa repair`` reuses a name)."""
+        collection_name = collection_name or f"{COLLECTION_PREFIX}{name}-{uuid.uuid4().hex[:10]}"
+        self._guard(
+            lambda: self._client.create_collection(
+                collection_name,
+                embedding_function=RefuseToEmbed(),
+                configuration={"hnsw": {"space": "cosine"}},
+                metadata={"codeqa_index": name, "codeqa_state": "building", "created_at": time.time()},
+            )
         )
         return collection_name
 
@@ -203,27 +173,41 @@ class Store:
     def commit(self, manifest: Manifest) -> None:
         """Make ``manifest.collection`` the live index for ``manifest.name``, then drop the old one."""
         previous = self.get_manifest(manifest.name) if self.exists(manifest.name) else None
-        self._registry.upsert(
-            ids=[manifest.name],
-            embeddings=[[1.0]],
-            documents=[manifest.to_json()],
-            metadatas=[{"collection": manifest.collection}],
+        save_manifest_copy(index_dir(self.settings, manifest.collection), manifest.to_json())
+        self._guard(
+            lambda: self._registry.upsert(
+                ids=[manifest.name],
+                embeddings=[[1.0]],
+                documents=[manifest.to_json()],
+                metadatas=[{"collection": manifest.collection}],
+            )
         )
         if previous and previous.collection != manifest.collection:
             self.drop_collection(previous.collection)
 
-    def drop_collection(self, collection_name: str) -> None:
-        """Delete a generation: its Chroma collection and its local search files."""
+    def drop_collection(self, collection_name: str, *, keep_files: bool = False) -> bool:
+        """Delete a generation: its Chroma collection, its vector folder and (unless kept) its search files.
+
+        Search files go first: on a full disk that is the space Chroma needs to record the deletion. Returns False
+        when the collection could not be deleted (it stays an orphan, removed by the next run of that index).
+        """
         self._collections.pop(collection_name, None)
-        with contextlib.suppress(Exception):  # already gone: nothing to clean up
+        if not keep_files:
+            shutil.rmtree(index_dir(self.settings, collection_name), ignore_errors=True)
+        try:
             self._client.delete_collection(collection_name)
-        shutil.rmtree(index_dir(self.settings, collection_name), ignore_errors=True)
+            deleted = True
+        except Exception:  # already gone, or the store cannot write right now
+            deleted = not any(c.name == collection_name for c in self._guard(self._client.list_collections))
+        if not self.settings.chroma_url:
+            chroma_files.reclaim(self.settings)  # the vector folder Chroma leaves behind, and free pages
+        return deleted
 
     def remove(self, name: str) -> Manifest:
         """Delete index ``name``; refused while another process builds it (its commit would bring it back)."""
         with index_lock(self.settings.home_dir / "locks", name):
             manifest = self.get_manifest(name)
-            self._registry.delete(ids=[name])
+            self._guard(lambda: self._registry.delete(ids=[name]))
             self.drop_collection(manifest.collection)
         return manifest
 
@@ -231,7 +215,7 @@ class Store:
         """Collections left behind by interrupted runs (for ``name``, or all), not referenced by a manifest."""
         live = {m.collection for m in self.list_manifests()}
         orphans = []
-        for collection in self._client.list_collections():
+        for collection in self._guard(self._client.list_collections):
             owner = (collection.metadata or {}).get("codeqa_index")
             ours = name is None or owner == name
             if collection.name.startswith(COLLECTION_PREFIX) and collection.name not in live and ours:
@@ -297,6 +281,6 @@ class Store:
     def _collection(self, collection_name: str) -> Any:
         if collection_name not in self._collections:
             self._collections[collection_name] = self._client.get_collection(
-                collection_name, embedding_function=_RefuseToEmbed()
+                collection_name, embedding_function=RefuseToEmbed()
             )
         return self._collections[collection_name]

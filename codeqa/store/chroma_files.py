@@ -1,0 +1,126 @@
+"""The embedded Chroma store's files on disk, looked after with ``sqlite3`` and the file system only.
+
+- Damage: a ``chroma.sqlite3`` whose header is not SQLite's (or that is empty while index data is still on disk) is
+  reported in one line naming the file and ``codeqa repair``, before Chroma gets to raise a traceback.
+- Space: Chroma (1.x) leaves each deleted collection's vector folder behind (chroma-core/chroma#5520) and never
+  shrinks its database. ``reclaim`` deletes the folders no segment refers to and, for a store created with
+  incremental auto-vacuum (every store codeqa creates), returns freed pages to the file system.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import re
+import shutil
+import sqlite3
+import time
+from pathlib import Path
+
+from codeqa.config import Settings
+from codeqa.errors import DiskFullError, StoreError, disk_full_message, is_disk_full
+
+DATABASE = "chroma.sqlite3"
+SQLITE_HEADER = b"SQLite format 3\x00"
+REPAIR_HINT = "Run `codeqa repair` to move it aside and restore the indexes (clones and the embedding cache are kept)."
+_SEGMENT_DIR = re.compile(r"^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$")
+
+
+def database(settings: Settings) -> Path:
+    return settings.chroma_dir / DATABASE
+
+
+def identity(settings: Settings) -> tuple[int, int] | None:
+    """(device, inode) of the database file: it changes when the store is replaced under a running process."""
+    try:
+        info = database(settings).stat()
+    except OSError:
+        return None
+    return info.st_dev, info.st_ino
+
+
+def damaged_message(path: Path, reason: str) -> str:
+    return f"The index store {path} is damaged ({reason}). {REPAIR_HINT}"
+
+
+def damage(settings: Settings) -> str | None:
+    """Why the store's database cannot be opened, judged from its first bytes (None: looks fine or absent)."""
+    path = database(settings)
+    try:
+        size = path.stat().st_size
+        with path.open("rb") as handle:
+            head = handle.read(len(SQLITE_HEADER))
+    except FileNotFoundError:
+        return None
+    except OSError as exc:
+        return f"cannot be read: {exc.strerror or exc}"
+    if size == 0:
+        return "the file is empty, but index data is still on disk" if _has_index_data(settings) else None
+    if head != SQLITE_HEADER:
+        return "it is not an SQLite database: its header is corrupt"
+    return None
+
+
+def _has_index_data(settings: Settings) -> bool:
+    folders = [p for p in settings.chroma_dir.iterdir() if p.is_dir()] if settings.chroma_dir.is_dir() else []
+    indexes = list(settings.indexes_dir.iterdir()) if settings.indexes_dir.is_dir() else []
+    return bool(folders or indexes)
+
+
+def prepare(settings: Settings) -> None:
+    """Create a new store's database with incremental auto-vacuum, so space freed by a removal can be given back.
+
+    A leftover empty file with no index data beside it (a first run killed at its first step) is simply replaced.
+    """
+    path = database(settings)
+    if path.exists() and (path.stat().st_size or _has_index_data(settings)):
+        return
+    settings.chroma_dir.mkdir(parents=True, exist_ok=True)
+    partial = path.with_name(f".{DATABASE}.{time.monotonic_ns()}")
+    with contextlib.closing(sqlite3.connect(partial)) as db:
+        db.execute("PRAGMA auto_vacuum=INCREMENTAL")
+        db.execute("CREATE TABLE codeqa_created (x)")  # writes the header, with the auto-vacuum flag, to disk
+        db.execute("DROP TABLE codeqa_created")
+        db.commit()
+    partial.replace(path)
+
+
+def reclaim(settings: Settings) -> int:
+    """Delete vector folders that no Chroma segment refers to, give free pages back; returns folders deleted.
+
+    Folders are listed *before* the live segments are read: a collection's segment rows are written when it is
+    created and its folder only at its first write, so a collection being built elsewhere is never touched.
+    """
+    path = database(settings)
+    if not path.exists():
+        return 0
+    folders = [p for p in settings.chroma_dir.iterdir() if p.is_dir() and _SEGMENT_DIR.match(p.name)]
+    try:
+        with contextlib.closing(sqlite3.connect(f"file:{path}?mode=rw", uri=True, timeout=10)) as db:
+            live = {row[0] for row in db.execute("SELECT id FROM segments")}
+            with contextlib.suppress(sqlite3.Error):  # busy, or a store without auto-vacuum: pages stay reusable
+                db.execute("PRAGMA incremental_vacuum")
+                db.commit()
+    except sqlite3.Error:
+        return 0  # an unreadable store is `codeqa repair`'s business, not this
+    dropped = [folder for folder in folders if folder.name not in live]
+    for folder in dropped:
+        shutil.rmtree(folder, ignore_errors=True)
+    return len(dropped)
+
+
+def move_aside(settings: Settings) -> Path:
+    """Rename the store's folder out of the way (kept for inspection); returns where it went."""
+    target = settings.chroma_dir.with_name(f"{settings.chroma_dir.name}.damaged-{time.strftime('%Y%m%d-%H%M%S')}")
+    settings.chroma_dir.rename(target)
+    return target
+
+
+def failure(settings: Settings, exc: BaseException) -> StoreError:
+    """The one-line error for an unexpected failure of the store: a full disk, a damaged file, a failing server."""
+    detail = f"{exc.__class__.__name__}: {str(exc).strip().splitlines()[0] if str(exc).strip() else 'no detail'}"
+    if is_disk_full(exc, settings.home_dir):
+        return DiskFullError(disk_full_message(settings.home_dir, "the index store could not be written"))
+    if settings.chroma_url:
+        return StoreError(f"The Chroma server at {settings.chroma_url} failed ({detail[:300]}).")
+    path = database(settings)
+    return StoreError(f"The index store {path} cannot be used ({detail[:300]}). {REPAIR_HINT}")
