@@ -120,12 +120,8 @@ def is_disk_full(exc: BaseException, where: Path | None = None) -> bool:
 
 
 def disk_full_message(home: Path, what: str) -> str:
-    """One line: what stopped, how much space is left, and what to do."""
-    try:
-        free = f"{shutil.disk_usage(home).free / 1e6:.1f} MB free"
-    except OSError:
-        free = "no space left"
+    """One line: what stopped, and what to do."""
     return (
-        f"The disk holding {home} is full ({free}): {what}. Free some space, or point CODEQA_HOME at a bigger disk, "
+        f"The disk holding {home} ran out of space: {what}. Free some space, or point CODEQA_HOME at a bigger disk, "
         "then run the command again."
     )

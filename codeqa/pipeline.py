@@ -9,6 +9,7 @@ from __future__ import annotations
 import queue
 import threading
 import time
+import traceback
 from collections import Counter
 from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass, field
@@ -22,7 +23,7 @@ from codeqa.locks import index_lock
 from codeqa.records import Chunk, ResolvedSource, ScanResult, SkippedFile, SkipReason, SourceFile
 from codeqa.scan import scan_repository
 from codeqa.source import resolve_source
-from codeqa.store import Manifest, SearchFilesBuilder, Store, index_dir, validate_index_name
+from codeqa.store import Manifest, SearchFilesBuilder, Store, chroma_files, index_dir, validate_index_name
 
 STAGES = ("clone", "scan", "chunk", "embed", "store")
 
@@ -102,6 +103,10 @@ class _BackgroundWriter:
         self._error = self._error or IndexCancelled("indexing stopped")
         self._queue.put(None)  # the thread skips queued batches now, so this returns quickly
         self._thread.join()
+
+    @property
+    def error(self) -> BaseException | None:
+        return self._error
 
     def _raise_if_failed(self) -> None:
         if self._error is not None:
@@ -220,8 +225,13 @@ def _build_locked(
         dropped = store.drop_collection(collection)  # its search files go first: the space the store needs to drop it
         if full:  # give back everything this run wrote, so the indexes that exist keep working
             cache.discard_run()
-            if not dropped:
+            if not dropped:  # Chroma frees the space of the vector files it holds open only once it lets go
+                for failure in (exc, writer.error):
+                    _release_frames(failure)
+                store.reopen()
                 store.drop_collection(collection)
+            if not settings.chroma_url:
+                chroma_files.reclaim(settings, rebuild=True)
             what = f"indexing {name} stopped and its partial data was removed; any previous index is unchanged"
             raise DiskFullError(disk_full_message(settings.home_dir, what)) from exc
         raise
@@ -239,6 +249,14 @@ def _build_locked(
         timings=manifest.timings,
         notices=cache.notices,
     )
+
+
+def _release_frames(exc: BaseException | None) -> None:
+    """Let go of what the failed calls' frames still hold (Chroma's open files, so their space can be freed)."""
+    seen: BaseException | None = exc
+    while seen is not None:
+        traceback.clear_frames(seen.__traceback__)
+        seen = seen.__cause__ or seen.__context__
 
 
 def _exclude(scan: ScanResult, exclude: Callable[[str], bool]) -> ScanResult:

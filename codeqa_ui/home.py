@@ -86,6 +86,8 @@ def _outcome(job: IndexJob) -> None:
         if report.skipped:
             skipped = ", ".join(f"{count} {reason}" for reason, count in report.skipped.items())
             st.caption(f"Skipped files: {skipped}.")
+        for notice in report.notices:  # e.g. a damaged embedding cache was rebuilt
+            st.info(safe_markdown(notice), icon=":material/info:")
         if st.button("Ask it a question →", type="primary"):
             st.session_state[state.REPO_KEY] = report.manifest.name
             st.switch_page(nav.CHAT)

@@ -9,6 +9,7 @@ touches a Chroma object: the rest of codeqa gets ``Manifest``s, ``Chunk``s and n
 from __future__ import annotations
 
 import contextlib
+import gc
 import shutil
 import threading
 import time
@@ -20,7 +21,7 @@ from urllib.parse import urlparse
 import numpy as np
 
 from codeqa.config import Settings
-from codeqa.errors import CodeqaError, IncompatibleIndexError, IndexNotFoundError, StoreError
+from codeqa.errors import CodeqaError, IndexNotFoundError, StoreError
 from codeqa.locks import index_lock
 from codeqa.records import Chunk
 from codeqa.store import chroma_files
@@ -37,6 +38,7 @@ T = TypeVar("T")
 _CLIENTS: dict[str, Any] = {}
 _IDENTITY: dict[str, tuple[int, int] | None] = {}  # which database file each embedded client opened
 _CLIENTS_LOCK = threading.Lock()
+_GENERATION = [0]  # bumped when this process's clients are dropped: every Store reconnects on its next call
 
 
 def _make_client(settings: Settings) -> Any:
@@ -63,25 +65,24 @@ def _make_client(settings: Settings) -> Any:
                 "to use the embedded store."
             ) from exc
         return client
-    reason = chroma_files.damage(settings)
-    if reason:
-        raise StoreError(chroma_files.damaged_message(chroma_files.database(settings), reason))
+    chroma_files.ready(settings)  # one line naming the file when it is damaged; a new store is prepared
     try:
-        chroma_files.prepare(settings)
         return chromadb.PersistentClient(path=str(settings.chroma_dir), settings=chroma_settings)
     except Exception as exc:
         raise chroma_files.failure(settings, exc) from exc
 
 
 def forget_client(settings: Settings) -> None:
-    """Drop this process's client for the store (``codeqa repair`` moves the store's files away)."""
-    with _CLIENTS_LOCK:
-        _CLIENTS.pop(settings.chroma_url or str(settings.chroma_dir), None)
-        _IDENTITY.pop(str(settings.chroma_dir), None)
+    """Close this process's Chroma clients and the vector files they hold open (a full disk; `codeqa repair`)."""
+    with _CLIENTS_LOCK:  # clearing Chroma's system cache below stops every client of this process anyway
+        _CLIENTS.clear()
+        _IDENTITY.clear()
+        _GENERATION[0] += 1
     with contextlib.suppress(Exception):
         from chromadb.api.shared_system_client import SharedSystemClient
 
         SharedSystemClient.clear_system_cache()
+        gc.collect()  # the Rust side closes its files when its objects are freed
 
 
 def get_client(settings: Settings) -> Any:
@@ -92,8 +93,7 @@ def get_client(settings: Settings) -> Any:
     with _CLIENTS_LOCK:
         if key not in _CLIENTS:
             _CLIENTS[key] = _make_client(settings)
-            if not settings.chroma_url:
-                _IDENTITY[key] = chroma_files.identity(settings)
+            _IDENTITY[key] = None if settings.chroma_url else chroma_files.identity(settings)
         return _CLIENTS[key]
 
 
@@ -102,9 +102,25 @@ class Store:
 
     def __init__(self, settings: Settings, client: Any | None = None):
         self.settings = settings
-        self._client = client if client is not None else get_client(settings)
+        self._given = client
+        self._connect()
+
+    def _connect(self) -> None:
+        self._generation = _GENERATION[0]
+        self._client = self._given if self._given is not None else get_client(self.settings)
         self._registry = self._open_registry()
         self._collections: dict[str, Any] = {}  # collection objects by name (each lookup is a request on a server)
+
+    def _current(self) -> None:
+        if self._generation != _GENERATION[0] and self._given is None:
+            self._connect()
+
+    def reopen(self) -> None:
+        """Close and reopen the store (Chroma keeps the files of a dropped collection open until then)."""
+        self._client = self._registry = None
+        self._collections = {}
+        forget_client(self.settings)
+        self._current()
 
     def _open_registry(self) -> Any:
         """The registry collection; two processes creating it at once can collide, so retry briefly."""
@@ -121,6 +137,7 @@ class Store:
 
     def _guard(self, action: Callable[[], T]) -> T:
         """Run a registry or collection call; anything unexpected becomes one actionable ``StoreError``."""
+        self._current()
         try:
             return action()
         except CodeqaError:
@@ -186,22 +203,24 @@ class Store:
             self.drop_collection(previous.collection)
 
     def drop_collection(self, collection_name: str, *, keep_files: bool = False) -> bool:
-        """Delete a generation: its Chroma collection, its vector folder and (unless kept) its search files.
-
-        Search files go first: on a full disk that is the space Chroma needs to record the deletion. Returns False
-        when the collection could not be deleted (it stays an orphan, removed by the next run of that index).
-        """
+        """Delete a generation: its search files (unless kept), its vector folder, then its Chroma collection (on a
+        full disk, the space of the first two is what the deletion needs). False when it could not be deleted."""
+        self._current()
         self._collections.pop(collection_name, None)
         if not keep_files:
             shutil.rmtree(index_dir(self.settings, collection_name), ignore_errors=True)
-        try:
+        with contextlib.suppress(Exception):
+            if not self.settings.chroma_url:
+                collection_id = self._client.get_collection(collection_name, embedding_function=RefuseToEmbed()).id
+                chroma_files.drop_vector_folders(self.settings, str(collection_id))
+        with contextlib.suppress(Exception):  # already gone, or the store cannot write right now
             self._client.delete_collection(collection_name)
-            deleted = True
-        except Exception:  # already gone, or the store cannot write right now
-            deleted = not any(c.name == collection_name for c in self._guard(self._client.list_collections))
         if not self.settings.chroma_url:
-            chroma_files.reclaim(self.settings)  # the vector folder Chroma leaves behind, and free pages
-        return deleted
+            chroma_files.reclaim(self.settings)  # folders Chroma leaves behind, and free pages
+        try:
+            return all(collection.name != collection_name for collection in self._client.list_collections())
+        except Exception:
+            return False
 
     def remove(self, name: str) -> Manifest:
         """Delete index ``name``; refused while another process builds it (its commit would bring it back)."""
@@ -225,13 +244,7 @@ class Store:
     # -- reading -----------------------------------------------------------------------------
     def check_model(self, manifest: Manifest, model: str, dimension: int | None = None) -> None:
         """Refuse to query an index with an embedding model other than the one that built it."""
-        if manifest.model != model or (dimension and manifest.dimension != dimension):
-            raise IncompatibleIndexError(
-                f"Index {manifest.name!r} was built with embedding model {manifest.model!r} "
-                f"({manifest.dimension} dims) but {model!r} is configured. Re-index it with "
-                f"`codeqa index {manifest.source} --name {manifest.name}` "
-                f"or set CODEQA_EMBEDDING_MODEL={manifest.model}."
-            )
+        manifest.check_model(model, dimension)
 
     def count(self, manifest: Manifest) -> int:
         """How many chunks the index's collection holds."""
@@ -279,6 +292,7 @@ class Store:
             ) from exc
 
     def _collection(self, collection_name: str) -> Any:
+        self._current()
         if collection_name not in self._collections:
             self._collections[collection_name] = self._client.get_collection(
                 collection_name, embedding_function=RefuseToEmbed()

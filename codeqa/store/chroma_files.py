@@ -2,9 +2,10 @@
 
 - Damage: a ``chroma.sqlite3`` whose header is not SQLite's (or that is empty while index data is still on disk) is
   reported in one line naming the file and ``codeqa repair``, before Chroma gets to raise a traceback.
-- Space: Chroma (1.x) leaves each deleted collection's vector folder behind (chroma-core/chroma#5520) and never
-  shrinks its database. ``reclaim`` deletes the folders no segment refers to and, for a store created with
-  incremental auto-vacuum (every store codeqa creates), returns freed pages to the file system.
+- Space: Chroma (1.x) leaves each deleted collection's vector folder behind (chroma-core/chroma#5520), keeps
+  deleted documents in its full-text index and never shrinks its database. ``reclaim`` deletes the folders no
+  segment refers to, merges the full-text index and, for a store created with incremental auto-vacuum (every
+  store codeqa creates), returns the freed pages to the file system.
 """
 
 from __future__ import annotations
@@ -22,6 +23,13 @@ from codeqa.errors import DiskFullError, StoreError, disk_full_message, is_disk_
 DATABASE = "chroma.sqlite3"
 SQLITE_HEADER = b"SQLite format 3\x00"
 REPAIR_HINT = "Run `codeqa repair` to move it aside and restore the indexes (clones and the embedding cache are kept)."
+# Deleted documents stay in Chroma's full-text index until its segments are merged: give free pages back, merge (a
+# bounded amount of work per call), give back again. After a write that failed half-way (a full disk), merging does
+# not drop what was left behind: only rebuilding does, which costs time in proportion to the whole store.
+# executescript runs each statement to completion.
+_FULL_TEXT = "INSERT INTO embedding_fulltext_search(embedding_fulltext_search{}) VALUES({})"
+_MERGE = _FULL_TEXT.format(", rank", "'merge', -4096")
+_REBUILD = _FULL_TEXT.format("", "'rebuild'")
 _SEGMENT_DIR = re.compile(r"^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$")
 
 
@@ -66,6 +74,17 @@ def _has_index_data(settings: Settings) -> bool:
     return bool(folders or indexes)
 
 
+def ready(settings: Settings) -> None:
+    """Raise the one-line ``StoreError`` for a damaged database; prepare a new one. Before Chroma opens it."""
+    reason = damage(settings)
+    if reason:
+        raise StoreError(damaged_message(database(settings), reason))
+    try:
+        prepare(settings)
+    except (OSError, sqlite3.Error) as exc:
+        raise failure(settings, exc) from exc
+
+
 def prepare(settings: Settings) -> None:
     """Create a new store's database with incremental auto-vacuum, so space freed by a removal can be given back.
 
@@ -84,7 +103,7 @@ def prepare(settings: Settings) -> None:
     partial.replace(path)
 
 
-def reclaim(settings: Settings) -> int:
+def reclaim(settings: Settings, *, rebuild: bool = False) -> int:
     """Delete vector folders that no Chroma segment refers to, give free pages back; returns folders deleted.
 
     Folders are listed *before* the live segments are read: a collection's segment rows are written when it is
@@ -97,15 +116,28 @@ def reclaim(settings: Settings) -> int:
     try:
         with contextlib.closing(sqlite3.connect(f"file:{path}?mode=rw", uri=True, timeout=10)) as db:
             live = {row[0] for row in db.execute("SELECT id FROM segments")}
-            with contextlib.suppress(sqlite3.Error):  # busy, or a store without auto-vacuum: pages stay reusable
-                db.execute("PRAGMA incremental_vacuum")
-                db.commit()
+            for step in ("PRAGMA incremental_vacuum", _REBUILD if rebuild else _MERGE, "PRAGMA incremental_vacuum"):
+                with contextlib.suppress(sqlite3.Error):  # busy, or no auto-vacuum: then the pages stay reusable
+                    db.executescript(step + ";")
+
     except sqlite3.Error:
         return 0  # an unreadable store is `codeqa repair`'s business, not this
     dropped = [folder for folder in folders if folder.name not in live]
     for folder in dropped:
         shutil.rmtree(folder, ignore_errors=True)
     return len(dropped)
+
+
+def drop_vector_folders(settings: Settings, collection_id: str) -> None:
+    """Delete a collection's vector folders before the collection itself: on a full disk, that space is what
+    SQLite needs to journal the deletion (and a failed write may have left them unreadable anyway)."""
+    with contextlib.suppress(sqlite3.Error):
+        uri = f"file:{database(settings)}?mode=ro"
+        with contextlib.closing(sqlite3.connect(uri, uri=True, timeout=10)) as db:
+            rows = db.execute("SELECT id FROM segments WHERE collection = ?", [collection_id]).fetchall()
+        for (segment,) in rows:
+            if _SEGMENT_DIR.match(str(segment)):
+                shutil.rmtree(settings.chroma_dir / str(segment), ignore_errors=True)
 
 
 def move_aside(settings: Settings) -> Path:
