@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import datetime as dt
+import html
 from collections.abc import Sequence
 from urllib.parse import quote
 
@@ -21,6 +22,8 @@ from codeqa_ui import nav, state
 
 FILTER_KEYS = ("f_layers", "f_kinds", "f_languages", "f_paths")
 SHARED_KEYS = (state.REPO_KEY, *FILTER_KEYS)
+MAX_SHOWN_LINES = 400  # a source view shows at most this much of a chunk (chunks are normally a few dozen lines)
+MAX_SHOWN_CHARS = 40_000
 _LEXER_ALIASES = {"tsx": "tsx", "vue": "html", "svelte": "html", "erb": "erb", "hcl": "terraform", "jupyter": "python"}
 
 
@@ -129,13 +132,36 @@ def permalink(manifest: Manifest, chunk: Chunk) -> str | None:
     return f"{manifest.web_url.rstrip('/')}/blob/{manifest.sha}/{path}#L{chunk.start_line}-L{chunk.end_line}"
 
 
+def shown_text(text: str) -> tuple[str, str | None]:
+    """What a source view renders: at most ``MAX_SHOWN_LINES`` lines of ``MAX_SHOWN_CHARS``, and a note if cut."""
+    lines = text.split("\n")
+    kept, size = [], 0
+    for line in lines[:MAX_SHOWN_LINES]:
+        if size + len(line) > MAX_SHOWN_CHARS:
+            kept.append(line[: max(0, MAX_SHOWN_CHARS - size)] + " …")
+            break
+        kept.append(line)
+        size += len(line) + 1
+    shown = "\n".join(kept)
+    if shown == text:
+        return text, None
+    return (
+        shown,
+        f"Showing the first {len(kept):,} of {len(lines):,} lines ({len(shown):,} of {len(text):,} characters).",
+    )
+
+
 def code_html(chunk: Chunk) -> str:
-    """Highlighted code whose gutter shows the file's real line numbers (``st.code`` always starts at 1)."""
+    """Highlighted code whose gutter shows the file's real line numbers (``st.code`` always starts at 1).
+
+    Capped (``shown_text``): a chunk can be one enormous line, and every rerun of a page redraws it.
+    """
     try:
         lexer = get_lexer_by_name(_LEXER_ALIASES.get(chunk.language, chunk.language), stripnl=False)
     except ClassNotFound:
         lexer = TextLexer(stripnl=False)
-    body = highlight(chunk.text, lexer, HtmlFormatter(noclasses=True, nowrap=True, style="friendly"))
+    text, note = shown_text(chunk.text)
+    body = highlight(text, lexer, HtmlFormatter(noclasses=True, nowrap=True, style="friendly"))
     lines = body.rstrip("\n").split("\n")  # pygments closes its spans at every line end: splitting is safe
     width = len(str(chunk.start_line + len(lines) - 1))
     gutter = (
@@ -143,10 +169,11 @@ def code_html(chunk: Chunk) -> str:
         'user-select:none">{}</span>'
     )
     rows = "\n".join(gutter.format(chunk.start_line + i) + line for i, line in enumerate(lines))
+    cut = f'<div style="color:#66788a;font-size:.75rem;margin-top:.4rem">{html.escape(note)}</div>' if note else ""
     return (
         '<div class="cq-code" style="max-height:26rem;overflow:auto;border:1px solid #e6e9ef;border-radius:.5rem;'
         "background:#f8f9fb;padding:.6rem .8rem;font-family:'Source Code Pro',ui-monospace,monospace;"
-        f'font-size:.82rem;line-height:1.5"><pre style="margin:0;background:transparent">{rows}</pre></div>'
+        f'font-size:.82rem;line-height:1.5"><pre style="margin:0;background:transparent">{rows}</pre>{cut}</div>'
     )
 
 

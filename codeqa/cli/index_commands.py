@@ -23,12 +23,21 @@ def index(
     ref: Annotated[str | None, typer.Option(help="Branch, tag or commit to index.")] = None,
     name: Annotated[str | None, typer.Option(help="Index name (default: derived from the source).")] = None,
     token: Annotated[
-        str | None, typer.Option(help="Access token for a private repository (or set CODEQA_GITHUB_TOKEN).")
+        str | None,
+        typer.Option(
+            help="Access token for a private repository. Other users of this machine can read it in `ps` while "
+            "the clone runs: prefer CODEQA_GITHUB_TOKEN (github.com) or --token-stdin."
+        ),
     ] = None,
+    token_stdin: Annotated[
+        bool, typer.Option("--token-stdin", help="Read the access token from standard input (not visible in `ps`).")
+    ] = False,
 ) -> None:
     """Clone (if remote), scan, chunk, embed and store a repository."""
     from codeqa.pipeline import STAGES, ProgressEvent, build_index
 
+    if token_stdin:
+        token = _token_from_stdin(token)
     config = settings()
     with Progress(
         TextColumn("{task.description:>6}"),
@@ -52,6 +61,17 @@ def index(
         for task in tasks.values():
             bar.update(task, completed=1.0)
     _print_report(report)
+
+
+def _token_from_stdin(given: str | None) -> str:
+    """The first line of standard input (e.g. ``pass show github | codeqa index URL --token-stdin``)."""
+    token = "" if given else sys.stdin.readline().strip()
+    if not token:
+        why = "use --token or --token-stdin, not both" if given else "no token on standard input"
+        hint = "pipe the token in, e.g. `printenv TOKEN | codeqa index URL --token-stdin`"
+        err.print(f"[bold red]error:[/] {why}: {hint}", soft_wrap=True)
+        raise typer.Exit(2)
+    return token
 
 
 def _print_report(report: Any) -> None:
