@@ -10,7 +10,6 @@ import contextlib
 import io
 import re
 import shutil
-import sqlite3
 import tempfile
 import threading
 from collections.abc import Sequence
@@ -20,9 +19,12 @@ from typing import Protocol
 import numpy as np
 
 from codeqa.config import PACKAGED_MODEL, STATIC_MODEL, Settings
+from codeqa.embed_cache import EmbeddingCache
 from codeqa.errors import EmbeddingError
 from codeqa.records import Chunk, ProgressFn, content_hash
 from codeqa.symbols import IDENTIFIER, identifier_words
+
+__all__ = ["Embedder", "EmbeddingCache", "embed_chunks", "embedder_ready", "get_embedder"]
 
 
 class Embedder(Protocol):
@@ -227,41 +229,6 @@ def get_embedder(settings: Settings, progress: ProgressFn | None = None) -> Embe
                 max_seq_length=settings.embedding_max_seq_length,
             )
         return _EMBEDDERS[key]
-
-
-class EmbeddingCache:
-    """Vectors by (model, text hash) in one SQLite file; safe to share between processes."""
-
-    def __init__(self, path: Path):
-        path.parent.mkdir(parents=True, exist_ok=True)
-        self._db = sqlite3.connect(path, timeout=30, check_same_thread=False)
-        self._db.execute("PRAGMA journal_mode=WAL")
-        self._db.execute(
-            "CREATE TABLE IF NOT EXISTS vectors (model TEXT, hash TEXT, vector BLOB, PRIMARY KEY (model, hash))"
-        )
-
-    def get_many(self, model: str, hashes: Sequence[str]) -> dict[str, np.ndarray]:
-        found: dict[str, np.ndarray] = {}
-        unique = list(dict.fromkeys(hashes))
-        for start in range(0, len(unique), 500):
-            batch = unique[start : start + 500]
-            marks = ",".join("?" * len(batch))
-            rows = self._db.execute(
-                f"SELECT hash, vector FROM vectors WHERE model = ? AND hash IN ({marks})", [model, *batch]
-            )
-            for text_hash, blob in rows:
-                found[text_hash] = np.frombuffer(blob, dtype=np.float32)
-        return found
-
-    def put_many(self, model: str, items: dict[str, np.ndarray]) -> None:
-        with self._db:
-            self._db.executemany(
-                "INSERT OR REPLACE INTO vectors VALUES (?, ?, ?)",
-                [(model, h, np.asarray(v, dtype=np.float32).tobytes()) for h, v in items.items()],
-            )
-
-    def close(self) -> None:
-        self._db.close()
 
 
 def embed_chunks(

@@ -6,6 +6,10 @@ the Streamlit pages into ``st.error``. Nothing else should reach a user.
 
 from __future__ import annotations
 
+import errno
+import shutil
+from pathlib import Path
+
 
 class CodeqaError(Exception):
     """Base class: ``str(error)`` is the user-facing message."""
@@ -57,6 +61,10 @@ class IndexBusyError(StoreError):
     """Another process is indexing the same repository right now."""
 
 
+class DiskFullError(StoreError):
+    """The disk holding the data dir is full; the partial work was removed, earlier indexes are unchanged."""
+
+
 class QueryError(CodeqaError):
     """The question or a filter is invalid."""
 
@@ -95,3 +103,35 @@ class JobNotFoundError(CodeqaError):
 
 class ReadOnlyError(CodeqaError):
     """A write (index, remove) was asked of a server started without ``--allow-write``."""
+
+
+DISK_FULL_MARKERS = ("no space left", "disk is full", "database or disk is full", "disk quota exceeded")
+LOW_SPACE = 16 * 1024 * 1024  # below this, a failed write is taken to be the disk running out
+
+
+def is_disk_full(exc: BaseException, where: Path | None = None) -> bool:
+    """True when ``exc`` (or what caused it) says the disk is full, or the disk holding ``where`` nearly is.
+
+    Chroma reports a full disk as a generic internal error, so the free space is the only reliable sign.
+    """
+    seen: BaseException | None = exc
+    for _ in range(8):
+        if seen is None:
+            break
+        if isinstance(seen, OSError) and seen.errno in (errno.ENOSPC, errno.EDQUOT):
+            return True
+        if any(marker in str(seen).lower() for marker in DISK_FULL_MARKERS):
+            return True
+        seen = seen.__cause__ or seen.__context__
+    try:
+        return where is not None and shutil.disk_usage(where).free < LOW_SPACE
+    except OSError:
+        return False
+
+
+def disk_full_message(home: Path, what: str) -> str:
+    """One line: what stopped, and what to do."""
+    return (
+        f"The disk holding {home} ran out of space: {what}. Free some space, or point CODEQA_HOME at a bigger disk, "
+        "then run the command again."
+    )

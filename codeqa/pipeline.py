@@ -9,6 +9,7 @@ from __future__ import annotations
 import queue
 import threading
 import time
+import traceback
 from collections import Counter
 from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass, field
@@ -17,12 +18,12 @@ from codeqa import __version__
 from codeqa.chunk import CHUNKER_VERSION, chunk_file
 from codeqa.config import Settings
 from codeqa.embed import Embedder, EmbeddingCache, embed_chunks, embedder_ready, get_embedder
-from codeqa.errors import IndexCancelled, ScanError
+from codeqa.errors import DiskFullError, IndexCancelled, ScanError, disk_full_message, is_disk_full
 from codeqa.locks import index_lock
 from codeqa.records import Chunk, ResolvedSource, ScanResult, SkippedFile, SkipReason, SourceFile
 from codeqa.scan import scan_repository
 from codeqa.source import resolve_source
-from codeqa.store import Manifest, SearchFilesBuilder, Store, index_dir, validate_index_name
+from codeqa.store import Manifest, SearchFilesBuilder, Store, chroma_files, index_dir, validate_index_name
 
 STAGES = ("clone", "scan", "chunk", "embed", "store")
 
@@ -47,6 +48,7 @@ class IndexReport:
     skipped: dict[str, int]
     languages: dict[str, int]
     timings: dict[str, float] = field(default_factory=dict)
+    notices: list[str] = field(default_factory=list)  # e.g. a damaged embedding cache was rebuilt
 
 
 class _StageClock:
@@ -101,6 +103,10 @@ class _BackgroundWriter:
         self._error = self._error or IndexCancelled("indexing stopped")
         self._queue.put(None)  # the thread skips queued batches now, so this returns quickly
         self._thread.join()
+
+    @property
+    def error(self) -> BaseException | None:
+        return self._error
 
     def _raise_if_failed(self) -> None:
         if self._error is not None:
@@ -211,9 +217,23 @@ def _build_locked(
         clock.add("store", started)
         manifest.timings = {stage: round(seconds, 3) for stage, seconds in clock.seconds.items()}
         store.commit(manifest)
-    except BaseException:
+    except BaseException as exc:
         writer.abandon()
-        store.drop_collection(collection)
+        full = (
+            isinstance(exc, Exception) and not isinstance(exc, IndexCancelled) and is_disk_full(exc, settings.home_dir)
+        )
+        dropped = store.drop_collection(collection)  # its search files go first: the space the store needs to drop it
+        if full:  # give back everything this run wrote, so the indexes that exist keep working
+            cache.discard_run()
+            if not dropped:  # Chroma frees the space of the vector files it holds open only once it lets go
+                for failure in (exc, writer.error):
+                    _release_frames(failure)
+                store.reopen()
+                store.drop_collection(collection)
+            if not settings.chroma_url:
+                chroma_files.reclaim(settings, rebuild=True)
+            what = f"indexing {name} stopped and its partial data was removed; any previous index is unchanged"
+            raise DiskFullError(disk_full_message(settings.home_dir, what)) from exc
         raise
     finally:
         cache.close()
@@ -227,7 +247,16 @@ def _build_locked(
         skipped=manifest.skipped,
         languages=manifest.languages,
         timings=manifest.timings,
+        notices=cache.notices,
     )
+
+
+def _release_frames(exc: BaseException | None) -> None:
+    """Let go of what the failed calls' frames still hold (Chroma's open files, so their space can be freed)."""
+    seen: BaseException | None = exc
+    while seen is not None:
+        traceback.clear_frames(seen.__traceback__)
+        seen = seen.__cause__ or seen.__context__
 
 
 def _exclude(scan: ScanResult, exclude: Callable[[str], bool]) -> ScanResult:

@@ -58,6 +58,7 @@ class SkipReason(StrEnum):
     UNDECODABLE = "undecodable"
     UNREADABLE = "unreadable"
     EXCLUDED = "excluded"  # by the caller's exclude rule (e.g. test files in evaluations)
+    LFS_POINTER = "lfs-pointer"  # a Git LFS pointer: the real content is not in the repository
 
 
 def content_hash(text: str) -> str:

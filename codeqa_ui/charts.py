@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import html
+
 import plotly.express as px
 import plotly.graph_objects as go
 import streamlit as st
@@ -100,12 +102,31 @@ def tables(overview: Overview) -> None:
         st.caption("How often each defined name appears in other chunks: a quick guide to the central pieces.")
 
 
+def html_label(*lines: str) -> str:
+    """A Graphviz HTML-like label showing ``lines`` as text: every character that means something is an entity."""
+    return "<" + "<BR/>".join(html.escape(_printable(line), quote=True) for line in lines) + ">"
+
+
+def dot_string(text: str) -> str:
+    """A quoted DOT string for ``text`` (tooltips). Backslashes become ∖: ``"a\\"`` would not close the string."""
+    return '"' + _printable(text).replace("\\", "∖").replace('"', '\\"') + '"'
+
+
+def _printable(text: str) -> str:
+    return "".join(ch if ch.isprintable() else " " for ch in text)
+
+
 def dependency_dot(graph: DependencyGraph, focus: list[str], min_imports: int) -> str:
-    """Graphviz DOT for the module graph, restricted to edges touching ``focus`` (all when empty)."""
+    """Graphviz DOT for the module graph, restricted to edges touching ``focus`` (all when empty).
+
+    Module names are repository text (a directory may be called ``q"uote`` or carry DOT of its own), so nodes get
+    ids of their own (``n0``, ``n1``…) and the names appear only inside escaped labels and tooltips.
+    """
     edges = [
         e for e in graph.edges if e.imports >= min_imports and (not focus or e.source in focus or e.target in focus)
     ]
-    shown = {e.source for e in edges} | {e.target for e in edges} | set(focus)
+    shown = sorted({e.source for e in edges} | {e.target for e in edges} | set(focus))
+    ids = {module: f"n{i}" for i, module in enumerate(shown)}
     top = max((graph.lines.get(m, 0) for m in shown), default=1) or 1
     lines = [
         "digraph deps {",
@@ -113,15 +134,21 @@ def dependency_dot(graph: DependencyGraph, focus: list[str], min_imports: int) -
         '  node [shape=box, style="rounded,filled", fontname="Helvetica", fontsize=11, color="#9db4e6"];',
         '  edge [color="#7a869a", arrowsize=0.7, fontname="Helvetica", fontsize=9];',
     ]
-    for module in sorted(shown):
+    for module in shown:
         share = graph.lines.get(module, 0) / top
         fill = "#2f6fdf" if module in focus else f"0.61 {0.15 + 0.5 * share:.2f} 0.97"
         font = "white" if module in focus else "#1f2933"
-        label = f"{module}\\n{graph.lines.get(module, 0):,} lines"
-        lines.append(f'  "{module}" [label="{label}", fillcolor="{fill}", fontcolor="{font}"];')
+        label = html_label(module, f"{graph.lines.get(module, 0):,} lines")
+        lines.append(
+            f'  {ids[module]} [label={label}, tooltip={dot_string(module)}, fillcolor="{fill}", fontcolor="{font}"];'
+        )
     for edge in edges:
         width = min(1 + edge.imports / 2, 5)
-        lines.append(f'  "{edge.source}" -> "{edge.target}" [label="{edge.imports}", penwidth={width:.1f}];')
+        tooltip = dot_string(f"{edge.source} → {edge.target}: {edge.imports} imports")
+        lines.append(
+            f'  {ids[edge.source]} -> {ids[edge.target]} [label="{edge.imports}", penwidth={width:.1f}, '
+            f"tooltip={tooltip}];"
+        )
     lines.append("}")
     return "\n".join(lines)
 

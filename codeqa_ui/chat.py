@@ -2,11 +2,13 @@
 
 from __future__ import annotations
 
+import time
+from collections.abc import Iterable
 from typing import Any
 
 import streamlit as st
 
-from codeqa.answer import BackendStatus, ask, list_backends
+from codeqa.answer import BackendStatus, ask, code_span, escape_markdown, link_hosts, list_backends, safe_markdown
 from codeqa.errors import CodeqaError
 from codeqa.retrieve import Filters
 from codeqa.store import Manifest
@@ -27,6 +29,7 @@ STARTERS = (
     "What happens when a request fails?",
     "Where are the main entry points?",
 )
+REDRAW_SECONDS = 0.05  # a streamed answer is re-rendered (safely) at most this often
 
 
 @st.cache_data(ttl=30, show_spinner="Checking which language models are reachable…")
@@ -69,7 +72,7 @@ def llm_notice(statuses: list[BackendStatus], backend: str) -> None:
             icon=":material/map:",
         )
     elif not any(b.available for b in llms):
-        reasons = "\n".join(f"- {b.detail}" for b in llms)
+        reasons = "\n".join(f"- {escape_markdown(b.detail)}" for b in llms)
         st.info(
             "**No language model is available**, so answers are extractive maps of the relevant code, with "
             f"citations. To get written answers:\n{reasons}",
@@ -84,7 +87,7 @@ def starters(manifest: Manifest) -> str | None:
         symbols = [n for n in names if "_" in n.strip("_") or n[:1].isupper() or any(c.isupper() for c in n)][:2]
     except CodeqaError:
         symbols = []
-    questions = [*STARTERS, *(f"What does `{name}` do and who uses it?" for name in symbols)]
+    questions = [*STARTERS, *(f"What does {code_span(name)} do and who uses it?" for name in symbols)]
     st.markdown("**Try one of these to start:**")
     columns = st.columns(3)
     for i, question in enumerate(questions):
@@ -93,12 +96,35 @@ def starters(manifest: Manifest) -> str | None:
     return None
 
 
+def show(text: str, manifest: Manifest) -> None:
+    """Markdown from a model or a repository, rendered so that nothing in it can contact another host."""
+    st.markdown(safe_markdown(text, link_hosts(manifest.web_url)))
+
+
+def _notice(text: str | None) -> None:
+    if text:
+        st.info(safe_markdown(text), icon=":material/info:")
+
+
+def stream_safely(pieces: Iterable[str], manifest: Manifest) -> None:
+    """Like ``st.write_stream``, but every redraw goes through ``safe_markdown`` (a half-streamed image too)."""
+    hosts = link_hosts(manifest.web_url)
+    slot = st.empty()
+    text, shown, last = "", "", 0.0
+    for piece in pieces:
+        text += piece
+        if time.monotonic() - last >= REDRAW_SECONDS:
+            slot.markdown(safe_markdown(text, hosts))
+            shown, last = text, time.monotonic()
+    if text != shown or not text:
+        slot.markdown(safe_markdown(text, hosts))
+
+
 def replay(manifest: Manifest, messages: list[dict[str, Any]]) -> None:
     for message in messages:
         with st.chat_message(message["role"]):
-            if message.get("notice"):
-                st.info(message["notice"], icon=":material/info:")
-            st.markdown(message["content"])
+            _notice(message.get("notice"))
+            show(message["content"], manifest)
             if message.get("sources"):
                 _footer(manifest, message)
 
@@ -115,8 +141,10 @@ def _caption(answer: Any) -> str:
         return "Extractive map · no language model was used"
     checked = f"{answer.citations_valid} citations checked"
     if answer.citations_invalid:
-        checked += f", {len(answer.citations_invalid)} point outside the sources: {', '.join(answer.citations_invalid)}"
-    return f"Answered by {answer.backend}" + (f" · {answer.model}" if answer.model else "") + f" · {checked}"
+        outside = escape_markdown(", ".join(answer.citations_invalid))
+        checked += f", {len(answer.citations_invalid)} point outside the sources: {outside}"
+    model = f" · {escape_markdown(answer.model)}" if answer.model else ""
+    return f"Answered by {answer.backend}{model} · {checked}"
 
 
 def turn(manifest: Manifest, question: str, filters: Filters, backend: str, model: str | None, k: int) -> None:
@@ -124,7 +152,7 @@ def turn(manifest: Manifest, question: str, filters: Filters, backend: str, mode
     messages = state.history(manifest.name)
     history = [(m["role"], m["content"]) for m in messages]
     with st.chat_message("user"):
-        st.markdown(question)
+        show(question, manifest)
     with st.chat_message("assistant"):
         try:
             with st.spinner("Searching the code…"):
@@ -139,14 +167,14 @@ def turn(manifest: Manifest, question: str, filters: Filters, backend: str, mode
                     k=k,
                 )
         except CodeqaError as exc:
-            st.error(str(exc), icon=":material/error:")
+            st.error(safe_markdown(str(exc)), icon=":material/error:")
             return
-        if stream.notice:
-            st.info(stream.notice, icon=":material/info:")
-        st.write_stream(stream)
+        shown = stream.notice  # the stream may add to its notice while it runs (a warning about the answer)
+        _notice(shown)
+        stream_safely(stream, manifest)
         answer = stream.result()
-        if answer.notice and answer.notice != stream.notice:
-            st.info(answer.notice, icon=":material/info:")
+        if answer.notice and answer.notice != shown:
+            _notice(answer.notice.removeprefix(shown or "").strip())
         reply = {"role": "assistant", "content": answer.text, "sources": answer.sources, "notice": answer.notice}
         reply["caption"] = _caption(answer)
         if answer.sources:

@@ -3,8 +3,9 @@
 from __future__ import annotations
 
 import datetime as dt
-import re
+import html
 from collections.abc import Sequence
+from urllib.parse import quote
 
 import streamlit as st
 from pygments import highlight
@@ -12,6 +13,7 @@ from pygments.formatters import HtmlFormatter
 from pygments.lexers import TextLexer, get_lexer_by_name
 from pygments.util import ClassNotFound
 
+from codeqa.answer import escape_markdown, safe_markdown
 from codeqa.errors import CodeqaError
 from codeqa.records import Chunk
 from codeqa.retrieve import Filters
@@ -20,6 +22,8 @@ from codeqa_ui import nav, state
 
 FILTER_KEYS = ("f_layers", "f_kinds", "f_languages", "f_paths")
 SHARED_KEYS = (state.REPO_KEY, *FILTER_KEYS)
+MAX_SHOWN_LINES = 400  # a source view shows at most this much of a chunk (chunks are normally a few dozen lines)
+MAX_SHOWN_CHARS = 40_000
 _LEXER_ALIASES = {"tsx": "tsx", "vue": "html", "svelte": "html", "erb": "erb", "hcl": "terraform", "jupyter": "python"}
 
 
@@ -34,7 +38,7 @@ def page(title: str, icon: str, *, sidebar: bool = True) -> None:
 
 def fail(error: CodeqaError) -> None:
     """The one place pages turn a library error into UI: the message, then stop the run."""
-    st.error(str(error), icon=":material/error:")
+    st.error(safe_markdown(str(error)), icon=":material/error:")
     st.stop()
 
 
@@ -73,8 +77,8 @@ def repo_caption(manifest: Manifest) -> str:
     commit = f" @ `{manifest.sha[:10]}`" if manifest.sha else ""
     counts = manifest.counts
     return (
-        f"{manifest.source}{commit} · {counts.get('files', 0):,} files · {counts.get('lines', 0):,} lines · "
-        f"{counts.get('chunks', 0):,} chunks · indexed {when(manifest.created_at)}"
+        f"{escape_markdown(manifest.source)}{commit} · {counts.get('files', 0):,} files · "
+        f"{counts.get('lines', 0):,} lines · {counts.get('chunks', 0):,} chunks · indexed {when(manifest.created_at)}"
     )
 
 
@@ -124,16 +128,40 @@ def permalink(manifest: Manifest, chunk: Chunk) -> str | None:
     """Link to exactly these lines at the indexed commit when the source is on GitHub."""
     if not manifest.web_url or not manifest.sha:
         return None
-    return f"{manifest.web_url.rstrip('/')}/blob/{manifest.sha}/{chunk.path}#L{chunk.start_line}-L{chunk.end_line}"
+    path = quote(chunk.path)  # a path is repository text: it must not end the link or start another
+    return f"{manifest.web_url.rstrip('/')}/blob/{manifest.sha}/{path}#L{chunk.start_line}-L{chunk.end_line}"
+
+
+def shown_text(text: str) -> tuple[str, str | None]:
+    """What a source view renders: at most ``MAX_SHOWN_LINES`` lines of ``MAX_SHOWN_CHARS``, and a note if cut."""
+    lines = text.split("\n")
+    kept, size = [], 0
+    for line in lines[:MAX_SHOWN_LINES]:
+        if size + len(line) > MAX_SHOWN_CHARS:
+            kept.append(line[: max(0, MAX_SHOWN_CHARS - size)] + " …")
+            break
+        kept.append(line)
+        size += len(line) + 1
+    shown = "\n".join(kept)
+    if shown == text:
+        return text, None
+    return (
+        shown,
+        f"Showing the first {len(kept):,} of {len(lines):,} lines ({len(shown):,} of {len(text):,} characters).",
+    )
 
 
 def code_html(chunk: Chunk) -> str:
-    """Highlighted code whose gutter shows the file's real line numbers (``st.code`` always starts at 1)."""
+    """Highlighted code whose gutter shows the file's real line numbers (``st.code`` always starts at 1).
+
+    Capped (``shown_text``): a chunk can be one enormous line, and every rerun of a page redraws it.
+    """
     try:
         lexer = get_lexer_by_name(_LEXER_ALIASES.get(chunk.language, chunk.language), stripnl=False)
     except ClassNotFound:
         lexer = TextLexer(stripnl=False)
-    body = highlight(chunk.text, lexer, HtmlFormatter(noclasses=True, nowrap=True, style="friendly"))
+    text, note = shown_text(chunk.text)
+    body = highlight(text, lexer, HtmlFormatter(noclasses=True, nowrap=True, style="friendly"))
     lines = body.rstrip("\n").split("\n")  # pygments closes its spans at every line end: splitting is safe
     width = len(str(chunk.start_line + len(lines) - 1))
     gutter = (
@@ -141,16 +169,12 @@ def code_html(chunk: Chunk) -> str:
         'user-select:none">{}</span>'
     )
     rows = "\n".join(gutter.format(chunk.start_line + i) + line for i, line in enumerate(lines))
+    cut = f'<div style="color:#66788a;font-size:.75rem;margin-top:.4rem">{html.escape(note)}</div>' if note else ""
     return (
         '<div class="cq-code" style="max-height:26rem;overflow:auto;border:1px solid #e6e9ef;border-radius:.5rem;'
         "background:#f8f9fb;padding:.6rem .8rem;font-family:'Source Code Pro',ui-monospace,monospace;"
-        f'font-size:.82rem;line-height:1.5"><pre style="margin:0;background:transparent">{rows}</pre></div>'
+        f'font-size:.82rem;line-height:1.5"><pre style="margin:0;background:transparent">{rows}</pre>{cut}</div>'
     )
-
-
-def escape_markdown(text: str) -> str:
-    """Paths and symbols in labels are markdown: ``__init__`` must not turn bold."""
-    return re.sub(r"([\\`*_{}<>#|~])", r"\\\1", text)
 
 
 def source_block(
@@ -160,10 +184,13 @@ def source_block(
     number: int | None = None,
     expanded: bool = False,
 ) -> None:
-    """One source: an expander titled ``[n] path:start-end · symbol`` with metadata, permalink and the code."""
+    """One source: an expander titled ``[n] path:start-end · symbol`` with metadata, permalink and the code.
+
+    The label is markdown that can render images: path and symbol are repository text, so they are escaped.
+    """
     prefix = f"[{number}] " if number is not None else ""
     symbol = f" · {chunk.symbol}" if chunk.symbol else ""
-    with st.expander(escape_markdown(f"{prefix}{chunk.location}{symbol}"), expanded=expanded):
+    with st.expander(prefix + escape_markdown(f"{chunk.location}{symbol}"), expanded=expanded):
         facts = " · ".join(escape_markdown(fact) for fact in (chunk.kind, chunk.layer, chunk.language))
         link = permalink(manifest, chunk)
         st.caption(facts + (f" · [view on GitHub at {manifest.sha[:7]}]({link})" if link and manifest.sha else ""))

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import streamlit as st
 
+from codeqa.answer import escape_markdown, safe_markdown
 from codeqa.errors import CodeqaError
 from codeqa.pipeline import STAGES
 from codeqa.store import Manifest
@@ -63,14 +64,14 @@ def start(source: str, *, ref: str = "", token: str = "", name: str = "") -> Non
     try:
         state.jobs().start(source.strip(), state.settings(), name=name.strip() or None, ref=ref.strip(), token=token)
     except CodeqaError as exc:
-        st.error(str(exc), icon=":material/error:")
+        st.error(safe_markdown(str(exc)), icon=":material/error:")
 
 
 def _stages(job: IndexJob) -> None:
     for stage in STAGES:
         status = job.stage_state(stage)
         event = job.events.get(stage)
-        detail = f" — {event.message}" if event and status != "pending" else ""
+        detail = f" — {escape_markdown(event.message)}" if event and status != "pending" else ""
         st.markdown(f"{STAGE_ICONS[status]} **{STAGE_LABELS[stage]}**{detail}")
 
 
@@ -85,6 +86,8 @@ def _outcome(job: IndexJob) -> None:
         if report.skipped:
             skipped = ", ".join(f"{count} {reason}" for reason, count in report.skipped.items())
             st.caption(f"Skipped files: {skipped}.")
+        for notice in report.notices:  # e.g. a damaged embedding cache was rebuilt
+            st.info(safe_markdown(notice), icon=":material/info:")
         if st.button("Ask it a question →", type="primary"):
             st.session_state[state.REPO_KEY] = report.manifest.name
             st.switch_page(nav.CHAT)
@@ -93,7 +96,7 @@ def _outcome(job: IndexJob) -> None:
             "Indexing was cancelled. Any previous index of this repository is unchanged.", icon=":material/stop_circle:"
         )
     elif job.error:
-        st.error(job.error, icon=":material/error:")
+        st.error(safe_markdown(job.error), icon=":material/error:")
 
 
 def progress_panel() -> None:

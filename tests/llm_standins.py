@@ -65,9 +65,9 @@ class _Handler(BaseHTTPRequestHandler):
 class StandIn:
     """Base: a threaded HTTP server on a free loopback port, recording every request it receives."""
 
-    def __init__(self) -> None:
+    def __init__(self, host: str = "127.0.0.1") -> None:
         handler = type("Handler", (_Handler,), {"standin": self})
-        self.server = ThreadingHTTPServer(("127.0.0.1", 0), handler)
+        self.server = ThreadingHTTPServer((host, 0), handler)
         self.server.daemon_threads = True
         self.requests: list[tuple[str, dict[str, Any]]] = []
         self.thread = threading.Thread(target=self.server.serve_forever, daemon=True)
@@ -209,8 +209,9 @@ class OpenAIStandIn(StandIn):
         *,
         api_key: str | None = None,
         mode: str = "ok",
+        host: str = "127.0.0.1",
     ) -> None:
-        super().__init__()
+        super().__init__(host)
         self.models, self.reply, self.api_key, self.mode = list(models), reply, api_key, mode
 
     def _authorized(self, handler: _Handler) -> bool:
@@ -258,6 +259,19 @@ class OpenAIStandIn(StandIn):
         }
         yield b"data: " + json.dumps(done).encode() + b"\n\n"
         yield b"data: [DONE]\n\n"
+
+
+def non_loopback_address() -> str | None:
+    """An address of this machine that is not loopback: a server bound there is "another host" to codeqa."""
+    import socket
+
+    with socket.socket(socket.AF_INET, socket.SOCK_DGRAM) as sock:
+        try:
+            sock.connect(("192.0.2.1", 9))  # no packet is sent: this only picks the outgoing interface
+            address = sock.getsockname()[0]
+        except OSError:
+            return None
+    return None if address.startswith("127.") else address
 
 
 def closed_port() -> int:

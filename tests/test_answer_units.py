@@ -12,6 +12,7 @@ from codeqa.answer.backends.openai import OpenAICompatibleBackend, normalize_bas
 from codeqa.answer.backends.select import warning_for
 from codeqa.answer.citations import check_citations, parse_citations
 from codeqa.answer.conversation import (
+    QUOTED_ANSWER,
     condense_heuristic,
     condense_query,
     fit_history,
@@ -190,7 +191,8 @@ def test_history_fits_budget_recent_verbatim_older_summarized():
     assert sum(estimate_tokens(m["content"]) + 4 for m in messages) <= 400
     assert messages[0]["content"].startswith("Summary of the earlier conversation:")
     assert "Question 0" not in messages[0]["content"]  # the oldest go first
-    assert messages[-1]["content"].startswith("Answer 11") and "[1]" not in messages[-1]["content"]
+    last = messages[-1]["content"]  # an earlier answer is quoted in a fence, as data
+    assert last.startswith(QUOTED_ANSWER) and "\nAnswer 11 " in last and "[1]" not in last
     roles = [m["role"] for m in messages]
     assert roles[0] == "user" and all(a != b for a, b in zip(roles, roles[1:], strict=False))
     assert fit_history(HISTORY, budget=4000, count=estimate_tokens)[0] == {"role": "user", "content": HISTORY[0][1]}

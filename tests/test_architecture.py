@@ -153,6 +153,7 @@ def test_every_imported_third_party_package_is_declared():
         "stemmer": "pystemmer",
         "llama_cpp": "llama-cpp-python",
         "umap": "umap-learn",
+        "markdown_it": "markdown-it-py",
     }  # import name → distribution, where they differ beyond "_" → "-"
     optional = {"llama-cpp-python"}  # the embedded backend's extra, imported lazily with an install hint
     stdlib = set(sys.stdlib_module_names)

@@ -16,6 +16,7 @@ if TYPE_CHECKING:
     from codeqa.answer.citations import CitationReport, check_citations
     from codeqa.answer.extractive import extractive_answer
     from codeqa.answer.keylines import KeyLine, key_lines
+    from codeqa.answer.render import code_span, escape_markdown, link_hosts, safe_markdown
 
 _EXPORTS = {
     "Answer": "codeqa.answer.answering",
@@ -30,6 +31,10 @@ _EXPORTS = {
     "key_lines": "codeqa.answer.keylines",
     "list_backends": "codeqa.answer.backends.select",
     "choose_backend": "codeqa.answer.backends.select",
+    "code_span": "codeqa.answer.render",
+    "escape_markdown": "codeqa.answer.render",
+    "link_hosts": "codeqa.answer.render",
+    "safe_markdown": "codeqa.answer.render",
 }
 __all__ = [
     "Answer",
@@ -41,9 +46,13 @@ __all__ = [
     "ask",
     "check_citations",
     "choose_backend",
+    "code_span",
+    "escape_markdown",
     "extractive_answer",
     "key_lines",
+    "link_hosts",
     "list_backends",
+    "safe_markdown",
 ]
 
 

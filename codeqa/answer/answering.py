@@ -15,8 +15,10 @@ from codeqa.answer.backends.select import FALLBACK, choose_backend
 from codeqa.answer.citations import check_citations
 from codeqa.answer.conversation import HISTORY_SHARE, condense_query, fit_history, normalize_history
 from codeqa.answer.extractive import extractive_answer
+from codeqa.answer.injection import flag_sources
 from codeqa.answer.prompt import Prompt, build_prompt
 from codeqa.answer.redact import redact_secrets
+from codeqa.answer.render import link_hosts, remote_references
 from codeqa.config import Settings
 from codeqa.errors import LLMError, QueryError
 from codeqa.records import Hit
@@ -57,6 +59,7 @@ class AnswerStream:
         prompt: Prompt | None = None,
         max_tokens: int = 1024,
         retrieved: list[Hit] | None = None,
+        allowed_hosts: tuple[str, ...] = (),
     ) -> None:
         self.question = question
         self.query = query  # what retrieval searched for (the condensed follow-up)
@@ -68,6 +71,7 @@ class AnswerStream:
         self._prompt = prompt
         self._max_tokens = max_tokens
         self._retrieved = retrieved if retrieved is not None else sources
+        self._allowed_hosts = allowed_hosts  # links there are fine (the index's own web page)
         self._parts: list[str] = []
         self._answer: Answer | None = None
         self._started = False
@@ -122,6 +126,13 @@ class AnswerStream:
 
     def _finish(self, text: str, *, generated: bool) -> None:
         report = check_citations(text, self.sources)
+        outside = remote_references(text, self._allowed_hosts) if generated else []
+        if outside:  # a model that obeyed an instruction hidden in the code tries to send it away this way
+            warning = (
+                f"The answer contains {', '.join(outside)}: shown as text, nothing was loaded. A model is led to "
+                "write these by instructions hidden in code; treat the answer with care."
+            )
+            self.notice = f"{self.notice} {warning}" if self.notice else warning
         self._answer = Answer(
             question=self.question,
             text=text,
@@ -169,23 +180,34 @@ def ask(
     turns = normalize_history(history)
     manifest = Store(settings).get_manifest(name)
     choice = choose_backend(settings, backend, model)
+    masked, sent_question = 0, question
+    if choice.backend is not None and not choice.backend.local and settings.redact_secrets_for_remote:
+        turns, masked = _mask_turns([*turns, ("user", question)])  # the conversation leaves the machine too
+        (_, sent_question), turns = turns[-1], turns[:-1]
     use_llm_to_condense = choice.backend is not None and choice.backend.name != "embedded"  # tiny models garble it
     query = condense_query(
-        question, turns, choice.backend if use_llm_to_condense else None, choice.model if use_llm_to_condense else None
+        sent_question,
+        turns,
+        choice.backend if use_llm_to_condense else None,
+        choice.model if use_llm_to_condense else None,
     )
     hits = retrieve(name, query, settings, k=k, filters=filters).hits
     extractive = extractive_answer(question, hits, manifest)
-    common = {"question": question, "query": query, "extractive": extractive, "retrieved": hits}
+    flagged = flag_sources(hits)
+    common = {"question": question, "query": query, "extractive": extractive, "retrieved": hits,
+              "allowed_hosts": link_hosts(manifest.web_url)}  # fmt: skip
     if choice.backend is None or not hits:
         notice = choice.notice if hits else _no_hits_notice(choice.backend, filters)
-        return AnswerStream(sources=hits, notice=notice, **common)
+        return AnswerStream(sources=hits, notice=_join(notice, flagged), **common)
     try:
-        prompt = _prompt(question, hits, turns, settings, choice.backend, manifest)
+        prompt = _prompt(sent_question, hits, turns, settings, choice.backend, manifest)
     except LLMError as exc:  # e.g. the embedded model cannot be loaded to count tokens
-        return AnswerStream(sources=hits, notice=f"{exc} {FALLBACK}", **common)
+        return AnswerStream(sources=hits, notice=_join(f"{exc} {FALLBACK}", flagged), **common)
     notice = choice.notice
-    if prompt.redacted:
-        notice = f"{notice or ''} {prompt.redacted} likely secret(s) in the sources were masked before sending.".strip()
+    if prompt.redacted or masked:
+        where = "the sources" + (" and the conversation" if masked else "")
+        notice = _join(notice, f"{prompt.redacted + masked} likely secret(s) in {where} were masked before sending.")
+    notice = _join(notice, flag_sources(prompt.sources))
     return AnswerStream(
         sources=prompt.sources,
         notice=notice,
@@ -219,6 +241,21 @@ def _prompt(
     prompt = build_prompt(question, hits, budget=budget, history=history, repo=repo, count=backend.count_tokens)
     prompt.redacted = redacted
     return prompt
+
+
+def _mask_turns(turns: list[tuple[str, str]]) -> tuple[list[tuple[str, str]], int]:
+    """The conversation with likely secrets masked (an earlier answer may have quoted a config file)."""
+    masked: list[tuple[str, str]] = []
+    total = 0
+    for role, text in turns:
+        clean, count = redact_secrets(text)
+        masked.append((role, clean))
+        total += count
+    return masked, total
+
+
+def _join(*notices: str | None) -> str | None:
+    return " ".join(notice for notice in notices if notice) or None
 
 
 def _no_hits_notice(backend: LLMBackend | None, filters: Filters | None) -> str | None:

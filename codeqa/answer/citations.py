@@ -5,6 +5,7 @@ into one of them. Answers are shown with the count of valid citations and the li
 from __future__ import annotations
 
 import re
+from collections.abc import Sequence
 from dataclasses import dataclass, field
 from pathlib import PurePosixPath
 
@@ -14,11 +15,9 @@ from codeqa.records import Hit
 FENCED_BLOCK = re.compile(r"^(`{3,}|~{3,})[^\n]*\n.*?^\1[`~]*[ \t]*$", re.MULTILINE | re.DOTALL)
 INLINE_CODE = re.compile(r"`[^`\n]*`")
 NUMBERED = re.compile(r"(?<![\w)])\[(\d{1,4}(?:\s*(?:,|-|–|;)\s*\d{1,4})*)\](?!\()")
-PATH_WITH_LINES = re.compile(
-    r"(?<![\w/.:\-@])((?:\.?/)?(?:[\w.@+-]+/)*[\w.@+-]+)"  # path (relative, POSIX)
-    r"(?::(\d+)(?:\s*(?:-|–)\s*(\d+))?|#L(\d+)(?:-L?(\d+))?)"  # :12, :12-30, #L12, #L12-L30
-    r"(?![\w])"
-)
+LINES = r"(?::(\d+)(?:\s*(?:-|–)\s*(\d+))?|#L(\d+)(?:-L?(\d+))?)"  # :12, :12-30, #L12, #L12-L30
+PATH_WITH_LINES = re.compile(r"(?<![\w/.:\-@])((?:\.?/)?(?:[\w.@+-]+/)*[\w.@+-]+)" + LINES + r"(?![\w])")
+SIMPLE_PATH = re.compile(r"[\w./@+-]+")
 
 
 @dataclass(frozen=True)
@@ -62,17 +61,35 @@ def _looks_like_path(path: str) -> bool:
     return bool(suffix) and (suffix in EXTENSIONS or suffix.lower() in EXTENSIONS)
 
 
-def parse_citations(text: str) -> list[Citation]:
-    """Citations in order of appearance (duplicates kept); code blocks are skipped for ``[n]``."""
+def _spelled_out(plain: str, paths: Sequence[str]) -> tuple[list[re.Match[str]], str]:
+    """Citations of known paths a plain path pattern cannot read (spaces, brackets…), and ``plain`` without them.
+
+    A source path, or its trailing part (models drop leading directories), is matched literally.
+    """
+    names = {"/".join(parts[i:]) for path in paths for parts in [path.split("/")] for i in range(len(parts))}
+    matches: list[re.Match[str]] = []
+    for name in sorted((n for n in names if not SIMPLE_PATH.fullmatch(n)), key=len, reverse=True):
+        for match in re.finditer(rf"(?<![\w/.])(?:\./)?({re.escape(name)}){LINES}(?![\w])", plain):
+            matches.append(match)
+            plain = plain[: match.start()] + " " * (match.end() - match.start()) + plain[match.end() :]
+    return matches, plain
+
+
+def parse_citations(text: str, paths: Sequence[str] = ()) -> list[Citation]:
+    """Citations in order of appearance (duplicates kept); code blocks are skipped for ``[n]``.
+
+    ``paths`` are the sources' paths: one with spaces or other unusual characters is recognised when cited whole.
+    """
     prose = FENCED_BLOCK.sub(" ", text)
     found: list[tuple[int, Citation]] = []
     for match in NUMBERED.finditer(INLINE_CODE.sub(" ", prose)):
         found.extend((match.start(), Citation(f"[{n}]", number=n)) for n in _numbers(match.group(1)))
-    for match in PATH_WITH_LINES.finditer(prose.replace("`", " ")):
+    spelled, plain = _spelled_out(prose.replace("`", " "), paths)
+    for match in [*spelled, *PATH_WITH_LINES.finditer(plain)]:
         path = match.group(1)
         while path.startswith("./"):
             path = path[2:]
-        if not _looks_like_path(path):
+        if match.re is PATH_WITH_LINES and not _looks_like_path(path):
             continue
         start = int(match.group(2) or match.group(4))
         end = int(match.group(3) or match.group(5) or start)
@@ -102,7 +119,7 @@ def points_into(citation: Citation, sources: list[Hit]) -> bool:
 def check_citations(text: str, sources: list[Hit]) -> CitationReport:
     """Distinct citations of ``text``, split into those that point into ``sources`` and those that do not."""
     report = CitationReport()
-    for citation in parse_citations(text):
+    for citation in parse_citations(text, [hit.chunk.path for hit in sources]):
         bucket = report.valid if points_into(citation, sources) else report.invalid
         if citation.label not in report.valid and citation.label not in report.invalid:
             bucket.append(citation.label)

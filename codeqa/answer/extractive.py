@@ -9,7 +9,10 @@ from __future__ import annotations
 
 import re
 from collections import OrderedDict
+from urllib.parse import quote
 
+from codeqa.answer.injection import describe
+from codeqa.answer.render import code_fence, code_span, escape_markdown
 from codeqa.records import Chunk, Hit
 from codeqa.store import Manifest
 from codeqa.symbols import short_names
@@ -107,12 +110,13 @@ def permalink(chunk: Chunk, manifest: Manifest | None) -> str | None:
     """A GitHub link to exactly these lines at the indexed commit, when the index knows both."""
     if not manifest or not manifest.web_url or not manifest.sha or "github.com" not in manifest.web_url:
         return None
-    return f"{manifest.web_url.rstrip('/')}/blob/{manifest.sha}/{chunk.path}#L{chunk.start_line}-L{chunk.end_line}"
+    path = quote(chunk.path)
+    return f"{manifest.web_url.rstrip('/')}/blob/{manifest.sha}/{path}#L{chunk.start_line}-L{chunk.end_line}"
 
 
 def cite(chunk: Chunk, manifest: Manifest | None) -> str:
     link = permalink(chunk, manifest)
-    return f"[`{chunk.location}`]({link})" if link else f"`{chunk.location}`"
+    return f"[{code_span(chunk.location)}]({link})" if link else code_span(chunk.location)
 
 
 def _overlaps(a: Chunk, b: Chunk) -> bool:
@@ -150,7 +154,7 @@ def _mention(pattern: re.Pattern[str], chunk: Chunk) -> str | None:
 
 
 def _label(hit: Hit) -> str:
-    return f"`{hit.chunk.symbol}`" if hit.chunk.symbol else f"`{hit.chunk.path}` ({hit.chunk.kind})"
+    return code_span(hit.chunk.symbol) if hit.chunk.symbol else f"{code_span(hit.chunk.path)} ({hit.chunk.kind})"
 
 
 def _detail(number: int, hit: Hit, manifest: Manifest | None) -> str:
@@ -159,12 +163,22 @@ def _detail(number: int, hit: Hit, manifest: Manifest | None) -> str:
     lines = [f"{number}. **{_label(hit)}**{kind} — {cite(chunk, manifest)}"]
     about = summary(chunk)
     if about:
-        lines.append(f"   {about}")
+        lines.append(f"   {describe(about)}")
     sig = signature(chunk)
     if sig and chunk.language not in ("markdown", "rst", "text"):
-        fence = "````" if "```" in sig else "```"
+        fence = code_fence(sig)
         lines.append(f"   {fence}{chunk.language}\n" + "\n".join(f"   {s}" for s in sig.split("\n")) + f"\n   {fence}")
     return "\n".join(lines)
+
+
+def _spans(names: list[str], limit: int) -> str:
+    """Names as code spans, comma-separated, as many whole ones as fit in ``limit`` characters."""
+    shown: list[str] = []
+    for span in (code_span(name) for name in names):
+        if shown and len(", ".join([*shown, span])) > limit:
+            break
+        shown.append(span)
+    return ", ".join(shown)
 
 
 def _files(hits: list[Hit]) -> OrderedDict[str, list[Hit]]:
@@ -185,10 +199,12 @@ def _next_steps(hits: list[Hit], manifest: Manifest | None) -> list[str]:
     top = next((hit for hit in hits if hit.chunk.symbol and hit.chunk.layer != "test"), None)
     if top:
         index = manifest.name if manifest else "<index>"
-        steps.append(f'Find who uses `{top.chunk.symbol}`: `codeqa search {index} "{short_name(top.chunk.symbol)}"`.')
+        command = code_span(f'codeqa search {index} "{short_name(top.chunk.symbol)}"')
+        steps.append(f"Find who uses {code_span(top.chunk.symbol)}: {command}.")
     directories = {hit.chunk.directory or "." for hit in hits[:MAX_DETAILED]}
     if len(directories) == 1 and hits[0].chunk.directory:
-        steps.append(f"Everything found is under `{hits[0].chunk.directory}/`: narrow with `--path` to go deeper.")
+        where = code_span(hits[0].chunk.directory + "/")
+        steps.append(f"Everything found is under {where}: narrow with `--path` to go deeper.")
     return steps
 
 
@@ -196,15 +212,15 @@ def extractive_answer(question: str, hits: list[Hit], manifest: Manifest | None 
     """Markdown map of ``hits`` for ``question``; every item cites ``path:start-end``."""
     if not hits:
         return (
-            f"{LABEL}\n\nNo code in this index matched “{question.strip()}”. Try other words (names of functions, "
-            "files or settings), or remove filters."
+            f"{LABEL}\n\nNo code in this index matched “{escape_markdown(question)}”. Try other words (names of "
+            "functions, files or settings), or remove filters."
         )
-    parts = [f"{LABEL} The code most relevant to “{question.strip()}”, best match first:", ""]
+    parts = [f"{LABEL} The code most relevant to “{escape_markdown(question)}”, best match first:", ""]
     parts += [_detail(n, hit, manifest) for n, hit in enumerate(hits[:MAX_DETAILED], start=1)]
     parts += ["", "**Files**", ""]
     for path, file_hits in list(_files(hits).items())[:8]:
-        symbols = ", ".join(f"`{h.chunk.symbol}`" for h in file_hits if h.chunk.symbol)[:200]
-        parts.append(f"- `{path}`" + (f" — {symbols}" if symbols else ""))
+        symbols = _spans([h.chunk.symbol for h in file_hits if h.chunk.symbol], limit=200)
+        parts.append(f"- {code_span(path)}" + (f" — {symbols}" if symbols else ""))
     links = relations(hits)
     if links:
         parts += ["", "**How they relate**", ""]

@@ -8,7 +8,7 @@ from __future__ import annotations
 import typer
 
 from codeqa.cli.eval_command import evaluate
-from codeqa.cli.index_commands import index, list_indexes, prepare, remove, serve, version
+from codeqa.cli.index_commands import index, list_indexes, prepare, remove, repair, serve, version
 from codeqa.cli.query_commands import ask, models, search
 from codeqa.cli.service_commands import api, mcp
 
@@ -21,6 +21,7 @@ app = typer.Typer(
 app.command()(index)
 app.command("list")(list_indexes)
 app.command()(remove)
+app.command()(repair)
 app.command()(search)
 app.command()(ask)
 app.command()(models)

@@ -6,10 +6,9 @@ from pathlib import Path
 from typing import Annotated, Any
 
 import typer
-from rich.markup import escape
 from rich.table import Table
 
-from codeqa.cli.console import err, out, run_or_exit, settings
+from codeqa.cli.console import err, out, run_or_exit, safe, settings
 
 
 def _table(title: str, summary: dict[str, dict[str, float]], ks: tuple[int, ...]) -> Table:
@@ -17,7 +16,7 @@ def _table(title: str, summary: dict[str, dict[str, float]], ks: tuple[int, ...]
     order = sorted(summary.items(), key=lambda kv: (kv[0] != "overall", not kv[0].startswith("["), kv[0]))
     for group, metrics in order:
         row = [f"{metrics[f'acc@{x}']:.1f} ({round(metrics[f'acc@{x}'] * metrics['n'] / 100)})" for x in ks]
-        table.add_row(escape(group), str(int(metrics["n"])), *row, f"{metrics['mrr@10']:.1f}")
+        table.add_row(safe(group), str(int(metrics["n"])), *row, f"{metrics['mrr@10']:.1f}")
     return table
 
 
@@ -97,7 +96,7 @@ def evaluate(
         raise typer.BadParameter(f"--k must be comma-separated integers, got {k!r}") from None
     for path in dataset:
         if not path.is_file():
-            err.print(f"[bold red]error:[/] dataset {path} not found")
+            err.print(f"[bold red]error:[/] dataset {safe(str(path))} not found")
             raise typer.Exit(2)
     if (cv_by_repo or train_out or from_features) and features is None:
         raise typer.BadParameter("--cv-by-repo, --from-features and --train-out need --features DIR")
@@ -107,7 +106,7 @@ def evaluate(
         mrr = result.metrics.get("mrr@10", 0.0)
         rank = str(round(1 / mrr)) if mrr else ">10"
         err.print(
-            f"{result.instance_id:<40} gold at {rank:>3}  "
+            f"{safe(result.instance_id):<40} gold at {rank:>3}  "
             f"index {result.index_seconds:6.1f}s  query {result.query_seconds:.2f}s"
         )
 

@@ -1,4 +1,5 @@
-"""Commands that build and manage indexes: ``index``, ``list``, ``remove``, ``prepare``, ``serve``, ``version``."""
+"""Commands that build and manage indexes: ``index``, ``list``, ``remove``, ``repair``, ``prepare``, ``serve``,
+``version``."""
 
 from __future__ import annotations
 
@@ -10,12 +11,11 @@ from pathlib import Path
 from typing import Annotated, Any
 
 import typer
-from rich.markup import escape
 from rich.progress import BarColumn, Progress, TaskID, TextColumn, TimeElapsedColumn
 from rich.table import Table
 
 from codeqa import __version__
-from codeqa.cli.console import err, out, run_or_exit, settings
+from codeqa.cli.console import err, out, run_or_exit, safe, settings
 
 
 def index(
@@ -23,12 +23,21 @@ def index(
     ref: Annotated[str | None, typer.Option(help="Branch, tag or commit to index.")] = None,
     name: Annotated[str | None, typer.Option(help="Index name (default: derived from the source).")] = None,
     token: Annotated[
-        str | None, typer.Option(help="Access token for a private repository (or set CODEQA_GITHUB_TOKEN).")
+        str | None,
+        typer.Option(
+            help="Access token for a private repository. Other users of this machine can read it in `ps` while "
+            "the clone runs: prefer CODEQA_GITHUB_TOKEN (github.com) or --token-stdin."
+        ),
     ] = None,
+    token_stdin: Annotated[
+        bool, typer.Option("--token-stdin", help="Read the access token from standard input (not visible in `ps`).")
+    ] = False,
 ) -> None:
     """Clone (if remote), scan, chunk, embed and store a repository."""
     from codeqa.pipeline import STAGES, ProgressEvent, build_index
 
+    if token_stdin:
+        token = _token_from_stdin(token)
     config = settings()
     with Progress(
         TextColumn("{task.description:>6}"),
@@ -46,7 +55,7 @@ def index(
             if event.stage not in tasks:
                 tasks[event.stage] = bar.add_task(event.stage, total=1.0, note="")
             completed = event.fraction if event.fraction is not None else None
-            bar.update(tasks[event.stage], note=escape(event.message[:70]), completed=completed)
+            bar.update(tasks[event.stage], note=safe(event.message[:70]), completed=completed)
 
         report = run_or_exit(lambda: build_index(source, config, name=name, ref=ref, token=token, progress=on_progress))
         for task in tasks.values():
@@ -54,14 +63,25 @@ def index(
     _print_report(report)
 
 
+def _token_from_stdin(given: str | None) -> str:
+    """The first line of standard input (e.g. ``pass show github | codeqa index URL --token-stdin``)."""
+    token = "" if given else sys.stdin.readline().strip()
+    if not token:
+        why = "use --token or --token-stdin, not both" if given else "no token on standard input"
+        hint = "pipe the token in, e.g. `printenv TOKEN | codeqa index URL --token-stdin`"
+        err.print(f"[bold red]error:[/] {why}: {hint}", soft_wrap=True)
+        raise typer.Exit(2)
+    return token
+
+
 def _print_report(report: Any) -> None:
     manifest = report.manifest
     out.print(
-        f"[bold green]Indexed[/] {manifest.name}  ({escape(manifest.source)}"
+        f"[bold green]Indexed[/] {manifest.name}  ({safe(manifest.source)}"
         + (f" @ {manifest.sha[:12]}" if manifest.sha else "")
         + ")"
     )
-    languages = ", ".join(f"{lang} {count}" for lang, count in list(report.languages.items())[:8])
+    languages = safe(", ".join(f"{lang} {count}" for lang, count in list(report.languages.items())[:8]))
     out.print(
         f"  files {report.files}   lines {report.lines}   chunks {report.chunks}   newly embedded {report.embedded}"
     )
@@ -70,6 +90,8 @@ def _print_report(report: Any) -> None:
     out.print(f"  skipped: {skipped}")
     timings = "  ".join(f"{stage} {seconds:.1f}s" for stage, seconds in report.timings.items())
     out.print(f"  time: {timings}  (total {sum(report.timings.values()):.1f}s)")
+    for notice in report.notices:
+        err.print(f"[yellow]note:[/] {safe(notice)}", soft_wrap=True)
 
 
 def list_indexes() -> None:
@@ -88,13 +110,13 @@ def list_indexes() -> None:
     for m in manifests:
         when = dt.datetime.fromtimestamp(m.created_at).strftime("%Y-%m-%d %H:%M")
         table.add_row(
-            m.name,
-            (m.sha or "-")[:12],
+            safe(m.name),
+            safe((m.sha or "-")[:12]),
             str(m.counts.get("files", 0)),
             str(m.counts.get("chunks", 0)),
             when,
-            ", ".join(list(m.languages)[:3]),
-            escape(m.source),
+            safe(", ".join(list(m.languages)[:3])),
+            safe(m.source),
         )
     out.print(table)
 
@@ -112,6 +134,32 @@ def remove(
         raise typer.Exit(1)
     run_or_exit(lambda: store.remove(name))
     out.print(f"Removed index {name}.")
+
+
+def repair() -> None:
+    """Move a damaged index store aside and restore the indexes from the files that are left."""
+    from codeqa.repair import repair as run_repair
+    from codeqa.store import chroma_files
+
+    config = settings()
+    report = run_or_exit(lambda: run_repair(config))
+    if report.damage is None and not report.restored and not report.lost:
+        out.print(
+            safe(f"The index store {chroma_files.database(config)} is healthy; nothing to repair."), soft_wrap=True
+        )
+        return
+    if report.damage is not None:
+        out.print(safe(f"The index store was damaged ({report.damage})."), soft_wrap=True)
+    if report.moved_to is not None:
+        out.print(
+            safe(f"Moved it to {report.moved_to} (delete that folder once you no longer need it)."), soft_wrap=True
+        )
+    for name in report.restored:
+        out.print(f"[green]Restored[/] {safe(name)}")
+    for name, why, command in report.lost:
+        out.print(safe(f"Could not restore {name}: {why}. Rebuild it with: {command}"), soft_wrap=True)
+    if not report.restored and not report.lost:
+        out.print("No index could be found to restore; index your repositories again (the embedding cache is kept).")
 
 
 def serve(

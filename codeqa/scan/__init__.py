@@ -15,10 +15,10 @@ from pathlib import Path, PurePosixPath
 from codeqa.config import Settings
 from codeqa.errors import ScanError
 from codeqa.records import ProgressFn, ScanResult, SkippedFile, SkipReason, SourceFile
-from codeqa.scan.files import decode_text, examine_file, notebook_text
+from codeqa.scan.files import decode_text, examine_file, notebook_text, read_source
 from codeqa.scan.walk import iter_candidate_paths
 
-__all__ = ["SKIP_REASONS", "decode_text", "iter_candidate_paths", "notebook_text", "scan_repository"]
+__all__ = ["SKIP_REASONS", "decode_text", "iter_candidate_paths", "notebook_text", "read_source", "scan_repository"]
 
 SKIP_REASONS = tuple(SkipReason)
 _PROGRESS_EVERY = 1000

@@ -3,6 +3,7 @@
 Only ``codeqa.store.chroma`` talks to Chroma; everything else gets manifests, chunks and numpy arrays.
 """
 
+from codeqa.store import chroma_files
 from codeqa.store.chroma import Store
 from codeqa.store.layout import index_dir
 from codeqa.store.manifest import Manifest, validate_index_name
@@ -15,6 +16,7 @@ __all__ = [
     "SearchFiles",
     "SearchFilesBuilder",
     "Store",
+    "chroma_files",
     "index_dir",
     "load_search_files",
     "validate_index_name",

@@ -9,6 +9,7 @@ touches a Chroma object: the rest of codeqa gets ``Manifest``s, ``Chunk``s and n
 from __future__ import annotations
 
 import contextlib
+import gc
 import shutil
 import threading
 import time
@@ -20,9 +21,12 @@ from urllib.parse import urlparse
 import numpy as np
 
 from codeqa.config import Settings
-from codeqa.errors import IncompatibleIndexError, IndexNotFoundError, StoreError
+from codeqa.errors import CodeqaError, IndexNotFoundError, StoreError
+from codeqa.locks import index_lock
 from codeqa.records import Chunk
-from codeqa.store.layout import index_dir
+from codeqa.store import chroma_files
+from codeqa.store.chroma_rows import RefuseToEmbed, chunk_from_record, chunk_metadata
+from codeqa.store.layout import index_dir, save_manifest_copy
 from codeqa.store.manifest import Manifest
 
 REGISTRY = "codeqa-registry"
@@ -31,69 +35,10 @@ READ_BATCH = 2000
 T = TypeVar("T")
 
 
-class _RefuseToEmbed:
-    """Collection embedding function that never downloads a model: we always pass vectors ourselves."""
-
-    def __init__(self) -> None:
-        pass
-
-    def __call__(self, input: Any) -> Any:  # noqa: A002 - Chroma's protocol names it so
-        raise StoreError("codeqa passes embeddings explicitly; this collection cannot embed text itself.")
-
-    @staticmethod
-    def name() -> str:
-        return "codeqa-explicit"
-
-    def get_config(self) -> dict[str, Any]:
-        return {}
-
-    @staticmethod
-    def build_from_config(config: dict[str, Any]) -> _RefuseToEmbed:
-        return _RefuseToEmbed()
-
-    def is_legacy(self) -> bool:
-        return False
-
-    def default_space(self) -> str:
-        return "cosine"
-
-    def supported_spaces(self) -> list[str]:
-        return ["cosine"]
-
-    def embed_query(self, input: Any) -> Any:  # noqa: A002
-        return self(input)
-
-
-def chunk_metadata(chunk: Chunk) -> dict[str, Any]:
-    return {
-        "path": chunk.path,
-        "directory": chunk.directory,
-        "dirs": [".", *chunk.ancestors],  # Chroma rejects empty lists; "." = repository root
-        "language": chunk.language,
-        "start_line": chunk.start_line,
-        "end_line": chunk.end_line,
-        "symbol": chunk.symbol,
-        "kind": str(chunk.kind),
-        "layer": str(chunk.layer),
-        "hash": chunk.hash,
-    }
-
-
-def chunk_from_record(document: str, meta: dict[str, Any]) -> Chunk:
-    return Chunk(
-        path=meta["path"],
-        language=meta["language"],
-        start_line=int(meta["start_line"]),
-        end_line=int(meta["end_line"]),
-        text=document,
-        symbol=meta.get("symbol", ""),
-        kind=meta.get("kind", "other"),
-        layer=meta.get("layer", "core"),
-    )
-
-
 _CLIENTS: dict[str, Any] = {}
+_IDENTITY: dict[str, tuple[int, int] | None] = {}  # which database file each embedded client opened
 _CLIENTS_LOCK = threading.Lock()
+_GENERATION = [0]  # bumped when this process's clients are dropped: every Store reconnects on its next call
 
 
 def _make_client(settings: Settings) -> Any:
@@ -120,16 +65,35 @@ def _make_client(settings: Settings) -> Any:
                 "to use the embedded store."
             ) from exc
         return client
-    settings.chroma_dir.mkdir(parents=True, exist_ok=True)
-    return chromadb.PersistentClient(path=str(settings.chroma_dir), settings=chroma_settings)
+    chroma_files.ready(settings)  # one line naming the file when it is damaged; a new store is prepared
+    try:
+        return chromadb.PersistentClient(path=str(settings.chroma_dir), settings=chroma_settings)
+    except Exception as exc:
+        raise chroma_files.failure(settings, exc) from exc
+
+
+def forget_client(settings: Settings) -> None:
+    """Close this process's Chroma clients and the vector files they hold open (a full disk; `codeqa repair`)."""
+    with _CLIENTS_LOCK:  # clearing Chroma's system cache below stops every client of this process anyway
+        _CLIENTS.clear()
+        _IDENTITY.clear()
+        _GENERATION[0] += 1
+    with contextlib.suppress(Exception):
+        from chromadb.api.shared_system_client import SharedSystemClient
+
+        SharedSystemClient.clear_system_cache()
+        gc.collect()  # the Rust side closes its files when its objects are freed
 
 
 def get_client(settings: Settings) -> Any:
     """One Chroma client per location and process (Chroma itself expects that)."""
     key = settings.chroma_url or str(settings.chroma_dir)
+    if not settings.chroma_url and key in _IDENTITY and _IDENTITY[key] != chroma_files.identity(settings):
+        forget_client(settings)  # another process (`codeqa repair`) replaced the store's files: reopen them
     with _CLIENTS_LOCK:
         if key not in _CLIENTS:
             _CLIENTS[key] = _make_client(settings)
+            _IDENTITY[key] = None if settings.chroma_url else chroma_files.identity(settings)
         return _CLIENTS[key]
 
 
@@ -138,52 +102,76 @@ class Store:
 
     def __init__(self, settings: Settings, client: Any | None = None):
         self.settings = settings
-        self._client = client if client is not None else get_client(settings)
+        self._given = client
+        self._connect()
+
+    def _connect(self) -> None:
+        self._generation = _GENERATION[0]
+        self._client = self._given if self._given is not None else get_client(self.settings)
         self._registry = self._open_registry()
         self._collections: dict[str, Any] = {}  # collection objects by name (each lookup is a request on a server)
+
+    def _current(self) -> None:
+        if self._generation != _GENERATION[0] and self._given is None:
+            self._connect()
+
+    def reopen(self) -> None:
+        """Close and reopen the store (Chroma keeps the files of a dropped collection open until then)."""
+        self._client = self._registry = None
+        self._collections = {}
+        forget_client(self.settings)
+        self._current()
 
     def _open_registry(self) -> Any:
         """The registry collection; two processes creating it at once can collide, so retry briefly."""
         for attempt in range(5):
             try:
                 return self._client.get_or_create_collection(
-                    REGISTRY, embedding_function=_RefuseToEmbed(), configuration={"hnsw": {"space": "cosine"}}
+                    REGISTRY, embedding_function=RefuseToEmbed(), configuration={"hnsw": {"space": "cosine"}}
                 )
             except Exception as exc:
                 if attempt == 4:
-                    where = self.settings.chroma_url or self.settings.chroma_dir
-                    raise StoreError(
-                        f"Cannot open the codeqa registry in the Chroma store at {where} "
-                        f"({exc.__class__.__name__}: {exc}). If the store is damaged, move it aside and re-index."
-                    ) from exc
+                    raise chroma_files.failure(self.settings, exc) from exc
                 time.sleep(0.2 * (attempt + 1))
         raise AssertionError("unreachable")
 
+    def _guard(self, action: Callable[[], T]) -> T:
+        """Run a registry or collection call; anything unexpected becomes one actionable ``StoreError``."""
+        self._current()
+        try:
+            return action()
+        except CodeqaError:
+            raise
+        except Exception as exc:
+            raise chroma_files.failure(self.settings, exc) from exc
+
     # -- registry ----------------------------------------------------------------------------
     def list_manifests(self) -> list[Manifest]:
-        records = self._registry.get(include=["documents"])
-        manifests = [Manifest.from_json(doc) for doc in records["documents"] or []]
+        records = self._guard(lambda: self._registry.get(include=["documents"]))
+        manifests = [self._guard(lambda doc=doc: Manifest.from_json(doc)) for doc in records["documents"] or []]
         return sorted(manifests, key=lambda m: m.name)
 
     def get_manifest(self, name: str) -> Manifest:
-        records = self._registry.get(ids=[name], include=["documents"])
+        records = self._guard(lambda: self._registry.get(ids=[name], include=["documents"]))
         if not records["ids"]:
             known = ", ".join(m.name for m in self.list_manifests()) or "none yet"
             raise IndexNotFoundError(f"No index named {name!r} (indexes: {known}). Create it with `codeqa index`.")
-        return Manifest.from_json(records["documents"][0])
+        return self._guard(lambda: Manifest.from_json(records["documents"][0]))
 
     def exists(self, name: str) -> bool:
-        return bool(self._registry.get(ids=[name], include=[])["ids"])
+        return bool(self._guard(lambda: self._registry.get(ids=[name], include=[]))["ids"])
 
     # -- writing -----------------------------------------------------------------------------
-    def new_generation(self, name: str) -> str:
-        """A fresh, empty collection for the next generation of index ``name``; returns its collection name."""
-        collection_name = f"{COLLECTION_PREFIX}{name}-{uuid.uuid4().hex[:10]}"
-        self._client.create_collection(
-            collection_name,
-            embedding_function=_RefuseToEmbed(),
-            configuration={"hnsw": {"space": "cosine"}},
-            metadata={"codeqa_index": name, "codeqa_state": "building", "created_at": time.time()},
+    def new_generation(self, name: str, collection_name: str | None = None) -> str:
+        """A fresh, empty collection for the next generation of index ``name`` (``codeqa repair`` reuses a name)."""
+        collection_name = collection_name or f"{COLLECTION_PREFIX}{name}-{uuid.uuid4().hex[:10]}"
+        self._guard(
+            lambda: self._client.create_collection(
+                collection_name,
+                embedding_function=RefuseToEmbed(),
+                configuration={"hnsw": {"space": "cosine"}},
+                metadata={"codeqa_index": name, "codeqa_state": "building", "created_at": time.time()},
+            )
         )
         return collection_name
 
@@ -202,33 +190,51 @@ class Store:
     def commit(self, manifest: Manifest) -> None:
         """Make ``manifest.collection`` the live index for ``manifest.name``, then drop the old one."""
         previous = self.get_manifest(manifest.name) if self.exists(manifest.name) else None
-        self._registry.upsert(
-            ids=[manifest.name],
-            embeddings=[[1.0]],
-            documents=[manifest.to_json()],
-            metadatas=[{"collection": manifest.collection}],
+        save_manifest_copy(index_dir(self.settings, manifest.collection), manifest.to_json())
+        self._guard(
+            lambda: self._registry.upsert(
+                ids=[manifest.name],
+                embeddings=[[1.0]],
+                documents=[manifest.to_json()],
+                metadatas=[{"collection": manifest.collection}],
+            )
         )
         if previous and previous.collection != manifest.collection:
             self.drop_collection(previous.collection)
 
-    def drop_collection(self, collection_name: str) -> None:
-        """Delete a generation: its Chroma collection and its local search files."""
+    def drop_collection(self, collection_name: str, *, keep_files: bool = False) -> bool:
+        """Delete a generation: its search files (unless kept), its vector folder, then its Chroma collection (on a
+        full disk, the space of the first two is what the deletion needs). False when it could not be deleted."""
+        self._current()
         self._collections.pop(collection_name, None)
-        with contextlib.suppress(Exception):  # already gone: nothing to clean up
+        if not keep_files:
+            shutil.rmtree(index_dir(self.settings, collection_name), ignore_errors=True)
+        with contextlib.suppress(Exception):
+            if not self.settings.chroma_url:
+                collection_id = self._client.get_collection(collection_name, embedding_function=RefuseToEmbed()).id
+                chroma_files.drop_vector_folders(self.settings, str(collection_id))
+        with contextlib.suppress(Exception):  # already gone, or the store cannot write right now
             self._client.delete_collection(collection_name)
-        shutil.rmtree(index_dir(self.settings, collection_name), ignore_errors=True)
+        if not self.settings.chroma_url:
+            chroma_files.reclaim(self.settings)  # folders Chroma leaves behind, and free pages
+        try:
+            return all(collection.name != collection_name for collection in self._client.list_collections())
+        except Exception:
+            return False
 
     def remove(self, name: str) -> Manifest:
-        manifest = self.get_manifest(name)
-        self._registry.delete(ids=[name])
-        self.drop_collection(manifest.collection)
+        """Delete index ``name``; refused while another process builds it (its commit would bring it back)."""
+        with index_lock(self.settings.home_dir / "locks", name):
+            manifest = self.get_manifest(name)
+            self._guard(lambda: self._registry.delete(ids=[name]))
+            self.drop_collection(manifest.collection)
         return manifest
 
     def orphan_collections(self, name: str | None = None) -> list[str]:
         """Collections left behind by interrupted runs (for ``name``, or all), not referenced by a manifest."""
         live = {m.collection for m in self.list_manifests()}
         orphans = []
-        for collection in self._client.list_collections():
+        for collection in self._guard(self._client.list_collections):
             owner = (collection.metadata or {}).get("codeqa_index")
             ours = name is None or owner == name
             if collection.name.startswith(COLLECTION_PREFIX) and collection.name not in live and ours:
@@ -238,19 +244,7 @@ class Store:
     # -- reading -----------------------------------------------------------------------------
     def check_model(self, manifest: Manifest, model: str, dimension: int | None = None, revision: int = 1) -> None:
         """Refuse to query an index with an embedding model other than the one that built it."""
-        if manifest.model == model and manifest.model_revision != revision:
-            raise IncompatibleIndexError(
-                f"Index {manifest.name!r} was built with an earlier version of the embedding model {model!r}; "
-                f"re-index it with `codeqa index {manifest.source} --name {manifest.name}` (unchanged code is "
-                "embedded again once, then cached)."
-            )
-        if manifest.model != model or (dimension and manifest.dimension != dimension):
-            raise IncompatibleIndexError(
-                f"Index {manifest.name!r} was built with embedding model {manifest.model!r} "
-                f"({manifest.dimension} dims) but {model!r} is configured. Re-index it with "
-                f"`codeqa index {manifest.source} --name {manifest.name}` "
-                f"or set CODEQA_EMBEDDING_MODEL={manifest.model}."
-            )
+        manifest.check_model(model, dimension, revision)
 
     def count(self, manifest: Manifest) -> int:
         """How many chunks the index's collection holds."""
@@ -298,8 +292,9 @@ class Store:
             ) from exc
 
     def _collection(self, collection_name: str) -> Any:
+        self._current()
         if collection_name not in self._collections:
             self._collections[collection_name] = self._client.get_collection(
-                collection_name, embedding_function=_RefuseToEmbed()
+                collection_name, embedding_function=RefuseToEmbed()
             )
         return self._collections[collection_name]

@@ -7,7 +7,7 @@ import re
 import time
 from dataclasses import asdict, dataclass, field
 
-from codeqa.errors import QueryError
+from codeqa.errors import IncompatibleIndexError, QueryError
 
 NAME_RE = re.compile(r"^[A-Za-z0-9][A-Za-z0-9._-]{0,62}$")
 
@@ -38,6 +38,21 @@ class Manifest:
 
     def to_json(self) -> str:
         return json.dumps(asdict(self), sort_keys=True)
+
+    def check_model(self, model: str, dimension: int | None = None, revision: int = 1) -> None:
+        """Refuse to query this index with an embedding model other than the one that built it."""
+        if self.model == model and self.model_revision != revision:
+            raise IncompatibleIndexError(
+                f"Index {self.name!r} was built with an earlier version of the embedding model {model!r}; "
+                f"re-index it with `codeqa index {self.source} --name {self.name}` (unchanged code is embedded "
+                "again once, then cached)."
+            )
+        if self.model != model or (dimension and self.dimension != dimension):
+            raise IncompatibleIndexError(
+                f"Index {self.name!r} was built with embedding model {self.model!r} ({self.dimension} dims) but "
+                f"{model!r} is configured. Re-index it with `codeqa index {self.source} --name {self.name}` "
+                f"or set CODEQA_EMBEDDING_MODEL={self.model}."
+            )
 
     @classmethod
     def from_json(cls, text: str) -> Manifest:

@@ -1,0 +1,182 @@
+"""Markdown that is safe to show: nothing in it can make a browser fetch a remote resource.
+
+Generated answers, the extractive map and labels are all markdown, and all of them carry text an attacker can
+control (a docstring, a file name, a model obeying an injected instruction). ``safe_markdown`` is the one gate
+they pass before a UI renders them: images become text (``[image: alt — host]``), links to hosts other than this
+machine (and the index's own web host) become ``text (host)``, raw HTML is shown as text. Only the blocks that
+contain such things are rewritten, so ordinary answers render exactly as before, code blocks included. The
+result is parsed again until no image or outside link is left (CommonMark, as the browser's renderer reads it).
+
+``escape_markdown`` and ``code_span`` embed repository text into markdown as text: no metacharacter in a name,
+path or docstring can open an image, a link or a span, and no backtick can close the code span around it.
+"""
+
+from __future__ import annotations
+
+import ipaddress
+import re
+from collections.abc import Iterable
+from urllib.parse import urlparse
+
+from markdown_it import MarkdownIt
+from markdown_it.token import Token
+
+_PARSER = MarkdownIt("commonmark", {"html": True}).enable(["table", "strikethrough"])
+_METACHARACTERS = re.compile(r"([\\`*_\[\]()<>!|~$])")  # what can open a span, a link, an image or HTML
+_BLOCK_START = re.compile(r"^(\d*)([-+#.])")  # a list item or a heading when a line starts with it
+_LABEL = r"(?:[^\[\]\\\n]|\\.|\[(?:[^\[\]\\\n]|\\.)*\])*"  # link text: escapes and one level of nested brackets
+_DESTINATION = r"(?:<[^<>\n]*>|[^\s()<>]*(?:\([^\s()]*\)[^\s()<>]*)*)"
+_TITLE = r"(?:\s+(?:\"[^\"\n]*\"|'[^'\n]*'|\([^()\n]*\)))?"
+_INLINE_IMAGE = re.compile(rf"!\[(?P<alt>{_LABEL})\]\(\s*(?P<dest>{_DESTINATION}){_TITLE}\s*\)")
+_REFERENCE_IMAGE = re.compile(rf"!\[(?P<alt>{_LABEL})\](?:\[(?P<ref>[^\[\]\n]*)\])?")
+_INLINE_LINK = re.compile(rf"(?<![!\\])\[(?P<text>{_LABEL})\]\(\s*(?P<dest>{_DESTINATION}){_TITLE}\s*\)")
+_AUTOLINK = re.compile(r"<(?P<dest>[A-Za-z][A-Za-z0-9+.-]{1,31}:[^<>\s]*)>")
+_REFERENCE_DEFINITION = re.compile(r"^(\s{0,3})\[(?=[^\]\n]+\]:)", re.MULTILINE)
+_ACTIVE_HTML = re.compile(
+    r"<\s*/?\s*(?:img|image|svg|iframe|frame|link|style|video|audio|object|embed|source|picture|script|base|meta|form"
+    r"|input|track|use|a)\b|\b(?:src|href|srcset|style|background|poster|action|data)\s*=",
+    re.IGNORECASE,
+)
+MAX_PASSES = 4
+
+
+def escape_markdown(text: str) -> str:
+    """``text`` shown literally, on one line: every markdown metacharacter (``! [ ] ( ) ` * _ < > …``) escaped."""
+    escaped = _METACHARACTERS.sub(r"\\\1", " ".join(str(text).split()))
+    return _BLOCK_START.sub(r"\1\\\2", escaped)
+
+
+def code_span(text: str) -> str:
+    """``text`` as inline code whose backtick fence is longer than any backtick run inside it."""
+    flat = " ".join(str(text).split())
+    if not flat:
+        return ""
+    longest = max((len(run) for run in re.findall(r"`+", flat)), default=0)
+    fence = "`" * (longest + 1)
+    pad = " " if "`" in (flat[0], flat[-1]) or (flat[0] == " " and flat[-1] == " ") else ""
+    return f"{fence}{pad}{flat}{pad}{fence}"
+
+
+def code_fence(text: str) -> str:
+    """A backtick fence for a code block around ``text`` that nothing inside can close (at least three)."""
+    longest = max((len(run) for run in re.findall(r"`+", text)), default=0)
+    return "`" * max(3, longest + 1)
+
+
+def host_of(url: str) -> str:
+    """Who a link or image would contact: its host, or what kind of reference it is."""
+    url = url.strip().strip("<>").replace("\\", "/")  # browsers read http:\\host as http://host
+    if url.lower().startswith("data:"):
+        return "inline data"
+    parsed = urlparse(url)
+    if parsed.scheme and parsed.scheme.lower() not in ("http", "https"):
+        return f"{parsed.scheme} link"
+    if parsed.hostname:
+        return parsed.hostname
+    if parsed.scheme:  # http:host/path
+        return parsed.path.lstrip("/").split("/")[0] or "unknown host"
+    return "this page"
+
+
+def is_local_url(url: str, allowed_hosts: Iterable[str] = ()) -> bool:
+    """True for links that stay on this machine (relative, anchors, loopback) or go to an allowed host."""
+    url = re.sub(r"[\t\n\r]", "", url).strip().strip("<>").replace("\\", "/")  # what a browser does to a URL
+    if not url or url.startswith("#"):
+        return True
+    parsed = urlparse(url)
+    if not parsed.scheme and not parsed.netloc:
+        return not url.startswith("//")  # a relative link on this app (//host is another host)
+    if parsed.scheme not in ("http", "https") or not parsed.hostname:
+        return False
+    host = parsed.hostname.lower()
+    if host in {h.lower() for h in allowed_hosts} or host == "localhost" or host.endswith(".localhost"):
+        return True
+    try:
+        return ipaddress.ip_address(host).is_loopback
+    except ValueError:
+        return False
+
+
+def _walk(tokens: Iterable[Token]) -> Iterable[Token]:
+    for token in tokens:
+        yield token
+        if token.children:
+            yield from _walk(token.children)
+
+
+def remote_references(markdown: str, allowed_hosts: Iterable[str] = ()) -> list[str]:
+    """What would contact another host if ``markdown`` were rendered as is: ``image from host``/``link to host``."""
+    allowed = tuple(allowed_hosts)
+    found: list[str] = []
+    for token in _walk(_PARSER.parse(markdown, {})):
+        if token.type == "image":
+            found.append(f"image from {host_of(str(token.attrs.get('src', '')))}")
+        elif token.type == "link_open" and not is_local_url(str(token.attrs.get("href", "")), allowed):
+            found.append(f"link to {host_of(str(token.attrs.get('href', '')))}")
+        elif token.type in ("html_inline", "html_block") and _ACTIVE_HTML.search(token.content):
+            found.append("raw HTML")
+    return list(dict.fromkeys(found))
+
+
+def _hostile_lines(markdown: str, allowed: tuple[str, ...]) -> set[int]:
+    """Line numbers of the blocks that hold an image, an outside link or raw HTML."""
+    lines: set[int] = set()
+    for token in _PARSER.parse(markdown, {}):
+        if token.type == "html_block" and token.map and _ACTIVE_HTML.search(token.content):
+            lines.update(range(*token.map))
+        if token.type != "inline" or not token.map:
+            continue
+        for child in _walk(token.children or []):
+            href = str(child.attrs.get("href", "")) if child.type == "link_open" else ""
+            active_html = child.type == "html_inline" and _ACTIVE_HTML.search(child.content)
+            if child.type == "image" or active_html or (child.type == "link_open" and not is_local_url(href, allowed)):
+                lines.update(range(*token.map))
+                break
+    return lines
+
+
+def _image_text(match: re.Match[str]) -> str:
+    alt = escape_markdown(re.sub(r"\\(.)", r"\1", match.group("alt")).strip()) or "no description"
+    dest = match.groupdict().get("dest")
+    where = f" — {escape_markdown(host_of(dest))}" if dest is not None else ""
+    return f"\\[image: {alt}{where}\\]"
+
+
+def _neutralize(line: str, allowed: tuple[str, ...]) -> str:
+    """One line of a hostile block, rewritten: images as text, outside links as ``text (host)``, HTML inert."""
+    line = _INLINE_IMAGE.sub(_image_text, line)
+    line = _REFERENCE_IMAGE.sub(_image_text, line)
+
+    def link(match: re.Match[str]) -> str:
+        dest = match.group("dest")
+        if is_local_url(dest, allowed):
+            return match.group(0)
+        return f"{match.group('text')} ({escape_markdown(host_of(dest))})"
+
+    line = _INLINE_LINK.sub(link, line)
+    line = _AUTOLINK.sub(lambda m: m.group(0) if is_local_url(m["dest"], allowed) else escape_markdown(m["dest"]), line)
+    line = line.replace("<", "&lt;").replace("![", "!\\[")
+    return _REFERENCE_DEFINITION.sub(r"\1\\[", line)
+
+
+def safe_markdown(markdown: str, allowed_hosts: Iterable[str] = ()) -> str:
+    """``markdown`` that renders the same, except that nothing in it can load or link to another host."""
+    allowed = tuple(allowed_hosts)
+    text = str(markdown)
+    for attempt in range(MAX_PASSES):
+        hostile = _hostile_lines(text, allowed)
+        if not hostile:
+            return text
+        lines = text.split("\n")
+        for number in hostile:
+            if number < len(lines):
+                lines[number] = _neutralize(lines[number], allowed) if attempt < 2 else escape_markdown(lines[number])
+        text = "\n".join(lines)
+    if _hostile_lines(text, allowed):  # cannot happen with the rules above; never render what failed them
+        return escape_markdown(text)
+    return text
+
+
+def link_hosts(*urls: str | None) -> tuple[str, ...]:
+    """The hosts of trusted links (e.g. the index's GitHub page), for ``allowed_hosts``."""
+    return tuple(host for url in urls if url and (host := urlparse(url).hostname))

