@@ -174,6 +174,7 @@ def _queries(rng: np.random.Generator, repo: str, kind: str, n: int, signal: int
     queries = []
     for i in range(n):
         features = rng.normal(size=(8, len(FEATURES))).astype(np.float32)
+        features[:, [i for i, name in enumerate(FEATURES) if name.startswith("role_")]] = 0.0  # all source files
         gold = np.zeros(8, dtype=bool)
         gold[i % 8] = True
         features[i % 8, signal] += 6.0  # the gold file stands out on one feature
@@ -238,3 +239,14 @@ def test_eval_saves_features_and_cross_validates_by_repository(tmp_path: Path):
     assert reused.exit_code == 0 and "leave-one-repository-out" in reused.output
     missing = CliRunner().invoke(app, ["eval", "--dataset", str(dataset), "--trees", str(trees), "--cv-by-repo"])
     assert missing.exit_code != 0 and "--features" in missing.output
+
+
+def test_secondary_roles_rank_after_source_unless_asked_for():
+    features = np.zeros((3, len(FEATURES)), dtype=np.float32)
+    features[:, FEATURES.index("fused")] = [0.2, 1.0, 0.9]  # the changelog and the docs score best
+    features[1, FEATURES.index("role_changelog")] = 1.0
+    features[2, FEATURES.index("role_docs")] = 1.0
+    scores = Ranker({"fused": 1.0}).score(features)
+    assert list(np.argsort(-scores)) == [0, 1, 2]
+    features[1, FEATURES.index("role_changelog")] = 0.0  # the question asked for the changelog: its prior is off
+    assert int(np.argmax(Ranker({"fused": 1.0}).score(features))) == 1

@@ -106,10 +106,10 @@ def fit(queries: Sequence[Query], l2: float = 1.0, weights: np.ndarray | None = 
 
 
 def gold_rank(query: Query, theta: np.ndarray) -> int | None:
-    """1-based rank of the first gold candidate under ``theta`` (None when no gold file is a candidate)."""
+    """1-based rank of the first gold candidate under ``theta`` as the ranker ranks (None: no gold candidate)."""
     if not query.answerable:
         return None
-    order = np.argsort(-(query.features @ theta), kind="stable")
+    order = np.argsort(-Ranker(dict(zip(FEATURES, theta.tolist(), strict=True))).score(query.features), kind="stable")
     return int(np.flatnonzero(query.gold[order])[0]) + 1
 
 

@@ -29,7 +29,7 @@ from codeqa.retrieve.file_signals import (
 )
 from codeqa.retrieve.query import asks_for_tests
 from codeqa.retrieve.roles import PERIPHERAL, Role, role_of, roles_asked_for
-from codeqa.store.lexical import code_tokens
+from codeqa.store.lexical import code_tokens, plain_tokens
 from codeqa.store.searchfiles import SearchFiles
 
 PER_SIGNAL = 60  # best files taken from each signal
@@ -43,6 +43,8 @@ UI_WORDS = re.compile(
 SIGNAL_FEATURES = (
     "bm25_file",
     "bm25_file_rr",
+    "bm25_plain",
+    "bm25_plain_rr",
     "bm25_chunk",
     "bm25_chunk_rr",
     "dense_chunk",
@@ -66,7 +68,7 @@ SIGNAL_FEATURES = (
     "graph",
     "ui_markup",
 )
-LONG_INTERACTIONS = ("bm25_file", "dense_chunk", "dense_card", "symbol", "path_mention", "fused")
+LONG_INTERACTIONS = ("bm25_file", "bm25_plain", "dense_chunk", "dense_card", "symbol", "path_mention", "fused")
 NATURAL_INTERACTIONS = ("dense_chunk", "dense_card", "path_overlap", "bm25_file")
 ROLE_FEATURES = tuple(f"role_{role}" for role in PERIPHERAL)
 FEATURES = (
@@ -147,6 +149,7 @@ def candidate_features(
     allowed = file_mask(files, chunk_mask)
     query_tokens = code_tokens(query)
     bm25_file = np.where(allowed, index.lexical.scores(query_tokens), 0.0).astype(np.float32)
+    bm25_plain = np.where(allowed, index.plain.scores(plain_tokens(query)), 0.0).astype(np.float32)
     bm25_chunk = per_file_max(files, signals.lexical, 0.0)
     dense_chunk = per_file_max(files, np.where(np.isfinite(signals.dense), signals.dense, -1.0), -1.0)
     vector = np.asarray(query_vector, dtype=np.float32)
@@ -161,6 +164,7 @@ def candidate_features(
     pool: dict[int, None] = {}
     for values, positive_only in (
         (bm25_file, True),
+        (bm25_plain, True),
         (bm25_chunk, True),
         (dense_chunk, False),
         (dense_card, False),
@@ -177,6 +181,8 @@ def candidate_features(
     columns: dict[str, np.ndarray] = {}
     columns["bm25_file"] = _relative(bm25_file[numbers])
     columns["bm25_file_rr"] = _reciprocal_rank(bm25_file[numbers])
+    columns["bm25_plain"] = _relative(bm25_plain[numbers])
+    columns["bm25_plain_rr"] = _reciprocal_rank(bm25_plain[numbers])
     columns["bm25_chunk"] = _relative(bm25_chunk[numbers])
     columns["bm25_chunk_rr"] = _reciprocal_rank(bm25_chunk[numbers])
     dense = dense_chunk[numbers]

@@ -1,5 +1,9 @@
 """The file ranker: a linear model over the candidate features, its weights shipped with the package as data.
 
+Files of a secondary role (tests, docs, changelogs, CI, tooling, examples, vendored, generated, translations) that
+the question does not ask for are ranked after the source files, whatever their score: a CI workflow or a
+changelog that repeats a question's words never outranks the code that implements it.
+
 The weights are fitted by ``codeqa eval --train`` (a conditional-logit model: per question, a softmax over its
 candidate files, maximizing the probability of the gold file) on dev data only, and chosen by leave-one-repository-
 out cross-validation; ``ranker.json`` records which data and which settings produced them.
@@ -17,8 +21,11 @@ import numpy as np
 
 from codeqa.errors import QueryError
 from codeqa.retrieve.features import FEATURES
+from codeqa.retrieve.roles import SECONDARY
 
 WEIGHTS_FILE = "ranker.json"
+SECONDARY_GAP = 1000.0  # far more than any score difference the weights can make
+_SECONDARY_COLUMNS = [FEATURES.index(f"role_{role}") for role in SECONDARY]
 
 
 @dataclass(frozen=True)
@@ -32,7 +39,9 @@ class Ranker:
         return np.asarray([self.weights.get(name, 0.0) for name in FEATURES], dtype=np.float32)
 
     def score(self, features: np.ndarray) -> np.ndarray:
-        return np.asarray(features, dtype=np.float32) @ self.vector()
+        features = np.asarray(features, dtype=np.float32)
+        secondary = features[:, _SECONDARY_COLUMNS].sum(axis=1) > 0 if len(features) else np.zeros(0, dtype=bool)
+        return features @ self.vector() - SECONDARY_GAP * secondary
 
     def to_json(self) -> str:
         return json.dumps(

@@ -71,6 +71,11 @@ ROLE_WORDS: dict[Role, str] = {
 _RULES = [(role, re.compile(pattern)) for role, pattern in ROLE_RULES]
 _WORDS = {role: re.compile(pattern, re.IGNORECASE) for role, pattern in ROLE_WORDS.items()}
 PERIPHERAL = tuple(role for role in Role if role is not Role.SOURCE)
+# Roles ranked after every source file unless the question asks for them ("about implementation code unless it
+# says otherwise"); migrations are left to the learned prior: "where is the users table defined?" may mean one.
+SECONDARY = (
+    Role.TEST, Role.DOCS, Role.CHANGELOG, Role.CI, Role.TOOLING, Role.EXAMPLE, Role.VENDORED, Role.GENERATED, Role.I18N,
+)  # fmt: skip
 
 
 def role_of(path: str) -> Role:

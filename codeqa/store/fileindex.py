@@ -17,13 +17,14 @@ from pathlib import Path
 
 import numpy as np
 
-from codeqa.store.lexical import LexicalIndex, code_tokens, path_tokens
+from codeqa.store.lexical import LexicalIndex, code_tokens, path_tokens, plain_tokens
 from codeqa.symbols import short_names
 
 FILES_FILE = "files.json"
 CARD_VECTORS_FILE = "file_cards.npy"
 MEAN_VECTORS_FILE = "file_means.npy"
 FILE_BM25 = "files-bm25"
+FILE_PLAIN_BM25 = "files-bm25-plain"
 CARD_HEAD_LINES = 6
 CARD_MAX_NAMES = 40
 
@@ -42,6 +43,7 @@ class FileIndex:
     paths: list[str]
     row_file: np.ndarray  # chunk row → file number
     lexical: LexicalIndex
+    plain: LexicalIndex  # classic BM25 over "path + text" with plain word tokens
     cards: np.ndarray  # (files, dim), L2-normalized
     means: np.ndarray  # (files, dim), L2-normalized
 
@@ -60,6 +62,7 @@ class FileIndex:
 
     def save(self, directory: Path) -> None:
         self.lexical.save(directory / FILE_BM25)
+        self.plain.save(directory / FILE_PLAIN_BM25)
         np.save(directory / CARD_VECTORS_FILE, self.cards)
         np.save(directory / MEAN_VECTORS_FILE, self.means)
         (directory / FILES_FILE).write_text(json.dumps(self.paths))
@@ -73,13 +76,16 @@ class FileIndex:
         except (OSError, ValueError):
             return None
         lexical = LexicalIndex.load(directory / FILE_BM25)
+        plain = LexicalIndex.load(directory / FILE_PLAIN_BM25)
         number = {path: i for i, path in enumerate(paths)}
+        if plain is None or plain.size != len(paths):
+            return None
         if lexical is None or lexical.size != len(paths) or len(cards) != len(paths) or len(means) != len(paths):
             return None
         if any(path not in number for path in table_paths):
             return None
         row_file = np.fromiter((number[path] for path in table_paths), dtype=np.int32, count=len(table_paths))
-        return cls(paths, row_file, lexical, cards, means)
+        return cls(paths, row_file, lexical, plain, cards, means)
 
 
 class FileIndexBuilder:
@@ -88,6 +94,7 @@ class FileIndexBuilder:
     def __init__(self) -> None:
         self._number: dict[str, int] = {}
         self._tokens: list[list[str]] = []
+        self._plain: list[list[str]] = []
         self._names: list[list[str]] = []
         self._heads: list[str] = []
         self.row_file: list[int] = []
@@ -98,9 +105,11 @@ class FileIndexBuilder:
         if number is None:
             number = self._number[path] = len(self._tokens)
             self._tokens.append([])
+            self._plain.append(plain_tokens(path))
             self._names.append([])
             self._heads.append(text[:2000])
         self._tokens[number].extend(tokens)
+        self._plain[number].extend(plain_tokens(text))
         if len(self._names[number]) < CARD_MAX_NAMES:
             self._names[number].extend(short_names(symbol))
         self.row_file.append(number)
@@ -119,10 +128,11 @@ class FileIndexBuilder:
             for i, path in enumerate(paths)
         ]
         lexical = LexicalIndex.build(documents, k1=0.9, b=0.4)
+        plain = LexicalIndex.build(self._plain, k1=0.9, b=0.4)
         row_file = np.asarray(self.row_file, dtype=np.int32)
         means = np.zeros((len(paths), chunk_vectors.shape[1] if chunk_vectors.ndim == 2 else 0), dtype=np.float32)
         if len(row_file):
             np.add.at(means, row_file, np.asarray(chunk_vectors, dtype=np.float32))
         means /= np.maximum(np.linalg.norm(means, axis=1, keepdims=True), 1e-12)
         cards = np.asarray(card_vectors, dtype=np.float32).reshape(len(paths), -1)
-        return FileIndex(paths, row_file, lexical, cards, means)
+        return FileIndex(paths, row_file, lexical, plain, cards, means)

@@ -29,6 +29,10 @@ STOPWORDS = frozenset(
 PARAMS_FILE = "codeqa-lexical.json"
 LEXICAL_VERSION = 2
 _STEMMER = Stemmer.Stemmer("english")
+_PLAIN_STOPWORDS = frozenset(  # Lucene's English stopword list
+    ["a", "an", "and", "are", "as", "at", "be", "but", "by", "for", "if", "in", "into", "is", "it", "no", "not", "of",
+     "on", "or", "such", "that", "the", "their", "then", "there", "these", "they", "this", "to", "was", "will", "with"]
+)  # fmt: skip
 
 
 @lru_cache(maxsize=200_000)
@@ -53,6 +57,18 @@ def code_tokens(text: str) -> list[str]:
         elif len(lower) > 1 and lower not in STOPWORDS:
             tokens.append(_light_stem(lower.strip("_")))
     return tokens
+
+
+_WORD = re.compile(r"(?u)\b\w\w+\b")
+
+
+def plain_tokens(text: str) -> list[str]:
+    """Plain BM25 tokenization (words of 2+ characters, English stopwords out, Snowball stems), identifiers whole.
+
+    The classic file-level BM25 that issue-localization work uses as its baseline; beside ``code_tokens`` it is a
+    second, differently biased lexical signal.
+    """
+    return [_light_stem(word) for word in _WORD.findall(text.lower()) if word not in _PLAIN_STOPWORDS]
 
 
 def path_tokens(path: str) -> list[str]:

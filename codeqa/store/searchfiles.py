@@ -34,7 +34,7 @@ if TYPE_CHECKING:
 
 VECTORS_FILE = "vectors.npy"
 META_FILE = "search-files.json"
-SEARCH_FILES_VERSION = 2  # bump when what is written here changes: older search files are rebuilt from the store
+SEARCH_FILES_VERSION = 3  # bump when what is written here changes: older search files are rebuilt from the store
 CACHED_INDEXES = 8
 
 
