@@ -15,8 +15,8 @@ from collections import Counter
 from pathlib import Path
 
 from codeqa.config import Settings
-from codeqa.retrieve import Filters, load_artifacts, retrieve
-from codeqa.store import Store
+from codeqa.retrieve import Filters, retrieve
+from codeqa.store import Store, load_search_files
 
 DEFAULT_QUESTIONS = [
     "where is the configuration loaded?",
@@ -38,6 +38,7 @@ def main() -> int:
     parser.add_argument("name")
     parser.add_argument("--questions", type=Path)
     parser.add_argument("--n", type=int, default=200)
+    parser.add_argument("--legacy", action="store_true", help="rank files by summed chunk scores (no ranker)")
     args = parser.parse_args()
     settings = Settings()
     store = Store(settings)
@@ -47,7 +48,7 @@ def main() -> int:
         rows = [json.loads(line) for line in args.questions.read_text().splitlines() if line.strip()]
         questions = [row.get("problem_statement") or row["question"] for row in rows]
     started = time.perf_counter()
-    artifacts = load_artifacts(settings, manifest, store)
+    artifacts = load_search_files(settings, manifest, store)
     retrieve(args.name, questions[0], settings, store=store)
     print(
         f"index {args.name}: {manifest.counts.get('chunks')} chunks; "
@@ -65,7 +66,8 @@ def main() -> int:
         timings = []
         for i in range(args.n):
             started = time.perf_counter()
-            retrieve(args.name, questions[i % len(questions)], settings, k=10, filters=filters, store=store)
+            question = questions[i % len(questions)]
+            retrieve(args.name, question, settings, k=10, filters=filters, store=store, learned=not args.legacy)
             timings.append((time.perf_counter() - started) * 1000)
         print(
             f"{label:<28} p50 {statistics.median(timings):7.1f} ms   p95 {percentile(timings, 95):7.1f} ms   "
