@@ -45,6 +45,14 @@ def test_index_list_search_remove(repo: Path):
     scoped = invoke("search", "shop", "total", "--path", "web", "--language", "javascript")
     assert all(line.startswith("web/") for line in scoped.output.strip().splitlines())
 
+    typo = invoke("search", "shop", "login", "--layer", "controllers")
+    assert typo.exit_code == 6 and "Unknown layer 'controllers'" in typo.output, typo.output
+    assert "this index has these layers:" in typo.output and "test" in typo.output and "Traceback" not in typo.output
+    absent = invoke("ask", "shop", "how do migrations run?", "--layer", "migration", "--backend", "none")
+    assert absent.exit_code == 6 and "No chunk in this index has layer 'migration'" in absent.output
+    wrong_language = invoke("search", "shop", "login", "--language", "Python")
+    assert wrong_language.exit_code == 6 and "python" in wrong_language.output.split("languages:")[1]
+
     assert invoke("remove", "shop", "--yes").exit_code == 0
     assert "No indexes yet" in invoke("list").output
 

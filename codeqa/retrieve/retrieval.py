@@ -68,6 +68,7 @@ def retrieve(
     store.check_model(manifest, embedder.model_id, embedder.dimension)
     files = load_search_files(settings, manifest, store)
     table = files.table
+    filters.validate(table)
     mask = filters.mask(table)
     if mask is not None and not mask.any():
         return Retrieval([], [])
