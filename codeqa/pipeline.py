@@ -47,6 +47,7 @@ class IndexReport:
     skipped: dict[str, int]
     languages: dict[str, int]
     timings: dict[str, float] = field(default_factory=dict)
+    skipped_files: tuple[SkippedFile, ...] = ()  # each skipped file (a skipped folder once, path ending in "/")
 
 
 class _StageClock:
@@ -227,6 +228,7 @@ def _build_locked(
         skipped=manifest.skipped,
         languages=manifest.languages,
         timings=manifest.timings,
+        skipped_files=tuple(scan.skipped),
     )
 
 
