@@ -26,16 +26,24 @@ def invoke(*args: str):
 
 @pytest.fixture
 def repo(make_git_repo) -> Path:
-    return make_git_repo(SAMPLE_FILES)
+    return make_git_repo({**SAMPLE_FILES, "assets/logo.psd": "not code\n", "bin/release": "#!/bin/sh\necho hi\n"})
 
 
 def test_index_list_search_remove(repo: Path):
-    result = invoke("index", str(repo), "--name", "shop")
+    result = invoke("index", str(repo), "--name", "shop", "--verbose")
     assert result.exit_code == 0, result.output
-    assert "Indexed shop" in result.output and "chunks" in result.output and "skipped" in result.output
+    assert "Indexed shop" in result.output and "chunks" in result.output
+    assert "skipped: unsupported-type 1" in result.output
+    assert "    unsupported-type assets/logo.psd" in result.output  # --verbose: each skipped file and why
+    assert "map: " in result.output and "chunks laid out" in result.output  # the map is ready before the app opens
+    languages = result.output.split("languages: ")[1].splitlines()[0]
+    assert languages.startswith("python ") and "bash 1" in languages  # largest first; a shebang script counts
 
-    listing = invoke("list")
-    assert "shop" in listing.output and git(repo, "rev-parse", "HEAD")[:12] in listing.output
+    listing = runner.invoke(app, ["list"], env={"COLUMNS": "80"})
+    assert "shop" in listing.output and git(repo, "rev-parse", "HEAD")[:7] in listing.output
+    lines = listing.output.splitlines()
+    assert all(len(line) <= 80 for line in lines) and len(lines) <= 4  # no column squeezed to a letter a line
+    assert "files by language: python" in listing.output
 
     found = invoke("search", "shop", "where is the configuration loaded?", "-k", "3")
     assert found.exit_code == 0
