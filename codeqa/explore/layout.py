@@ -33,15 +33,26 @@ FOLDER_PAIRS = 3
 _A, _B = 1.577, 0.895  # UMAP's curve for min_dist=0.1, spread=1
 
 
+def principal_axes(vectors: np.ndarray, count: int) -> tuple[np.ndarray, np.ndarray]:
+    """(mean, the ``count`` leading principal axes as rows): an eigendecomposition of the d × d covariance,
+    much cheaper than an SVD of the n × d data when n is large."""
+    vectors = np.asarray(vectors, dtype=np.float32)
+    mean = vectors.mean(axis=0) if len(vectors) else np.zeros(vectors.shape[1], dtype=np.float32)
+    centred = vectors - mean
+    _, axes = np.linalg.eigh((centred.T @ centred).astype(np.float64))
+    top = axes[:, ::-1][:, : min(count, vectors.shape[1])].T
+    signs = np.sign(top[np.arange(len(top)), np.abs(top).argmax(axis=1)])  # deterministic orientation
+    return mean.astype(np.float32), (top * signs[:, None]).astype(np.float32)
+
+
 def reduce(vectors: np.ndarray, dimensions: int = REDUCED_DIMENSIONS) -> np.ndarray:
     """PCA to ``dimensions`` (re-normalized), which keeps neighbourhoods and makes the k-NN search cheap."""
     vectors = np.asarray(vectors, dtype=np.float32)
     if vectors.shape[1] <= dimensions or len(vectors) <= dimensions:
         reduced = vectors
     else:
-        centred = vectors - vectors.mean(axis=0)
-        _, _, vt = np.linalg.svd(centred[:: max(1, len(vectors) // 20_000)], full_matrices=False)
-        reduced = centred @ vt[:dimensions].T
+        mean, axes = principal_axes(vectors, dimensions)
+        reduced = (vectors - mean) @ axes.T
     norms = np.linalg.norm(reduced, axis=1, keepdims=True)
     return (reduced / np.where(norms > 0, norms, 1)).astype(np.float32)
 
@@ -56,7 +67,7 @@ def nearest(vectors: np.ndarray, k: int, block: int = 2048) -> tuple[np.ndarray,
         similarity = vectors[start : start + block] @ vectors.T
         rows = np.arange(similarity.shape[0])
         similarity[rows, start + rows] = -np.inf
-        best = np.argpartition(-similarity, k - 1, axis=1)[:, :k]
+        best = np.argpartition(similarity, n - k, axis=1)[:, n - k :]
         best_sim = np.take_along_axis(similarity, best, axis=1)
         order = np.argsort(-best_sim, axis=1, kind="stable")
         indices[start : start + block] = np.take_along_axis(best, order, axis=1)
@@ -178,9 +189,8 @@ def normalize(coords: np.ndarray, *, bulk: float = 0.98, margin: float = 0.12) -
 
 def _pca_plane(vectors: np.ndarray, seed: int) -> np.ndarray:
     """The first two principal components, scaled to a 10-unit spread (UMAP's starting size), plus a little noise."""
-    centred = np.asarray(vectors, dtype=np.float32) - np.mean(vectors, axis=0)
-    _, _, vt = np.linalg.svd(centred[:: max(1, len(centred) // 20_000)], full_matrices=False)
-    plane = centred @ vt[:2].T
+    mean, axes = principal_axes(vectors, 2)
+    plane = (np.asarray(vectors, dtype=np.float32) - mean) @ axes.T
     plane = plane / max(float(np.abs(plane).max()), 1e-9) * 10.0
     return plane + np.random.default_rng(seed).normal(scale=1e-3, size=plane.shape)
 

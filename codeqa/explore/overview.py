@@ -20,6 +20,7 @@ from codeqa.symbols import IDENTIFIER, short_names
 
 CALL = re.compile(r"([A-Za-z_][A-Za-z0-9_]*)\s*\(")
 NOT_SYMBOLS = frozenset({"doc", "config", "test"})  # headings and keys are not code anyone calls
+NAMESPACE_LANGUAGES = frozenset({"php", "csharp", "cpp"})  # their "module" chunks are namespaces, not symbols
 GENERIC_NAMES = frozenset(
     [
         "__init__",
@@ -159,7 +160,8 @@ def most_referenced(chunks: Sequence[Chunk], n: int = 20) -> list[SymbolRef]:
     """
     definitions: dict[str, list[int]] = defaultdict(list)
     for row, chunk in enumerate(chunks):
-        if chunk.kind not in NOT_SYMBOLS and chunk.symbol:
+        namespace = chunk.kind == "module" and chunk.language in NAMESPACE_LANGUAGES
+        if chunk.kind not in NOT_SYMBOLS and chunk.symbol and not namespace:
             for name in short_names(chunk.symbol):
                 ambiguous = chunk.kind == "method" and _plain_word(name)  # .append( .split( are everyone's
                 if len(name) >= 3 and name not in GENERIC_NAMES and not ambiguous:

@@ -9,6 +9,7 @@ with the index's chunk table, so the retrieval filter mask is the map's mask. No
 
 from __future__ import annotations
 
+import json
 import threading
 import time
 from collections.abc import Sequence
@@ -20,12 +21,12 @@ import numpy as np
 
 from codeqa.config import Settings
 from codeqa.explore.clusters import Region, regions
-from codeqa.explore.layout import layout
+from codeqa.explore.layout import layout, principal_axes
 from codeqa.records import Chunk
 from codeqa.retrieve import Filters
 from codeqa.store import Manifest, Store, index_dir, load_search_files
 
-PROJECTION_VERSION = 2
+PROJECTION_VERSION = 3
 LAYOUT_MIN_POINTS = 50  # below this a neighbour graph is meaningless: PCA is the honest picture
 _COLUMNS = ("paths", "symbols", "kinds", "layers", "languages")
 _REGION_TEXT = ("folder", "place")
@@ -111,14 +112,14 @@ def load_vectors(settings: Settings, manifest: Manifest, store: Store | None = N
 
 
 def _pca(vectors: np.ndarray) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
-    """2-D PCA via SVD: (coords, mean, components); degenerate inputs get a zero second axis."""
-    mean = vectors.mean(axis=0) if len(vectors) else np.zeros(vectors.shape[1], dtype=np.float32)
-    centered = vectors - mean
+    """2-D PCA: (coords, mean, components); degenerate inputs get zero axes."""
     components = np.zeros((2, vectors.shape[1]), dtype=np.float32)
-    if len(vectors) >= 2:
-        _, _, vt = np.linalg.svd(centered, full_matrices=False)
-        components[: min(2, len(vt))] = vt[:2]
-    return (centered @ components.T).astype(np.float32), mean.astype(np.float32), components
+    if len(vectors) < 2:
+        mean = vectors.mean(axis=0) if len(vectors) else np.zeros(vectors.shape[1], dtype=np.float32)
+        return np.zeros((len(vectors), 2), dtype=np.float32), mean.astype(np.float32), components
+    mean, axes = principal_axes(vectors, 2)
+    components[: len(axes)] = axes
+    return ((vectors - mean) @ components.T).astype(np.float32), mean, components
 
 
 def compute_projection(data: IndexVectors, manifest: Manifest, *, method: str = "auto", seed: int = 42) -> Projection:
@@ -199,7 +200,8 @@ def save_projection(projection: Projection, path: Path) -> None:
         "pca_components": projection.pca_components,
         **_region_arrays(projection.regions),
     }
-    arrays.update({name: np.asarray(getattr(projection, name), dtype=str) for name in _COLUMNS})
+    columns = {name: list(getattr(projection, name)) for name in _COLUMNS}
+    arrays["columns"] = np.asarray(json.dumps(columns, separators=(",", ":")))  # one string: no fixed-width padding
     with open(tmp, "wb") as handle:
         np.savez(handle, **arrays)  # uncompressed: opening the map is a read, not an unzip
     tmp.replace(path)  # atomic: a reader never sees half a file
@@ -212,7 +214,7 @@ def read_projection(path: Path) -> Projection | None:
             if int(data["version"]) != PROJECTION_VERSION:
                 return None
             index, collection, method = (str(v) for v in data["meta"])
-            columns = {name: tuple(data[name].tolist()) for name in _COLUMNS}
+            columns = {name: tuple(values) for name, values in json.loads(str(data["columns"])).items()}
             arrays = {name: data[name] for name in ("x", "y", "start_lines", "end_lines", "subsystems", "areas")}
             return Projection(
                 index=index,
