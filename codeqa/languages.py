@@ -213,3 +213,8 @@ def detect_shebang(text: str) -> str | None:
         return None
     program = PurePosixPath(words[0]).name
     return INTERPRETERS.get(program) or INTERPRETERS.get(program.rstrip("0123456789.").rstrip("-"))
+
+
+def largest_first(counts: dict[str, int], limit: int | None = None) -> list[tuple[str, int]]:
+    """Languages (or anything counted) largest first, ties by name: the one order they are shown in everywhere."""
+    return sorted(counts.items(), key=lambda kv: (-kv[1], kv[0]))[:limit]

@@ -15,6 +15,7 @@ from rich.progress import BarColumn, Progress, TaskID, TextColumn, TimeElapsedCo
 
 from codeqa import __version__
 from codeqa.cli.console import err, out, run_or_exit, settings
+from codeqa.languages import largest_first
 
 
 def index(
@@ -82,11 +83,6 @@ def _prepare_views(config: Any, manifest: Any) -> None:
     )
 
 
-def ranked(counts: dict[str, int], limit: int | None = None) -> list[tuple[str, int]]:
-    """Largest first (ties by name): the one order languages are shown in."""
-    return sorted(counts.items(), key=lambda kv: (-kv[1], kv[0]))[:limit]
-
-
 def _print_report(report: Any, *, verbose: bool = False) -> None:
     manifest = report.manifest
     out.print(
@@ -94,7 +90,7 @@ def _print_report(report: Any, *, verbose: bool = False) -> None:
         + (f" @ {manifest.sha[:12]}" if manifest.sha else "")
         + ")"
     )
-    languages = ", ".join(f"{lang} {count}" for lang, count in ranked(report.languages, 8))
+    languages = ", ".join(f"{lang} {count}" for lang, count in largest_first(report.languages, 8))
     out.print(
         f"  files {report.files}   lines {report.lines}   chunks {report.chunks}   newly embedded {report.embedded}"
     )
@@ -125,7 +121,7 @@ def list_indexes() -> None:
         out.print(
             f"{escape(m.name):<{width}}  {(m.sha or '-')[:7]:<7}  {files:>7,}  {chunks:>7,}  {when}", soft_wrap=True
         )
-        languages = ", ".join(f"{name} {count:,}" for name, count in ranked(m.languages, 4))
+        languages = ", ".join(f"{name} {count:,}" for name, count in largest_first(m.languages, 4))
         out.print(f"  [dim]files by language: {escape(languages or 'none')}[/]", overflow="fold")
         out.print(f"  [dim]{escape(m.source)}[/]", overflow="fold")
 
