@@ -82,6 +82,7 @@ EXTENSIONS: dict[str, str] = {
     ".sass": "scss",
     ".less": "css",
     ".md": "markdown",
+    ".mdc": "markdown",  # Cursor rules: markdown with front matter
     ".markdown": "markdown",
     ".mdx": "markdown",
     ".rst": "rst",
@@ -89,6 +90,7 @@ EXTENSIONS: dict[str, str] = {
     ".adoc": "text",
     ".ipynb": "jupyter",
     ".json": "json",
+    ".webmanifest": "json",
     ".jsonc": "json",
     ".yaml": "yaml",
     ".yml": "yaml",
@@ -194,6 +196,10 @@ def detect_language(path: str) -> str | None:
         return FILENAMES[pure.name]
     if pure.name.startswith("Dockerfile"):
         return "dockerfile"
+    if pure.name.startswith(".env."):  # .env.local.example, .env.test
+        return "ini"
+    if pure.name.startswith("Procfile."):
+        return "text"
     return EXTENSIONS.get(pure.suffix) or EXTENSIONS.get(pure.suffix.lower())
 
 

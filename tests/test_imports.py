@@ -110,6 +110,8 @@ def test_rails_autoloading_by_constant_name_and_requires():
             "lib/tasks/report.rb": "require 'csv'\nrequire 'prawn'\nrequire_relative 'helpers'\nrequire 'shop/pdf'\n",
             "lib/tasks/helpers.rb": "module Helpers\nend\n",
             "lib/shop/pdf.rb": "module Shop\n  class Pdf\n  end\nend\n",
+            "test/test_helper.rb": "require 'minitest/autorun'\n",
+            "test/models/user_test.rb": "require 'test_helper'\nclass UserTest < TestCase\n  User\nend\n",
         }
     )
     assert imports["app/models/user.rb"] == {"app/models/application_record.rb", "app/models/concerns/syncable.rb"}
@@ -125,7 +127,8 @@ def test_rails_autoloading_by_constant_name_and_requires():
         "app/models/billing/plan.rb",
     }
     assert imports["lib/tasks/report.rb"] == {"lib/tasks/helpers.rb", "lib/shop/pdf.rb"}
-    assert external == {"prawn": 1}  # csv is the standard library
+    assert imports["test/models/user_test.rb"] == {"test/test_helper.rb", "app/models/user.rb"}
+    assert external == {"prawn": 1, "minitest": 1}  # csv is the standard library
 
 
 def test_go_packages_through_the_module_path_of_go_mod():

@@ -236,6 +236,8 @@ def test_files_a_user_reads_are_indexed_scripts_by_their_shebang(tmp_path: Path,
         "bin/dev": "#!/usr/bin/env sh\nexec foreman start\n",
         "scripts/release": "#!/usr/bin/env -S python3 -u\nprint('release')\n",
         "bin/node-tool": "#!/usr/bin/env node\nconsole.log(1)\n",
+        ".cursor/rules/testing.mdc": "---\ndescription: how we test\n---\n# Testing\n",
+        ".env.test.example": "DATABASE_URL=postgres://localhost/test\n",
         "CODEOWNERS": "* @acme/devs\n",  # no extension and no shebang: not code
         "data.bin2": "x\n",  # an unknown extension
     })  # fmt: skip
@@ -253,5 +255,7 @@ def test_files_a_user_reads_are_indexed_scripts_by_their_shebang(tmp_path: Path,
         "bin/dev": "bash",
         "scripts/release": "python",
         "bin/node-tool": "javascript",
+        ".cursor/rules/testing.mdc": "markdown",
+        ".env.test.example": "ini",
     }
     assert _skipped(result) == {"CODEOWNERS": "unsupported-type", "data.bin2": "unsupported-type"}

@@ -1,6 +1,7 @@
 """Ruby: ``require_relative`` against the file, ``require`` against the load path, and Rails/Zeitwerk autoloading.
 
-``require 'shop/cart'`` looks in each ``lib/`` folder and the root; what is not found is a gem (the standard
+``require 'shop/cart'`` looks in each ``lib/`` folder, ``test/`` and ``spec/`` (``require "test_helper"``) and
+the root; what is not found is a gem (the standard
 library is not reported). In a Rails app nothing is required: a constant is loaded from the file its name
 spells under an autoload root (every folder directly under ``app/``, their ``concerns/``, and ``lib/``), so
 ``Admin::UsersController`` → ``app/controllers/admin/users_controller.rb`` and ``SyncJob`` inside
@@ -48,6 +49,7 @@ def _prepare(project: Project) -> tuple[frozenset[str], dict[str, str], list[str
             app = join(match.group(1) or "", "app", match.group(2)) or ""
             roots.update({app, f"{app}/concerns"})
     lib_roots = sorted({(m.group(1) or "") + "lib" for path in files if (m := _LIB.match(path))})
+    lib_roots += [folder for folder in ("test", "spec") if any(p.startswith(folder + "/") for p in files)]
     autoload: dict[str, str] = {}
     for root in sorted(roots | ({"lib"} if roots else set()), key=lambda r: (r.count("/"), r)):
         for path in files:
