@@ -12,6 +12,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 
 import numpy as np
+import pandas  # noqa: F401 - plotly looks pandas up in sys.modules; a fully imported one, never a half-imported one
 import plotly.graph_objects as go
 
 from codeqa.explore import Projection, QuestionMarks, Region
