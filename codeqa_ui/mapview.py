@@ -170,7 +170,7 @@ def figure(
             bgcolor="rgba(255,255,255,0.72)", bordercolor=label.colour, borderwidth=1, borderpad=2,
         )  # fmt: skip
     fig.update_layout(
-        height=740,
+        height=700,
         margin={"l": 0, "r": 0, "t": 30, "b": 0},
         title={"text": title, "x": 0.01, "font": {"size": 13, "color": "#52606d"}},
         dragmode="pan",

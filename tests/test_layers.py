@@ -108,6 +108,8 @@ def test_layer_rules(path: str, text: str, layer: str) -> None:
         ("resources/views/pages/show.blade.php", "view"),
         ("app/Console/Commands/CleanupImages.php", "cli"),
         ("app/Jobs/SendEmail.php", "service"),
+        ("lang/de/entities.php", "config"),  # translated strings, like Rails' config/locales
+        ("src/i18n/fr.json", "config"),
         # Django: a views package and the conventional module names
         ("shop/views/orders.py", "api"),
         ("shop/serializers.py", "view"),

@@ -124,6 +124,7 @@ FILE_SUFFIXES: list[tuple[str, tuple[str, ...]]] = [
 # Folder names (lower case) → layer; the deepest folder with a role decides. "a/b" keys match two folders.
 FOLDERS: dict[str, str] = {
     **dict.fromkeys(("config", "configs", "conf", ".config", "initializers", "environments"), "config"),
+    **dict.fromkeys(("locales", "locale", "i18n", "l10n", "translations", "lang"), "config"),  # translated strings
     **dict.fromkeys(("cli", "cmd", "bin", "commands", "console", "management/commands"), "cli"),
     **dict.fromkeys(("scripts", "script", "tools/build", "deploy", "ci"), "build"),
     **dict.fromkeys(
