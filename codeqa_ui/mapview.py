@@ -165,9 +165,11 @@ def figure(
     if marks is not None:
         _add_marks(fig, projection, marks, hover)
     for label in labels(projection, view, colours if colour == "region" else {}, mask):
+        across = (label.x - view.x[0]) / max(view.x[1] - view.x[0], 1e-9)  # near an edge: grow inwards
         fig.add_annotation(
             x=label.x, y=label.y, text=label.html, showarrow=False, font={"size": label.size, "color": "#111827"},
             bgcolor="rgba(255,255,255,0.72)", bordercolor=label.colour, borderwidth=1, borderpad=2,
+            xanchor="left" if across < 0.18 else "right" if across > 0.82 else "center",
         )  # fmt: skip
     fig.update_layout(
         height=700,

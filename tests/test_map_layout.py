@@ -84,6 +84,10 @@ def test_a_region_is_named_by_its_most_specific_folder_and_telling_words():
     assert display_folder("shop/forum", repository, 100) == "forum"  # the package holding most code is implied
     assert display_folder("app/src/main/java/com/acme/billing", Counter(), 1) == "acme/billing"
     assert display_folder("tests/unit/forum/views", Counter(), 1) == "tests/views"
+    from codeqa.explore.clusters import _main_parts
+
+    mixed = ["app/auth/a.py"] * 5 + ["app/user/b.py"] * 4 + ["app/x/c.py", "tests/t.py"]
+    assert _main_parts(mixed, "app") == "auth + user"  # a vague folder is named by its main subfolders
     terms = telling_terms([Counter(topic=5, post=4, user=3), Counter(user=6, login=5, password=4)], [set(), set()])
     assert terms[0][:2] == ("topic", "post") and terms[1][:2] == ("login", "password")  # "user" is everywhere
 

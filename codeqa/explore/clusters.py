@@ -162,6 +162,15 @@ def display_folder(folder: str, repository: Counter[str], total: int) -> str:
     return "/".join(shown)
 
 
+def _main_parts(paths: Sequence[str], folder: str) -> str:
+    """ "auth + user": the (at most two) subfolders of ``folder`` holding most of ``paths``, when they are many."""
+    depth = folder.count("/") + 1 if folder else 0
+    inside = [path for path in paths if not folder or path.startswith(folder + "/")]
+    below = Counter(path.split("/")[depth] for path in inside if path.count("/") > depth)
+    top = [name for name, count in below.most_common(2) if count >= 0.15 * len(paths)]
+    return " + ".join(top) if top and sum(below[name] for name in top) >= 0.4 * len(paths) else ""
+
+
 def telling_terms(bags: Sequence[Counter[str]], exclude: Sequence[set[str]]) -> list[tuple[str, ...]]:
     """Per bag of words, the words frequent in it and rare in the other bags (tf × idf), best first."""
     df: Counter[str] = Counter()
@@ -208,5 +217,8 @@ def regions(
             parent = -1 if level == SUBSYSTEM else int(top[members[0]])
             centre = (float(np.median(x)), float(np.median(y)))
             place = display_folder(folder, repository, len(paths))
+            vague = not folder or folder.rsplit("/", 1)[-1].lower() in SOURCE_ROOTS
+            if vague or repository[folder] > 0.4 * len(paths):  # "app", or the package holding most code
+                place = _main_parts([paths[i] for i in members], folder) or place
             found.append(Region(level, g, parent, folder, place, terms, len(members), *centre, _bounds(x, y)))
     return top, areas, found
