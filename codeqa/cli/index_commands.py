@@ -66,16 +66,19 @@ def index(
 
 
 def _prepare_views(config: Any, manifest: Any) -> None:
-    """The map and overview, computed once now so `codeqa serve` shows them at once; the index is usable already."""
+    """The map and overview, computed once now so `codeqa serve` shows them at once; the index is usable already,
+    so nothing here fails the command (e.g. another `codeqa index` of the same name replaced it meanwhile)."""
+    from codeqa.errors import CodeqaError
     from codeqa.explore import prepare
 
     with err.status("Laying out the map and the overview (Ctrl-C skips; the app will do it)…"):
         try:
-            prepared = run_or_exit(lambda: prepare(config, manifest))
-        except typer.Exit as stop:
-            if stop.exit_code != 130:
-                raise
+            prepared = prepare(config, manifest)
+        except KeyboardInterrupt:
             err.print("Skipped the map; the app lays it out when you open it. The index is complete.")
+            return
+        except CodeqaError as exc:
+            err.print(f"[yellow]note:[/] the map was not laid out ({escape(str(exc))}); the app will do it.")
             return
     out.print(
         f"  map: {prepared.points:,} chunks laid out in {prepared.map_seconds:.1f}s, "
