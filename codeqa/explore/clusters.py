@@ -89,7 +89,29 @@ def _renumber(labels: np.ndarray) -> np.ndarray:
 
 
 def subsystem_count(n: int) -> int:
+    """About sqrt(n/25) subsystems (2 to 12): a handful of places for a small repository, a dozen for a big one."""
     return int(np.clip(round(math.sqrt(n / 25)), 2, 12)) if n >= 8 else 1
+
+
+def _separation(points: np.ndarray, labels: np.ndarray) -> float:
+    """Mean simplified silhouette: how much closer each point is to its own centre than to the next one."""
+    centres = np.asarray([points[labels == c].mean(axis=0) for c in range(int(labels.max()) + 1)])
+    distances = np.sqrt(((points[:, None, :] - centres[None]) ** 2).sum(-1))
+    own = distances[np.arange(len(points)), labels]
+    distances[np.arange(len(points)), labels] = np.inf
+    other = distances.min(axis=1)
+    return float(np.mean((other - own) / np.maximum(np.maximum(other, own), 1e-12)))
+
+
+def choose_subsystems(points: np.ndarray, seed: int) -> int:
+    """The count near ``subsystem_count`` that separates the map's islands best (judged on a sample)."""
+    base = subsystem_count(len(points))
+    if base < 2:
+        return base
+    sample = points[np.random.default_rng(seed).permutation(len(points))[:1500]]
+    options = range(max(2, base - 2), min(12, base + 2, len(sample) - 1) + 1)
+    scores = {k: _separation(sample, kmeans(sample, k, seed)) for k in options}
+    return max(scores, key=lambda k: (round(scores[k], 2), -abs(k - base)))
 
 
 def nested(coords: np.ndarray, seed: int) -> tuple[np.ndarray, np.ndarray]:
@@ -97,7 +119,7 @@ def nested(coords: np.ndarray, seed: int) -> tuple[np.ndarray, np.ndarray]:
     n = len(coords)
     if n == 0:
         return np.zeros(0, dtype=np.int64), np.zeros(0, dtype=np.int64)
-    top = kmeans(coords, subsystem_count(n), seed)
+    top = kmeans(coords, choose_subsystems(coords, seed), seed)
     areas = np.zeros(n, dtype=np.int64)
     next_id = 0
     for group in range(int(top.max()) + 1):
