@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from collections import Counter
 from collections.abc import Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 
 import numpy as np
 import pandas  # noqa: F401 - plotly looks pandas up in sys.modules; a fully imported one, never a half-imported one
@@ -107,8 +107,37 @@ class Label:
         return f"<b>{title}</b><br><span style='font-size:{self.size - 2}px;color:#52606d'>{self.words}</span>"
 
 
+PLOT_PX = (740.0, 640.0)  # about the plot area's size in pixels: enough to keep labels from covering each other
+
+
+def spread(found: list[Label], view: View) -> list[Label]:
+    """Move a label that would cover a bigger one (placed first) up, down or sideways to the first free spot."""
+    per_x = PLOT_PX[0] / max(view.x[1] - view.x[0], 1e-9)
+    per_y = PLOT_PX[1] / max(view.y[1] - view.y[0], 1e-9)
+    placed: list[tuple[float, float, float, float]] = []
+    moved = []
+    for label in found:
+        width = max(len(label.title) * label.size * 0.6, len(label.words) * (label.size - 2) * 0.55) + 10
+        height = (label.size + 6) * (2 if label.words else 1)
+        x, y = label.x * per_x, label.y * per_y
+        for dx, dy in ((0, 0), (0, -height), (0, height), (width, 0), (-width, 0), (0, -2 * height), (0, 2 * height)):
+            box = (x + dx - width / 2, x + dx + width / 2, y + dy - height / 2, y + dy + height / 2)
+            if not any(box[0] < b[1] and b[0] < box[1] and box[2] < b[3] and b[2] < box[3] for b in placed):
+                break
+        else:
+            dx, dy = 0.0, 0.0
+            box = (x - width / 2, x + width / 2, y - height / 2, y + height / 2)
+        placed.append(box)
+        moved.append(replace(label, x=label.x + dx / per_x, y=label.y + dy / per_y))
+    return moved
+
+
 def labels(projection: Projection, view: View, colours: dict[str, str], mask: np.ndarray) -> list[Label]:
-    """The place names for ``view``: subsystems, areas, or the biggest files in view."""
+    """The place names for ``view``: subsystems, areas, or the biggest files in view (never covering each other)."""
+    return spread(_labels(projection, view, colours, mask), view)
+
+
+def _labels(projection: Projection, view: View, colours: dict[str, str], mask: np.ndarray) -> list[Label]:
     if view.level in (FULL, AREAS):
         level = 0 if view.level == FULL else 1
         titles = {r.id: r.title for r in projection.level(0)}

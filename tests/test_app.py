@@ -382,6 +382,16 @@ def test_map_selection_lists_code_and_asks_in_chat(shop: Settings):
     assert "What do these parts of the code do" in texts(at.markdown)
 
 
+def test_place_names_never_cover_each_other():
+    from codeqa_ui.mapview import Label, View, spread
+
+    view = View((-1.0, 1.0), (-1.0, 1.0), "subsystems", "all")
+    close = [Label("forum", "models, views", 0.0, 0.0, 15, ""), Label("tests/forum", "topic", 0.02, 0.01, 15, "")]
+    first, second = spread([*close, Label("far", "", 0.9, 0.9, 15, "")], view)[:2]
+    assert (first.x, first.y) == (0.0, 0.0)  # the bigger place keeps its spot
+    assert abs(second.y - first.y) * 640 / 2 >= 2 * (15 + 6) or abs(second.x - first.x) > 0.2  # the next one moves
+
+
 def test_selected_ids_reads_plotly_selection_events():
     from codeqa_ui.mappanel import selected_ids
 
