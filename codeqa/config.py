@@ -35,6 +35,12 @@ class Settings(BaseSettings):
     embedding_batch_size: int = 32
     embedding_max_seq_length: int = 256
 
+    map_layout: Literal["graph", "umap"] = Field(
+        default="graph",
+        description="'graph' (default: UMAP's method in numpy plus folder structure, no JIT) or 'umap' (umap-learn "
+        "itself; its numba compile makes the first map of a process slow).",
+    )
+
     # scan limits
     max_file_bytes: int = 1_000_000
     max_files: int = 100_000

@@ -14,6 +14,7 @@ from dataclasses import dataclass, field
 
 from codeqa.config import Settings
 from codeqa.errors import CodeqaError, IndexBusyError, IndexCancelled, UnsafeSourceError
+from codeqa.explore import Prepared, prepare
 from codeqa.pipeline import STAGES, IndexReport, ProgressEvent, build_index
 from codeqa.source import parse_source
 
@@ -50,6 +51,8 @@ class IndexJob:
     cancelled: bool = False
     seen: bool = False  # the page has shown the outcome once (and refreshed the index list)
     cancel_event: threading.Event = field(default_factory=threading.Event)
+    prepared: Prepared | None = None  # the map and overview, laid out right after indexing
+    prepare_error: str | None = None
     thread: threading.Thread | None = None
     id: str = field(default_factory=lambda: uuid.uuid4().hex[:12])
     _main_started: float | None = None
@@ -124,6 +127,17 @@ def _run(job: IndexJob, settings: Settings, token: str | None) -> None:
         job.error = f"Indexing failed unexpectedly ({exc.__class__.__name__}: {exc})."
     finally:
         job.finished = time.time()
+    if job.report is not None:
+        _prepare_views(job, settings)
+
+
+def _prepare_views(job: IndexJob, settings: Settings) -> None:
+    """Right after indexing (the index is usable already): lay out the map and the overview, so they open at once."""
+    assert job.report is not None
+    try:
+        job.prepared = prepare(settings, job.report.manifest)
+    except Exception as exc:  # the pages compute what is missing themselves, and say so if it fails
+        job.prepare_error = f"{exc.__class__.__name__}: {exc}"
 
 
 class JobRegistry:

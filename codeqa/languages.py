@@ -23,6 +23,14 @@ EXTENSIONS: dict[str, str] = {
     ".rb": "ruby",
     ".rake": "ruby",
     ".gemspec": "ruby",
+    ".jbuilder": "ruby",  # Rails JSON views
+    ".rabl": "ruby",
+    ".builder": "ruby",
+    ".ru": "ruby",  # Rack's config.ru
+    ".thor": "ruby",
+    ".haml": "haml",
+    ".slim": "slim",
+    ".coffee": "coffeescript",
     ".go": "go",
     ".java": "java",
     ".rs": "rust",
@@ -59,12 +67,22 @@ EXTENSIONS: dict[str, str] = {
     ".htm": "html",
     ".erb": "erb",
     ".jinja": "html",
+    ".jinja2": "html",
     ".j2": "html",
+    ".twig": "html",
+    ".hbs": "html",
+    ".handlebars": "html",
+    ".mustache": "html",
+    ".ejs": "html",
+    ".njk": "html",
+    ".liquid": "html",
+    ".pug": "pug",
     ".css": "css",
     ".scss": "scss",
     ".sass": "scss",
     ".less": "css",
     ".md": "markdown",
+    ".mdc": "markdown",  # Cursor rules: markdown with front matter
     ".markdown": "markdown",
     ".mdx": "markdown",
     ".rst": "rst",
@@ -72,6 +90,7 @@ EXTENSIONS: dict[str, str] = {
     ".adoc": "text",
     ".ipynb": "jupyter",
     ".json": "json",
+    ".webmanifest": "json",
     ".jsonc": "json",
     ".yaml": "yaml",
     ".yml": "yaml",
@@ -83,6 +102,8 @@ EXTENSIONS: dict[str, str] = {
     ".env": "ini",
     ".xml": "xml",
     ".gradle": "groovy",
+    ".mk": "make",
+    ".prisma": "prisma",
     ".groovy": "groovy",
     ".proto": "proto",
     ".graphql": "graphql",
@@ -111,6 +132,25 @@ FILENAMES: dict[str, str] = {
     "CMakeLists.txt": "cmake",
     "Rakefile": "ruby",
     "Gemfile": "ruby",
+    "Guardfile": "ruby",
+    "Capfile": "ruby",
+    "Brewfile": "ruby",
+    "Podfile": "ruby",
+    "Fastfile": "ruby",
+    "Dangerfile": "ruby",
+    "Berksfile": "ruby",
+    "Pipfile": "toml",
+    "go.mod": "gomod",
+    "go.work": "gomod",
+    "Justfile": "make",
+    "justfile": "make",
+    "Caddyfile": "text",
+    ".babelrc": "json",
+    ".eslintrc": "json",
+    ".prettierrc": "json",
+    ".editorconfig": "ini",
+    ".envrc": "bash",
+    ".flaskenv": "ini",
     "Procfile": "text",
     "Jenkinsfile": "groovy",
     "Vagrantfile": "ruby",
@@ -121,8 +161,32 @@ FILENAMES: dict[str, str] = {
     ".env.example": "ini",
 }
 
+# An extensionless script says what it is on its first line (``#!/usr/bin/env ruby``): interpreter → language.
+INTERPRETERS: dict[str, str] = {
+    "python": "python",
+    "ruby": "ruby",
+    "node": "javascript",
+    "nodejs": "javascript",
+    "deno": "typescript",
+    "bun": "typescript",
+    "ts-node": "typescript",
+    "tsx": "typescript",
+    "bash": "bash",
+    "sh": "bash",
+    "dash": "bash",
+    "zsh": "bash",
+    "ksh": "bash",
+    "php": "php",
+    "perl": "perl",
+    "lua": "lua",
+    "Rscript": "r",
+    "elixir": "elixir",
+    "groovy": "groovy",
+    "kotlin": "kotlin",
+}
+
 DOC_LANGUAGES = frozenset({"markdown", "rst", "text"})
-CONFIG_LANGUAGES = frozenset({"json", "yaml", "toml", "ini", "xml", "hcl", "dockerfile", "make", "cmake"})
+CONFIG_LANGUAGES = frozenset({"json", "yaml", "toml", "ini", "xml", "hcl", "dockerfile", "make", "cmake", "gomod"})
 
 
 def detect_language(path: str) -> str | None:
@@ -132,7 +196,34 @@ def detect_language(path: str) -> str | None:
         return FILENAMES[pure.name]
     if pure.name.startswith("Dockerfile"):
         return "dockerfile"
+    if pure.name.startswith(".env."):  # .env.local.example, .env.test
+        return "ini"
+    if pure.name.startswith("Procfile."):
+        return "text"
     return EXTENSIONS.get(pure.suffix) or EXTENSIONS.get(pure.suffix.lower())
 
 
 MARKUP_LANGUAGES = frozenset({"html", "erb", "css", "scss", "xml"})  # templates and styles
+
+
+def has_extension(name: str) -> bool:
+    """``bin/setup`` and ``.envrc`` have none; ``app.py`` has one."""
+    return "." in name.lstrip(".")
+
+
+def detect_shebang(text: str) -> str | None:
+    """The language an extensionless script names on its first line (``#!/usr/bin/env -S node --x`` → javascript)."""
+    if not text.startswith("#!"):
+        return None
+    words = text[2 : text.find("\n") if "\n" in text else None].split()
+    if words and PurePosixPath(words[0]).name == "env":
+        words = [word for word in words[1:] if not word.startswith("-") and "=" not in word]
+    if not words:
+        return None
+    program = PurePosixPath(words[0]).name
+    return INTERPRETERS.get(program) or INTERPRETERS.get(program.rstrip("0123456789.").rstrip("-"))
+
+
+def largest_first(counts: dict[str, int], limit: int | None = None) -> list[tuple[str, int]]:
+    """Languages (or anything counted) largest first, ties by name: the one order they are shown in everywhere."""
+    return sorted(counts.items(), key=lambda kv: (-kv[1], kv[0]))[:limit]

@@ -49,6 +49,7 @@ class IndexReport:
     languages: dict[str, int]
     timings: dict[str, float] = field(default_factory=dict)
     notices: list[str] = field(default_factory=list)  # e.g. a damaged embedding cache was rebuilt
+    skipped_files: tuple[SkippedFile, ...] = ()  # each skipped file (a skipped folder once, path ending in "/")
 
 
 class _StageClock:
@@ -248,6 +249,7 @@ def _build_locked(
         languages=manifest.languages,
         timings=manifest.timings,
         notices=cache.notices,
+        skipped_files=tuple(scan.skipped),
     )
 
 

@@ -6,7 +6,8 @@ import streamlit as st
 
 from codeqa.answer import escape_markdown, safe_markdown
 from codeqa.errors import CodeqaError
-from codeqa.pipeline import STAGES
+from codeqa.languages import largest_first
+from codeqa.pipeline import STAGES, IndexReport
 from codeqa.store import Manifest
 from codeqa_ui import components as ui
 from codeqa_ui import nav, state
@@ -85,9 +86,16 @@ def _outcome(job: IndexJob) -> None:
         )
         if report.skipped:
             skipped = ", ".join(f"{count} {reason}" for reason, count in report.skipped.items())
-            st.caption(f"Skipped files: {skipped}.")
+            with st.expander(f"Skipped files: {skipped}"):
+                skipped_list(report)
         for notice in report.notices:  # e.g. a damaged embedding cache was rebuilt
             st.info(safe_markdown(notice), icon=":material/info:")
+        if job.prepared is None and job.prepare_error is None:
+            st.caption("Laying out the map and the overview in the background; Chat works already.")
+        elif job.prepare_error:
+            st.caption(
+                safe_markdown(f"The map could not be laid out ({job.prepare_error}); the Map page will try again.")
+            )
         if st.button("Ask it a question →", type="primary"):
             st.session_state[state.REPO_KEY] = report.manifest.name
             st.switch_page(nav.CHAT)
@@ -97,6 +105,17 @@ def _outcome(job: IndexJob) -> None:
         )
     elif job.error:
         st.error(safe_markdown(job.error), icon=":material/error:")
+
+
+def skipped_list(report: IndexReport) -> None:
+    """Every skipped file (a skipped folder once, ending in "/") with the reason, grouped by reason."""
+    rows = [{"Reason": item.reason.value, "Path": item.path} for item in report.skipped_files]
+    rows.sort(key=lambda row: (row["Reason"], row["Path"]))
+    st.dataframe(rows, hide_index=True, width="stretch", height=min(400, 38 + 35 * len(rows)))
+    st.caption(
+        "unsupported-type: not a language codeqa reads · vendored: dependencies and build output · gitignored: "
+        "ignored by .gitignore · binary, minified, generated, lockfile, too-large: not worth embedding."
+    )
 
 
 def progress_panel() -> None:
@@ -138,7 +157,7 @@ def _rows(manifests: list[Manifest]) -> list[dict[str, object]]:
             "Files": m.counts.get("files", 0),
             "Lines": m.counts.get("lines", 0),
             "Chunks": m.counts.get("chunks", 0),
-            "Languages": ", ".join(list(m.languages)[:5]),
+            "Languages": ", ".join(name for name, _ in largest_first(m.languages, 5)),
             "Indexed": ui.when(m.created_at),
         }
         for m in manifests

@@ -1,136 +1,236 @@
-"""The Map page's parts: the scatter of chunks, the filter mask, question highlighting and the selection panel."""
+"""The Map page's drawing: which part of the map is in view, the place names shown at that zoom, and the figure.
+
+Zoom levels work like a city map: the whole map shows subsystems, a subsystem in view shows its areas, an area
+(or the neighbourhood of a question's matches) shows file names. The view is chosen on the page ("Zoom to", or
+"Find on the map" centring on its matches), so the labels always fit what is shown.
+"""
 
 from __future__ import annotations
 
 from collections import Counter
 from collections.abc import Sequence
-from concurrent.futures import Future
-from typing import Any
+from dataclasses import dataclass, replace
 
 import numpy as np
+import pandas  # noqa: F401 - plotly looks pandas up in sys.modules; a fully imported one, never a half-imported one
 import plotly.graph_objects as go
-import streamlit as st
-from plotly.colors import qualitative
 
-from codeqa.errors import CodeqaError
-from codeqa.explore import Projection, QuestionMarks, chunks_by_id, filter_mask, locate_question
-from codeqa.retrieve import Filters
-from codeqa.store import Manifest
-from codeqa_ui import chat, nav, state
-from codeqa_ui import components as ui
+from codeqa.explore import Projection, QuestionMarks, Region
 
-COLOURINGS = {"layer": "Layer", "kind": "Kind", "language": "Language", "directory": "Top-level directory"}
-PALETTE = qualitative.Bold + qualitative.Safe + qualitative.Pastel
-MAX_CATEGORIES = 14
-MAX_SELECTED_SHOWN = 25
-MAP_HITS = 8
-
-
-def points_in_scope(manifest: Manifest, projection: Projection, filters: Filters) -> np.ndarray:
-    """Which points pass the shared filters: the very mask retrieval uses."""
-    try:
-        return filter_mask(state.settings(), manifest, projection, filters, state.store())
-    except CodeqaError as exc:
-        ui.fail(exc)
-        raise  # unreachable: fail() stops the script
+COLOURINGS = {
+    "region": "Region",
+    "directory": "Top-level folder",
+    "layer": "Layer",
+    "kind": "Kind",
+    "language": "Language",
+}
+# 19 colours that stay distinct from each other on white (after Sasha Trubetskoy's list), then grey for "other".
+PALETTE = (
+    "#e6194b", "#3cb44b", "#4363d8", "#f58231", "#911eb4", "#42d4f4", "#f032e6", "#9a6324", "#469990", "#000075",
+    "#808000", "#800000", "#bfef45", "#ffe119", "#dcbeff", "#fabed4", "#aaffc3", "#ffd8b1", "#a9a9a9",
+)  # fmt: skip
+OTHER = "#c8ccd4"
+FULL, AREAS, FILES = "subsystems", "areas", "files"
+MAX_FILE_LABELS = 24
 
 
-def wait_for_layout(future: Future[Any] | None) -> None:
-    """While UMAP runs in the background, say so and redraw the page when it is ready."""
-    if future is None:
-        return
-    if future.done():
-        error = future.exception()
-        if error is not None:
-            st.warning(f"The UMAP layout failed ({error}); showing the PCA layout instead.", icon=":material/error:")
-        return
-    st.info(
-        "Showing a quick PCA layout while the UMAP map is computed (once per index)…", icon=":material/hourglass_top:"
-    )
+@dataclass(frozen=True)
+class View:
+    """The part of the map in view and the label level that fits it."""
 
-    @st.fragment(run_every=2.0)
-    def poll() -> None:
-        if future.done():
-            st.rerun()
+    x: tuple[float, float]
+    y: tuple[float, float]
+    level: str  # FULL, AREAS or FILES
+    key: str  # changes when the view does (resets the browser's own zoom)
 
-    poll()
+    @property
+    def span(self) -> float:
+        return max(self.x[1] - self.x[0], self.y[1] - self.y[0])
 
 
-@st.cache_data(show_spinner="Searching…", max_entries=64)
-def _marks(
-    key: tuple[str, str, str], name: str, question: str, filters: Filters, _projection: Projection
-) -> QuestionMarks:
-    """Top hits and the question's position; ``key`` = (data dir, collection, layout method)."""
-    manifest = state.store().get_manifest(name)
-    return locate_question(state.settings(), manifest, _projection, question, filters=filters, k=MAP_HITS,
-                           store=state.store())  # fmt: skip
+def full_view(projection: Projection) -> View:
+    if not len(projection):
+        return View((-1.0, 1.0), (-1.0, 1.0), FULL, "all")
+    pad = 0.06
+    x0, x1 = float(projection.x.min()), float(projection.x.max())
+    y0, y1 = float(projection.y.min()), float(projection.y.max())
+    return View((x0 - pad, x1 + pad), (y0 - pad, y1 + pad), FULL, "all")
 
 
-def query_marks(manifest: Manifest, projection: Projection, question: str, filters: Filters) -> QuestionMarks | None:
-    if not question.strip():
-        return None
-    try:
-        key = (str(state.settings().home_dir), manifest.collection, projection.method)
-        return _marks(key, manifest.name, question.strip(), filters, projection)
-    except CodeqaError as exc:
-        st.error(str(exc), icon=":material/error:")
-        return None
+def _level_for(span: float, full: float) -> str:
+    return FULL if span >= 0.65 * full else AREAS if span >= 0.25 * full else FILES
 
 
-def _categories(values: Sequence[str]) -> list[str]:
-    """The most common values get their own colour; the long tail is grouped as "other"."""
-    common = [value for value, _ in Counter(values).most_common(MAX_CATEGORIES)]
-    return sorted(common, key=lambda v: (v == "other", v))
+def box_view(projection: Projection, bounds: tuple[float, float, float, float], key: str, min_share=0.18) -> View:
+    """A square view around ``bounds`` (x0, x1, y0, y1), padded, at least ``min_share`` of the whole map."""
+    full = full_view(projection)
+    x0, x1, y0, y1 = bounds
+    span = min(max(x1 - x0, y1 - y0, min_share * full.span) * 1.25, full.span)
+    cx, cy = (x0 + x1) / 2, (y0 + y1) / 2
+    return View((cx - span / 2, cx + span / 2), (cy - span / 2, cy + span / 2), _level_for(span, full.span), key)
 
 
-def figure(projection: Projection, colour: str, mask: np.ndarray, marks: QuestionMarks | None) -> go.Figure:
+def region_view(projection: Projection, region: Region) -> View:
+    view = box_view(projection, region.bounds, f"r{region.level}-{region.id}")
+    level = AREAS if region.level == 0 else FILES
+    return View(view.x, view.y, level if view.level == FULL else view.level, view.key)
+
+
+def matches_view(projection: Projection, marks: QuestionMarks) -> View:
+    """Centred on the question and its matches."""
+    where = {chunk_id: i for i, chunk_id in enumerate(projection.ids)}
+    rows = [where[i] for i in marks.hit_ids if i in where]
+    xs = [*projection.x[rows].tolist(), marks.position[0]]
+    ys = [*projection.y[rows].tolist(), marks.position[1]]
+    return box_view(projection, (min(xs), max(xs), min(ys), max(ys)), f"q-{hash(marks.question)}", min_share=0.3)
+
+
+def _inside(view: View, x: float, y: float) -> bool:
+    return view.x[0] <= x <= view.x[1] and view.y[0] <= y <= view.y[1]
+
+
+@dataclass(frozen=True)
+class Label:
+    title: str
+    words: str
+    x: float
+    y: float
+    size: int
+    colour: str
+
+    @property
+    def html(self) -> str:
+        """Plotly's annotation markup: the place in bold, its telling words smaller underneath."""
+        title = self.title.replace("<", "&lt;")
+        if not self.words:
+            return f"<b>{title}</b>"
+        return f"<b>{title}</b><br><span style='font-size:{self.size - 2}px;color:#52606d'>{self.words}</span>"
+
+
+PLOT_PX = (740.0, 640.0)  # about the plot area's size in pixels: enough to keep labels from covering each other
+
+
+def spread(found: list[Label], view: View) -> list[Label]:
+    """Move a label that would cover a bigger one (placed first) up, down or sideways to the first free spot."""
+    per_x = PLOT_PX[0] / max(view.x[1] - view.x[0], 1e-9)
+    per_y = PLOT_PX[1] / max(view.y[1] - view.y[0], 1e-9)
+    placed: list[tuple[float, float, float, float]] = []
+    moved = []
+    for label in found:
+        width = max(len(label.title) * label.size * 0.6, len(label.words) * (label.size - 2) * 0.55) + 10
+        height = (label.size + 6) * (2 if label.words else 1)
+        x, y = label.x * per_x, label.y * per_y
+        for dx, dy in ((0, 0), (0, -height), (0, height), (width, 0), (-width, 0), (0, -2 * height), (0, 2 * height)):
+            box = (x + dx - width / 2, x + dx + width / 2, y + dy - height / 2, y + dy + height / 2)
+            if not any(box[0] < b[1] and b[0] < box[1] and box[2] < b[3] and b[2] < box[3] for b in placed):
+                break
+        else:
+            dx, dy = 0.0, 0.0
+            box = (x - width / 2, x + width / 2, y - height / 2, y + height / 2)
+        placed.append(box)
+        moved.append(replace(label, x=label.x + dx / per_x, y=label.y + dy / per_y))
+    return moved
+
+
+def labels(projection: Projection, view: View, colours: dict[str, str], mask: np.ndarray) -> list[Label]:
+    """The place names for ``view``: subsystems, areas, or the biggest files in view (never covering each other)."""
+    return spread(_labels(projection, view, colours, mask), view)
+
+
+def _labels(projection: Projection, view: View, colours: dict[str, str], mask: np.ndarray) -> list[Label]:
+    if view.level in (FULL, AREAS):
+        level = 0 if view.level == FULL else 1
+        titles = {r.id: r.title for r in projection.level(0)}
+        found = []
+        for region in projection.level(level):
+            if _inside(view, region.x, region.y):
+                colour = colours.get(titles.get(region.parent if level else region.id, ""), "#1f2933")
+                words = ", ".join(t for t in region.terms if t != region.title)[:48]
+                found.append(Label(region.title, words, region.x, region.y, 15 if level == 0 else 13, colour))
+        return found
+    inside = mask & (projection.x >= view.x[0]) & (projection.x <= view.x[1])
+    inside &= (projection.y >= view.y[0]) & (projection.y <= view.y[1])
+    rows = np.flatnonzero(inside)
+    biggest = Counter(projection.paths[i] for i in rows).most_common(MAX_FILE_LABELS)
+    found = []
+    for path, _ in biggest:
+        members = [i for i in rows if projection.paths[i] == path]
+        x, y = float(np.median(projection.x[members])), float(np.median(projection.y[members]))
+        found.append(Label(path.rsplit("/", 1)[-1], "", x, y, 11, "rgba(0,0,0,0)"))
+    return found
+
+
+def categories(values: Sequence[str]) -> list[str]:
+    """The most common values get their own colour (up to ``len(PALETTE)``); the rest is "other"."""
+    return [value for value, _ in Counter(values).most_common(len(PALETTE)) if value != "other"]
+
+
+def _hover(projection: Projection) -> np.ndarray:
+    """Per point: chunk id (for selections), symbol and location (the hover text)."""
+    locations = [projection.location(i) for i in range(len(projection))]
+    return np.stack([np.asarray(projection.ids), np.asarray(projection.symbols), locations], axis=1)
+
+
+HOVER = "<b>%{customdata[1]}</b><br>%{customdata[2]}<extra>%{fullData.name}</extra>"
+
+
+def figure(
+    projection: Projection, colour: str, mask: np.ndarray, marks: QuestionMarks | None, view: View, title: str
+) -> go.Figure:
     values = projection.field_values(colour)
-    keep = set(_categories(values))
-    grouped = np.asarray([v if v in keep else "other" for v in values])
-    ids = np.asarray(projection.ids)
-    hover = np.stack([ids, np.asarray(projection.symbols), [projection.location(i) for i in range(len(ids))]], axis=1)
-    template = "<b>%{customdata[1]}</b><br>%{customdata[2]}<extra>%{fullData.name}</extra>"
+    kept = categories(values)
+    colours = {value: PALETTE[i] for i, value in enumerate(kept)}
+    grouped = np.asarray([v if v in colours else "other" for v in values])
+    hover = _hover(projection)
+    size = float(np.clip(10 - 1.3 * np.log10(max(len(projection), 1)), 4, 9))
     fig = go.Figure()
     if (~mask).any():
-        fig.add_trace(
-            go.Scattergl(
-                x=projection.x[~mask],
-                y=projection.y[~mask],
-                mode="markers",
-                name="outside filters",
-                marker={"size": 5, "color": "#d5d9e0"},
-                customdata=hover[~mask],
-                hovertemplate=template,
-            )
-        )
-    for i, category in enumerate(sorted(set(grouped[mask]), key=lambda v: (v == "other", v))):
+        fig.add_trace(_points(projection, ~mask, hover, "outside filters", size * 0.7, "#e3e6eb", 0.6))
+    for category in [*kept, "other"]:
         rows = mask & (grouped == category)
-        fig.add_trace(
-            go.Scattergl(
-                x=projection.x[rows],
-                y=projection.y[rows],
-                mode="markers",
-                name=f"{category} ({rows.sum()})",
-                marker={"size": 7, "color": PALETTE[i % len(PALETTE)], "opacity": 0.85},
-                customdata=hover[rows],
-                hovertemplate=template,
-            )
-        )
+        if rows.any():
+            name = f"{category} ({int(rows.sum()):,})"
+            fig.add_trace(_points(projection, rows, hover, name, size, colours.get(category, OTHER), 0.8))
     if marks is not None:
-        _add_marks(fig, projection, marks, hover, template)
+        _add_marks(fig, projection, marks, hover)
+    for label in labels(projection, view, colours if colour == "region" else {}, mask):
+        across = (label.x - view.x[0]) / max(view.x[1] - view.x[0], 1e-9)  # near an edge: grow inwards
+        fig.add_annotation(
+            x=label.x, y=label.y, text=label.html, showarrow=False, font={"size": label.size, "color": "#111827"},
+            bgcolor="rgba(255,255,255,0.72)", bordercolor=label.colour, borderwidth=1, borderpad=2,
+            xanchor="left" if across < 0.18 else "right" if across > 0.82 else "center",
+        )  # fmt: skip
     fig.update_layout(
-        height=620,
-        margin={"l": 10, "r": 10, "t": 10, "b": 10},
-        dragmode="lasso",
-        legend_title_text=COLOURINGS[colour],
-        xaxis={"visible": False},
-        yaxis={"visible": False, "scaleanchor": "x"},
+        height=700,
+        margin={"l": 0, "r": 0, "t": 30, "b": 0},
+        title={"text": title, "x": 0.01, "font": {"size": 13, "color": "#52606d"}},
+        dragmode="pan",
+        uirevision=view.key,
+        legend={"title": {"text": COLOURINGS[colour]}, "orientation": "h", "y": -0.01, "yanchor": "top"},
+        showlegend=colour != "region",  # the place names are the legend
+        xaxis={"visible": False, "range": list(view.x)},
+        yaxis={"visible": False, "range": list(view.y), "scaleanchor": "x"},
         plot_bgcolor="#ffffff",
+        hoverlabel={"bgcolor": "white"},
     )
     return fig
 
 
-def _add_marks(fig: go.Figure, projection: Projection, marks: QuestionMarks, hover: np.ndarray, template: str) -> None:
+def _points(
+    projection: Projection, rows: np.ndarray, hover: np.ndarray, name: str, size: float, colour: str, opacity: float
+) -> go.Scattergl:
+    return go.Scattergl(
+        x=projection.x[rows],
+        y=projection.y[rows],
+        mode="markers",
+        name=name,
+        marker={"size": size, "color": colour, "opacity": opacity},
+        customdata=hover[rows],
+        hovertemplate=HOVER,
+    )
+
+
+def _add_marks(fig: go.Figure, projection: Projection, marks: QuestionMarks, hover: np.ndarray) -> None:
     where = {chunk_id: i for i, chunk_id in enumerate(projection.ids)}
     rows = [where[i] for i in marks.hit_ids if i in where]
     if rows:
@@ -142,9 +242,10 @@ def _add_marks(fig: go.Figure, projection: Projection, marks: QuestionMarks, hov
                 name="top matches",
                 text=[str(n) for n in range(1, len(rows) + 1)],
                 textposition="top center",
-                marker={"size": 15, "color": "rgba(0,0,0,0)", "line": {"width": 2.5, "color": "#d62728"}},
+                textfont={"size": 13, "color": "#b91c1c"},
+                marker={"size": 16, "color": "rgba(0,0,0,0)", "line": {"width": 2.5, "color": "#d62728"}},
                 customdata=hover[rows],
-                hovertemplate=template,
+                hovertemplate=HOVER,
             )
         )
     x, y = marks.position
@@ -156,56 +257,19 @@ def _add_marks(fig: go.Figure, projection: Projection, marks: QuestionMarks, hov
             name="your question",
             hovertext=[marks.question],
             hoverinfo="text",
-            marker={"size": 20, "symbol": "star", "color": "#ffbf00", "line": {"width": 1.5, "color": "#333"}},
+            marker={"size": 22, "symbol": "star", "color": "#ffbf00", "line": {"width": 1.5, "color": "#333"}},
         )
     )
 
 
-def selected_ids(event: Any) -> list[str]:
-    """Chunk ids of the points the user boxed or lassoed (question marker excluded), in selection order."""
-    points = (event or {}).get("selection", {}).get("points", []) if isinstance(event, dict) else []
-    if not isinstance(event, dict):
-        points = getattr(getattr(event, "selection", None), "points", []) or []
-    ids = []
-    for point in points:
-        data = point.get("customdata") if isinstance(point, dict) else None
-        if data and isinstance(data, list | tuple) and data[0] not in ids:
-            ids.append(str(data[0]))
-    return ids
-
-
-def _scope_chat(question: str, files: list[str]) -> None:
-    """Button callback (runs before the sidebar widgets exist, so their keys may be set): scope Chat to the files."""
-    st.session_state[chat.PREFILL_KEY] = question
-    st.session_state["f_paths"] = files[:30]
-    for key in ("f_layers", "f_kinds", "f_languages"):
-        st.session_state.pop(key, None)
-
-
-def selection_panel(manifest: Manifest, ids: list[str]) -> None:
-    """List the selected chunks with their code and offer to ask about them in Chat."""
-    if not ids:
-        st.caption("Tip: drag a box or lasso around points to read their code and ask about them.")
-        return
-    try:
-        chunks = chunks_by_id(state.settings(), manifest, ids[:200], state.store())
-    except CodeqaError as exc:
-        ui.fail(exc)
-    files = list(dict.fromkeys(chunk.path for chunk in chunks))
-    st.subheader(f"{len(ids)} selected chunks in {len(files)} files")
-    question = st.text_input(
-        "Question about the selection", value="What do these parts of the code do, and how do they fit together?"
-    )
-    if st.button("Ask about these in Chat →", type="primary", on_click=_scope_chat, args=(question, files)):
-        st.switch_page(nav.CHAT)
-    ui.source_list(manifest, chunks[:MAX_SELECTED_SHOWN])
-    if len(chunks) > MAX_SELECTED_SHOWN:
-        st.caption(f"…and {len(chunks) - MAX_SELECTED_SHOWN} more; select a smaller region to read them.")
-
-
 def layout_caption(projection: Projection, shown: int) -> str:
-    method = "UMAP" if projection.method == "umap" else "PCA"
+    how = (
+        "chunks laid out by what their code is about, with each folder kept together"
+        if projection.method != "pca"
+        else "a PCA projection of the chunk embeddings"
+    )
     return (
-        f"{shown:,} of {len(projection):,} chunks · {method} layout of the chunk embeddings: nearby points hold "
-        "similar code. Hover for the symbol and location; box or lasso to select."
+        f"{shown:,} of {len(projection):,} chunks · {how}: nearby points hold related code. Place names show the main "
+        "folder and telling words of each region; zoom to a region for finer names. Click a point to read its code, "
+        "or box/lasso-select many."
     )

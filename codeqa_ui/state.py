@@ -19,10 +19,10 @@ from codeqa.explore import (
     Overview,
     Projection,
     cached_projection,
+    get_overview,
     get_projection,
     is_final,
     load_facets,
-    load_overview,
 )
 from codeqa.store import Manifest, Store
 from codeqa_ui.jobs import JobRegistry
@@ -70,7 +70,7 @@ def manifests() -> list[Manifest]:
 # -- per-index data, keyed by collection (a new index generation = a new key) ---------------------------------------
 @st.cache_resource(show_spinner="Reading the index…", max_entries=16)
 def _overview(home: str, collection: str, _manifest: Manifest) -> Overview:
-    return load_overview(settings(), _manifest, store())
+    return get_overview(settings(), _manifest, store())  # from disk once prepared after indexing
 
 
 def overview(manifest: Manifest) -> Overview:
@@ -93,7 +93,7 @@ def _preview(home: str, collection: str, _manifest: Manifest) -> Projection:
 
 @st.cache_resource(show_spinner=False)
 def _layout_pool(home: str) -> tuple[ThreadPoolExecutor, dict[str, Future[Any]]]:
-    return ThreadPoolExecutor(max_workers=1, thread_name_prefix="codeqa-umap"), {}
+    return ThreadPoolExecutor(max_workers=1, thread_name_prefix="codeqa-layout"), {}
 
 
 def projection(manifest: Manifest) -> tuple[Projection, Future[Any] | None]:

@@ -10,12 +10,14 @@ ui.page("Overview", ":material/insights:")
 manifest = ui.pick_repository()
 st.title(f":material/insights: Overview of {manifest.name}")
 st.caption(ui.repo_caption(manifest))
+body = st.empty()  # replaces the previous repository's numbers at once, before anything is read
 try:
     overview = state.overview(manifest)
 except CodeqaError as exc:
     ui.fail(exc)
-charts.metrics(manifest, overview)
-charts.composition(overview)
-charts.directories(overview)
-charts.tables(overview)
-charts.dependencies(overview)
+with body.container():
+    charts.metrics(manifest, overview)
+    charts.composition(overview)
+    charts.directories(overview)
+    charts.tables(overview)
+    charts.dependencies(overview)

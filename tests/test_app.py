@@ -89,14 +89,20 @@ def button(at: AppTest, label: str):
 def wait_for_job(at: AppTest) -> AppTest:
     job = state.jobs().current
     assert job is not None and job.thread is not None
-    job.thread.join(90)
+    job.thread.join(300)  # the first index of a test session also distils the embedding model
     assert not job.running
     return ok(at.run())
 
 
 # -- Home ------------------------------------------------------------------------------------------------------------
+def index_table(at: AppTest):
+    """The table of indexes (the skipped-files list of the last job is a table too)."""
+    return next(frame.value for frame in at.dataframe if "Name" in frame.value.columns)
+
+
 def test_home_indexes_reindexes_and_deletes(tmp_path: Path):
     repo = make_sample_repo(tmp_path / "shop-repo")
+    (repo / "logo.psd").write_text("not code")
     at = ok(app())
     assert at.title[0].value.endswith(" codeqa")
     assert "No repositories indexed yet" in texts(at.info)
@@ -105,9 +111,13 @@ def test_home_indexes_reindexes_and_deletes(tmp_path: Path):
     at = wait_for_job(at)
     assert "Indexed **shop-repo**: 9 files" in texts(at.success)
     assert "✅ **Embed chunks**" not in texts(at.markdown)  # the live panel is gone once done
-    table = at.dataframe[0].value
+    table = index_table(at)
     assert list(table["Name"]) == ["shop-repo"] and int(table["Files"][0]) == 9 and int(table["Chunks"][0]) > 9
-    assert table["Commit"][0] not in ("", "—") and "python" in table["Languages"][0]
+    assert table["Commit"][0] not in ("", "—") and table["Languages"][0].startswith("python")  # largest first
+    skipped = next(e for e in at.expander if e.label.startswith("Skipped files"))
+    assert skipped.label == "Skipped files: 1 unsupported-type"
+    assert list(skipped.dataframe[0].value["Path"]) == ["logo.psd"]
+    assert state.jobs().current.prepared is not None  # map and overview laid out right after indexing
 
     first = Store(get_settings()).get_manifest("shop-repo")
     at = ok(button(at, "Re-index").click().run())
@@ -118,7 +128,7 @@ def test_home_indexes_reindexes_and_deletes(tmp_path: Path):
     at = ok(button(at, "Delete").click().run())
     assert "Delete the index **shop-repo**?" in texts(at.warning)
     at = ok(button(at, "Keep it").click().run())
-    assert not at.warning and len(at.dataframe) == 1
+    assert not at.warning and len(index_table(at)) == 1
     at = ok(button(at, "Delete").click().run())
     at = ok(button(at, "Yes, delete").click().run())
     assert "No repositories indexed yet" in texts(at.info)
@@ -275,32 +285,80 @@ def chart_spec(at: AppTest) -> dict:
         ("layer", "Layer", "test"),
         ("kind", "Kind", "class"),
         ("language", "Language", "javascript"),
-        ("directory", "Top-level directory", "shop"),
+        ("directory", "Top-level folder", "shop"),
+        ("region", "Region", None),
     ],
 )
-def test_map_colours_points_by_each_field(shop: Settings, colour: str, title: str, expected: str):
+def test_map_colours_points_by_each_field(shop: Settings, colour: str, title: str, expected: str | None):
     at = ok(app(MAP))
     assert at.title[0].value.endswith(" Map of shop")
     at.radio(key="colour").set_value(colour)
     spec = chart_spec(ok(at.run()))
     assert spec["layout"]["legend"]["title"]["text"] == title
     names = [trace["name"] for trace in spec["data"]]
+    projection = get_projection(shop, Store(shop).get_manifest("shop"))
+    expected = expected or projection.level(0)[0].title
     assert any(name.startswith(f"{expected} (") for name in names)
     assert all(trace["type"] == "scattergl" for trace in spec["data"])
     points = sum(len(trace["customdata"]) for trace in spec["data"])
     assert points == Store(shop).get_manifest("shop").counts["chunks"]
-    assert "PCA layout" in texts(at.caption)
+    assert "PCA projection" in texts(at.caption)
 
 
-def test_map_search_highlights_hits_and_filters_grey_out(shop: Settings):
+def annotations(spec: dict) -> list[str]:
+    """The place names on the map (the bold part of each label)."""
+    return [a["text"].split("</b>")[0].removeprefix("<b>") for a in spec["layout"].get("annotations", [])]
+
+
+def test_map_names_regions_and_zooming_in_shows_finer_names(shop: Settings):
     at = ok(app(MAP))
+    projection = get_projection(shop, Store(shop).get_manifest("shop"))
+    whole = chart_spec(at)
+    assert annotations(whole) == [r.title for r in projection.level(0)]
+    biggest = projection.level(0)[0]
+    at.selectbox(key="map_zoom").set_value(f"r0-{biggest.id}")
+    zoomed = chart_spec(ok(at.run()))
+    areas = [r.title for r in projection.level(1) if r.parent == biggest.id]
+    assert set(annotations(zoomed)) <= set(areas) and annotations(zoomed)
+    span = lambda spec: spec["layout"]["xaxis"]["range"][1] - spec["layout"]["xaxis"]["range"][0]  # noqa: E731
+    assert span(zoomed) <= span(whole)
+
+
+def test_map_search_lists_matches_beside_the_plot_and_centres_on_them(shop: Settings):
+    at = ok(app(MAP))
+    whole = chart_spec(at)
     at.text_input(key="map_query").set_value("how are passwords checked at login?")
     at.multiselect(key="f_languages").set_value(["python"])
-    spec = chart_spec(ok(at.run()))
+    at = ok(at.run())
+    spec = chart_spec(at)
     names = [trace["name"] for trace in spec["data"]]
     assert "top matches" in names and "your question" in names and "outside filters" in names
     hits = next(trace for trace in spec["data"] if trace["name"] == "top matches")
     assert hits["customdata"][0][2].startswith("shop/auth.py:")
+    matches = next(radio for radio in at.radio if radio.label.startswith("Matches for"))
+    assert matches.options[0].startswith("1. shop/auth.py:")
+    first = f"1. {hits['customdata'][0][2]}" + f" · {hits['customdata'][0][1]}" * bool(hits["customdata"][0][1])
+    assert matches.options[0].replace("\\", "") == first  # listed beside the plot, numbered as their rings
+    assert spec["layout"]["xaxis"]["range"] != whole["layout"]["xaxis"]["range"]  # centred on the matches
+    at = ok(matches.set_value(hits["customdata"][0][0]).run())
+    opened = [e for e in at.expander if e.label.startswith("shop/auth.py:")]
+    assert opened and opened[0].proto.expanded  # the match's code, beside the plot
+
+
+def test_clicking_a_point_opens_its_code(shop: Settings):
+    manifest = Store(shop).get_manifest("shop")
+    projection = get_projection(shop, manifest)
+    i = projection.symbols.index("load_config")
+    at = AppTest.from_file(APP, default_timeout=90)
+    point = {"customdata": [projection.ids[i], "load_config", projection.location(i)]}
+    at.session_state[f"map_{manifest.collection}"] = {
+        "selection": {"points": [point], "box": [], "lasso": [], "point_indices": [i]}
+    }
+    at.switch_page(MAP)
+    at = ok(at.run())
+    opened = [e for e in at.expander if e.label.startswith(projection.location(i))]
+    assert opened and opened[0].proto.expanded
+    assert "selected chunks" not in texts(at.subheader)  # one point opens its code; not a multi-point selection
 
 
 def test_map_selection_lists_code_and_asks_in_chat(shop: Settings):
@@ -316,7 +374,8 @@ def test_map_selection_lists_code_and_asks_in_chat(shop: Settings):
     at.switch_page(MAP)
     at = ok(at.run())
     assert f"{len(ids)} selected chunks in 1 files" in texts(at.subheader)
-    assert len(source_labels(at)) == len(ids) and all("] shop/auth.py:" in label for label in source_labels(at))
+    labels = source_labels(at)
+    assert len(labels) == len(ids) and all("] shop/auth.py:" in label for label in labels)
     at = ok(button(at, "Ask about these in Chat →").click().run())
     assert at.title[0].value.endswith(" Chat with shop")
     assert at.multiselect(key="f_paths").value == ["shop/auth.py"]
@@ -325,8 +384,18 @@ def test_map_selection_lists_code_and_asks_in_chat(shop: Settings):
     assert "What do these parts of the code do" in texts(at.markdown)
 
 
+def test_place_names_never_cover_each_other():
+    from codeqa_ui.mapview import Label, View, spread
+
+    view = View((-1.0, 1.0), (-1.0, 1.0), "subsystems", "all")
+    close = [Label("forum", "models, views", 0.0, 0.0, 15, ""), Label("tests/forum", "topic", 0.02, 0.01, 15, "")]
+    first, second = spread([*close, Label("far", "", 0.9, 0.9, 15, "")], view)[:2]
+    assert (first.x, first.y) == (0.0, 0.0)  # the bigger place keeps its spot
+    assert abs(second.y - first.y) * 640 / 2 >= 2 * (15 + 6) or abs(second.x - first.x) > 0.2  # the next one moves
+
+
 def test_selected_ids_reads_plotly_selection_events():
-    from codeqa_ui.mapview import selected_ids
+    from codeqa_ui.mappanel import selected_ids
 
     event = {"selection": {"points": [{"customdata": ["a", "f", "x.py:1-2"]}, {"customdata": ["a"]}, {"x": 1}]}}
     assert selected_ids(event) == ["a"]
@@ -357,32 +426,33 @@ def dot_edges(dot: str) -> set[tuple[str, str]]:
     return {(html.unescape(names[a]), html.unescape(names[b])) for a, b in re.findall(r"(n\d+) -> (n\d+)", dot)}
 
 
-def test_map_shows_a_pca_preview_while_umap_runs_in_the_background(shop: Settings, monkeypatch):
-    """The background-layout path, with the UMAP fit itself replaced (its JIT costs 10-30 s; tested in test_project)."""
+def test_map_shows_a_pca_preview_while_the_layout_runs_in_the_background(shop: Settings, monkeypatch):
+    """The background-layout path, with the layout itself held back until the page has shown the preview."""
     import codeqa.explore.projection as project
 
     started, release = threading.Event(), threading.Event()
+    real = project.layout
 
-    def slow_layout(vectors, seed):
+    def slow_layout(vectors, paths, *, seed):
         started.set()
         release.wait(30)
-        return -project._pca(vectors)[0]
+        return real(vectors, paths, seed=seed, epochs=30)
 
     manifest = Store(shop).get_manifest("shop")
     path = project.projection_path(shop, manifest)
     path.unlink(missing_ok=True)
-    monkeypatch.setattr(project, "UMAP_MIN_POINTS", 5)
-    monkeypatch.setattr(project, "_umap", slow_layout)
+    monkeypatch.setattr(project, "LAYOUT_MIN_POINTS", 5)
+    monkeypatch.setattr(project, "layout", slow_layout)
     try:
         at = ok(app(MAP))
         assert started.wait(30)
-        assert "while the UMAP map is computed" in texts(at.info) and "PCA layout" in texts(at.caption)
+        assert "while the map is laid out" in texts(at.info) and "PCA projection" in texts(at.caption)
         release.set()
         _, future = state._layout_pool(str(shop.home_dir))[1].popitem()
         future.result(30)
         at = ok(app(MAP))
-        assert "UMAP layout" in texts(at.caption) and not at.info
-        assert project.read_projection(path).method == "umap"
+        assert "laid out by what their code is about" in texts(at.caption) and not at.info
+        assert project.read_projection(path).method == "graph"
     finally:
         release.set()
         path.unlink(missing_ok=True)

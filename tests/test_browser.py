@@ -132,10 +132,109 @@ def test_index_ask_and_map_in_a_real_browser(server: str, tmp_path: Path):
             expect(page.get_by_test_id("stPlotlyChart").locator("canvas").first).to_be_attached()
             page.get_by_label("Find on the map").fill("how are passwords checked?")
             page.keyboard.press("Enter")
-            expect(page.get_by_test_id("stPlotlyChart").get_by_text("your question")).to_be_visible()
+            expect(page.get_by_test_id("stRadio").filter(has_text="Matches for")).to_be_visible()
+            expect(page.get_by_test_id("stPlotlyChart").locator(".annotation-text").first).to_be_visible()
             page.screenshot(path=shots / "map.png", full_page=True)
             assert not page.get_by_test_id("stException").count()
         finally:
             page.screenshot(path=shots / "last.png", full_page=True)
             browser.close()
     assert {p.name for p in shots.iterdir()} >= {"home.png", "chat.png", "map.png"}
+
+
+LIBRARY_FILES = {
+    "README.md": "# Library\n\nLend books and remind borrowers when a loan is overdue.\n",
+    "Gemfile": "source 'https://rubygems.org'\ngem 'rails'\n",
+    "config.ru": "require_relative 'config/environment'\nrun Rails.application\n",
+    "app/models/book.rb": "class Book < ApplicationRecord\n  has_many :loans\n\n  def available?\n"
+    "    loans.open.none?\n  end\nend\n",
+    "app/models/loan.rb": "class Loan < ApplicationRecord\n  belongs_to :book\n"
+    "  scope :open, -> { where(returned_at: nil) }\nend\n",
+    "app/controllers/loans_controller.rb": "class LoansController < ApplicationController\n  def create\n"
+    "    book = Book.find(params[:book_id])\n    raise 'already lent' unless book.available?\n"
+    "    ReminderJob.set(wait: 14.days).perform_later(book)\n  end\nend\n",
+    "app/jobs/reminder_job.rb": "class ReminderJob < ApplicationJob\n  # Reminds the borrower of an overdue loan.\n"
+    "  def perform(book)\n    LoanMailer.overdue(book).deliver_now\n  end\nend\n",
+    "app/mailers/loan_mailer.rb": "class LoanMailer < ApplicationMailer\n  def overdue(book)\n    @book = book\n"
+    "  end\nend\n",
+    "app/views/loans/show.json.jbuilder": "json.extract! @loan, :id, :book_id, :returned_at\n",
+    "bin/setup": "#!/usr/bin/env ruby\nrequire 'fileutils'\nsystem('bundle install')\n",
+}
+
+
+def main_text(page) -> str:
+    return page.get_by_test_id("stMainBlockContainer").inner_text()
+
+
+def open_page(page, label: str, heading: str, name: str) -> None:
+    """Follow the sidebar link, then pick ``name`` in the repository picker unless it is already selected."""
+    from playwright.sync_api import expect
+
+    page.get_by_test_id("stSidebar").get_by_role("link", name=label).click()
+    expect(page.get_by_role("heading", name=heading.split(" ")[0], exact=False).first).to_be_visible()
+    if not page.get_by_role("heading", name=heading).count():
+        page.get_by_test_id("stSidebar").get_by_test_id("stSelectbox").first.click()
+        page.get_by_role("option", name=name, exact=True).click()
+    expect(page.get_by_role("heading", name=heading)).to_be_visible()
+
+
+def check_content(page, label: str, mine: dict[str, str]) -> None:
+    """What only the selected repository's page can show."""
+    from playwright.sync_api import expect
+
+    if label == "Map":
+        expect(page.get_by_text(f"{mine['chunks']} of {mine['chunks']} chunks")).to_be_visible()
+        expect(page.get_by_test_id("stPlotlyChart").locator(".annotation-text").first).to_be_visible()
+        page.get_by_label("Find on the map").fill(mine["question"])
+        page.keyboard.press("Enter")
+        matches = page.get_by_test_id("stRadio").filter(has_text="Matches for")
+        expect(matches.filter(has_text=mine["file"])).to_be_visible()
+    elif label == "Overview":
+        expect(page.get_by_text(mine["source"]).first).to_be_visible()
+        files = page.get_by_test_id("stMetric").filter(has_text="Files").get_by_test_id("stMetricValue")
+        expect(files).to_have_text(mine["files"])
+        expect(page.get_by_text("Dependencies between modules")).to_be_visible()
+    else:
+        expect(page.get_by_text(mine["source"]).first).to_be_visible()
+        page.get_by_test_id("stChatInputTextArea").fill(mine["question"])
+        page.keyboard.press("Enter")
+        expect(page.get_by_test_id("stExpander").filter(has_text=mine["file"]).first).to_be_visible()
+
+
+@pytest.mark.slow
+def test_map_overview_and_chat_show_the_selected_repository(server: str, tmp_path: Path, isolated_home: Path):
+    """Two repositories in turn: every page shows the selected one's title AND data, never the other's."""
+    from playwright.sync_api import expect, sync_playwright
+
+    from codeqa.config import Settings
+    from codeqa.pipeline import build_index
+    from tests.conftest import init_repo
+
+    expect.set_options(timeout=TIMEOUT_MS)
+    settings = Settings(home=isolated_home)
+    repos = {"shop": make_sample_repo(tmp_path / "shop"), "library": init_repo(tmp_path / "library", LIBRARY_FILES)}
+    facts = {}
+    for name, repo in repos.items():
+        manifest = build_index(str(repo), settings, name=name).manifest
+        facts[name] = {"source": str(repo), "files": str(manifest.counts["files"]),
+                       "chunks": f"{manifest.counts['chunks']:,}"}  # fmt: skip
+    facts["shop"].update(file="shop/auth.py", question="how are passwords hashed?")
+    facts["library"].update(file="app/jobs/reminder_job.rb", question="who reminds borrowers of an overdue loan?")
+    assert facts["shop"]["files"] != facts["library"]["files"]
+    with sync_playwright() as playwright:
+        browser = playwright.chromium.launch(executable_path=str(CHROMIUM), args=CHROMIUM_ARGS)
+        page = browser.new_page(viewport={"width": 1400, "height": 1000})
+        page.set_default_timeout(TIMEOUT_MS)
+        try:
+            page.goto(server)
+            expect(page.get_by_role("heading", name="codeqa")).to_be_visible()
+            for name, other in (("library", "shop"), ("shop", "library")):
+                for label, heading in (("Map", "Map of"), ("Overview", "Overview of"), ("Chat", "Chat with")):
+                    open_page(page, label, f"{heading} {name}", name)
+                    assert facts[other]["source"] not in main_text(page), f"{label} shows {other} under {name}"
+                    check_content(page, label, facts[name])
+                    assert facts[other]["source"] not in main_text(page), f"{label} shows {other} under {name}"
+                    assert not page.get_by_test_id("stException").count()
+        finally:
+            page.screenshot(path=tmp_path / "last.png", full_page=True)
+            browser.close()

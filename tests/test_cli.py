@@ -26,16 +26,24 @@ def invoke(*args: str):
 
 @pytest.fixture
 def repo(make_git_repo) -> Path:
-    return make_git_repo(SAMPLE_FILES)
+    return make_git_repo({**SAMPLE_FILES, "assets/logo.psd": "not code\n", "bin/release": "#!/bin/sh\necho hi\n"})
 
 
 def test_index_list_search_remove(repo: Path):
-    result = invoke("index", str(repo), "--name", "shop")
+    result = invoke("index", str(repo), "--name", "shop", "--verbose")
     assert result.exit_code == 0, result.output
-    assert "Indexed shop" in result.output and "chunks" in result.output and "skipped" in result.output
+    assert "Indexed shop" in result.output and "chunks" in result.output
+    assert "skipped: unsupported-type 1" in result.output
+    assert "    unsupported-type assets/logo.psd" in result.output  # --verbose: each skipped file and why
+    assert "map: " in result.output and "chunks laid out" in result.output  # the map is ready before the app opens
+    languages = result.output.split("languages: ")[1].splitlines()[0]
+    assert languages.startswith("python ") and "bash 1" in languages  # largest first; a shebang script counts
 
-    listing = invoke("list")
-    assert "shop" in listing.output and git(repo, "rev-parse", "HEAD")[:12] in listing.output
+    listing = runner.invoke(app, ["list"], env={"COLUMNS": "80"})
+    assert "shop" in listing.output and git(repo, "rev-parse", "HEAD")[:7] in listing.output
+    lines = listing.output.splitlines()
+    assert all(len(line) <= 80 for line in lines) and len(lines) <= 4  # no column squeezed to a letter a line
+    assert "files by language: python" in listing.output
 
     found = invoke("search", "shop", "where is the configuration loaded?", "-k", "3")
     assert found.exit_code == 0
@@ -44,6 +52,14 @@ def test_index_list_search_remove(repo: Path):
 
     scoped = invoke("search", "shop", "total", "--path", "web", "--language", "javascript")
     assert all(line.startswith("web/") for line in scoped.output.strip().splitlines())
+
+    typo = invoke("search", "shop", "login", "--layer", "controllers")
+    assert typo.exit_code == 6 and "Unknown layer 'controllers'" in typo.output, typo.output
+    assert "this index has these layers:" in typo.output and "test" in typo.output and "Traceback" not in typo.output
+    absent = invoke("ask", "shop", "how do migrations run?", "--layer", "migration", "--backend", "none")
+    assert absent.exit_code == 6 and "No chunk in this index has layer 'migration'" in absent.output
+    wrong_language = invoke("search", "shop", "login", "--language", "Python")
+    assert wrong_language.exit_code == 6 and "python" in wrong_language.output.split("languages:")[1]
 
     assert invoke("remove", "shop", "--yes").exit_code == 0
     assert "No indexes yet" in invoke("list").output

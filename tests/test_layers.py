@@ -71,6 +71,71 @@ def test_layer_rules(path: str, text: str, layer: str) -> None:
     assert layer_for(path, text) == layer
 
 
+@pytest.mark.parametrize(
+    ("path", "layer"),
+    [
+        # feature folders: the file-name convention beats the folder it sits in
+        ("src/app/routes/articles/articles.service.ts", "service"),
+        ("src/app/routes/articles/articles.controller.ts", "api"),
+        ("src/app/routes/articles/articles.model.ts", "model"),
+        ("src/app/routes/articles/articles.router.ts", "api"),
+        ("src/app/routes/articles/index.ts", "api"),
+        ("src/features/cart/cart.component.tsx", "view"),
+        ("src/features/cart/cart.dto.ts", "model"),
+        ("src/features/cart/cart.utils.ts", "util"),
+        ("src/components/orders/orders.service.ts", "service"),
+        # Rails: views (whatever folder they are in), jobs, mailers, helpers, channels, JSON views
+        ("app/views/settings/show.html.erb", "view"),
+        ("app/views/config/index.html.haml", "view"),
+        ("app/views/api/v1/accounts/show.json.jbuilder", "view"),
+        ("app/views/user_mailer/welcome.text.erb", "view"),
+        ("app/jobs/sync_account_job.rb", "service"),
+        ("app/jobs/concerns/retryable.rb", "service"),
+        ("app/mailers/user_mailer.rb", "service"),
+        ("app/models/concerns/syncable.rb", "model"),
+        ("app/helpers/accounts_helper.rb", "view"),
+        ("app/channels/chat_channel.rb", "api"),
+        ("app/controllers/api/v1/accounts_controller.rb", "api"),
+        ("app/serializers/account_serializer.rb", "view"),
+        ("lib/tasks/import.rake", "cli"),
+        ("config/initializers/sidekiq.rb", "config"),
+        ("config.ru", "config"),
+        ("db/schema.rb", "migration"),
+        # Laravel / PHP (PascalCase folders)
+        ("app/Http/Controllers/PageController.php", "api"),
+        ("app/Http/Middleware/Authenticate.php", "api"),
+        ("app/Models/User.php", "model"),
+        ("resources/views/pages/show.blade.php", "view"),
+        ("app/Console/Commands/CleanupImages.php", "cli"),
+        ("app/Jobs/SendEmail.php", "service"),
+        ("lang/de/entities.php", "config"),  # translated strings, like Rails' config/locales
+        ("src/i18n/fr.json", "config"),
+        # Django: a views package and the conventional module names
+        ("shop/views/orders.py", "api"),
+        ("shop/serializers.py", "view"),
+        ("shop/forms.py", "view"),
+        ("shop/tasks.py", "service"),
+        ("shop/templatetags/money.py", "view"),
+        # Express / Next / Spring folders
+        ("server/middleware/auth.js", "api"),
+        ("server/controllers/orders.js", "api"),
+        ("server/views/orders.ejs", "view"),
+        ("app/settings/page.tsx", "view"),
+        ("src/main/java/com/shop/repository/OrderRepository.java", "model"),
+        ("src/main/java/com/shop/controller/Orders.java", "api"),
+        ("src/main/resources/templates/orders.html", "view"),
+        ("src/main/kotlin/shop/OrderService.kt", "service"),
+    ],
+)
+def test_conventions_as_data(path: str, layer: str) -> None:
+    assert layer_for(path, "") == layer
+
+
+def test_content_decides_when_the_path_says_nothing() -> None:
+    assert layer_for("app/lib/sync.rb", "class Sync < ApplicationJob\nend") == "service"
+    assert layer_for("app/notify.rb", "class Notify < ApplicationMailer\nend") == "service"
+
+
 def test_layers_are_known_and_text_is_optional() -> None:
     assert layer_for("src/thing.py", None) == "core"
     assert layer_for("tests/models/user.py") == "test"  # tests beat everything

@@ -5,7 +5,8 @@ from __future__ import annotations
 import pytest
 
 from codeqa.explore.facets import facets_of
-from codeqa.explore.imports import Resolver, file_imports, module_graph, module_of
+from codeqa.explore.importers import Project
+from codeqa.explore.imports import file_imports, module_graph, module_of
 from codeqa.explore.overview import build_overview
 from codeqa.records import Chunk
 from codeqa.store import ChunkTable
@@ -68,7 +69,7 @@ def test_python_and_typescript_imports_resolve_to_files():
     assert overview.file_imports["app/auth.py"] == ("app/db.py",)
     assert set(overview.file_imports["app/views.py"]) == {"app/auth.py", "app/db.py"}
     assert overview.file_imports["web/main.ts"] == ("web/lib/api.ts",)
-    assert overview.external_imports == {"sqlite3": 1, "react": 1}
+    assert overview.external_imports == {"react": 1}  # sqlite3 is Python's standard library: not a dependency
 
 
 @pytest.mark.parametrize(
@@ -105,13 +106,14 @@ def test_python_and_typescript_imports_resolve_to_files():
     ],
 )
 def test_imports_in_other_languages(path, language, text, files, expected):
-    resolved, _ = file_imports(path, language, text, Resolver([path, *files]))
+    resolved, _ = file_imports(path, language, text, Project.from_paths([path, *files]))
     assert resolved == expected
 
 
 def test_relative_imports_cannot_escape_the_repository():
-    resolved, external = file_imports("a.js", "javascript", "import x from '../../etc/passwd'", Resolver(["a.js"]))
-    assert resolved == set() and external == {"../../etc/passwd"}
+    project = Project.from_paths(["a.js"])
+    resolved, external = file_imports("a.js", "javascript", "import x from '../../etc/passwd'", project)
+    assert resolved == set() and external == set()
 
 
 def test_module_graph_collapses_files_by_depth():

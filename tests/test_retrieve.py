@@ -140,3 +140,17 @@ def test_docs_do_not_crowd_out_code(shop_index: Settings):
     result = retrieve("shop", "how is configuration read from environment variables", shop_index, k=5)
     assert result.files[0].path == "shop/config.py"
     assert Path(result.files[0].path).suffix == ".py"
+
+
+def test_unknown_filter_values_name_the_valid_ones():
+    from codeqa.errors import QueryError
+    from codeqa.explore.facets import Facets
+
+    facets = Facets(layers={"api": 5, "test": 2}, kinds={"function": 7}, languages={"python": 7}, directories={})
+    Filters(layers=("api",), languages=("python",)).validate(facets)  # present values pass
+    with pytest.raises(QueryError, match=r"Unknown layer 'controllers'; this index has these layers: api, test\."):
+        Filters(layers=("controllers",)).validate(facets)
+    with pytest.raises(QueryError, match=r"No chunk in this index has kind 'class'; .*kinds: function\."):
+        Filters(kinds=("class",)).validate(facets)
+    with pytest.raises(QueryError, match=r"Unknown language 'Python'; .*languages: python\."):
+        Filters(languages=("Python",)).validate(facets)

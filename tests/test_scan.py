@@ -227,3 +227,41 @@ def test_progress_and_candidate_walk(tmp_path: Path, settings: Settings) -> None
     result = scan_repository(tmp_path, settings, progress=lambda m, f: calls.append((m, f)))
     assert len(result.files) == 1200 and calls[-1][1] == 1.0 and len(calls) >= 2
     assert sum(1 for _ in iter_candidate_paths(tmp_path)) == 1200
+
+
+def test_files_a_user_reads_are_indexed_scripts_by_their_shebang(tmp_path: Path, settings: Settings) -> None:
+    write_files(tmp_path, {
+        "app/views/accounts/show.json.jbuilder": "json.extract! @account, :id, :name\n",
+        "config.ru": "require_relative 'config/environment'\nrun Rails.application\n",
+        "Gemfile": "source 'https://rubygems.org'\ngem 'rails'\n",
+        "Rakefile": "require_relative 'config/application'\n",
+        "lib/tasks/import.rake": "task :import do\nend\n",
+        "app/views/layouts/app.html.haml": "%html\n  %body= yield\n",
+        "go.mod": "module example.com/shop\n",
+        "bin/setup": "#!/usr/bin/env ruby\nrequire 'fileutils'\n",
+        "bin/dev": "#!/usr/bin/env sh\nexec foreman start\n",
+        "scripts/release": "#!/usr/bin/env -S python3 -u\nprint('release')\n",
+        "bin/node-tool": "#!/usr/bin/env node\nconsole.log(1)\n",
+        ".cursor/rules/testing.mdc": "---\ndescription: how we test\n---\n# Testing\n",
+        ".env.test.example": "DATABASE_URL=postgres://localhost/test\n",
+        "CODEOWNERS": "* @acme/devs\n",  # no extension and no shebang: not code
+        "data.bin2": "x\n",  # an unknown extension
+    })  # fmt: skip
+    result = scan_repository(tmp_path, settings)
+    languages = {f.path: f.language for f in result.files}
+    assert languages == {
+        "app/views/accounts/show.json.jbuilder": "ruby",
+        "config.ru": "ruby",
+        "Gemfile": "ruby",
+        "Rakefile": "ruby",
+        "lib/tasks/import.rake": "ruby",
+        "app/views/layouts/app.html.haml": "haml",
+        "go.mod": "gomod",
+        "bin/setup": "ruby",
+        "bin/dev": "bash",
+        "scripts/release": "python",
+        "bin/node-tool": "javascript",
+        ".cursor/rules/testing.mdc": "markdown",
+        ".env.test.example": "ini",
+    }
+    assert _skipped(result) == {"CODEOWNERS": "unsupported-type", "data.bin2": "unsupported-type"}

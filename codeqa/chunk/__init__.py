@@ -28,7 +28,7 @@ from codeqa.records import Chunk, ChunkKind, Layer, SourceFile
 
 __all__ = ["CHUNKER_VERSION", "chunk_file", "layer_for"]
 
-CHUNKER_VERSION = "1"  # bump whenever chunk boundaries, symbols, kinds or layers change
+CHUNKER_VERSION = "2"  # bump whenever chunk boundaries, symbols, kinds or layers change
 
 log = logging.getLogger(__name__)
 

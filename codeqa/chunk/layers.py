@@ -1,31 +1,39 @@
 """Architectural layer of a file (api, model, view, service, …) from path and framework conventions.
 
-Layers let a user narrow a question ("only controllers", "skip tests"). They are decided by three
-small ordered tables, first match wins:
+Layers let a user narrow a question ("only controllers", "skip tests"). They are decided by small tables of
+conventions, kept as data and checked in this order (first match wins):
 
-1. ``LAYER_RULES`` — path conventions, strongest first (a test file is a test wherever it lives);
-2. ``CONTENT_RULES`` — framework signals (literal substrings) in the text: ``@app.route(``…;
-3. ``FALLBACK_RULES`` — generic library folders (``lib/``, ``common/``) when nothing else said more;
+1. ``STRONG_RULES`` — path patterns that beat everything (a test file is a test wherever it lives; migrations,
+   docs, build and CI files);
+2. ``FILE_NAMES`` — exact file names with a fixed role (``urls.py``, ``routes.rb``, Next's ``page.tsx``);
+3. ``FILE_SUFFIXES`` — file-name endings: feature-folder conventions (``orders.service.ts``,
+   ``users_controller.rb``, ``welcome_mailer.rb``), templates (``.erb``, ``.jbuilder``, ``.blade.php``) and config
+   formats;
+4. ``FOLDERS`` — the deepest ancestor folder with a known role (``app/jobs``, ``controllers``, ``services``),
+   compared case-insensitively (``Http/Controllers``); a two-part key (``app/helpers``) beats a one-part one;
+5. ``WEAK_SUFFIXES`` — ``.jsx``/``.tsx`` are usually views, unless a folder said otherwise;
+6. ``CONTENT_RULES`` — framework signals (literal substrings) in the text: ``@app.route(``…;
+7. ``FALLBACK_FOLDERS`` — generic library folders (``lib/``, ``common/``) when nothing else said more;
 then ``core``.
 """
 
 from __future__ import annotations
 
 import re
+from pathlib import PurePosixPath
 
 from codeqa.records import Layer
 
 LAYERS = tuple(Layer)
 
-LAYER_RULES: list[tuple[str, str]] = [
-    # tests beat everything
+STRONG_RULES: list[tuple[str, str]] = [
     ("test", r"(^|/)(tests?|spec|specs|__tests__|__mocks__|testing|e2e|cypress|testdata)/"),
     (
         "test",
         r"(^|/)(test_[^/]*\.py|[^/]*_test\.(py|go|rb|exs?)|conftest\.py|[^/]*_spec\.rb"
         r"|[^/]*\.(spec|test)\.[cm]?[jt]sx?|[^/]*Tests?\.(java|kt|cs|php|scala|swift))$",
     ),
-    ("migration", r"(^|/)(migrations?|db/migrate|alembic|flyway)/"),
+    ("migration", r"(^|/)(migrations?|db/migrate|alembic|flyway)/|(^|/)db/(schema\.rb|structure\.sql|seeds\.rb)$"),
     ("docs", r"(^|/)(docs?|documentation|site-docs)/"),
     ("docs", r"\.(md|markdown|mdx|rst|adoc)$|(^|/)(README|CHANGELOG|CONTRIBUTING|LICENSE|AUTHORS)"),
     ("build", r"(^|/)(\.github/workflows|\.circleci|\.buildkite)/|(^|/)\.gitlab-ci\.ya?ml$"),
@@ -34,49 +42,126 @@ LAYER_RULES: list[tuple[str, str]] = [
         r"(^|/)(setup\.py|setup\.cfg|pyproject\.toml|noxfile\.py|tox\.ini|Makefile"
         r"|CMakeLists\.txt|[^/]*\.cmake|package\.json|tsconfig[^/]*\.json|Gemfile|Rakefile"
         r"|[^/]*\.gemspec|build\.gradle(\.kts)?|settings\.gradle(\.kts)?|pom\.xml|Cargo\.toml"
-        r"|build\.rs|go\.mod|Jenkinsfile|justfile|BUILD(\.bazel)?|WORKSPACE"
-        r"|(webpack|vite|rollup|babel|esbuild)\.config\.[cm]?[jt]s)$",
+        r"|build\.rs|go\.mod|Jenkinsfile|justfile|BUILD(\.bazel)?|WORKSPACE|composer\.json"
+        r"|(webpack|vite|rollup|babel|esbuild|jest|vitest|eslint|prettier|tailwind|postcss|next|nuxt)"
+        r"\.config\.[cm]?[jt]s)$",
     ),
-    # routing tables live in config/ but are the API surface
-    ("api", r"(^|/)(config/routes\.rb|urls\.py|routes\.(py|rb|php|[jt]s))$"),
-    (
-        "config",
-        r"(^|/)(settings|config|conf|configuration)\.py$|(^|/)(settings|config|configs|conf"
-        r"|\.config)/",
-    ),
-    (
-        "config",
-        r"(^|/)(Dockerfile[^/]*|docker-compose[^/]*|\.env[^/]*|Procfile)$"
-        r"|\.(ya?ml|toml|ini|cfg|conf|properties|json|jsonc|hcl|tf)$",
-    ),
-    ("cli", r"(^|/)(cli|cmd|bin|commands|management/commands)/|(^|/)(cli|__main__|manage)\.py$"),
+    ("config", r"(^|/)(Dockerfile[^/]*|docker-compose[^/]*\.ya?ml|\.env[^/]*|Procfile|config\.ru)$"),
+    ("api", r"(^|/)views/[^/]*\.py$"),  # a Django views package handles requests (elsewhere views/ holds templates)
+]
+
+# Exact file names (any folder).
+FILE_NAMES: list[tuple[str, tuple[str, ...]]] = [
     (
         "api",
-        r"(^|/)(pages/api|app/api|api|apis|controllers?|routes|routers?|handlers?|endpoints?"
-        r"|graphql)/",
-    ),
-    ("api", r"(^|/)(views|viewsets)(\.py|/[^/]*\.py)$|(^|/)(app/[^.]*/)?route\.[jt]s$"),
-    (
-        "api",
-        r"(Controller|Handler|Resource|Endpoint)s?\.(java|kt|cs|php|scala|go|[jt]s)$"
-        r"|_(controller|handler|handlers)\.(rb|go|py)$|\.controller\.[jt]s$",
-    ),
-    ("model", r"(^|/)(models?|entities|entity|schemas?|orm|dto|dtos)(/|\.py$)"),
-    ("model", r"(Entity|Model|Dto|DTO)\.(java|kt|cs|php|scala|swift|ts)$|\.(model|entity|schema)\.[jt]s$"),
-    ("view", r"(^|/)(templates|views|components|pages|layouts|partials|widgets|screens|ui)/"),
+        (
+            "routes.rb", "urls.py", "routes.py", "routes.php", "routes.js", "routes.ts", "route.ts", "route.js",
+            "middleware.ts", "middleware.js", "views.py", "viewsets.py", "api.py", "endpoints.py", "handlers.go",
+            "router.go", "routes.go",
+        ),
+    ),  # Rails, Django (+ REST framework), Next (app router), Go, Rack
+    ("model", ("models.py", "model.py", "schema.py", "schemas.py", "entities.py", "schema.prisma", "schema.graphql")),
+    ("view", ("page.tsx", "page.jsx", "page.js", "layout.tsx", "layout.jsx", "layout.js", "_app.tsx")),
+    ("view", ("forms.py", "serializers.py", "admin.py")),
+    ("service", ("tasks.py", "signals.py", "services.py", "jobs.py", "celery.py")),
+    ("config", ("settings.py", "config.py", "conf.py", "configuration.py", "apps.py", "wsgi.py", "asgi.py")),
+    ("cli", ("cli.py", "__main__.py", "manage.py", "main.go")),
+    ("util", ("utils.py", "helpers.py", "util.py", "helper.py", "utils.ts", "utils.js", "helpers.ts", "helpers.js")),
+]  # fmt: skip
+
+# File-name endings (the part after the feature name): checked after exact names, before folders.
+FILE_SUFFIXES: list[tuple[str, tuple[str, ...]]] = [
     (
         "view",
-        r"\.(html?|erb|haml|slim|vue|svelte|jinja2?|j2|hbs|mustache|ejs|pug|njk|twig|jsx|tsx"
-        r"|css|scss|sass|less)$|(^|/)(page|layout)\.[jt]sx?$",
+        (
+            ".erb", ".haml", ".slim", ".jbuilder", ".rabl", ".blade.php", ".twig", ".html", ".htm", ".jinja",
+            ".jinja2", ".j2", ".hbs", ".handlebars", ".mustache", ".ejs", ".pug", ".njk", ".liquid", ".vue",
+            ".svelte", ".css", ".scss", ".sass", ".less", ".component.ts", ".component.tsx", ".component.html",
+            ".page.tsx", ".view.ts", ".view.tsx", "_helper.rb", "_serializer.rb", "_presenter.rb", "_decorator.rb",
+            "_view.rb", "_component.rb",
+        ),
     ),
-    ("service", r"(^|/)(services?|usecases?|use_cases|interactors|domain|business|application)/"),
+    (
+        "api",
+        (
+            ".controller.ts", ".controller.js", ".routes.ts", ".routes.js", ".router.ts", ".router.js",
+            ".resolver.ts", ".guard.ts", ".middleware.ts", ".middleware.js", ".interceptor.ts", ".handler.ts",
+            ".handler.js", ".api.ts", ".api.js", "_controller.rb", "_channel.rb", "_handler.rb", "_controller.py",
+            "_handler.py", "_handler.go", "_handlers.go", "Controller.java", "Controller.kt", "Controller.php",
+            "Controller.cs", "Controller.scala", "Handler.java", "Handler.kt", "Resource.java", "Endpoint.java",
+            "Middleware.php", "Request.php",
+        ),
+    ),
     (
         "service",
-        r"(Service|UseCase|Interactor)\.(java|kt|cs|php|scala|ts|swift)$"
-        r"|_(service|usecase)\.(py|rb|go)$|\.service\.[jt]s$",
+        (
+            ".service.ts", ".service.js", ".job.ts", ".job.js", ".worker.ts", ".worker.js", ".queue.ts",
+            "_service.rb", "_job.rb", "_mailer.rb", "_worker.rb", "_policy.rb", "_interactor.rb", "_command.rb",
+            "_service.py", "_tasks.py", "_service.go", "Service.java", "Service.kt", "ServiceImpl.java",
+            "Service.php", "Service.cs", "Job.php", "Mail.php", "Job.java", "UseCase.java", "UseCase.kt",
+        ),
     ),
-    ("util", r"(^|/)(utils?|helpers?|tools)/|(^|/)(utils?|helpers?)\.\w+$"),
-]
+    (
+        "model",
+        (
+            ".model.ts", ".model.js", ".entity.ts", ".schema.ts", ".schema.js", ".dto.ts", ".repository.ts",
+            "_model.rb", "_record.rb", "_model.py", "_models.py", "_repository.go", "_model.go", "Entity.java",
+            "Model.java", "Dto.java", "DTO.java", "Repository.java", "Entity.kt", "Model.kt", "Dto.kt",
+            "Repository.kt", "Repository.php", "Entity.cs", "Model.cs", "Dto.cs", "Model.swift",
+        ),
+    ),
+    ("cli", (".rake", ".command.ts", "_command.py", "Command.php", "Command.java")),
+    ("util", (".util.ts", ".utils.ts", ".helper.ts", ".helpers.ts", ".util.js", ".utils.js", "_util.py")),
+    (
+        "config",
+        (
+            ".yml", ".yaml", ".toml", ".ini", ".cfg", ".conf", ".properties", ".json", ".jsonc", ".hcl", ".tf",
+            ".config.ts", ".config.js", ".config.mjs", ".config.cjs", ".config.rb", ".env",
+        ),
+    ),
+]  # fmt: skip
+
+# Folder names (lower case) → layer; the deepest folder with a role decides. "a/b" keys match two folders.
+FOLDERS: dict[str, str] = {
+    **dict.fromkeys(("config", "configs", "conf", ".config", "initializers", "environments"), "config"),
+    **dict.fromkeys(("locales", "locale", "i18n", "l10n", "translations", "lang"), "config"),  # translated strings
+    **dict.fromkeys(("cli", "cmd", "bin", "commands", "console", "management/commands"), "cli"),
+    **dict.fromkeys(("scripts", "script", "tools/build", "deploy", "ci"), "build"),
+    **dict.fromkeys(
+        (
+            "api", "apis", "controller", "controllers", "routes", "router", "routers", "handler", "handlers",
+            "endpoints", "endpoint", "graphql", "resolvers", "middleware", "middlewares", "channels", "rest",
+            "http/requests", "pages/api", "app/api",
+        ),
+        "api",
+    ),
+    **dict.fromkeys(
+        (
+            "model", "models", "entities", "entity", "schema", "schemas", "orm", "dto", "dtos", "repository",
+            "repositories", "prisma",
+        ),
+        "model",
+    ),
+    **dict.fromkeys(
+        (
+            "views", "view", "templates", "template", "components", "pages", "layouts", "partials", "widgets",
+            "screens", "ui", "templatetags", "serializers", "presenters", "decorators", "app/helpers",
+            "resources/views", "styles", "css", "assets/stylesheets",
+        ),
+        "view",
+    ),
+    **dict.fromkeys(
+        (
+            "services", "service", "usecases", "usecase", "use_cases", "interactors", "domain", "business",
+            "application", "jobs", "workers", "mailers", "mail", "tasks", "policies", "listeners", "events",
+            "notifications", "queues", "consumers",
+        ),
+        "service",
+    ),
+    **dict.fromkeys(("utils", "util", "helpers", "helper", "tools", "utilities"), "util"),
+}  # fmt: skip
+
+WEAK_SUFFIXES: list[tuple[str, tuple[str, ...]]] = [("view", (".jsx", ".tsx"))]
 
 # Literal signals (plain substring tests: fast enough to run on every file), strongest first.
 CONTENT_RULES: list[tuple[str, tuple[str, ...]]] = [
@@ -84,53 +169,23 @@ CONTENT_RULES: list[tuple[str, tuple[str, ...]]] = [
     (
         "api",
         (
-            "@app.route(",
-            "@app.get(",
-            "@app.post(",
-            "@app.put(",
-            "@app.delete(",
-            "@bp.route(",
-            "@blueprint.route(",
-            "@router.get(",
-            "@router.post(",
-            "@router.put(",
-            "@router.delete(",
-            "@api.route(",
-            "APIRouter(",
-            "Blueprint(",
-            "@api_view",
-            "APIView",
-            "ViewSet",
+            "@app.route(", "@app.get(", "@app.post(", "@app.put(", "@app.delete(", "@bp.route(",
+            "@blueprint.route(", "@router.get(", "@router.post(", "@router.put(", "@router.delete(", "@api.route(",
+            "APIRouter(", "Blueprint(", "@api_view", "APIView", "ViewSet",
         ),
     ),  # Flask, FastAPI, Django REST framework
     (
         "api",
         (
-            "@RestController",
-            "@Controller",
-            "@RequestMapping",
-            "@GetMapping",
-            "@PostMapping",
-            "[ApiController]",
-            "[HttpGet",
-            "@Get(",
-            "@Post(",
+            "@RestController", "@Controller", "@RequestMapping", "@GetMapping", "@PostMapping", "[ApiController]",
+            "[HttpGet", "@Get(", "@Post(",
         ),
     ),  # Spring, ASP.NET, NestJS
     (
         "api",
         (
-            "express.Router(",
-            "app.get('/",
-            'app.get("/',
-            "app.post('/",
-            'app.post("/',
-            "router.get('/",
-            'router.get("/',
-            "router.post('/",
-            'router.post("/',
-            "NextResponse",
-            "NextApiRequest",
+            "express.Router(", "app.get('/", 'app.get("/', "app.post('/", 'app.post("/', "router.get('/",
+            'router.get("/', "router.post('/", 'router.post("/', "NextResponse", "NextApiRequest",
         ),
     ),  # Express, Next
     ("api", ("http.HandleFunc(", "http.ResponseWriter", "*gin.Context", "echo.Context", "fiber.Ctx")),  # Go
@@ -138,51 +193,61 @@ CONTENT_RULES: list[tuple[str, tuple[str, ...]]] = [
     (
         "model",
         (
-            "models.Model",
-            "@Entity",
-            "@Table(",
-            "declarative_base(",
-            "(DeclarativeBase)",
-            "db.Model",
-            "< ApplicationRecord",
-            "< ActiveRecord::Base",
-            "mongoose.Schema",
-            "new Schema(",
-            "gorm.Model",
-            "sequelize.define(",
-            "(BaseModel)",
-            "(SQLModel",
+            "models.Model", "@Entity", "@Table(", "declarative_base(", "(DeclarativeBase)", "db.Model",
+            "< ApplicationRecord", "< ActiveRecord::Base", "mongoose.Schema", "new Schema(", "gorm.Model",
+            "sequelize.define(", "(BaseModel)", "(SQLModel",
         ),
     ),
+    ("service", ("< ApplicationJob", "< ActiveJob::Base", "< ApplicationMailer", "< ActionMailer::Base")),  # Rails
     (
         "cli",
         ("argparse.ArgumentParser(", "@click.command", "@click.group", "typer.Typer(", "cobra.Command", "clap::Parser"),
     ),
     ("service", ("@Service", "@Injectable")),
     ("test", ("import pytest", "unittest.TestCase", "@Test\n", "RSpec.describe")),
-]
+]  # fmt: skip
 
-FALLBACK_RULES: list[tuple[str, str]] = [
-    ("util", r"(^|/)(lib|libs|common|shared|support|misc|internal/pkg)/"),
-]
+FALLBACK_FOLDERS: dict[str, str] = dict.fromkeys(("lib", "libs", "common", "shared", "support", "misc"), "util")
 
 CONTENT_PREFIX = 50_000  # framework signals sit near the top; don't scan megabytes
 
-_PATH = [(Layer(layer), re.compile(pattern)) for layer, pattern in LAYER_RULES]
-_FALLBACK = [(Layer(layer), re.compile(pattern)) for layer, pattern in FALLBACK_RULES]
+_STRONG = [(Layer(layer), re.compile(pattern)) for layer, pattern in STRONG_RULES]
+_NAMES = {name: Layer(layer) for layer, names in reversed(FILE_NAMES) for name in names}
+_SUFFIXES = [(Layer(layer), suffixes) for layer, suffixes in FILE_SUFFIXES]
+_WEAK = [(Layer(layer), suffixes) for layer, suffixes in WEAK_SUFFIXES]
 _CONTENT = [(Layer(layer), signals) for layer, signals in CONTENT_RULES]
+
+
+def _by_suffix(name: str, table: list[tuple[Layer, tuple[str, ...]]]) -> Layer | None:
+    for layer, suffixes in table:
+        if name.endswith(suffixes):
+            return layer
+    return None
+
+
+def _by_folder(folders: list[str], table: dict[str, str]) -> Layer | None:
+    """The role of the deepest folder that has one; ``parent/name`` keys beat ``name`` keys at the same depth."""
+    for depth in range(len(folders) - 1, -1, -1):
+        pair = "/".join(folders[depth - 1 : depth + 1]) if depth else ""
+        role = table.get(pair) or table.get(folders[depth])
+        if role:
+            return Layer(role)
+    return None
 
 
 def layer_for(path: str, text: str | None = "") -> Layer:
     """The layer of a repo-relative POSIX path, using the file's text for framework signals."""
-    for layer, pattern in _PATH:
+    for layer, pattern in _STRONG:
         if pattern.search(path):
             return layer
+    pure = PurePosixPath(path)
+    name, folders = pure.name, [part.lower() for part in pure.parts[:-1]]
+    found = _NAMES.get(name) or _by_suffix(name, _SUFFIXES) or _by_folder(folders, FOLDERS)
+    found = found or _by_suffix(name, _WEAK)
+    if found:
+        return found
     head = (text or "")[:CONTENT_PREFIX]
     for layer, signals in _CONTENT:
         if any(signal in head for signal in signals):
             return layer
-    for layer, pattern in _FALLBACK:
-        if pattern.search(path):
-            return layer
-    return Layer.CORE
+    return _by_folder(folders, FALLBACK_FOLDERS) or Layer.CORE

@@ -12,10 +12,10 @@ from typing import Annotated, Any
 
 import typer
 from rich.progress import BarColumn, Progress, TaskID, TextColumn, TimeElapsedColumn
-from rich.table import Table
 
 from codeqa import __version__
 from codeqa.cli.console import err, out, run_or_exit, safe, settings
+from codeqa.languages import largest_first
 
 
 def index(
@@ -32,8 +32,17 @@ def index(
     token_stdin: Annotated[
         bool, typer.Option("--token-stdin", help="Read the access token from standard input (not visible in `ps`).")
     ] = False,
+    verbose: Annotated[bool, typer.Option("--verbose", "-v", help="List every skipped file with its reason.")] = False,
+    map_: Annotated[
+        bool,
+        typer.Option(
+            "--map/--no-map",
+            help="After the summary, lay out the map and overview so the app opens them at once (Ctrl-C skips it; "
+            "the app then does it in the background).",
+        ),
+    ] = True,
 ) -> None:
-    """Clone (if remote), scan, chunk, embed and store a repository."""
+    """Clone (if remote), scan, chunk, embed and store a repository; then prepare its map and overview."""
     from codeqa.pipeline import STAGES, ProgressEvent, build_index
 
     if token_stdin:
@@ -60,7 +69,9 @@ def index(
         report = run_or_exit(lambda: build_index(source, config, name=name, ref=ref, token=token, progress=on_progress))
         for task in tasks.values():
             bar.update(task, completed=1.0)
-    _print_report(report)
+    _print_report(report, verbose=verbose)
+    if map_:
+        _prepare_views(config, report.manifest)
 
 
 def _token_from_stdin(given: str | None) -> str:
@@ -74,20 +85,45 @@ def _token_from_stdin(given: str | None) -> str:
     return token
 
 
-def _print_report(report: Any) -> None:
+def _prepare_views(config: Any, manifest: Any) -> None:
+    """The map and overview, computed once now so `codeqa serve` shows them at once; the index is usable already,
+    so nothing here fails the command (e.g. another `codeqa index` of the same name replaced it meanwhile)."""
+    from codeqa.errors import CodeqaError
+    from codeqa.explore import prepare
+
+    with err.status("Laying out the map and the overview (Ctrl-C skips; the app will do it)…"):
+        try:
+            prepared = prepare(config, manifest)
+        except KeyboardInterrupt:
+            err.print("Skipped the map; the app lays it out when you open it. The index is complete.")
+            return
+        except CodeqaError as exc:
+            err.print(f"[yellow]note:[/] the map was not laid out ({safe(str(exc))}); the app will do it.")
+            return
+    out.print(
+        f"  map: {prepared.points:,} chunks laid out in {prepared.map_seconds:.1f}s, "
+        f"overview in {prepared.overview_seconds:.1f}s"
+    )
+
+
+def _print_report(report: Any, *, verbose: bool = False) -> None:
     manifest = report.manifest
     out.print(
         f"[bold green]Indexed[/] {manifest.name}  ({safe(manifest.source)}"
         + (f" @ {manifest.sha[:12]}" if manifest.sha else "")
         + ")"
     )
-    languages = safe(", ".join(f"{lang} {count}" for lang, count in list(report.languages.items())[:8]))
+    languages = safe(", ".join(f"{lang} {count}" for lang, count in largest_first(report.languages, 8)))
     out.print(
         f"  files {report.files}   lines {report.lines}   chunks {report.chunks}   newly embedded {report.embedded}"
     )
     out.print(f"  languages: {languages}")
     skipped = ", ".join(f"{reason} {count}" for reason, count in report.skipped.items()) or "none"
-    out.print(f"  skipped: {skipped}")
+    hint = "  (--verbose lists them)" if report.skipped and not verbose else ""
+    out.print(f"  skipped: {skipped}{hint}")
+    if verbose:
+        for item in sorted(report.skipped_files, key=lambda f: (f.reason, f.path)):
+            out.print(f"    {item.reason:<16} {safe(item.path)}", soft_wrap=True)
     timings = "  ".join(f"{stage} {seconds:.1f}s" for stage, seconds in report.timings.items())
     out.print(f"  time: {timings}  (total {sum(report.timings.values()):.1f}s)")
     for notice in report.notices:
@@ -95,30 +131,24 @@ def _print_report(report: Any) -> None:
 
 
 def list_indexes() -> None:
-    """List indexed repositories."""
+    """List indexed repositories (a few short lines each, readable in an 80-column terminal)."""
     from codeqa.store import Store
 
     manifests = run_or_exit(lambda: Store(settings()).list_manifests())
     if not manifests:
         out.print("No indexes yet. Create one with: codeqa index <github-url-or-path>")
         return
-    table = Table(expand=False)
-    for column in ("name", "commit", "files", "chunks", "indexed"):
-        table.add_column(column, no_wrap=True)
-    table.add_column("languages")
-    table.add_column("source", overflow="fold")
+    width = min(max(len(m.name) for m in manifests), 30)
+    out.print(f"[bold]{'name':<{width}}  {'commit':<7}  {'files':>7}  {'chunks':>7}  indexed[/]")
     for m in manifests:
         when = dt.datetime.fromtimestamp(m.created_at).strftime("%Y-%m-%d %H:%M")
-        table.add_row(
-            safe(m.name),
-            safe((m.sha or "-")[:12]),
-            str(m.counts.get("files", 0)),
-            str(m.counts.get("chunks", 0)),
-            when,
-            safe(", ".join(list(m.languages)[:3])),
-            safe(m.source),
+        files, chunks = m.counts.get("files", 0), m.counts.get("chunks", 0)
+        out.print(
+            f"{safe(m.name):<{width}}  {(m.sha or '-')[:7]:<7}  {files:>7,}  {chunks:>7,}  {when}", soft_wrap=True
         )
-    out.print(table)
+        languages = ", ".join(f"{name} {count:,}" for name, count in largest_first(m.languages, 4))
+        out.print(f"  [dim]files by language: {safe(languages or 'none')}[/]", overflow="fold")
+        out.print(f"  [dim]{safe(m.source)}[/]", overflow="fold")
 
 
 def remove(

@@ -7,7 +7,7 @@ from dataclasses import dataclass
 
 from codeqa.config import Settings
 from codeqa.records import ancestor_directories
-from codeqa.store import ChunkTable, Manifest, Store, load_search_files
+from codeqa.store import ChunkTable, Manifest, Store, index_dir, load_search_files
 
 
 @dataclass(frozen=True)
@@ -33,4 +33,8 @@ def facets_of(table: ChunkTable) -> Facets:
 
 
 def load_facets(settings: Settings, manifest: Manifest, store: Store | None = None) -> Facets:
-    return facets_of(load_search_files(settings, manifest, store or Store(settings)).table)
+    """From the chunk table alone (a page's sidebar needs no BM25 index); all search files when it is missing."""
+    table = ChunkTable.load(index_dir(settings, manifest.collection))
+    return facets_of(
+        table if table is not None else load_search_files(settings, manifest, store or Store(settings)).table
+    )

@@ -25,9 +25,9 @@ def project_query(
 ) -> tuple[float, float]:
     """Where a question's embedding falls on the map.
 
-    PCA: the exact linear transform. UMAP: the similarity-weighted mean of the question's nearest chunks
-    (``neighbours`` = ``(chunk id, cosine similarity)``), which is how ``UMAP.transform`` initialises new points;
-    it needs no pickled model on disk and no JIT compile per query.
+    PCA: the exact linear transform. The graph layout: the similarity-weighted mean of the question's nearest
+    chunks (``neighbours`` = ``(chunk id, cosine similarity)``), which is how UMAP places new points; it needs no
+    model on disk.
     """
     vector = np.asarray(vector, dtype=np.float32)
     if projection.method == "pca":

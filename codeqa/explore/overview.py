@@ -20,6 +20,7 @@ from codeqa.symbols import IDENTIFIER, short_names
 
 CALL = re.compile(r"([A-Za-z_][A-Za-z0-9_]*)\s*\(")
 NOT_SYMBOLS = frozenset({"doc", "config", "test"})  # headings and keys are not code anyone calls
+NAMESPACE_LANGUAGES = frozenset({"php", "csharp", "cpp"})  # their "module" chunks are namespaces, not symbols
 GENERIC_NAMES = frozenset(
     [
         "__init__",
@@ -152,27 +153,36 @@ def _plain_word(name: str) -> bool:
 
 
 def most_referenced(chunks: Sequence[Chunk], n: int = 20) -> list[SymbolRef]:
-    """Symbols whose last name component appears most often in other chunks (generic names skipped)."""
-    mentions = [Counter(IDENTIFIER.findall(chunk.text)) for chunk in chunks]
-    calls = [Counter(CALL.findall(chunk.text)) for chunk in chunks]
+    """Symbols whose last name component appears most often in other chunks (generic names skipped).
+
+    One pass over the texts builds postings (name → chunks mentioning it) for defined names only, so this is
+    linear in the size of the repository, not in definitions × chunks.
+    """
     definitions: dict[str, list[int]] = defaultdict(list)
     for row, chunk in enumerate(chunks):
-        if chunk.kind not in NOT_SYMBOLS and chunk.symbol:
+        namespace = chunk.kind == "module" and chunk.language in NAMESPACE_LANGUAGES
+        if chunk.kind not in NOT_SYMBOLS and chunk.symbol and not namespace:
             for name in short_names(chunk.symbol):
                 ambiguous = chunk.kind == "method" and _plain_word(name)  # .append( .split( are everyone's
                 if len(name) >= 3 and name not in GENERIC_NAMES and not ambiguous:
                     definitions[name].append(row)
+    plain = {name for name in definitions if _plain_word(name)}
+    postings: dict[str, list[tuple[int, int]]] = defaultdict(list)  # name → (row, occurrences)
+    for row, chunk in enumerate(chunks):
+        mentions = Counter(word for word in IDENTIFIER.findall(chunk.text) if word in definitions and word not in plain)
+        calls = Counter(word for word in CALL.findall(chunk.text) if word in plain)
+        for name, count in (mentions + calls).items():
+            postings[name].append((row, count))
     refs = []
     for name, rows in definitions.items():
-        counts = calls if _plain_word(name) else mentions
         own = set(rows)
-        using = [row for row, counter in enumerate(counts) if row not in own and counter[name]]
-        outside = sum(counts[row][name] for row in using)
+        using = [(row, count) for row, count in postings.get(name, ()) if row not in own]
+        outside = sum(count for _, count in using)
         if not outside:
             continue
         first = chunks[rows[0]]
         symbol = next((s.strip() for s in first.symbol.split(",") if short_names(s) == [name]), name)
-        other_files = {chunks[row].path for row in using} - {chunks[row].path for row in rows}
+        other_files = {chunks[row].path for row, _ in using} - {chunks[row].path for row in rows}
         refs.append(
             SymbolRef(name, symbol, first.kind, first.path, first.start_line, first.end_line, outside, len(other_files))
         )

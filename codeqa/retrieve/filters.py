@@ -2,12 +2,26 @@
 
 from __future__ import annotations
 
+from collections import Counter
+from collections.abc import Iterable
 from dataclasses import dataclass, field
+from typing import Protocol
 
 import numpy as np
 
 from codeqa.errors import QueryError
+from codeqa.records import ChunkKind, Layer
 from codeqa.store.table import ChunkTable
+
+KNOWN_VALUES: dict[str, frozenset[str]] = {"layer": frozenset(Layer), "kind": frozenset(ChunkKind)}
+
+
+class HasFacetValues(Protocol):
+    """A chunk table (one value per chunk) or ``Facets`` (value → count): anything naming the values present."""
+
+    layers: Iterable[str]
+    kinds: Iterable[str]
+    languages: Iterable[str]
 
 
 @dataclass(frozen=True)
@@ -23,6 +37,24 @@ class Filters:
     @property
     def active(self) -> bool:
         return bool(self.layers or self.kinds or self.languages or self.paths or self.globs)
+
+    def validate(self, present: HasFacetValues) -> None:
+        """Raise ``QueryError`` naming the valid values when a layer, kind or language does not occur in the index.
+
+        A typo (``--layer controllers``) would otherwise look like "no matching code"; the message lists what this
+        index has, most common first, so the fix is one copy-paste away.
+        """
+        for label, wanted, values in (
+            ("layer", self.layers, present.layers),
+            ("kind", self.kinds, present.kinds),
+            ("language", self.languages, present.languages),
+        ):
+            if not wanted:
+                continue
+            counts = Counter(values)  # a list counts its items; a dict of counts is taken as is
+            missing = [value for value in wanted if not counts.get(value)]
+            if missing:
+                raise QueryError(_unknown_message(label, missing, counts))
 
     def mask(self, table: ChunkTable) -> np.ndarray | None:
         """The filter as a boolean mask over the chunk table's rows (None = no filter); every stage applies it."""
@@ -44,19 +76,18 @@ def normalize_path_filter(raw: str) -> str:
     return path or "."
 
 
-def check_filter_values(filters: Filters, table: ChunkTable) -> None:
-    """Raise a ``QueryError`` naming the valid values when a layer, kind or language filter is not in the index.
+def _unknown_message(label: str, missing: list[str], counts: Counter[str]) -> str:
+    known = KNOWN_VALUES.get(label)
+    names = ", ".join(repr(value) for value in missing)
+    plural = "s" if len(missing) > 1 else ""
+    if known is None or any(value not in known for value in missing):
+        problem = f"Unknown {label}{plural} {names}"
+    else:
+        problem = f"No chunk in this index has {label}{plural} {names}"
+    valid = ", ".join(value for value, _ in counts.most_common()) or "none"
+    return f"{problem}; this index has these {label}s: {valid}."
 
-    Without this, a typo (``--layer apis``) silently matches nothing; with it the user sees what to type.
-    """
-    for label, wanted, present in (
-        ("layer", filters.layers, table.layers),
-        ("kind", filters.kinds, table.kinds),
-        ("language", filters.languages, table.languages),
-    ):
-        known = set(present) if wanted else set()
-        unknown = [value for value in dict.fromkeys(wanted) if value not in known]
-        if unknown:
-            valid = ", ".join(sorted(known)) or "none"
-            listed = ", ".join(repr(value) for value in unknown)
-            raise QueryError(f"Unknown {label} {listed}: this index has {label}s {valid}.")
+
+def check_filter_values(filters: Filters, table: ChunkTable) -> None:
+    """Raise a ``QueryError`` naming the valid values when a layer, kind or language filter is not in the index."""
+    filters.validate(table)

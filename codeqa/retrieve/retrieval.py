@@ -81,6 +81,7 @@ def retrieve(
     store.check_model(manifest, embedder.model_id, embedder.dimension, getattr(embedder, "revision", 1))
     files = load_search_files(settings, manifest, store, embedder)
     table = files.table
+    filters.validate(table)
     mask = filters.mask(table)
     if mask is not None and not mask.any():
         return Retrieval([], [])

@@ -12,7 +12,7 @@ import re
 from pathlib import Path, PurePosixPath
 
 from codeqa.config import Settings
-from codeqa.languages import detect_language
+from codeqa.languages import detect_language, detect_shebang, has_extension
 from codeqa.records import SkipReason, SourceFile
 
 LOCKFILES = frozenset(
@@ -90,7 +90,8 @@ def _classify_name(name: str, rel: str) -> tuple[SkipReason | None, str]:
         return SkipReason.LOCKFILE, ""
     language = detect_language(rel)
     if language is None:
-        return SkipReason.UNSUPPORTED_TYPE, ""
+        # an extensionless file may be a script (bin/setup): its shebang decides once it is read
+        return (None, "") if not has_extension(name) else (SkipReason.UNSUPPORTED_TYPE, "")
     if _MINIFIED_NAME_RE.search(name):
         return SkipReason.MINIFIED, language
     if _GENERATED_NAME_RE.search(name):
@@ -135,6 +136,9 @@ def examine_file(entry: os.DirEntry[str], rel: str, settings: Settings) -> Sourc
     if decoded is None:
         return SkipReason.BINARY
     text, encoding = decoded
+    language = language or detect_shebang(text) or ""
+    if not language:
+        return SkipReason.UNSUPPORTED_TYPE
     head = text[:2048]
     if ("enerated" in head and _GENERATED_TEXT_RE.search(head)) or (
         language in ("javascript", "typescript") and _BUNDLE_TEXT_RE.search(head)

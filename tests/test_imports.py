@@ -1,0 +1,211 @@
+"""Imports resolve the way each language resolves them: per-language fixture repositories, never across languages."""
+
+from __future__ import annotations
+
+from codeqa.explore.imports import import_graph
+from codeqa.languages import detect_language
+
+
+def graph(files: dict[str, str]) -> tuple[dict[str, set[str]], dict[str, int]]:
+    texts = {path: (detect_language(path) or "text", text) for path, text in files.items()}
+    imports, external = import_graph(texts)
+    return {path: set(targets) for path, targets in imports.items()}, dict(external)
+
+
+def test_python_import_json_beside_a_json_tsx_is_the_standard_library():
+    imports, external = graph(
+        {
+            "redash/query_runner/mongodb.py": "import json\nimport datetime\nfrom redash.utils import json_dumps\n",
+            "redash/utils/__init__.py": "def json_dumps(x): ...\n",
+            "redash/__init__.py": "",
+            "viz-lib/src/lib/json.tsx": "export const json = 1;\n",
+            "viz-lib/src/lib/datetime.tsx": "export const datetime = 1;\n",
+            "viz-lib/src/index.ts": "import { json } from './lib/json';\n",
+        }
+    )
+    assert imports["redash/query_runner/mongodb.py"] == {"redash/utils/__init__.py"}
+    assert imports["viz-lib/src/index.ts"] == {"viz-lib/src/lib/json.tsx"}
+    assert "json" not in external and "datetime" not in external  # standard library: not a dependency
+
+
+def test_python_package_roots_relative_imports_and_externals():
+    imports, external = graph(
+        {
+            "src/shop/__init__.py": "",
+            "src/shop/models.py": "import sqlalchemy\nfrom sqlalchemy.orm import Session\n",
+            "src/shop/api/__init__.py": "",
+            "src/shop/api/views.py": "from ..models import Order\nfrom . import schemas\nimport shop.config as cfg\n",
+            "src/shop/api/schemas.py": "from pydantic import BaseModel\n",
+            "src/shop/config.py": "import os\n",
+            "src/shop/utils.py": "from shop import (\n    models,\n    config,\n)\n",
+            "tests/conftest.py": "from shop.models import Order\nimport helpers\n",
+            "tests/helpers.py": "import requests\n",
+            "tools/models.py": "x = 1\n",
+        }
+    )
+    assert imports["src/shop/api/views.py"] == {"src/shop/models.py", "src/shop/api/schemas.py", "src/shop/config.py"}
+    assert imports["src/shop/utils.py"] == {"src/shop/models.py", "src/shop/config.py"}
+    assert imports["tests/conftest.py"] == {"src/shop/models.py", "tests/helpers.py"}  # a script folder is on the path
+    assert external == {"sqlalchemy": 1, "pydantic": 1, "requests": 1}  # files using each package
+
+
+def test_typescript_tsconfig_paths_base_url_index_files_and_workspace_packages():
+    imports, external = graph(
+        {
+            "web/tsconfig.json": """{
+                // comments and trailing commas, as tsconfig allows
+                "compilerOptions": {"baseUrl": ".", "paths": {"@/*": ["src/*"], "#config": ["src/config/index.ts"],},},
+            }""",
+            "web/src/app.tsx": (
+                "import { api } from '@/lib/api';\nimport config from '#config';\n"
+                "import Button from 'components/Button';\n"
+                "import { format } from './utils/format.js';\nimport React from 'react';\nimport fs from 'node:fs';\n"
+                "import path from 'path';\nimport { Card } from '@acme/ui/card';\nimport '@/styles/app.css';\n"
+                "const lazy = () => import('./pages/Home');\n"
+            ),
+            "web/src/lib/api/index.ts": "export const api = 1;\n",
+            "web/src/config/index.ts": "export default {};\n",
+            "web/components/Button.tsx": "export default 1;\n",
+            "web/src/utils/format.ts": "export const format = 1;\n",
+            "web/src/pages/Home.tsx": "import { useQuery } from '@tanstack/react-query';\n",
+            "packages/ui/package.json": '{"name": "@acme/ui"}',
+            "packages/ui/src/card.tsx": "export const Card = 1;\n",
+        }
+    )
+    assert imports["web/src/app.tsx"] == {
+        "web/src/lib/api/index.ts",
+        "web/src/config/index.ts",
+        "web/components/Button.tsx",
+        "web/src/utils/format.ts",
+        "web/src/pages/Home.tsx",
+        "packages/ui/src/card.tsx",
+    }
+    assert external == {"react": 1, "@tanstack/react-query": 1}  # node built-ins and unindexed css are not packages
+
+
+def test_rails_autoloading_by_constant_name_and_requires():
+    imports, external = graph(
+        {
+            "app/models/user.rb": "class User < ApplicationRecord\n  include Syncable\n  has_many :accounts\nend\n",
+            "app/models/account.rb": "class Account < ApplicationRecord\n  belongs_to :user\nend\n",
+            "app/models/application_record.rb": "class ApplicationRecord < ActiveRecord::Base\nend\n",
+            "app/models/concerns/syncable.rb": (
+                "module Syncable\n  def sync!\n    SyncAccountJob.perform_later(self)\n  end\nend\n"
+            ),
+            "app/jobs/sync_account_job.rb": (
+                "class SyncAccountJob < ApplicationJob\n  def perform(account)\n    Account.find(account.id)\n"
+                "    AccountMailer.synced(account).deliver_later\n  end\nend\n"
+            ),
+            "app/jobs/application_job.rb": "class ApplicationJob < ActiveJob::Base\nend\n",
+            "app/mailers/account_mailer.rb": "class AccountMailer < ApplicationMailer\nend\n",
+            "app/mailers/application_mailer.rb": "class ApplicationMailer < ActionMailer::Base\nend\n",
+            "app/controllers/admin/users_controller.rb": (
+                "module Admin\n  class UsersController < BaseController\n    def index\n      @users = User.all\n"
+                "      render json: Billing::Plan.default\n    end\n  end\nend\n"
+            ),
+            "app/controllers/admin/base_controller.rb": (
+                "module Admin\n  class BaseController < ActionController::Base\n  end\nend\n"
+            ),
+            "app/models/billing/plan.rb": "module Billing\n  class Plan\n  end\nend\n",
+            "lib/tasks/report.rb": "require 'csv'\nrequire 'prawn'\nrequire_relative 'helpers'\nrequire 'shop/pdf'\n",
+            "lib/tasks/helpers.rb": "module Helpers\nend\n",
+            "lib/shop/pdf.rb": "module Shop\n  class Pdf\n  end\nend\n",
+            "test/test_helper.rb": "require 'minitest/autorun'\n",
+            "test/models/user_test.rb": "require 'test_helper'\nclass UserTest < TestCase\n  User\nend\n",
+        }
+    )
+    assert imports["app/models/user.rb"] == {"app/models/application_record.rb", "app/models/concerns/syncable.rb"}
+    assert imports["app/models/concerns/syncable.rb"] == {"app/jobs/sync_account_job.rb"}
+    assert imports["app/jobs/sync_account_job.rb"] == {
+        "app/jobs/application_job.rb",
+        "app/models/account.rb",
+        "app/mailers/account_mailer.rb",
+    }
+    assert imports["app/controllers/admin/users_controller.rb"] == {
+        "app/controllers/admin/base_controller.rb",
+        "app/models/user.rb",
+        "app/models/billing/plan.rb",
+    }
+    assert imports["lib/tasks/report.rb"] == {"lib/tasks/helpers.rb", "lib/shop/pdf.rb"}
+    assert imports["test/models/user_test.rb"] == {"test/test_helper.rb", "app/models/user.rb"}
+    assert external == {"prawn": 1, "minitest": 1}  # csv is the standard library
+
+
+def test_go_packages_through_the_module_path_of_go_mod():
+    imports, external = graph(
+        {
+            "go.mod": "module github.com/acme/shop\n\ngo 1.22\n\nrequire github.com/gorilla/mux v1.8.0\n",
+            "cmd/shop/main.go": (
+                'package main\n\nimport (\n\t"fmt"\n\t"net/http"\n\n\t"github.com/acme/shop/internal/auth"\n'
+                '\tstore "github.com/acme/shop/internal/store"\n\t"github.com/gorilla/mux"\n'
+                '\t"golang.org/x/crypto/bcrypt"\n)\n'
+            ),
+            "internal/auth/auth.go": 'package auth\n\nimport "github.com/acme/shop/internal/store"\n',
+            "internal/auth/token.go": "package auth\n",
+            "internal/auth/auth_test.go": "package auth\n",
+            "internal/store/store.go": "package store\n",
+            "vendorless/auth/auth.go": "package auth\n",
+        }
+    )
+    assert imports["cmd/shop/main.go"] == {"internal/auth/auth.go", "internal/auth/token.go", "internal/store/store.go"}
+    assert imports["internal/auth/auth.go"] == {"internal/store/store.go"}
+    assert external == {"github.com/gorilla/mux": 1, "golang.org/x/crypto": 1}
+
+
+def test_java_and_kotlin_packages_wherever_the_files_live():
+    imports, external = graph(
+        {
+            "app/src/main/java/com/acme/shop/web/OrderController.java": (
+                "package com.acme.shop.web;\n\nimport com.acme.shop.model.Order;\nimport com.acme.shop.service.*;\n"
+                "import static com.acme.shop.util.Money.format;\nimport java.util.List;\n"
+                "import org.springframework.web.bind.annotation.RestController;\n"
+            ),
+            "app/src/main/java/com/acme/shop/model/Order.java": "package com.acme.shop.model;\npublic class Order {}\n",
+            "app/src/main/java/com/acme/shop/service/OrderService.java": "package com.acme.shop.service;\n",
+            "app/src/main/java/com/acme/shop/service/Billing.java": "package com.acme.shop.service;\n",
+            "app/src/main/java/com/acme/shop/util/Money.java": "package com.acme.shop.util;\nclass Money {}\n",
+            "app/src/main/kotlin/Extensions.kt": (
+                "package com.acme.shop.ext\n\nimport com.acme.shop.model.Order\nimport kotlinx.coroutines.launch\n\n"
+                "object Formats {}\nclass Currency\n"
+            ),
+            "app/src/main/kotlin/Report.kt": "package com.acme.shop.report\n\nimport com.acme.shop.ext.Currency\n",
+        }
+    )
+    assert imports["app/src/main/java/com/acme/shop/web/OrderController.java"] == {
+        "app/src/main/java/com/acme/shop/model/Order.java",
+        "app/src/main/java/com/acme/shop/service/OrderService.java",
+        "app/src/main/java/com/acme/shop/service/Billing.java",
+        "app/src/main/java/com/acme/shop/util/Money.java",
+    }
+    assert imports["app/src/main/kotlin/Report.kt"] == {"app/src/main/kotlin/Extensions.kt"}  # not at a/b/C.kt
+    assert external == {"org.springframework": 1}
+
+
+def test_php_psr4_namespaces_from_composer_json():
+    imports, external = graph(
+        {
+            "composer.json": '{"autoload": {"psr-4": {"BookStack\\\\": "app/"}}}',
+            "app/Http/Controllers/PageController.php": (
+                "<?php\nnamespace BookStack\\Http\\Controllers;\n\nuse BookStack\\Entities\\Models\\Page;\n"
+                "use Illuminate\\Http\\Request;\n\nclass PageController {\n    use HasFactory;\n}\n"
+            ),
+            "app/Entities/Models/Page.php": "<?php\nnamespace BookStack\\Entities\\Models;\nclass Page {}\n",
+        }
+    )
+    assert imports["app/Http/Controllers/PageController.php"] == {"app/Entities/Models/Page.php"}
+    assert external == {"Illuminate": 1}
+
+
+def test_never_across_languages():
+    imports, external = graph(
+        {
+            "app/auth.py": "from app import session\nimport models\n",
+            "app/session.ts": "export const session = 1;\n",
+            "app/__init__.py": "",
+            "models.rb": "class Models; end\n",
+            "web/index.ts": "import { auth } from '../app/auth';\n",
+        }
+    )
+    assert imports["app/auth.py"] == {"app/__init__.py"}  # `session` is a name in the package, never session.ts
+    assert "web/index.ts" not in imports  # a TypeScript file cannot import Python
+    assert external == {"models": 1}
