@@ -19,6 +19,7 @@ from codeqa.retrieve.file_signals import (
     centrality,
     doc_bridge,
     file_language,
+    file_roles,
     graph_spread,
     is_init,
     main_language,
@@ -28,7 +29,7 @@ from codeqa.retrieve.file_signals import (
     symbol_and_mention,
 )
 from codeqa.retrieve.query import asks_for_tests
-from codeqa.retrieve.roles import PERIPHERAL, Role, role_of, roles_asked_for
+from codeqa.retrieve.roles import PERIPHERAL, Role, roles_asked_for
 from codeqa.store.lexical import code_tokens, plain_tokens
 from codeqa.store.searchfiles import SearchFiles
 
@@ -197,7 +198,7 @@ def candidate_features(
     columns["fused_rr"] = _reciprocal_rank(fused[numbers])
     columns["symbol"] = _relative(symbol[numbers])
     columns["path_mention"] = mention[numbers]
-    columns["path_overlap"] = path_overlap([index.paths[n] for n in numbers], query_tokens)
+    columns["path_overlap"] = path_overlap(files, numbers, query_tokens)
     columns["hits_dense"] = np.log1p(per_file_count(files, signals.dense_top)[numbers])
     columns["hits_bm25"] = np.log1p(per_file_count(files, signals.lexical_top)[numbers])
     chunk_counts = np.bincount(index.row_file, minlength=len(index)).astype(np.float32)
@@ -221,7 +222,8 @@ def candidate_features(
     asked = roles_asked_for(query)
     if asks_for_tests(query):
         asked = asked | {Role.TEST}
-    roles = [role_of(index.paths[n]) for n in numbers]
+    all_roles = file_roles(files)
+    roles = [all_roles[n] for n in numbers]
     for role in PERIPHERAL:
         flag = 0.0 if role in asked else 1.0
         columns[f"role_{role}"] = np.asarray([flag if r is role else 0.0 for r in roles], dtype=np.float32)

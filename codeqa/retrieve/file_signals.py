@@ -7,21 +7,22 @@ from __future__ import annotations
 
 import re
 from collections import Counter
+from collections.abc import Sequence
 
 import numpy as np
 
 from codeqa.languages import CONFIG_LANGUAGES, DOC_LANGUAGES, MARKUP_LANGUAGES
 from codeqa.retrieve.query import query_identifiers, same_file
+from codeqa.retrieve.roles import Role, role_of
 from codeqa.store.lexical import path_tokens
 from codeqa.store.searchfiles import SearchFiles
 
 GRAPH_SEEDS = 10
+GRAPH_ITERATIONS = 4  # the best hits' neighbourhood up to four hops: what the feature needs, at a fifth of the cost
 
 
 def per_file_max(files: SearchFiles, values: np.ndarray, floor: float) -> np.ndarray:
-    out = np.full(len(files.files), floor, dtype=np.float32)
-    np.maximum.at(out, files.files.row_file, np.asarray(values, dtype=np.float32))
-    return out
+    return files.files.per_file_max(values, floor)
 
 
 def per_file_count(files: SearchFiles, rows: list[int]) -> np.ndarray:
@@ -76,7 +77,7 @@ def graph_spread(files: SearchFiles, fused: dict[int, float]) -> np.ndarray:
     if not fused:
         return out
     seeds = dict(sorted(fused.items(), key=lambda kv: (-kv[1], kv[0]))[:GRAPH_SEEDS])
-    spread = files.graph.personalized_pagerank(seeds)
+    spread = files.graph.personalized_pagerank(seeds, iterations=GRAPH_ITERATIONS)
     spread[list(seeds)] = 0.0
     np.add.at(out, index.row_file, spread)
     return out
@@ -96,15 +97,33 @@ def doc_bridge(files: SearchFiles, doc_texts: list[str]) -> np.ndarray:
     return bridge
 
 
-def path_overlap(paths: list[str], query_tokens: list[str]) -> np.ndarray:
+def path_overlap(files: SearchFiles, numbers: Sequence[int], query_tokens: list[str]) -> np.ndarray:
     """Share of a path's words (directories and file stem) that the question uses."""
     wanted = set(query_tokens)
-    out = np.zeros(len(paths), dtype=np.float32)
-    for i, path in enumerate(paths):
-        words = set(path_tokens(re.sub(r"\.[A-Za-z0-9]+$", "", path)))
-        if words:
-            out[i] = len(words & wanted) / len(words)
+    words = _path_words(files)
+    out = np.zeros(len(numbers), dtype=np.float32)
+    for i, number in enumerate(numbers):
+        if words[number]:
+            out[i] = len(words[number] & wanted) / len(words[number])
     return out
+
+
+def _path_words(files: SearchFiles) -> list[frozenset[str]]:
+    """Each file's path words (tokenized once per loaded index)."""
+    cached = getattr(files, "_path_words", None)
+    if cached is None:
+        cached = [frozenset(path_tokens(re.sub(r"\.[A-Za-z0-9]+$", "", path))) for path in files.files.paths]
+        files._path_words = cached  # type: ignore[attr-defined]
+    return cached
+
+
+def file_roles(files: SearchFiles) -> list[Role]:
+    """Each file's role (from its path, computed once per loaded index)."""
+    cached = getattr(files, "_roles", None)
+    if cached is None:
+        cached = [role_of(path) for path in files.files.paths]
+        files._roles = cached  # type: ignore[attr-defined]
+    return cached
 
 
 def is_init(path: str) -> float:

@@ -60,6 +60,28 @@ class FileIndex:
     def __len__(self) -> int:
         return len(self.paths)
 
+    def per_file_max(self, values: np.ndarray, floor: float) -> np.ndarray:
+        """The largest of each file's chunk values (``floor`` for a file without chunks)."""
+        values = np.asarray(values, dtype=np.float32)
+        starts = self._segments()
+        if starts is not None and len(values):  # chunks are grouped by file (the usual case): one vectorized pass
+            out = np.full(len(self.paths), floor, dtype=np.float32)
+            out[self.row_file[starts]] = np.maximum.reduceat(values, starts)
+            return np.maximum(out, floor)
+        out = np.full(len(self.paths), floor, dtype=np.float32)
+        np.maximum.at(out, self.row_file, values)
+        return out
+
+    def _segments(self) -> np.ndarray | None:
+        """Start rows of each file's run of chunks when every file's chunks are contiguous, else None (cached)."""
+        if not hasattr(self, "_starts"):
+            starts = (
+                np.flatnonzero(np.r_[True, self.row_file[1:] != self.row_file[:-1]]) if len(self.row_file) else None
+            )
+            contiguous = starts is not None and len(starts) == len(set(self.row_file[starts].tolist()))
+            self._starts = starts if contiguous else None
+        return self._starts
+
     def save(self, directory: Path) -> None:
         self.lexical.save(directory / FILE_BM25)
         self.plain.save(directory / FILE_PLAIN_BM25)
@@ -71,8 +93,8 @@ class FileIndex:
     def load(cls, directory: Path, table_paths: Sequence[str]) -> FileIndex | None:
         try:
             paths = json.loads((directory / FILES_FILE).read_text())
-            cards = np.load(directory / CARD_VECTORS_FILE, mmap_mode="r")
-            means = np.load(directory / MEAN_VECTORS_FILE, mmap_mode="r")
+            cards = np.load(directory / CARD_VECTORS_FILE)
+            means = np.load(directory / MEAN_VECTORS_FILE)
         except (OSError, ValueError):
             return None
         lexical = LexicalIndex.load(directory / FILE_BM25)

@@ -156,7 +156,7 @@ def _load_files(directory: Path) -> tuple[ChunkTable, LexicalIndex, SymbolGraph,
     lexical = LexicalIndex.load(directory / "bm25")
     graph = SymbolGraph.load(directory)
     try:
-        vectors = np.load(directory / VECTORS_FILE, mmap_mode="r")
+        vectors = np.load(directory / VECTORS_FILE)  # in memory: every question multiplies all of it
     except (OSError, ValueError):
         return None
     if lexical is None or graph is None or lexical.size != len(table) or vectors.shape[0] != len(table):
