@@ -336,7 +336,7 @@ def test_map_search_lists_matches_beside_the_plot_and_centres_on_them(shop: Sett
     hits = next(trace for trace in spec["data"] if trace["name"] == "top matches")
     assert hits["customdata"][0][2].startswith("shop/auth.py:")
     matches = next(radio for radio in at.radio if radio.label.startswith("Matches for"))
-    assert matches.options[0].startswith("1. shop/auth.py:")
+    assert matches.options[0].replace("\\", "").startswith("1. shop/auth.py:")
     first = f"1. {hits['customdata'][0][2]}" + f" · {hits['customdata'][0][1]}" * bool(hits["customdata"][0][1])
     assert matches.options[0].replace("\\", "") == first  # listed beside the plot, numbered as their rings
     assert spec["layout"]["xaxis"]["range"] != whole["layout"]["xaxis"]["range"]  # centred on the matches

@@ -762,7 +762,7 @@ CASES: list[Case] = [
         lambda w: _hostile_git_config(w, bare=False),
         None,
         "Indexed case",
-        indexed_paths("main.py"),
+        indexed_paths("main.py", "post-checkout"),  # the hook is a shell script in the folder: read, never run
     ),  # fmt: skip
     Case(
         "hostile-git-config-cloned",

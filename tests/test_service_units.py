@@ -64,9 +64,9 @@ def table() -> ChunkTable:
 
 def test_unknown_filter_values_list_the_values_the_index_has():
     check_filter_values(Filters(layers=("api",), kinds=("class", "function"), languages=("python",)), table())
-    with pytest.raises(QueryError, match=r"Unknown layer 'apis': this index has layers api, core\."):
+    with pytest.raises(QueryError, match=r"Unknown layer 'apis'; this index has these layers: core, api\."):
         check_filter_values(Filters(layers=("apis",)), table())
-    with pytest.raises(QueryError, match=r"Unknown language 'rust', 'go': this index has languages javascript, python"):
+    with pytest.raises(QueryError, match=r"Unknown languages? 'rust', 'go'; this index has these languages: "):
         check_filter_values(Filters(languages=("python", "rust", "go")), table())
     with pytest.raises(QueryError, match="Unknown kind 'fn'"):
         check_filter_values(Filters(kinds=("fn",)), table())
