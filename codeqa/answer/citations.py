@@ -12,7 +12,7 @@ from pathlib import PurePosixPath
 from codeqa.languages import EXTENSIONS
 from codeqa.records import Hit
 
-FENCED_BLOCK = re.compile(r"^(`{3,}|~{3,})[^\n]*\n.*?^\1[`~]*[ \t]*$", re.MULTILINE | re.DOTALL)
+FENCED_BLOCK = re.compile(r"^[ \t]*(`{3,}|~{3,})[^\n]*\n.*?^[ \t]*\1[`~]*[ \t]*$", re.MULTILINE | re.DOTALL)
 INLINE_CODE = re.compile(r"`[^`\n]*`")
 NUMBERED = re.compile(r"(?<![\w)])\[(\d{1,4}(?:\s*(?:,|-|–|;)\s*\d{1,4})*)\](?!\()")
 LINES = r"(?::(\d+)(?:\s*(?:-|–)\s*(\d+))?|#L(\d+)(?:-L?(\d+))?)"  # :12, :12-30, #L12, #L12-L30
