@@ -16,13 +16,14 @@ from codeqa.answer.citations import check_citations
 from codeqa.answer.conversation import HISTORY_SHARE, condense_query, fit_history, normalize_history
 from codeqa.answer.explain import Explanation
 from codeqa.answer.extractive import flow_text, no_match, render_markdown
+from codeqa.answer.graphqa import answer_from_graph, graph_intent
 from codeqa.answer.injection import flag_sources
 from codeqa.answer.pool import explain_index
 from codeqa.answer.prompt import Prompt, build_prompt, build_summary_prompt
-from codeqa.answer.redact import redact_secrets
+from codeqa.answer.redact import redact_secrets, redact_turns
 from codeqa.answer.render import link_hosts, remote_references
 from codeqa.config import Settings
-from codeqa.errors import LLMError, QueryError
+from codeqa.errors import LLMError, QueryError, SymbolNotFoundError
 from codeqa.records import Hit
 from codeqa.retrieve import Filters, validate_query
 from codeqa.store import Manifest, Store
@@ -191,10 +192,17 @@ def ask(
     turns = normalize_history(history)
     store = Store(settings)
     manifest = store.get_manifest(name)
+    intent, graph_notice = graph_intent(question), None
+    if intent is not None:  # "who calls X": answered from the symbol graph, whatever the backend
+        try:
+            text, found = answer_from_graph(settings, store, manifest, intent)
+            return AnswerStream(question=question, query=question, sources=found, extractive=text, notice=None)
+        except SymbolNotFoundError as exc:
+            graph_notice = f"{exc} Answering from a search of the code instead."
     choice = choose_backend(settings, backend, model)
     masked, sent_question = 0, question
     if choice.backend is not None and not choice.backend.local and settings.redact_secrets_for_remote:
-        turns, masked = _mask_turns([*turns, ("user", question)])  # the conversation leaves the machine too
+        turns, masked = redact_turns([*turns, ("user", question)])  # the conversation leaves the machine too
         (_, sent_question), turns = turns[-1], turns[:-1]
     use_llm_to_condense = choice.backend is not None and choice.backend.name != "embedded"  # tiny models garble it
     query = condense_query(
@@ -211,14 +219,14 @@ def ask(
               "allowed_hosts": link_hosts(manifest.web_url)}  # fmt: skip
     if choice.backend is None or not hits:
         notice = choice.notice if hits else _no_hits_notice(choice.backend, filters)
-        return AnswerStream(sources=hits, notice=_join(notice, flagged), **common)
+        return AnswerStream(sources=hits, notice=_join(graph_notice, notice, flagged), **common)
     summary_only = choice.backend.name == "embedded"  # a tiny model: one paragraph on top of the extractive answer
     assert explanation is not None
     try:
         prompt = _prompt(sent_question, hits, turns, settings, choice.backend, manifest, explanation, summary_only)
     except LLMError as exc:  # e.g. the embedded model cannot be loaded to count tokens
         return AnswerStream(sources=hits, notice=_join(f"{exc} {FALLBACK}", flagged), **common)
-    notice = choice.notice
+    notice = _join(graph_notice, choice.notice)
     if prompt.redacted or masked:
         where = "the sources" + (" and the conversation" if masked else "")
         notice = _join(notice, f"{prompt.redacted + masked} likely secret(s) in {where} were masked before sending.")
@@ -269,17 +277,6 @@ def _prompt(
     )
     prompt.redacted = redacted
     return prompt
-
-
-def _mask_turns(turns: list[tuple[str, str]]) -> tuple[list[tuple[str, str]], int]:
-    """The conversation with likely secrets masked (an earlier answer may have quoted a config file)."""
-    masked: list[tuple[str, str]] = []
-    total = 0
-    for role, text in turns:
-        clean, count = redact_secrets(text)
-        masked.append((role, clean))
-        total += count
-    return masked, total
 
 
 def _join(*notices: str | None) -> str | None:

@@ -8,10 +8,12 @@ memory (the answer for hits alone, and unit tests).
 
 from __future__ import annotations
 
+import re
 import threading
 from collections import OrderedDict
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
+from pathlib import PurePosixPath
 
 import numpy as np
 
@@ -20,10 +22,12 @@ from codeqa.explore.imports import import_graph
 from codeqa.records import Chunk, Hit
 from codeqa.store import Manifest, Store, load_search_files
 from codeqa.store.graph import SymbolGraph
+from codeqa.store.lexical import LexicalIndex, code_tokens
 from codeqa.store.table import ChunkTable
-from codeqa.symbols import referenced_names
+from codeqa.symbols import IDENTIFIER, defined_names, referenced_names
 
 HEAD_LINES = 80  # imports live in a file's opening lines
+PACKAGE_ENTRIES = ("__init__.py", "index.js", "index.ts", "index.tsx", "mod.rs")
 MAX_FILE_CHUNKS = 120
 _LOOKUPS: OrderedDict[int, tuple[dict[str, int], dict[str, list[int]]]] = OrderedDict()
 _LOOKUPS_LOCK = threading.Lock()
@@ -58,7 +62,15 @@ class AnswerContext:
     graph: SymbolGraph
     fetch: Callable[[Sequence[str]], list[Chunk]]  # chunk ids → chunks (missing ids skipped)
     mask: np.ndarray | None = None  # rows in scope (the question's filters)
+    definers: dict[str, list[int]] = field(default_factory=dict)  # lower-cased defined name → rows
+    lexical: LexicalIndex | None = None  # which rows hold an identifier (None: search the texts in memory)
     _fetched: dict[str, Chunk] = field(default_factory=dict)
+
+    def __post_init__(self) -> None:
+        if not self.definers:
+            for row, symbol in enumerate(self.table.symbols):
+                for name in defined_names(symbol):
+                    self.definers.setdefault(name.lower(), []).append(row)
 
     @classmethod
     def from_chunks(cls, chunks: Sequence[Chunk], pool: Sequence[Hit], files: Sequence[str] = ()) -> AnswerContext:
@@ -84,11 +96,41 @@ class AnswerContext:
         """A context over index ``manifest`` (its search files are loaded once per process)."""
         search = load_search_files(settings, manifest, store)
         mask = mask_of(search.table) if mask_of else None
-        return cls(list(pool), list(files), search.table, search.graph, lambda ids: store.chunks(manifest, ids), mask)
+        fetch = lambda ids: store.chunks(manifest, ids)  # noqa: E731
+        return cls(list(pool), list(files), search.table, search.graph, fetch, mask, search.definers, search.lexical)
 
     # -- lookups ----------------------------------------------------------------------------------------------------
     def row_of(self, chunk: Chunk) -> int | None:
         return _lookups(self.table)[0].get(chunk.id)
+
+    def row_of_location(self, chunk: Chunk) -> int | None:
+        """The row of the indexed chunk holding ``chunk``'s lines (``chunk`` may be a part of it)."""
+        row = self.row_of(chunk)
+        if row is not None:
+            return row
+        for row in _lookups(self.table)[1].get(chunk.path, []):
+            if self.table.starts[row] <= chunk.start_line and chunk.end_line <= self.table.ends[row]:
+                return row
+        return None
+
+    def rows_mentioning(self, name: str) -> list[int]:
+        """Rows whose code holds the identifier ``name`` (from the BM25 index, or the texts in memory)."""
+        tokens = code_tokens(name)
+        if not tokens:
+            return []
+        if self.lexical is not None:
+            scores = self.lexical.scores(tokens[:1])
+            rows = np.flatnonzero(scores > 0)
+            return [int(r) for r in rows[np.argsort(-scores[rows], kind="stable")]]
+        pattern = re.compile(rf"(?<![\w$]){re.escape(name)}(?![\w$])")
+        return [row for row, chunk in enumerate(self.chunks(range(len(self.table)))) if pattern.search(chunk.text)]
+
+    def identifiers(self) -> list[str]:
+        """Whole identifiers the code uses, lower-cased (the BM25 vocabulary; the texts in memory otherwise)."""
+        if self.lexical is not None:
+            return [word for word in self.lexical.vocabulary() if not word.isdigit()]
+        words = {w.lower() for chunk in self.chunks(range(len(self.table))) for w in IDENTIFIER.findall(chunk.text)}
+        return sorted(words)
 
     def in_scope(self, row: int) -> bool:
         return self.mask is None or bool(self.mask[row])
@@ -139,8 +181,12 @@ class AnswerContext:
     def imports(self, paths: Sequence[str]) -> dict[str, set[str]]:
         """Which of ``paths`` import which, read from each file's opening lines."""
         heads: dict[str, tuple[str, str]] = {}
-        rows = {path: [r for r in _lookups(self.table)[1].get(path, []) if self.table.starts[r] <= HEAD_LINES]
-                for path in dict.fromkeys(paths)}  # fmt: skip
+        by_path = _lookups(self.table)[1]
+        entries = [f"{d}/{name}" if d != "." else name for d in {str(PurePosixPath(p).parent) for p in paths}
+                   for name in PACKAGE_ENTRIES]  # fmt: skip
+        wanted = [*paths, *(entry for entry in entries if entry in by_path)]  # re-exports go through these
+        rows = {path: [r for r in by_path.get(path, []) if self.table.starts[r] <= HEAD_LINES]
+                for path in dict.fromkeys(wanted)}  # fmt: skip
         fetched = {chunk.id: chunk for chunk in self.chunks([r for group in rows.values() for r in group])}
         for path, group in rows.items():
             parts = sorted((fetched[self.table.ids[r]] for r in group if self.table.ids[r] in fetched),

@@ -20,6 +20,7 @@ from dataclasses import dataclass, field
 
 from codeqa.answer.context import AnswerContext
 from codeqa.answer.flow import Use, chains, flow_order, link, role_of
+from codeqa.answer.injection import instruction_like
 from codeqa.answer.keylines import KeyLine, Terms, evidence, key_lines, question_terms
 from codeqa.answer.outline import summary
 from codeqa.records import Chunk, Hit
@@ -30,9 +31,12 @@ MAX_FILES = 6
 LINES_FIRST = 8  # key lines for the best three sources
 LINES_OTHER = 5
 RELATED_PER_STEP = 2
+ALWAYS_SHOWN = 3  # the best files' chunks are shown whatever their lines; lower ones need WEAK × the best evidence
+WEAK = 0.25
 EXTRA_CHUNKS = (2, 1)  # more chunks shown for the best file and the second best
 RELATED_CANDIDATES = 6
 MAX_RELATED = 6
+HIDDEN = "# (line not shown: it reads like instructions to an AI assistant; read the code itself)"
 CALLED = re.compile(r"([A-Za-z_$][\w$]*)\s*\(")
 NOT_CALLS = frozenset(
     """
@@ -49,7 +53,8 @@ FILLER = frozenset(
     work works working happen happens happening handle handled handles done code codebase app application way
     thing things part parts use used uses using get gets make made add added would like need needs one also after
     before first new go goes find see look someone somebody people each every kind sure mean actual actually
-    exactly anything something everything place places where which
+    exactly anything something everything place places where which who whom whose calls call called too many
+    much several some any all more most less few lots lot really
     """.split()  # noqa: SIM905
 )
 
@@ -122,14 +127,25 @@ def select_sources(terms: Terms, context: AnswerContext, limit: int, max_files: 
         take = extra[: max(0, spare)]
         chosen[path] = chosen.get(path, []) + take
         spare -= len(take)
-    picked = [chunk for path in files for chunk in chosen.get(path, [])]
-    for hit in context.pool:  # fill the remaining places in retrieval order
+    strongest = max((evidence(terms, c.text) for chunks in chosen.values() for c in chunks), default=0.0)
+    picked = [
+        chunk
+        for rank, path in enumerate(files)
+        for chunk in chosen.get(path, [])
+        if rank < ALWAYS_SHOWN or evidence(terms, chunk.text) >= WEAK * strongest  # lower files must earn a place
+    ]
+    for hit in context.pool:  # fill the remaining places in retrieval order, with code that holds question terms
         if len(picked) >= limit:
             break
-        if all(hit.chunk.id != c.id for c in picked):
+        if all(hit.chunk.id != c.id for c in picked) and evidence(terms, hit.chunk.text) >= WEAK * strongest > 0:
             picked.append(hit.chunk)
     scores = {hit.chunk.id: hit.score for hit in context.pool}
     return [Hit(chunk, scores.get(chunk.id, 0.0), chunk.id) for chunk in picked[:limit]]
+
+
+def _shown(lines: list[KeyLine]) -> list[KeyLine]:
+    """Key lines as shown: a line that talks to an AI assistant is replaced by a note (it is data, not advice)."""
+    return [KeyLine(line.line, HIDDEN) if instruction_like(line.text) else line for line in lines]
 
 
 def _external_calls(lines: Sequence[KeyLine], known: set[str]) -> list[str]:
@@ -193,7 +209,8 @@ def explain(question: str, context: AnswerContext, *, limit: int = 8, max_files:
     sources = select_sources(terms, context, limit, max_files)
     steps = [
         Step(rank, hit, role_of(hit.chunk),
-             key_lines(terms, hit.chunk.text, hit.chunk.start_line, limit=LINES_FIRST if rank <= 3 else LINES_OTHER),
+             _shown(key_lines(terms, hit.chunk.text, hit.chunk.start_line,
+                              limit=LINES_FIRST if rank <= 3 else LINES_OTHER)),
              summary(hit.chunk))
         for rank, hit in enumerate(sources, start=1)
     ]  # fmt: skip

@@ -44,6 +44,10 @@ COMMENT_LINE = re.compile(r"^\s*(?:#|//|/\*|\*|--|<!--)")
 TRAILING_COMMENT = re.compile(r"\s(?:#|//)\s.*$")
 IMPORT_LINE = re.compile(r"^\s*(?:import|from\s+\S+\s+import|require|use|using|#include|export\s+\{?.*from)\b")
 DEFINES = r"(?:def|class|function\*?|func|fn|interface|struct|module|type|const|let|var)\s+(?:\([^)]*\)\s*)?"
+OPENS = {"(": ")", "{": "}"}
+MEMBER_CALL = re.compile(r"(?:\.|::|->)([A-Za-z_]\w*[?!]?)\s*\(")
+RUBY_MEMBER_CALL = re.compile(r"(?:\.|::)([a-z_]\w*[?!]?)")
+ENTRY_STEMS = frozenset({"__init__", "index", "mod"})
 SIGNATURE = re.compile(r"^\s*(?:(?:export|public|private|protected|static|async|pub)\s+)*(?:def|func|fn|function)\b")
 METHOD_HEAD = r"^\s*(?:(?:async|static|public|private|protected|override|get|set|function)\s+)*"
 
@@ -83,14 +87,24 @@ def is_method(chunk: Chunk, name: str) -> bool:
     return any(short_name(q) == name and q != name for q in qualified_names(chunk.symbol))
 
 
-def find_uses(user: Chunk, used: Chunk) -> list[Use]:
-    """The code lines of ``user`` that name something ``used`` defines (comments, strings, definitions skipped)."""
-    names = names_of(used)
+def find_uses(user: Chunk, used: Chunk, names: Sequence[str] | None = None) -> list[Use]:
+    """The code lines of ``user`` that name something ``used`` defines (or one of ``names``); comments, strings and
+    definitions are skipped."""
+    names = list(names) if names is not None else names_of(used)
     if not names:
         return []
-    pattern = re.compile(rf"(?<![\w$])(?P<name>{'|'.join(map(re.escape, names))})(?![\w$])(?P<call>\s*\()?")
+    alternatives = "|".join(map(re.escape, sorted(names, key=len, reverse=True)))
+    pattern = re.compile(rf"(?<![\w$])(?P<name>{alternatives})(?![\w$])(?P<call>\s*\()?")
     found: list[Use] = []
+    closer: str | None = None  # inside a multi-line import: the bracket that ends it
     for offset, line in enumerate(user.text.split("\n")):
+        if closer is not None:
+            closer = None if closer in line else closer
+            continue
+        if IMPORT_LINE.match(line):
+            opened = next((o for o in "({" if o in line and OPENS[o] not in line), None)
+            closer = OPENS[opened] if opened else None
+            continue  # an import is not a use: the lines that use the name are
         if COMMENT_LINE.match(line) or SIGNATURE.match(line):
             continue  # a comment, or a function's own signature (types named there are not uses of code)
         code = code_part(line)
@@ -100,10 +114,12 @@ def find_uses(user: Chunk, used: Chunk) -> list[Use]:
                 rf"{METHOD_HEAD}{re.escape(name)}\s*\([^)]*\)?[^;=]*\{{\s*$", code
             ):
                 continue  # a definition of the name (its own, or a method of the same name), not a use
-            if IMPORT_LINE.match(line):
-                break  # an import is not a use: the lines that use the name are
             verb = "calls" if match.group("call") else "uses"
             member = code[: match.start()].rstrip().endswith((".", "->", "::", "#"))
+            member_call = RUBY_MEMBER_CALL if user.language == "ruby" else MEMBER_CALL  # Ruby calls need no parens
+            called = member_call.match(code, match.end())  # User.find_by(...): a call of the class's method
+            if verb == "uses" and called:
+                verb, name = "calls", f"{name}.{called.group(1)}"
             found.append(Use(name + ("@member" if member else ""), user.start_line + offset, verb, line.strip()))
             break
     return found
@@ -113,8 +129,11 @@ def reaches(user: Chunk, used: Chunk, uses: Sequence[Use], imports: Mapping[str,
     """Whether the uses found can refer to ``used`` (see the module docstring, rule 3)."""
     if user.path == used.path:
         return True
-    if used.path in imports.get(user.path, set()):
+    imported = imports.get(user.path, set())
+    if used.path in imported:
         return True
+    if any(used.path in imports.get(entry, set()) for entry in imported if PurePosixPath(entry).stem in ENTRY_STEMS):
+        return True  # re-exported by a package's __init__ / index file
     if user.language == "go":
         return PurePosixPath(user.path).parent == PurePosixPath(used.path).parent
     if user.language not in EXPLICIT_IMPORTS:
@@ -122,9 +141,11 @@ def reaches(user: Chunk, used: Chunk, uses: Sequence[Use], imports: Mapping[str,
     return any(use.name.endswith("@member") and is_method(used, use.name.removesuffix("@member")) for use in uses)
 
 
-def link(user: Chunk, used: Chunk, imports: Mapping[str, set[str]]) -> Use | None:
-    """The first real use of ``used`` in ``user``'s code that can reach it, preferring calls; None when none."""
-    uses = find_uses(user, used)
+def link(
+    user: Chunk, used: Chunk, imports: Mapping[str, set[str]], *, names: Sequence[str] | None = None
+) -> Use | None:
+    """The first real use of ``used`` (of one of ``names``) in ``user``'s code that can reach it, preferring calls."""
+    uses = find_uses(user, used, names)
     if not uses or not reaches(user, used, uses, imports):
         return None
     best = next((use for use in uses if use.verb == "calls"), uses[0])

@@ -8,6 +8,7 @@ from __future__ import annotations
 import typer
 
 from codeqa.cli.eval_command import evaluate
+from codeqa.cli.graph_commands import callees, callers
 from codeqa.cli.index_commands import index, list_indexes, prepare, remove, repair, serve, version
 from codeqa.cli.query_commands import ask, models, search
 from codeqa.cli.service_commands import api, mcp
@@ -24,6 +25,8 @@ app.command()(remove)
 app.command()(repair)
 app.command()(search)
 app.command()(ask)
+app.command()(callers)
+app.command()(callees)
 app.command()(models)
 app.command("eval")(evaluate)
 app.command()(serve)
