@@ -53,7 +53,7 @@ def _numbers(group: str) -> list[int]:
     return numbers
 
 
-def _looks_like_path(path: str) -> bool:
+def looks_like_path(path: str) -> bool:
     """Tell ``shop/auth.py:12`` from ``localhost:8080`` or ``12:30``."""
     if "/" in path.strip("./"):
         return True
@@ -89,7 +89,7 @@ def parse_citations(text: str, paths: Sequence[str] = ()) -> list[Citation]:
         path = match.group(1)
         while path.startswith("./"):
             path = path[2:]
-        if match.re is PATH_WITH_LINES and not _looks_like_path(path):
+        if match.re is PATH_WITH_LINES and not looks_like_path(path):
             continue
         start = int(match.group(2) or match.group(4))
         end = int(match.group(3) or match.group(5) or start)

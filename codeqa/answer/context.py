@@ -148,9 +148,9 @@ class AnswerContext:
         rows = _lookups(self.table)[1].get(path, [])
         return [row for row in rows if self.in_scope(row)]
 
-    def file_chunks(self, paths: Sequence[str]) -> dict[str, list[Chunk]]:
-        """Every in-scope chunk of each file (up to ``MAX_FILE_CHUNKS`` each), in line order; one fetch for all."""
-        wanted = {path: self.file_rows(path)[:MAX_FILE_CHUNKS] for path in paths}
+    def file_chunks(self, paths: Sequence[str], limit: int | None = MAX_FILE_CHUNKS) -> dict[str, list[Chunk]]:
+        """Every in-scope chunk of each file (up to ``limit`` each), in line order; one fetch for all."""
+        wanted = {path: self.file_rows(path)[:limit] for path in paths}
         fetched = {chunk.id: chunk for chunk in self.chunks([row for rows in wanted.values() for row in rows])}
         return {
             path: sorted((fetched[self.table.ids[r]] for r in rows if self.table.ids[r] in fetched),
