@@ -16,6 +16,7 @@ from pygments.util import ClassNotFound
 
 from codeqa.answer import code_view_url, escape_markdown, safe_markdown
 from codeqa.errors import CodeqaError
+from codeqa.freshness import Freshness, check_freshness
 from codeqa.records import Chunk
 from codeqa.retrieve import Filters
 from codeqa.store import Manifest
@@ -123,6 +124,19 @@ def filter_sidebar(manifest: Manifest) -> Filters:
             st.session_state.pop(key, None)
         st.rerun()
     return filters
+
+
+@st.cache_data(ttl=30, show_spinner=False, max_entries=64)
+def _freshness(home: str, collection: str, _manifest: Manifest) -> Freshness:
+    return check_freshness(state.settings(), _manifest)
+
+
+def freshness(manifest: Manifest) -> Freshness:
+    """Whether a local source changed since it was indexed (checked at most every 30 s; never raises)."""
+    try:
+        return _freshness(str(state.settings().home_dir), manifest.collection, manifest)
+    except Exception as exc:  # a check must never break a page
+        return Freshness("unknown", f"could not be checked ({exc.__class__.__name__})")
 
 
 def permalink(manifest: Manifest, chunk: Chunk) -> str | None:

@@ -9,7 +9,7 @@ import typer
 
 from codeqa.cli.eval_command import evaluate
 from codeqa.cli.graph_commands import callees, callers
-from codeqa.cli.index_commands import index, list_indexes, prepare, remove, repair, serve, version
+from codeqa.cli.index_commands import index, list_indexes, prepare, remove, repair, serve, update, version
 from codeqa.cli.query_commands import ask, models, search
 from codeqa.cli.service_commands import api, mcp
 
@@ -20,6 +20,7 @@ app = typer.Typer(
     pretty_exceptions_enable=False,
 )
 app.command()(index)
+app.command()(update)
 app.command("list")(list_indexes)
 app.command()(remove)
 app.command()(repair)

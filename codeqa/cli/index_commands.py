@@ -1,5 +1,5 @@
-"""Commands that build and manage indexes: ``index``, ``list``, ``remove``, ``repair``, ``prepare``, ``serve``,
-``version``."""
+"""Commands that build and manage indexes: ``index``, ``update``, ``list``, ``remove``, ``repair``, ``prepare``,
+``serve``, ``version``."""
 
 from __future__ import annotations
 
@@ -7,6 +7,7 @@ import datetime as dt
 import os
 import subprocess
 import sys
+from collections.abc import Callable
 from pathlib import Path
 from typing import Annotated, Any
 
@@ -34,11 +35,35 @@ def index(
     ] = False,
 ) -> None:
     """Clone (if remote), scan, chunk, embed and store a repository."""
-    from codeqa.pipeline import STAGES, ProgressEvent, build_index
+    from codeqa.pipeline import build_index
 
     if token_stdin:
         token = _token_from_stdin(token)
     config = settings()
+    report = _with_progress(lambda on_progress: build_index(source, config, name=name, ref=ref, token=token,
+                                                            progress=on_progress))  # fmt: skip
+    _print_report(report)
+
+
+def update(
+    name: Annotated[str, typer.Argument(help="Index name, as shown by `codeqa list`.")],
+    token_stdin: Annotated[
+        bool, typer.Option("--token-stdin", help="Read the access token from standard input (private URL sources).")
+    ] = False,
+) -> None:
+    """Bring an index up to date with its source: only changed files are chunked and embedded again."""
+    from codeqa.update import update_index
+
+    token = _token_from_stdin(None) if token_stdin else None
+    config = settings()
+    report = _with_progress(lambda on_progress: update_index(name, config, token=token, progress=on_progress))
+    _print_report(report)
+
+
+def _with_progress(action: Callable[[Callable[[Any], None]], Any]) -> Any:
+    """Run an indexing ``action`` with one progress bar per stage on stderr."""
+    from codeqa.pipeline import STAGES
+
     with Progress(
         TextColumn("{task.description:>6}"),
         BarColumn(),
@@ -49,7 +74,7 @@ def index(
     ) as bar:
         tasks: dict[str, TaskID] = {}
 
-        def on_progress(event: ProgressEvent) -> None:
+        def on_progress(event: Any) -> None:
             if event.stage not in STAGES:
                 return
             if event.stage not in tasks:
@@ -57,10 +82,10 @@ def index(
             completed = event.fraction if event.fraction is not None else None
             bar.update(tasks[event.stage], note=safe(event.message[:70]), completed=completed)
 
-        report = run_or_exit(lambda: build_index(source, config, name=name, ref=ref, token=token, progress=on_progress))
+        report = run_or_exit(lambda: action(on_progress))
         for task in tasks.values():
             bar.update(task, completed=1.0)
-    _print_report(report)
+    return report
 
 
 def _token_from_stdin(given: str | None) -> str:
@@ -82,8 +107,10 @@ def _print_report(report: Any) -> None:
         + ")"
     )
     languages = safe(", ".join(f"{lang} {count}" for lang, count in list(report.languages.items())[:8]))
+    carried = f"   carried over {report.carried}" if report.carried else ""
     out.print(
         f"  files {report.files}   lines {report.lines}   chunks {report.chunks}   newly embedded {report.embedded}"
+        + carried
     )
     out.print(f"  languages: {languages}")
     skipped = ", ".join(f"{reason} {count}" for reason, count in report.skipped.items()) or "none"
@@ -95,30 +122,43 @@ def _print_report(report: Any) -> None:
 
 
 def list_indexes() -> None:
-    """List indexed repositories."""
+    """List indexed repositories, and whether each is still fresh (local sources: HEAD and files compared)."""
+    from codeqa.freshness import check_freshness
     from codeqa.store import Store
 
-    manifests = run_or_exit(lambda: Store(settings()).list_manifests())
+    config = settings()
+    manifests = run_or_exit(lambda: Store(config).list_manifests())
     if not manifests:
         out.print("No indexes yet. Create one with: codeqa index <github-url-or-path>")
         return
     table = Table(expand=False)
-    for column in ("name", "commit", "files", "chunks", "indexed"):
+    for column in ("name", "commit", "files", "chunks", "indexed", "status"):
         table.add_column(column, no_wrap=True)
     table.add_column("languages")
     table.add_column("source", overflow="fold")
+    stale = []
     for m in manifests:
         when = dt.datetime.fromtimestamp(m.created_at).strftime("%Y-%m-%d %H:%M")
+        try:
+            fresh = check_freshness(config, m)
+            status = {"fresh": "fresh", "stale": "stale", "unknown": "?"}[fresh.state]
+        except Exception as exc:  # a check must never break the list
+            fresh, status = None, f"? ({exc.__class__.__name__})"
+        if fresh is not None and fresh.stale:
+            stale.append((m.name, fresh.reason))
         table.add_row(
             safe(m.name),
             safe((m.sha or "-")[:12]),
             str(m.counts.get("files", 0)),
             str(m.counts.get("chunks", 0)),
             when,
+            status,
             safe(", ".join(list(m.languages)[:3])),
             safe(m.source),
         )
     out.print(table)
+    for name, reason in stale:
+        out.print(safe(f"{name} is stale ({reason}): run `codeqa update {name}`"), soft_wrap=True)
 
 
 def remove(
