@@ -5,7 +5,8 @@ state recorded when the index was built. Unchanged files keep their chunks: the 
 are copied from the live generation, never chunked or embedded again. Changed and new files go through chunk →
 embed (the embedding cache still skips unchanged text). Like ``build_index``, everything is written to a new
 generation that replaces the old one only when complete, under the index lock: an interrupted update leaves the
-index as it was. (Local Chroma cannot fork a collection, so unchanged records are copied, not shared.)
+index as it was. Local Chroma cannot fork a collection, so unchanged records are copied: texts from the store,
+vectors from the search files (no model runs for them); writing them to the new collection is most of the time.
 
 An index with no recorded file state, or built with another chunker or embedding model, is rebuilt in full.
 """
@@ -14,11 +15,14 @@ from __future__ import annotations
 
 import time
 from collections.abc import Sequence
+from dataclasses import dataclass
+
+import numpy as np
 
 from codeqa.chunk import CHUNKER_VERSION, chunk_file
 from codeqa.config import Settings
 from codeqa.embed import Embedder, EmbeddingCache, embed_chunks, get_embedder
-from codeqa.errors import ScanError
+from codeqa.errors import ScanError, StoreError
 from codeqa.freshness import load_state, record_state, save_state
 from codeqa.locks import index_lock
 from codeqa.pipeline import (
@@ -81,23 +85,40 @@ def update_index(
         if not scan.files:
             raise ScanError(f"Nothing to index in {resolved.spec} any more: no source or text files found.")
         hashes = (load_state(settings, old) or state).hashes()
-        table = load_search_files(settings, old, store, embedder).table
-        rows: dict[str, list[str]] = {}
-        for chunk_id, path in zip(table.ids, table.paths, strict=True):
-            rows.setdefault(path, []).append(chunk_id)
+        search = load_search_files(settings, old, store, embedder)
+        rows: dict[str, list[int]] = {}
+        for row, path in enumerate(search.table.paths):
+            rows.setdefault(path, []).append(row)
         keep = {f.path for f in scan.files if hashes.get(f.path) == f.hash and f.path in rows}
         emit(ProgressEvent("scan", f"{len(scan.files) - len(keep)} of {len(scan.files)} files changed or new", 1.0))
-        return _write(resolved, name, settings, old, scan, keep, rows, embedder, store, clock, emit)
+        previous = Previous(old, search.table.ids, search.vectors, rows)
+        return _write(resolved, name, settings, previous, scan, keep, embedder, store, clock, emit)
+
+
+@dataclass
+class Previous:
+    """The live generation that unchanged files are carried over from: chunk ids and vectors by table row."""
+
+    manifest: Manifest
+    ids: list[str]
+    vectors: np.ndarray
+    rows: dict[str, list[int]]  # path → its rows
+
+    def carry(self, store: Store, rows: list[int]) -> tuple[list[Chunk], np.ndarray]:
+        """The chunks (texts from the store) and vectors (from the search files) of ``rows``, in that order."""
+        chunks = store.chunks(self.manifest, [self.ids[row] for row in rows])
+        if len(chunks) != len(rows):
+            raise StoreError(f"Index {self.manifest.name!r} lost {len(rows) - len(chunks)} chunk(s); re-index it.")
+        return chunks, np.asarray(self.vectors[rows], dtype=np.float32)
 
 
 def _write(
     resolved: ResolvedSource,
     name: str,
     settings: Settings,
-    old: Manifest,
+    previous: Previous,
     scan: ScanResult,
     keep: set[str],
-    rows: dict[str, list[str]],
     embedder: Embedder,
     store: Store,
     clock: StageClock,
@@ -110,12 +131,12 @@ def _write(
     writer = BackgroundWriter(store, collection, clock)
     totals = {"chunks": 0, "embedded": 0, "carried": 0}
     try:
-        pending: list[tuple[SourceFile, list[str] | None]] = []
+        pending: list[tuple[SourceFile, list[int] | None]] = []
         for done, file in enumerate(scan.files, start=1):
-            pending.append((file, rows[file.path] if file.path in keep else None))
-            size = sum(len(ids) if ids is not None else 1 for _, ids in pending)
+            pending.append((file, previous.rows[file.path] if file.path in keep else None))
+            size = sum(len(rows) if rows is not None else 1 for _, rows in pending)
             if size >= BATCH or done == len(scan.files):
-                chunks, vectors = _batch(pending, old, settings, embedder, cache, store, clock, totals)
+                chunks, vectors = _batch(pending, previous, settings, embedder, cache, store, clock, totals)
                 writer.put(chunks, vectors)
                 search_files.add(chunks, vectors)
                 totals["chunks"] += len(chunks)
@@ -147,8 +168,8 @@ def _write(
 
 
 def _batch(
-    pending: Sequence[tuple[SourceFile, list[str] | None]],
-    old: Manifest,
+    pending: Sequence[tuple[SourceFile, list[int] | None]],
+    previous: Previous,
     settings: Settings,
     embedder: Embedder,
     cache: EmbeddingCache,
@@ -157,11 +178,9 @@ def _batch(
     totals: dict[str, int],
 ):
     """One batch in file order: copied records for unchanged files, fresh chunks and vectors for the others."""
-    import numpy as np
-
-    carried_ids = [chunk_id for _, ids in pending if ids is not None for chunk_id in ids]
+    carried_rows = [row for _, rows in pending if rows is not None for row in rows]
     started = time.perf_counter()
-    carried, carried_vectors = store.records(old, carried_ids) if carried_ids else ([], None)
+    carried, carried_vectors = previous.carry(store, carried_rows) if carried_rows else ([], None)
     clock.add("store", started)
     fresh: list[Chunk] = []
     for file, ids in pending:
