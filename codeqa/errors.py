@@ -71,6 +71,10 @@ class QueryError(CodeqaError):
     exit_code = 6
 
 
+class SymbolNotFoundError(QueryError):
+    """No chunk of the index defines the symbol asked about (the message lists close matches)."""
+
+
 class IndexCancelled(CodeqaError):
     """The user cancelled indexing; the previous index (if any) is untouched."""
 

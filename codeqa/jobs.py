@@ -55,6 +55,7 @@ class IndexJob:
     prepare_error: str | None = None
     thread: threading.Thread | None = None
     id: str = field(default_factory=lambda: uuid.uuid4().hex[:12])
+    update: bool = False  # bring index ``name`` up to date (only changed files) instead of indexing ``source``
     _main_started: float | None = None
     _peak: float = 0.0  # the highest fraction reported so far: progress never goes backwards
 
@@ -116,9 +117,14 @@ class IndexJob:
 
 def _run(job: IndexJob, settings: Settings, token: str | None) -> None:
     try:
-        job.report = build_index(
-            job.source, settings, name=job.name, ref=job.ref, token=token, progress=job.on_progress
-        )
+        if job.update and job.name:
+            from codeqa.update import update_index
+
+            job.report = update_index(job.name, settings, token=token, progress=job.on_progress)
+        else:
+            job.report = build_index(
+                job.source, settings, name=job.name, ref=job.ref, token=token, progress=job.on_progress
+            )
     except IndexCancelled:
         job.cancelled = True
     except CodeqaError as exc:
@@ -159,11 +165,14 @@ class JobRegistry:
         name: str | None = None,
         ref: str | None = None,
         token: str | None = None,
+        update: bool = False,
     ) -> IndexJob:
+        """Index ``source`` as ``name`` in a thread; ``update=True`` re-indexes only what changed in index ``name``."""
         with self._lock:
             if self.current is not None and self.current.running:
                 raise IndexBusyError(f"Already indexing {self.current.label}; wait for it or cancel it first.")
-            job = IndexJob(source=source, name=name, ref=ref or None, label=check_source(source, ref))
+            label = source if update else check_source(source, ref)
+            job = IndexJob(source=source, name=name, ref=ref or None, label=label, update=update)
             job.thread = threading.Thread(
                 target=_run, args=(job, settings, token or None), name="codeqa-index", daemon=True
             )

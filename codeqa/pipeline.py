@@ -19,6 +19,7 @@ from codeqa.chunk import CHUNKER_VERSION, chunk_file
 from codeqa.config import Settings
 from codeqa.embed import Embedder, EmbeddingCache, embed_chunks, embedder_ready, get_embedder
 from codeqa.errors import DiskFullError, IndexCancelled, ScanError, disk_full_message, is_disk_full
+from codeqa.freshness import record_state, save_state
 from codeqa.locks import index_lock
 from codeqa.records import Chunk, ResolvedSource, ScanResult, SkippedFile, SkipReason, SourceFile
 from codeqa.scan import scan_repository
@@ -50,9 +51,10 @@ class IndexReport:
     timings: dict[str, float] = field(default_factory=dict)
     notices: list[str] = field(default_factory=list)  # e.g. a damaged embedding cache was rebuilt
     skipped_files: tuple[SkippedFile, ...] = ()  # each skipped file (a skipped folder once, path ending in "/")
+    carried: int = 0  # chunks of unchanged files copied from the previous generation (``update``)
 
 
-class _StageClock:
+class StageClock:
     """Seconds spent per stage; stages overlap (storing runs on a thread), so they can add up to more than wall time."""
 
     def __init__(self) -> None:
@@ -65,10 +67,10 @@ class _StageClock:
             self.seconds[stage] += elapsed
 
 
-class _BackgroundWriter:
+class BackgroundWriter:
     """Writes batches to Chroma on a thread, so storing overlaps with chunking and embedding."""
 
-    def __init__(self, store: Store, collection: str, clock: _StageClock):
+    def __init__(self, store: Store, collection: str, clock: StageClock):
         self._store = store
         self._collection = collection
         self._clock = clock
@@ -115,7 +117,7 @@ class _BackgroundWriter:
 
 
 def _chunk_batches(
-    files: Sequence[SourceFile], settings: Settings, clock: _StageClock, batch_chunks: int
+    files: Sequence[SourceFile], settings: Settings, clock: StageClock, batch_chunks: int
 ) -> Iterator[tuple[list[Chunk], int]]:
     """Chunks in batches of about ``batch_chunks``, with how many files have been chunked so far."""
     pending: list[Chunk] = []
@@ -145,7 +147,7 @@ def build_index(
 ) -> IndexReport:
     """Index ``source`` (URL, ``owner/repo`` or local path) under ``name``; the old index survives failure."""
     emit = progress or (lambda event: None)
-    clock = _StageClock()
+    clock = StageClock()
     started = time.perf_counter()
 
     def clone_progress(message: str, fraction: float | None) -> None:
@@ -164,7 +166,7 @@ def _build_locked(
     name: str,
     settings: Settings,
     emit: ProgressCallback,
-    clock: _StageClock,
+    clock: StageClock,
     embedder: Embedder | None,
     store: Store | None,
     exclude: Callable[[str], bool] | None,
@@ -191,7 +193,7 @@ def _build_locked(
     collection = store.new_generation(name)
     total_chunks = embedded = 0
     search_files = SearchFilesBuilder()
-    writer = _BackgroundWriter(store, collection, clock)
+    writer = BackgroundWriter(store, collection, clock)
     try:
         for batch, files_done in _chunk_batches(scan.files, settings, clock, batch_chunks=512):
             emit(ProgressEvent("chunk", f"{files_done}/{len(scan.files)} files chunked", files_done / len(scan.files)))
@@ -210,11 +212,12 @@ def _build_locked(
             emit(ProgressEvent("store", f"{writer.stored} chunks stored", files_done / len(scan.files)))
         writer.close()
         emit(ProgressEvent("store", f"{writer.stored} chunks stored", 1.0))
-        manifest = _manifest(resolved, name, collection, embedder, scan.files, scan.skipped_by_reason())
+        manifest = index_manifest(resolved, name, collection, embedder, scan.files, scan.skipped_by_reason())
         manifest.counts.update(chunks=total_chunks, embedded=embedded)
         started = time.perf_counter()
         emit(ProgressEvent("store", "Building lexical index and symbol graph"))
         search_files.finish(index_dir(settings, collection), embedder)
+        save_state(index_dir(settings, collection), record_state(resolved.root, scan.files, scan.skipped))
         clock.add("store", started)
         manifest.timings = {stage: round(seconds, 3) for stage, seconds in clock.seconds.items()}
         store.commit(manifest)
@@ -267,7 +270,7 @@ def _exclude(scan: ScanResult, exclude: Callable[[str], bool]) -> ScanResult:
     return ScanResult(files=kept, skipped=[*scan.skipped, *dropped])
 
 
-def _manifest(
+def index_manifest(
     resolved: ResolvedSource,
     name: str,
     collection: str,

@@ -3,13 +3,23 @@
 from __future__ import annotations
 
 import time
-from collections.abc import Iterable
+from collections.abc import Iterable, Sequence
 from typing import Any
 
 import streamlit as st
 
-from codeqa.answer import BackendStatus, ask, code_span, escape_markdown, link_hosts, list_backends, safe_markdown
+from codeqa.answer import (
+    BackendStatus,
+    ask,
+    code_span,
+    escape_markdown,
+    link_citations,
+    link_hosts,
+    list_backends,
+    safe_markdown,
+)
 from codeqa.errors import CodeqaError
+from codeqa.records import Hit
 from codeqa.retrieve import Filters
 from codeqa.store import Manifest
 from codeqa_ui import components as ui
@@ -96,9 +106,16 @@ def starters(manifest: Manifest) -> str | None:
     return None
 
 
-def show(text: str, manifest: Manifest) -> None:
+def answer_markdown(text: str, manifest: Manifest, sources: Sequence[Hit] = ()) -> str:
+    """An answer as the app shows it: every citation of a source links to the code view, and nothing in it can
+    contact another host or link anywhere else on this app."""
+    linked = link_citations(text, manifest.name, sources) if sources else text
+    return safe_markdown(linked, link_hosts(manifest.web_url), code_links_only=True)
+
+
+def show(text: str, manifest: Manifest, sources: Sequence[Hit] = ()) -> None:
     """Markdown from a model or a repository, rendered so that nothing in it can contact another host."""
-    st.markdown(safe_markdown(text, link_hosts(manifest.web_url)))
+    st.markdown(answer_markdown(text, manifest, sources))
 
 
 def _notice(text: str | None) -> None:
@@ -106,25 +123,24 @@ def _notice(text: str | None) -> None:
         st.info(safe_markdown(text), icon=":material/info:")
 
 
-def stream_safely(pieces: Iterable[str], manifest: Manifest) -> None:
+def stream_safely(pieces: Iterable[str], manifest: Manifest, sources: Sequence[Hit] = ()) -> None:
     """Like ``st.write_stream``, but every redraw goes through ``safe_markdown`` (a half-streamed image too)."""
-    hosts = link_hosts(manifest.web_url)
     slot = st.empty()
     text, shown, last = "", "", 0.0
     for piece in pieces:
         text += piece
         if time.monotonic() - last >= REDRAW_SECONDS:
-            slot.markdown(safe_markdown(text, hosts))
+            slot.markdown(answer_markdown(text, manifest, sources))
             shown, last = text, time.monotonic()
     if text != shown or not text:
-        slot.markdown(safe_markdown(text, hosts))
+        slot.markdown(answer_markdown(text, manifest, sources))
 
 
 def replay(manifest: Manifest, messages: list[dict[str, Any]]) -> None:
     for message in messages:
         with st.chat_message(message["role"]):
             _notice(message.get("notice"))
-            show(message["content"], manifest)
+            show(message["content"], manifest, message.get("sources") or ())
             if message.get("sources"):
                 _footer(manifest, message)
 
@@ -171,7 +187,7 @@ def turn(manifest: Manifest, question: str, filters: Filters, backend: str, mode
             return
         shown = stream.notice  # the stream may add to its notice while it runs (a warning about the answer)
         _notice(shown)
-        stream_safely(stream, manifest)
+        stream_safely(stream, manifest, stream.sources)
         answer = stream.result()
         if answer.notice and answer.notice != shown:
             _notice(answer.notice.removeprefix(shown or "").strip())

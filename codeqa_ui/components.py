@@ -10,11 +10,13 @@ from urllib.parse import quote
 import streamlit as st
 from pygments import highlight
 from pygments.formatters import HtmlFormatter
+from pygments.lexer import Lexer
 from pygments.lexers import TextLexer, get_lexer_by_name
 from pygments.util import ClassNotFound
 
-from codeqa.answer import escape_markdown, safe_markdown
+from codeqa.answer import code_view_url, escape_markdown, safe_markdown
 from codeqa.errors import CodeqaError
+from codeqa.freshness import Freshness, check_freshness
 from codeqa.records import Chunk
 from codeqa.retrieve import Filters
 from codeqa.store import Manifest
@@ -124,6 +126,19 @@ def filter_sidebar(manifest: Manifest) -> Filters:
     return filters
 
 
+@st.cache_data(ttl=30, show_spinner=False, max_entries=64)
+def _freshness(home: str, collection: str, _manifest: Manifest) -> Freshness:
+    return check_freshness(state.settings(), _manifest)
+
+
+def freshness(manifest: Manifest) -> Freshness:
+    """Whether a local source changed since it was indexed (checked at most every 30 s; never raises)."""
+    try:
+        return _freshness(str(state.settings().home_dir), manifest.collection, manifest)
+    except Exception as exc:  # a check must never break a page
+        return Freshness("unknown", f"could not be checked ({exc.__class__.__name__})")
+
+
 def permalink(manifest: Manifest, chunk: Chunk) -> str | None:
     """Link to exactly these lines at the indexed commit when the source is on GitHub."""
     if not manifest.web_url or not manifest.sha:
@@ -151,17 +166,21 @@ def shown_text(text: str) -> tuple[str, str | None]:
     )
 
 
+def lexer_for(language: str) -> Lexer:
+    """The pygments lexer for an index language (plain text when pygments has none)."""
+    try:
+        return get_lexer_by_name(_LEXER_ALIASES.get(language, language), stripnl=False)
+    except ClassNotFound:
+        return TextLexer(stripnl=False)
+
+
 def code_html(chunk: Chunk) -> str:
     """Highlighted code whose gutter shows the file's real line numbers (``st.code`` always starts at 1).
 
     Capped (``shown_text``): a chunk can be one enormous line, and every rerun of a page redraws it.
     """
-    try:
-        lexer = get_lexer_by_name(_LEXER_ALIASES.get(chunk.language, chunk.language), stripnl=False)
-    except ClassNotFound:
-        lexer = TextLexer(stripnl=False)
     text, note = shown_text(chunk.text)
-    body = highlight(text, lexer, HtmlFormatter(noclasses=True, nowrap=True, style="friendly"))
+    body = highlight(text, lexer_for(chunk.language), HtmlFormatter(noclasses=True, nowrap=True, style="friendly"))
     lines = body.rstrip("\n").split("\n")  # pygments closes its spans at every line end: splitting is safe
     width = len(str(chunk.start_line + len(lines) - 1))
     gutter = (
@@ -192,6 +211,8 @@ def source_block(
     symbol = f" · {chunk.symbol}" if chunk.symbol else ""
     with st.expander(prefix + escape_markdown(f"{chunk.location}{symbol}"), expanded=expanded):
         facts = " · ".join(escape_markdown(fact) for fact in (chunk.kind, chunk.layer, chunk.language))
+        whole = code_view_url(manifest.name, chunk.path, chunk.start_line, chunk.end_line)
+        facts += f" · [open the whole file]({whole})"
         link = permalink(manifest, chunk)
         st.caption(facts + (f" · [view on GitHub at {manifest.sha[:7]}]({link})" if link and manifest.sha else ""))
         st.html(code_html(chunk))

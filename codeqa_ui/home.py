@@ -81,7 +81,9 @@ def _outcome(job: IndexJob) -> None:
         report = job.report
         st.success(
             f"Indexed **{report.manifest.name}**: {report.files:,} files, {report.lines:,} lines, "
-            f"{report.chunks:,} chunks ({report.embedded:,} newly embedded) in {seconds(job.elapsed)}.",
+            f"{report.chunks:,} chunks ({report.embedded:,} newly embedded"
+            + (f", {report.carried:,} carried over unchanged" if report.carried else "")
+            + f") in {seconds(job.elapsed)}.",
             icon=":material/check_circle:",
         )
         if report.skipped:
@@ -159,6 +161,7 @@ def _rows(manifests: list[Manifest]) -> list[dict[str, object]]:
             "Chunks": m.counts.get("chunks", 0),
             "Languages": ", ".join(name for name, _ in largest_first(m.languages, 5)),
             "Indexed": ui.when(m.created_at),
+            "Status": {"fresh": "fresh", "stale": "stale", "unknown": "—"}[ui.freshness(m).state],
         }
         for m in manifests
     ]
@@ -178,9 +181,19 @@ def index_table(token: str = "") -> None:
     st.dataframe(_rows(manifests), hide_index=True, width="stretch")
     names = [m.name for m in manifests]
     busy = state.jobs().current is not None and state.jobs().current.running
-    left, chat, again, delete = st.columns([3, 1, 1, 1], vertical_alignment="bottom")
+    for m in manifests:
+        if ui.freshness(m).stale:
+            st.warning(f"**{escape_markdown(m.name)}** is out of date: {escape_markdown(ui.freshness(m).reason)}.",
+                       icon=":material/update:")  # fmt: skip
+    left, chat, refresh, again, delete = st.columns([3, 1, 1, 1, 1], vertical_alignment="bottom")
     name = left.selectbox("Manage an index", names, key="manage_name")
     manifest = manifests[names.index(name)]
+    if refresh.button("Update", width="stretch", disabled=busy, help="Re-index only the files that changed."):
+        try:
+            state.jobs().start(manifest.source, state.settings(), name=manifest.name, token=token, update=True)
+            st.rerun()
+        except CodeqaError as exc:
+            st.error(safe_markdown(str(exc)), icon=":material/error:")
     if chat.button("Open in Chat", width="stretch"):
         st.session_state[state.REPO_KEY] = name
         st.switch_page(nav.CHAT)

@@ -13,6 +13,7 @@ HOME = "app.py"
 CHAT = "pages/1_Chat.py"
 MAP = "pages/2_Map.py"
 OVERVIEW = "pages/3_Overview.py"
+CODE = "pages/4_Code.py"  # opened from citations (it needs ?index=…&path=…&lines=…), not from the menu
 LINKS = (
     (HOME, "Home", ":material/home:"),
     (CHAT, "Chat", ":material/forum:"),

@@ -78,7 +78,7 @@ def test_extractive_answer_finds_the_right_file_and_symbol(base: Settings):
 
 
 def test_streamed_ollama_answer_with_citation_check(base: Settings):
-    tokens = ["Passwords are checked in `SessionStore.login` [1]", " with `hash_password` [2]", " (see [9])."]
+    tokens = ["Passwords are checked in `SessionStore.login` [1]", " with `hash_password` [2]", " (see [99])."]
     with OllamaStandIn(reply=tokens) as server:
         stream = ask("shop", QUESTION, configured(base, ollama_host=server.url), backend="ollama")
         assert stream.notice is None and stream.backend == "ollama" and stream.extractive.startswith("**Extractive")
@@ -86,11 +86,13 @@ def test_streamed_ollama_answer_with_citation_check(base: Settings):
         chat = server.bodies("/api/chat")[-1]
     assert pieces == tokens and answer.text == "".join(tokens)
     assert answer.generated and answer.backend == "ollama" and answer.model == "qwen2.5-coder:7b"
-    assert answer.citations_valid == 2 and answer.citations_invalid == ["[9]"]
+    assert answer.citations_valid == 2 and answer.citations_invalid == ["[99]"]
     assert chat["messages"][0] == {"role": "system", "content": SYSTEM_PROMPT}
     user = chat["messages"][-1]["content"]
     assert f"[1] {answer.sources[0].location} (python)" in user and QUESTION in user
     assert len(answer.sources) == len(re.findall(r"^\[\d+\] ", user, re.MULTILINE))
+    flow = user.split("Sources, quoted from the repository")[0]  # the key lines and the flow come first
+    assert "Call flow and key lines" in flow and "hmac.compare_digest(hash_password(password" in flow
 
 
 def test_reader_stopping_early_keeps_the_partial_answer(base: Settings):

@@ -69,10 +69,14 @@ def _open_every_source(page) -> None:
 
 
 def _disguised_links(page) -> list[str]:
-    """Links to the attacker's host whose visible text hides where they go (a bare URL shows its host: fine)."""
+    """Links to the attacker's host whose visible text hides where they go (a bare URL shows its host: fine).
+
+    A link on this app that only carries the host in its query (the code view of a file whose *name* holds it) does
+    not go there: it is counted when its destination host is the attacker's."""
     links = page.locator(f"a[href*='{HOST}']")
-    shown = [links.nth(i).evaluate("a => [a.href, a.innerText]") for i in range(links.count())]
-    return [href for href, text in shown if HOST not in text]
+    read = "a => [a.href, a.innerText, new URL(a.href).hostname]"
+    shown = [links.nth(i).evaluate(read) for i in range(links.count())]
+    return [href for href, text, host in shown if HOST not in text and HOST in host]
 
 
 def test_extractive_answer_and_sources_load_nothing_from_the_repository(hostile_home: Path) -> None:

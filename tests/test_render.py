@@ -100,3 +100,58 @@ def test_no_arrangement_of_markdown_loads_anything(parts: list[str]) -> None:
 
 def test_code_fence_is_longer_than_any_run_inside() -> None:
     assert code_fence("x") == "```" and code_fence("a ```` b") == "`````"
+
+
+# -- answers in the app: citations link to the code view, and only such relative links pass -----------------------
+CODE_LINK = "[`shop/auth.py:8-20`](Code?index=shop&path=shop/auth.py&lines=8-20)"
+
+
+@pytest.mark.parametrize(
+    "markdown",
+    [
+        f"The login is checked in {CODE_LINK} [\\[1\\]](Code?index=shop&path=shop/auth.py&lines=8-20).",
+        "[`a b/c (1).py:3`](Code?index=my-repo.v2&path=a%20b/c%20%281%29.py&lines=3)",
+        "[x](./Code?index=shop&path=shop/auth.py&lines=1-2) and [here](#setup)",
+    ],
+)
+def test_code_view_links_are_kept_in_answers(markdown: str) -> None:
+    assert safe_markdown(markdown, ["github.com"], code_links_only=True) == markdown
+
+
+@pytest.mark.parametrize(
+    "link",
+    [
+        "docs/setup.md",
+        "/Code?index=shop&path=a.py&lines=1",  # another page path
+        "Code?index=shop&path=../../etc/passwd&lines=1",
+        "Code?index=shop&path=/etc/passwd&lines=1",
+        "Code?index=../shop&path=a.py&lines=1",
+        "Code?index=shop&path=a.py&lines=1-2&next=http://evil.example",
+        "Code?index=shop&path=a.py&lines=x",
+        "Code?index=shop&path=a.py",
+        "Code?index=shop&path=a.py&lines=1#frag",
+        "//evil.example/Code?index=shop&path=a.py&lines=1",
+        "Co\nde?index=shop&path=a.py&lines=1",
+        "Admin?index=shop&path=a.py&lines=1",
+    ],
+)
+def test_other_relative_links_are_text_in_answers(link: str) -> None:
+    markdown = f"Look [here]({link}) now."
+    safe = safe_markdown(markdown, ["github.com"], code_links_only=True)
+    tokens = [t for block in PARSER.parse(safe) for t in (block.children or [])]
+    assert not any(t.type == "link_open" for t in tokens), safe
+    assert "here" in safe
+
+
+def test_link_citations_links_source_citations_outside_code_only() -> None:
+    from codeqa.answer.links import link_citations
+    from codeqa.records import Chunk, Hit
+
+    sources = [Hit(Chunk("shop/auth.py", "python", 8, 20, "x", "login", "function", "core"), 1.0)]
+    text = "In `shop/auth.py:8-20` [1], see auth.py:9 and `other.py:1-2` [7].\n\n```python\n9  shop/auth.py:9 [1]\n```"
+    linked = link_citations(text, "shop", sources)
+    assert linked.startswith(f"In {CODE_LINK} [\\[1\\]](Code?index=shop&path=shop/auth.py&lines=8-20)")
+    assert "[auth.py:9](Code?index=shop&path=shop/auth.py&lines=9)" in linked
+    assert "`other.py:1-2` [7]" in linked  # not a source: no link
+    assert linked.endswith("```python\n9  shop/auth.py:9 [1]\n```")  # code is untouched
+    assert safe_markdown(linked, code_links_only=True) == linked

@@ -14,8 +14,13 @@ if TYPE_CHECKING:
     from codeqa.answer.backends.base import BackendStatus, LLMBackend
     from codeqa.answer.backends.select import choose_backend, list_backends
     from codeqa.answer.citations import CitationReport, check_citations
+    from codeqa.answer.codeview import FileView, file_view
+    from codeqa.answer.context import AnswerContext
+    from codeqa.answer.explain import Explanation, explain
     from codeqa.answer.extractive import extractive_answer
+    from codeqa.answer.graphqa import GraphAnswer, graph_answer, graph_intent, render_graph
     from codeqa.answer.keylines import KeyLine, key_lines
+    from codeqa.answer.links import code_view_url, is_code_view_url, link_citations, parse_lines
     from codeqa.answer.render import code_span, escape_markdown, link_hosts, safe_markdown
 
 _EXPORTS = {
@@ -27,6 +32,19 @@ _EXPORTS = {
     "CitationReport": "codeqa.answer.citations",
     "check_citations": "codeqa.answer.citations",
     "extractive_answer": "codeqa.answer.extractive",
+    "FileView": "codeqa.answer.codeview",
+    "file_view": "codeqa.answer.codeview",
+    "AnswerContext": "codeqa.answer.context",
+    "Explanation": "codeqa.answer.explain",
+    "explain": "codeqa.answer.explain",
+    "GraphAnswer": "codeqa.answer.graphqa",
+    "graph_answer": "codeqa.answer.graphqa",
+    "graph_intent": "codeqa.answer.graphqa",
+    "render_graph": "codeqa.answer.graphqa",
+    "code_view_url": "codeqa.answer.links",
+    "is_code_view_url": "codeqa.answer.links",
+    "link_citations": "codeqa.answer.links",
+    "parse_lines": "codeqa.answer.links",
     "KeyLine": "codeqa.answer.keylines",
     "key_lines": "codeqa.answer.keylines",
     "list_backends": "codeqa.answer.backends.select",
@@ -38,7 +56,11 @@ _EXPORTS = {
 }
 __all__ = [
     "Answer",
+    "AnswerContext",
     "AnswerStream",
+    "Explanation",
+    "FileView",
+    "GraphAnswer",
     "BackendStatus",
     "CitationReport",
     "KeyLine",
@@ -47,8 +69,17 @@ __all__ = [
     "check_citations",
     "choose_backend",
     "code_span",
+    "code_view_url",
     "escape_markdown",
+    "explain",
     "extractive_answer",
+    "file_view",
+    "graph_answer",
+    "graph_intent",
+    "is_code_view_url",
+    "link_citations",
+    "parse_lines",
+    "render_graph",
     "key_lines",
     "link_hosts",
     "list_backends",

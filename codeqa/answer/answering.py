@@ -14,18 +14,22 @@ from codeqa.answer.backends.base import LLMBackend
 from codeqa.answer.backends.select import FALLBACK, choose_backend
 from codeqa.answer.citations import check_citations
 from codeqa.answer.conversation import HISTORY_SHARE, condense_query, fit_history, normalize_history
-from codeqa.answer.extractive import extractive_answer
+from codeqa.answer.explain import Explanation
+from codeqa.answer.extractive import flow_text, no_match, render_markdown
+from codeqa.answer.graphqa import answer_from_graph, graph_intent
 from codeqa.answer.injection import flag_sources
-from codeqa.answer.prompt import Prompt, build_prompt
-from codeqa.answer.redact import redact_secrets
+from codeqa.answer.pool import explain_index
+from codeqa.answer.prompt import Prompt, build_prompt, build_summary_prompt
+from codeqa.answer.redact import redact_secrets, redact_turns
 from codeqa.answer.render import link_hosts, remote_references
 from codeqa.config import Settings
-from codeqa.errors import LLMError, QueryError
+from codeqa.errors import LLMError, QueryError, SymbolNotFoundError
 from codeqa.records import Hit
-from codeqa.retrieve import Filters, retrieve, validate_query
+from codeqa.retrieve import Filters, validate_query
 from codeqa.store import Manifest, Store
 
 MAX_K = 50
+SUMMARY_TOKENS = 200  # a tiny model writes one paragraph on top of the extractive answer
 
 
 @dataclass
@@ -60,6 +64,7 @@ class AnswerStream:
         max_tokens: int = 1024,
         retrieved: list[Hit] | None = None,
         allowed_hosts: tuple[str, ...] = (),
+        suffix: str = "",
     ) -> None:
         self.question = question
         self.query = query  # what retrieval searched for (the condensed follow-up)
@@ -72,6 +77,7 @@ class AnswerStream:
         self._max_tokens = max_tokens
         self._retrieved = retrieved if retrieved is not None else sources
         self._allowed_hosts = allowed_hosts  # links there are fine (the index's own web page)
+        self._suffix = suffix  # appended after the generated text (the extractive answer under a tiny model's summary)
         self._parts: list[str] = []
         self._answer: Answer | None = None
         self._started = False
@@ -105,6 +111,12 @@ class AnswerStream:
             reason = f"The {self.backend} backend failed unexpectedly ({exc.__class__.__name__}: {exc})."
             yield from self._failed(reason)
             return
+        if self._suffix:
+            if not "".join(self._parts).strip():  # the model said nothing: the extractive answer alone
+                yield from self._extractive()
+                return
+            self._parts.append(self._suffix)
+            yield self._suffix
         self._finish("".join(self._parts), generated=True)
 
     def _extractive(self) -> Iterator[str]:
@@ -178,11 +190,19 @@ def ask(
     if not 1 <= k <= MAX_K:
         raise QueryError(f"k must be between 1 and {MAX_K}, got {k}.")
     turns = normalize_history(history)
-    manifest = Store(settings).get_manifest(name)
+    store = Store(settings)
+    manifest = store.get_manifest(name)
+    intent, graph_notice = graph_intent(question), None
+    if intent is not None:  # "who calls X": answered from the symbol graph, whatever the backend
+        try:
+            text, found = answer_from_graph(settings, store, manifest, intent)
+            return AnswerStream(question=question, query=question, sources=found, extractive=text, notice=None)
+        except SymbolNotFoundError as exc:
+            graph_notice = f"{exc} Answering from a search of the code instead."
     choice = choose_backend(settings, backend, model)
     masked, sent_question = 0, question
     if choice.backend is not None and not choice.backend.local and settings.redact_secrets_for_remote:
-        turns, masked = _mask_turns([*turns, ("user", question)])  # the conversation leaves the machine too
+        turns, masked = redact_turns([*turns, ("user", question)])  # the conversation leaves the machine too
         (_, sent_question), turns = turns[-1], turns[:-1]
     use_llm_to_condense = choice.backend is not None and choice.backend.name != "embedded"  # tiny models garble it
     query = condense_query(
@@ -191,19 +211,22 @@ def ask(
         choice.backend if use_llm_to_condense else None,
         choice.model if use_llm_to_condense else None,
     )
-    hits = retrieve(name, query, settings, k=k, filters=filters).hits
-    extractive = extractive_answer(question, hits, manifest)
+    explanation = explain_index(name, question, query, settings, store, manifest, filters, k)
+    hits = explanation.sources if explanation else []
+    extractive = render_markdown(explanation) if explanation else no_match(question)
     flagged = flag_sources(hits)
     common = {"question": question, "query": query, "extractive": extractive, "retrieved": hits,
               "allowed_hosts": link_hosts(manifest.web_url)}  # fmt: skip
     if choice.backend is None or not hits:
         notice = choice.notice if hits else _no_hits_notice(choice.backend, filters)
-        return AnswerStream(sources=hits, notice=_join(notice, flagged), **common)
+        return AnswerStream(sources=hits, notice=_join(graph_notice, notice, flagged), **common)
+    summary_only = choice.backend.name == "embedded"  # a tiny model: one paragraph on top of the extractive answer
+    assert explanation is not None
     try:
-        prompt = _prompt(sent_question, hits, turns, settings, choice.backend, manifest)
+        prompt = _prompt(sent_question, hits, turns, settings, choice.backend, manifest, explanation, summary_only)
     except LLMError as exc:  # e.g. the embedded model cannot be loaded to count tokens
         return AnswerStream(sources=hits, notice=_join(f"{exc} {FALLBACK}", flagged), **common)
-    notice = choice.notice
+    notice = _join(graph_notice, choice.notice)
     if prompt.redacted or masked:
         where = "the sources" + (" and the conversation" if masked else "")
         notice = _join(notice, f"{prompt.redacted + masked} likely secret(s) in {where} were masked before sending.")
@@ -214,7 +237,8 @@ def ask(
         backend=choice.backend,
         model=choice.model,
         prompt=prompt,
-        max_tokens=settings.answer_max_tokens,
+        max_tokens=min(SUMMARY_TOKENS, settings.answer_max_tokens) if summary_only else settings.answer_max_tokens,
+        suffix=f"\n\n{extractive}" if summary_only else "",
         **common,
     )
 
@@ -226,7 +250,15 @@ def _prompt(
     settings: Settings,
     backend: LLMBackend,
     manifest: Manifest,
+    explanation: Explanation,
+    summary_only: bool = False,
 ) -> Prompt:
+    flow = flow_text(explanation)
+    if summary_only:
+        budget = max(256, min(settings.answer_token_budget, backend.context_tokens - SUMMARY_TOKENS - 16))
+        if settings.redact_secrets_for_remote and not backend.local:
+            flow, _ = redact_secrets(flow)
+        return build_summary_prompt(question, hits, flow, budget=budget, count=backend.count_tokens)
     budget = _prompt_budget(settings, backend)
     history = fit_history(turns, int(budget * HISTORY_SHARE), backend.count_tokens)
     repo = manifest.name + (f" @ {manifest.sha[:12]}" if manifest.sha else "")
@@ -238,20 +270,13 @@ def _prompt(
             masked.append(replace(hit, chunk=replace(hit.chunk, text=text)) if count else hit)
             redacted += count
         hits = masked
-    prompt = build_prompt(question, hits, budget=budget, history=history, repo=repo, count=backend.count_tokens)
+        flow, count = redact_secrets(flow)
+        redacted += count
+    prompt = build_prompt(
+        question, hits, budget=budget, history=history, repo=repo, count=backend.count_tokens, flow=flow
+    )
     prompt.redacted = redacted
     return prompt
-
-
-def _mask_turns(turns: list[tuple[str, str]]) -> tuple[list[tuple[str, str]], int]:
-    """The conversation with likely secrets masked (an earlier answer may have quoted a config file)."""
-    masked: list[tuple[str, str]] = []
-    total = 0
-    for role, text in turns:
-        clean, count = redact_secrets(text)
-        masked.append((role, clean))
-        total += count
-    return masked, total
 
 
 def _join(*notices: str | None) -> str | None:

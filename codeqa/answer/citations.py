@@ -12,7 +12,7 @@ from pathlib import PurePosixPath
 from codeqa.languages import EXTENSIONS
 from codeqa.records import Hit
 
-FENCED_BLOCK = re.compile(r"^(`{3,}|~{3,})[^\n]*\n.*?^\1[`~]*[ \t]*$", re.MULTILINE | re.DOTALL)
+FENCED_BLOCK = re.compile(r"^[ \t]*(`{3,}|~{3,})[^\n]*\n.*?^[ \t]*\1[`~]*[ \t]*$", re.MULTILINE | re.DOTALL)
 INLINE_CODE = re.compile(r"`[^`\n]*`")
 NUMBERED = re.compile(r"(?<![\w)])\[(\d{1,4}(?:\s*(?:,|-|–|;)\s*\d{1,4})*)\](?!\()")
 LINES = r"(?::(\d+)(?:\s*(?:-|–)\s*(\d+))?|#L(\d+)(?:-L?(\d+))?)"  # :12, :12-30, #L12, #L12-L30
@@ -53,7 +53,7 @@ def _numbers(group: str) -> list[int]:
     return numbers
 
 
-def _looks_like_path(path: str) -> bool:
+def looks_like_path(path: str) -> bool:
     """Tell ``shop/auth.py:12`` from ``localhost:8080`` or ``12:30``."""
     if "/" in path.strip("./"):
         return True
@@ -89,7 +89,7 @@ def parse_citations(text: str, paths: Sequence[str] = ()) -> list[Citation]:
         path = match.group(1)
         while path.startswith("./"):
             path = path[2:]
-        if match.re is PATH_WITH_LINES and not _looks_like_path(path):
+        if match.re is PATH_WITH_LINES and not looks_like_path(path):
             continue
         start = int(match.group(2) or match.group(4))
         end = int(match.group(3) or match.group(5) or start)

@@ -55,3 +55,14 @@ def redact_secrets(text: str) -> tuple[str, int]:
         if pieces:
             text = "".join(pieces) + text[last:]
     return text, count
+
+
+def redact_turns(turns: list[tuple[str, str]]) -> tuple[list[tuple[str, str]], int]:
+    """The conversation with likely secrets masked (an earlier answer may have quoted a config file)."""
+    masked: list[tuple[str, str]] = []
+    total = 0
+    for role, text in turns:
+        clean, count = redact_secrets(text)
+        masked.append((role, clean))
+        total += count
+    return masked, total

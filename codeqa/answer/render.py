@@ -21,6 +21,8 @@ from urllib.parse import urlparse
 from markdown_it import MarkdownIt
 from markdown_it.token import Token
 
+from codeqa.answer.links import is_code_view_url
+
 _PARSER = MarkdownIt("commonmark", {"html": True}).enable(["table", "strikethrough"])
 _METACHARACTERS = re.compile(r"([\\`*_\[\]()<>!|~$])")  # what can open a span, a link, an image or HTML
 _BLOCK_START = re.compile(r"^(\d*)([-+#.])")  # a list item or a heading when a line starts with it
@@ -78,13 +80,19 @@ def host_of(url: str) -> str:
     return "this page"
 
 
-def is_local_url(url: str, allowed_hosts: Iterable[str] = ()) -> bool:
-    """True for links that stay on this machine (relative, anchors, loopback) or go to an allowed host."""
+def is_local_url(url: str, allowed_hosts: Iterable[str] = (), *, code_links_only: bool = False) -> bool:
+    """True for links that stay on this machine (relative, anchors, loopback) or go to an allowed host.
+
+    With ``code_links_only`` the only relative links that pass are our own code-view links (``is_code_view_url``).
+    """
+    raw = url
     url = re.sub(r"[\t\n\r]", "", url).strip().strip("<>").replace("\\", "/")  # what a browser does to a URL
     if not url or url.startswith("#"):
         return True
     parsed = urlparse(url)
     if not parsed.scheme and not parsed.netloc:
+        if code_links_only:
+            return raw.strip() == url and is_code_view_url(url)
         return not url.startswith("//")  # a relative link on this app (//host is another host)
     if parsed.scheme not in ("http", "https") or not parsed.hostname:
         return False
@@ -118,7 +126,7 @@ def remote_references(markdown: str, allowed_hosts: Iterable[str] = ()) -> list[
     return list(dict.fromkeys(found))
 
 
-def _hostile_lines(markdown: str, allowed: tuple[str, ...]) -> set[int]:
+def _hostile_lines(markdown: str, allowed: tuple[str, ...], strict: bool = False) -> set[int]:
     """Line numbers of the blocks that hold an image, an outside link or raw HTML."""
     lines: set[int] = set()
     for token in _PARSER.parse(markdown, {}):
@@ -129,7 +137,8 @@ def _hostile_lines(markdown: str, allowed: tuple[str, ...]) -> set[int]:
         for child in _walk(token.children or []):
             href = str(child.attrs.get("href", "")) if child.type == "link_open" else ""
             active_html = child.type == "html_inline" and _ACTIVE_HTML.search(child.content)
-            if child.type == "image" or active_html or (child.type == "link_open" and not is_local_url(href, allowed)):
+            outside = child.type == "link_open" and not is_local_url(href, allowed, code_links_only=strict)
+            if child.type == "image" or active_html or outside:
                 lines.update(range(*token.map))
                 break
     return lines
@@ -142,37 +151,47 @@ def _image_text(match: re.Match[str]) -> str:
     return f"\\[image: {alt}{where}\\]"
 
 
-def _neutralize(line: str, allowed: tuple[str, ...]) -> str:
+def _neutralize(line: str, allowed: tuple[str, ...], strict: bool = False) -> str:
     """One line of a hostile block, rewritten: images as text, outside links as ``text (host)``, HTML inert."""
     line = _INLINE_IMAGE.sub(_image_text, line)
     line = _REFERENCE_IMAGE.sub(_image_text, line)
 
     def link(match: re.Match[str]) -> str:
         dest = match.group("dest")
-        if is_local_url(dest, allowed):
+        if is_local_url(dest, allowed, code_links_only=strict):
             return match.group(0)
         return f"{match.group('text')} ({escape_markdown(host_of(dest))})"
 
     line = _INLINE_LINK.sub(link, line)
-    line = _AUTOLINK.sub(lambda m: m.group(0) if is_local_url(m["dest"], allowed) else escape_markdown(m["dest"]), line)
+
+    def autolink(match: re.Match[str]) -> str:
+        kept = is_local_url(match["dest"], allowed, code_links_only=strict)
+        return match.group(0) if kept else escape_markdown(match["dest"])
+
+    line = _AUTOLINK.sub(autolink, line)
     line = line.replace("<", "&lt;").replace("![", "!\\[")
     return _REFERENCE_DEFINITION.sub(r"\1\\[", line)
 
 
-def safe_markdown(markdown: str, allowed_hosts: Iterable[str] = ()) -> str:
-    """``markdown`` that renders the same, except that nothing in it can load or link to another host."""
+def safe_markdown(markdown: str, allowed_hosts: Iterable[str] = (), *, code_links_only: bool = False) -> str:
+    """``markdown`` that renders the same, except that nothing in it can load or link to another host.
+
+    ``code_links_only`` (answers in the app): relative links pass only when they are our code-view links.
+    """
     allowed = tuple(allowed_hosts)
+    strict = code_links_only
     text = str(markdown)
     for attempt in range(MAX_PASSES):
-        hostile = _hostile_lines(text, allowed)
+        hostile = _hostile_lines(text, allowed, strict)
         if not hostile:
             return text
         lines = text.split("\n")
         for number in hostile:
             if number < len(lines):
-                lines[number] = _neutralize(lines[number], allowed) if attempt < 2 else escape_markdown(lines[number])
+                line = lines[number]
+                lines[number] = _neutralize(line, allowed, strict) if attempt < 2 else escape_markdown(line)
         text = "\n".join(lines)
-    if _hostile_lines(text, allowed):  # cannot happen with the rules above; never render what failed them
+    if _hostile_lines(text, allowed, strict):  # cannot happen with the rules above; never render what failed them
         return escape_markdown(text)
     return text
 

@@ -8,7 +8,8 @@ from __future__ import annotations
 import typer
 
 from codeqa.cli.eval_command import evaluate
-from codeqa.cli.index_commands import index, list_indexes, prepare, remove, repair, serve, version
+from codeqa.cli.graph_commands import callees, callers
+from codeqa.cli.index_commands import index, list_indexes, prepare, remove, repair, serve, update, version
 from codeqa.cli.query_commands import ask, models, search
 from codeqa.cli.service_commands import api, mcp
 
@@ -19,11 +20,14 @@ app = typer.Typer(
     pretty_exceptions_enable=False,
 )
 app.command()(index)
+app.command()(update)
 app.command("list")(list_indexes)
 app.command()(remove)
 app.command()(repair)
 app.command()(search)
 app.command()(ask)
+app.command()(callers)
+app.command()(callees)
 app.command()(models)
 app.command("eval")(evaluate)
 app.command()(serve)

@@ -1,4 +1,5 @@
-"""``codeqa eval``: file-localization quality of the real pipeline on JSONL datasets, and ranker cross-validation."""
+"""``codeqa eval``: file-localization quality of the real pipeline on JSONL datasets, ranker cross-validation, and
+(``--answers``) answer-level quality: sources, key facts shown, citations and time per answer for any backend."""
 
 from __future__ import annotations
 
@@ -56,6 +57,48 @@ def _cross_validation(features: Path, instances: list[Any], l2_values: str, trai
         out.print(f"wrote ranker weights (L2={chosen}) to {train_out}")
 
 
+def _answers_table(summary: dict[str, dict[str, float]], ks: tuple[int, ...], backend: str) -> Table:
+    columns = [f"Acc@{x}" for x in ks]
+    table = Table(
+        "group", "n", *columns, "facts shown", ">=1 fact", "citations valid", "s/answer", title=f"answers ({backend})"
+    )
+    order = sorted(summary.items(), key=lambda kv: (kv[0] != "overall", kv[0]))
+    for group, row in order:
+        n = int(row["n"])
+        accs = [f"{row[f'acc@{x}']:.1f} ({round(row[f'acc@{x}'] * n / 100)})" for x in ks]
+        table.add_row(
+            safe(group),
+            str(n),
+            *accs,
+            f"{row['facts_pct']:.1f} ({int(row['facts_shown'])}/{int(row['facts'])})",
+            f"{row['with_fact_pct']:.1f} ({int(row['with_fact'])})",
+            f"{row['citations_valid_pct']:.1f} ({int(row['citations'])})",
+            f"{row['seconds_per_answer']:.2f}",
+        )
+    return table
+
+
+def _evaluate_answers(
+    instances: list[Any], trees: Path, ks: tuple[int, ...], options: dict[str, Any], json_out: Path | None
+) -> None:
+    """``codeqa eval --answers``: ask every question with the chosen backend and score the answers."""
+    from codeqa.evaluate.answers import run_answer_eval, summarize_answers, write_answers_json
+
+    def show(result) -> None:
+        gold = "gold in sources" if result.metrics.get(f"acc@{max(ks)}") else "gold missing"
+        err.print(
+            f"{safe(result.instance_id):<40} facts {len(result.shown)}/{result.facts}  {gold:<15} "
+            f"{result.seconds:6.2f}s" + (f"  (indexed in {result.index_seconds:.1f}s)" if result.index_seconds else "")
+        )
+
+    results = run_or_exit(lambda: run_answer_eval(instances, trees, settings(), ks=ks, on_result=show, **options))
+    summary = summarize_answers(results)
+    out.print(_answers_table(summary, ks, options["backend"]))
+    if json_out:
+        write_answers_json(json_out, results, {"backend": options["backend"], "model": options["model"]})
+        out.print(f"wrote {json_out}")
+
+
 def evaluate(
     dataset: Annotated[
         list[Path],
@@ -85,6 +128,20 @@ def evaluate(
     train_out: Annotated[
         Path | None, typer.Option(help="Fit the ranker on all questions (best L2) and write its weights here.")
     ] = None,
+    answers: Annotated[
+        bool,
+        typer.Option(
+            "--answers",
+            help="Score whole answers (lines need key_facts): sources' Acc@k, key facts shown, citations, time.",
+        ),
+    ] = False,
+    backend: Annotated[
+        str, typer.Option(help="With --answers: none (extractive), embedded, ollama, openai or auto.")
+    ] = "none",
+    model: Annotated[str | None, typer.Option(help="With --answers: the backend's model.")] = None,
+    answers_dir: Annotated[
+        Path | None, typer.Option(help="With --answers: write each answer's markdown here (one file per question).")
+    ] = None,
 ) -> None:
     """Measure file localization: index each instance's tree, ask its question, score the file ranking."""
     from codeqa.evaluate import load_dataset, run_eval, summarize, write_json
@@ -102,6 +159,13 @@ def evaluate(
     if (cv_by_repo or train_out or from_features) and features is None:
         raise typer.BadParameter("--cv-by-repo, --from-features and --train-out need --features DIR")
     instances = [i for path in dataset for i in run_or_exit(lambda p=path: load_dataset(p, limit))]
+    if answers:
+        if backend not in ("none", "auto", "embedded", "ollama", "openai"):
+            raise typer.BadParameter(f"--backend must be none, auto, embedded, ollama or openai, got {backend!r}")
+        options = {"backend": backend, "model": model, "keep_indexes": keep, "reuse_indexes": reuse,
+                   "answers_dir": answers_dir}  # fmt: skip
+        _evaluate_answers(instances, trees, ks, options, json_out)
+        return
 
     def show(result) -> None:
         mrr = result.metrics.get("mrr@10", 0.0)

@@ -1,5 +1,5 @@
-"""Commands that build and manage indexes: ``index``, ``list``, ``remove``, ``repair``, ``prepare``, ``serve``,
-``version``."""
+"""Commands that build and manage indexes: ``index``, ``update``, ``list``, ``remove``, ``repair``, ``prepare``,
+``serve``, ``version``."""
 
 from __future__ import annotations
 
@@ -7,6 +7,7 @@ import datetime as dt
 import os
 import subprocess
 import sys
+from collections.abc import Callable
 from pathlib import Path
 from typing import Annotated, Any
 
@@ -43,11 +44,42 @@ def index(
     ] = True,
 ) -> None:
     """Clone (if remote), scan, chunk, embed and store a repository; then prepare its map and overview."""
-    from codeqa.pipeline import STAGES, ProgressEvent, build_index
+    from codeqa.pipeline import build_index
 
     if token_stdin:
         token = _token_from_stdin(token)
     config = settings()
+    report = _with_progress(lambda on_progress: build_index(source, config, name=name, ref=ref, token=token,
+                                                            progress=on_progress))  # fmt: skip
+    _print_report(report, verbose=verbose)
+    if map_:
+        _prepare_views(config, report.manifest)
+
+
+def update(
+    name: Annotated[str, typer.Argument(help="Index name, as shown by `codeqa list`.")],
+    token_stdin: Annotated[
+        bool, typer.Option("--token-stdin", help="Read the access token from standard input (private URL sources).")
+    ] = False,
+    map_: Annotated[
+        bool, typer.Option("--map/--no-map", help="Lay out the map and overview again after the update.")
+    ] = True,
+) -> None:
+    """Bring an index up to date with its source: only changed files are chunked and embedded again."""
+    from codeqa.update import update_index
+
+    token = _token_from_stdin(None) if token_stdin else None
+    config = settings()
+    report = _with_progress(lambda on_progress: update_index(name, config, token=token, progress=on_progress))
+    _print_report(report)
+    if map_:
+        _prepare_views(config, report.manifest)
+
+
+def _with_progress(action: Callable[[Callable[[Any], None]], Any]) -> Any:
+    """Run an indexing ``action`` with one progress bar per stage on stderr."""
+    from codeqa.pipeline import STAGES
+
     with Progress(
         TextColumn("{task.description:>6}"),
         BarColumn(),
@@ -58,7 +90,7 @@ def index(
     ) as bar:
         tasks: dict[str, TaskID] = {}
 
-        def on_progress(event: ProgressEvent) -> None:
+        def on_progress(event: Any) -> None:
             if event.stage not in STAGES:
                 return
             if event.stage not in tasks:
@@ -66,12 +98,10 @@ def index(
             completed = event.fraction if event.fraction is not None else None
             bar.update(tasks[event.stage], note=safe(event.message[:70]), completed=completed)
 
-        report = run_or_exit(lambda: build_index(source, config, name=name, ref=ref, token=token, progress=on_progress))
+        report = run_or_exit(lambda: action(on_progress))
         for task in tasks.values():
             bar.update(task, completed=1.0)
-    _print_report(report, verbose=verbose)
-    if map_:
-        _prepare_views(config, report.manifest)
+    return report
 
 
 def _token_from_stdin(given: str | None) -> str:
@@ -114,8 +144,10 @@ def _print_report(report: Any, *, verbose: bool = False) -> None:
         + ")"
     )
     languages = safe(", ".join(f"{lang} {count}" for lang, count in largest_first(report.languages, 8)))
+    carried = f"   carried over {report.carried}" if report.carried else ""
     out.print(
         f"  files {report.files}   lines {report.lines}   chunks {report.chunks}   newly embedded {report.embedded}"
+        + carried
     )
     out.print(f"  languages: {languages}")
     skipped = ", ".join(f"{reason} {count}" for reason, count in report.skipped.items()) or "none"
@@ -131,24 +163,38 @@ def _print_report(report: Any, *, verbose: bool = False) -> None:
 
 
 def list_indexes() -> None:
-    """List indexed repositories (a few short lines each, readable in an 80-column terminal)."""
+    """List indexed repositories (a few short lines each, readable in an 80-column terminal), and whether each is
+    still fresh (local sources: HEAD and files compared with what was indexed)."""
+    from codeqa.freshness import check_freshness
     from codeqa.store import Store
 
-    manifests = run_or_exit(lambda: Store(settings()).list_manifests())
+    config = settings()
+    manifests = run_or_exit(lambda: Store(config).list_manifests())
     if not manifests:
         out.print("No indexes yet. Create one with: codeqa index <github-url-or-path>")
         return
     width = min(max(len(m.name) for m in manifests), 30)
-    out.print(f"[bold]{'name':<{width}}  {'commit':<7}  {'files':>7}  {'chunks':>7}  indexed[/]")
+    out.print(f"[bold]{'name':<{width}}  {'commit':<7}  {'files':>7}  {'chunks':>7}  {'indexed':<16}  status[/]")
+    stale = []
     for m in manifests:
         when = dt.datetime.fromtimestamp(m.created_at).strftime("%Y-%m-%d %H:%M")
         files, chunks = m.counts.get("files", 0), m.counts.get("chunks", 0)
+        try:
+            fresh = check_freshness(config, m)
+            status = {"fresh": "fresh", "stale": "stale", "unknown": "?"}[fresh.state]
+        except Exception as exc:  # a check must never break the list
+            fresh, status = None, f"? ({exc.__class__.__name__})"
+        if fresh is not None and fresh.stale:
+            stale.append((m.name, fresh.reason))
         out.print(
-            f"{safe(m.name):<{width}}  {(m.sha or '-')[:7]:<7}  {files:>7,}  {chunks:>7,}  {when}", soft_wrap=True
+            f"{safe(m.name):<{width}}  {(m.sha or '-')[:7]:<7}  {files:>7,}  {chunks:>7,}  {when}  {status}",
+            soft_wrap=True,
         )
         languages = ", ".join(f"{name} {count:,}" for name, count in largest_first(m.languages, 4))
         out.print(f"  [dim]files by language: {safe(languages or 'none')}[/]", overflow="fold")
         out.print(f"  [dim]{safe(m.source)}[/]", overflow="fold")
+    for name, reason in stale:
+        out.print(safe(f"{name} is stale ({reason}): run `codeqa update {name}`"), soft_wrap=True)
 
 
 def remove(

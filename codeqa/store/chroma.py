@@ -265,6 +265,17 @@ class Store:
         }
         return [found[i] for i in ids if i in found]
 
+    def records(self, manifest: Manifest, ids: Sequence[str]) -> tuple[list[Chunk], np.ndarray]:
+        """The chunks with these ids and their stored vectors, in the given order (missing ids are an error)."""
+        include = ["documents", "metadatas", "embeddings"]
+        got = self._read(manifest, lambda c: c.get(ids=list(ids), include=include))
+        rows = {i: n for n, i in enumerate(got["ids"])}
+        if len(rows) != len(set(ids)):
+            raise StoreError(f"Index {manifest.name!r} lost {len(set(ids)) - len(rows)} chunk(s); re-index it.")
+        order = [rows[i] for i in ids]
+        chunks = [chunk_from_record(got["documents"][n], got["metadatas"][n]) for n in order]
+        return chunks, np.asarray(got["embeddings"], dtype=np.float32)[order]
+
     def iter_records(
         self, manifest: Manifest, *, vectors: bool = True, batch: int = READ_BATCH
     ) -> Iterator[tuple[list[str], list[Chunk], np.ndarray | None]]:

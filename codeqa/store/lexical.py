@@ -112,6 +112,10 @@ class LexicalIndex:
             return None
         return cls(retriever, int(params["size"]))
 
+    def vocabulary(self) -> list[str]:
+        """Every token of the index (identifiers whole and split, stemmed parts)."""
+        return list(self._vocab)
+
     def scores(self, query_tokens: Sequence[str], mask: np.ndarray | None = None) -> np.ndarray:
         """BM25 score of every document (0 where ``mask`` is False or nothing matches)."""
         known = [token for token in dict.fromkeys(query_tokens) if token in self._vocab]

@@ -1,0 +1,199 @@
+"""What an answer is built from, beyond the retrieved chunks: the index's chunk table, symbol graph and file heads.
+
+``AnswerContext`` is the one door the answer builder reads the index through: chunks of a file, chunks by row,
+graph neighbours of a chunk, and which of a few files import which (``import_graph`` over the files' opening
+chunks). ``from_index`` reads a real index (search files + store); ``from_chunks`` builds the same from chunks in
+memory (the answer for hits alone, and unit tests).
+"""
+
+from __future__ import annotations
+
+import re
+import threading
+from collections import OrderedDict
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass, field
+from pathlib import PurePosixPath
+
+import numpy as np
+
+from codeqa.config import Settings
+from codeqa.explore.imports import import_graph
+from codeqa.records import Chunk, Hit
+from codeqa.store import Manifest, Store, load_search_files
+from codeqa.store.graph import SymbolGraph
+from codeqa.store.lexical import LexicalIndex, code_tokens
+from codeqa.store.table import ChunkTable
+from codeqa.symbols import IDENTIFIER, defined_names, referenced_names
+
+HEAD_LINES = 80  # imports live in a file's opening lines
+PACKAGE_ENTRIES = ("__init__.py", "index.js", "index.ts", "index.tsx", "mod.rs")
+MAX_FILE_CHUNKS = 120
+_LOOKUPS: OrderedDict[int, tuple[dict[str, int], dict[str, list[int]]]] = OrderedDict()
+_LOOKUPS_LOCK = threading.Lock()
+
+
+def _lookups(table: ChunkTable) -> tuple[dict[str, int], dict[str, list[int]]]:
+    """chunk id → row and path → rows for a loaded table (cached per table object; tables are immutable once loaded)."""
+    key = id(table)
+    with _LOOKUPS_LOCK:
+        cached = _LOOKUPS.get(key)
+        if cached is not None and len(cached[0]) == len(table):
+            _LOOKUPS.move_to_end(key)
+            return cached
+    rows = {chunk_id: row for row, chunk_id in enumerate(table.ids)}
+    by_path: dict[str, list[int]] = {}
+    for row, path in enumerate(table.paths):
+        by_path.setdefault(path, []).append(row)
+    with _LOOKUPS_LOCK:
+        _LOOKUPS[key] = (rows, by_path)
+        while len(_LOOKUPS) > 8:
+            _LOOKUPS.popitem(last=False)
+    return rows, by_path
+
+
+@dataclass
+class AnswerContext:
+    """The retrieved pool plus read access to the index around it."""
+
+    pool: list[Hit]  # retrieved chunks, best first
+    files: list[str]  # retrieved files, best first
+    table: ChunkTable
+    graph: SymbolGraph
+    fetch: Callable[[Sequence[str]], list[Chunk]]  # chunk ids → chunks (missing ids skipped)
+    mask: np.ndarray | None = None  # rows in scope (the question's filters)
+    definers: dict[str, list[int]] = field(default_factory=dict)  # lower-cased defined name → rows
+    lexical: LexicalIndex | None = None  # which rows hold an identifier (None: search the texts in memory)
+    _fetched: dict[str, Chunk] = field(default_factory=dict)
+
+    def __post_init__(self) -> None:
+        if not self.definers:
+            for row, symbol in enumerate(self.table.symbols):
+                for name in defined_names(symbol):
+                    self.definers.setdefault(name.lower(), []).append(row)
+
+    @classmethod
+    def from_chunks(cls, chunks: Sequence[Chunk], pool: Sequence[Hit], files: Sequence[str] = ()) -> AnswerContext:
+        """A context over ``chunks`` held in memory (graph built from them, as at index time)."""
+        unique = list({chunk.id: chunk for chunk in [*chunks, *(hit.chunk for hit in pool)]}.values())
+        table = ChunkTable()
+        table.append(unique)
+        graph = SymbolGraph.build(table.symbols, [referenced_names(chunk.text) for chunk in unique])
+        by_id = {chunk.id: chunk for chunk in unique}
+        ranked = list(files) or list(dict.fromkeys(hit.chunk.path for hit in pool))
+        return cls(list(pool), ranked, table, graph, lambda ids: [by_id[i] for i in ids if i in by_id])
+
+    @classmethod
+    def from_index(
+        cls,
+        settings: Settings,
+        store: Store,
+        manifest: Manifest,
+        pool: Sequence[Hit],
+        files: Sequence[str],
+        mask_of: Callable[[ChunkTable], np.ndarray | None] | None = None,
+    ) -> AnswerContext:
+        """A context over index ``manifest`` (its search files are loaded once per process)."""
+        search = load_search_files(settings, manifest, store)
+        mask = mask_of(search.table) if mask_of else None
+        fetch = lambda ids: store.chunks(manifest, ids)  # noqa: E731
+        return cls(list(pool), list(files), search.table, search.graph, fetch, mask, search.definers, search.lexical)
+
+    # -- lookups ----------------------------------------------------------------------------------------------------
+    def row_of(self, chunk: Chunk) -> int | None:
+        return _lookups(self.table)[0].get(chunk.id)
+
+    def row_of_location(self, chunk: Chunk) -> int | None:
+        """The row of the indexed chunk holding ``chunk``'s lines (``chunk`` may be a part of it)."""
+        row = self.row_of(chunk)
+        if row is not None:
+            return row
+        for row in _lookups(self.table)[1].get(chunk.path, []):
+            if self.table.starts[row] <= chunk.start_line and chunk.end_line <= self.table.ends[row]:
+                return row
+        return None
+
+    def rows_mentioning(self, name: str) -> list[int]:
+        """Rows whose code holds the identifier ``name`` (from the BM25 index, or the texts in memory)."""
+        tokens = code_tokens(name)
+        if not tokens:
+            return []
+        if self.lexical is not None:
+            scores = self.lexical.scores(tokens[:1])
+            rows = np.flatnonzero(scores > 0)
+            return [int(r) for r in rows[np.argsort(-scores[rows], kind="stable")]]
+        pattern = re.compile(rf"(?<![\w$]){re.escape(name)}(?![\w$])")
+        return [row for row, chunk in enumerate(self.chunks(range(len(self.table)))) if pattern.search(chunk.text)]
+
+    def identifiers(self) -> list[str]:
+        """Whole identifiers the code uses, lower-cased (the BM25 vocabulary; the texts in memory otherwise)."""
+        if self.lexical is not None:
+            return [word for word in self.lexical.vocabulary() if not word.isdigit()]
+        words = {w.lower() for chunk in self.chunks(range(len(self.table))) for w in IDENTIFIER.findall(chunk.text)}
+        return sorted(words)
+
+    def in_scope(self, row: int) -> bool:
+        return self.mask is None or bool(self.mask[row])
+
+    def chunks(self, rows: Sequence[int]) -> list[Chunk]:
+        """Chunks by table row, fetched once each."""
+        ids = [self.table.ids[row] for row in rows]
+        missing = [chunk_id for chunk_id in dict.fromkeys(ids) if chunk_id not in self._fetched]
+        if missing:
+            for chunk in self.fetch(missing):
+                self._fetched[chunk.id] = chunk
+        return [self._fetched[chunk_id] for chunk_id in ids if chunk_id in self._fetched]
+
+    def file_rows(self, path: str) -> list[int]:
+        rows = _lookups(self.table)[1].get(path, [])
+        return [row for row in rows if self.in_scope(row)]
+
+    def file_chunks(self, paths: Sequence[str], limit: int | None = MAX_FILE_CHUNKS) -> dict[str, list[Chunk]]:
+        """Every in-scope chunk of each file (up to ``limit`` each), in line order; one fetch for all."""
+        wanted = {path: self.file_rows(path)[:limit] for path in paths}
+        fetched = {chunk.id: chunk for chunk in self.chunks([row for rows in wanted.values() for row in rows])}
+        return {
+            path: sorted((fetched[self.table.ids[r]] for r in rows if self.table.ids[r] in fetched),
+                         key=lambda c: c.start_line)
+            for path, rows in wanted.items()
+        }  # fmt: skip
+
+    def neighbours(self, chunk: Chunk) -> tuple[list[int], list[int]]:
+        """(callers, callees) rows of ``chunk`` in the symbol graph, in scope, tests and docs last."""
+        row = self.row_of(chunk)
+        if row is None:
+            return [], []
+        callers = [r for r in self.graph.callers(row) if r != row and self.in_scope(r)]
+        callees = [r for r in self.graph.callees(row) if r != row and self.in_scope(r)]
+
+        def order(rows: list[int]) -> list[int]:
+            late = {"test": 2, "docs": 2}
+            return sorted(rows, key=lambda r: (late.get(self.table.layers[r], 0), self.table.paths[r], r))
+
+        return order(callers), order(callees)
+
+    def has_edge(self, user: Chunk, used: Chunk) -> bool:
+        a, b = self.row_of(user), self.row_of(used)
+        if a is None or b is None:
+            return False
+        return b in self.graph.callees(a)
+
+    def imports(self, paths: Sequence[str]) -> dict[str, set[str]]:
+        """Which of ``paths`` import which, read from each file's opening lines."""
+        heads: dict[str, tuple[str, str]] = {}
+        by_path = _lookups(self.table)[1]
+        entries = [f"{d}/{name}" if d != "." else name for d in {str(PurePosixPath(p).parent) for p in paths}
+                   for name in PACKAGE_ENTRIES]  # fmt: skip
+        wanted = [*paths, *(entry for entry in entries if entry in by_path)]  # re-exports go through these
+        rows = {path: [r for r in by_path.get(path, []) if self.table.starts[r] <= HEAD_LINES]
+                for path in dict.fromkeys(wanted)}  # fmt: skip
+        fetched = {chunk.id: chunk for chunk in self.chunks([r for group in rows.values() for r in group])}
+        for path, group in rows.items():
+            parts = sorted((fetched[self.table.ids[r]] for r in group if self.table.ids[r] in fetched),
+                           key=lambda c: c.start_line)  # fmt: skip
+            if parts:
+                heads[path] = (parts[0].language, "\n".join(chunk.text for chunk in parts))
+        if len(heads) < 2:
+            return {}
+        graph, _ = import_graph(heads)
+        return {path: set(targets) for path, targets in graph.items()}

@@ -1,0 +1,104 @@
+"""What a chunk says about itself: its definition line(s) and the first sentence of its docstring or comment.
+
+Used by the extractive answer and the graph answers to name a chunk and say what its author wrote it for.
+"""
+
+from __future__ import annotations
+
+import re
+
+from codeqa.records import Chunk
+from codeqa.symbols import qualified_names, short_names
+
+DEFINITION = re.compile(
+    r"^\s*(?:(?:export|public|private|protected|internal|static|async|default|abstract|final|override|open|"
+    r"pub(?:\([\w:]+\))?|unsafe|extern|inline)\s+)*"
+    r"(?:def|class|function\*?|func|fn|interface|struct|enum|trait|impl|module|type|object|record|const|let|var)\b"
+)
+COMMENT = re.compile(r"^\s*(#(?!!)|//|/\*|\*|--|;;|<!--)")
+FIELD_LIST = re.compile(r"\s(?=:param\b|:return|:raises?\b|:type\b|@param\b|@return|Args:|Returns:|Parameters\b)")
+DOCSTRING_OPEN = re.compile(r'^\s*[rRuUbB]?("""|\'\'\')')
+
+
+def short_name(symbol: str) -> str:
+    """The first defined name of a chunk, short: ``SessionStore.login`` → ``login``."""
+    names = short_names(symbol)
+    return names[0] if names else ""
+
+
+def signature(chunk: Chunk) -> str:
+    """The definition line(s) of a chunk (up to 4 lines for wrapped signatures), or its first meaningful line."""
+    lines = chunk.text.split("\n")
+    if chunk.language in ("markdown", "rst"):
+        return next((line.strip() for line in lines if line.strip().startswith("#")), lines[0].strip())
+    name = short_name(chunk.symbol)
+    candidates = [i for i, line in enumerate(lines[:40]) if DEFINITION.match(line)]
+    named = [i for i in candidates if len(name) > 1 and re.search(rf"\b{re.escape(name)}\b", lines[i])]
+    start = (named or candidates or [None])[0]
+    if start is None:
+        start = next((i for i, line in enumerate(lines) if line.strip() and not COMMENT.match(line)), 0)
+        return lines[start].strip()[:160]
+    taken = [lines[start].rstrip()]
+    for line in lines[start + 1 : start + 6]:
+        joined = "\n".join(taken)
+        if joined.endswith((":", "{", "=>", ";")) or joined.count("(") <= joined.count(")"):
+            break
+        taken.append(line.rstrip())
+    return "\n".join(taken)[:400]
+
+
+def _docstring_after(lines: list[str], index: int) -> str:
+    body = next((line for line in lines[index:] if line.strip()), "")
+    opener = DOCSTRING_OPEN.match(body)
+    if not opener:
+        return ""
+    quote = opener.group(1)
+    text = body.split(quote, 1)[1]
+    collected = [text]
+    if quote not in text:
+        for line in lines[lines.index(body) + 1 :]:
+            collected.append(line)
+            if quote in line:
+                break
+    joined = " ".join(part.strip() for part in collected).split(quote)[0]
+    return joined.strip()
+
+
+def _comment_before(lines: list[str], index: int) -> str:
+    comments: list[str] = []
+    for line in reversed(lines[:index]):
+        if not COMMENT.match(line):
+            break
+        comments.insert(0, re.sub(r"^\s*(#|//+|/\*+|\*+/?|--|;;|<!--)\s?", "", line).strip())
+    return " ".join(part for part in comments if part and part != "/")
+
+
+def summary(chunk: Chunk) -> str:
+    """First sentence of the docstring or leading comment: what the author said the code is for."""
+    lines = chunk.text.split("\n")
+    sig = signature(chunk).split("\n")
+    try:
+        index = next(i for i, line in enumerate(lines) if line.rstrip() == sig[0])
+    except StopIteration:
+        index = 0
+    if chunk.language in ("markdown", "rst"):
+        text = next((line.strip() for line in lines[index + 1 :] if line.strip() and not line.startswith("#")), "")
+    else:
+        text = _docstring_after(lines, index + len(sig)) or _docstring_after(lines, 0)
+        text = text or _comment_before(lines, index) or _leading_comment(lines)
+    text = FIELD_LIST.split(" ".join(text.split()), maxsplit=1)[0].strip()
+    sentence = re.split(r"(?<=[.!?])\s", text, maxsplit=1)[0]
+    return sentence[:200] + ("…" if len(sentence) > 200 else "")
+
+
+def _leading_comment(lines: list[str]) -> str:
+    end = next((i for i, line in enumerate(lines) if line.strip() and not COMMENT.match(line)), len(lines))
+    return _comment_before(lines, end)
+
+
+def display_name(chunk: Chunk) -> str:
+    """How an answer names a chunk: its first qualified name (``+N`` when several were merged), else its file."""
+    names = qualified_names(chunk.symbol)
+    if not names:
+        return chunk.path.rsplit("/", 1)[-1]
+    return names[0] + (f" (+{len(names) - 1})" if len(names) > 1 else "")

@@ -1,0 +1,176 @@
+"""Answer-level evaluation: ask each question through the real ``ask`` and score what the answer *shows*.
+
+Each dataset line carries ``gold_files`` (the files that hold the answer) and ``key_facts`` (exact strings a
+correct explanation has to show: the hashing call, the status code, the config key). Per answer we measure:
+
+- file Acc@k of the answer's sources (files in the order their first chunk appears among the sources);
+- key facts shown: a fact counts when it appears verbatim in the answer text once whitespace is collapsed;
+- citation validity: the share of the answer's citations that point into its sources;
+- seconds per answer, from the question to the finished, checked answer (retrieval included, indexing not).
+
+Any backend can be measured (``none`` is the extractive answer). Indexes are built like ``codeqa eval``'s (test
+files left out) and share its names, so ``--keep``/``--reuse`` work across both.
+"""
+
+from __future__ import annotations
+
+import json
+import time
+from collections import defaultdict
+from collections.abc import Callable, Sequence
+from dataclasses import asdict, dataclass, field
+from pathlib import Path
+
+from codeqa.config import Settings
+from codeqa.errors import QueryError
+from codeqa.evaluate.data import Instance, is_test
+from codeqa.evaluate.metrics import DEFAULT_KS, score
+from codeqa.evaluate.runner import _filters, _reusable
+from codeqa.pipeline import build_index
+from codeqa.store import Store
+
+
+@dataclass
+class AnswerResult:
+    instance_id: str
+    repo: str
+    files: list[str]  # the answer's source files, in order
+    facts: int  # key facts in the dataset line
+    shown: list[str]  # the key facts the answer shows
+    citations_valid: int
+    citations_invalid: int
+    seconds: float
+    index_seconds: float
+    backend: str
+    generated: bool
+    metrics: dict[str, float] = field(default_factory=dict)
+
+
+def collapse(text: str) -> str:
+    """Whitespace runs as one space: a fact split over an indented line still counts."""
+    return " ".join(text.split())
+
+
+def facts_shown(answer: str, facts: Sequence[str]) -> list[str]:
+    """The facts that appear verbatim (whitespace-collapsed) in ``answer``."""
+    flat = collapse(answer)
+    return [fact for fact in facts if collapse(fact) and collapse(fact) in flat]
+
+
+def source_files(paths: Sequence[str]) -> list[str]:
+    """Distinct files in order of first appearance."""
+    return list(dict.fromkeys(paths))
+
+
+def summarize_answers(results: Sequence[AnswerResult]) -> dict[str, dict[str, float]]:
+    """Per group (overall and per repository): n, Acc@k, facts shown, answers with a fact, citations, seconds."""
+    groups: dict[str, list[AnswerResult]] = defaultdict(list)
+    for result in results:
+        groups["overall"].append(result)
+        groups[result.repo].append(result)
+    summary: dict[str, dict[str, float]] = {}
+    for group, members in groups.items():
+        n = len(members)
+        facts = sum(m.facts for m in members)
+        shown = sum(len(m.shown) for m in members)
+        cited = sum(m.citations_valid + m.citations_invalid for m in members)
+        valid = sum(m.citations_valid for m in members)
+        row = {name: round(100 * sum(m.metrics[name] for m in members) / n, 1) for name in members[0].metrics}
+        row.update(
+            n=n,
+            facts=facts,
+            facts_shown=shown,
+            facts_pct=round(100 * shown / facts, 1) if facts else 0.0,
+            with_fact=sum(1 for m in members if m.shown),
+            with_fact_pct=round(100 * sum(1 for m in members if m.shown) / n, 1),
+            citations=cited,
+            citations_valid_pct=round(100 * valid / cited, 1) if cited else 100.0,
+            seconds_per_answer=round(sum(m.seconds for m in members) / n, 2),
+            generated=sum(1 for m in members if m.generated),
+        )
+        summary[group] = row
+    return summary
+
+
+def write_answers_json(path: Path, results: Sequence[AnswerResult], extra: dict | None = None) -> None:
+    payload = {
+        "summary": summarize_answers(results),
+        **(extra or {}),
+        "instances": [{**{k: v for k, v in asdict(r).items() if k != "metrics"}, **r.metrics} for r in results],
+    }
+    Path(path).write_text(json.dumps(payload, indent=1))
+
+
+def run_answer_eval(
+    instances: Sequence[Instance],
+    trees: Path,
+    settings: Settings,
+    *,
+    backend: str = "none",
+    model: str | None = None,
+    k: int = 8,
+    ks: Sequence[int] = DEFAULT_KS,
+    keep_indexes: bool = False,
+    reuse_indexes: bool = False,
+    answers_dir: Path | None = None,
+    on_result: Callable[[AnswerResult], None] | None = None,
+) -> list[AnswerResult]:
+    """Index each tree once, ask every question with ``backend``, score the finished answers."""
+    from codeqa.answer import ask
+
+    missing = [i.instance_id for i in instances if not i.tree(trees).is_dir()]
+    if missing:
+        raise QueryError(f"{len(missing)} source trees are missing under {trees} (first: {missing[0]}).")
+    without_facts = [i.instance_id for i in instances if not i.key_facts]
+    if without_facts:
+        raise QueryError(f"{len(without_facts)} questions have no key_facts (first: {without_facts[0]}).")
+    if answers_dir is not None:
+        answers_dir.mkdir(parents=True, exist_ok=True)
+    store = Store(settings)
+    last_use = {instance.tree(trees): position for position, instance in enumerate(instances)}
+    indexed: set[Path] = set()
+    results: list[AnswerResult] = []
+    for position, instance in enumerate(instances):
+        tree = instance.tree(trees)
+        name = instance.index_name
+        index_seconds = 0.0
+        if tree not in indexed:
+            started = time.perf_counter()
+            if not (reuse_indexes and _reusable(store, name, settings)):
+                build_index(str(tree), settings, name=name, exclude=is_test, store=store)
+            index_seconds = time.perf_counter() - started
+            indexed.add(tree)
+        started = time.perf_counter()
+        stream = ask(
+            name, instance.problem_statement, settings, filters=_filters(instance), backend=backend, model=model, k=k
+        )
+        answer = stream.result()
+        seconds = time.perf_counter() - started
+        files = source_files([hit.chunk.path for hit in answer.sources])
+        shown = facts_shown(answer.text, instance.key_facts)
+        metrics = score(files, instance.gold_files, ks)
+        metrics.pop("mrr@10", None)
+        result = AnswerResult(
+            instance.instance_id,
+            instance.repo,
+            files,
+            len(instance.key_facts),
+            shown,
+            answer.citations_valid,
+            len(answer.citations_invalid),
+            round(seconds, 3),
+            round(index_seconds, 2),
+            answer.backend,
+            answer.generated,
+            metrics,
+        )
+        if answers_dir is not None:
+            (answers_dir / f"{instance.instance_id}.md").write_text(
+                f"<!-- {instance.problem_statement} -->\n{answer.text}\n"
+            )
+        results.append(result)
+        if on_result:
+            on_result(result)
+        if not keep_indexes and last_use[tree] == position:
+            store.remove(name)
+    return results

@@ -1,0 +1,87 @@
+"""The extractive answer on three real indexes (Flask, Express, Rails shapes): it shows the lines that answer, with
+their real line numbers, follows the real calls (route → service → model) in that order, cites every step, and
+claims no relation the code does not have."""
+
+from __future__ import annotations
+
+import re
+from pathlib import Path
+
+import pytest
+
+from codeqa.answer import ask
+from codeqa.answer.citations import check_citations
+from codeqa.config import Settings
+from tests.web_apps import build_web_home
+
+
+@pytest.fixture(scope="module")
+def web_home(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    return build_web_home(tmp_path_factory.mktemp("web"))
+
+
+@pytest.fixture
+def settings_for(web_home: Path, monkeypatch: pytest.MonkeyPatch) -> Settings:
+    monkeypatch.setenv("CODEQA_HOME", str(web_home))
+    return Settings(home=web_home)
+
+
+def answer(settings: Settings, name: str, question: str) -> str:
+    result = ask(name, question, settings, backend="none").result()
+    assert not result.generated and result.citations_invalid == []
+    assert check_citations(result.text, result.sources).invalid == []
+    return result.text
+
+
+def key_line(text: str, number: int, code: str) -> bool:
+    """``code`` shown as a key line numbered ``number`` (inside a fenced block)."""
+    return bool(re.search(rf"^\s+{number}\s+{re.escape(code)}", text, re.MULTILINE))
+
+
+def test_flask_sign_in_follows_route_service_model(settings_for: Settings) -> None:
+    text = answer(settings_for, "flask", "How is the password checked when a user signs in?")
+    assert key_line(text, 14, "return check_password_hash(self.password_hash, password)")
+    assert key_line(text, 14, "user = authenticate(email, password)")
+    assert key_line(text, 14, "if not user.check_password(password):")
+    entry, logic, data = (text.index(f"**{title}**") for title in ("Entry point", "Logic", "Data and storage"))
+    assert entry < logic < data
+    login = text.index("`login` (`app/routes/auth.py:9-18`) handles the request")
+    service = text.index("`authenticate` (`app/services/auth_service.py:7-17`) implements the logic")
+    model = text.index("`User` (`app/models/user.py:7-18`) defines the stored data")
+    assert login < service < model
+    assert "it calls `authenticate` (`app/services/auth_service.py:7-17`)" in text
+    assert "it calls `User.find_by_email` (`app/models/user.py:7-18`)" in text
+    assert "**In short:** the call flow runs `login` (`app/routes/auth.py:9-18`) → `authenticate`" in text
+    # a template named "authenticate.html" in a string is not a use of authenticate()
+    email = next(line for line in text.splitlines() if "`send_password_reset_email" in line)
+    assert "authenticate" not in email.split("implements")[1].split("Its documentation")[0]
+
+
+def test_express_saving_articles_shows_the_insert_and_the_status_codes(settings_for: Settings) -> None:
+    text = answer(settings_for, "express", "Where are new articles saved, and what happens when the title is missing?")
+    assert key_line(text, 5, "const [row] = await db('articles').insert(fields).returning('*');")
+    assert key_line(text, 5, "throw Object.assign(new Error('title is required'), { status: 422 });")
+    assert key_line(text, 9, "res.status(201).json({ article });")
+    assert "it calls `validateArticle` (`src/services/articleService.js:1-7`)" in text
+    assert "`Article.save` (`src/models/article.js:1-14`)" in text
+    route = text.index("`postArticle` (`src/routes/articles.js:1-17`) handles the request")
+    service = text.index("`createArticle` (`src/services/articleService.js:9-14`) implements the logic")
+    model = text.index("`Article` (`src/models/article.js:1-14`) defines the stored data")
+    assert route < service < model
+
+
+def test_rails_sign_in_goes_controller_service_model(settings_for: Settings) -> None:
+    text = answer(settings_for, "rails", "How does signing in work, and what is done with a wrong password?")
+    assert key_line(text, 7, "return user if user.valid_password?(password)")
+    assert key_line(text, 3, "user = LoginService.new.call(params[:email], params[:password])")
+    controller = text.index("`SessionsController` (`app/controllers/sessions_controller.rb:1-16`) handles the request")
+    service = text.index("`LoginService` (`app/services/login_service.rb:1-12`) implements the logic")
+    model = text.index("`User` (`app/models/user.rb:1-11`) defines the stored data")
+    assert controller < service < model
+    assert "it calls `LoginService.new` (`app/services/login_service.rb:1-12`)" in text
+    assert "it calls `User.find_by` (`app/models/user.rb:1-11`)" in text
+
+
+def test_what_the_code_does_not_mention_is_said(settings_for: Settings) -> None:
+    text = answer(settings_for, "flask", "How is two-factor authentication with a hardware key checked?")
+    assert "**Not found**" in text and "“hardware”" in text
