@@ -85,3 +85,26 @@ def test_rails_sign_in_goes_controller_service_model(settings_for: Settings) -> 
 def test_what_the_code_does_not_mention_is_said(settings_for: Settings) -> None:
     text = answer(settings_for, "flask", "How is two-factor authentication with a hardware key checked?")
     assert "**Not found**" in text and "“hardware”" in text
+
+
+def test_a_limit_read_by_the_code_is_shown_with_the_line_that_sets_it(settings_for: Settings) -> None:
+    text = answer(settings_for, "flask", "How many failed logins lock an account?")
+    assert "`MAX_FAILED_LOGINS = 5` (`app/services/auth_service.py:4`)" in text  # cited, valid (checked in answer)
+    assert key_line(text, 12, "if user.failed_logins >= MAX_FAILED_LOGINS:")
+
+
+def test_values_read_are_outer_level_literals_never_function_locals() -> None:
+    from codeqa.answer.keylines import KeyLine
+    from codeqa.answer.values import values_read
+    from codeqa.records import Chunk
+
+    reader = Chunk("auth/token.go", "go", 50, 53, "func New() {\n\texp := time.Now().Add(AccessTTL)\n"
+                   "\tsize := pool(PoolSize, Retries)\n}", "New", "function", "core")  # fmt: skip
+    consts = Chunk("auth/token.go", "go", 10, 14, 'const (\n\tAccessTTL = 15 * time.Minute\n\tIssuer = "memos"\n)',
+                   "", "module", "core")  # fmt: skip
+    local = Chunk("auth/pool.go", "go", 1, 4, "func other() {\n\tPoolSize = 8\n}", "other", "function", "core")
+    shown = [KeyLine(51, "\texp := time.Now().Add(AccessTTL)"), KeyLine(52, "\tsize := pool(PoolSize, Retries)")]
+    found = values_read(shown, reader, [consts, local])
+    assert [(v.name, v.line.line, v.line.text.strip()) for v in found] == [
+        ("AccessTTL", 11, "AccessTTL = 15 * time.Minute")
+    ]

@@ -23,6 +23,7 @@ from codeqa.answer.flow import Use, chains, flow_order, link, role_of
 from codeqa.answer.injection import instruction_like
 from codeqa.answer.keylines import KeyLine, Terms, evidence, key_lines, question_terms
 from codeqa.answer.outline import summary
+from codeqa.answer.values import Value, values_read
 from codeqa.records import Chunk, Hit
 from codeqa.store.lexical import code_tokens
 from codeqa.symbols import IDENTIFIER, short_names
@@ -36,6 +37,7 @@ WEAK = 0.25
 EXTRA_CHUNKS = (2, 1)  # more chunks shown for the best file and the second best
 RELATED_CANDIDATES = 6
 MAX_RELATED = 6
+VALUES_FOR = 3  # the best sources show the values their key lines read
 HIDDEN = "# (line not shown: it reads like instructions to an AI assistant; read the code itself)"
 CALLED = re.compile(r"([A-Za-z_$][\w$]*)\s*\(")
 NOT_CALLS = frozenset(
@@ -79,6 +81,7 @@ class Step:
     called_by: list[tuple[int, Use]] = field(default_factory=list)
     related: list[Related] = field(default_factory=list)
     external_calls: list[str] = field(default_factory=list)  # names its key lines call, defined outside the answer
+    values: list[Value] = field(default_factory=list)  # literal values its key lines read, set elsewhere
 
     @property
     def chunk(self) -> Chunk:
@@ -203,6 +206,19 @@ def _related(context: AnswerContext, steps: list[Step], imports: dict[str, set[s
                 total += 1
 
 
+def _values(context: AnswerContext, steps: list[Step]) -> None:
+    """The literal values the best sources' key lines read, set in their own file or another file of the answer."""
+    best = [step for step in steps if step.rank <= VALUES_FOR]
+    if not best:
+        return
+    paths = list(dict.fromkeys(step.chunk.path for step in steps))
+    by_file = context.file_chunks(paths)
+    for step in best:
+        own = by_file.get(step.chunk.path, [])
+        others = [chunk for path in paths if path != step.chunk.path for chunk in by_file.get(path, [])]
+        step.values = values_read(step.lines, step.chunk, [*own, *others])
+
+
 def explain(question: str, context: AnswerContext, *, limit: int = 8, max_files: int = MAX_FILES) -> Explanation:
     """The extractive answer to ``question`` as data (see the module docstring)."""
     terms = question_terms(question)
@@ -237,11 +253,13 @@ def explain(question: str, context: AnswerContext, *, limit: int = 8, max_files:
     known = {name for step in steps for name in short_names(step.chunk.symbol)}
     for step in steps:
         step.external_calls = _external_calls(step.lines, known | {r.use.name for r in step.related})
+    _values(context, steps)
     order = flow_order([step.chunk for step in steps], edges)
     ordered = [steps[i] for i in order]
     longest = chains(order, calls)
     chain = [i + 1 for i in longest[0]] if longest else []
     related_hits = [Hit(r.chunk, 0.0, r.chunk.id) for step in steps for r in step.related]
+    related_hits += [Hit(v.chunk, 0.0, v.chunk.id) for step in steps for v in step.values]
     unique_related = list({hit.chunk.id: hit for hit in related_hits}.values())
     shown = [step.chunk for step in steps]
     return Explanation(question, ordered, chain, missing_words(question, shown), [*sources, *unique_related])

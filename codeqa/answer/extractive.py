@@ -79,6 +79,10 @@ def sentence(step: Step, explanation: Explanation) -> str:
         text += "" if step.about.endswith((".", "!", "?", "…")) else "."
     if step.external_calls:
         text += f" Its key lines call {_join([code_span(name) for name in step.external_calls])}."
+    if step.values:
+        read = [f"{code_span(value.line.text.strip())} ({code_span(f'{value.chunk.path}:{value.line.line}')})"
+                for value in step.values]  # fmt: skip
+        text += f" It reads {_join(read)}."
     return text
 
 
@@ -179,6 +183,8 @@ def flow_text(explanation: Explanation) -> str:
         head += f"; called by {', '.join(callers)}" if callers else ""
         lines.append(head)
         lines += [f"    {line.line}: {line.text.strip()}" for line in step.lines]
+        lines += [f"    reads {value.name}, set at {value.chunk.path}:{value.line.line}: {value.line.text.strip()}"
+                  for value in step.values]  # fmt: skip
     if explanation.not_found:
         lines.append("Not mentioned in any source: " + ", ".join(explanation.not_found))
     return "\n".join(lines)

@@ -4,8 +4,11 @@ A line scores by the question's terms it holds — matched as code tokens (``get
 by stem and by stem prefix ("expire" finds ``expiry``) — and, more weakly, by the terms' expansions from the
 concept vocabulary ("signs in" finds ``authenticate``). Lines that *do* something weigh more than lines that only
 mention a term: calls, raises and returns, conditions, HTTP status codes, assignments of a value. Comments and
-imports weigh less. Chosen lines come back in file order with their real line numbers; ties go to the earlier
-line. When no line holds a term, the definition line (usually the signature) stands in.
+imports weigh less. A question that asks for an amount ("how long does a session last?", "what happens after several
+wrong attempts?") also wants the lines that set one — a literal number in an assignment, return or call
+(``saltRounds = 10``, ``time.NewTicker(62 * time.Second)``) — even when they hold none of its words. Chosen lines
+come back in file order with their real line numbers; ties go to the earlier line. When no line holds a term, the
+definition line (usually the signature) stands in.
 """
 
 from __future__ import annotations
@@ -33,6 +36,14 @@ DEFINITION = re.compile(
 )
 DOCSTRING = re.compile(r'^\s*[rRuUbBfF]?("""|\'\'\')')
 PROSE_WEIGHT = 0.4  # docstring lines: they say what the code is for, the code lines show it
+QUANTITY_QUESTION = re.compile(
+    r"\bhow\s+(?:long|many|much|often|big|large|fast|soon)\b|\b(?:limit|limits|maximum|minimum|max|min|expire|expires|"
+    r"expiry|expiration|timeout|timeouts|interval|every|several|retry|retries|attempts?|duration|lifetime|ttl|size|"
+    r"rate|schedule|scheduled|frequency|delay|until|after)\b",
+    re.IGNORECASE,
+)
+NUMBER = re.compile(r"(?<![\w.$#])(?:[2-9]|\d{2,})(?:\.\d+)?(?![\w.])")
+VALUE_WEIGHT = 0.6  # a number-setting line without the question's words: below a line that holds one
 TRIVIAL = re.compile(r"^\s*[{}()\[\];,]*\s*$|^\s*(?:end|else|try|begin|do|pass|\}\s*else\s*\{)\s*[:{]?\s*$")
 
 
@@ -48,6 +59,7 @@ class Terms:
 
     words: frozenset[str]
     expanded: frozenset[str]
+    quantity: bool = False  # the question asks for an amount: lines that set a number count
 
     def __bool__(self) -> bool:
         return bool(self.words)
@@ -56,7 +68,7 @@ class Terms:
 @lru_cache(maxsize=256)
 def question_terms(question: str) -> Terms:
     words = frozenset(code_tokens(question))
-    return Terms(words, expansions(words))
+    return Terms(words, expansions(words), bool(QUANTITY_QUESTION.search(question)))
 
 
 def _matches(term: str, tokens: set[str]) -> bool:
@@ -96,14 +108,21 @@ def action_score(line: str) -> float:
     return score
 
 
+def sets_a_number(line: str) -> bool:
+    """An assignment, return or call with a literal amount in it (not 0 or 1, not part of a name or a version)."""
+    return bool(NUMBER.search(line)) and bool(ASSIGNMENT.search(line) or RAISE_RETURN.search(line) or CALL.search(line))
+
+
 def line_score(terms: Terms, line: str) -> float:
-    """A line's weight for the question: 0 unless it holds a term; actions weigh in; comments and imports less."""
+    """A line's weight for the question: 0 unless it holds a term (or, for a question about an amount, sets a
+    number); actions weigh in; comments and imports less."""
     if not line.strip() or TRIVIAL.match(line):
         return 0.0
     matched = term_score(terms, line)
-    if matched <= 0:
+    amount = terms.quantity and not COMMENT.match(line) and sets_a_number(line)
+    if matched <= 0 and not amount:
         return 0.0
-    score = matched * (1.0 + action_score(line))
+    score = (matched + (VALUE_WEIGHT if amount else 0.0)) * (1.0 + action_score(line))
     if IMPORT.match(line):
         score *= 0.3
     elif COMMENT.match(line):

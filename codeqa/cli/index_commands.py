@@ -174,7 +174,7 @@ def list_indexes() -> None:
         out.print("No indexes yet. Create one with: codeqa index <github-url-or-path>")
         return
     width = min(max(len(m.name) for m in manifests), 30)
-    out.print(f"[bold]{'name':<{width}}  {'commit':<7}  {'files':>7}  {'chunks':>7}  {'indexed':<16}  status[/]")
+    out.print(f"[bold]{'name':<{width}}  {'commit':<7}  {'files':>7}  {'chunks':>7}  indexed[/]")
     stale = []
     for m in manifests:
         when = dt.datetime.fromtimestamp(m.created_at).strftime("%Y-%m-%d %H:%M")
@@ -187,11 +187,11 @@ def list_indexes() -> None:
         if fresh is not None and fresh.stale:
             stale.append((m.name, fresh.reason))
         out.print(
-            f"{safe(m.name):<{width}}  {(m.sha or '-')[:7]:<7}  {files:>7,}  {chunks:>7,}  {when}  {status}",
-            soft_wrap=True,
+            f"{safe(m.name):<{width}}  {(m.sha or '-')[:7]:<7}  {files:>7,}  {chunks:>7,}  {when}", soft_wrap=True
         )
         languages = ", ".join(f"{name} {count:,}" for name, count in largest_first(m.languages, 4))
-        out.print(f"  [dim]files by language: {safe(languages or 'none')}[/]", overflow="fold")
+        status = {"fresh": "[green]fresh[/]", "stale": "[bold yellow]stale[/]"}.get(status, f"[dim]{safe(status)}[/]")
+        out.print(f"  {status}  [dim]files by language: {safe(languages or 'none')}[/]", overflow="fold")
         out.print(f"  [dim]{safe(m.source)}[/]", overflow="fold")
     for name, reason in stale:
         out.print(safe(f"{name} is stale ({reason}): run `codeqa update {name}`"), soft_wrap=True)
