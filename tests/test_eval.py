@@ -69,3 +69,40 @@ def test_score_and_test_rule():
     assert score(["a.py", "b.py", "c.py"], ["b.py"], (1, 5)) == {"acc@1": 0.0, "acc@5": 1.0, "mrr@10": 0.5}
     assert is_test("pkg/tests/x.py") and is_test("pkg/test_x.py") and is_test("src/flask/testing.py")
     assert not is_test("pkg/contest.py")
+
+
+def test_eval_answers_scores_key_facts_citations_and_time(tmp_path: Path):
+    from tests.web_apps import FLASK_APP
+
+    trees = tmp_path / "trees"
+    write_files(trees / "acme__forum" / COMMIT, FLASK_APP)
+    rows = [
+        ("forum-1", "How are passwords checked when someone signs in?", ["app/services/auth_service.py"],
+         ["check_password_hash(self.password_hash, password)", "user.check_password(password)"]),
+        ("forum-2", "How many failed logins lock an account?", ["app/services/auth_service.py"],
+         ["MAX_FAILED_LOGINS = 5", "a fact that no answer can show"]),
+    ]  # fmt: skip
+    dataset = tmp_path / "answers.jsonl"
+    dataset.write_text("".join(
+        json.dumps({"instance_id": i, "repo": "acme/forum", "base_commit": COMMIT, "problem_statement": q,
+                    "gold_files": g, "key_facts": f}) + "\n"
+        for i, q, g, f in rows
+    ))  # fmt: skip
+    out, answers = tmp_path / "out.json", tmp_path / "answers"
+    args = ["eval", "--answers", "--dataset", str(dataset), "--trees", str(trees), "--json", str(out)]
+    result = CliRunner().invoke(app, [*args, "--answers-dir", str(answers)])
+    assert result.exit_code == 0, result.output
+    payload = json.loads(out.read_text())
+    instances = {item["instance_id"]: item for item in payload["instances"]}
+    assert instances["forum-1"]["shown"] == rows[0][3]  # both facts, verbatim in the extractive answer
+    assert instances["forum-2"]["shown"] == ["MAX_FAILED_LOGINS = 5"] and instances["forum-2"]["facts"] == 2
+    for item in instances.values():
+        assert item["citations_valid"] > 0 and item["citations_invalid"] == 0 and item["seconds"] > 0
+        assert "app/services/auth_service.py" in item["files"][:5] and item["acc@5"] == 1.0 and not item["generated"]
+    overall = payload["summary"]["overall"]
+    assert overall["n"] == 2 and "Extractive map" in (answers / "forum-1.md").read_text()
+    assert "No indexes yet" in CliRunner().invoke(app, ["list"]).output  # the eval's index is removed afterwards
+    no_facts = tmp_path / "no_facts.jsonl"
+    no_facts.write_text(dataset.read_text().replace('"key_facts"', '"other"'))
+    refused = CliRunner().invoke(app, ["eval", "--answers", "--dataset", str(no_facts), "--trees", str(trees)])
+    assert refused.exit_code != 0 and "no key_facts" in refused.output

@@ -23,10 +23,9 @@ from pathlib import Path
 
 from codeqa.config import Settings
 from codeqa.errors import QueryError
-from codeqa.evaluate.data import Instance, is_test
+from codeqa.evaluate.data import Instance
 from codeqa.evaluate.metrics import DEFAULT_KS, score
-from codeqa.evaluate.runner import _filters, _reusable
-from codeqa.pipeline import build_index
+from codeqa.evaluate.runner import _filters, indexed_in_turn
 from codeqa.store import Store
 
 
@@ -118,28 +117,15 @@ def run_answer_eval(
     """Index each tree once, ask every question with ``backend``, score the finished answers."""
     from codeqa.answer import ask
 
-    missing = [i.instance_id for i in instances if not i.tree(trees).is_dir()]
-    if missing:
-        raise QueryError(f"{len(missing)} source trees are missing under {trees} (first: {missing[0]}).")
     without_facts = [i.instance_id for i in instances if not i.key_facts]
     if without_facts:
         raise QueryError(f"{len(without_facts)} questions have no key_facts (first: {without_facts[0]}).")
     if answers_dir is not None:
         answers_dir.mkdir(parents=True, exist_ok=True)
     store = Store(settings)
-    last_use = {instance.tree(trees): position for position, instance in enumerate(instances)}
-    indexed: set[Path] = set()
     results: list[AnswerResult] = []
-    for position, instance in enumerate(instances):
-        tree = instance.tree(trees)
+    for instance, index_seconds in indexed_in_turn(instances, trees, settings, store, keep_indexes, reuse_indexes):
         name = instance.index_name
-        index_seconds = 0.0
-        if tree not in indexed:
-            started = time.perf_counter()
-            if not (reuse_indexes and _reusable(store, name, settings)):
-                build_index(str(tree), settings, name=name, exclude=is_test, store=store)
-            index_seconds = time.perf_counter() - started
-            indexed.add(tree)
         started = time.perf_counter()
         stream = ask(
             name, instance.problem_statement, settings, filters=_filters(instance), backend=backend, model=model, k=k
@@ -171,6 +157,4 @@ def run_answer_eval(
         results.append(result)
         if on_result:
             on_result(result)
-        if not keep_indexes and last_use[tree] == position:
-            store.remove(name)
     return results

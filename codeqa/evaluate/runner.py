@@ -8,7 +8,7 @@ without querying again (``codeqa.evaluate.train``).
 from __future__ import annotations
 
 import time
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Iterator, Sequence
 from pathlib import Path
 
 import numpy as np
@@ -60,6 +60,36 @@ def _reusable(store: Store, name: str, settings: Settings) -> bool:
     return manifest.model == embedder.model_id and manifest.model_revision == getattr(embedder, "revision", 1)
 
 
+def indexed_in_turn(
+    instances: Sequence[Instance],
+    trees: Path,
+    settings: Settings,
+    store: Store,
+    keep_indexes: bool = False,
+    reuse_indexes: bool = False,
+) -> Iterator[tuple[Instance, float]]:
+    """Each instance with the seconds its tree took to index (0.0 after its tree's first instance). A tree is
+    indexed once; its index is removed after its last instance unless ``keep_indexes``; ``reuse_indexes`` takes a
+    kept index built with the same embedding model instead of indexing again."""
+    missing = [i.instance_id for i in instances if not i.tree(trees).is_dir()]
+    if missing:
+        raise QueryError(f"{len(missing)} source trees are missing under {trees} (first: {missing[0]}).")
+    last_use = {instance.tree(trees): position for position, instance in enumerate(instances)}
+    indexed: set[Path] = set()
+    for position, instance in enumerate(instances):
+        tree = instance.tree(trees)
+        index_seconds = 0.0
+        if tree not in indexed:
+            started = time.perf_counter()
+            if not (reuse_indexes and _reusable(store, instance.index_name, settings)):
+                build_index(str(tree), settings, name=instance.index_name, exclude=is_test, store=store)
+            index_seconds = time.perf_counter() - started
+            indexed.add(tree)
+        yield instance, index_seconds
+        if not keep_indexes and last_use[tree] == position:
+            store.remove(instance.index_name)
+
+
 def run_eval(
     instances: Sequence[Instance],
     trees: Path,
@@ -74,24 +104,12 @@ def run_eval(
     features_dir: Path | None = None,
     on_result: Callable[[InstanceResult], None] | None = None,
 ) -> list[InstanceResult]:
-    missing = [i.instance_id for i in instances if not i.tree(trees).is_dir()]
-    if missing:
-        raise QueryError(f"{len(missing)} source trees are missing under {trees} (first: {missing[0]}).")
     if features_dir is not None:
         features_dir.mkdir(parents=True, exist_ok=True)
     store = Store(settings)
-    last_use = {instance.tree(trees): position for position, instance in enumerate(instances)}
-    indexed: dict[Path, float] = {}
     results = []
-    for position, instance in enumerate(instances):
-        tree = instance.tree(trees)
+    for instance, index_seconds in indexed_in_turn(instances, trees, settings, store, keep_indexes, reuse_indexes):
         name = instance.index_name
-        index_seconds = 0.0
-        if tree not in indexed:
-            started = time.perf_counter()
-            if not (reuse_indexes and _reusable(store, name, settings)):
-                build_index(str(tree), settings, name=name, exclude=is_test, store=store)
-            indexed[tree] = index_seconds = time.perf_counter() - started
         started = time.perf_counter()
         retrieval = retrieve(
             name,
@@ -122,6 +140,4 @@ def run_eval(
         results.append(result)
         if on_result:
             on_result(result)
-        if not keep_indexes and last_use[tree] == position:
-            store.remove(name)
     return results
