@@ -48,6 +48,7 @@ NOT_CALLS = frozenset(
     split strip lower upper keys values items map filter reduce find then sort sorted range enumerate zip isinstance
     hasattr getattr setattr type call apply bind log debug info warn warning error trim parse tostring toString
     valueOf slice concat includes indexOf forEach length Sprintf Printf Println Errorf make cap copy delete
+    byte rune int8 int16 int32 int64 uint uint8 uint16 uint32 uint64 uintptr float32 float64 error any
     """.split()  # noqa: SIM905 - a word list reads better as text
 )
 FILLER = frozenset(
