@@ -31,7 +31,7 @@ COPY pages ./pages
 COPY codeqa_ui ./codeqa_ui
 COPY .streamlit ./.streamlit
 
-# derive the default (static) embedding model at build time, so the first index does not wait for it
+# load the embedding model once at build time: the build fails here, not at the first index, if it cannot load
 RUN codeqa prepare
 
 RUN useradd --create-home --uid 10001 codeqa \

@@ -265,7 +265,7 @@ def serve(
 
 
 def prepare() -> None:
-    """Load the embedding model once (the default static model is distilled locally on first use)."""
+    """Load the embedding model once (`static:minilm` is distilled locally on first use; `static:code` ships ready)."""
     from codeqa.embed import embedder_ready, get_embedder
 
     config = settings()
