@@ -123,6 +123,8 @@ def test_roles_of_paths_and_questions():
     assert (
         role_of("locale/de/LC_MESSAGES/django.po") is Role.I18N and role_of("app/migrations/0001.py") is Role.MIGRATION
     )
+    assert role_of("public/intl/messages/pt-BR.json") is Role.I18N  # message catalogues named by locale
+    assert role_of("web/messages/en_US.yml") is Role.I18N and role_of("src/messages/handler.py") is Role.SOURCE
     assert roles_asked_for("what does the changelog say about retries?") == {Role.CHANGELOG}
     assert Role.CI in roles_asked_for("which CI workflow runs the uploads?")
     assert roles_asked_for("how are failed uploads retried?") == frozenset()

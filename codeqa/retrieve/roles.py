@@ -31,7 +31,8 @@ ROLE_RULES: list[tuple[Role, str]] = [
      r"|\.travis\.ya?ml|azure-pipelines\.ya?ml|appveyor\.ya?ml|jenkinsfile|codecov\.ya?ml|\.pre-commit-config\.yaml)$"),
     (Role.CHANGELOG, r"(^|/)(changes|changelog|history|news|release[-_ ]?notes|whatsnew|whats_new)([./_-]|$)"
      r"|(^|/)(changelog|changes|newsfragments|changelog\.d)/"),
-    (Role.I18N, r"(^|/)(locales?|i18n|l10n|translations?|lang)/|\.(po|pot|mo|xliff|xlf)$"),
+    (Role.I18N, r"(^|/)(locales?|i18n|l10n|translations?|lang)/|\.(po|pot|mo|xliff|xlf)$"
+     r"|(^|/)[a-z]{2,3}[-_][a-z]{2}\.(json|ya?ml|properties|arb|strings|ftl)$"),  # en-GB.json, pt_BR.yml
     (Role.VENDORED, r"(^|/)(vendor|vendored|_vendor|third[-_]?party|extern|externals?|deps)/"
      r"|(^|/)[a-z0-9_]+/packages/|(^|/)static/(js|css)/(lib|libs|vendor|plugins)/"),
     (Role.GENERATED, r"(^|/)(generated|gen|__generated__|autogen)/|_pb2(_grpc)?\.py$|\.pb\.go$|\.generated\.\w+$"),
