@@ -217,7 +217,8 @@ def _values(context: AnswerContext, steps: list[Step]) -> None:
     for step in best:
         own = by_file.get(step.chunk.path, [])
         others = [chunk for path in paths if path != step.chunk.path for chunk in by_file.get(path, [])]
-        step.values = values_read(step.lines, step.chunk, [*own, *others])
+        values = values_read(step.lines, step.chunk, [*own, *others])
+        step.values = [value for value in values if not instruction_like(value.line.text)]  # data, not advice
 
 
 def explain(question: str, context: AnswerContext, *, limit: int = 8, max_files: int = MAX_FILES) -> Explanation:
