@@ -29,12 +29,14 @@ from codeqa.store.lexical import code_tokens
 from codeqa.symbols import IDENTIFIER, short_names
 
 MAX_FILES = 6
-LINES_FIRST = 8  # key lines for the best three sources
-LINES_OTHER = 5
+LINES_FIRST = 10  # key lines for the best three sources
+LINES_OTHER = 7
 RELATED_PER_STEP = 2
 ALWAYS_SHOWN = 3  # the best files' chunks are shown whatever their lines; lower ones need WEAK × the best evidence
 WEAK = 0.25
-EXTRA_CHUNKS = (2, 1)  # more chunks shown for the best file and the second best
+EXTRA_CHUNKS = (2, 2, 1)  # more chunks shown for the best files, while the answer has room
+EXTRA_SHARE = 0.35  # an extra chunk needs this share of its file's best chunk weight
+CHUNK_EVIDENCE_LINES = 8  # a file's chunk is chosen by its best lines: an answer spread over several lines counts
 RELATED_CANDIDATES = 6
 MAX_RELATED = 6
 VALUES_FOR = 3  # the best sources show the values their key lines read
@@ -117,7 +119,7 @@ def select_sources(terms: Terms, context: AnswerContext, limit: int, max_files: 
 
     def weight(chunk: Chunk) -> float:
         bonus = 1.0 if chunk.id in first_in_file else 0.5 if chunk.id in position else 0.0
-        return evidence(terms, chunk.text) + bonus
+        return evidence(terms, chunk.text, top=CHUNK_EVIDENCE_LINES) + bonus
 
     ranked: dict[str, list[Chunk]] = {}
     for path in files:
@@ -127,7 +129,7 @@ def select_sources(terms: Terms, context: AnswerContext, limit: int, max_files: 
     spare = limit - sum(len(chunks) for chunks in chosen.values())
     for rank, path in enumerate(files[: len(EXTRA_CHUNKS)]):  # the best files may show more than one chunk
         best = weight(ranked[path][0]) if ranked.get(path) else 0.0
-        extra = [c for c in ranked.get(path, [])[1 : 1 + EXTRA_CHUNKS[rank]] if weight(c) >= 0.5 * best]
+        extra = [c for c in ranked.get(path, [])[1 : 1 + EXTRA_CHUNKS[rank]] if weight(c) >= EXTRA_SHARE * best]
         take = extra[: max(0, spare)]
         chosen[path] = chosen.get(path, []) + take
         spare -= len(take)
