@@ -92,6 +92,15 @@ def test_cli_list_says_stale_and_update_fixes_it(forum: Path, settings: Settings
     assert missing.exit_code == 5 and "No index named 'nope'" in missing.stderr and "Traceback" not in missing.output
 
 
+def test_a_source_folder_that_is_gone_is_said_and_the_index_kept(forum: Path, settings: Settings) -> None:
+    shutil.move(forum, forum.with_name("elsewhere"))
+    listed = " ".join(runner.invoke(app, ["list"]).stdout.split())
+    assert f"not checked: the directory {forum} is gone" in listed
+    result = runner.invoke(app, ["update", "forum"])
+    assert result.exit_code != 0 and f"No such directory: {forum}" in result.stderr and "Traceback" not in result.output
+    assert retrieve("forum", "how are passwords checked?", settings).hits  # the index still answers
+
+
 def test_an_index_without_a_file_record_is_rebuilt_whole(forum: Path, settings: Settings) -> None:
     (index_dir(settings, manifest(settings).collection) / STATE_FILE).unlink()
     assert check_freshness(settings, manifest(settings)).state == "unknown"

@@ -193,6 +193,8 @@ def list_indexes() -> None:
         status = {"fresh": "[green]fresh[/]", "stale": "[bold yellow]stale[/]"}.get(status, f"[dim]{safe(status)}[/]")
         out.print(f"  {status}  [dim]files by language: {safe(languages or 'none')}[/]", overflow="fold")
         out.print(f"  [dim]{safe(m.source)}[/]", overflow="fold")
+        if fresh is not None and fresh.state == "unknown" and fresh.reason:
+            out.print(f"  [dim]not checked: {safe(fresh.reason)}[/]", overflow="fold")
     for name, reason in stale:
         out.print(safe(f"{name} is stale ({reason}): run `codeqa update {name}`"), soft_wrap=True)
 
