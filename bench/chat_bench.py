@@ -23,12 +23,10 @@ from __future__ import annotations
 
 import argparse
 import os
-import subprocess
 import sys
 import time
-import urllib.request
 
-from map_bench import CHROMIUM_ARGS, ROOT, load_average
+from map_bench import CHROMIUM_ARGS, ROOT, load_average, served_app
 
 QUESTIONS = (
     "How does user authentication work?",
@@ -103,45 +101,26 @@ def _open_chat(page, url: str, name: str) -> None:
 def app_times(names: list[str], questions: list[str], env: dict[str, str]) -> dict[tuple[str, str], list[float]]:
     from playwright.sync_api import sync_playwright
 
-    port = 8100 + os.getpid() % 400
-    command = [sys.executable, "-m", "streamlit", "run", "app.py", "--server.headless", "true", "--server.address",
-               "127.0.0.1", "--server.port", str(port), "--browser.gatherUsageStats", "false"]  # fmt: skip
-    server = subprocess.Popen(command, cwd=ROOT, env=env, stdout=subprocess.DEVNULL, stderr=subprocess.STDOUT)
-    url = f"http://127.0.0.1:{port}"
     times = {}
-    try:
-        for _ in range(120):
-            try:
-                urllib.request.urlopen(f"{url}/_stcore/health", timeout=2)
-                break
-            except OSError:
-                time.sleep(0.5)
-        with sync_playwright() as playwright:
-            browser = playwright.chromium.launch(executable_path="/usr/bin/chromium", args=CHROMIUM_ARGS)
-            try:
-                page = browser.new_page(viewport={"width": 1600, "height": 1000})
-                page.set_default_timeout(300_000)
-                for name in names:
-                    for question in questions:
-                        _open_chat(page, url, name)
-                        first = _ask(page, question, 0)
-                        _wait_idle(page)
-                        repeat = _ask(page, question, 1)
-                        times[name, question] = [*first, *repeat]
-                        print(
-                            f"  app     {name:<34} {first[1]:5.2f} / {repeat[1]:5.2f} s "
-                            f"(visible {first[0]:.2f} / {repeat[0]:.2f})  {question}",
-                            flush=True,
-                        )
-            finally:
-                browser.close()
-    finally:
-        server.terminate()
+    with served_app(env, 8100 + os.getpid() % 400) as url, sync_playwright() as playwright:
+        browser = playwright.chromium.launch(executable_path="/usr/bin/chromium", args=CHROMIUM_ARGS)
         try:
-            server.wait(10)
-        except subprocess.TimeoutExpired:
-            server.kill()
-            server.wait()
+            page = browser.new_page(viewport={"width": 1600, "height": 1000})
+            page.set_default_timeout(300_000)
+            for name in names:
+                for question in questions:
+                    _open_chat(page, url, name)
+                    first = _ask(page, question, 0)
+                    _wait_idle(page)
+                    repeat = _ask(page, question, 1)
+                    times[name, question] = [*first, *repeat]
+                    print(
+                        f"  app     {name:<34} {first[1]:5.2f} / {repeat[1]:5.2f} s "
+                        f"(visible {first[0]:.2f} / {repeat[0]:.2f})  {question}",
+                        flush=True,
+                    )
+        finally:
+            browser.close()
     return times
 
 

@@ -15,12 +15,14 @@ Targets (issue 13): map of 10k chunks shown ≤ 3 s from cache, 10k layout ≤ 3
 from __future__ import annotations
 
 import argparse
+import contextlib
 import json
 import os
 import subprocess
 import sys
 import time
 import urllib.request
+from collections.abc import Iterator
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -74,15 +76,13 @@ def settled(page) -> None:
         time.sleep(0.1)
 
 
-def browser_times(names: list[str], env: dict[str, str]) -> list[tuple[str, str, float]]:
-    from playwright.sync_api import sync_playwright
-
-    port = 8500 + os.getpid() % 400
+@contextlib.contextmanager
+def served_app(env: dict[str, str], port: int) -> Iterator[str]:
+    """``streamlit run app.py`` on 127.0.0.1:``port`` until the block ends; yields its URL once it is healthy."""
     command = [sys.executable, "-m", "streamlit", "run", "app.py", "--server.headless", "true", "--server.address",
                "127.0.0.1", "--server.port", str(port), "--browser.gatherUsageStats", "false"]  # fmt: skip
     server = subprocess.Popen(command, cwd=ROOT, env=env, stdout=subprocess.DEVNULL, stderr=subprocess.STDOUT)
     url = f"http://127.0.0.1:{port}"
-    times = []
     try:
         for _ in range(120):
             try:
@@ -90,38 +90,49 @@ def browser_times(names: list[str], env: dict[str, str]) -> list[tuple[str, str,
                 break
             except OSError:
                 time.sleep(0.5)
-        with sync_playwright() as playwright:
-            browser = playwright.chromium.launch(executable_path="/usr/bin/chromium", args=CHROMIUM_ARGS)
-            page = browser.new_page(viewport={"width": 1600, "height": 1000})
-            page.set_default_timeout(300_000)
-            page.goto(url)
-            page.get_by_role("heading", name="codeqa").wait_for()
-            for name in [*names, *names]:  # the second round: pages the browser has drawn before
-                for label, ready in (
-                    ("Map", lambda: page.locator(".annotation-text").first.wait_for()),
-                    ("Overview", lambda: page.get_by_text("Dependencies between modules").wait_for()),
-                    ("Chat", lambda: page.get_by_text("Try one of these to start").wait_for()),
-                ):
-                    started = time.perf_counter()
-                    page.get_by_test_id("stSidebar").get_by_role("link", name=label).click()
-                    heading = page.get_by_role("heading", name=" of ")
-                    heading.or_(page.get_by_role("heading", name="Chat with")).first.wait_for()
-                    if not page.get_by_role("heading", name=name, exact=False).count():
-                        page.get_by_test_id("stSidebar").get_by_test_id("stSelectbox").first.click()
-                        page.get_by_role("option", name=name, exact=True).click()
-                    page.get_by_role("heading", name=name, exact=False).first.wait_for()
-                    try:
-                        ready()
-                    except Exception:
-                        page.screenshot(path="/tmp/map_bench_failure.png")
-                        raise
-                    settled(page)
-                    times.append((name, label, time.perf_counter() - started))
-                    print(f"  {label:<8} {name:<12} {times[-1][2]:5.1f} s", flush=True)
-            browser.close()
+        yield url
     finally:
         server.terminate()
-        server.wait(10)
+        try:
+            server.wait(10)
+        except subprocess.TimeoutExpired:
+            server.kill()
+            server.wait()
+
+
+def browser_times(names: list[str], env: dict[str, str]) -> list[tuple[str, str, float]]:
+    from playwright.sync_api import sync_playwright
+
+    times = []
+    with served_app(env, 8500 + os.getpid() % 400) as url, sync_playwright() as playwright:
+        browser = playwright.chromium.launch(executable_path="/usr/bin/chromium", args=CHROMIUM_ARGS)
+        page = browser.new_page(viewport={"width": 1600, "height": 1000})
+        page.set_default_timeout(300_000)
+        page.goto(url)
+        page.get_by_role("heading", name="codeqa").wait_for()
+        for name in [*names, *names]:  # the second round: pages the browser has drawn before
+            for label, ready in (
+                ("Map", lambda: page.locator(".annotation-text").first.wait_for()),
+                ("Overview", lambda: page.get_by_text("Dependencies between modules").wait_for()),
+                ("Chat", lambda: page.get_by_text("Try one of these to start").wait_for()),
+            ):
+                started = time.perf_counter()
+                page.get_by_test_id("stSidebar").get_by_role("link", name=label).click()
+                heading = page.get_by_role("heading", name=" of ")
+                heading.or_(page.get_by_role("heading", name="Chat with")).first.wait_for()
+                if not page.get_by_role("heading", name=name, exact=False).count():
+                    page.get_by_test_id("stSidebar").get_by_test_id("stSelectbox").first.click()
+                    page.get_by_role("option", name=name, exact=True).click()
+                page.get_by_role("heading", name=name, exact=False).first.wait_for()
+                try:
+                    ready()
+                except Exception:
+                    page.screenshot(path="/tmp/map_bench_failure.png")
+                    raise
+                settled(page)
+                times.append((name, label, time.perf_counter() - started))
+                print(f"  {label:<8} {name:<12} {times[-1][2]:5.1f} s", flush=True)
+        browser.close()
     return times
 
 

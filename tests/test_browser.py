@@ -3,10 +3,8 @@ Chromium (never ``playwright install``): index a local repository on Home, ask o
 
 from __future__ import annotations
 
-import os
 import socket
 import subprocess
-import sys
 import time
 import urllib.request
 from collections.abc import Iterator
@@ -15,7 +13,6 @@ from pathlib import Path
 import pytest
 
 from tests.indexed_home import make_sample_repo
-from tests.test_app import NO_LLM
 
 ROOT = Path(__file__).resolve().parent.parent
 CHROMIUM = Path("/usr/bin/chromium")
@@ -55,37 +52,10 @@ def wait_healthy(url: str, process: subprocess.Popen, seconds: float = 30) -> No
 
 @pytest.fixture
 def server(isolated_home: Path) -> Iterator[str]:
-    port = free_port()
-    env = {**os.environ, "CODEQA_HOME": str(isolated_home), **NO_LLM}
-    env.pop("CODEQA_OPENAI_BASE_URL", None)
-    env.pop("CODEQA_LLM_BACKEND", None)
-    command = [
-        sys.executable,
-        "-m",
-        "streamlit",
-        "run",
-        "app.py",
-        "--server.headless",
-        "true",
-        "--server.address",
-        "127.0.0.1",
-        "--server.port",
-        str(port),
-        "--browser.gatherUsageStats",
-        "false",
-    ]
-    process = subprocess.Popen(command, cwd=ROOT, env=env, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True)
-    url = f"http://127.0.0.1:{port}"
-    try:
-        wait_healthy(url, process)
+    from tests.served_app import serve_app  # it builds on this module's helpers
+
+    with serve_app(isolated_home) as url:
         yield url
-    finally:
-        process.terminate()
-        try:
-            process.wait(10)
-        except subprocess.TimeoutExpired:
-            process.kill()
-            process.wait(5)
 
 
 @pytest.mark.slow
