@@ -15,13 +15,13 @@ from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass, field
 
 from codeqa import __version__
-from codeqa.chunk import CHUNKER_VERSION, chunk_file
+from codeqa.chunk import CHUNKER_VERSION, chunk_and_tag
 from codeqa.config import Settings
 from codeqa.embed import Embedder, EmbeddingCache, embed_chunks, embedder_ready, get_embedder
 from codeqa.errors import DiskFullError, IndexCancelled, ScanError, disk_full_message, is_disk_full
 from codeqa.freshness import record_state, save_state
 from codeqa.locks import index_lock
-from codeqa.records import Chunk, ResolvedSource, ScanResult, SkippedFile, SkipReason, SourceFile
+from codeqa.records import Chunk, FileTags, ResolvedSource, ScanResult, SkippedFile, SkipReason, SourceFile
 from codeqa.scan import scan_repository
 from codeqa.source import resolve_source
 from codeqa.store import Manifest, SearchFilesBuilder, Store, chroma_files, index_dir, validate_index_name
@@ -118,18 +118,21 @@ class BackgroundWriter:
 
 def _chunk_batches(
     files: Sequence[SourceFile], settings: Settings, clock: StageClock, batch_chunks: int
-) -> Iterator[tuple[list[Chunk], int]]:
-    """Chunks in batches of about ``batch_chunks``, with how many files have been chunked so far."""
+) -> Iterator[tuple[list[Chunk], int, list[FileTags]]]:
+    """Chunks in batches of about ``batch_chunks`` (whole files), files chunked so far, and those files' tags."""
     pending: list[Chunk] = []
+    tags: list[FileTags] = []
     for done, file in enumerate(files, start=1):
         started = time.perf_counter()
-        pending.extend(chunk_file(file, settings))
+        chunks, file_tags = chunk_and_tag(file, settings)
+        pending += chunks
+        tags.append(file_tags)
         clock.add("chunk", started)
         if len(pending) >= batch_chunks:
-            yield pending, done
-            pending = []
-    if pending:
-        yield pending, len(files)
+            yield pending, done, tags
+            pending, tags = [], []
+    if pending:  # files at the end without chunks are empty: nothing to tag
+        yield pending, len(files), tags
 
 
 def build_index(
@@ -195,7 +198,7 @@ def _build_locked(
     search_files = SearchFilesBuilder()
     writer = BackgroundWriter(store, collection, clock)
     try:
-        for batch, files_done in _chunk_batches(scan.files, settings, clock, batch_chunks=512):
+        for batch, files_done, tags in _chunk_batches(scan.files, settings, clock, batch_chunks=512):
             emit(ProgressEvent("chunk", f"{files_done}/{len(scan.files)} files chunked", files_done / len(scan.files)))
             started = time.perf_counter()
             vectors, computed = embed_chunks(batch, embedder, cache)
@@ -207,7 +210,7 @@ def _build_locked(
             )
             writer.put(batch, vectors)
             started = time.perf_counter()
-            search_files.add(batch, vectors)
+            search_files.add(batch, vectors, tags)
             clock.add("store", started)
             emit(ProgressEvent("store", f"{writer.stored} chunks stored", files_done / len(scan.files)))
         writer.close()
@@ -270,14 +273,8 @@ def _exclude(scan: ScanResult, exclude: Callable[[str], bool]) -> ScanResult:
     return ScanResult(files=kept, skipped=[*scan.skipped, *dropped])
 
 
-def index_manifest(
-    resolved: ResolvedSource,
-    name: str,
-    collection: str,
-    embedder: Embedder,
-    files: Sequence[SourceFile],
-    skipped: dict[str, int],
-) -> Manifest:
+def index_manifest(resolved: ResolvedSource, name: str, collection: str, embedder: Embedder,
+                   files: Sequence[SourceFile], skipped: dict[str, int]) -> Manifest:  # fmt: skip
     languages = Counter(file.language for file in files)
     return Manifest(
         name=name,

@@ -19,7 +19,7 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from codeqa.chunk import CHUNKER_VERSION, chunk_file
+from codeqa.chunk import CHUNKER_VERSION, chunk_and_tag
 from codeqa.config import Settings
 from codeqa.embed import Embedder, EmbeddingCache, embed_chunks, get_embedder
 from codeqa.errors import ScanError, StoreError
@@ -35,10 +35,11 @@ from codeqa.pipeline import (
     build_index,
     index_manifest,
 )
-from codeqa.records import Chunk, ResolvedSource, ScanResult, SourceFile
+from codeqa.records import Chunk, FileTags, ResolvedSource, ScanResult, SourceFile
 from codeqa.scan import scan_repository
 from codeqa.source import resolve_source
 from codeqa.store import Manifest, SearchFilesBuilder, Store, index_dir, load_search_files
+from codeqa.store.tagfile import load_tags
 
 BATCH = 512
 
@@ -91,7 +92,8 @@ def update_index(
             rows.setdefault(path, []).append(row)
         keep = {f.path for f in scan.files if hashes.get(f.path) == f.hash and f.path in rows}
         emit(ProgressEvent("scan", f"{len(scan.files) - len(keep)} of {len(scan.files)} files changed or new", 1.0))
-        previous = Previous(old, search.table.ids, search.vectors, rows)
+        tags = load_tags(index_dir(settings, old.collection)) or {}  # carried files keep their tags
+        previous = Previous(old, search.table.ids, search.vectors, rows, tags)
         return _write(resolved, name, settings, previous, scan, keep, embedder, store, clock, emit)
 
 
@@ -103,6 +105,7 @@ class Previous:
     ids: list[str]
     vectors: np.ndarray
     rows: dict[str, list[int]]  # path → its rows
+    tags: dict[str, FileTags]  # path → what it defines, uses and imports (missing: tagged again from its chunks)
 
     def carry(self, store: Store, rows: list[int]) -> tuple[list[Chunk], np.ndarray]:
         """The chunks (texts from the store) and vectors (from the search files) of ``rows``, in that order."""
@@ -136,9 +139,9 @@ def _write(
             pending.append((file, previous.rows[file.path] if file.path in keep else None))
             size = sum(len(rows) if rows is not None else 1 for _, rows in pending)
             if size >= BATCH or done == len(scan.files):
-                chunks, vectors = _batch(pending, previous, settings, embedder, cache, store, clock, totals)
+                chunks, vectors, tags = _batch(pending, previous, settings, embedder, cache, store, clock, totals)
                 writer.put(chunks, vectors)
-                search_files.add(chunks, vectors)
+                search_files.add(chunks, vectors, tags)
                 totals["chunks"] += len(chunks)
                 pending = []
                 emit(ProgressEvent("embed", f"{totals['chunks']} chunks ({totals['embedded']} newly embedded, "
@@ -183,10 +186,13 @@ def _batch(
     carried, carried_vectors = previous.carry(store, carried_rows) if carried_rows else ([], None)
     clock.add("store", started)
     fresh: list[Chunk] = []
+    tags = [previous.tags[file.path] for file, ids in pending if ids is not None and file.path in previous.tags]
     for file, ids in pending:
         if ids is None:
             started = time.perf_counter()
-            fresh.extend(chunk_file(file, settings))
+            chunks, file_tags = chunk_and_tag(file, settings)
+            fresh.extend(chunks)
+            tags.append(file_tags)
             clock.add("chunk", started)
     started = time.perf_counter()
     fresh_vectors, computed = embed_chunks(fresh, embedder, cache) if fresh else (None, 0)
@@ -202,4 +208,4 @@ def _batch(
     chunks = [chunk for chunk, _ in ordered]
     dimension = embedder.dimension
     vectors = np.stack([vector for _, vector in ordered]) if ordered else np.zeros((0, dimension), np.float32)
-    return chunks, vectors.astype(np.float32)
+    return chunks, vectors.astype(np.float32), tags

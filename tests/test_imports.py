@@ -114,7 +114,12 @@ def test_rails_autoloading_by_constant_name_and_requires():
             "test/models/user_test.rb": "require 'test_helper'\nclass UserTest < TestCase\n  User\nend\n",
         }
     )
-    assert imports["app/models/user.rb"] == {"app/models/application_record.rb", "app/models/concerns/syncable.rb"}
+    assert imports["app/models/user.rb"] == {
+        "app/models/application_record.rb",
+        "app/models/concerns/syncable.rb",
+        "app/models/account.rb",  # has_many :accounts loads Account
+    }
+    assert imports["app/models/account.rb"] == {"app/models/application_record.rb", "app/models/user.rb"}
     assert imports["app/models/concerns/syncable.rb"] == {"app/jobs/sync_account_job.rb"}
     assert imports["app/jobs/sync_account_job.rb"] == {
         "app/jobs/application_job.rb",

@@ -12,29 +12,31 @@ import json
 import threading
 from collections import OrderedDict
 from collections.abc import Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TYPE_CHECKING, Protocol
 
 import numpy as np
 
+from codeqa.chunk.resolve import ImportGraph
 from codeqa.config import Settings
 from codeqa.errors import StoreError
-from codeqa.records import Chunk
+from codeqa.records import Chunk, FileTags
 from codeqa.store.fileindex import FileIndex, FileIndexBuilder
 from codeqa.store.graph import SymbolGraph
 from codeqa.store.layout import index_dir
 from codeqa.store.lexical import LexicalIndex, code_tokens, path_tokens
 from codeqa.store.manifest import Manifest
 from codeqa.store.table import ChunkTable
-from codeqa.symbols import defined_names, referenced_names
+from codeqa.store.tagfile import TagCollector, load_imports
+from codeqa.symbols import defined_names
 
 if TYPE_CHECKING:
     from codeqa.store.chroma import Store
 
 VECTORS_FILE = "vectors.npy"
 META_FILE = "search-files.json"
-SEARCH_FILES_VERSION = 3  # bump when what is written here changes: older search files are rebuilt from the store
+SEARCH_FILES_VERSION = 4  # bump when what is written here changes: older search files are rebuilt from the store
 CACHED_INDEXES = 8
 
 
@@ -57,19 +59,25 @@ class SearchFilesBuilder:
         self._references: list[set[str]] = []
         self._vectors: list[np.ndarray] = []
         self._files = FileIndexBuilder()
+        self._tags = TagCollector()
 
-    def add(self, chunks: Sequence[Chunk], vectors: np.ndarray) -> None:
+    def add(self, chunks: Sequence[Chunk], vectors: np.ndarray, tags: Sequence[FileTags] = ()) -> None:
+        """One batch of chunks with their vectors and the tags of their files (``chunk_and_tag``)."""
+        self._tags.add_tags(tags)
         self.table.append(chunks)
         self._vectors.append(np.asarray(vectors, dtype=np.float32))
         for chunk in chunks:
             code = [_intern(t) for t in code_tokens(chunk.text)]
             self._documents.append([_intern(t) for t in lexical_document(chunk, code)])
-            self._references.append(referenced_names(chunk.text))
+            self._references.append(self._tags.references(len(self._references), chunk) or set())
             self._files.add(chunk.path, chunk.symbol, chunk.text, code)
 
     def finish(self, directory: Path, embedder: DocumentEmbedder | None = None) -> None:
         """Write every search file; ``embedder`` embeds the file cards (without one, cards are the mean vectors)."""
         directory.mkdir(parents=True, exist_ok=True)
+        for row, names in self._tags.resolved().items():
+            self._references[row] = names
+        self._tags.finish(directory)
         LexicalIndex.build(self._documents).save(directory / "bm25")
         SymbolGraph.build(self.table.symbols, self._references).save(directory)
         dimension = self._vectors[0].shape[1] if self._vectors else 0
@@ -102,6 +110,7 @@ class SearchFiles:
     files: FileIndex  # one entry per file
     definers: dict[str, list[int]]  # lower-cased defined name → rows
     rows_by_basename: dict[str, list[int]]  # lower-cased file name → rows, for questions that name a file
+    imports: ImportGraph = field(default_factory=lambda: ImportGraph({}, {}))  # file → files it imports (resolved)
 
 
 _CACHE: OrderedDict[str, SearchFiles] = OrderedDict()
@@ -128,7 +137,7 @@ def load_search_files(
         loaded = _load_files(directory)
         if loaded is None:
             raise StoreError(f"Could not rebuild the search files of index {manifest.name!r} in {directory}.")
-    table, lexical, graph, vectors, file_index = loaded
+    table, lexical, graph, vectors, file_index, imports = loaded
     definers: dict[str, list[int]] = {}
     for row, symbol in enumerate(table.symbols):
         for name in defined_names(symbol):
@@ -136,7 +145,7 @@ def load_search_files(
     rows_by_basename: dict[str, list[int]] = {}
     for row, path in enumerate(table.paths):
         rows_by_basename.setdefault(path.rsplit("/", 1)[-1].lower(), []).append(row)
-    files = SearchFiles(table, lexical, graph, vectors, file_index, definers, rows_by_basename)
+    files = SearchFiles(table, lexical, graph, vectors, file_index, definers, rows_by_basename, imports)
     with _CACHE_LOCK:
         _CACHE[key] = files
         while len(_CACHE) > CACHED_INDEXES:
@@ -144,7 +153,9 @@ def load_search_files(
     return files
 
 
-def _load_files(directory: Path) -> tuple[ChunkTable, LexicalIndex, SymbolGraph, np.ndarray, FileIndex] | None:
+def _load_files(
+    directory: Path,
+) -> tuple[ChunkTable, LexicalIndex, SymbolGraph, np.ndarray, FileIndex, ImportGraph] | None:
     try:
         if json.loads((directory / META_FILE).read_text()).get("version") != SEARCH_FILES_VERSION:
             return None
@@ -162,9 +173,10 @@ def _load_files(directory: Path) -> tuple[ChunkTable, LexicalIndex, SymbolGraph,
     if lexical is None or graph is None or lexical.size != len(table) or vectors.shape[0] != len(table):
         return None
     file_index = FileIndex.load(directory, table.paths)
-    if file_index is None:
+    imports = load_imports(directory)
+    if file_index is None or imports is None:
         return None
-    return table, lexical, graph, vectors, file_index
+    return table, lexical, graph, vectors, file_index, imports
 
 
 def _rebuild_from_store(store: Store, manifest: Manifest, directory: Path, embedder: DocumentEmbedder) -> None:

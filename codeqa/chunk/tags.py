@@ -1,0 +1,271 @@
+"""Definitions, references and imports of one file, read with its language's tag query (``queries/*-tags.scm``).
+
+The queries are data, one file per language, in aider's capture convention plus captures for imports:
+
+- ``@name.definition.<kind>``: the name of a definition (``function``, ``method``, ``class``, ``module``, …);
+- ``@name.reference.<kind>``: a name used (``call``, ``class``, ``type``, …; the generic kinds ``identifier``,
+  ``member`` and ``constant`` lose to a specific one on the same node);
+- ``@import`` (resolved by the language's rules), ``@import.relative`` (to the importing file),
+  ``@import.wildcard`` (a whole package), ``@import.system`` (``#include <…>``), with ``@import.name`` for what
+  is imported from it in the same match (``from a import b``);
+- ``@namespace``: the package or namespace the file declares.
+
+Captures starting with ``_`` only serve predicates. A query file may start with ``; inherits: other`` to include
+another language's query (TypeScript reads JavaScript's). Tagging runs once per file at index time, on the tree
+the chunker parsed; nothing reads source text for names after that.
+"""
+
+from __future__ import annotations
+
+import logging
+import re
+from collections.abc import Sequence
+from dataclasses import dataclass
+from functools import cache
+from pathlib import Path
+
+from tree_sitter import Node, Query, QueryCursor, Tree
+
+from codeqa.chunk.grammars import GRAMMARS
+from codeqa.records import Chunk, FileTags, ImportRef, Tag
+
+QUERIES = Path(__file__).parent / "queries"
+# reference kinds a more specific capture on the same node replaces (identifier loses to every other kind)
+GENERIC = {"member": 2, "constant": 2, "identifier": 3}
+IMPORT_KINDS = frozenset({"relative", "wildcard", "system"})
+ANONYMOUS = frozenset({"identifier", "member"})  # plain uses of a name: short ones (``i``, ``x``) are not evidence
+MIN_ANONYMOUS = 3
+BUILD_FILES = re.compile(r"(^|/)(go\.mod|package\.json|composer\.json|(ts|js)config(\.[\w-]+)?\.json)$")
+MAX_BUILD_CHARS = 200_000
+EMBEDDED_SCRIPTS = {"vue": "typescript", "svelte": "typescript"}  # single-file components: tag their <script>
+_SCRIPT = re.compile(r"<script\b[^>]*>(.*?)</script>", re.S | re.I)
+_INHERITS = re.compile(r"^;\s*inherits:\s*([\w, ]+)")
+_QUOTES = "\"'`<>"
+
+log = logging.getLogger(__name__)
+
+
+def query_text(language: str) -> str | None:
+    """The tag query of ``language`` with the queries it inherits prepended, or None when it has none."""
+    path = QUERIES / f"{language}-tags.scm"
+    if not path.is_file():
+        return None
+    text = path.read_text()
+    inherited = _INHERITS.match(text)
+    parents = [name.strip() for name in inherited.group(1).split(",")] if inherited else []
+    return "\n".join([*(query_text(parent) or "" for parent in parents), text])
+
+
+@dataclass(frozen=True)
+class TagQuery:
+    """A language's tag query compiled in two parts: names (read with captures, the bulk) and imports (read with
+    matches, so that ``@import.name`` stays with its ``@import``)."""
+
+    names: Query | None
+    imports: Query | None
+    roles: dict[str, tuple[int, str, int]]  # capture → (order: definitions, specific, generic refs; kind; min length)
+
+
+@cache
+def tag_query(language: str) -> TagQuery | None:
+    """The compiled tag query of one of our language names (None: no query or no grammar)."""
+    grammar = GRAMMARS.get(language)
+    text = query_text(language)
+    if grammar is None or text is None:
+        return None
+    from tree_sitter_language_pack import get_language
+
+    patterns = split_patterns(text)
+    imports = [p for p in patterns if "@import" in p or "@namespace" in p]
+    names = [p for p in patterns if p not in imports]
+    ts_language = get_language(grammar.ts_name)  # type: ignore[arg-type]
+    names_query = Query(ts_language, "\n".join(names)) if names else None
+    roles: dict[str, tuple[int, str, int]] = {}
+    for index in range(names_query.capture_count if names_query else 0):
+        capture = names_query.capture_name(index)  # type: ignore[union-attr]
+        if capture.startswith("name.definition."):
+            roles[capture] = (0, capture[16:], 0)
+        elif capture.startswith("name.reference."):
+            kind = capture[15:]
+            roles[capture] = (GENERIC.get(kind, 1), kind, MIN_ANONYMOUS if kind in ANONYMOUS else 0)
+    return TagQuery(names_query, Query(ts_language, "\n".join(imports)) if imports else None, roles)
+
+
+def split_patterns(text: str) -> list[str]:
+    """The top-level patterns of a query file (each starts with ``(`` or ``[`` outside any group)."""
+    patterns: list[str] = []
+    current: list[str] = []
+    depth, i = 0, 0
+    while i < len(text):
+        char = text[i]
+        if char == ";":  # a comment, to the end of the line
+            i = text.find("\n", i)
+            i = len(text) if i < 0 else i
+            continue
+        if char == '"':
+            end = i + 1
+            while end < len(text) and text[end] != '"':
+                end += 2 if text[end] == "\\" else 1
+            current.append(text[i : end + 1])
+            i = end + 1
+            continue
+        if char in "([" and depth == 0 and "".join(current).strip():
+            patterns.append("".join(current).strip())
+            current = []
+        depth += 1 if char in "([" else -1 if char in ")]" else 0
+        current.append(char)
+        i += 1
+    if "".join(current).strip():
+        patterns.append("".join(current).strip())
+    return patterns
+
+
+def supports(language: str) -> bool:
+    """Whether files of ``language`` get their names from a tag query (else: none, or the identifier pattern)."""
+    return language in EMBEDDED_SCRIPTS or tag_query(language) is not None
+
+
+def tag_tree(path: str, language: str, tree: Tree, source: bytes, *, text: str = "") -> FileTags:
+    """The tags of a file already parsed (``source`` is exactly what was parsed)."""
+    collected = _Collected()
+    query = tag_query(language)
+    if query is not None:
+        collected.add(query, tree.root_node, source, 0)
+    return collected.result(path, language, _build_text(path, text), query is not None)
+
+
+def tag_text(path: str, language: str, text: str) -> FileTags:
+    """Parse and tag one file (a file the chunker did not parse, or one rebuilt from stored chunks)."""
+    if language in EMBEDDED_SCRIPTS:
+        return _tag_scripts(path, language, text)
+    query = tag_query(language)
+    if query is None:
+        return FileTags(path, language, build=_build_text(path, text))
+    from codeqa.chunk.treesitter import get_parser
+
+    parser = get_parser(language)
+    if parser is None:
+        return FileTags(path, language, build=_build_text(path, text))
+    source = text.encode("utf-8", "surrogatepass")
+    return tag_tree(path, language, parser.parse(source), source, text=text)
+
+
+def tag_chunks(chunks: Sequence[Chunk]) -> list[FileTags]:
+    """The tags of the files ``chunks`` come from, read from their texts (chunks held in memory, not indexed)."""
+    by_path: dict[str, list[Chunk]] = {}
+    for chunk in chunks:
+        by_path.setdefault(chunk.path, []).append(chunk)
+    return [tag_text(path, items[0].language, text_of(items)) for path, items in by_path.items()]
+
+
+def text_of(chunks: Sequence[Chunk]) -> str:
+    """A file's text from its chunks (they hold every non-blank line at its place)."""
+    lines: list[str] = []
+    for chunk in sorted(chunks, key=lambda c: c.start_line):
+        lines.extend([""] * (chunk.start_line - 1 - len(lines)))
+        lines[chunk.start_line - 1 :] = chunk.text.split("\n")
+    return "\n".join(lines) + "\n"
+
+
+def _tag_scripts(path: str, language: str, text: str) -> FileTags:
+    """Vue/Svelte: the ``<script>`` blocks, parsed as TypeScript, at their lines in the file."""
+    script_language = EMBEDDED_SCRIPTS[language]
+    from codeqa.chunk.treesitter import get_parser
+
+    parser, query = get_parser(script_language), tag_query(script_language)
+    collected = _Collected()
+    if parser is not None and query is not None:
+        for match in _SCRIPT.finditer(text):
+            source = match.group(1).encode("utf-8", "surrogatepass")
+            collected.add(query, parser.parse(source).root_node, source, text.count("\n", 0, match.start(1)))
+    return collected.result(path, language, "", parser is not None and query is not None)
+
+
+def _build_text(path: str, text: str) -> str:
+    return text[:MAX_BUILD_CHARS] if text and BUILD_FILES.search(path) else ""
+
+
+class _Collected:
+    """Captures of one file, deduplicated by node (a definition's name is not also a reference to it)."""
+
+    def __init__(self) -> None:
+        self.definitions: dict[tuple[int, int], Tag] = {}
+        self.references: dict[tuple[int, int], Tag] = {}
+        self.imports: dict[tuple[int, int], ImportRef] = {}
+        self.namespace = ""
+
+    def add(self, query: TagQuery, root: Node, source: bytes, line_offset: int) -> None:
+        base = line_offset * 1_000_000_000  # keys of several script blocks never collide
+        if query.names is not None:
+            captured = QueryCursor(query.names).captures(root)
+            for capture in sorted(captured, key=lambda c: query.roles.get(c, (9, "", 0))):
+                role = query.roles.get(capture)
+                if role is None:
+                    continue
+                order, kind, shortest = role
+                into = self.definitions if order == 0 else self.references
+                for node in captured[capture]:
+                    start, end = node.start_byte, node.end_byte
+                    key = (base + start, end)
+                    if key in self.definitions or key in into or end - start < shortest:
+                        continue
+                    into[key] = Tag(source[start:end].decode("utf-8", "replace"), kind, node.start_point[0] + 1
+                                    + line_offset)  # fmt: skip
+        if query.imports is not None:
+            self._imports(query.imports, root, source, base, line_offset)
+
+    def _imports(self, query: Query, root: Node, source: bytes, base: int, line_offset: int) -> None:
+        for pattern, captures in QueryCursor(query).matches(root):
+            target: tuple[tuple[int, int], Node, str] | None = None
+            names: list[str] = []
+            for capture, nodes in captures.items():
+                for node in nodes:
+                    if capture == "import.name":
+                        names.append(_text(source, node))
+                    elif capture == "import" or capture[7:] in IMPORT_KINDS:
+                        target = ((base + node.start_byte, node.end_byte), node, capture[7:])
+                    elif capture == "namespace" and not self.namespace:
+                        self.namespace = _text(source, node)
+            if target is None:
+                continue
+            key, node, kind = target
+            known = self.imports.get(key)
+            if known is not None:  # several patterns saw this import: keep every name, the specific kind
+                names = [*known.names, *names]
+                kind = kind or known.kind
+            written = _text(source, node)
+            strip = _strip_pattern(query, pattern)
+            written = strip.sub("", written) if strip else written
+            line = node.start_point[0] + 1 + line_offset
+            self.imports[key] = ImportRef(written.strip(_QUOTES), line, tuple(dict.fromkeys(names)), kind)
+
+    def result(self, path: str, language: str, build: str, tagged: bool) -> FileTags:
+        for key in self.definitions:
+            self.references.pop(key, None)
+        imports = tuple(sorted(self.imports.values(), key=lambda i: (i.line, i.target)))
+        return FileTags(
+            path,
+            language,
+            definitions=tuple(self.definitions[k] for k in sorted(self.definitions)),
+            references=tuple(self.references[k] for k in sorted(self.references)),
+            imports=tuple(dict.fromkeys(imports)),
+            namespace=self.namespace,
+            build=build,
+            tagged=tagged,
+        )
+
+
+_STRIPS: dict[tuple[int, int], re.Pattern[str] | None] = {}
+
+
+def _strip_pattern(query: Query, pattern: int) -> re.Pattern[str] | None:
+    """A pattern's ``(#set! strip "regex")``: what to cut from the import it captures (Scala's ``import`` keyword)."""
+    key = (id(query), pattern)
+    if key not in _STRIPS:
+        setting = query.pattern_settings(pattern).get("strip")
+        _STRIPS[key] = re.compile(setting) if isinstance(setting, str) else None
+    return _STRIPS[key]
+
+
+def _text(source: bytes, node: Node) -> str:
+    return source[node.start_byte : node.end_byte].decode("utf-8", "replace")
