@@ -68,7 +68,8 @@ def main() -> None:
     ap.add_argument("--k1", type=float, default=0.9)
     ap.add_argument("--b", type=float, default=0.4)
     args = ap.parse_args()
-    rows = [json.loads(line) for line in open(args.data) if line.strip()]
+    with open(args.data) as f:
+        rows = [json.loads(line) for line in f if line.strip()]
     stemmer = Stemmer.Stemmer("english")
     by_tree = collections.defaultdict(list)
     for row in rows:
@@ -77,7 +78,9 @@ def main() -> None:
     for (tree, framework), members in by_tree.items():
         paths, texts = corpus(os.path.join(args.trees, tree), FRAMEWORK_EXTS[framework])
         retriever = bm25s.BM25(k1=args.k1, b=args.b)
-        retriever.index(bm25s.tokenize(texts, stopwords="en", stemmer=stemmer, show_progress=False), show_progress=False)
+        retriever.index(
+            bm25s.tokenize(texts, stopwords="en", stemmer=stemmer, show_progress=False), show_progress=False
+        )
         indexed = set(paths)
         for row in members:
             query = bm25s.tokenize([row["problem_statement"]], stopwords="en", stemmer=stemmer, show_progress=False)
@@ -85,8 +88,16 @@ def main() -> None:
             ranked = [paths[i] for i in docs[0].tolist()]
             gold = set(row["gold_files"])
             rank = next((i + 1 for i, p in enumerate(ranked) if p in gold), None)
-            results.append({"instance_id": row["instance_id"], "repo": row["repo"], "n_docs": len(paths),
-                            "first_gold_rank": rank, "gold_not_indexed": sorted(gold - indexed), "top5": ranked[:5]})
+            results.append(
+                {
+                    "instance_id": row["instance_id"],
+                    "repo": row["repo"],
+                    "n_docs": len(paths),
+                    "first_gold_rank": rank,
+                    "gold_not_indexed": sorted(gold - indexed),
+                    "top5": ranked[:5],
+                }
+            )
     if args.per_instance:
         with open(args.per_instance, "w") as f:
             f.writelines(json.dumps(r) + "\n" for r in results)
@@ -94,7 +105,7 @@ def main() -> None:
     for r in results:
         groups[r["repo"]].append(r)
     print(f"BM25 k1={args.k1} b={args.b}, file level, own source extensions per framework")
-    print(f"{'repo':34s} {'n':>4s} {'docs':>6s} " + " ".join(f"{'Acc@%d' % k:>12s}" for k in KS) + f" {'MRR@10':>7s}")
+    print(f"{'repo':34s} {'n':>4s} {'docs':>6s} " + " ".join(f"{f'Acc@{k}':>12s}" for k in KS) + f" {'MRR@10':>7s}")
 
     def line(name: str, rs: list[dict], docs: str) -> str:
         cells = []

@@ -30,8 +30,18 @@ SEEDS = (
     "What happens when an API request fails?",
     "Where would I add logging to track user behavior?",
 )
-REQUIRED = ("instance_id", "repo", "base_commit", "tree", "question", "problem_statement", "gold_files", "key_facts",
-            "key_fact_lines", "category")
+REQUIRED = (
+    "instance_id",
+    "repo",
+    "base_commit",
+    "tree",
+    "question",
+    "problem_statement",
+    "gold_files",
+    "key_facts",
+    "key_fact_lines",
+    "category",
+)
 DOC_SUFFIXES = (".md", ".rst", ".txt", ".adoc")
 MIN_FACT = 12
 
@@ -111,7 +121,8 @@ def main() -> int:
     ap.add_argument("--split", help="required source_split value")
     ap.add_argument("--quiet", action="store_true", help="do not print notes")
     args = ap.parse_args()
-    rows = [json.loads(line) for line in open(args.data) if line.strip()]
+    with open(args.data) as f:
+        rows = [json.loads(line) for line in f if line.strip()]
     trees = Path(args.trees)
     n_errors = 0
     ids = collections.Counter(r.get("instance_id") for r in rows)
