@@ -247,7 +247,7 @@ class _Collected:
             path,
             language,
             definitions=tuple(self.definitions[k] for k in sorted(self.definitions)),
-            references=tuple(self.references[k] for k in sorted(self.references)),
+            references=tuple(sorted(self.references.values(), key=lambda t: (t.line, t.name, t.category))),
             imports=tuple(dict.fromkeys(imports)),
             namespace=self.namespace,
             build=build,

@@ -137,7 +137,7 @@ def _encode(item: FileTags) -> dict:
 def _decode(path: str, raw: dict) -> FileTags:
     references = sorted(
         (Tag(name, category, line) for name, category, lines in raw["references"] for line in lines),
-        key=lambda t: (t.line, t.name),
+        key=lambda t: (t.line, t.name, t.category),  # the order tagging gives them
     )
     return FileTags(
         path,

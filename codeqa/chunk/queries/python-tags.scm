@@ -3,7 +3,7 @@
 ; -- definitions -------------------------------------------------------------------------------------------------
 (function_definition name: (identifier) @name.definition.function)
 (class_definition name: (identifier) @name.definition.class)
-(module (expression_statement (assignment left: (identifier) @name.definition.constant)))
+(module (assignment left: (identifier) @name.definition.constant))
 
 ; -- references --------------------------------------------------------------------------------------------------
 (call function: (identifier) @name.reference.call)

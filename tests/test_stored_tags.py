@@ -1,0 +1,101 @@
+"""Tags stored with the index: written once by the pipeline, read by the overview and answers, kept by updates."""
+
+from __future__ import annotations
+
+import json
+
+from codeqa.chunk import chunk_and_tag
+from codeqa.config import Settings
+from codeqa.explore.overview import load_overview
+from codeqa.pipeline import build_index
+from codeqa.scan import scan_repository
+from codeqa.store import Store, index_dir, load_search_files
+from codeqa.store.searchfiles import META_FILE
+from codeqa.store.tagfile import IMPORTS_FILE, TAGS_FILE, load_imports, load_tags
+from codeqa.update import update_index
+from tests.conftest import init_repo, write_files
+from tests.web_apps import EXPRESS_APP, RAILS_APP
+
+TS_EXPRESS_APP: dict[str, str] = {
+    "package.json": '{"name": "notes-api", "dependencies": {"express": "^4"}}',
+    "tsconfig.json": '{\n  // aliases\n  "compilerOptions": {"baseUrl": ".", "paths": {"@/*": ["src/*"]},},\n}',
+    "src/index.ts": "import express from 'express';\nimport { router } from '@/routes';\n\n"
+    "const app = express();\napp.use('/api', router);\napp.listen(3000);\n",
+    "src/routes/index.ts": "import { Router } from 'express';\nimport { listNotes } from '@/controllers/notes';\n\n"
+    "export const router = Router();\nrouter.get('/notes', listNotes);\n",
+    "src/controllers/notes.ts": "import type { Request, Response } from 'express';\n"
+    "import { NoteService } from '../services/note.service';\n\n"
+    "export async function listNotes(req: Request, res: Response) {\n"
+    "  res.json(await new NoteService().all());\n}\n",
+    "src/services/note.service.ts": "import { Note } from '@/models/note';\nimport { db } from '../db';\n\n"
+    "export class NoteService {\n  all(): Promise<Note[]> {\n    return db.select('notes');\n  }\n}\n",
+    "src/models/note.ts": "export interface Note {\n  id: string;\n  body: string;\n}\n",
+    "src/db.ts": "import knex from 'knex';\nexport const db = knex({ client: 'pg' });\n",
+}
+
+
+def edges(overview) -> set[tuple[str, str]]:
+    return {(edge.source, edge.target) for edge in overview.dependencies().edges}
+
+
+def test_the_overview_of_an_express_app_shows_its_imports_between_modules(tmp_path, settings: Settings):
+    for name, files in (("ts", TS_EXPRESS_APP), ("js", EXPRESS_APP)):
+        report = build_index(str(init_repo(tmp_path / name, files)), settings, name=name)
+        overview = load_overview(settings, report.manifest)
+        assert overview.dependencies(1).edges == ()  # all in src/: top-level modules show nothing
+        found = edges(overview)
+        assert {("src/routes", "src/controllers"), ("src/controllers", "src/services"),
+                ("src/services", "src/models")} <= found or name == "js", found  # fmt: skip
+        assert {("src/routes", "src/services"), ("src/services", "src/models")} <= found or name == "ts", found
+        assert "express" in overview.external_imports and "knex" in overview.external_imports
+
+
+def test_the_overview_of_a_rails_app_follows_autoloaded_constants(tmp_path, settings: Settings):
+    report = build_index(str(init_repo(tmp_path / "rails", RAILS_APP)), settings, name="rails")
+    overview = load_overview(settings, report.manifest)
+    assert overview.file_imports["app/controllers/sessions_controller.rb"] == (
+        "app/controllers/application_controller.rb",
+        "app/services/login_service.rb",
+    )
+    assert {("app/controllers", "app/services"), ("app/services", "app/models"),
+            ("app/controllers", "app/models")} <= edges(overview)  # fmt: skip
+
+
+def test_tags_are_written_once_and_read_back_as_extracted(tmp_path, settings: Settings):
+    root = init_repo(tmp_path / "ts", TS_EXPRESS_APP)
+    report = build_index(str(root), settings, name="ts")
+    directory = index_dir(settings, report.manifest.collection)
+    stored = load_tags(directory)
+    assert stored is not None
+    for file in scan_repository(root, settings).files:
+        _, tags = chunk_and_tag(file, settings)
+        assert stored[file.path] == tags, file.path
+    imports = load_imports(directory)
+    assert imports is not None
+    assert imports.files["src/routes/index.ts"] == ("src/controllers/notes.ts",)
+    assert load_search_files(settings, report.manifest, Store(settings)).imports == imports
+
+
+def test_search_files_rebuilt_from_the_store_have_the_same_tags(tmp_path, settings: Settings):
+    report = build_index(str(init_repo(tmp_path / "rails", RAILS_APP)), settings, name="rails")
+    directory = index_dir(settings, report.manifest.collection)
+    before_tags, before_imports = load_tags(directory), load_imports(directory)
+    for name in (TAGS_FILE, IMPORTS_FILE):
+        (directory / name).unlink()
+    (directory / META_FILE).write_text(json.dumps({"version": 0}))  # as an older codeqa left them
+    search = load_search_files(settings, report.manifest, Store(settings))
+    assert search.imports == before_imports
+    assert load_tags(directory) == before_tags
+
+
+def test_an_update_keeps_the_tags_of_unchanged_files_and_retags_changed_ones(tmp_path, settings: Settings):
+    root = init_repo(tmp_path / "ts", TS_EXPRESS_APP)
+    report = build_index(str(root), settings, name="ts")
+    before = load_tags(index_dir(settings, report.manifest.collection))
+    write_files(root, {"src/models/note.ts": "import { db } from '../db';\nexport interface Note { id: string }\n"})
+    updated = update_index("ts", settings)
+    after = load_tags(index_dir(settings, updated.manifest.collection))
+    assert before is not None and after is not None
+    assert after["src/services/note.service.ts"] == before["src/services/note.service.ts"]
+    assert [i.target for i in after["src/models/note.ts"].imports] == ["../db"]
+    assert load_overview(settings, updated.manifest).file_imports["src/models/note.ts"] == ("src/db.ts",)
