@@ -2,7 +2,9 @@
 
 Code with a tree-sitter grammar is cut cAST-style (``treesitter``); markdown/rst by headings and
 everything else by langchain's splitters (``text``). Whatever the route, chunks tile the file:
-each non-blank line is in exactly one chunk and ``chunk.text`` is exactly its lines.
+each non-blank line is in exactly one chunk and ``chunk.text`` is exactly its lines. The same parse
+gives the file's tags (``tags``: what it defines, uses and imports, from ``queries/*-tags.scm``);
+``resolve`` turns the imports of a whole repository into files.
 
 Symbol conventions (one for every language): names are qualified with ``.`` —
 ``Class.method``, ``outer.inner``, Go ``Receiver.Method`` (no ``*``), Rust ``Type.method`` for

@@ -24,6 +24,7 @@ TAGS_FILE = "tags.json"
 IMPORTS_FILE = "imports.json"
 TAGS_VERSION = 1
 MIN_REFERENCE = 3  # as ``symbols.referenced_names``: shorter names are never evidence of a link
+GRAPH_KINDS: frozenset[str] | None = None  # the reference kinds that make symbol-graph edges (None: every kind)
 
 
 class TagCollector:
@@ -65,7 +66,9 @@ class TagCollector:
 
     def _in_lines(self, item: FileTags, start: int, end: int) -> set[str]:
         if item.path not in self._lines:
-            pairs = sorted((ref.line, ref.name) for ref in item.references if len(ref.name) >= MIN_REFERENCE)
+            kinds = GRAPH_KINDS
+            used = [ref for ref in item.references if kinds is None or ref.category in kinds]
+            pairs = sorted((ref.line, ref.name) for ref in used if len(ref.name) >= MIN_REFERENCE)
             self._lines[item.path] = ([line for line, _ in pairs], [sys.intern(name) for _, name in pairs])
         lines, names = self._lines[item.path]
         return set(names[bisect.bisect_left(lines, start) : bisect.bisect_right(lines, end)])
