@@ -175,7 +175,7 @@ class Hit:
         return self.chunk.location
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, slots=True)  # slots: a large repository has millions
 class Tag:
     """A name a file defines or uses, from its language's tag query (``codeqa/chunk/queries``)."""
 

@@ -6,8 +6,8 @@ import pytest
 
 from codeqa.explore.facets import facets_of
 from codeqa.explore.imports import auto_modules, import_graph, module_graph, module_of
-from codeqa.languages import detect_language
 from codeqa.explore.overview import build_overview
+from codeqa.languages import detect_language
 from codeqa.records import Chunk
 from codeqa.store import ChunkTable
 from codeqa.symbols import short_names
@@ -147,3 +147,23 @@ def test_short_names_and_facets():
 def test_empty_index_gives_an_empty_overview():
     overview = build_overview([])
     assert overview.files == 0 and overview.top_symbols == () and overview.dependencies(1).edges == ()
+
+
+def test_auto_modules_split_the_folder_that_holds_the_importing_code():
+    imports = {
+        "src/routes/notes.ts": ("src/services/notes.ts",),
+        "src/services/notes.ts": ("src/models/note.ts", "src/db.ts"),
+        "test/notes.test.ts": ("src/routes/notes.ts",),
+    }
+    lines = {path: 40 for path in [*imports, "src/models/note.ts", "src/db.ts"]}
+    lines["public/locales/en.json"] = 90_000  # data, not code: it must not decide the modules
+    modules = auto_modules(imports, lines)
+    assert modules == ("src/", "src/models", "src/routes", "src/services", "test")
+    graph = module_graph(imports, lines, modules=modules)
+    assert {(e.source, e.target) for e in graph.edges} == {
+        ("src/routes", "src/services"),
+        ("src/services", "src/models"),
+        ("src/services", "src"),
+        ("test", "src/routes"),
+    }
+    assert graph.depth == 0 and graph.lines["public"] == 90_000

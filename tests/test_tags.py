@@ -276,6 +276,7 @@ def test_vue_and_svelte_components_are_tagged_from_their_script_blocks():
     tags = tag_text("src/Page.vue", "vue", text)
     assert [(i.target, i.line) for i in tags.imports] == [("./Card.vue", 3), ("@/lib/api", 4)]
     assert ("load", "function", 5) in {(d.name, d.category, d.line) for d in tags.definitions}
+    assert not tags.tagged  # the template uses names too: the symbol graph reads the whole text
 
 
 def test_chunk_and_tag_parses_once_and_cuts_the_same_chunks():

@@ -19,6 +19,7 @@ from __future__ import annotations
 
 import logging
 import re
+import sys
 from collections.abc import Sequence
 from dataclasses import dataclass
 from functools import cache
@@ -168,7 +169,8 @@ def text_of(chunks: Sequence[Chunk]) -> str:
 
 
 def _tag_scripts(path: str, language: str, text: str) -> FileTags:
-    """Vue/Svelte: the ``<script>`` blocks, parsed as TypeScript, at their lines in the file."""
+    """Vue/Svelte: the ``<script>`` blocks, parsed as TypeScript, at their lines in the file (not ``tagged``: the
+    template uses names too, so the symbol graph reads the whole text with the identifier pattern)."""
     script_language = EMBEDDED_SCRIPTS[language]
     from codeqa.chunk.treesitter import get_parser
 
@@ -178,7 +180,7 @@ def _tag_scripts(path: str, language: str, text: str) -> FileTags:
         for match in _SCRIPT.finditer(text):
             source = match.group(1).encode("utf-8", "surrogatepass")
             collected.add(query, parser.parse(source).root_node, source, text.count("\n", 0, match.start(1)))
-    return collected.result(path, language, "", parser is not None and query is not None)
+    return collected.result(path, language, "", False)  # the template uses names too: not every reference is here
 
 
 def _build_text(path: str, text: str) -> str:
@@ -209,8 +211,8 @@ class _Collected:
                     key = (base + start, end)
                     if key in self.definitions or key in into or end - start < shortest:
                         continue
-                    into[key] = Tag(source[start:end].decode("utf-8", "replace"), kind, node.start_point[0] + 1
-                                    + line_offset)  # fmt: skip
+                    name = sys.intern(source[start:end].decode("utf-8", "replace"))  # names repeat: store each once
+                    into[key] = Tag(name, kind, node.start_point[0] + 1 + line_offset)
         if query.imports is not None:
             self._imports(query.imports, root, source, base, line_offset)
 

@@ -19,6 +19,7 @@ from typing import TYPE_CHECKING, Protocol
 import numpy as np
 
 from codeqa.chunk.resolve import ImportGraph
+from codeqa.chunk.tags import tag_chunks
 from codeqa.config import Settings
 from codeqa.errors import StoreError
 from codeqa.records import Chunk, FileTags
@@ -62,21 +63,24 @@ class SearchFilesBuilder:
         self._tags = TagCollector()
 
     def add(self, chunks: Sequence[Chunk], vectors: np.ndarray, tags: Sequence[FileTags] = ()) -> None:
-        """One batch of chunks with their vectors and the tags of their files (``chunk_and_tag``)."""
+        """One batch of chunks with their vectors and the tags of their files (``chunk_and_tag``; without them a
+        chunk is tagged on its own text)."""
         self._tags.add_tags(tags)
         self.table.append(chunks)
         self._vectors.append(np.asarray(vectors, dtype=np.float32))
         for chunk in chunks:
             code = [_intern(t) for t in code_tokens(chunk.text)]
             self._documents.append([_intern(t) for t in lexical_document(chunk, code)])
-            self._references.append(self._tags.references(len(self._references), chunk) or set())
+            self._references.append(self._tags.references(chunk))
             self._files.add(chunk.path, chunk.symbol, chunk.text, code)
+
+    def add_tags(self, tags: Sequence[FileTags]) -> None:
+        """Tags of files whose chunks come later (carried over from an earlier generation, rebuilt from the store)."""
+        self._tags.add_tags(tags)
 
     def finish(self, directory: Path, embedder: DocumentEmbedder | None = None) -> None:
         """Write every search file; ``embedder`` embeds the file cards (without one, cards are the mean vectors)."""
         directory.mkdir(parents=True, exist_ok=True)
-        for row, names in self._tags.resolved().items():
-            self._references[row] = names
         self._tags.finish(directory)
         LexicalIndex.build(self._documents).save(directory / "bm25")
         SymbolGraph.build(self.table.symbols, self._references).save(directory)
@@ -181,7 +185,9 @@ def _load_files(
 
 def _rebuild_from_store(store: Store, manifest: Manifest, directory: Path, embedder: DocumentEmbedder) -> None:
     builder = SearchFilesBuilder()
-    for _, chunks, vectors in store.iter_records(manifest):
+    batches = [(chunks, vectors) for _, chunks, vectors in store.iter_records(manifest)]
+    builder.add_tags(tag_chunks([chunk for chunks, _ in batches for chunk in chunks]))  # whole files, as indexed
+    for chunks, vectors in batches:
         assert vectors is not None
         builder.add(chunks, vectors)
     builder.finish(directory, embedder)

@@ -16,7 +16,7 @@ from collections.abc import Sequence
 from pathlib import Path
 
 from codeqa.chunk.resolve import ImportGraph, resolve_imports
-from codeqa.chunk.tags import supports, tag_text, text_of
+from codeqa.chunk.tags import supports, tag_text
 from codeqa.records import Chunk, FileTags, ImportRef, Tag
 from codeqa.symbols import referenced_names
 
@@ -28,66 +28,77 @@ GRAPH_KINDS: frozenset[str] | None = None  # the reference kinds that make symbo
 
 
 class TagCollector:
-    """Per-file tags as they arrive, and per-chunk references for the symbol graph once a file's tags are known.
+    """Per-file tags as they arrive, and each chunk's references (the symbol graph's edges) read from them.
 
-    Files whose tags were not handed in (search files rebuilt from the store, an update carrying files of an
-    older index) are tagged at ``finish`` from their chunks' texts, which tile the file.
+    A chunk whose file's tags were not handed in (a caller with chunks only) is tagged on its own text, at its lines;
+    those pieces make up its file's tags. Search files rebuilt from the store tag whole files first.
     """
 
     def __init__(self) -> None:
         self.tags: dict[str, FileTags] = {}
-        self._lines: dict[str, tuple[list[int], list[str]]] = {}  # path → reference lines (sorted), names
-        self._untagged: dict[str, list[Chunk]] = {}  # tagged languages whose tags did not come with the chunks
-        self._pending: list[tuple[int, str, int, int]] = []  # rows waiting for their file's tags: row, path, lines
+        self._lines: tuple[str, list[int], list[str]] = ("", [], [])  # the last file's reference lines and names
+        self._pieces: dict[str, list[FileTags]] = {}  # files tagged chunk by chunk
 
     def add_tags(self, tags: Sequence[FileTags]) -> None:
         for item in tags:
             self.tags[item.path] = item
 
-    def references(self, row: int, chunk: Chunk) -> set[str] | None:
-        """The names chunk ``row`` uses, or None when they are only known at ``finish`` (see ``resolved``)."""
+    def references(self, chunk: Chunk) -> set[str]:
+        """The names ``chunk`` uses: its file's references within its lines, or the identifier pattern's matches for
+        text no tag query reads (docs, config, languages without a query)."""
         item = self.tags.get(chunk.path)
         if item is None and supports(chunk.language):
-            self._untagged.setdefault(chunk.path, []).append(chunk)
-            self._pending.append((row, chunk.path, chunk.start_line, chunk.end_line))
-            return None
+            item = tag_text(chunk.path, chunk.language, "\n" * (chunk.start_line - 1) + chunk.text)
+            self._pieces.setdefault(chunk.path, []).append(item)
+            if item.tagged:
+                return _names(item, chunk.start_line, chunk.end_line)
         if item is None or not item.tagged:
-            return referenced_names(chunk.text)  # docs, config, languages without a query: the identifier pattern
-        return self._in_lines(item, chunk.start_line, chunk.end_line)
-
-    def resolved(self) -> dict[int, set[str]]:
-        """Tag the files that came without tags (from their chunks) and give the rows that waited their names."""
-        for path, chunks in self._untagged.items():
-            self.tags[path] = tag_text(path, chunks[0].language, text_of(chunks))
-        self._untagged = {}
-        done = {row: self._in_lines(self.tags[path], start, end) for row, path, start, end in self._pending}
-        self._pending = []
-        return done
-
-    def _in_lines(self, item: FileTags, start: int, end: int) -> set[str]:
-        if item.path not in self._lines:
-            kinds = GRAPH_KINDS
-            used = [ref for ref in item.references if kinds is None or ref.category in kinds]
-            pairs = sorted((ref.line, ref.name) for ref in used if len(ref.name) >= MIN_REFERENCE)
-            self._lines[item.path] = ([line for line, _ in pairs], [sys.intern(name) for _, name in pairs])
-        lines, names = self._lines[item.path]
-        return set(names[bisect.bisect_left(lines, start) : bisect.bisect_right(lines, end)])
+            return referenced_names(chunk.text)
+        if self._lines[0] != item.path:  # a file's chunks come one after another
+            self._lines = (item.path, *_reference_lines(item))
+        _, lines, names = self._lines
+        return set(names[bisect.bisect_left(lines, chunk.start_line) : bisect.bisect_right(lines, chunk.end_line)])
 
     def finish(self, directory: Path) -> ImportGraph:
-        """Resolve the imports and write both files (``resolved`` must have run)."""
+        """Resolve every file's imports and write both files."""
+        for path, pieces in self._pieces.items():
+            self.tags[path] = merge_pieces(pieces)
         graph = resolve_imports(self.tags.values())
         save_tags(directory, list(self.tags.values()), graph)
         return graph
+
+
+def _reference_lines(item: FileTags) -> tuple[list[int], list[str]]:
+    kinds = GRAPH_KINDS
+    used = [ref for ref in item.references if kinds is None or ref.category in kinds]
+    pairs = sorted((ref.line, ref.name) for ref in used if len(ref.name) >= MIN_REFERENCE)
+    return [line for line, _ in pairs], [sys.intern(name) for _, name in pairs]
+
+
+def _names(item: FileTags, start: int, end: int) -> set[str]:
+    lines, names = _reference_lines(item)
+    return set(names[bisect.bisect_left(lines, start) : bisect.bisect_right(lines, end)])
+
+
+def merge_pieces(pieces: Sequence[FileTags]) -> FileTags:
+    """One file's tags from the tags of its chunks, each read on its own."""
+    first = pieces[0]
+    return FileTags(
+        first.path,
+        first.language,
+        definitions=tuple(d for piece in pieces for d in piece.definitions),
+        references=tuple(r for piece in pieces for r in piece.references),
+        imports=tuple(i for piece in pieces for i in piece.imports),
+        namespace=next((piece.namespace for piece in pieces if piece.namespace), ""),
+        tagged=first.tagged,
+    )
 
 
 def chunk_references(chunks: Sequence[Chunk], tags: Sequence[FileTags] = ()) -> list[set[str]]:
     """The names each chunk uses, as the symbol graph of an index built from them would see them."""
     collector = TagCollector()
     collector.add_tags(tags)
-    found = [collector.references(row, chunk) for row, chunk in enumerate(chunks)]
-    for row, names in collector.resolved().items():
-        found[row] = names
-    return [names or set() for names in found]
+    return [collector.references(chunk) for chunk in chunks]
 
 
 def save_tags(directory: Path, tags: Sequence[FileTags], graph: ImportGraph) -> None:
