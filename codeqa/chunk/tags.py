@@ -6,8 +6,9 @@ The queries are data, one file per language, in aider's capture convention plus 
 - ``@name.reference.<kind>``: a name used (``call``, ``class``, ``type``, …; the generic kinds ``identifier``,
   ``member`` and ``constant`` lose to a specific one on the same node);
 - ``@import`` (resolved by the language's rules), ``@import.relative`` (to the importing file),
-  ``@import.wildcard`` (a whole package), ``@import.system`` (``#include <…>``), with ``@import.name`` for what
-  is imported from it in the same match (``from a import b``);
+  ``@import.wildcard`` (a whole package), ``@import.system`` (``#include <…>``); ``@import.part`` for the pieces of
+  a dotted path written as separate nodes (Scala: joined with ``.``); ``@import.name`` for what the statement
+  imports from its target (``from a import b``: the statement is the parent of the target);
 - ``@namespace``: the package or namespace the file declares.
 
 Captures starting with ``_`` only serve predicates. A query file may start with ``; inherits: other`` to include
@@ -20,8 +21,9 @@ from __future__ import annotations
 import logging
 import re
 import sys
+from bisect import bisect_left
 from collections.abc import Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from functools import cache
 from pathlib import Path
 
@@ -41,6 +43,7 @@ MAX_BUILD_CHARS = 200_000
 EMBEDDED_SCRIPTS = {"vue": "typescript", "svelte": "typescript"}  # single-file components: tag their <script>
 _SCRIPT = re.compile(r"<script\b[^>]*>(.*?)</script>", re.S | re.I)
 _INHERITS = re.compile(r"^;\s*inherits:\s*([\w, ]+)")
+_NEWLINE = re.compile(b"\n")
 _QUOTES = "\"'`<>"
 
 log = logging.getLogger(__name__)
@@ -59,12 +62,10 @@ def query_text(language: str) -> str | None:
 
 @dataclass(frozen=True)
 class TagQuery:
-    """A language's tag query compiled in two parts: names (read with captures, the bulk) and imports (read with
-    matches, so that ``@import.name`` stays with its ``@import``)."""
+    """A language's compiled tag query and what each capture means."""
 
-    names: Query | None
-    imports: Query | None
-    roles: dict[str, tuple[int, str, int]]  # capture → (order: definitions, specific, generic refs; kind; min length)
+    query: Query
+    roles: dict[str, tuple[int, str, int]]  # name capture → (order: definitions, specific, generic refs; kind; min len)
 
 
 @cache
@@ -76,20 +77,16 @@ def tag_query(language: str) -> TagQuery | None:
         return None
     from tree_sitter_language_pack import get_language
 
-    patterns = split_patterns(text)
-    imports = [p for p in patterns if "@import" in p or "@namespace" in p]
-    names = [p for p in patterns if p not in imports]
-    ts_language = get_language(grammar.ts_name)  # type: ignore[arg-type]
-    names_query = Query(ts_language, "\n".join(names)) if names else None
+    query = Query(get_language(grammar.ts_name), text)  # type: ignore[arg-type]
     roles: dict[str, tuple[int, str, int]] = {}
-    for index in range(names_query.capture_count if names_query else 0):
-        capture = names_query.capture_name(index)  # type: ignore[union-attr]
+    for index in range(query.capture_count):
+        capture = query.capture_name(index)
         if capture.startswith("name.definition."):
             roles[capture] = (0, capture[16:], 0)
         elif capture.startswith("name.reference."):
             kind = capture[15:]
             roles[capture] = (GENERIC.get(kind, 1), kind, MIN_ANONYMOUS if kind in ANONYMOUS else 0)
-    return TagQuery(names_query, Query(ts_language, "\n".join(imports)) if imports else None, roles)
+    return TagQuery(query, roles)
 
 
 def split_patterns(text: str) -> list[str]:
@@ -191,82 +188,90 @@ class _Collected:
     """Captures of one file, deduplicated by node (a definition's name is not also a reference to it)."""
 
     def __init__(self) -> None:
-        self.definitions: dict[tuple[int, int], Tag] = {}
-        self.references: dict[tuple[int, int], Tag] = {}
-        self.imports: dict[tuple[int, int], ImportRef] = {}
+        self.definitions: dict[int, Tag] = {}  # node key (from its start and end) → tag
+        self.references: dict[int, Tag] = {}
+        self.imports: list[ImportRef] = []
         self.namespace = ""
 
     def add(self, query: TagQuery, root: Node, source: bytes, line_offset: int) -> None:
-        base = line_offset * 1_000_000_000  # keys of several script blocks never collide
-        if query.names is not None:
-            captured = QueryCursor(query.names).captures(root)
-            for capture in sorted(captured, key=lambda c: query.roles.get(c, (9, "", 0))):
-                role = query.roles.get(capture)
-                if role is None:
-                    continue
-                order, kind, shortest = role
-                into = self.definitions if order == 0 else self.references
-                for node in captured[capture]:
-                    start, end = node.start_byte, node.end_byte
-                    key = (base + start, end)
-                    if key in self.definitions or key in into or end - start < shortest:
-                        continue
-                    name = sys.intern(source[start:end].decode("utf-8", "replace"))  # names repeat: store each once
-                    into[key] = Tag(name, kind, node.start_point[0] + 1 + line_offset)
-        if query.imports is not None:
-            self._imports(query.imports, root, source, base, line_offset)
-
-    def _imports(self, query: Query, root: Node, source: bytes, base: int, line_offset: int) -> None:
-        for pattern, captures in QueryCursor(query).matches(root):
-            target: tuple[tuple[int, int], Node, str] | None = None
-            names: list[str] = []
-            for capture, nodes in captures.items():
-                for node in nodes:
-                    if capture == "import.name":
-                        names.append(_text(source, node))
-                    elif capture == "import" or capture[7:] in IMPORT_KINDS:
-                        target = ((base + node.start_byte, node.end_byte), node, capture[7:])
-                    elif capture == "namespace" and not self.namespace:
-                        self.namespace = _text(source, node)
-            if target is None:
+        base = line_offset << 64  # keys of several script blocks never collide
+        captured = QueryCursor(query.query).captures(root)
+        definitions, references, roles = self.definitions, self.references, query.roles
+        newlines = [match.start() for match in _NEWLINE.finditer(source)]  # a line from a byte offset: one bisect
+        first_line = 1 + line_offset
+        names: dict[bytes, str] = {}  # each distinct name decoded (and interned) once
+        for capture in sorted(captured, key=lambda c: roles.get(c, (9, "", 0))):
+            role = roles.get(capture)
+            if role is None:
                 continue
-            key, node, kind = target
-            known = self.imports.get(key)
-            if known is not None:  # several patterns saw this import: keep every name, the specific kind
-                names = [*known.names, *names]
-                kind = kind or known.kind
-            written = _text(source, node)
-            strip = _strip_pattern(query, pattern)
-            written = strip.sub("", written) if strip else written
-            line = node.start_point[0] + 1 + line_offset
-            self.imports[key] = ImportRef(written.strip(_QUOTES), line, tuple(dict.fromkeys(names)), kind)
+            order, kind, shortest = role
+            into = definitions if order == 0 else references
+            for node in captured[capture]:
+                start, end = node.start_byte, node.end_byte
+                key = base + (start << 32) + end
+                if end - start < shortest or key in definitions or key in into:
+                    continue
+                raw = source[start:end]
+                name = names.get(raw)
+                if name is None:
+                    name = names[raw] = sys.intern(raw.decode("utf-8", "replace"))
+                into[key] = Tag(name, kind, bisect_left(newlines, start) + first_line)
+        if any(capture.startswith(("import", "namespace")) for capture in captured):
+            self._imports(captured, source, line_offset)
+
+    def _imports(self, captured: dict[str, list[Node]], source: bytes, line_offset: int) -> None:
+        """Import targets (or the parts of one) with the names their statement imports, in the order of the file."""
+        statements: dict[tuple[int, int], _Statement] = {}
+        for capture, nodes in captured.items():
+            if capture == "namespace" and not self.namespace:
+                self.namespace = _text(source, min(nodes, key=lambda n: n.start_byte))
+            if not capture.startswith("import") or capture == "import.name":
+                continue
+            kind = capture[7:] if capture[7:] in IMPORT_KINDS else ""
+            for node in nodes:
+                holder = node.parent or node  # the statement: where its names are
+                span = (holder.start_byte, holder.end_byte) if capture == "import.part" else _span(node)
+                statement = statements.setdefault(span, _Statement(node, _span(holder)))
+                statement.kind = statement.kind or kind
+                statement.pieces[node.start_byte] = _text(source, node)
+        scopes = sorted(statements.values(), key=lambda s: s.scope[1] - s.scope[0])  # the innermost first
+        for node in sorted(captured.get("import.name", ()), key=lambda n: n.start_byte):
+            owner = next((s for s in scopes if s.scope[0] <= node.start_byte and node.end_byte <= s.scope[1]), None)
+            if owner is not None and (name := _text(source, node)) not in owner.names:
+                owner.names.append(name)
+        for statement in sorted(statements.values(), key=lambda s: s.first.start_byte):
+            target = ".".join(statement.pieces[start] for start in sorted(statement.pieces)).strip(_QUOTES)
+            line = statement.first.start_point[0] + 1 + line_offset
+            self.imports.append(ImportRef(target, line, tuple(statement.names), statement.kind))
 
     def result(self, path: str, language: str, build: str, tagged: bool) -> FileTags:
         for key in self.definitions:
             self.references.pop(key, None)
-        imports = tuple(sorted(self.imports.values(), key=lambda i: (i.line, i.target)))
         return FileTags(
             path,
             language,
             definitions=tuple(self.definitions[k] for k in sorted(self.definitions)),
-            references=tuple(sorted(self.references.values(), key=lambda t: (t.line, t.name, t.category))),
-            imports=tuple(dict.fromkeys(imports)),
+            references=tuple(self.references[k] for k in sorted(self.references)),  # the order of the file
+            imports=tuple(self.imports),
             namespace=self.namespace,
             build=build,
             tagged=tagged,
         )
 
 
-_STRIPS: dict[tuple[int, int], re.Pattern[str] | None] = {}
+@dataclass
+class _Statement:
+    """One import statement while its captures are grouped."""
+
+    first: Node
+    scope: tuple[int, int]  # the bytes its imported names lie in
+    kind: str = ""
+    pieces: dict[int, str] = field(default_factory=dict)  # start byte → text (one piece, or the parts of a path)
+    names: list[str] = field(default_factory=list)
 
 
-def _strip_pattern(query: Query, pattern: int) -> re.Pattern[str] | None:
-    """A pattern's ``(#set! strip "regex")``: what to cut from the import it captures (Scala's ``import`` keyword)."""
-    key = (id(query), pattern)
-    if key not in _STRIPS:
-        setting = query.pattern_settings(pattern).get("strip")
-        _STRIPS[key] = re.compile(setting) if isinstance(setting, str) else None
-    return _STRIPS[key]
+def _span(node: Node) -> tuple[int, int]:
+    return node.start_byte, node.end_byte
 
 
 def _text(source: bytes, node: Node) -> str:

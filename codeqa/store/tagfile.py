@@ -22,7 +22,7 @@ from codeqa.symbols import referenced_names
 
 TAGS_FILE = "tags.json"
 IMPORTS_FILE = "imports.json"
-TAGS_VERSION = 1
+TAGS_VERSION = 2
 MIN_REFERENCE = 3  # as ``symbols.referenced_names``: shorter names are never evidence of a link
 GRAPH_KINDS: frozenset[str] | None = None  # the reference kinds that make symbol-graph edges (None: every kind)
 
@@ -69,10 +69,15 @@ class TagCollector:
 
 
 def _reference_lines(item: FileTags) -> tuple[list[int], list[str]]:
+    """The lines and names of a file's references (in the order of the file: lines never go down)."""
     kinds = GRAPH_KINDS
-    used = [ref for ref in item.references if kinds is None or ref.category in kinds]
-    pairs = sorted((ref.line, ref.name) for ref in used if len(ref.name) >= MIN_REFERENCE)
-    return [line for line, _ in pairs], [sys.intern(name) for _, name in pairs]
+    used = [ref for ref in item.references
+            if len(ref.name) >= MIN_REFERENCE and (kinds is None or ref.category in kinds)]  # fmt: skip
+    lines = [ref.line for ref in used]
+    if lines != sorted(lines):  # tags put together by hand
+        used.sort(key=lambda ref: ref.line)
+        lines = [ref.line for ref in used]
+    return lines, [ref.name for ref in used]
 
 
 def _names(item: FileTags, start: int, end: int) -> set[str]:
@@ -131,14 +136,19 @@ def load_imports(directory: Path) -> ImportGraph | None:
 
 
 def _encode(item: FileTags) -> dict:
-    grouped: dict[tuple[str, str], list[int]] = {}
+    """A file's tags as JSON: references as one flat list (name, kind, line, …) into the file's own name list."""
+    names: dict[str, int] = {}
+    kinds: dict[str, int] = {}
+    flat: list[int] = []
     for ref in item.references:
-        grouped.setdefault((ref.name, ref.category), []).append(ref.line)
+        flat += (names.setdefault(ref.name, len(names)), kinds.setdefault(ref.category, len(kinds)), ref.line)
     raw: dict = {
         "language": item.language,
         "tagged": item.tagged,
         "definitions": [[d.name, d.category, d.line] for d in item.definitions],
-        "references": [[name, category, lines] for (name, category), lines in grouped.items()],
+        "names": list(names),
+        "kinds": list(kinds),
+        "references": flat,
         "imports": [[i.target, i.line, list(i.names), i.kind] for i in item.imports],
     }
     if item.namespace:
@@ -149,16 +159,14 @@ def _encode(item: FileTags) -> dict:
 
 
 def _decode(path: str, raw: dict) -> FileTags:
-    references = sorted(
-        (Tag(name, category, line) for name, category, lines in raw["references"] for line in lines),
-        key=lambda t: (t.line, t.name, t.category),  # the order tagging gives them
-    )
+    names = [sys.intern(name) for name in raw["names"]]
+    kinds, flat = raw["kinds"], raw["references"]
     return FileTags(
         path,
         raw["language"],
         definitions=tuple(Tag(name, category, line) for name, category, line in raw["definitions"]),
-        references=tuple(references),
-        imports=tuple(ImportRef(target, line, tuple(names), kind) for target, line, names, kind in raw["imports"]),
+        references=tuple(Tag(names[flat[i]], kinds[flat[i + 1]], flat[i + 2]) for i in range(0, len(flat), 3)),
+        imports=tuple(ImportRef(target, line, tuple(names_), kind) for target, line, names_, kind in raw["imports"]),
         namespace=raw.get("namespace", ""),
         build=raw.get("build", ""),
         tagged=bool(raw["tagged"]),

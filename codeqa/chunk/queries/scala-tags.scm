@@ -17,8 +17,8 @@
 (identifier) @name.reference.identifier
 
 ; -- imports -----------------------------------------------------------------------------------------------------
-((import_declaration (namespace_selectors (identifier) @import.name)) @import
-  (#set! strip "^import\\s+|\\s+|\\.\\{.*$"))
-((import_declaration (namespace_wildcard)) @import.wildcard (#set! strip "^import\\s+|\\s+|\\._$"))
-((import_declaration (identifier) .) @import (#set! strip "^import\\s+|\\s+"))
+; a path is written as separate identifiers: each is a part; `{A, B}` and `_` are what the statement imports
+(import_declaration (identifier) @import.part)
+(import_declaration (namespace_selectors [(identifier) (arrow_renamed_identifier name: (identifier))] @import.name))
+(import_declaration (namespace_wildcard) @import.name)
 (package_clause name: (package_identifier) @namespace)

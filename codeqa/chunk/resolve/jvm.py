@@ -18,6 +18,7 @@ from codeqa.records import FileTags
 _RULES = RULES["jvm"]
 EXTENSIONS: tuple[str, ...] = tuple(_RULES["extensions"])
 PLATFORM: tuple[str, ...] = tuple(_RULES["platform"])
+WILDCARDS = frozenset({"_", "*"})
 _TYPE_KINDS = frozenset({"class", "interface", "enum", "type"})
 _USE_KINDS = frozenset({"class", "type", "call"})
 
@@ -55,9 +56,10 @@ def resolve(name: str, star: bool, project: Project) -> Resolution:
 
 def imports(tags: FileTags, project: Project) -> Iterator[Resolution]:
     for ref in tags.imports:
-        names = [f"{ref.target}.{n}" for n in ref.names] if ref.names else [ref.target]
-        for name in names:
-            yield resolve(name, ref.kind == "wildcard", project)
+        if ref.kind == "wildcard" or set(ref.names) & WILDCARDS:  # Java `a.b.*`, Scala `a.b._` or `a.b.{_}`
+            yield resolve(ref.target, True, project)
+        for name in [f"{ref.target}.{n}" for n in ref.names if n not in WILDCARDS] if ref.names else [ref.target]:
+            yield resolve(name, False, project)
     if tags.namespace:  # classes of the same package are used without an import
         classes, _ = project.cached("jvm", _prepare)
         used = {ref.name for ref in tags.references if ref.category in _USE_KINDS and ref.name[:1].isupper()}
