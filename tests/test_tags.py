@@ -32,7 +32,7 @@ CASES = [
     (
         "shop.py",
         {("Checkout", "class"), ("total", "function"), ("compute_total", "function"), ("LIMIT", "constant")},
-        {("compute_total", "call"), ("BaseService", "class"), ("Decimal", "type"), ("fee", "member")},
+        {("compute_total", "call"), ("BaseService", "class"), ("Decimal", "type"), ("fee", "identifier")},
         [
             ("json", "", ()),
             ("os.path", "", ()),

@@ -21,7 +21,6 @@
 (class_interface_clause [(name) @name.reference.class (qualified_name) @name.reference.class])
 (use_declaration [(name) @name.reference.class (qualified_name) @name.reference.class])
 (named_type [(name) @name.reference.type (qualified_name) @name.reference.type])
-(member_access_expression name: (name) @name.reference.member)
 (name) @name.reference.identifier
 
 ; -- imports -----------------------------------------------------------------------------------------------------

@@ -12,7 +12,6 @@
 (class_definition superclasses: (argument_list (attribute attribute: (identifier) @name.reference.class)))
 (type (identifier) @name.reference.type)
 (decorator (identifier) @name.reference.call)
-(attribute attribute: (identifier) @name.reference.member)
 (identifier) @name.reference.identifier
 
 ; -- imports -----------------------------------------------------------------------------------------------------
