@@ -28,8 +28,12 @@
 (namespace_use_declaration
   (namespace_name) @import
   body: (namespace_use_group (namespace_use_clause [(qualified_name) (name)] @import.name)))
-(require_expression [(string (string_content) @import.relative) (binary_expression right: (string (string_content) @import.relative))])
-(require_once_expression [(string (string_content) @import.relative) (binary_expression right: (string (string_content) @import.relative))])
-(include_expression [(string (string_content) @import.relative) (binary_expression right: (string (string_content) @import.relative))])
-(include_once_expression [(string (string_content) @import.relative) (binary_expression right: (string (string_content) @import.relative))])
+(require_expression [(string (string_content) @import.relative) (encapsed_string (string_content) @import.relative)
+  (binary_expression right: [(string (string_content) @import.relative) (encapsed_string (string_content) @import.relative)])])
+(require_once_expression [(string (string_content) @import.relative) (encapsed_string (string_content) @import.relative)
+  (binary_expression right: [(string (string_content) @import.relative) (encapsed_string (string_content) @import.relative)])])
+(include_expression [(string (string_content) @import.relative) (encapsed_string (string_content) @import.relative)
+  (binary_expression right: [(string (string_content) @import.relative) (encapsed_string (string_content) @import.relative)])])
+(include_once_expression [(string (string_content) @import.relative) (encapsed_string (string_content) @import.relative)
+  (binary_expression right: [(string (string_content) @import.relative) (encapsed_string (string_content) @import.relative)])])
 (namespace_definition name: (namespace_name) @namespace)
