@@ -43,7 +43,7 @@ def api(
     import uvicorn
 
     from codeqa.service import Operations
-    from codeqa.service.hosts import check_bind
+    from codeqa.service.hosts import check_bind, is_loopback, served_hosts
     from codeqa.service.http_api import create_app
 
     config = settings()
@@ -58,6 +58,9 @@ def api(
     auth = "token required" if token else "no token"
     schema = f"http://{host}:{port}/openapi.json"
     err.print(f"codeqa API on http://{host}:{port} ({mode}, {auth}); OpenAPI schema at {schema}", soft_wrap=True)
+    if not is_loopback(host):
+        names = ", ".join(served_hosts(host, config.allowed_hosts))
+        err.print(f"It answers to the host names {names}; add others to CODEQA_ALLOWED_HOSTS.", soft_wrap=True)
     proxies = config.api_forwarded_allow_ips  # only then is X-Forwarded-For believed (it names the client)
     uvicorn.run(
         app,
