@@ -99,3 +99,19 @@ def test_an_update_keeps_the_tags_of_unchanged_files_and_retags_changed_ones(tmp
     assert after["src/services/note.service.ts"] == before["src/services/note.service.ts"]
     assert [i.target for i in after["src/models/note.ts"].imports] == ["../db"]
     assert load_overview(settings, updated.manifest).file_imports["src/models/note.ts"] == ("src/db.ts",)
+
+
+def test_the_symbol_graph_links_uses_in_code_not_mentions_in_comments(tmp_path, settings: Settings):
+    files = {
+        "shop/pricing.py": "def compute_total(lines):\n    return sum(lines)\n",
+        "shop/cart.py": "from shop.pricing import compute_total\n\n\ndef checkout(cart):\n"
+        "    return compute_total(cart.lines)\n",
+        "shop/notes.py": "def describe():\n    # compute_total is documented elsewhere\n"
+        '    return "compute_total adds the lines"\n',
+        "README.md": "# Shop\n\nCall `compute_total` to add the lines.\n",
+    }
+    report = build_index(str(init_repo(tmp_path / "shop", files)), settings, name="shop")
+    search = load_search_files(settings, report.manifest, Store(settings))
+    rows = {symbol: row for row, symbol in enumerate(search.table.symbols)}
+    callers = {search.table.paths[row] for row in search.graph.callers(rows["compute_total"])}
+    assert callers == {"shop/cart.py", "README.md"}  # prose still links (no tag query reads it); comments do not
