@@ -30,6 +30,7 @@ from pathlib import Path
 from tree_sitter import Node, Query, QueryCursor, Tree
 
 from codeqa.chunk.grammars import GRAMMARS
+from codeqa.chunk.treesitter import get_parser
 from codeqa.records import Chunk, FileTags, ImportRef, Tag
 
 QUERIES = Path(__file__).parent / "queries"
@@ -139,8 +140,6 @@ def tag_text(path: str, language: str, text: str) -> FileTags:
     query = tag_query(language)
     if query is None:
         return FileTags(path, language, build=_build_text(path, text))
-    from codeqa.chunk.treesitter import get_parser
-
     parser = get_parser(language)
     if parser is None:
         return FileTags(path, language, build=_build_text(path, text))
@@ -169,8 +168,6 @@ def _tag_scripts(path: str, language: str, text: str) -> FileTags:
     """Vue/Svelte: the ``<script>`` blocks, parsed as TypeScript, at their lines in the file (not ``tagged``: the
     template uses names too, so the symbol graph reads the whole text with the identifier pattern)."""
     script_language = EMBEDDED_SCRIPTS[language]
-    from codeqa.chunk.treesitter import get_parser
-
     parser, query = get_parser(script_language), tag_query(script_language)
     collected = _Collected()
     if parser is not None and query is not None:
