@@ -11,7 +11,7 @@ from __future__ import annotations
 
 import json
 import os
-import select
+import selectors
 import subprocess
 import sys
 import time
@@ -100,16 +100,18 @@ def test_the_api_answers_a_lone_surrogate_with_a_json_422(indexed):
 def _read_message(process: subprocess.Popen, seconds: float) -> dict | None:
     """The next JSON-RPC message the server writes, or None when it writes nothing for ``seconds``."""
     deadline = time.monotonic() + seconds
-    while time.monotonic() < deadline:
-        ready, _, _ = select.select([process.stdout], [], [], max(0.0, deadline - time.monotonic()))
-        if not ready:
-            return None
-        line = process.stdout.readline()
-        if not line:
-            return None
-        message = json.loads(line)
-        if "id" in message:  # skip notifications (log messages)
-            return message
+    # selectors, not select.select: late in a full run this process holds more than 1024 descriptors
+    with selectors.DefaultSelector() as selector:
+        selector.register(process.stdout, selectors.EVENT_READ)
+        while time.monotonic() < deadline:
+            if not selector.select(max(0.0, deadline - time.monotonic())):
+                return None
+            line = process.stdout.readline()
+            if not line:
+                return None
+            message = json.loads(line)
+            if "id" in message:  # skip notifications (log messages)
+                return message
     return None
 
 
