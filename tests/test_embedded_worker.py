@@ -20,8 +20,8 @@ from codeqa.answer.backends.embedded_process import crash_message, worker
 from codeqa.answer.backends.select import choose_backend
 from codeqa.config import Settings
 from codeqa.errors import LLMCrashedError
-from tests.llm_standins import closed_port
 from tests.indexed_home import build_sample_index
+from tests.llm_standins import closed_port
 
 pytestmark = pytest.mark.slow
 ROOT = Path(__file__).resolve().parent.parent
