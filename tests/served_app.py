@@ -21,8 +21,11 @@ APP_ASSET_HOSTS = {"fonts.gstatic.com"}  # Streamlit fetches the material-symbol
 
 
 @contextlib.contextmanager
-def serve_app(home: Path, env: dict[str, str] | None = None) -> Iterator[str]:
-    """``streamlit run app.py`` with ``CODEQA_HOME=home`` (and ``env``), until the block ends."""
+def serve_app(
+    home: Path, env: dict[str, str] | None = None, processes: list[subprocess.Popen] | None = None
+) -> Iterator[str]:
+    """``streamlit run app.py`` with ``CODEQA_HOME=home`` (and ``env``), until the block ends (its process is
+    appended to ``processes`` for a test that watches it)."""
     port = free_port()
     full = {**os.environ, "CODEQA_HOME": str(home), **NO_LLM, **(env or {})}
     for name in ("CODEQA_OPENAI_BASE_URL", "CODEQA_LLM_BACKEND"):
@@ -32,6 +35,8 @@ def serve_app(home: Path, env: dict[str, str] | None = None) -> Iterator[str]:
                "127.0.0.1", "--server.port", str(port), "--browser.gatherUsageStats", "false"]  # fmt: skip
     process = subprocess.Popen(command, cwd=ROOT, env=full, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True)
     url = f"http://127.0.0.1:{port}"
+    if processes is not None:
+        processes.append(process)
     try:
         wait_healthy(url, process)
         yield url

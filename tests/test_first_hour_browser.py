@@ -54,3 +54,25 @@ def test_a_crashing_embedded_model_is_one_message_in_the_chat_and_the_server_sta
         expect(page.get_by_text("Answered by embedded").last).to_be_visible()
         expect(crash).to_have_count(1)
         assert healthy(url) and not page.get_by_test_id("stException").count()
+
+
+def inotify_watches(pid: int) -> int:
+    """Files and folders the process watches for changes (Streamlit's file watcher adds one per folder)."""
+    count = 0
+    for info in Path(f"/proc/{pid}/fdinfo").iterdir():
+        try:
+            count += sum(line.startswith("inotify wd:") for line in info.read_text().splitlines())
+        except OSError:  # the fd closed meanwhile
+            continue
+    return count
+
+
+def test_the_served_app_watches_no_files(shop_home: Path):
+    """No file watcher in a served product: the log flooded with "Inotify queue overflowed" and idled at 48% CPU."""
+    from playwright.sync_api import expect
+
+    processes: list = []
+    with serve_app(shop_home, processes=processes) as url, watched_page() as watched:
+        watched.page.goto(f"{url}/Chat")
+        expect(watched.page.get_by_role("heading", name="Chat with shop")).to_be_visible()
+        assert inotify_watches(processes[0].pid) == 0
