@@ -56,6 +56,7 @@ class IndexJob:
     thread: threading.Thread | None = None
     id: str = field(default_factory=lambda: uuid.uuid4().hex[:12])
     update: bool = False  # bring index ``name`` up to date (only changed files) instead of indexing ``source``
+    owner: str | None = None  # who started it (an app session): its outcome is theirs to see
     _main_started: float | None = None
     _peak: float = 0.0  # the highest fraction reported so far: progress never goes backwards
 
@@ -157,6 +158,12 @@ class JobRegistry:
     def get(self, job_id: str) -> IndexJob | None:
         return self.jobs.get(job_id)
 
+    def latest(self, owner: str | None = None) -> IndexJob | None:
+        """The most recent job started by ``owner`` (any owner when None)."""
+        with self._lock:
+            mine = [job for job in self.jobs.values() if owner is None or job.owner == owner]
+        return max(mine, key=lambda job: job.started, default=None)
+
     def start(
         self,
         source: str,
@@ -166,13 +173,16 @@ class JobRegistry:
         ref: str | None = None,
         token: str | None = None,
         update: bool = False,
+        owner: str | None = None,
     ) -> IndexJob:
-        """Index ``source`` as ``name`` in a thread; ``update=True`` re-indexes only what changed in index ``name``."""
+        """Index ``source`` as ``name`` in a thread; ``update=True`` re-indexes only what changed in index ``name``.
+
+        ``owner`` (an app session) is who sees the outcome; everyone else sees only that it ran, and when."""
         with self._lock:
             if self.current is not None and self.current.running:
                 raise IndexBusyError(f"Already indexing {self.current.label}; wait for it or cancel it first.")
             label = source if update else check_source(source, ref)
-            job = IndexJob(source=source, name=name, ref=ref or None, label=label, update=update)
+            job = IndexJob(source=source, name=name, ref=ref or None, label=label, update=update, owner=owner)
             job.thread = threading.Thread(
                 target=_run, args=(job, settings, token or None), name="codeqa-index", daemon=True
             )

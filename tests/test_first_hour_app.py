@@ -1,0 +1,72 @@
+"""A newcomer's first hour (#21), page by page in Streamlit's ``AppTest``: Home's jobs and progress, Chat's notices."""
+
+from __future__ import annotations
+
+import threading
+from pathlib import Path
+
+import pytest
+
+from codeqa.config import Settings, get_settings
+from codeqa.pipeline import build_index
+from codeqa_ui import jobs as jobs_module
+from codeqa_ui import state
+from tests.indexed_home import make_sample_repo
+from tests.test_app import app, button, clean_streamlit_caches, no_llm, ok, texts, wait_for_job  # noqa: F401
+
+SPINNER = ":blue[:material/progress_activity:]"
+
+
+def test_a_job_result_belongs_to_the_session_that_started_it(tmp_path: Path):
+    first = ok(app())
+    first.text_input[0].set_value("https://127.0.0.1:9/nobody/nothing.git")
+    first = wait_for_job(ok(button(first, "Index").click().run()))
+    assert len(first.error) == 1 and "127.0.0.1" in texts(first.error)
+
+    other = ok(app())  # another browser, a fresh session
+    assert not other.error  # the first session's failure is not this one's
+    assert "The last job on this machine" in texts(other.caption) and "another session" in texts(other.caption)
+
+    first.text_input[0].set_value("/no/such/directory")
+    first = ok(button(first, "Index").click().run())
+    assert len(first.error) == 1 and "No such directory" in texts(first.error)  # replaces the old one: no stack
+
+
+def test_the_progress_panel_runs_one_stage_at_a_time(tmp_path: Path, monkeypatch: pytest.MonkeyPatch):
+    repo = make_sample_repo(tmp_path / "shop")
+    reached, release = threading.Event(), threading.Event()
+    original = jobs_module.IndexJob.on_progress
+
+    def held(self, event):  # hold the real pipeline mid-way, when chunk, embed and store have all reported
+        original(self, event)
+        if event.stage == "store" and not reached.is_set():
+            reached.set()
+            release.wait(60)
+
+    monkeypatch.setattr(jobs_module.IndexJob, "on_progress", held)
+    at = ok(app())
+    at.text_input[0].set_value(str(repo))
+    at = ok(button(at, "Index").click().run())
+    try:
+        assert reached.wait(120)
+        at = ok(at.run())
+        rows = [m.value for m in at.markdown if m.value.startswith(":")]
+        assert sum(SPINNER in row for row in rows) == 1, rows  # was three at once beside "10%"
+        running = next(row for row in rows if SPINNER in row)
+        assert "Split, embed and store" in running and "files chunked" in running and "chunks stored" in running
+    finally:
+        release.set()
+    wait_for_job(at)
+
+
+def test_manage_an_index_offers_the_index_just_made(tmp_path: Path, isolated_home: Path):
+    build_index(str(make_sample_repo(tmp_path / "shop")), Settings(home=isolated_home), name="shop")
+    get_settings.cache_clear()
+    at = ok(app())
+    at.text_input[0].set_value(str(make_sample_repo(tmp_path / "zeta")))
+    at = wait_for_job(ok(button(at, "Index").click().run()))
+    assert state.jobs().current.report is not None
+    assert at.selectbox(key="manage_name").value == "zeta"  # not "shop", first in the list
+    at.selectbox(key="manage_name").set_value("shop")
+    at = ok(at.run())
+    assert at.selectbox(key="manage_name").value == "shop"  # the user's choice sticks
