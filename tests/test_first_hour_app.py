@@ -12,7 +12,19 @@ from codeqa.pipeline import build_index
 from codeqa_ui import jobs as jobs_module
 from codeqa_ui import state
 from tests.indexed_home import make_sample_repo
-from tests.test_app import app, button, clean_streamlit_caches, no_llm, ok, texts, wait_for_job  # noqa: F401
+from tests.test_app import (  # noqa: F401 - the autouse fixtures apply here too
+    CHAT,
+    app,
+    ask,
+    button,
+    clean_streamlit_caches,
+    no_llm,
+    ok,
+    shared,
+    shop,
+    texts,
+    wait_for_job,
+)
 
 SPINNER = ":blue[:material/progress_activity:]"
 
@@ -70,3 +82,34 @@ def test_manage_an_index_offers_the_index_just_made(tmp_path: Path, isolated_hom
     at.selectbox(key="manage_name").set_value("shop")
     at = ok(at.run())
     assert at.selectbox(key="manage_name").value == "shop"  # the user's choice sticks
+
+
+# -- Chat -------------------------------------------------------------------------------------------------------------
+@pytest.mark.usefixtures("shop")
+def test_clear_conversation_is_there_right_after_the_first_answer():
+    at = ask(ok(app(CHAT)), "where is the configuration loaded?")
+    assert len(at.chat_message) == 2
+    at = ok(button(at, "Clear conversation").click().run())  # no rerun in between (it appeared only after one)
+    assert not at.chat_message
+
+
+@pytest.mark.usefixtures("shop")
+def test_the_no_model_notice_is_said_once_and_renders_as_written():
+    at = ask(ok(app(CHAT)), "where is the configuration loaded?")
+    at = ask(at, "how are passwords hashed?")
+    said = [info.value for info in at.info if "No language model" in info.value]
+    assert len(said) == 1, said  # above the chat, not inside each of the two answers
+    assert "\\`" not in said[0] and "\\(" not in said[0] and "\\)" not in said[0]  # no escaped markup shown as text
+    assert "`ollama serve`" in said[0]  # a code span, rendered as code
+
+
+@pytest.mark.usefixtures("shop")
+def test_the_no_model_notice_says_how_to_use_an_installed_embedded_model(monkeypatch):
+    from codeqa.answer.backends.embedded import packaged_gguf
+
+    assert packaged_gguf() is not None  # as after scripts/test
+    monkeypatch.delenv("CODEQA_GGUF_PATH")
+    get_settings.cache_clear()
+    at = ok(app(CHAT))
+    said = [info.value for info in at.info if "No language model" in info.value]
+    assert len(said) == 1 and "CODEQA_EMBEDDED_AUTO=true" in said[0]  # installed, but Automatic leaves it alone

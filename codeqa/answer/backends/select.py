@@ -20,6 +20,7 @@ from codeqa.errors import LLMError, LLMUnavailableError, QueryError
 
 BACKENDS = ("ollama", "openai", "embedded", "none")
 FALLBACK = "Showing the extractive map."
+NO_MODEL = "No language model available."  # starts the notice of an automatic choice that found none
 NONE_STATUS = BackendStatus(
     "none", True, "Extractive map: the relevant code with citations, no language model needed.", [], True
 )
@@ -114,4 +115,4 @@ def _choose_auto(settings: Settings, model: str | None) -> Choice:
         if reasons:
             choice.notice = " ".join([reasons[0], f"Using {name} instead.", choice.notice or ""]).strip()
         return choice
-    return Choice(None, None, f"No language model available. {' '.join(reasons)} {FALLBACK}")
+    return Choice(None, None, f"{NO_MODEL} {' '.join(reasons)} {FALLBACK}")
