@@ -59,7 +59,7 @@ class Settings(BaseSettings):
     )
     allow_insecure_sources: bool = Field(
         default=False,
-        description="Allow http:// and git:// loopback sources (tests only).",
+        description="Allow http:// sources on this machine (tests only; git:// on loopback is always allowed).",
     )
 
     # answer stage: language-model backends (see codeqa.answer)

@@ -13,10 +13,10 @@ import uuid
 from dataclasses import dataclass, field
 
 from codeqa.config import Settings
-from codeqa.errors import CodeqaError, IndexBusyError, IndexCancelled, UnsafeSourceError
+from codeqa.errors import CodeqaError, IndexBusyError, IndexCancelled, SourceError
 from codeqa.explore import Prepared, prepare
 from codeqa.pipeline import STAGES, IndexReport, ProgressEvent, build_index
-from codeqa.source import parse_source
+from codeqa.source import looks_like_git_dir, parse_source
 
 # Share of the whole run each stage usually takes; chunk/embed/store interleave per batch, so they share one span.
 _MAIN = ("chunk", "embed", "store")
@@ -26,12 +26,18 @@ _SPANS = {"clone": (0.0, 0.05), "scan": (0.05, 0.1), "chunk": (0.1, 1.0), "embed
 def check_source(source: str, ref: str | None) -> str:
     """Validate what the user typed before starting a thread; returns the source as safe to display.
 
-    The UI accepts URLs and local paths but not ``file://`` (it would let a URL read any local repository).
+    ``file://`` reads no more than a local path does (both are accepted); it must name a git repository that exists.
     """
-    source = (source or "").strip()
-    if source.lower().startswith("file:"):
-        raise UnsafeSourceError("file:// URLs are not accepted here: paste the directory path itself instead.")
-    return parse_source(source, ref=ref or None).display
+    spec = parse_source((source or "").strip(), ref=ref or None)
+    if spec.clone_url and spec.clone_url.startswith("file://") and spec.local_path is not None:
+        if not spec.local_path.is_dir():
+            raise SourceError(f"No such directory: {spec.local_path} (file:// must name a git repository here)")
+        if not (looks_like_git_dir(spec.local_path) or (spec.local_path / ".git").exists()):
+            raise SourceError(
+                f"{spec.local_path} is not a git repository: paste the path itself ({spec.local_path}) to index "
+                "the folder as it is"
+            )
+    return spec.display
 
 
 @dataclass
