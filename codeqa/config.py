@@ -111,6 +111,12 @@ class Settings(BaseSettings):
         "on this machine; line numbers are kept.",
     )
 
+    warm_app: bool = Field(
+        default=True,
+        description="Load what every page needs (indexes, map layouts, the embedding model) in the background when "
+        "the web app starts, so first visits are quick (the test suite turns it off).",
+    )
+
     # the HTTP API (`codeqa api`) and the MCP server (`codeqa mcp`)
     api_host: str = Field(default="127.0.0.1", description="Address `codeqa api` binds to (loopback by default).")
     api_port: int = Field(default=8765, description="Port `codeqa api` listens on.")

@@ -149,7 +149,8 @@ def progress_panel(*, show_outcome: bool = True) -> None:
         if last.running:
             _live(last, own=False)
         elif mine is None:
-            st.caption(f"The last job on this machine, {ui.when(last.started)}: {_summary(last)} (another session).")
+            text = f"The last job on this machine, {ui.when(last.started)}: {_summary(last)} (another session)."
+            st.caption(safe_markdown(text))
     if mine is None:
         return
     if mine.running:

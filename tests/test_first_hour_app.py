@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import json
 import threading
 from pathlib import Path
 
@@ -14,6 +15,8 @@ from codeqa_ui import state
 from tests.indexed_home import make_sample_repo
 from tests.test_app import (  # noqa: F401 - the autouse fixtures apply here too
     CHAT,
+    MAP,
+    OVERVIEW,
     app,
     ask,
     button,
@@ -113,3 +116,55 @@ def test_the_no_model_notice_says_how_to_use_an_installed_embedded_model(monkeyp
     at = ok(app(CHAT))
     said = [info.value for info in at.info if "No language model" in info.value]
     assert len(said) == 1 and "CODEQA_EMBEDDED_AUTO=true" in said[0]  # installed, but Automatic leaves it alone
+
+
+# -- Map and Overview -------------------------------------------------------------------------------------------------
+ROOT_FILES = {
+    "README.md": "# ![logo](docs/logo.png) Shop\n\nSee [the changelog](https://github.com/acme/shop/blob/main/CHANGELOG.md).\n",
+    "CHANGELOG.md": "# Changelog\n\n## [1.2.0](https://github.com/acme/shop/compare/v1.1.0...v1.2.0)\n\n- faster\n",
+    "tsconfig.json": '{"compilerOptions": {"strict": true, "outDir": "dist"}}\n',
+    ".env.example": "PORT=3000\nDATABASE_URL=postgres://localhost/shop\n",
+}
+
+
+def test_a_region_of_top_level_files_is_named_so_without_file_types_or_urls():
+    """Once named "png · logo, example, tsconfig": words from an image link, file types and URLs are no names."""
+    import numpy as np
+
+    from codeqa.explore.clusters import regions
+
+    paths, symbols = [], []
+    for path, text in ROOT_FILES.items():  # the root files' chunks, each with its heading or key as symbol
+        for line in text.splitlines():
+            if line.strip():
+                paths.append(path)
+                symbols.append(line.lstrip("# "))
+    code = [(f"shop/orders/order_{i}.py", f"OrderService.place_{i}") for i in range(12)]
+    paths += [p for p, _ in code]
+    symbols += [s for _, s in code]
+    rng = np.random.default_rng(0)
+    coords = np.vstack([rng.normal(0, 0.1, (len(paths) - len(code), 2)), rng.normal(5, 0.1, (len(code), 2))])
+    _, _, found = regions(coords, paths, symbols)
+    root = next(r for r in found if r.level == 0 and r.folder == "")
+    assert root.title == "top-level files"
+    assert not {"png", "https", "github", "com"} & set(root.label.replace(",", " ").replace("·", " ").split())
+
+
+@pytest.mark.usefixtures("shop")
+def test_place_names_have_no_box_that_hides_the_points_under_them():
+    at = ok(app(MAP))
+    spec = json.loads(at.get("plotly_chart")[0].proto.spec)
+    names = spec["layout"]["annotations"]
+    assert names and all(a.get("bgcolor") in (None, "rgba(0,0,0,0)") and not a.get("borderwidth") for a in names)
+    assert all(a["font"].get("shadow") for a in names)  # a halo keeps them readable over the points
+
+
+@pytest.mark.usefixtures("shop")
+def test_overview_tables_have_the_full_width_and_room_for_paths():
+    at = ok(app(OVERVIEW))
+    frames = [f for f in at.dataframe if {"File"} <= set(f.value.columns) or {"Defined in"} <= set(f.value.columns)]
+    assert len(frames) == 2
+    for frame in frames:  # paths get wide columns (and the tables the page's width, one above the other)
+        config = json.loads(frame.proto.columns)
+        wide = "File" if "File" in frame.value.columns else "Defined in"
+        assert config[wide]["width"] == "large", config

@@ -76,3 +76,63 @@ def test_the_served_app_watches_no_files(shop_home: Path):
         watched.page.goto(f"{url}/Chat")
         expect(watched.page.get_by_role("heading", name="Chat with shop")).to_be_visible()
         assert inotify_watches(processes[0].pid) == 0
+
+
+LONG_PATH = "services/authentication/providers/enterprise_single_sign_on_provider_registry.py"
+LONG_FILE = (
+    '"""Which single sign-on providers an enterprise account may use."""\n\n\n'
+    "def registered_single_sign_on_providers_for_enterprise_account(account, registry, *, include_disabled=False):\n"
+    "    return [provider for provider in registry.providers_for(account.organisation)"
+    " if include_disabled or provider.enabled]\n"
+)
+
+HEADING_BREAKS = """heading => {
+  const text = heading.textContent, breaks = [];
+  const walker = document.createTreeWalker(heading, NodeFilter.SHOW_TEXT);
+  let last = null, seen = "";
+  for (let node = walker.nextNode(); node; node = walker.nextNode()) {
+    for (let i = 0; i < node.length; i++) {
+      const range = document.createRange(); range.setStart(node, i); range.setEnd(node, i + 1);
+      const top = range.getBoundingClientRect().top;
+      if (last !== null && top > last + 4) { breaks.push(seen); }
+      last = top; seen += node.data[i];
+    }
+  }
+  return breaks.map(before => before.slice(-1));
+}"""
+
+
+def test_long_paths_and_long_lines_are_readable_on_the_code_page_and_beside_the_map(
+    tmp_path: Path, isolated_home: Path
+):
+    from urllib.parse import quote
+
+    from playwright.sync_api import expect
+
+    from tests.conftest import init_repo
+    from tests.sample_repo import SAMPLE_FILES
+
+    repo = init_repo(tmp_path / "shop", {**SAMPLE_FILES, LONG_PATH: LONG_FILE})
+    build_index(str(repo), Settings(home=isolated_home), name="shop")
+    with serve_app(isolated_home) as url, watched_page(width=1400, height=900) as watched:
+        page = watched.page
+        page.goto(f"{url}/Code?index=shop&path={quote(LONG_PATH, safe='/')}&lines=4-5")
+        heading = page.get_by_role("heading", name=LONG_PATH)
+        expect(heading).to_be_visible()
+        ends = heading.evaluate(HEADING_BREAKS)
+        assert ends and set(ends) == {"/"}, ends  # wrapped after a "/" only, never inside a name
+
+        page.goto(f"{url}/Map")
+        page.get_by_label("Find on the map").fill("which single sign-on providers may an enterprise account use?")
+        page.keyboard.press("Enter")
+        matches = page.get_by_test_id("stRadio").filter(has_text="Matches for")
+        expect(matches).to_be_visible()
+        matches.locator("label").filter(has_text="registered_single_sign_on_providers").first.click()
+        code = page.locator(".cq-code pre").filter(has_text="registered_single_sign_on").first
+        expect(code).to_be_visible()
+        box = code.evaluate("pre => [pre.scrollWidth, pre.clientWidth, pre.getBoundingClientRect().width]")
+        assert box[0] <= box[1] + 1, box  # nothing hidden to the right (it was clipped at ~15 columns)
+        char = code.evaluate("pre => { const s = document.createElement('span'); s.style.whiteSpace = 'pre';"
+                             " s.textContent = 'x'.repeat(100); pre.append(s);"
+                             " const w = s.getBoundingClientRect().width / 100; s.remove(); return w; }")  # fmt: skip
+        assert box[2] / char >= 40, (box, char)  # and at least 40 columns wide (in a 1400 px window)
