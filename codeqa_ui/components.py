@@ -20,35 +20,13 @@ from codeqa.freshness import Freshness, check_freshness
 from codeqa.records import Chunk
 from codeqa.retrieve import Filters
 from codeqa.store import Manifest
-from codeqa_ui import nav, state, warm
+from codeqa_ui import browser, nav, state, warm
 
 FILTER_KEYS = ("f_layers", "f_kinds", "f_languages", "f_paths")
 SHARED_KEYS = (state.REPO_KEY, *FILTER_KEYS)
 MAX_SHOWN_LINES = 400  # a source view shows at most this much of a chunk (chunks are normally a few dozen lines)
 MAX_SHOWN_CHARS = 40_000
 _LEXER_ALIASES = {"tsx": "tsx", "vue": "html", "svelte": "html", "erb": "erb", "hcl": "terraform", "jupyter": "python"}
-
-
-# Citations link to the Code page. Streamlit opens every link in a new tab (and a new tab is a new session, without
-# the conversation): a citation instead opens the Code page in this tab, in this session, and Back returns to the
-# chat as it was. Ctrl/Cmd/middle click still open a new tab. Streamlit follows the address on "popstate".
-SAME_TAB_CODE_LINKS = """<script>
-(function () {
-  if (window.__cqCodeLinks) { return; }
-  window.__cqCodeLinks = true;
-  document.addEventListener("click", function (event) {
-    if (event.button !== 0 || event.metaKey || event.ctrlKey || event.shiftKey || event.altKey) { return; }
-    const link = event.target.closest ? event.target.closest("a[href]") : null;
-    if (!link) { return; }
-    const url = new URL(link.getAttribute("href"), document.location.href);
-    if (url.origin !== document.location.origin || !/\\/Code$/.test(url.pathname)) { return; }
-    event.preventDefault();
-    event.stopPropagation();
-    window.history.pushState({}, "", url.pathname + url.search);
-    window.dispatchEvent(new PopStateEvent("popstate"));
-  }, true);
-})();
-</script>"""
 
 
 def breakable(path: str) -> str:
@@ -64,7 +42,7 @@ def page(title: str, icon: str, *, sidebar: bool = True) -> None:
         if key in st.session_state:
             st.session_state[key] = st.session_state[key]
     nav.sidebar_links(divider=sidebar)
-    st.html(SAME_TAB_CODE_LINKS, unsafe_allow_javascript=True)
+    browser.scripts()
 
 
 def fail(error: CodeqaError) -> None:

@@ -136,3 +136,23 @@ def test_long_paths_and_long_lines_are_readable_on_the_code_page_and_beside_the_
                              " s.textContent = 'x'.repeat(100); pre.append(s);"
                              " const w = s.getBoundingClientRect().width / 100; s.remove(); return w; }")  # fmt: skip
         assert box[2] / char >= 40, (box, char)  # and at least 40 columns wide (in a 1400 px window)
+
+
+def test_the_server_warms_every_page_when_it_starts(shop_home: Path):
+    """What `scripts/run` does beside the server: once it answers, have it load imports, indexes and the model."""
+    import threading
+    import time
+
+    from codeqa_ui.warm import ping
+
+    processes: list = []
+    with serve_app(shop_home, {"CODEQA_WARM_APP": "true"}, processes) as url:
+        lines: list[str] = []
+        reader = threading.Thread(target=lambda: lines.extend(iter(processes[0].stdout.readline, "")), daemon=True)
+        reader.start()
+        assert ping(url)  # Home ran once, in the server, before any visitor
+        deadline = time.monotonic() + 120
+        while not any("codeqa: warmed" in line for line in lines) and time.monotonic() < deadline:
+            time.sleep(0.2)
+        assert any("codeqa: warmed 1 index(es)" in line for line in lines), lines[-20:]
+        assert not any("Traceback" in line for line in lines)
