@@ -100,7 +100,8 @@ def tables(overview: Overview) -> None:
         hide_index=True,
         width="stretch",
         column_config={
-            "Symbol": st.column_config.TextColumn("Symbol", width="medium"),
+            "Symbol": st.column_config.TextColumn("Symbol", width="large"),
+            "Kind": st.column_config.TextColumn("Kind", width="small"),
             "Defined in": st.column_config.TextColumn("Defined in", width="large"),
         },
     )

@@ -64,6 +64,7 @@ def test_a_worker_killed_mid_answer_is_one_message_and_the_next_question_works(s
     answer = first.result()
     dead = worker()
     assert len(pieces) >= 3 and answer.text.strip()  # the tokens that came before the crash are kept
+    assert first.extractive.split("\n")[0] in answer.text  # and the extractive answer shown under them
     assert answer.notice is not None and answer.notice.startswith(f"The answer was cut off: {message}")
     assert answer.notice.count("crashed") == 1 and "The next question starts it again." in answer.notice
     assert dead.pid is None  # the crashed worker is gone, this process is not
