@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import io
 import subprocess
 import sys
 import time
@@ -34,10 +35,27 @@ def test_llama_cpp_is_built_for_any_cpu_of_its_kind():
     assert "CPU :" in result.stdout and "AVX512" not in result.stdout, result.stdout
 
 
-def progress(lines: str, tty: str = "0") -> str:
-    awk = ["awk", "-v", f"tty={tty}", "-v", f"started={int(time.time()) - 180}", "-f", "scripts/pip-progress.awk"]
-    done = subprocess.run(awk, input=lines.encode(), cwd=ROOT, capture_output=True, check=True)
-    return done.stdout.decode()  # bytes: text mode would turn a terminal's "\r" into a newline
+def progress(lines: str, tty: bool = False) -> str:
+    sys.path.insert(0, str(ROOT / "scripts"))
+    try:
+        from pip_progress import run
+    finally:
+        sys.path.remove(str(ROOT / "scripts"))
+    out = io.StringIO()
+    run(iter(lines.splitlines(keepends=True)), out, tty=tty, started=time.time() - 180)
+    return out.getvalue()
+
+
+def test_progress_lines_come_as_pip_writes_them():
+    """mawk held a pipe's lines back until its buffer filled: "compiling …" showed only when compiling was over."""
+    reader = subprocess.Popen([sys.executable, "-u", "scripts/pip_progress.py"], cwd=ROOT, text=True,
+                              stdin=subprocess.PIPE, stdout=subprocess.PIPE)  # fmt: skip
+    assert reader.stdin is not None and reader.stdout is not None
+    reader.stdin.write("  Building wheel for llama-cpp-python (pyproject.toml): started\n")
+    reader.stdin.flush()
+    assert "compiling llama-cpp-python from source" in reader.stdout.readline()  # while pip is still running
+    reader.stdin.close()
+    assert reader.wait(10) == 0
 
 
 def test_setup_shows_what_pip_is_doing():
@@ -63,5 +81,5 @@ def test_setup_shows_what_pip_is_doing():
     assert lines[5].startswith("      WARNING: The script x")
     assert len(lines) == 6  # pip's hundred other lines stay in the log
     assert progress("Requirement already satisfied: torch\n").strip() == "already installed"
-    on_a_terminal = progress(collecting, tty="1")
+    on_a_terminal = progress(collecting, tty=True)
     assert on_a_terminal.count("\r\033[K") == 45 and on_a_terminal.endswith("(package44)\n")
