@@ -180,7 +180,8 @@ def _live(job: IndexJob, *, own: bool) -> None:
     def live() -> None:
         if not job.running:
             st.rerun()  # finished: redraw the whole page so the table shows the new index
-        title = f"Indexing {job.label}" if own else f"Another session is indexing {job.label}"
+        label = escape_markdown(job.label)  # repository text (a path may hold markdown)
+        title = f"Indexing {label}" if own else f"Another session is indexing {label}"
         with st.status(title, expanded=own, state="running"):
             doing = _stages(job)
             eta = job.eta

@@ -13,7 +13,7 @@ k = st.sidebar.slider("Sources per answer", min_value=3, max_value=20, value=8, 
 messages = state.history(manifest.name)
 clear = st.sidebar.empty()  # filled at the end: the first answer needs it already
 
-st.title(f":material/forum: Chat with {manifest.name}")
+st.title(f":material/forum: Chat with {ui.escape_markdown(manifest.name)}")
 st.caption(ui.repo_caption(manifest))
 chat.llm_notice(statuses, backend)  # once above the conversation, not inside every answer
 chat.replay(manifest, messages)
