@@ -18,6 +18,7 @@ from codeqa.answer import (
     list_backends,
     safe_markdown,
 )
+from codeqa.answer.backends import FALLBACK, NO_MODEL, auto_candidates
 from codeqa.errors import CodeqaError
 from codeqa.records import Hit
 from codeqa.retrieve import Filters
@@ -74,20 +75,36 @@ def backend_picker() -> tuple[str, str | None, list[BackendStatus]]:
 
 
 def llm_notice(statuses: list[BackendStatus], backend: str) -> None:
-    """Say plainly when no language model can answer, and how to get one."""
+    """Say plainly, once per page, when no language model can answer, and how to get one."""
     llms = [b for b in statuses if b.name != "none"]
+    candidates = auto_candidates(state.settings()) if backend == "auto" else [backend]
     if backend == "none":
         st.info(
             "Answers are **extractive maps**: the relevant code with citations, no language model.",
             icon=":material/map:",
         )
-    elif not any(b.available for b in llms):
-        reasons = "\n".join(f"- {escape_markdown(b.detail)}" for b in llms)
+    elif not any(b.available for b in llms if b.name in candidates):
+        reasons = [f"- {safe_markdown(b.detail)}" for b in llms if b.name in candidates]
+        embedded = next((b for b in llms if b.name == "embedded"), None)
+        if embedded is not None and embedded.available and "embedded" not in candidates:
+            reasons.append(
+                "- The embedded llama.cpp model is installed: pick it under **Backend**, or set "
+                "CODEQA_EMBEDDED_AUTO=true to let Automatic use it (tiny and often wrong)."
+            )
         st.info(
             "**No language model is available**, so answers are extractive maps of the relevant code, with "
-            f"citations. To get written answers:\n{reasons}",
+            "citations. To get written answers:\n" + "\n".join(reasons),
             icon=":material/info:",
         )
+
+
+def answer_notice(notice: str | None) -> str | None:
+    """An answer's own notice, without "No language model available…": the page says that once, above the chat."""
+    if not notice:
+        return None
+    if notice.startswith(NO_MODEL) and FALLBACK in notice:
+        notice = notice.split(FALLBACK, 1)[1]
+    return notice.strip() or None
 
 
 def starters(manifest: Manifest) -> str | None:
@@ -119,7 +136,7 @@ def show(text: str, manifest: Manifest, sources: Sequence[Hit] = ()) -> None:
 
 
 def _notice(text: str | None) -> None:
-    if text:
+    if text := answer_notice(text):
         st.info(safe_markdown(text), icon=":material/info:")
 
 

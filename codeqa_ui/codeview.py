@@ -93,8 +93,15 @@ def file_html(view: FileView, lines: tuple[int, int] | None) -> str:
     )
 
 
+LONG_TITLE = 48  # characters: a longer path gets a smaller heading, and a longer name in it a smaller one still
+LONG_NAME = 32
+
+
 def header(view: FileView, lines: tuple[int, int] | None) -> None:
-    st.title(f":material/code: {escape_markdown(view.path)}", anchor=False)  # a path may hold ![x](https:…)
+    """The path as the heading, wrapping after a ``/`` (inside a name only when one is wider than the page)."""
+    longest = max(len(part) for part in view.path.split("/"))
+    level = "###" if longest > LONG_NAME else "#" if len(view.path) <= LONG_TITLE else "##"
+    st.markdown(f"{level} :material/code: {ui.breakable(view.path)}", unsafe_allow_html=True)
     where = f"lines {lines[0]}–{lines[1]} · " if lines else ""
     commit = f" @ `{view.sha[:10]}`" if view.sha else ""
     language = escape_markdown(view.language)

@@ -153,7 +153,7 @@ def side_panel(manifest: Manifest, projection: Projection, marks: QuestionMarks 
         except CodeqaError as exc:
             ui.fail(exc)
         if chunks:
-            ui.source_block(manifest, chunks[0], expanded=True)
+            ui.source_block(manifest, chunks[0], expanded=True, wrap=True)  # a narrow column: wrap, never clip
     elif marks is None:
         st.caption("Click a point to read its code here; type a question above to find where it is answered.")
 

@@ -7,6 +7,7 @@ collection name), so a re-index — which writes a new collection — never show
 
 from __future__ import annotations
 
+import uuid
 from concurrent.futures import Future, ThreadPoolExecutor
 from typing import Any
 
@@ -61,6 +62,11 @@ def _jobs(home: str) -> JobRegistry:
 
 def jobs() -> JobRegistry:
     return _jobs(str(settings().home_dir))
+
+
+def session_id() -> str:
+    """This browser session (a page reload is a new one): the owner of the jobs it starts."""
+    return st.session_state.setdefault("_session_id", uuid.uuid4().hex)
 
 
 def manifests() -> list[Manifest]:

@@ -140,7 +140,7 @@ def test_home_indexes_reindexes_and_deletes(tmp_path: Path):
     [
         ("ext::sh -c touch% /tmp/pwned", "'ext::'"),
         ("/no/such/directory", "No such directory"),
-        ("file:///etc", "file:// URLs are not accepted"),
+        ("file:///etc", "/etc is not a git repository: paste the path itself"),
         ("--upload-pack=touch /tmp/x", "may not start with '-'"),
         ("", "Empty source"),
     ],

@@ -134,7 +134,13 @@ class AnswerStream:
             yield from self._extractive()
             return
         self.notice = f"The answer was cut off: {reason}"
-        self._finish(partial, generated=True)
+        if partial.count("```") % 2:  # cut off inside a code block: close it, or everything below renders as code
+            self._parts.append("\n```")
+            yield "\n```"
+        if self._suffix:  # the extractive answer under a tiny model's summary does not die with the model
+            self._parts.append(self._suffix)
+            yield self._suffix
+        self._finish("".join(self._parts), generated=True)
 
     def _finish(self, text: str, *, generated: bool) -> None:
         report = check_citations(text, self.sources)

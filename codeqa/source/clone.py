@@ -25,7 +25,7 @@ from codeqa.config import Settings
 from codeqa.errors import CloneError, SourceError
 from codeqa.locks import process_alive
 from codeqa.records import ProgressFn, ResolvedSource
-from codeqa.source.parse import SHA_RE, SourceSpec, parse_source
+from codeqa.source.parse import SHA_RE, SourceSpec, looks_like_git_dir, parse_source
 
 _NETWORK_MARKERS = ("could not resolve host", "failed to connect", "connection refused", "network is unreachable",
                     "connection timed out", "couldn't connect")  # fmt: skip
@@ -56,8 +56,8 @@ def _resolve_local(parsed: SourceSpec) -> ResolvedSource | None:
         repo = git.Repo(parsed.local_path)
     except (git.InvalidGitRepositoryError, git.NoSuchPathError):
         repo = None
-    if repo is not None and repo.bare:
-        return repo.close()  # None: the caller clones it
+    if (repo is not None and repo.bare) or looks_like_git_dir(parsed.local_path):  # no files to read in place
+        return repo.close() if repo is not None else None  # None: the caller clones it
     if parsed.ref:
         hint = f"check out {parsed.ref!r} yourself, or clone it with {parsed.local_path.as_uri()}"
         raise SourceError(f"A ref cannot be chosen for a local directory (codeqa never changes your checkout): {hint}")
