@@ -10,7 +10,7 @@ from __future__ import annotations
 import importlib
 from typing import TYPE_CHECKING, Any
 
-__version__ = "0.1.0"
+from codeqa.version import __version__
 
 if TYPE_CHECKING:
     from codeqa.answer import Answer, AnswerStream, ask
@@ -55,6 +55,7 @@ __all__ = [
     "Retrieval",
     "Settings",
     "Store",
+    "__version__",
     "ask",
     "build_index",
     "get_settings",

@@ -14,7 +14,6 @@ from collections import Counter
 from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass, field
 
-from codeqa import __version__
 from codeqa.chunk import CHUNKER_VERSION, chunk_file
 from codeqa.config import Settings
 from codeqa.embed import Embedder, EmbeddingCache, embed_chunks, embedder_ready, get_embedder
@@ -25,6 +24,7 @@ from codeqa.records import Chunk, ResolvedSource, ScanResult, SkippedFile, SkipR
 from codeqa.scan import scan_repository
 from codeqa.source import resolve_source
 from codeqa.store import Manifest, SearchFilesBuilder, Store, chroma_files, index_dir, validate_index_name
+from codeqa.version import __version__
 
 STAGES = ("clone", "scan", "chunk", "embed", "store")
 

@@ -14,9 +14,9 @@ from typing import Annotated, Any
 import typer
 from rich.progress import BarColumn, Progress, TaskID, TextColumn, TimeElapsedColumn
 
-from codeqa import __version__
 from codeqa.cli.console import err, out, run_or_exit, safe, settings
 from codeqa.languages import largest_first
+from codeqa.version import __version__
 
 
 def index(

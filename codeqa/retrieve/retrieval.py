@@ -13,8 +13,9 @@ from dataclasses import dataclass, field
 import numpy as np
 
 from codeqa.config import Settings
-from codeqa.embed import Embedder, get_embedder
+from codeqa.embed import Embedder
 from codeqa.errors import QueryError
+from codeqa.index import Index
 from codeqa.records import Hit
 from codeqa.retrieve.features import Candidates, ChunkSignals, candidate_features
 from codeqa.retrieve.filters import Filters
@@ -29,7 +30,7 @@ from codeqa.retrieve.signals import (
     symbol_matches,
     top_rows,
 )
-from codeqa.store import Manifest, SearchFiles, Store, load_search_files
+from codeqa.store import Manifest, SearchFiles, Store
 from codeqa.store.lexical import code_tokens
 from codeqa.store.table import ChunkTable
 
@@ -53,9 +54,9 @@ class Retrieval:
 
 
 def retrieve(
-    name: str,
+    index: Index | str,
     query: str,
-    settings: Settings,
+    settings: Settings | None = None,
     *,
     k: int = 10,
     filters: Filters | None = None,
@@ -65,21 +66,22 @@ def retrieve(
     ranker: Ranker | None = None,
     learned: bool = True,
 ) -> Retrieval:
-    """Top-``k`` chunks of index ``name`` for ``query`` (best first) and the files ranked, within ``filters``.
+    """Top-``k`` chunks of ``index`` for ``query`` (best first) and the files ranked, within ``filters``.
 
     Chunks are ranked by fusing the signals; files by the learned ranker over candidate features (``learned=False``
-    ranks files by summed chunk scores instead, as before the ranker existed; kept for comparison).
+    ranks files by summed chunk scores instead, as before the ranker existed; kept for comparison). ``index`` may
+    still be an index name with ``settings`` (and ``embedder``/``store``) while callers move to ``Index``.
     """
     query = validate_query(query)
     if k < 1:
         raise QueryError("k must be at least 1.")
     weights = weights or Weights()
     filters = filters or Filters()
-    store = store or Store(settings)
-    manifest = store.get_manifest(name)
-    embedder = embedder or get_embedder(settings)
-    store.check_model(manifest, embedder.model_id, embedder.dimension, getattr(embedder, "revision", 1))
-    files = load_search_files(settings, manifest, store, embedder)
+    if isinstance(index, str):
+        assert settings is not None, "retrieve(name, query, settings): an index name needs the settings"
+        index = Index.open(index, settings, store=store, embedder=embedder)
+    store, manifest, embedder = index.store, index.manifest, index.embedder
+    files = index.files
     table = files.table
     filters.validate(table)
     mask = filters.mask(table)

@@ -11,10 +11,10 @@ import re
 import threading
 from pathlib import PurePosixPath
 
-from codeqa import CodeqaError, Settings
 from codeqa.answer import Answer, AnswerStream, ask
+from codeqa.config import Settings
 from codeqa.embed import get_embedder
-from codeqa.errors import JobNotFoundError, QueryError, ReadOnlyError
+from codeqa.errors import CodeqaError, JobNotFoundError, QueryError, ReadOnlyError
 from codeqa.explore import load_overview
 from codeqa.jobs import IndexJob, JobRegistry
 from codeqa.retrieve import Filters, check_filter_values, neighbors, retrieve, validate_query

@@ -1,0 +1,9 @@
+"""The index stage: an ``Index`` handle over one opened index, and the one writer that builds and updates it.
+
+Only ``codeqa.index`` and ``codeqa.store`` open Chroma or the search files; retrieve, answer, explore, the service
+and the faces take an ``Index``.
+"""
+
+from codeqa.index.handle import Index
+
+__all__ = ["Index"]
