@@ -8,6 +8,7 @@ import numpy as np
 import pytest
 
 from codeqa.config import Settings
+from codeqa.index import Index
 from codeqa.pipeline import build_index
 from codeqa.retrieve import Filters, Weights, neighbors, query_identifiers, retrieve
 from codeqa.retrieve.fusion import fuse
@@ -116,7 +117,7 @@ def test_empty_scope_returns_nothing(shop_index: Settings):
 
 
 def test_neighbors_of_a_symbol(shop_index: Settings):
-    around = neighbors("shop", "hash_password", shop_index)
+    around = neighbors(Index.open("shop", shop_index), "hash_password")
     assert [h.chunk.path for h in around.definitions] == ["shop/auth.py"]
     assert any("login" in h.chunk.symbol for h in around.callers)
 
@@ -124,16 +125,16 @@ def test_neighbors_of_a_symbol(shop_index: Settings):
 def test_artifacts_rebuild_from_store_when_missing(shop_index: Settings):
     import shutil
 
-    from codeqa.store import Store, index_dir, searchfiles
+    from codeqa.store import forget_search_files
 
-    manifest = Store(shop_index).get_manifest("shop")
-    shutil.rmtree(index_dir(shop_index, manifest.collection))
-    searchfiles._CACHE.clear()
-    result = retrieve("shop", "password hashing", shop_index, k=3)
+    index = Index.open("shop", shop_index)
+    shutil.rmtree(index.folder)  # an index built on a shared Chroma server has no search files here
+    forget_search_files(index.folder)
+    result = retrieve(Index.open("shop", shop_index), "password hashing", k=3)
     assert result.files[0].path == "shop/auth.py"
-    vectors = index_dir(shop_index, manifest.collection) / "vectors.npy"
+    vectors = index.path("vectors.npy")
     assert vectors.exists()
-    assert np.load(vectors).shape[0] == manifest.counts["chunks"]
+    assert np.load(vectors).shape[0] == index.manifest.counts["chunks"]
 
 
 def test_docs_do_not_crowd_out_code(shop_index: Settings):

@@ -4,6 +4,8 @@ Only ``codeqa.index`` and ``codeqa.store`` open Chroma or the search files; retr
 and the faces take an ``Index``.
 """
 
+from codeqa.index.freshness import FileState, Freshness
 from codeqa.index.handle import Index
+from codeqa.index.report import STAGES, IndexReport, ProgressCallback, ProgressEvent
 
-__all__ = ["Index"]
+__all__ = ["STAGES", "FileState", "Freshness", "Index", "IndexReport", "ProgressCallback", "ProgressEvent"]

@@ -30,7 +30,7 @@ from codeqa.retrieve.signals import (
     symbol_matches,
     top_rows,
 )
-from codeqa.store import Manifest, SearchFiles, Store
+from codeqa.store import SearchFiles, Store
 from codeqa.store.lexical import code_tokens
 from codeqa.store.table import ChunkTable
 
@@ -80,7 +80,7 @@ def retrieve(
     if isinstance(index, str):
         assert settings is not None, "retrieve(name, query, settings): an index name needs the settings"
         index = Index.open(index, settings, store=store, embedder=embedder)
-    store, manifest, embedder = index.store, index.manifest, index.embedder
+    embedder = index.embedder
     files = index.files
     table = files.table
     filters.validate(table)
@@ -105,11 +105,11 @@ def retrieve(
     apply_penalties(fused, table, asks_for_tests(query), weights)
     order = sorted(fused, key=lambda row: (-fused[row], row))
     if not learned:
-        retrieval = materialize(store, manifest, table, order, fused, k, weights.file_bonus_for(query))
+        retrieval = materialize(index, table, order, fused, k, weights.file_bonus_for(query))
         retrieval.query_vector = query_vector
         return retrieval
     doc_rows = [row for row in order if table.kinds[row] == "doc"][:DOC_BRIDGE_CHUNKS]
-    doc_texts = [chunk.text for chunk in store.chunks(manifest, [table.ids[row] for row in doc_rows])]
+    doc_texts = [chunk.text for chunk in index.chunks([table.ids[row] for row in doc_rows])]
     chunk_signals = ChunkSignals(
         similarity,
         lexical,
@@ -122,14 +122,13 @@ def retrieve(
         doc_texts,
     )
     candidates = candidate_features(files, query, query_vector, chunk_signals, mask)
-    retrieval = _rank_files(store, manifest, files, candidates, fused, ranker or default_ranker(), k)
+    retrieval = _rank_files(index, files, candidates, fused, ranker or default_ranker(), k)
     retrieval.query_vector = query_vector
     return retrieval
 
 
 def _rank_files(
-    store: Store,
-    manifest: Manifest,
+    opened: Index,
     files: SearchFiles,
     candidates: Candidates,
     fused: dict[int, float],
@@ -152,7 +151,7 @@ def _rank_files(
         if (number := int(index.row_file[row])) in file_rank and best_in_file[number] > 0
     }
     rows = sorted(chunk_scores, key=lambda row: (-chunk_scores[row], row))[:k]
-    by_id = {chunk.id: chunk for chunk in store.chunks(manifest, [files.table.ids[row] for row in rows])}
+    by_id = {chunk.id: chunk for chunk in opened.chunks([files.table.ids[row] for row in rows])}
     hits = [
         Hit(chunk=by_id[files.table.ids[row]], score=round(chunk_scores[row], 6), id=files.table.ids[row])
         for row in rows
@@ -169,8 +168,7 @@ def _rank_files(
 
 
 def materialize(
-    store: Store,
-    manifest: Manifest,
+    index: Index,
     table: ChunkTable,
     order: list[int],
     fused: dict[int, float],
@@ -181,7 +179,7 @@ def materialize(
     scores = file_scores(table, order, fused, file_bonus)
     files = {path: FileHit(path=path, score=score) for path, score in scores.items()}
     top = order[:k]
-    by_id = {chunk.id: chunk for chunk in store.chunks(manifest, [table.ids[row] for row in top])}
+    by_id = {chunk.id: chunk for chunk in index.chunks([table.ids[row] for row in top])}
     hits = [
         Hit(chunk=by_id[table.ids[row]], score=round(fused[row], 6), id=table.ids[row])
         for row in top
