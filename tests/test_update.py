@@ -70,7 +70,10 @@ def test_a_new_commit_makes_the_index_stale_and_update_catches_up(forum: Path, s
     hits = retrieve(after, "LOCKOUT_MINUTES", k=3).hits
     assert hits[0].chunk.path == SERVICE and "LOCKOUT_MINUTES = 15" in hits[0].chunk.text
     assert not before.folder.exists()  # the old generation's files are gone, and no journal is left
-    assert sorted(p.name for p in collection_dir(settings, live.collection).iterdir()) == [f"g{live.generation}"]
+    assert sorted(p.name for p in collection_dir(settings, live.collection).iterdir()) == [
+        f"g{live.generation}",
+        "live",
+    ]
 
 
 def test_an_update_writes_the_search_files_a_build_of_the_same_tree_writes(

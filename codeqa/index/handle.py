@@ -20,7 +20,7 @@ from codeqa.config import Settings
 from codeqa.embed import Embedder, get_embedder
 from codeqa.errors import IndexBusyError, StoreError
 from codeqa.index.freshness import FileState, Freshness, check_freshness, load_state
-from codeqa.index.journal import discard_collection, needs_recovery, recover
+from codeqa.index.journal import discard_collection, live_manifest, needs_recovery, recover
 from codeqa.index.pipeline import run_build, run_update
 from codeqa.index.report import IndexReport, ProgressCallback
 from codeqa.locks import index_lock
@@ -62,11 +62,11 @@ class Index:
         """The live generation of index ``name``; ``IndexNotFoundError`` when there is none. Leftovers of a killed
         update are rolled back or forward first, unless another process is writing the index right now."""
         store = store or shared_store(settings)
-        manifest = store.get_manifest(name)
+        manifest = live_manifest(store, settings, name)
         if needs_recovery(settings, manifest):
             with contextlib.suppress(IndexBusyError), index_lock(settings.home_dir / "locks", name):
                 recover(store, settings, name)
-                manifest = store.get_manifest(name)
+                manifest = live_manifest(store, settings, name)
         return cls(manifest, settings, store, embedder)
 
     @classmethod
@@ -180,7 +180,7 @@ class Index:
     def _load_files(self) -> SearchFiles:
         files = open_search_files(self.folder)
         if files is None and self.store.exists(self.name):
-            live = self.store.get_manifest(self.name)  # a newer generation replaced this one meanwhile
+            live = live_manifest(self.store, self.settings, self.name)  # a newer one replaced this one meanwhile
             if (live.collection, live.generation) != (self.manifest.collection, self.manifest.generation):
                 self.manifest, self._checked = live, False
                 files = open_search_files(self.folder)

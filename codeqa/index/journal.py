@@ -6,9 +6,11 @@ logged (``{"added": [...]}``, on disk) before it is added; the rows the new gene
 (``{"removed": [...]}``) before the registry is switched. Readers never need the journal: they read the generation
 the registry names, and rows another generation added are invisible to them (retrieval reads rows by id).
 
-Recovery runs under the index lock, before every write and when an index is opened with a journal beside it:
-- registry still at N: roll back (delete the logged added rows, drop generation N+1's folder);
-- registry at N+1: roll forward (delete the removed rows, drop generation N's folder);
+The commit point of an update is the collection's ``live`` marker (written after the removed rows are logged, before
+the registry is told), so recovery trusts the marker where a registry read could lag. It runs under the index
+lock, before every write and when an index is opened with a journal beside it:
+- marker still at N: roll back (delete the logged added rows, drop generation N+1's folder);
+- marker at N+1: roll forward (delete the removed rows, drop generation N's folder, bring the registry up);
 - then collections and folders that no manifest names (a killed build, a crash between two steps) go too.
 Every step can be repeated, so a recovery that is itself killed is simply run again.
 """
@@ -25,7 +27,13 @@ from dataclasses import dataclass, field
 from codeqa.config import Settings
 from codeqa.store import Manifest, Store
 from codeqa.store.chroma import COLLECTION_PREFIX
-from codeqa.store.layout import collection_dir, generation_dir, generations
+from codeqa.store.layout import (
+    collection_dir,
+    generation_dir,
+    generations,
+    read_live,
+    read_manifest_copy,
+)
 
 JOURNAL_FILE = "journal.json"
 
@@ -88,6 +96,19 @@ def drop_journal(settings: Settings, collection: str) -> None:
         (collection_dir(settings, collection) / JOURNAL_FILE).unlink()
 
 
+def live_manifest(store: Store, settings: Settings, name: str) -> Manifest:
+    """The manifest of index ``name``'s live generation: the registry's, or the newer one its collection's marker
+    names. An update commits by writing the marker, then the registry; a registry read (another process's Chroma
+    client) may lag behind the marker, never ahead of it."""
+    registered = store.get_manifest(name)
+    marked = read_live(settings, registered.collection)
+    if marked is not None and marked > registered.generation:
+        newer = read_manifest_copy(settings, registered.collection, marked)
+        if newer is not None:
+            return newer
+    return registered
+
+
 def needs_recovery(settings: Settings, manifest: Manifest) -> bool:
     """Cheap (file system only): is there an unfinished update, or a generation folder the registry does not name?"""
     if (collection_dir(settings, manifest.collection) / JOURNAL_FILE).exists():
@@ -114,9 +135,10 @@ def recover(store: Store, settings: Settings, name: str) -> bool:
     for orphan in store.orphan_collections(name):
         discard_collection(store, settings, orphan)
         done = True
-    live = store.get_manifest(name) if store.exists(name) else None
+    live = live_manifest(store, settings, name) if store.exists(name) else None
     if live is not None:
         done = _finish_update(store, settings, live) or done
+        live = live_manifest(store, settings, name)
         for number in generations(settings, live.collection):
             if number != live.generation:
                 drop_generation(settings, live.collection, number)
@@ -130,10 +152,12 @@ def _finish_update(store: Store, settings: Settings, live: Manifest) -> bool:
     if journal is None:
         drop_journal(settings, live.collection)  # empty or torn at its first line: nothing was changed yet
         return False
-    if live.generation == journal.next and journal.removed is not None:
+    if live.generation >= journal.next and journal.removed is not None:  # the marker names the new generation
         store.delete_chunks(live.collection, journal.removed)  # roll forward
         drop_generation(settings, live.collection, journal.base)
-    elif live.generation == journal.base:
+        if store.get_manifest(live.name).generation < live.generation:
+            store.commit(live)  # killed between the marker and the registry: the registry catches up
+    else:
         store.delete_chunks(live.collection, journal.added)  # roll back
         drop_generation(settings, live.collection, journal.next)
     drop_journal(settings, live.collection)

@@ -18,7 +18,7 @@ from codeqa.config import Settings
 from codeqa.embed import Embedder, embedder_ready, get_embedder
 from codeqa.errors import ScanError
 from codeqa.index.freshness import FileState, load_state, record_state
-from codeqa.index.journal import recover
+from codeqa.index.journal import live_manifest, recover
 from codeqa.index.report import IndexReport, ProgressCallback, ProgressEvent, StageClock
 from codeqa.index.writer import CarryPlan, write_generation
 from codeqa.locks import index_lock
@@ -51,7 +51,7 @@ def run_build(
             recover(store, settings, index_name)
             scan, state = _scan(resolved, settings, emit, clock, exclude, tree)
             embedder = _embedder(settings, embedder, emit)
-            base = store.get_manifest(index_name) if store.exists(index_name) else None
+            base = live_manifest(store, settings, index_name) if store.exists(index_name) else None
             plan = CarryPlan(base)
             return write_generation(resolved, index_name, settings, scan, state, plan, embedder, store, clock, emit)
 
@@ -78,7 +78,7 @@ def run_update(
         resolved = _resolve(manifest.source, settings, ref, token, True, emit, clock, tree)
         with index_lock(settings.home_dir / "locks", manifest.name):
             recover(store, settings, manifest.name)
-            base = store.get_manifest(manifest.name)  # it may have been re-indexed while we waited for the lock
+            base = live_manifest(store, settings, manifest.name)  # re-indexed while we waited for the lock?
             scan, state = _scan(resolved, settings, emit, clock, None, tree)
             carried = _carry_from(base, settings, embedder)
             if carried is None:

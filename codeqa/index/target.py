@@ -20,7 +20,7 @@ from codeqa.config import Settings
 from codeqa.index.journal import JournalWriter, discard_collection, drop_generation, drop_journal
 from codeqa.records import Chunk
 from codeqa.store import Manifest, Store, generation_dir
-from codeqa.store.layout import save_manifest_copy
+from codeqa.store.layout import save_manifest_copy, write_live
 
 
 class Target:
@@ -70,7 +70,9 @@ class Target:
             self._journal.removed(removed)  # from here on a kill is rolled forward
             self._journal.close()
         save_manifest_copy(self.settings, manifest)
-        previous = self.store.commit(manifest)
+        write_live(self.settings, self.collection, self.generation)  # the commit point of an update
+        self.committed = self.in_place
+        previous = self.store.commit(manifest)  # the commit point of a build
         self.committed = True
         # what the previous generation alone used; a failure here leaves the journal, so the next open finishes it
         with contextlib.suppress(Exception):

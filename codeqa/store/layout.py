@@ -18,6 +18,7 @@ from codeqa.config import Settings
 from codeqa.store.manifest import Manifest
 
 MANIFEST_COPY = "manifest.json"
+LIVE_FILE = "live"  # in the collection folder: the number of its live generation (the commit point of an update)
 _GENERATION = re.compile(r"^g(\d+)$")
 
 
@@ -65,3 +66,26 @@ def save_manifest_copy(settings: Settings, manifest: Manifest) -> None:
     folder = manifest_dir(settings, manifest)
     if folder.is_dir():
         write_atomically(folder / MANIFEST_COPY, manifest.to_json())
+
+
+def read_live(settings: Settings, collection: str) -> int | None:
+    """The generation the collection's marker names (None: no marker, e.g. an index built on another machine)."""
+    try:
+        return int((collection_dir(settings, collection) / LIVE_FILE).read_text().strip())
+    except (OSError, ValueError):
+        return None
+
+
+def write_live(settings: Settings, collection: str, generation: int) -> None:
+    """Name ``generation`` the live one of ``collection``, durably, in one rename."""
+    folder = collection_dir(settings, collection)
+    folder.mkdir(parents=True, exist_ok=True)
+    write_atomically(folder / LIVE_FILE, str(generation), durable=True)
+
+
+def read_manifest_copy(settings: Settings, collection: str, generation: int) -> Manifest | None:
+    try:
+        manifest = Manifest.from_json((generation_dir(settings, collection, generation) / MANIFEST_COPY).read_text())
+    except (OSError, ValueError, TypeError):
+        return None
+    return manifest if (manifest.collection, manifest.generation) == (collection, generation) else None
