@@ -19,8 +19,9 @@ from codeqa.embed import Embedder, embedder_ready, get_embedder
 from codeqa.errors import ScanError
 from codeqa.index.freshness import FileState, load_state, record_state
 from codeqa.index.journal import live_manifest, recover
+from codeqa.index.produce import CarryPlan
 from codeqa.index.report import IndexReport, ProgressCallback, ProgressEvent, StageClock
-from codeqa.index.writer import CarryPlan, write_generation
+from codeqa.index.writer import write_generation
 from codeqa.locks import index_lock
 from codeqa.records import ResolvedSource, ScanResult, SkippedFile, SkipReason
 from codeqa.scan import scan_repository

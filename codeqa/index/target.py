@@ -13,12 +13,12 @@ from __future__ import annotations
 import contextlib
 import shutil
 from collections.abc import Iterable, Sequence
+from typing import Any
 
 import numpy as np
 
 from codeqa.config import Settings
 from codeqa.index.journal import JournalWriter, discard_collection, drop_generation, drop_journal
-from codeqa.records import Chunk
 from codeqa.store import Manifest, Store, generation_dir
 from codeqa.store.layout import save_manifest_copy, write_live
 
@@ -31,6 +31,7 @@ class Target:
         self.store, self.settings, self.base = store, settings, base
         self.in_place = in_place and base is not None
         self.committed = False
+        self.stored = 0
         self._added: list[str] = []
         if self.in_place:
             assert base is not None
@@ -47,19 +48,22 @@ class Target:
             JournalWriter(settings, self.collection, base_generation, self.generation) if self.in_place else None
         )
 
-    def add(self, chunks: Sequence[Chunk], vectors: np.ndarray) -> int:
-        """Store the rows of ``chunks`` that the collection does not hold yet; returns how many were added."""
-        wanted = [i for i, chunk in enumerate(chunks) if chunk.id not in self._present]
+    def add_rows(self, ids: Sequence[str], documents: Sequence[str], metadatas: Sequence[dict[str, Any]],
+                 vectors: np.ndarray) -> int:  # fmt: skip
+        """Store the rows the collection does not hold yet (as ``chunk_metadata`` describes them); returns how many
+        were added."""
+        wanted = [i for i, chunk_id in enumerate(ids) if chunk_id not in self._present]
         if not wanted:
             return 0
-        rows = [chunks[i] for i in wanted]
-        ids = [chunk.id for chunk in rows]
+        added = [ids[i] for i in wanted]
         if self._journal is not None:
-            self._journal.added(ids)  # on disk before the rows are: a kill from here on is rolled back
-        self._present.update(ids)
-        self._added.extend(ids)
-        self.store.add_chunks(self.collection, rows, np.asarray(vectors)[wanted])
-        return len(rows)
+            self._journal.added(added)  # on disk before the rows are: a kill from here on is rolled back
+        self._present.update(added)
+        self._added.extend(added)
+        self.store.add_rows(self.collection, added, [documents[i] for i in wanted], [metadatas[i] for i in wanted],
+                            np.asarray(vectors)[wanted])  # fmt: skip
+        self.stored += len(added)
+        return len(added)
 
     def commit(self, manifest: Manifest, ids: Iterable[str]) -> None:
         """Make ``manifest`` (this target's collection and generation; ``ids`` its rows) the live index."""

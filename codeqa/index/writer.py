@@ -4,7 +4,9 @@ A build is a write with nothing carried, into a new collection. An update is the
 collection with a carry plan: the files whose content did not change keep their rows (chunks, vectors, tokens and
 file cards come from the previous generation's search files; their Chroma rows are not touched), the others are
 chunked and embedded (the embedding cache still skips unchanged text). Rows stream through in the scan's file
-order, so an update writes the same search files a build of the same tree would. Both get the same failure
+order, so an update writes the same search files a build of the same tree would. The rows and search files are
+produced here or, for a large write with a model that can be forked, in a worker process while this one stores
+(Chroma's writes hold the GIL: only a second process overlaps with them). Both kinds of write get the same failure
 handling: the previous generation survives anything, a full disk gives back what the run wrote, and leftovers of a
 killed run are recovered (``journal.recover``) by the next run under the same lock.
 """
@@ -14,44 +16,22 @@ from __future__ import annotations
 import time
 import traceback
 from collections import Counter
-from collections.abc import Iterator, Sequence
-from dataclasses import dataclass, field
+from collections.abc import Sequence
 
-import numpy as np
-
-from codeqa.chunk import CHUNKER_VERSION, chunk_file
+from codeqa.chunk import CHUNKER_VERSION
 from codeqa.config import Settings
-from codeqa.embed import Embedder, EmbeddingCache, embed_chunks
+from codeqa.embed import Embedder
 from codeqa.errors import DiskFullError, IndexCancelled, disk_full_message, is_disk_full
-from codeqa.index.freshness import FileState, save_state
+from codeqa.index.freshness import FileState
+from codeqa.index.produce import FINISHING, Batch, CarryPlan, Produced, Producer
 from codeqa.index.report import IndexReport, ProgressCallback, ProgressEvent, StageClock
 from codeqa.index.target import Target
-from codeqa.records import Chunk, ResolvedSource, ScanResult, SourceFile
-from codeqa.store import Generation, Manifest, SearchFilesBuilder, Store, chroma_files
+from codeqa.index.worker import WorkerProducer
+from codeqa.records import ResolvedSource, ScanResult, SourceFile
+from codeqa.store import Manifest, Store, chroma_files
 from codeqa.version import __version__
 
-BATCH_CHUNKS = 512
-
-
-@dataclass
-class CarryPlan:
-    """What a write starts from: the live generation (if any) and, for an update, the files it keeps."""
-
-    base: Manifest | None = None
-    generation: Generation | None = None  # the base's search files and corpus, when rows are carried
-    rows: dict[str, list[int]] = field(default_factory=dict)  # path → its rows in the base, per kept file
-    in_place: bool = False  # write into the base's collection (an update) instead of a new one (a build)
-
-    def base_ids(self) -> list[str]:
-        return list(self.generation.files.table.ids) if self.generation is not None else []
-
-
-@dataclass
-class _Totals:
-    chunks: int = 0
-    embedded: int = 0
-    carried: int = 0
-    ids: list[str] = field(default_factory=list)
+__all__ = ["CarryPlan", "write_generation"]
 
 
 def write_generation(
@@ -67,123 +47,69 @@ def write_generation(
     emit: ProgressCallback,
 ) -> IndexReport:
     """Write and commit the next generation of index ``name`` (the caller holds its lock and has recovered it)."""
-    cache = EmbeddingCache(settings.cache_dir / "embeddings.sqlite")
     target = Target(store, settings, name, plan.base, plan.in_place, plan.base_ids())
-    builder = SearchFilesBuilder()
-    totals = _Totals()
+    producer = Producer(scan.files, plan, settings, embedder, target.folder, state)
+    elsewhere = getattr(embedder, "fork_safe", False) and 0 <= settings.index_worker_min_bytes <= producer.fresh_bytes
+    source: Producer | WorkerProducer = producer
+    produced: Produced | None = None
     try:
-        rows = _rows(scan.files, plan, builder, settings, embedder, cache, clock, totals)
-        for fresh, vectors, done in rows:
-            fraction, count = done / len(scan.files), len(scan.files)
-            emit(ProgressEvent("chunk", f"{done}/{count} files chunked", fraction))
-            kept = f", {totals.carried} kept" if totals.carried else ""
-            emit(ProgressEvent("embed", f"{totals.chunks} chunks embedded ({totals.embedded} new{kept})", fraction))
-            started = time.perf_counter()
-            target.add(fresh, vectors)
-            clock.add("store", started)
-            emit(ProgressEvent("store", f"{totals.chunks - totals.carried} chunks stored", fraction))
-        emit(ProgressEvent("store", f"{totals.chunks - totals.carried} chunks stored", 1.0))
+        source = WorkerProducer(producer) if elsewhere else producer
+        for item in source.items():
+            if isinstance(item, Batch):
+                _store_batch(item, target, clock, emit, len(scan.files))
+            elif isinstance(item, Produced):
+                produced = item
+            elif item == FINISHING:
+                emit(ProgressEvent("store", f"{target.stored} chunks stored", 1.0))
+                emit(ProgressEvent("store", "Building lexical index and symbol graph"))
+        assert produced is not None, "the producer ended without its search files"
+        for stage, seconds in produced.seconds.items():
+            clock.seconds[stage] += seconds
         manifest = index_manifest(resolved, name, target.collection, embedder, scan.files, scan.skipped_by_reason())
         manifest.generation = target.generation
-        manifest.counts.update(chunks=totals.chunks, embedded=totals.embedded)
-        started = time.perf_counter()
-        emit(ProgressEvent("store", "Building lexical index and symbol graph"))
-        builder.finish(target.folder, embedder)
-        save_state(target.folder, state)
-        clock.add("store", started)
+        manifest.counts.update(chunks=produced.chunks, embedded=produced.embedded)
         manifest.timings = clock.rounded()
-        target.commit(manifest, totals.ids)
+        target.commit(manifest, produced.ids)
     except BaseException as exc:
-        _abandon(target, exc, settings, store, cache, name)
+        _abandon(target, source, exc, settings, store, name)
         raise
-    finally:
-        cache.close()
-    changed = "" if not plan.in_place else f" ({totals.chunks - totals.carried} new or changed, {totals.carried} kept)"
-    emit(ProgressEvent("done", f"Indexed {len(scan.files)} files into {totals.chunks} chunks{changed}", 1.0))
+    source.close()
+    kept = f" ({produced.chunks - produced.carried} new or changed, {produced.carried} kept)" if plan.in_place else ""
+    emit(ProgressEvent("done", f"Indexed {len(scan.files)} files into {produced.chunks} chunks{kept}", 1.0))
     return IndexReport(
         manifest=manifest,
         files=len(scan.files),
-        chunks=totals.chunks,
+        chunks=produced.chunks,
         lines=manifest.counts["lines"],
-        embedded=totals.embedded,
+        embedded=produced.embedded,
         skipped=manifest.skipped,
         languages=manifest.languages,
         timings=manifest.timings,
-        notices=cache.notices,
+        notices=produced.notices,
         skipped_files=tuple(scan.skipped),
-        carried=totals.carried,
+        carried=produced.carried,
     )
 
 
-def _rows(
-    files: Sequence[SourceFile],
-    plan: CarryPlan,
-    builder: SearchFilesBuilder,
-    settings: Settings,
-    embedder: Embedder,
-    cache: EmbeddingCache,
-    clock: StageClock,
-    totals: _Totals,
-) -> Iterator[tuple[list[Chunk], np.ndarray, int]]:
-    """Feed ``builder`` every row in file order; yield each batch's fresh rows (to store) and the files done."""
-    pending: list[tuple[list[int] | None, list[Chunk]]] = []  # per file: its kept rows, or its fresh chunks
-    fresh_count = 0
-    for done, file in enumerate(files, start=1):
-        kept = plan.rows.get(file.path)
-        chunks: list[Chunk] = []
-        if kept is None:
-            started = time.perf_counter()
-            chunks = chunk_file(file, settings)
-            clock.add("chunk", started)
-            fresh_count += len(chunks)
-        pending.append((kept, chunks))
-        if fresh_count >= BATCH_CHUNKS or done == len(files):
-            fresh, vectors = _flush(pending, plan, builder, embedder, cache, clock, totals)
-            yield fresh, vectors, done
-            pending, fresh_count = [], 0
-
-
-def _flush(
-    pending: list[tuple[list[int] | None, list[Chunk]]],
-    plan: CarryPlan,
-    builder: SearchFilesBuilder,
-    embedder: Embedder,
-    cache: EmbeddingCache,
-    clock: StageClock,
-    totals: _Totals,
-) -> tuple[list[Chunk], np.ndarray]:
-    """Embed a batch's fresh chunks at once, then hand every file's rows to the builder in order."""
-    fresh = [chunk for kept, chunks in pending if kept is None for chunk in chunks]
+def _store_batch(batch: Batch, target: Target, clock: StageClock, emit: ProgressCallback, files: int) -> None:
+    fraction = batch.files_done / files
+    emit(ProgressEvent("chunk", f"{batch.files_done}/{files} files chunked", fraction))
+    kept = f", {batch.carried} kept" if batch.carried else ""
+    emit(ProgressEvent("embed", f"{batch.chunks} chunks embedded ({batch.embedded} new{kept})", fraction))
     started = time.perf_counter()
-    vectors, computed = embed_chunks(fresh, embedder, cache)
-    clock.add("embed", started)
-    totals.embedded += computed
-    started = time.perf_counter()
-    position = 0
-    for kept, chunks in pending:
-        if kept is not None:
-            assert plan.generation is not None
-            builder.carry(plan.generation, kept)
-            totals.carried += len(kept)
-            totals.chunks += len(kept)
-            totals.ids.extend(plan.generation.files.table.ids[row] for row in kept)
-        elif chunks:
-            builder.add(chunks, vectors[position : position + len(chunks)])
-            totals.chunks += len(chunks)
-            totals.ids.extend(chunk.id for chunk in chunks)
-            position += len(chunks)
+    target.add_rows(batch.ids, batch.documents, batch.metadatas, batch.vectors)
     clock.add("store", started)
-    return fresh, vectors
+    emit(ProgressEvent("store", f"{target.stored} chunks stored", fraction))
 
 
-def _abandon(target: Target, exc: BaseException, settings: Settings, store: Store, cache: EmbeddingCache,
-             name: str) -> None:  # fmt: skip
+def _abandon(target: Target, source: Producer | WorkerProducer, exc: BaseException, settings: Settings,
+             store: Store, name: str) -> None:  # fmt: skip
     """Undo an uncommitted write; on a full disk give back everything the run wrote, then say so in one line."""
     full = isinstance(exc, Exception) and not isinstance(exc, IndexCancelled) and is_disk_full(exc, settings.home_dir)
+    source.close(discard=full)
     dropped = target.abandon()
     if not full:
         return
-    cache.discard_run()
     if not dropped:  # Chroma frees the space of the vector files it holds open only once it lets go
         _release_frames(exc)
         store.reopen()

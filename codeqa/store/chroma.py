@@ -174,16 +174,18 @@ class Store:
         return collection_name
 
     def add_chunks(self, collection_name: str, chunks: Sequence[Chunk], vectors: np.ndarray) -> None:
+        rows = [chunk.id for chunk in chunks], [chunk.text for chunk in chunks], [chunk_metadata(c) for c in chunks]
+        self.add_rows(collection_name, *rows, vectors)
+
+    def add_rows(self, collection_name: str, ids: Sequence[str], documents: Sequence[str],
+                 metadatas: Sequence[dict[str, Any]], vectors: np.ndarray) -> None:  # fmt: skip
+        """Add rows as ``chunk_rows`` makes them (ids, texts, metadata) with their vectors."""
         collection = self._collection(collection_name)
         limit = max(1, min(self._client.get_max_batch_size(), 2000))
-        for start in range(0, len(chunks), limit):
-            batch = chunks[start : start + limit]
-            collection.add(
-                ids=[chunk.id for chunk in batch],
-                embeddings=vectors[start : start + limit],
-                documents=[chunk.text for chunk in batch],
-                metadatas=[chunk_metadata(chunk) for chunk in batch],
-            )
+        for start in range(0, len(ids), limit):
+            end = start + limit
+            collection.add(ids=list(ids[start:end]), embeddings=vectors[start:end],
+                           documents=list(documents[start:end]), metadatas=list(metadatas[start:end]))  # fmt: skip
 
     def delete_chunks(self, collection_name: str, ids: Sequence[str]) -> None:
         """Delete these rows from a collection (ids it does not hold are ignored)."""

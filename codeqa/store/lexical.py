@@ -43,20 +43,38 @@ def _light_stem(word: str) -> str:
 
 def code_tokens(text: str) -> list[str]:
     """Lower-cased tokens of ``text``: whole identifiers plus their camelCase/snake_case parts, light-stemmed."""
+    return tokens_of_words(IDENTIFIER.findall(text))
+
+
+def tokens_of_words(words: Iterable[str]) -> list[str]:
+    """``code_tokens`` of a text whose identifiers (``IDENTIFIER.findall``) are ``words``: the tokenizer of indexing,
+    which finds a chunk's identifiers once for its tokens and its references."""
     tokens: list[str] = []
-    for match in IDENTIFIER.finditer(text):
-        word = match.group()
-        lower = word.lower()
-        parts = identifier_words(word)
-        if len(parts) > 1 or (parts and parts[0] != lower.strip("_")):
-            if len(lower) > 2 and lower not in STOPWORDS:
-                tokens.append(lower.strip("_"))
-            for part in parts:
-                if len(part) > 1 and part not in STOPWORDS:
-                    tokens.append(_light_stem(part))
-        elif len(lower) > 1 and lower not in STOPWORDS:
-            tokens.append(_light_stem(lower.strip("_")))
+    for word in words:
+        tokens.extend(_WORD_TOKENS.get(word) or _word_tokens(word))
     return tokens
+
+
+_WORD_TOKENS: dict[str, tuple[str, ...]] = {}  # identifiers repeat: each is split and stemmed once per process
+_WORD_TOKENS_MAX = 500_000
+
+
+def _word_tokens(word: str) -> tuple[str, ...]:
+    lower = word.lower()
+    parts = identifier_words(word)
+    tokens: list[str] = []
+    if len(parts) > 1 or (parts and parts[0] != lower.strip("_")):
+        if len(lower) > 2 and lower not in STOPWORDS:
+            tokens.append(lower.strip("_"))
+        for part in parts:
+            if len(part) > 1 and part not in STOPWORDS:
+                tokens.append(_light_stem(part))
+    elif len(lower) > 1 and lower not in STOPWORDS:
+        tokens.append(_light_stem(lower.strip("_")))
+    if len(_WORD_TOKENS) >= _WORD_TOKENS_MAX:
+        _WORD_TOKENS.clear()
+    result = _WORD_TOKENS[word] = tuple(tokens)
+    return result
 
 
 _WORD = re.compile(r"(?u)\b\w\w+\b")

@@ -9,6 +9,7 @@ when they are missing (an index built on a shared Chroma server by another machi
 from __future__ import annotations
 
 import json
+import sys
 import threading
 from collections import OrderedDict
 from collections.abc import Sequence
@@ -26,10 +27,10 @@ from codeqa.store.corpus import Corpus, CorpusBuilder
 from codeqa.store.fileindex import FileIndex, FileIndexBuilder
 from codeqa.store.graph import SymbolGraph
 from codeqa.store.layout import manifest_dir
-from codeqa.store.lexical import LexicalIndex, code_tokens, path_tokens, plain_tokens
+from codeqa.store.lexical import LexicalIndex, code_tokens, path_tokens, plain_tokens, tokens_of_words
 from codeqa.store.manifest import Manifest
 from codeqa.store.table import ChunkTable
-from codeqa.symbols import defined_names, referenced_names
+from codeqa.symbols import IDENTIFIER, defined_names
 
 if TYPE_CHECKING:
     from codeqa.store.chroma import Store
@@ -76,9 +77,10 @@ class SearchFilesBuilder:
         self.table.append(chunks)
         self._vectors.append(np.asarray(vectors, dtype=np.float32))
         for chunk in chunks:
-            code = code_tokens(chunk.text)
-            self._corpus.add(lexical_document(chunk, code), len(code), referenced_names(chunk.text),
-                             plain_tokens(chunk.text))  # fmt: skip
+            words = IDENTIFIER.findall(chunk.text)  # once, for the chunk's tokens and the names it mentions
+            code = tokens_of_words(words)
+            refs = {sys.intern(word) for word in words if len(word) >= 3}  # = referenced_names(chunk.text)
+            self._corpus.add(lexical_document(chunk, code), len(code), refs, plain_tokens(chunk.text))
             self._files.add(chunk.path, chunk.symbol, chunk.text)
 
     def carry(self, base: Generation, rows: Sequence[int]) -> None:
