@@ -137,14 +137,19 @@ class Producer:
         started = time.perf_counter()
         position = 0
         generation = self.plan.generation
-        for kept, chunks in pending:
+        carried: list[int] = []  # consecutive kept files' rows, carried in one go
+        for kept, chunks in [*pending, (None, [])]:
             if kept is not None:
+                carried.extend(kept)
+                continue
+            if carried:
                 assert generation is not None
-                builder.carry(generation, kept)
-                totals.carried += len(kept)
-                totals.chunks += len(kept)
-                totals.ids.extend(generation.files.table.ids[row] for row in kept)
-            elif chunks:
+                builder.carry(generation, carried)
+                totals.carried += len(carried)
+                totals.chunks += len(carried)
+                totals.ids.extend(generation.files.table.ids[row] for row in carried)
+                carried = []
+            if chunks:
                 builder.add(chunks, vectors[position : position + len(chunks)])
                 totals.chunks += len(chunks)
                 totals.ids.extend(chunk.id for chunk in chunks)

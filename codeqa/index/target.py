@@ -85,7 +85,7 @@ class Target:
                 if self.base is not None:
                     drop_generation(self.settings, self.collection, self.base.generation)
                 drop_journal(self.settings, self.collection)
-                self.store.reclaim()
+                self.store.reclaim(merge=False)
             elif previous is not None and previous.collection != self.collection:
                 discard_collection(self.store, self.settings, previous.collection)
 

@@ -231,10 +231,10 @@ class Store:
         except Exception:
             return False
 
-    def reclaim(self) -> None:
+    def reclaim(self, *, merge: bool = True) -> None:
         """Give back the space of deleted rows (the embedded store; a server looks after its own files)."""
         if not self.settings.chroma_url:
-            chroma_files.reclaim(self.settings)
+            chroma_files.reclaim(self.settings, merge=merge)
 
     def orphan_collections(self, name: str | None = None) -> list[str]:
         """Collections left behind by interrupted runs (for ``name``, or all), not referenced by a manifest."""

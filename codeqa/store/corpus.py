@@ -50,22 +50,37 @@ class Ragged:
 
 
 class RaggedBuilder:
+    """Collects sequences: one at a time (fresh rows) or a ``Ragged`` block at once (carried rows)."""
+
     def __init__(self) -> None:
-        self._flat = array("i")
-        self._offsets = array("q", [0])
+        self._flat = array("i")  # the sequences appended one at a time since the last block
+        self._lengths = array("q")
+        self._parts: list[tuple[np.ndarray, np.ndarray]] = []  # (flat, lengths) in order
 
     def append(self, ids: Iterable[int]) -> None:
+        before = len(self._flat)
         self._flat.extend(ids)
-        self._offsets.append(len(self._flat))
+        self._lengths.append(len(self._flat) - before)
 
     def extend(self, part: Ragged, mapping: np.ndarray) -> None:
         """Append every sequence of ``part``, its ids translated by ``mapping``."""
-        base = len(self._flat)
-        self._flat.extend(mapping[part.flat].astype(np.int32).tolist() if len(part.flat) else [])
-        self._offsets.extend((part.offsets[1:] + base).tolist())
+        self._seal()
+        self._parts.append((mapping[part.flat].astype(np.int32), np.diff(part.offsets)))
+
+    def _seal(self) -> None:
+        if self._lengths:
+            self._parts.append(
+                (np.frombuffer(self._flat, np.int32).copy(), np.frombuffer(self._lengths, np.int64).copy())
+            )
+            self._flat, self._lengths = array("i"), array("q")
 
     def build(self) -> Ragged:
-        return Ragged(np.frombuffer(self._flat, dtype=np.int32).copy(), np.frombuffer(self._offsets, np.int64).copy())
+        self._seal()
+        flat = np.concatenate([f for f, _ in self._parts]) if self._parts else np.zeros(0, np.int32)
+        lengths = np.concatenate([n for _, n in self._parts]) if self._parts else np.zeros(0, np.int64)
+        offsets = np.zeros(len(lengths) + 1, dtype=np.int64)
+        np.cumsum(lengths, out=offsets[1:])
+        return Ragged(flat.astype(np.int32, copy=False), offsets)
 
 
 @dataclass
