@@ -18,13 +18,11 @@ if TYPE_CHECKING:
     from codeqa.config import Settings, get_settings
     from codeqa.errors import CodeqaError
     from codeqa.index import Index, IndexReport, ProgressEvent
-    from codeqa.pipeline import build_index
     from codeqa.records import Chunk, Hit
     from codeqa.retrieve import Filters, Neighbors, Retrieval, neighbors, retrieve
-    from codeqa.store import Manifest, Store
+    from codeqa.store import Manifest
 
 _EXPORTS = {
-    "build_index": "codeqa.pipeline",
     "Index": "codeqa.index",
     "IndexReport": "codeqa.index",
     "ProgressEvent": "codeqa.index",
@@ -36,7 +34,6 @@ _EXPORTS = {
     "ask": "codeqa.answer",
     "Answer": "codeqa.answer",
     "AnswerStream": "codeqa.answer",
-    "Store": "codeqa.store",
     "Manifest": "codeqa.store",
     "Chunk": "codeqa.records",
     "Hit": "codeqa.records",
@@ -58,10 +55,8 @@ __all__ = [
     "ProgressEvent",
     "Retrieval",
     "Settings",
-    "Store",
     "__version__",
     "ask",
-    "build_index",
     "get_settings",
     "neighbors",
     "retrieve",

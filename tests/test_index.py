@@ -21,11 +21,10 @@ from codeqa.errors import (
 )
 from codeqa.index import Index
 from codeqa.locks import index_lock
-from codeqa.pipeline import build_index
 from codeqa.retrieve import Filters
 from codeqa.store import Store
 from tests.conftest import git
-from tests.helpers import search_hits
+from tests.helpers import build_index, search_hits
 from tests.sample_repo import SAMPLE_FILES
 
 

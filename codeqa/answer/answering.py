@@ -176,9 +176,8 @@ def _prompt_budget(settings: Settings, backend: LLMBackend) -> int:
 
 
 def ask(
-    index: Index | str,
+    index: Index,
     question: str,
-    settings: Settings | None = None,
     *,
     filters: Filters | None = None,
     history: list[tuple[str, str]] | None = None,
@@ -186,16 +185,11 @@ def ask(
     model: str | None = None,
     k: int = 8,
 ) -> AnswerStream:
-    """Answer ``question`` about ``index``; raises only for bad input (``QueryError``, ``IndexNotFoundError``).
-
-    ``index`` may still be an index name with ``settings`` while callers move to ``Index``."""
+    """Answer ``question`` about ``index``; raises only for bad input (``QueryError``)."""
     question = validate_query(question)
     if not 1 <= k <= MAX_K:
         raise QueryError(f"k must be between 1 and {MAX_K}, got {k}.")
     turns = normalize_history(history)
-    if isinstance(index, str):
-        assert settings is not None, "ask(name, question, settings): an index name needs the settings"
-        index = Index.open(index, settings)
     settings, manifest = index.settings, index.manifest
     intent, graph_notice = graph_intent(question), None
     if intent is not None:  # "who calls X": answered from the symbol graph, whatever the backend

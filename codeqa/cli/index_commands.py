@@ -217,14 +217,12 @@ def remove(
 def repair() -> None:
     """Move a damaged index store aside and restore the indexes from the files that are left."""
     from codeqa.index.repair import repair as run_repair
-    from codeqa.store import chroma_files
+    from codeqa.index.repair import store_database
 
     config = settings()
     report = run_or_exit(lambda: run_repair(config))
     if report.damage is None and not report.restored and not report.lost:
-        out.print(
-            safe(f"The index store {chroma_files.database(config)} is healthy; nothing to repair."), soft_wrap=True
-        )
+        out.print(safe(f"The index store {store_database(config)} is healthy; nothing to repair."), soft_wrap=True)
         return
     if report.damage is not None:
         out.print(safe(f"The index store was damaged ({report.damage})."), soft_wrap=True)

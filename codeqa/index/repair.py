@@ -30,6 +30,11 @@ from codeqa.store.searchfiles import VECTORS_FILE
 BATCH = 2000
 
 
+def store_database(settings: Settings) -> Path:
+    """The embedded store's database file (what `codeqa repair` checks)."""
+    return chroma_files.database(settings)
+
+
 @dataclass
 class RepairReport:
     damage: str | None  # why the store was set aside (None: it was healthy)

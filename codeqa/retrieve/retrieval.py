@@ -12,8 +12,6 @@ from dataclasses import dataclass, field
 
 import numpy as np
 
-from codeqa.config import Settings
-from codeqa.embed import Embedder
 from codeqa.errors import QueryError
 from codeqa.index import Index
 from codeqa.records import Hit
@@ -30,7 +28,7 @@ from codeqa.retrieve.signals import (
     symbol_matches,
     top_rows,
 )
-from codeqa.store import SearchFiles, Store
+from codeqa.store import SearchFiles
 from codeqa.store.lexical import code_tokens
 from codeqa.store.table import ChunkTable
 
@@ -54,14 +52,11 @@ class Retrieval:
 
 
 def retrieve(
-    index: Index | str,
+    index: Index,
     query: str,
-    settings: Settings | None = None,
     *,
     k: int = 10,
     filters: Filters | None = None,
-    embedder: Embedder | None = None,
-    store: Store | None = None,
     weights: Weights | None = None,
     ranker: Ranker | None = None,
     learned: bool = True,
@@ -69,17 +64,13 @@ def retrieve(
     """Top-``k`` chunks of ``index`` for ``query`` (best first) and the files ranked, within ``filters``.
 
     Chunks are ranked by fusing the signals; files by the learned ranker over candidate features (``learned=False``
-    ranks files by summed chunk scores instead, as before the ranker existed; kept for comparison). ``index`` may
-    still be an index name with ``settings`` (and ``embedder``/``store``) while callers move to ``Index``.
+    ranks files by summed chunk scores instead, as before the ranker existed; kept for comparison).
     """
     query = validate_query(query)
     if k < 1:
         raise QueryError("k must be at least 1.")
     weights = weights or Weights()
     filters = filters or Filters()
-    if isinstance(index, str):
-        assert settings is not None, "retrieve(name, query, settings): an index name needs the settings"
-        index = Index.open(index, settings, store=store, embedder=embedder)
     embedder = index.embedder
     files = index.files
     table = files.table

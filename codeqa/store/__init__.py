@@ -7,14 +7,13 @@ Only ``codeqa.store.chroma`` talks to Chroma; everything else gets manifests, ch
 from codeqa.store import chroma_files
 from codeqa.store.chroma import Store
 from codeqa.store.corpus import Corpus
-from codeqa.store.layout import collection_dir, generation_dir, index_dir, manifest_dir
+from codeqa.store.layout import collection_dir, generation_dir, manifest_dir
 from codeqa.store.manifest import Manifest, validate_index_name
 from codeqa.store.searchfiles import (
     Generation,
     SearchFiles,
     SearchFilesBuilder,
     forget_search_files,
-    load_search_files,
     open_search_files,
     rebuild_search_files,
 )
@@ -32,8 +31,6 @@ __all__ = [
     "collection_dir",
     "forget_search_files",
     "generation_dir",
-    "index_dir",
-    "load_search_files",
     "manifest_dir",
     "open_search_files",
     "rebuild_search_files",

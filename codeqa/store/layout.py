@@ -26,9 +26,6 @@ def collection_dir(settings: Settings, collection: str) -> Path:
     return settings.indexes_dir / collection
 
 
-index_dir = collection_dir  # the name callers used before generations had folders of their own
-
-
 def generation_dir(settings: Settings, collection: str, generation: int) -> Path:
     """The folder of one generation of one collection."""
     folder = collection_dir(settings, collection)

@@ -19,14 +19,11 @@ from typing import TYPE_CHECKING, Protocol
 
 import numpy as np
 
-from codeqa.config import Settings
-from codeqa.errors import StoreError
 from codeqa.records import Chunk
 from codeqa.store.bm25 import bm25_from_ids
 from codeqa.store.corpus import Corpus, CorpusBuilder
 from codeqa.store.fileindex import FileIndex, FileIndexBuilder
 from codeqa.store.graph import SymbolGraph
-from codeqa.store.layout import manifest_dir
 from codeqa.store.lexical import LexicalIndex, code_tokens, path_tokens, plain_tokens, tokens_of_words
 from codeqa.store.manifest import Manifest
 from codeqa.store.table import ChunkTable
@@ -165,24 +162,6 @@ def forget_search_files(directory: Path) -> None:
     """Drop a folder's loaded search files from this process's cache (the folder is being rewritten)."""
     with _CACHE_LOCK:
         _CACHE.pop(str(directory), None)
-
-
-def load_search_files(
-    settings: Settings, manifest: Manifest, store: Store, embedder: DocumentEmbedder | None = None
-) -> SearchFiles:
-    """The index's table, BM25 index, graph and vectors; rebuilt from the store when missing (e.g. a shared server)."""
-    directory = manifest_dir(settings, manifest)
-    loaded = open_search_files(directory)
-    if loaded is None:
-        if embedder is None:
-            from codeqa.embed import get_embedder
-
-            embedder = get_embedder(settings)
-        rebuild_search_files(store, manifest, directory, embedder)
-        loaded = open_search_files(directory)
-        if loaded is None:
-            raise StoreError(f"Could not rebuild the search files of index {manifest.name!r} in {directory}.")
-    return loaded
 
 
 def _load_files(directory: Path) -> tuple[ChunkTable, LexicalIndex, SymbolGraph, np.ndarray, FileIndex] | None:
