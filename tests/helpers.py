@@ -18,9 +18,11 @@ def build_index(source: str, settings: Any, **options: Any) -> IndexReport:
     return report
 
 
-def retrieve_named(name: str, query: str, settings: Any, *, store: Any = None, **options: Any) -> Retrieval:
+def retrieve_named(
+    name: str, query: str, settings: Any, *, store: Any = None, embedder: Any = None, **options: Any
+) -> Retrieval:
     query = validate_query(query)
-    return retrieve(Index.open(name, settings, store=store), query, **options)
+    return retrieve(Index.open(name, settings, store=store, embedder=embedder), query, **options)
 
 
 def ask_named(name: str, question: str, settings: Any, **options: Any) -> AnswerStream:

@@ -13,7 +13,9 @@ import contextlib
 import ctypes
 import multiprocessing
 import os
+import queue
 import signal
+import threading
 from collections.abc import Iterator
 from typing import Any
 
@@ -69,22 +71,36 @@ class WorkerProducer:
 
 def _serve(producer: Producer, send: Any, parent: int) -> None:
     """The worker: produce, sending each item; on failure send the error (its vector run kept unless the disk is
-    full, like an in-process run)."""
-    _die_with(parent)
+    full, like an in-process run). A thread sends, so production runs ahead while the parent is busy storing: by
+    the time the last rows are stored, the search files are written too."""
+    outbox: queue.Queue = queue.Queue()
+    sender = threading.Thread(target=_send_all, args=(outbox, send), daemon=True)
+    sender.start()
     try:
         for item in producer.items():
-            send.send(("item", item))
+            outbox.put(("item", item))
         producer.close()  # merge this run's new vectors into the embedding cache
-        send.send(("end", None))
+        outbox.put(("end", None))
     except BaseException as exc:
         with contextlib.suppress(BaseException):
             producer.close(discard=isinstance(exc, Exception) and is_disk_full(exc, producer.settings.home_dir))
-        try:
-            send.send(("error", exc))
-        except Exception:  # an exception that does not pickle: its message does
-            send.send(("error", CodeqaError(f"Indexing failed in the worker process ({type(exc).__name__}: {exc}).")))
+        outbox.put(("error", exc))
     finally:
+        outbox.put(None)
+        sender.join()
         send.close()
+
+
+def _send_all(outbox: queue.Queue, send: Any) -> None:
+    while (message := outbox.get()) is not None:
+        try:
+            send.send(message)
+        except (BrokenPipeError, EOFError, OSError):
+            return  # the parent stopped listening (it failed or was killed): nothing more to say
+        except Exception:  # an error that does not pickle: its message does
+            kind, payload = message
+            send.send(("error", CodeqaError(f"Indexing failed in the worker process ({type(payload).__name__}: "
+                                            f"{payload}).")))  # fmt: skip
 
 
 def _die_with(parent: int) -> None:
