@@ -83,7 +83,8 @@ def bm25_from_ids(documents: Ragged, vocab: Sequence[str], *, k1: float, b: floa
     pairs, tf = np.unique(doc_of * max(n_terms, 1) + terms, return_counts=True)
     pair_doc, pair_term = pairs // max(n_terms, 1), pairs % max(n_terms, 1)
     df = np.bincount(pair_term, minlength=n_terms)
-    idf = np.array([math.log(1 + (n_docs - f + 0.5) / (f + 0.5)) for f in df.tolist()], dtype=np.float32)
+    counts, position = np.unique(df, return_inverse=True)  # few distinct frequencies: math.log once for each
+    idf = np.array([math.log(1 + (n_docs - f + 0.5) / (f + 0.5)) for f in counts.tolist()], dtype=np.float32)[position]
     avg_doc_len = np.array(lengths.tolist()).mean()
     tf_array = tf.astype(np.float32)
     l_d = lengths[pair_doc]

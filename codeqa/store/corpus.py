@@ -36,6 +36,14 @@ class Ragged:
     def __getitem__(self, row: int) -> np.ndarray:
         return self.flat[self.offsets[row] : self.offsets[row + 1]]
 
+    @classmethod
+    def of(cls, sequences: Sequence[np.ndarray]) -> Ragged:
+        """One ``Ragged`` from int32 arrays, in order."""
+        offsets = np.zeros(len(sequences) + 1, dtype=np.int64)
+        np.cumsum([len(sequence) for sequence in sequences], out=offsets[1:])
+        flat = np.concatenate(sequences).astype(np.int32, copy=False) if sequences else np.zeros(0, np.int32)
+        return cls(flat, offsets)
+
     def take(self, rows: Sequence[int]) -> Ragged:
         """The sequences of ``rows``, in that order, as a new ``Ragged`` (one vectorized gather)."""
         rows = np.asarray(rows, dtype=np.int64)

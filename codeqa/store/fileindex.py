@@ -18,7 +18,7 @@ from pathlib import Path
 import numpy as np
 
 from codeqa.store.bm25 import bm25_from_ids
-from codeqa.store.corpus import Corpus, Ragged, RaggedBuilder
+from codeqa.store.corpus import Corpus, Ragged
 from codeqa.store.lexical import LexicalIndex, code_tokens, path_tokens, plain_tokens
 from codeqa.symbols import short_names
 
@@ -149,18 +149,19 @@ class FileIndexBuilder:
     def documents(self, corpus: Corpus, ids: Callable[[Iterable[str]], list[int]]) -> tuple[Ragged, Ragged]:
         """Each file's BM25 document (its chunks' code tokens, its path twice, its names) and plain document (its
         path's words, then its chunks' words), as token ids (``ids`` numbers new tokens)."""
-        lexical, plain = RaggedBuilder(), RaggedBuilder()
         rows_of: list[list[int]] = [[] for _ in self._names]
         for row, number in enumerate(self.row_file):
             rows_of[number].append(row)
+        lexical: list[np.ndarray] = []
+        plain: list[np.ndarray] = []
         for number, path in enumerate(self.paths):
             code = [corpus.lexical[row][: corpus.code_len[row]] for row in rows_of[number]]
             words = path_tokens(path)
             extra = np.asarray(ids([*words, *words, *code_tokens(" ".join(self._names[number]))]), dtype=np.int32)
-            lexical.append(np.concatenate([*code, extra]).tolist())
+            lexical.append(np.concatenate([*code, extra]))
             head = np.asarray(ids(plain_tokens(path)), dtype=np.int32)
-            plain.append(np.concatenate([head, *(corpus.plain[row] for row in rows_of[number])]).tolist())
-        return lexical.build(), plain.build()
+            plain.append(np.concatenate([head, *(corpus.plain[row] for row in rows_of[number])]))
+        return Ragged.of(lexical), Ragged.of(plain)
 
     def build(self, corpus: Corpus, vocab: Sequence[str], documents: tuple[Ragged, Ragged],
               chunk_vectors: np.ndarray, card_vectors: np.ndarray | None) -> FileIndex:  # fmt: skip
