@@ -78,7 +78,9 @@ class Operations:
         return index
 
     # -- reading ---------------------------------------------------------------------------------------------------
-    def _filters(self, index: Index, scope: Scope) -> Filters:
+    def _filters(self, index: str, scope: Scope) -> tuple[Index, Filters]:
+        """The opened index and the request's filters: their bounds checked before the index loads, their values
+        against the index."""
         filters = Filters(
             layers=tuple(scope.layers),
             kinds=tuple(scope.kinds),
@@ -86,24 +88,25 @@ class Operations:
             paths=tuple(scope.paths),
             globs=tuple(scope.globs),
         )
+        opened = self._open(index)
         if filters.layers or filters.kinds or filters.languages:
-            check_filter_values(filters, index.files.table)
-        return filters
+            check_filter_values(filters, opened.files.table)
+        return opened, filters
 
     def search(self, index: str, request: SearchRequest) -> SearchResult:
         """The chunks that best match a question, each with its key lines."""
         question = validate_query(request.question)
         _check_k(request.k, MAX_SEARCH_K)
-        opened = self._open(index)
-        found = retrieve(opened, question, k=request.k, filters=self._filters(opened, request))
+        opened, filters = self._filters(index, request)
+        found = retrieve(opened, question, k=request.k, filters=filters)
         return SearchResult(index=index, question=question, results=[chunk_result(h, question) for h in found.hits])
 
     def find_files(self, index: str, request: SearchRequest) -> FilesResult:
         """The files that best match a question (for "where is…" questions)."""
         question = validate_query(request.question)
         _check_k(request.k, MAX_SEARCH_K)
-        opened = self._open(index)
-        found = retrieve(opened, question, k=request.k, filters=self._filters(opened, request))
+        opened, filters = self._filters(index, request)
+        found = retrieve(opened, question, k=request.k, filters=filters)
         files = [
             FileResult(
                 path=file.path,
@@ -119,8 +122,7 @@ class Operations:
         """Retrieve now and return the answer stream (iterate it for text; ``result()`` for the checked answer)."""
         question = validate_query(request.question)
         _check_k(request.k, MAX_ASK_K)
-        opened = self._open(index)
-        filters = self._filters(opened, request)
+        opened, filters = self._filters(index, request)
         return ask(opened, question, filters=filters, backend=request.backend, model=request.model, k=request.k)
 
     def ask(self, index: str, request: AskRequest) -> AskResult:
