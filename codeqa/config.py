@@ -51,6 +51,11 @@ class Settings(BaseSettings):
     # chunking budget, in non-whitespace characters (cAST-style)
     chunk_max_chars: int = 1500
     chunk_min_chars: int = 200
+    index_worker_min_bytes: int = Field(
+        default=2_000_000,
+        description="A write that chunks at least this many bytes of source does its chunking, embedding and search "
+        "files in a worker process beside the store's writes (0: always, -1: never).",
+    )
 
     github_token: SecretStr | None = Field(
         default=None,

@@ -2,7 +2,7 @@
 
 The app's page starts a job and polls it from an ``st.fragment(run_every=…)``; the HTTP API and the MCP server
 poll the same job for its status and progress. Cancel sets an event that the progress callback checks, which
-raises ``IndexCancelled`` inside ``build_index`` (the previous index is left untouched). Plain threading.
+raises ``IndexCancelled`` inside the index writer (the previous index is left untouched). Plain threading.
 """
 
 from __future__ import annotations
@@ -15,7 +15,7 @@ from dataclasses import dataclass, field
 from codeqa.config import Settings
 from codeqa.errors import CodeqaError, IndexBusyError, IndexCancelled, SourceError
 from codeqa.explore import Prepared, prepare
-from codeqa.pipeline import STAGES, IndexReport, ProgressEvent, build_index
+from codeqa.index import STAGES, Index, IndexReport, ProgressEvent
 from codeqa.source import looks_like_git_dir, parse_source
 
 # Share of the whole run each stage usually takes; chunk/embed/store interleave per batch, so they share one span.
@@ -123,15 +123,13 @@ class IndexJob:
 
 
 def _run(job: IndexJob, settings: Settings, token: str | None) -> None:
+    index: Index | None = None
     try:
         if job.update and job.name:
-            from codeqa.update import update_index
-
-            job.report = update_index(job.name, settings, token=token, progress=job.on_progress)
+            index = Index.open(job.name, settings).update(token=token, progress=job.on_progress)
         else:
-            job.report = build_index(
-                job.source, settings, name=job.name, ref=job.ref, token=token, progress=job.on_progress
-            )
+            index = Index.build(job.source, settings, name=job.name, ref=job.ref, token=token, progress=job.on_progress)
+        job.report = index.report
     except IndexCancelled:
         job.cancelled = True
     except CodeqaError as exc:
@@ -140,15 +138,14 @@ def _run(job: IndexJob, settings: Settings, token: str | None) -> None:
         job.error = f"Indexing failed unexpectedly ({exc.__class__.__name__}: {exc})."
     finally:
         job.finished = time.time()
-    if job.report is not None:
-        _prepare_views(job, settings)
+    if index is not None and job.report is not None:
+        _prepare_views(job, index)
 
 
-def _prepare_views(job: IndexJob, settings: Settings) -> None:
+def _prepare_views(job: IndexJob, index: Index) -> None:
     """Right after indexing (the index is usable already): lay out the map and the overview, so they open at once."""
-    assert job.report is not None
     try:
-        job.prepared = prepare(settings, job.report.manifest)
+        job.prepared = prepare(index)
     except Exception as exc:  # the pages compute what is missing themselves, and say so if it fails
         job.prepare_error = f"{exc.__class__.__name__}: {exc}"
 

@@ -190,9 +190,8 @@ def turn(manifest: Manifest, question: str, filters: Filters, backend: str, mode
         try:
             with st.spinner("Searching the code…"):
                 stream = ask(
-                    manifest.name,
+                    state.index(manifest),
                     question,
-                    state.settings(),
                     filters=filters,
                     history=history,
                     backend=backend,

@@ -47,14 +47,13 @@ def request() -> tuple[str, str, tuple[int, int] | None]:
 
 
 @st.cache_data(show_spinner="Reading the file from the index…", max_entries=32)
-def _view(home: str, collection: str, index: str, path: str, lines: tuple[int, int] | None) -> FileView:
-    return file_view(index, path, state.settings(), lines=lines, store=state.store())
+def _view(home: str, key: str, index: str, path: str, lines: tuple[int, int] | None) -> FileView:
+    return file_view(state.open_index(index), path, lines=lines)
 
 
 def load(index: str, path: str, lines: tuple[int, int] | None) -> FileView:
     try:
-        manifest = state.store().get_manifest(index)
-        return _view(str(state.settings().home_dir), manifest.collection, index, path, lines)
+        return _view(str(state.settings().home_dir), state.open_index(index).key, index, path, lines)
     except CodeqaError as exc:
         ui.fail(exc)
     raise AssertionError("unreachable")
@@ -132,9 +131,7 @@ def neighbours(view: FileView, lines: tuple[int, int] | None) -> None:
     relation = st.session_state.get(key)
     if relation:
         try:
-            store = state.store()
-            manifest = store.get_manifest(view.index)
-            context = AnswerContext.from_index(state.settings(), store, manifest, [], [])
+            context = AnswerContext.from_index(state.open_index(view.index), [], [])
             found = graph_answer(relation, symbol, context)
         except CodeqaError as exc:
             st.error(safe_markdown(str(exc)), icon=":material/error:")

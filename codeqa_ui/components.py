@@ -16,7 +16,7 @@ from pygments.util import ClassNotFound
 
 from codeqa.answer import code_view_url, escape_markdown, safe_markdown
 from codeqa.errors import CodeqaError
-from codeqa.freshness import Freshness, check_freshness
+from codeqa.index import Freshness
 from codeqa.records import Chunk
 from codeqa.retrieve import Filters
 from codeqa.store import Manifest
@@ -138,14 +138,14 @@ def filter_sidebar(manifest: Manifest) -> Filters:
 
 
 @st.cache_data(ttl=30, show_spinner=False, max_entries=64)
-def _freshness(home: str, collection: str, _manifest: Manifest) -> Freshness:
-    return check_freshness(state.settings(), _manifest)
+def _freshness(home: str, key: str, _manifest: Manifest) -> Freshness:
+    return state.index(_manifest).freshness()
 
 
 def freshness(manifest: Manifest) -> Freshness:
     """Whether a local source changed since it was indexed (checked at most every 30 s; never raises)."""
     try:
-        return _freshness(str(state.settings().home_dir), manifest.collection, manifest)
+        return _freshness(str(state.settings().home_dir), manifest.key, manifest)
     except Exception as exc:  # a check must never break a page
         return Freshness("unknown", f"could not be checked ({exc.__class__.__name__})")
 

@@ -6,8 +6,8 @@ import streamlit as st
 
 from codeqa.answer import escape_markdown, safe_markdown
 from codeqa.errors import CodeqaError
+from codeqa.index import STAGES, IndexReport
 from codeqa.languages import largest_first
-from codeqa.pipeline import STAGES, IndexReport
 from codeqa.store import Manifest
 from codeqa_ui import components as ui
 from codeqa_ui import nav, state
@@ -259,7 +259,7 @@ def _confirm_delete(manifest: Manifest) -> None:
     yes, no, _ = st.columns([1, 1, 4])
     if yes.button("Yes, delete", type="primary", width="stretch"):
         try:
-            state.store().remove(manifest.name)
+            state.index(manifest).remove()
         except CodeqaError as exc:
             ui.fail(exc)
         st.session_state.pop(CONFIRM_KEY, None)

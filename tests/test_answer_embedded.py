@@ -16,12 +16,11 @@ from pathlib import Path
 import pytest
 from typer.testing import CliRunner
 
-from codeqa.answer import ask
 from codeqa.answer.backends.embedded import SMOLLM2_FILE, packaged_gguf
 from codeqa.cli import app
 from codeqa.config import Settings
-from codeqa.pipeline import build_index
 from tests.conftest import init_repo
+from tests.helpers import ask_named, build_index
 from tests.sample_repo import SAMPLE_FILES
 
 pytestmark = pytest.mark.slow
@@ -65,7 +64,7 @@ def small(embedded_home: Path, monkeypatch: pytest.MonkeyPatch) -> Settings:
 
 
 def test_embedded_model_streams_real_tokens_with_sources(small: Settings):
-    stream = ask("shop", "how are passwords checked when a user logs in?", small, backend="embedded", k=4)
+    stream = ask_named("shop", "how are passwords checked when a user logs in?", small, backend="embedded", k=4)
     assert stream.sources and stream.notice and "tiny embedded model" in stream.notice
     started = time.perf_counter()
     pieces = list(stream)
@@ -80,7 +79,7 @@ def test_embedded_model_streams_real_tokens_with_sources(small: Settings):
 
 
 def test_planted_instructions_do_not_break_the_embedded_path(small: Settings):
-    stream = ask("shop", "what does legacy_login do?", small, backend="embedded", k=3, filters=None)
+    stream = ask_named("shop", "what does legacy_login do?", small, backend="embedded", k=3, filters=None)
     assert any(hit.chunk.path == "shop/legacy.py" for hit in stream.sources)
     answer = stream.result()
     assert answer.backend == "embedded" and answer.generated and answer.notice and "tiny" in answer.notice

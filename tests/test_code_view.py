@@ -15,6 +15,7 @@ from streamlit.testing.v1 import AppTest
 from codeqa.answer import file_view, is_code_view_url
 from codeqa.config import Settings, get_settings
 from codeqa.errors import QueryError
+from codeqa.index import Index
 from tests.indexed_home import build_sample_index
 from tests.sample_repo import SAMPLE_FILES
 from tests.served_app import serve_app, watched_page
@@ -54,13 +55,13 @@ def code_page(**params: str) -> AppTest:
 
 
 def test_the_file_comes_back_whole_from_the_index(home: Path) -> None:
-    view = file_view("shop", "shop/auth.py", Settings(home=home), lines=(19, 29))
+    view = file_view(Index.open("shop", Settings(home=home)), "shop/auth.py", lines=(19, 29))
     assert "\n".join(view.lines).rstrip("\n") == SAMPLE_FILES["shop/auth.py"].rstrip("\n")
     assert view.symbol_at(20, 22) == "SessionStore.login" and view.symbol_at(8, 10) == "hash_password"
     with pytest.raises(QueryError, match="has no file 'shop/nope.py'"):
-        file_view("shop", "shop/nope.py", Settings(home=home))
+        file_view(Index.open("shop", Settings(home=home)), "shop/nope.py")
     with pytest.raises(QueryError, match="is not a file path"):
-        file_view("shop", "../etc/passwd", Settings(home=home))
+        file_view(Index.open("shop", Settings(home=home)), "../etc/passwd")
 
 
 def test_code_page_highlights_the_cited_lines_and_offers_callers(home: Path) -> None:

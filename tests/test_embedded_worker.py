@@ -14,12 +14,12 @@ from pathlib import Path
 
 import pytest
 
-from codeqa.answer import ask
 from codeqa.answer.backends.embedded import EmbeddedBackend, packaged_gguf
 from codeqa.answer.backends.embedded_process import crash_message, worker
 from codeqa.answer.backends.select import choose_backend
 from codeqa.config import Settings
 from codeqa.errors import LLMCrashedError
+from tests.helpers import ask_named
 from tests.indexed_home import build_sample_index
 from tests.llm_standins import closed_port
 
@@ -59,7 +59,7 @@ def alive(pid: int) -> bool:
 
 @pytest.mark.parametrize(("fault", "message"), [("SIGILL@3", ILLEGAL), ("SIGKILL@3", KILLED)])
 def test_a_worker_killed_mid_answer_is_one_message_and_the_next_question_works(small: Settings, fault, message):
-    first = ask("shop", QUESTION, small.model_copy(update={"embedded_fault": fault}), backend="embedded", k=4)
+    first = ask_named("shop", QUESTION, small.model_copy(update={"embedded_fault": fault}), backend="embedded", k=4)
     pieces = list(first)
     answer = first.result()
     dead = worker()
@@ -68,14 +68,14 @@ def test_a_worker_killed_mid_answer_is_one_message_and_the_next_question_works(s
     assert answer.notice is not None and answer.notice.startswith(f"The answer was cut off: {message}")
     assert answer.notice.count("crashed") == 1 and "The next question starts it again." in answer.notice
     assert dead.pid is None  # the crashed worker is gone, this process is not
-    second = ask("shop", QUESTION, small, backend="embedded", k=4)
+    second = ask_named("shop", QUESTION, small, backend="embedded", k=4)
     reply = second.result()
     assert reply.generated and reply.backend == "embedded" and "crashed" not in (reply.notice or "")
     assert worker().pid is not None and alive(worker().pid)
 
 
 def test_a_crash_before_the_first_token_falls_back_to_the_extractive_answer(small: Settings):
-    crashed = ask("shop", QUESTION, small.model_copy(update={"embedded_fault": "SIGSEGV@0"}), backend="embedded")
+    crashed = ask_named("shop", QUESTION, small.model_copy(update={"embedded_fault": "SIGSEGV@0"}), backend="embedded")
     answer = crashed.result()
     assert not answer.generated and answer.backend == "none" and answer.text.startswith("**Extractive map")
     assert answer.notice and answer.notice.startswith("The embedded model crashed (segmentation fault in llama.cpp)")
@@ -128,7 +128,7 @@ def test_automatic_never_picks_the_embedded_model_unless_the_user_opted_in(small
     own = choose_backend(small.model_copy(update={"gguf_path": packaged_gguf()}))
     assert own.backend is not None and own.backend.name == "embedded"
     assert choose_backend(small, "embedded").backend is not None  # asked for by name: always allowed
-    answer = ask("shop", QUESTION, small).result()
+    answer = ask_named("shop", QUESTION, small).result()
     assert answer.backend == "none" and not answer.generated
 
 

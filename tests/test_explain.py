@@ -9,9 +9,9 @@ from pathlib import Path
 
 import pytest
 
-from codeqa.answer import ask
 from codeqa.answer.citations import check_citations
 from codeqa.config import Settings
+from tests.helpers import ask_named
 from tests.web_apps import build_web_home
 
 
@@ -27,7 +27,7 @@ def settings_for(web_home: Path, monkeypatch: pytest.MonkeyPatch) -> Settings:
 
 
 def answer(settings: Settings, name: str, question: str) -> str:
-    result = ask(name, question, settings, backend="none").result()
+    result = ask_named(name, question, settings, backend="none").result()
     assert not result.generated and result.citations_invalid == []
     assert check_citations(result.text, result.sources).invalid == []
     return result.text

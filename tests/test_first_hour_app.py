@@ -9,9 +9,9 @@ from pathlib import Path
 import pytest
 
 from codeqa.config import Settings, get_settings
-from codeqa.pipeline import build_index
 from codeqa_ui import jobs as jobs_module
 from codeqa_ui import state
+from tests.helpers import build_index
 from tests.indexed_home import make_sample_repo
 from tests.test_app import (  # noqa: F401 - the autouse fixtures apply here too
     CHAT,

@@ -9,7 +9,7 @@ import pytest
 
 from codeqa.answer.backends.embedded import packaged_gguf
 from codeqa.config import Settings
-from codeqa.pipeline import build_index
+from tests.helpers import build_index
 from tests.indexed_home import make_sample_repo
 from tests.served_app import serve_app, watched_page
 

@@ -15,7 +15,7 @@ import pytest
 from codeqa.config import Settings
 from codeqa.errors import SourceError
 from codeqa.jobs import JobRegistry, check_source
-from codeqa.pipeline import build_index
+from tests.helpers import build_index
 from tests.indexed_home import make_sample_repo
 from tests.sample_repo import SAMPLE_FILES
 from tests.test_browser import free_port

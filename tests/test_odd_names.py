@@ -22,11 +22,11 @@ import pytest
 
 from codeqa.config import Settings
 from codeqa.errors import CloneError, IndexNotFoundError, QueryError
-from codeqa.pipeline import build_index
+from codeqa.index import Index
 from codeqa.store import Store
-from codeqa.update import update_index
 from tests.conftest import git
 from tests.git_http import git_http_server
+from tests.helpers import build_index
 from tests.indexed_home import build_sample_index
 from tests.service_servers import ROOT, api_server, server_env
 
@@ -181,7 +181,7 @@ def test_a_default_branch_named_like_an_option_is_indexed_and_updated(tmp_path: 
         git(work, "add", "-A")
         git(work, "commit", "-q", "-m", "second")
         git(work, "push", "-q", str(served), "refs/heads/-evil:refs/heads/-evil")
-        updated = update_index("evil", settings).manifest
+        updated = Index.open("evil", settings).update().manifest
         assert updated.sha != first.sha and updated.counts["files"] == 2
         with pytest.raises(CloneError, match="Ref '-upload-pack=touch' was not found"):  # a name, never an option
             build_index(url, settings, name="opt", ref="-upload-pack=touch")

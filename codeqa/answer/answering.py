@@ -24,9 +24,10 @@ from codeqa.answer.redact import redact_secrets, redact_turns
 from codeqa.answer.render import link_hosts, remote_references
 from codeqa.config import Settings
 from codeqa.errors import LLMError, QueryError, SymbolNotFoundError
+from codeqa.index import Index
 from codeqa.records import Hit
 from codeqa.retrieve import Filters, validate_query
-from codeqa.store import Manifest, Store
+from codeqa.store import Manifest
 
 MAX_K = 50
 SUMMARY_TOKENS = 200  # a tiny model writes one paragraph on top of the extractive answer
@@ -181,9 +182,8 @@ def _prompt_budget(settings: Settings, backend: LLMBackend) -> int:
 
 
 def ask(
-    name: str,
+    index: Index,
     question: str,
-    settings: Settings,
     *,
     filters: Filters | None = None,
     history: list[tuple[str, str]] | None = None,
@@ -191,17 +191,16 @@ def ask(
     model: str | None = None,
     k: int = 8,
 ) -> AnswerStream:
-    """Answer ``question`` about index ``name``; raises only for bad input (``QueryError``, ``IndexNotFoundError``)."""
+    """Answer ``question`` about ``index``; raises only for bad input (``QueryError``)."""
     question = validate_query(question)
     if not 1 <= k <= MAX_K:
         raise QueryError(f"k must be between 1 and {MAX_K}, got {k}.")
     turns = normalize_history(history)
-    store = Store(settings)
-    manifest = store.get_manifest(name)
+    settings, manifest = index.settings, index.manifest
     intent, graph_notice = graph_intent(question), None
     if intent is not None:  # "who calls X": answered from the symbol graph, whatever the backend
         try:
-            text, found = answer_from_graph(settings, store, manifest, intent)
+            text, found = answer_from_graph(index, intent)
             return AnswerStream(question=question, query=question, sources=found, extractive=text, notice=None)
         except SymbolNotFoundError as exc:
             graph_notice = f"{exc} Answering from a search of the code instead."
@@ -217,7 +216,7 @@ def ask(
         choice.backend if use_llm_to_condense else None,
         choice.model if use_llm_to_condense else None,
     )
-    explanation = explain_index(name, question, query, settings, store, manifest, filters, k)
+    explanation = explain_index(index, question, query, filters, k)
     hits = explanation.sources if explanation else []
     extractive = render_markdown(explanation) if explanation else no_match(question)
     flagged = flag_sources(hits)

@@ -26,7 +26,6 @@ from codeqa.errors import QueryError
 from codeqa.evaluate.data import Instance
 from codeqa.evaluate.metrics import DEFAULT_KS, score
 from codeqa.evaluate.runner import _filters, indexed_in_turn
-from codeqa.store import Store
 
 
 @dataclass
@@ -122,14 +121,10 @@ def run_answer_eval(
         raise QueryError(f"{len(without_facts)} questions have no key_facts (first: {without_facts[0]}).")
     if answers_dir is not None:
         answers_dir.mkdir(parents=True, exist_ok=True)
-    store = Store(settings)
     results: list[AnswerResult] = []
-    for instance, index_seconds in indexed_in_turn(instances, trees, settings, store, keep_indexes, reuse_indexes):
-        name = instance.index_name
+    for instance, index, index_seconds in indexed_in_turn(instances, trees, settings, keep_indexes, reuse_indexes):
         started = time.perf_counter()
-        stream = ask(
-            name, instance.problem_statement, settings, filters=_filters(instance), backend=backend, model=model, k=k
-        )
+        stream = ask(index, instance.problem_statement, filters=_filters(instance), backend=backend, model=model, k=k)
         answer = stream.result()
         seconds = time.perf_counter() - started
         files = source_files([hit.chunk.path for hit in answer.sources])

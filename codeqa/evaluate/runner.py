@@ -18,11 +18,10 @@ from codeqa.embed import get_embedder
 from codeqa.errors import QueryError
 from codeqa.evaluate.data import Instance, is_test
 from codeqa.evaluate.metrics import DEFAULT_KS, InstanceResult, score
-from codeqa.pipeline import build_index
+from codeqa.index import Index
 from codeqa.retrieve import Filters, Weights, retrieve
 from codeqa.retrieve.features import FEATURES
 from codeqa.retrieve.ranker import Ranker
-from codeqa.store import Store
 
 
 def save_features(path: Path, instance: Instance, candidates: Sequence[str], features: np.ndarray | None) -> None:
@@ -51,43 +50,44 @@ def _filters(instance: Instance) -> Filters | None:
     )
 
 
-def _reusable(store: Store, name: str, settings: Settings) -> bool:
+def _reusable(name: str, settings: Settings) -> Index | None:
     """A kept index can be reused when it exists and was built by the configured embedding model and revision."""
-    if not store.exists(name):
-        return False
+    if not Index.exists(name, settings):
+        return None
     embedder = get_embedder(settings)
-    manifest = store.get_manifest(name)
-    return manifest.model == embedder.model_id and manifest.model_revision == getattr(embedder, "revision", 1)
+    index = Index.open(name, settings)
+    same = index.manifest.model == embedder.model_id and index.manifest.model_revision == getattr(
+        embedder, "revision", 1
+    )
+    return index if same else None
 
 
 def indexed_in_turn(
     instances: Sequence[Instance],
     trees: Path,
     settings: Settings,
-    store: Store,
     keep_indexes: bool = False,
     reuse_indexes: bool = False,
-) -> Iterator[tuple[Instance, float]]:
-    """Each instance with the seconds its tree took to index (0.0 after its tree's first instance). A tree is
+) -> Iterator[tuple[Instance, Index, float]]:
+    """Each instance with its index and the seconds its tree took to index (0.0 after its tree's first one). A tree is
     indexed once; its index is removed after its last instance unless ``keep_indexes``; ``reuse_indexes`` takes a
     kept index built with the same embedding model instead of indexing again."""
     missing = [i.instance_id for i in instances if not i.tree(trees).is_dir()]
     if missing:
         raise QueryError(f"{len(missing)} source trees are missing under {trees} (first: {missing[0]}).")
     last_use = {instance.tree(trees): position for position, instance in enumerate(instances)}
-    indexed: set[Path] = set()
+    indexed: dict[Path, Index] = {}
     for position, instance in enumerate(instances):
         tree = instance.tree(trees)
         index_seconds = 0.0
         if tree not in indexed:
             started = time.perf_counter()
-            if not (reuse_indexes and _reusable(store, instance.index_name, settings)):
-                build_index(str(tree), settings, name=instance.index_name, exclude=is_test, store=store)
+            reused = _reusable(instance.index_name, settings) if reuse_indexes else None
+            indexed[tree] = reused or Index.build(str(tree), settings, name=instance.index_name, exclude=is_test)
             index_seconds = time.perf_counter() - started
-            indexed.add(tree)
-        yield instance, index_seconds
+        yield instance, indexed[tree], index_seconds
         if not keep_indexes and last_use[tree] == position:
-            store.remove(instance.index_name)
+            indexed[tree].remove()
 
 
 def run_eval(
@@ -106,18 +106,14 @@ def run_eval(
 ) -> list[InstanceResult]:
     if features_dir is not None:
         features_dir.mkdir(parents=True, exist_ok=True)
-    store = Store(settings)
     results = []
-    for instance, index_seconds in indexed_in_turn(instances, trees, settings, store, keep_indexes, reuse_indexes):
-        name = instance.index_name
+    for instance, index, index_seconds in indexed_in_turn(instances, trees, settings, keep_indexes, reuse_indexes):
         started = time.perf_counter()
         retrieval = retrieve(
-            name,
+            index,
             instance.problem_statement,
-            settings,
             k=10,
             filters=_filters(instance),
-            store=store,
             weights=weights,
             ranker=ranker,
             learned=learned,

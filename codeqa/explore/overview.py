@@ -12,10 +12,9 @@ from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 from pathlib import PurePosixPath
 
-from codeqa.config import Settings
 from codeqa.explore.imports import DependencyGraph, import_graph, module_graph
+from codeqa.index import Index
 from codeqa.records import Chunk
-from codeqa.store import Manifest, Store
 from codeqa.symbols import IDENTIFIER, short_names
 
 CALL = re.compile(r"([A-Za-z_][A-Za-z0-9_]*)\s*\(")
@@ -220,10 +219,9 @@ def build_overview(chunks: Sequence[Chunk], *, name: str = "", top: int = 20) ->
     )
 
 
-def load_chunks(settings: Settings, manifest: Manifest, store: Store | None = None) -> list[Chunk]:
-    chunks = (store or Store(settings)).chunks(manifest)
-    return sorted(chunks, key=lambda c: (c.path, c.start_line))
+def load_chunks(index: Index) -> list[Chunk]:
+    return sorted(index.chunks(), key=lambda c: (c.path, c.start_line))
 
 
-def load_overview(settings: Settings, manifest: Manifest, store: Store | None = None) -> Overview:
-    return build_overview(load_chunks(settings, manifest, store), name=manifest.name)
+def load_overview(index: Index) -> Overview:
+    return build_overview(load_chunks(index), name=index.name)

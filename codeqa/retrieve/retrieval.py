@@ -12,9 +12,8 @@ from dataclasses import dataclass, field
 
 import numpy as np
 
-from codeqa.config import Settings
-from codeqa.embed import Embedder, get_embedder
 from codeqa.errors import QueryError
+from codeqa.index import Index
 from codeqa.records import Hit
 from codeqa.retrieve.features import Candidates, ChunkSignals, candidate_features
 from codeqa.retrieve.filters import Filters
@@ -29,7 +28,7 @@ from codeqa.retrieve.signals import (
     symbol_matches,
     top_rows,
 )
-from codeqa.store import Manifest, SearchFiles, Store, load_search_files
+from codeqa.store import SearchFiles
 from codeqa.store.lexical import code_tokens
 from codeqa.store.table import ChunkTable
 
@@ -53,19 +52,16 @@ class Retrieval:
 
 
 def retrieve(
-    name: str,
+    index: Index,
     query: str,
-    settings: Settings,
     *,
     k: int = 10,
     filters: Filters | None = None,
-    embedder: Embedder | None = None,
-    store: Store | None = None,
     weights: Weights | None = None,
     ranker: Ranker | None = None,
     learned: bool = True,
 ) -> Retrieval:
-    """Top-``k`` chunks of index ``name`` for ``query`` (best first) and the files ranked, within ``filters``.
+    """Top-``k`` chunks of ``index`` for ``query`` (best first) and the files ranked, within ``filters``.
 
     Chunks are ranked by fusing the signals; files by the learned ranker over candidate features (``learned=False``
     ranks files by summed chunk scores instead, as before the ranker existed; kept for comparison).
@@ -75,11 +71,8 @@ def retrieve(
         raise QueryError("k must be at least 1.")
     weights = weights or Weights()
     filters = filters or Filters()
-    store = store or Store(settings)
-    manifest = store.get_manifest(name)
-    embedder = embedder or get_embedder(settings)
-    store.check_model(manifest, embedder.model_id, embedder.dimension, getattr(embedder, "revision", 1))
-    files = load_search_files(settings, manifest, store, embedder)
+    embedder = index.embedder
+    files = index.files
     table = files.table
     filters.validate(table)
     mask = filters.mask(table)
@@ -103,11 +96,11 @@ def retrieve(
     apply_penalties(fused, table, asks_for_tests(query), weights)
     order = sorted(fused, key=lambda row: (-fused[row], row))
     if not learned:
-        retrieval = materialize(store, manifest, table, order, fused, k, weights.file_bonus_for(query))
+        retrieval = materialize(index, table, order, fused, k, weights.file_bonus_for(query))
         retrieval.query_vector = query_vector
         return retrieval
     doc_rows = [row for row in order if table.kinds[row] == "doc"][:DOC_BRIDGE_CHUNKS]
-    doc_texts = [chunk.text for chunk in store.chunks(manifest, [table.ids[row] for row in doc_rows])]
+    doc_texts = [chunk.text for chunk in index.chunks([table.ids[row] for row in doc_rows])]
     chunk_signals = ChunkSignals(
         similarity,
         lexical,
@@ -120,14 +113,13 @@ def retrieve(
         doc_texts,
     )
     candidates = candidate_features(files, query, query_vector, chunk_signals, mask)
-    retrieval = _rank_files(store, manifest, files, candidates, fused, ranker or default_ranker(), k)
+    retrieval = _rank_files(index, files, candidates, fused, ranker or default_ranker(), k)
     retrieval.query_vector = query_vector
     return retrieval
 
 
 def _rank_files(
-    store: Store,
-    manifest: Manifest,
+    opened: Index,
     files: SearchFiles,
     candidates: Candidates,
     fused: dict[int, float],
@@ -150,7 +142,7 @@ def _rank_files(
         if (number := int(index.row_file[row])) in file_rank and best_in_file[number] > 0
     }
     rows = sorted(chunk_scores, key=lambda row: (-chunk_scores[row], row))[:k]
-    by_id = {chunk.id: chunk for chunk in store.chunks(manifest, [files.table.ids[row] for row in rows])}
+    by_id = {chunk.id: chunk for chunk in opened.chunks([files.table.ids[row] for row in rows])}
     hits = [
         Hit(chunk=by_id[files.table.ids[row]], score=round(chunk_scores[row], 6), id=files.table.ids[row])
         for row in rows
@@ -167,8 +159,7 @@ def _rank_files(
 
 
 def materialize(
-    store: Store,
-    manifest: Manifest,
+    index: Index,
     table: ChunkTable,
     order: list[int],
     fused: dict[int, float],
@@ -179,7 +170,7 @@ def materialize(
     scores = file_scores(table, order, fused, file_bonus)
     files = {path: FileHit(path=path, score=score) for path, score in scores.items()}
     top = order[:k]
-    by_id = {chunk.id: chunk for chunk in store.chunks(manifest, [table.ids[row] for row in top])}
+    by_id = {chunk.id: chunk for chunk in index.chunks([table.ids[row] for row in top])}
     hits = [
         Hit(chunk=by_id[table.ids[row]], score=round(fused[row], 6), id=table.ids[row])
         for row in top
