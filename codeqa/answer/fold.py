@@ -1,0 +1,86 @@
+"""Show less, better: which sources an answer opens, which it folds to one line, which it collapses as repeats.
+
+- Near-identical snippets (the same ``try/catch → next(error)`` in seven route handlers) are collapsed into the
+  first of them, which then says "and 6 more like it".
+- At most ``OPEN`` sources are shown with their key lines (at most two per file); the rest are folded under
+  "More places", one line each.
+- Open sources are read in order: the one that opens the answer first, then callers before what they call,
+  grouped by role (``flow.flow_order``); numbering follows that order.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Sequence
+from typing import Protocol, TypeVar
+
+from codeqa.answer.flow import flow_order
+from codeqa.answer.keylines import KeyLine
+from codeqa.records import Chunk
+
+OPEN = 5
+PER_FILE_OPEN = 2
+SIMILAR = 0.6  # share of normalised key lines two sources must have in common to count as repeats
+_STRINGS = re.compile(r"\"(?:[^\"\\]|\\.)*\"|'(?:[^'\\]|\\.)*'|`(?:[^`\\]|\\.)*`")
+_NUMBERS = re.compile(r"\b\d+\b")
+
+
+class Shown(Protocol):
+    lines: list[KeyLine]
+
+    @property
+    def chunk(self) -> Chunk: ...
+
+
+T = TypeVar("T", bound=Shown)
+
+
+def signature(lines: Sequence[KeyLine]) -> frozenset[str]:
+    """Key lines as a set of normalised code (strings, numbers and spacing blanked)."""
+    normal = {_NUMBERS.sub("0", _STRINGS.sub('""', " ".join(line.text.split()))) for line in lines}
+    return frozenset(text for text in normal if len(text) > 3)
+
+
+def similar(a: frozenset[str], b: frozenset[str]) -> bool:
+    if not a or not b:
+        return False
+    return len(a & b) / min(len(a), len(b)) >= SIMILAR and len(a & b) >= min(2, len(a), len(b))
+
+
+def collapse(steps: Sequence[T]) -> tuple[list[T], dict[int, list[T]]]:
+    """``steps`` (best first) without repeats, and for each kept step's index the repeats folded into it."""
+    kept: list[T] = []
+    signatures: list[frozenset[str]] = []
+    repeats: dict[int, list[T]] = {}
+    for step in steps:
+        mine = signature(step.lines)
+        same = next((n for n, other in enumerate(signatures) if similar(mine, other)), None)
+        if same is None:
+            kept.append(step)
+            signatures.append(mine)
+        else:
+            repeats.setdefault(same, []).append(step)
+    return kept, repeats
+
+
+def split_open(steps: Sequence[T], limit: int = OPEN) -> tuple[list[T], list[T]]:
+    """The steps shown open (best first, at most ``PER_FILE_OPEN`` per file) and the folded rest, in order."""
+    opened: list[T] = []
+    folded: list[T] = []
+    per_file: dict[str, int] = {}
+    for step in steps:
+        path = step.chunk.path
+        if len(opened) < limit and per_file.get(path, 0) < PER_FILE_OPEN:
+            opened.append(step)
+            per_file[path] = per_file.get(path, 0) + 1
+        else:
+            folded.append(step)
+    return opened, folded
+
+
+def reading_order(opened: Sequence[T], edges: set[tuple[int, int]]) -> list[T]:
+    """The lead (first) stays first; the others follow the call flow (``edges`` are index pairs into ``opened``)."""
+    if len(opened) <= 1:
+        return list(opened)
+    rest = [i for i in flow_order([step.chunk for step in opened], edges) if i != 0]
+    return [opened[0], *(opened[i] for i in rest)]
