@@ -12,12 +12,13 @@
 
 from __future__ import annotations
 
+import math
 from collections.abc import Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 
 from codeqa.answer.context import AnswerContext
 from codeqa.answer.conventions import Convention
-from codeqa.answer.keylines import KeyLine, Terms, clip, evidence, key_lines, scored_lines
+from codeqa.answer.keylines import IMPORT, KeyLine, Terms, clip, evidence, key_lines, scored_lines
 from codeqa.answer.mechanism import Match, answers_poorly, convention_chunks, matches_in, mechanism_score
 from codeqa.records import Chunk, Hit
 from codeqa.symbols import short_names
@@ -27,11 +28,12 @@ WEAK = 0.25
 EXTRA_CHUNKS = (2, 2, 1)  # more chunks shown for the best files, while the answer has room
 EXTRA_SHARE = 0.35  # an extra chunk needs this share of its file's best chunk weight
 CHUNK_EVIDENCE_LINES = 8  # a file's chunk is chosen by its best lines: an answer spread over several lines counts
-W_MECHANISM = 1.0  # a candidate's constructs (normalised) against its words (normalised)
+W_MECHANISM = 2.0  # a candidate's constructs (normalised) against its words (normalised)
 MECHANISM_SCALE = 2.0  # constructs are normalised by the strongest candidate's weight, but at least by this
 W_RANK = 1.0  # its file's retrieval rank
 POOR = 0.25  # the score of code that cannot explain a mechanism is multiplied by this
 MECHANISM_MIN = 1.0  # a candidate brought in for its constructs needs at least this construct weight
+LEAD_MECHANISM = 1.0  # the best candidate with at least this construct weight opens the answer
 EXTRA_MECHANISM = 3  # candidates brought in for their constructs, beyond the retrieved ones
 NEIGHBOURS_OF = 4  # the best sources whose graph neighbours are looked at for constructs
 NEIGHBOURS = 6
@@ -164,6 +166,7 @@ def candidates(
     for candidate in found:
         candidate.evidence = evidence(terms, candidate.chunk.text, top=CHUNK_EVIDENCE_LINES)
         candidate.file_rank = file_rank.get(candidate.chunk.path, len(file_rank))
+    _discount_repeats(found)
     top_evidence = max((c.evidence for c in found), default=0.0) or 1.0
     scale = max(MECHANISM_SCALE, max((c.mechanism for c in found), default=0.0))
     for candidate in found:
@@ -171,27 +174,42 @@ def candidates(
         score = candidate.evidence / top_evidence + W_MECHANISM * mechanism + W_RANK / (1 + candidate.file_rank)
         candidate.score = score * (POOR if answers_poorly(candidate.chunk) else 1.0)
     order = {id(c): n for n, c in enumerate(found)}
-    return sorted(found, key=lambda c: (-c.score, order[id(c)]))
+    ranked = sorted(found, key=lambda c: (-c.score, order[id(c)]))
+    lead = next((c for c in ranked if c.mechanism >= LEAD_MECHANISM and not answers_poorly(c.chunk)), None)
+    if lead is not None:  # the mechanism, where the framework's constructs show one, opens the answer
+        ranked.remove(lead)
+        ranked.insert(0, lead)
+    return ranked
+
+
+def _discount_repeats(found: Sequence[Candidate]) -> None:
+    """A construct said in many files (``before_action :authenticate_user!`` in every controller) is a use of the
+    mechanism, not the mechanism: each match weighs 1/sqrt(files saying the same) — the place that sets it up,
+    said once, keeps its weight."""
+    files: dict[str, set[str]] = {}
+    for candidate in found:
+        for match in candidate.matches:
+            files.setdefault(match.phrase, set()).add(candidate.chunk.path)
+    for candidate in found:
+        candidate.matches = [
+            replace(match, weight=match.weight / math.sqrt(len(files[match.phrase]))) for match in candidate.matches
+        ]
 
 
 def source_lines(terms: Terms, chunk: Chunk, matches: Sequence[Match], limit: int) -> list[KeyLine]:
-    """A source's key lines: its best construct lines (up to ``FORCED_LINES``) and its best-scoring lines."""
+    """A source's key lines: its best construct lines (up to ``FORCED_LINES``), then its best-scoring lines
+    (imports only when nothing better is left), in file order."""
     if limit <= 0:
         return []
+    text = chunk.text.split("\n")
     forced = sorted(matches, key=lambda m: -m.weight)[: min(FORCED_LINES, limit)]
-    numbers = {match.line for match in forced}
-    lines = [KeyLine(m.line, clip(chunk.text.split("\n")[m.line - chunk.start_line])) for m in forced]
-    for line in key_lines(terms, chunk.text, chunk.start_line, limit=limit):
-        if len(lines) >= limit:
-            break
-        if line.line not in numbers:
-            lines.append(line)
-            numbers.add(line.line)
-    if len(lines) < limit:  # key_lines stopped at its own best: take the next best lines too
-        rest = [i for _, i in scored_lines(terms, chunk.text) if chunk.start_line + i not in numbers]
-        text = chunk.text.split("\n")
-        lines += [KeyLine(chunk.start_line + i, clip(text[i])) for i in rest[: limit - len(lines)]]
-    return sorted(lines, key=lambda line: line.line)
+    chosen = list(dict.fromkeys(m.line - chunk.start_line for m in forced))
+    ranked = [i for _, i in scored_lines(terms, chunk.text) if i not in chosen]
+    ranked.sort(key=lambda i: bool(IMPORT.match(text[i])))  # stable: imports last, the rest by score
+    chosen += ranked[: limit - len(chosen)]
+    if not chosen:
+        return key_lines(terms, chunk.text, chunk.start_line, limit=limit)  # the definition line stands in
+    return [KeyLine(chunk.start_line + i, clip(text[i])) for i in sorted(chosen)]
 
 
 def allocate_lines(

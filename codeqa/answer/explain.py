@@ -22,7 +22,7 @@ from dataclasses import dataclass, field
 from codeqa.answer.choose import Candidate, allocate_lines, candidates, select_sources, source_lines
 from codeqa.answer.context import AnswerContext
 from codeqa.answer.flow import Use, chains, link, role_of
-from codeqa.answer.fold import collapse, reading_order, split_open
+from codeqa.answer.fold import collapse, reading_order, split_open, weak_evidence
 from codeqa.answer.injection import instruction_like
 from codeqa.answer.intent import intents
 from codeqa.answer.keylines import KeyLine, Terms, question_terms
@@ -63,7 +63,8 @@ FILLER = frozenset(
     thing things part parts use used uses using get gets make made add added would like need needs one also after
     before first new go goes find see look someone somebody people each every kind sure mean actual actually
     exactly anything something everything place places where which who whom whose calls call called too many
-    much several some any all more most less few lots lot really
+    much several some any all more most less few lots lot really through throughout via across system systems flow
+    flows process processes overall mechanism whole step steps
     """.split()  # noqa: SIM905
 )
 
@@ -109,6 +110,7 @@ class Explanation:
     opened: int = 0  # how many of ``steps`` are shown with their key lines
     framework: str = ""  # the framework detected ("" when none)
     intents: tuple[str, ...] = ()
+    lead: int = 1  # rank of the source that answers best (the lead sentences cite it first)
 
     @property
     def open_steps(self) -> list[Step]:
@@ -117,6 +119,11 @@ class Explanation:
     @property
     def folded_steps(self) -> list[Step]:
         return self.steps[self.opened :]
+
+    @property
+    def best_first(self) -> list[Step]:
+        """The open steps by how well they answer, the lead first."""
+        return sorted(self.open_steps, key=lambda step: (step.rank != self.lead, -step.score, step.rank))
 
     def step(self, rank: int) -> Step:
         return next(step for step in self.steps if step.rank == rank)
@@ -248,7 +255,7 @@ def explain(question: str, context: AnswerContext, *, limit: int = 8, max_files:
     folded = folded[:MAX_FOLDED]
     imports = _imports(context, [*opened, *folded])
     edges, _ = _link(opened, context, imports)
-    ordered = [*reading_order(opened, edges), *folded]
+    ordered = [*(reading_order(opened, edges) if not weak_evidence(terms, opened) else opened), *folded]
     for number, step in enumerate(ordered, start=1):  # numbering follows reading order
         step.rank = number
         step.calls, step.called_by = [], []
@@ -271,4 +278,7 @@ def explain(question: str, context: AnswerContext, *, limit: int = 8, max_files:
     unique = [hit for hit in {hit.chunk.id: hit for hit in extra}.values() if hit.chunk.id not in shown_ids]
     missing = missing_words(question, [step.chunk for step in ordered], context)
     sources = [*(step.hit for step in ordered), *unique]
-    return Explanation(question, ordered, chain, missing, sources, len(opened), framework_name(conventions), topics)
+    lead = opened[0].rank if opened else 1
+    explanation = Explanation(question, ordered, chain, missing, sources, len(opened), framework_name(conventions))
+    explanation.intents, explanation.lead = topics, lead
+    return explanation

@@ -4,8 +4,8 @@
   first of them, which then says "and 6 more like it".
 - At most ``OPEN`` sources are shown with their key lines (at most two per file); the rest are folded under
   "More places", one line each.
-- Open sources are read in order: the one that opens the answer first, then callers before what they call,
-  grouped by role (``flow.flow_order``); numbering follows that order.
+- Open sources are read as the call flow runs: callers before what they call, grouped by role
+  (``flow.flow_order``); numbering follows that order. (The lead sentences cite the best source first.)
 """
 
 from __future__ import annotations
@@ -15,11 +15,13 @@ from collections.abc import Sequence
 from typing import Protocol, TypeVar
 
 from codeqa.answer.flow import flow_order
-from codeqa.answer.keylines import KeyLine
+from codeqa.answer.keylines import KeyLine, Terms, term_score
+from codeqa.answer.mechanism import answers_poorly
 from codeqa.records import Chunk
 
 OPEN = 5
 PER_FILE_OPEN = 2
+STRONG_LINE = 2.0  # a line holding two of the question's words (or one and an expansion) is real evidence
 SIMILAR = 0.6  # share of normalised key lines two sources must have in common to count as repeats
 _STRINGS = re.compile(r"\"(?:[^\"\\]|\\.)*\"|'(?:[^'\\]|\\.)*'|`(?:[^`\\]|\\.)*`")
 _NUMBERS = re.compile(r"\b\d+\b")
@@ -64,13 +66,16 @@ def collapse(steps: Sequence[T]) -> tuple[list[T], dict[int, list[T]]]:
 
 
 def split_open(steps: Sequence[T], limit: int = OPEN) -> tuple[list[T], list[T]]:
-    """The steps shown open (best first, at most ``PER_FILE_OPEN`` per file) and the folded rest, in order."""
+    """The steps shown open (best first, at most ``PER_FILE_OPEN`` per file, code that cannot explain a mechanism
+    only when nothing else is left) and the folded rest, in order."""
     opened: list[T] = []
     folded: list[T] = []
     per_file: dict[str, int] = {}
+    able = sum(1 for step in steps if not answers_poorly(step.chunk))
     for step in steps:
         path = step.chunk.path
-        if len(opened) < limit and per_file.get(path, 0) < PER_FILE_OPEN:
+        poor = able > 0 and answers_poorly(step.chunk)
+        if len(opened) < limit and per_file.get(path, 0) < PER_FILE_OPEN and not poor:
             opened.append(step)
             per_file[path] = per_file.get(path, 0) + 1
         else:
@@ -79,8 +84,16 @@ def split_open(steps: Sequence[T], limit: int = OPEN) -> tuple[list[T], list[T]]
 
 
 def reading_order(opened: Sequence[T], edges: set[tuple[int, int]]) -> list[T]:
-    """The lead (first) stays first; the others follow the call flow (``edges`` are index pairs into ``opened``)."""
-    if len(opened) <= 1:
-        return list(opened)
-    rest = [i for i in flow_order([step.chunk for step in opened], edges) if i != 0]
-    return [opened[0], *(opened[i] for i in rest)]
+    """The open steps as the call flow runs (``edges`` are index pairs into ``opened``): grouped by role, callers
+    before what they call; the lead sentences already named the best of them first."""
+    return [opened[i] for i in flow_order([step.chunk for step in opened], edges)]
+
+
+def weak_evidence(terms: Terms, opened: Sequence[T]) -> bool:
+    """No construct on any open source, and no line of the best one holding two of the question's words: the
+    answer says so, and shows its sources best first (no flow to follow)."""
+    if not opened:
+        return True
+    if any(getattr(step, "matches", None) for step in opened):
+        return False
+    return all(term_score(terms, line.text) < STRONG_LINE for line in opened[0].lines)

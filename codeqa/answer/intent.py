@@ -17,11 +17,11 @@ INTENTS: dict[str, str] = {
     r"session|token|jwt|oauth|credential|permission|current.user|who is (?:signed|logged)|identity|prove who",
     "errors": r"error|fail|exception|crash|goes wrong|went wrong|broke|reject|denied|refus|not found|404|500|raise|"
     r"throw",
-    "logging": r"log(?!\s?(?:\w+\s)?(?:in|on)\b)(?:s|ged|ger|ging)?\b|track(?:s|ed|ing)? (?:user|what|behaviou?r|activit)|"
-    r"audit|telemetry|metric|behaviou?r|user activit",
+    "logging": r"log(?!\s?(?:\w+\s)?(?:in|on)\b)(?:s|ged|ger|ging)?\b|"
+    r"track(?:s|ed|ing)? (?:user|what|behaviou?r|activit)|audit|telemetry|metric|behaviou?r|user activit",
     "config": r"config|settings?\b|environment variable|env var|\.env\b|feature flag",
-    "entry": r"entry.?point|boot|bootstrap|request (?:flow|lifecycle|pipeline)|middleware|where does .* (?:begin|start)|"
-    r"main (?:file|function|module)|wired",
+    "entry": r"entry.?point|boot|bootstrap|request (?:flow|lifecycle|pipeline)|middleware|"
+    r"where does .* (?:begin|start)|main (?:file|function|module)|wired",
     "jobs": r"background|queue|schedul|cron|worker|periodic|every (?:day|hour|minute)",
 }
 _COMPILED = {name: re.compile(rf"\b(?:{pattern})", re.IGNORECASE) for name, pattern in INTENTS.items()}

@@ -18,8 +18,9 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 
 from codeqa.answer.explain import Explanation, Step
+from codeqa.answer.fold import weak_evidence
 from codeqa.answer.injection import instruction_like
-from codeqa.answer.keylines import KeyLine, evidence, question_terms, term_score
+from codeqa.answer.keylines import COMMENT, IMPORT, KeyLine, evidence, question_terms, term_score
 from codeqa.answer.mechanism import Match
 from codeqa.answer.outline import display_name
 from codeqa.answer.render import code_span
@@ -29,7 +30,6 @@ MECHANISM_MATCHES = 3
 MECHANISM_STEPS = 2
 OUTCOME_LINES = 2
 QUOTE_CHARS = 90  # a quoted line longer than this is cut (the full line is in the source below)
-STRONG_LINE = 2.0  # a line holding two of the question's words (or one word and an expansion) is real evidence
 WEAK = (
     "The code found answers this only loosely: no source holds a construct for it or a line naming two of the "
     "question's words. The nearest places are listed below; check them before relying on them."
@@ -49,8 +49,8 @@ OUTCOMES = (
         r"|\bstatus(?:_code|Code)?\s*[:=(]\s*:?\w+|\b[45]\d\d\b")),
     ("raises", re.compile(r"^\s*(?:raise|throw)\b|\bthrow new\b|\bpanic\(")),
     ("stores", re.compile(
-        r"\b(?:session|cookies|Current)\b[\[.][^=]*=[^=]|\.(?:save|create|insert|update|commit|add|put|set|"
-        r"increment!?|update_columns?)\(|\.(?:save|create|update)!?(?:\s|$)")),
+        r"\b(?:session|cookies|Current)\b[\[.][^=]*=[^=]|\.(?:save|create|insert|update|commit|persist|"
+        r"increment!?|update_columns?|insertOne|updateOne)!?\(|\.(?:save|create|update)!?(?:\s|$)")),
     ("logs with", re.compile(r"\b(?:log(?:ger)?|Log|Rails\.logger|console|slog)\.\w+\(|(?<![\w.])log\(")),
 )  # fmt: skip
 
@@ -69,21 +69,31 @@ def _quote(text: str) -> str:
     return flat if len(flat) <= QUOTE_CHARS else flat[: QUOTE_CHARS - 1] + "…"
 
 
+def _said(line: str) -> bool:
+    """A line worth quoting in a sentence: code that does something, not an import or a comment."""
+    return bool(line.strip()) and not IMPORT.match(line) and not COMMENT.match(line) and not instruction_like(line)
+
+
 def _at(step: Step, line: int) -> tuple[str, str]:
     where = f"{step.chunk.path}:{line}"
     return code_span(where), where
 
 
+def _name(step: Step) -> str:
+    return display_name(step.chunk).split(" (+", 1)[0]
+
+
 def _named(step: Step) -> tuple[str, str]:
-    name = display_name(step.chunk)
+    name = _name(step)
     return f"{code_span(name)} ({code_span(step.chunk.location)})", f"{name} ({step.chunk.location})"
 
 
 def _mechanism(explanation: Explanation) -> list[tuple[Step, list[Match]]]:
     """The strongest constructs on the open sources (one per phrase, ``MECHANISM_MATCHES`` at most, from at most
-    ``MECHANISM_STEPS`` sources), grouped by source in reading order."""
+    ``MECHANISM_STEPS`` sources), grouped by source, the lead first, then the better sources."""
     found: list[tuple[float, int, Step, Match]] = []
-    for position, step in enumerate(explanation.open_steps):
+    steps = explanation.best_first
+    for position, step in enumerate(steps):
         for match in step.matches:
             if not instruction_like(match.text):
                 found.append((match.weight, position, step, match))
@@ -97,7 +107,6 @@ def _mechanism(explanation: Explanation) -> list[tuple[Step, list[Match]]]:
         phrases.add(match.phrase)
         if len(phrases) >= MECHANISM_MATCHES:
             break
-    steps = explanation.open_steps
     return [(steps[position], sorted(matches, key=lambda m: m.line)) for position, matches in sorted(chosen.items())]
 
 
@@ -152,7 +161,7 @@ def _shape(a: list[str], b: list[str]) -> tuple[int, int] | None:
 
 def best_line(step: Step, question: str) -> KeyLine | None:
     terms = question_terms(question)
-    scored = [(term_score(terms, line.text), -n, line) for n, line in enumerate(step.lines) if line.text.strip()]
+    scored = [(term_score(terms, line.text), -n, line) for n, line in enumerate(step.lines) if _said(line.text)]
     return max(scored, key=lambda item: item[:2])[2] if scored else None
 
 
@@ -161,7 +170,7 @@ def _lead_sentence(explanation: Explanation, step: Step) -> Sentence:
     verb = LAYER_VERBS.get(str(step.chunk.layer), "is where this happens")
     line = best_line(step, explanation.question)
     text_md, text_plain = f"{named_md} {verb}", f"{named_plain} {verb}"
-    if line is not None and not instruction_like(line.text):
+    if line is not None:
         at_md, at_plain = _at(step, line.line)
         text_md += f": {code_span(_quote(line.text))} ({at_md})"
         text_plain += f": {_quote(line.text)} ({at_plain})"
@@ -176,7 +185,7 @@ def _flow_sentence(explanation: Explanation) -> Sentence | None:
         plain = [_named(step)[1] for step in hops]
         return Sentence(md[0] + " calls " + ", which calls ".join(md[1:]) + ".",
                         plain[0] + " calls " + ", which calls ".join(plain[1:]) + ".")  # fmt: skip
-    lead = explanation.steps[0]
+    lead = explanation.step(explanation.lead)
     terms = question_terms(explanation.question)
     related = [r for r in lead.related if r.direction == "calls"]
     calls = sorted(related, key=lambda r: -evidence(terms, r.chunk.text))[:2]  # the callees that speak to it
@@ -184,19 +193,19 @@ def _flow_sentence(explanation: Explanation) -> Sentence | None:
         return None
     md = " and ".join(f"{code_span(r.use.name)} ({code_span(r.chunk.location)})" for r in calls)
     plain = " and ".join(f"{r.use.name} ({r.chunk.location})" for r in calls)
-    name = display_name(lead.chunk)
+    name = _name(lead)
     return Sentence(f"{code_span(name)} calls {md}.", f"{name} calls {plain}.")
 
 
 def _outcomes(explanation: Explanation, skip: set[tuple[str, int]]) -> list[tuple[str, Step, KeyLine]]:
     """Up to ``OUTCOME_LINES`` lines of the first open sources that end the story, one per kind of outcome."""
     found: list[tuple[str, Step, KeyLine]] = []
-    for step in explanation.open_steps[:3]:
+    for step in explanation.best_first[:3]:
         for verb, pattern in OUTCOMES:
             if any(verb == other for other, _, _ in found):
                 continue
             line = next((line for line in step.lines if (step.chunk.path, line.line) not in skip
-                         and pattern.search(line.text) and not instruction_like(line.text)), None)  # fmt: skip
+                         and pattern.search(line.text) and _said(line.text)), None)  # fmt: skip
             if line is not None:
                 found.append((verb, step, line))
                 skip.add((step.chunk.path, line.line))
@@ -211,13 +220,13 @@ def _outcome_sentence(found: Sequence[tuple[str, Step, KeyLine]]) -> Sentence | 
     md, plain = [], []
     for verb, step, line in found:
         at_md, at_plain = _at(step, line.line)
-        md.append(f"{code_span(display_name(step.chunk))} {verb} {code_span(_quote(line.text))} ({at_md})")
-        plain.append(f"{display_name(step.chunk)} {verb} {_quote(line.text)} ({at_plain})")
+        md.append(f"{code_span(_name(step))} {verb} {code_span(_quote(line.text))} ({at_md})")
+        plain.append(f"{_name(step)} {verb} {_quote(line.text)} ({at_plain})")
     return Sentence("Then " + "; ".join(md) + ".", "Then " + "; ".join(plain) + ".")
 
 
 def _value_sentence(explanation: Explanation) -> Sentence | None:
-    for step in explanation.open_steps[:2]:
+    for step in explanation.best_first[:2]:
         for value in step.values:
             if not AMOUNT.search(value.line.text.split("=", 1)[-1]):
                 continue  # a value sentence is for an amount or a name set once (not a constructor call)
@@ -229,10 +238,7 @@ def _value_sentence(explanation: Explanation) -> Sentence | None:
 
 def weak(explanation: Explanation) -> bool:
     """No construct on any open source, and no line of the leading source holding two of the question's words."""
-    if any(step.matches for step in explanation.open_steps) or not explanation.steps:
-        return not explanation.steps
-    terms = question_terms(explanation.question)
-    return all(term_score(terms, line.text) < STRONG_LINE for line in explanation.steps[0].lines)
+    return weak_evidence(question_terms(explanation.question), explanation.best_first)
 
 
 def lead_sentences(explanation: Explanation) -> list[Sentence]:
@@ -240,7 +246,7 @@ def lead_sentences(explanation: Explanation) -> list[Sentence]:
     if weak(explanation):
         return [Sentence(WEAK, WEAK)]
     chosen = _mechanism(explanation)
-    lead = explanation.steps[0]
+    lead = explanation.step(explanation.lead)
     sentences: list[Sentence] = []
     if not chosen or chosen[0][0] is not lead:  # the opening cites the lead source first
         sentences.append(_lead_sentence(explanation, lead))

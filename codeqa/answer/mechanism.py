@@ -12,8 +12,8 @@ files cannot explain a mechanism whatever their words (migrations, seeds, SQL, l
 from __future__ import annotations
 
 import threading
-from collections import OrderedDict
-from collections.abc import Iterable, Sequence
+from collections import Counter, OrderedDict
+from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass
 from fnmatch import fnmatch
 from pathlib import PurePosixPath
@@ -22,11 +22,15 @@ from codeqa.answer.context import AnswerContext
 from codeqa.answer.conventions import Construct, Convention, load_all
 from codeqa.answer.keylines import COMMENT, prose_lines
 from codeqa.records import Chunk
-from codeqa.store.lexical import code_tokens
 
 SECONDARY = 0.5  # a construct for the question's second or third intent counts half
-DETECTED = 2.0  # detection score a framework needs: a marker path counts 2, an identifier its code uses 1
+OTHER_CONSTRUCTS = 0.3  # share of a chunk's other constructs in its mechanism score
+DETECTED = 2.0  # detection score a framework needs: a marker path counts 1.5, an identifier its code uses 1
+PATH_WEIGHT = 1.5
+LANGUAGE_SHARE = 0.15  # a framework's languages must make this share of the index's chunks
 PER_CONSTRUCT = 3  # index chunks brought in per construct, at most
+CHECKED_PER_CONSTRUCT = 12  # ... chosen among this many that hold its anchor, checked in the code
+ANCHOR_ROWS = 200
 MAX_BROUGHT = 8
 POOR_LAYERS = frozenset({"migration", "test", "docs", "build"})
 POOR_PATHS = (
@@ -50,21 +54,26 @@ class Match:
     handler: str = ""  # the function the construct hands control to (its ``handler`` group), if it names one
 
 
-def _vocabulary(context: AnswerContext) -> set[str]:
-    return set(context.identifiers())
+def detect(
+    paths: Sequence[str], holds: Callable[[str, Sequence[str]], bool], languages: Sequence[str] = ()
+) -> tuple[Convention, ...]:
+    """The frameworks whose marker paths or identifiers an index holds (``common`` always), most evident first.
 
-
-def detect(paths: Sequence[str], words: set[str]) -> tuple[Convention, ...]:
-    """The frameworks whose marker paths or identifiers an index holds (``common`` always), most evident first."""
+    ``holds(word, languages)`` says whether code in those languages uses the identifier; ``languages`` (one per
+    chunk) gates the frameworks: one counts only where its languages make ``LANGUAGE_SHARE`` of the code (a Rails
+    app's few JavaScript assets do not make it an Express app)."""
+    counts = Counter(languages)
+    total = sum(counts.values())
     scored: list[tuple[float, int, Convention]] = []
     for order, convention in enumerate(load_all()):
         if not convention.detect_paths and not convention.detect_words:
             scored.append((99.0, order, convention))
             continue
-        score = 2.0 * any(fnmatch(path, glob) for glob in convention.detect_paths for path in paths)
-        for word in convention.detect_words:
-            tokens = code_tokens(word)
-            score += bool(word.lower() in words or (tokens and tokens[0] in words))
+        share = sum(counts[language] for language in convention.languages) / total if total else 1.0
+        if convention.languages and share < LANGUAGE_SHARE:
+            continue
+        score = PATH_WEIGHT * sum(any(fnmatch(path, glob) for path in paths) for glob in convention.detect_paths)
+        score += sum(holds(word, convention.languages) for word in convention.detect_words)
         if score >= DETECTED:
             scored.append((score, order, convention))
     return tuple(convention for _, _, convention in sorted(scored, key=lambda item: (-item[0], item[1])))
@@ -76,7 +85,12 @@ def frameworks(context: AnswerContext) -> tuple[Convention, ...]:
     with _LOCK:
         if key in _DETECTED:
             return _DETECTED[key]
-    found = detect(sorted(set(context.table.paths)), _vocabulary(context))
+
+    def holds(word: str, languages: Sequence[str]) -> bool:
+        rows = context.rows_mentioning(word)[:200]
+        return any(not languages or context.table.languages[row] in languages for row in rows)
+
+    found = detect(sorted(set(context.table.paths)), holds, context.table.languages)
     with _LOCK:
         _DETECTED[key] = found
         while len(_DETECTED) > 8:
@@ -130,15 +144,13 @@ def matches_in(chunk: Chunk, conventions: Sequence[Convention], intents: Sequenc
 
 
 def mechanism_score(matches: Sequence[Match]) -> float:
-    """How strongly matches show a mechanism: each construct counts once (repeats add a little)."""
+    """How strongly matches show a mechanism: the strongest construct, and a share of the other kinds (a file that
+    lists everything, like a settings file, does not outweigh the one construct that does the work)."""
     best: dict[int, float] = {}
-    repeats = 0.0
     for match in matches:
-        key = id(match.construct)
-        if key in best:
-            repeats += 0.1 * match.weight
-        best[key] = max(best.get(key, 0.0), match.weight)
-    return sum(best.values()) + min(repeats, 0.5)
+        best[id(match.construct)] = max(best.get(id(match.construct), 0.0), match.weight)
+    weights = sorted(best.values(), reverse=True)
+    return weights[0] + OTHER_CONSTRUCTS * sum(weights[1:]) if weights else 0.0
 
 
 def answers_poorly(chunk: Chunk) -> bool:
@@ -153,7 +165,15 @@ def answers_poorly(chunk: Chunk) -> bool:
     return bool(code) and sum(1 for line in code if COMMENT.match(line)) >= 0.8 * len(code)
 
 
+def _literal_paths(construct: Construct) -> list[str]:
+    """The construct's paths that name one file (``app/models/current.rb``): its file can be looked at directly."""
+    return [path for path in construct.paths if not any(ch in path for ch in "*?[")]
+
+
 def _anchor_rows(context: AnswerContext, anchor: str) -> list[int]:
+    """Rows holding the anchor: every word of it (``err req res next``), or any of its ``|`` alternatives."""
+    if "|" in anchor:
+        return list(dict.fromkeys(row for part in anchor.split("|") for row in _anchor_rows(context, part.strip())))
     rows: list[int] | None = None
     for word in anchor.split():
         found = context.rows_mentioning(word)
@@ -167,28 +187,43 @@ def convention_chunks(
     context: AnswerContext, conventions: Sequence[Convention], intents: Sequence[str], seen: Iterable[str] = ()
 ) -> list[Chunk]:
     """Chunks of the index (outside ``seen``) holding a construct for the question's first intent, found by the
-    constructs' anchors: in retrieved files first, then in line with the word index's order."""
+    constructs' anchors and checked in the code: in retrieved files first, the strongest constructs first."""
     if not intents:
         return []
     file_rank = {path: n for n, path in enumerate(context.files)}
     skip = set(seen)
-    wanted: list[int] = []
     primary = intents[:1]
-    for convention in conventions:
-        for construct in convention.constructs:
-            if not construct.anchor or intent_weight(construct, primary) <= 0:
+    wanted: dict[int, list[int]] = {}  # construct index -> candidate rows
+    anchored = [c for convention in conventions for c in convention.constructs
+                if (c.anchor or _literal_paths(c)) and intent_weight(c, primary) > 0]  # fmt: skip
+    anchored.sort(key=lambda c: -c.weight)
+    for index, construct in enumerate(anchored):
+        languages = next(v.languages for v in conventions if construct in v.constructs)
+        found_rows = _anchor_rows(context, construct.anchor)[:ANCHOR_ROWS] if construct.anchor else []
+        found_rows += [row for path in _literal_paths(construct) for row in context.file_rows(path)]
+        rows = [
+            row
+            for row in dict.fromkeys(found_rows)
+            if context.in_scope(row)
+            and context.table.ids[row] not in skip
+            and context.table.layers[row] not in POOR_LAYERS
+            and (not languages or context.table.languages[row] in languages)
+            and construct.applies_to(context.table.paths[row], context.table.languages[row])
+        ]
+        rows.sort(key=lambda r: file_rank.get(context.table.paths[r], len(file_rank)))
+        wanted[index] = rows[:CHECKED_PER_CONSTRUCT]
+    fetched = {c.id: c for c in context.chunks(list(dict.fromkeys(r for rows in wanted.values() for r in rows)))}
+    found: list[Chunk] = []
+    for index, rows in wanted.items():
+        construct = anchored[index]
+        kept = 0
+        for row in rows:
+            chunk = fetched.get(context.table.ids[row])
+            if chunk is None or chunk in found or answers_poorly(chunk):
                 continue
-            rows = [
-                row
-                for row in _anchor_rows(context, construct.anchor)[:40]
-                if context.in_scope(row)
-                and context.table.ids[row] not in skip
-                and context.table.layers[row] not in POOR_LAYERS
-                and (not convention.languages or context.table.languages[row] in convention.languages)
-                and construct.applies_to(context.table.paths[row], context.table.languages[row])
-            ]
-            rows.sort(key=lambda r: file_rank.get(context.table.paths[r], len(file_rank)))
-            wanted += [row for row in rows[:PER_CONSTRUCT] if row not in wanted]
-    chunks = context.chunks(wanted[: 3 * MAX_BROUGHT])
-    verified = [chunk for chunk in chunks if matches_in(chunk, conventions, primary)]
-    return verified[:MAX_BROUGHT]
+            if any(construct.pattern.search(line) for _, line in _code_lines(chunk)):
+                found.append(chunk)
+                kept += 1
+            if kept >= PER_CONSTRUCT:
+                break
+    return found[:MAX_BROUGHT]

@@ -92,7 +92,8 @@ def _evaluate_answers(
         gold = "gold in sources" if result.metrics.get(f"acc@{max(ks)}") else "gold missing"
         err.print(
             f"{safe(result.instance_id):<40} facts {len(result.shown)}/{result.facts}"
-            f" (prompt {len(result.prompt_shown)})  opening {'ok' if result.opening_ok else 'no'}  {result.lines:3d} lines  {gold:<15} "
+            f" (prompt {len(result.prompt_shown)})  opening {'ok' if result.opening_ok else 'no'}"
+            f"  {result.lines:3d} lines  {gold:<15} "
             f"{result.seconds:6.2f}s" + (f"  (indexed in {result.index_seconds:.1f}s)" if result.index_seconds else "")
         )
 

@@ -19,19 +19,7 @@ from functools import lru_cache
 from importlib import resources
 
 KINDS = ("entry", "route", "filter", "auth", "error", "logging", "config", "job", "data")
-FRAMEWORK_FILES = (
-    "common",
-    "flask",
-    "django",
-    "fastapi",
-    "rails",
-    "express",
-    "nextjs",
-    "laravel",
-    "spring",
-    "go",
-    "phoenix",
-)
+COMMON = "common.toml"  # constructs of any application, loaded first
 
 
 @dataclass(frozen=True)
@@ -111,4 +99,6 @@ def parse(text: str) -> Convention:
 def load_all() -> tuple[Convention, ...]:
     """Every framework's conventions shipped with codeqa."""
     folder = resources.files(__name__)
-    return tuple(parse(folder.joinpath(f"{name}.toml").read_text(encoding="utf-8")) for name in FRAMEWORK_FILES)
+    names = sorted(entry.name for entry in folder.iterdir() if entry.name.endswith(".toml"))
+    names.sort(key=lambda name: name != COMMON)
+    return tuple(parse(folder.joinpath(name).read_text(encoding="utf-8")) for name in names)
