@@ -17,6 +17,7 @@ from codeqa.answer import (
     link_hosts,
     list_backends,
     safe_markdown,
+    split_more_places,
 )
 from codeqa.errors import CodeqaError
 from codeqa.records import Hit
@@ -114,8 +115,13 @@ def answer_markdown(text: str, manifest: Manifest, sources: Sequence[Hit] = ()) 
 
 
 def show(text: str, manifest: Manifest, sources: Sequence[Hit] = ()) -> None:
-    """Markdown from a model or a repository, rendered so that nothing in it can contact another host."""
-    st.markdown(answer_markdown(text, manifest, sources))
+    """Markdown from a model or a repository, rendered so that nothing in it can contact another host; an
+    extractive answer's "More places" are folded into an expander, one line each."""
+    head, places, count = split_more_places(text)
+    st.markdown(answer_markdown(head, manifest, sources))
+    if count:
+        with st.expander(f"More places ({count})"):
+            st.markdown(answer_markdown(places, manifest, sources))
 
 
 def _notice(text: str | None) -> None:
@@ -132,7 +138,10 @@ def stream_safely(pieces: Iterable[str], manifest: Manifest, sources: Sequence[H
         if time.monotonic() - last >= REDRAW_SECONDS:
             slot.markdown(answer_markdown(text, manifest, sources))
             shown, last = text, time.monotonic()
-    if text != shown or not text:
+    if split_more_places(text)[2]:  # the finished extractive answer: folded like a replayed one
+        with slot.container():
+            show(text, manifest, sources)
+    elif text != shown or not text:
         slot.markdown(answer_markdown(text, manifest, sources))
 
 

@@ -39,6 +39,7 @@ LINES_LEAST = (6, 5, 4, 3, 3)  # the best sources are sure of more lines; the re
 LINES_MOST = 12
 LINES_OPEN = 10  # lines a source is compared on before the answer is folded
 LINES_FOLDED = 1  # a folded source shows its one best line
+LINES_BRIEF = 8  # ... and gives a model's brief this many
 MAX_FOLDED = 5
 RELATED_PER_STEP = 2
 RELATED_CANDIDATES = 6
@@ -89,6 +90,7 @@ class Step:
     score: float = 0.0  # how well it answers (``choose.candidates``)
     evidence: float = 0.0  # the question's words in its best lines
     repeats: list[Hit] = field(default_factory=list)  # near-identical sources collapsed into this one
+    brief_lines: list[KeyLine] = field(default_factory=list)  # a folded source's key lines for a model's brief
     calls: list[tuple[int, Use]] = field(default_factory=list)  # (rank of the step called, use)
     called_by: list[tuple[int, Use]] = field(default_factory=list)
     related: list[Related] = field(default_factory=list)
@@ -263,6 +265,8 @@ def explain(question: str, context: AnswerContext, *, limit: int = 8, max_files:
     allotted = {id(step): count for step, count in zip(opened, counts, strict=True)}
     for step in ordered:  # the best lines across the open sources are shown; a folded source shows its best one
         step.lines = _shown(source_lines(terms, step.chunk, step.matches, allotted.get(id(step), LINES_FOLDED)))
+        if id(step) not in allotted:  # a model reads more of a folded source than the answer shows
+            step.brief_lines = _shown(source_lines(terms, step.chunk, step.matches, LINES_BRIEF))
     edges, calls = _link(ordered[: len(opened)], context, imports)
     _related(context, ordered[: len(opened)], imports)
     known = {name for step in ordered for name in short_names(step.chunk.symbol)}

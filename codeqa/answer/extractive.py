@@ -155,6 +155,18 @@ def render_markdown(explanation: Explanation) -> str:
     return "\n".join(parts)
 
 
+def split_more_places(text: str) -> tuple[str, str, int]:
+    """An answer's text before its "More places" part, that part's lines (without the heading), and how many
+    places it lists; ``(text, "", 0)`` when it has none (a UI folds the part away, a terminal prints it all)."""
+    marker = f"\n\n{MORE}\n\n"
+    head, found, rest = text.partition(marker)
+    if not found:
+        return text, "", 0
+    places, _, after = rest.partition("\n\n")  # what follows the list (the "Not found" line) stays outside
+    tail = f"\n\n{after}" if after else ""
+    return head + tail, places, sum(1 for line in places.split("\n") if line.startswith("- "))
+
+
 def no_match(question: str) -> str:
     return (
         f"{LABEL}\n\nNo code in this index matched “{escape_markdown(question)}”. Try other words (names of "
@@ -192,7 +204,7 @@ def flow_text(explanation: Explanation) -> str:
         head += f"; called by {', '.join(callers)}" if callers else ""
         head += f"; {len(step.repeats)} more like it" if step.repeats else ""
         lines.append(head)
-        lines += [f"    {line.line}: {line.text.strip()}" for line in step.lines]
+        lines += [f"    {line.line}: {line.text.strip()}" for line in step.brief_lines or step.lines]
         lines += [f"    reads {value.name}, set at {value.chunk.path}:{value.line.line}: {value.line.text.strip()}"
                   for value in step.values if not instruction_like(value.line.text)]  # fmt: skip
     if explanation.not_found:

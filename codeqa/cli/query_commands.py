@@ -50,7 +50,9 @@ def search(
 def _print_sources(answer: Any) -> None:
 
     if answer.sources and not answer.generated:  # the extractive answer numbers and cites its sources itself
-        out.print(f"\nSources: {len(answer.sources)}, cited above as [n] and path:start-end.")
+        out.print(
+            "\n" + safe(f"Sources: {len(answer.sources)}, cited above as [n] and path:start-end."), soft_wrap=True
+        )
     else:
         out.print("\nSources:" if answer.sources else "\nSources: none")
     for number, hit in enumerate(answer.sources if answer.generated else [], start=1):
