@@ -29,6 +29,7 @@ MAX_SENTENCES = 4
 MECHANISM_MATCHES = 3
 MECHANISM_STEPS = 2
 OUTCOME_LINES = 2
+OUTCOME_SOURCES = 2  # the outcome is read in the lead and the next best source
 QUOTE_CHARS = 90  # a quoted line longer than this is cut (the full line is in the source below)
 WEAK = (
     "The code found answers this only loosely: no source holds a construct for it or a line naming two of the "
@@ -97,7 +98,7 @@ def _mechanism(explanation: Explanation) -> list[tuple[Step, list[Match]]]:
         for match in step.matches:
             if not instruction_like(match.text):
                 found.append((match.weight, position, step, match))
-    found.sort(key=lambda item: (-item[0], item[1], item[3].line))
+    found.sort(key=lambda item: (item[1] != 0, -item[0], item[1], item[3].line))  # the lead's constructs first
     chosen: dict[int, list[Match]] = {}
     phrases: set[str] = set()
     for _, position, _, match in found:
@@ -200,7 +201,7 @@ def _flow_sentence(explanation: Explanation) -> Sentence | None:
 def _outcomes(explanation: Explanation, skip: set[tuple[str, int]]) -> list[tuple[str, Step, KeyLine]]:
     """Up to ``OUTCOME_LINES`` lines of the first open sources that end the story, one per kind of outcome."""
     found: list[tuple[str, Step, KeyLine]] = []
-    for step in explanation.best_first[:3]:
+    for step in explanation.best_first[:OUTCOME_SOURCES]:
         for verb, pattern in OUTCOMES:
             if any(verb == other for other, _, _ in found):
                 continue
