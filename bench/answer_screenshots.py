@@ -79,8 +79,12 @@ def main() -> None:
             for kind, question in questions.items():
                 page = browser.new_page(viewport={"width": args.width, "height": 1100})
                 page.set_default_timeout(300_000)
-                _open_chat(page, url, name)
-                _ask(page, question)
+                try:
+                    _open_chat(page, url, name)
+                    _ask(page, question)
+                except Exception:
+                    page.screenshot(path=str(args.out / f"failed-{label}-{kind}-{args.suffix}.png"))
+                    raise
                 message = page.get_by_test_id("stChatMessage").last
                 box = message.bounding_box() or {"height": 0}
                 # a viewport taller than the whole page: Streamlit's scrolling container then draws all of it

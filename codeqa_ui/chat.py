@@ -41,6 +41,10 @@ STARTERS = (
     "Where are the main entry points?",
 )
 REDRAW_SECONDS = 0.05  # a streamed answer is re-rendered (safely) at most this often
+WRAP_KEY_LINES = (  # an answer's key lines wrap at the message's edge instead of being cut off on the right
+    "<style>[data-testid='stChatMessage'] pre, [data-testid='stChatMessage'] pre code "
+    "{white-space: pre-wrap !important; overflow-wrap: anywhere;}</style>"
+)
 
 
 @st.cache_data(ttl=30, show_spinner="Checking which language models are reachable…")
@@ -118,6 +122,7 @@ def show(text: str, manifest: Manifest, sources: Sequence[Hit] = ()) -> None:
     """Markdown from a model or a repository, rendered so that nothing in it can contact another host; an
     extractive answer's "More places" are folded into an expander, one line each."""
     head, places, count = split_more_places(text)
+    st.html(WRAP_KEY_LINES)
     st.markdown(answer_markdown(head, manifest, sources))
     if count:
         with st.expander(f"More places ({count})"):

@@ -176,9 +176,11 @@ def missing_words(question: str, chunks: Sequence[Chunk], context: AnswerContext
     return missing
 
 
-def _related(context: AnswerContext, steps: list[Step], imports: dict[str, set[str]]) -> None:
+def _related(
+    context: AnswerContext, steps: list[Step], imports: dict[str, set[str]], shown: Sequence[Step] = ()
+) -> None:
     """Callers and callees outside the answer, checked in the code, at most ``RELATED_PER_STEP`` per step."""
-    inside = {step.chunk.id for step in steps}
+    inside = {step.chunk.id for step in [*steps, *shown]}
     total = 0
     for step in sorted(steps, key=lambda s: s.rank):
         callers, callees = context.neighbours(step.chunk)
@@ -267,8 +269,12 @@ def explain(question: str, context: AnswerContext, *, limit: int = 8, max_files:
         step.lines = _shown(source_lines(terms, step.chunk, step.matches, allotted.get(id(step), LINES_FOLDED)))
         if id(step) not in allotted:  # a model reads more of a folded source than the answer shows
             step.brief_lines = _shown(source_lines(terms, step.chunk, step.matches, LINES_BRIEF))
-    edges, calls = _link(ordered[: len(opened)], context, imports)
-    _related(context, ordered[: len(opened)], imports)
+    _link(ordered, context, imports)  # what the sentences say: calls between all the sources shown
+    edges, calls = _link(ordered[: len(opened)], context, imports)  # the chain: between the open ones
+    for step in ordered:  # the second pass doubled the links between open steps
+        step.calls = list(dict.fromkeys(step.calls))
+        step.called_by = list(dict.fromkeys(step.called_by))
+    _related(context, ordered[: len(opened)], imports, ordered)
     known = {name for step in ordered for name in short_names(step.chunk.symbol)}
     for step in ordered:
         step.external_calls = _external_calls(step.lines, known | {r.use.name for r in step.related})
