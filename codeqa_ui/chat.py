@@ -162,8 +162,12 @@ def replay(manifest: Manifest, messages: list[dict[str, Any]]) -> None:
 def _footer(manifest: Manifest, message: dict[str, Any]) -> None:
     if message.get("caption"):
         st.caption(message["caption"])
-    st.markdown(f"**Sources** ({len(message['sources'])})")
-    ui.source_list(manifest, [hit.chunk for hit in message["sources"]])
+    sources = message["sources"]
+    listed = message.get("listed") or len(sources)  # an extractive answer lists its numbered sources
+    st.markdown(f"**Sources** ({listed})")
+    ui.source_list(manifest, [hit.chunk for hit in sources[:listed]])
+    if len(sources) > listed:
+        st.caption(f"and {len(sources) - listed} more code places cited in the answer (their links open them)")
 
 
 def _caption(answer: Any) -> str:
@@ -207,6 +211,8 @@ def turn(manifest: Manifest, question: str, filters: Filters, backend: str, mode
             _notice(answer.notice.removeprefix(shown or "").strip())
         reply = {"role": "assistant", "content": answer.text, "sources": answer.sources, "notice": answer.notice}
         reply["caption"] = _caption(answer)
+        if not answer.generated and stream.explanation is not None:
+            reply["listed"] = len(stream.explanation.steps)
         if answer.sources:
             _footer(manifest, reply)
         else:

@@ -34,6 +34,7 @@ W_RANK = 1.0  # its file's retrieval rank
 POOR = 0.25  # the score of code that cannot explain a mechanism is multiplied by this
 MECHANISM_MIN = 1.0  # a candidate brought in for its constructs needs at least this construct weight
 LEAD_MECHANISM = 1.0  # the best candidate with at least this construct weight opens the answer
+MECHANISM_FIRST = 3  # ... and the next best such candidates are shown before code that only holds the words
 EXTRA_MECHANISM = 3  # candidates brought in for their constructs, beyond the retrieved ones
 NEIGHBOURS_OF = 4  # the best sources whose graph neighbours are looked at for constructs
 NEIGHBOURS = 6
@@ -175,11 +176,9 @@ def candidates(
         candidate.score = score * (POOR if answers_poorly(candidate.chunk) else 1.0)
     order = {id(c): n for n, c in enumerate(found)}
     ranked = sorted(found, key=lambda c: (-c.score, order[id(c)]))
-    lead = next((c for c in ranked if c.mechanism >= LEAD_MECHANISM and not answers_poorly(c.chunk)), None)
-    if lead is not None:  # the mechanism, where the framework's constructs show one, opens the answer
-        ranked.remove(lead)
-        ranked.insert(0, lead)
-    return ranked
+    strong = [c for c in ranked if c.mechanism >= LEAD_MECHANISM and not answers_poorly(c.chunk)][:MECHANISM_FIRST]
+    # the mechanism, where the framework's constructs show one, opens the answer and is shown first
+    return [*strong, *(c for c in ranked if c not in strong)]
 
 
 def _discount_repeats(found: Sequence[Candidate]) -> None:

@@ -24,10 +24,12 @@ from codeqa.answer.keylines import COMMENT, IMPORT, KeyLine, evidence, question_
 from codeqa.answer.mechanism import Match
 from codeqa.answer.outline import display_name
 from codeqa.answer.render import code_span
+from codeqa.symbols import short_names
 
 MAX_SENTENCES = 4
-MECHANISM_MATCHES = 3
+MECHANISM_CONSTRUCTS = 3
 MECHANISM_STEPS = 2
+PHRASE_WEIGHT = 0.9  # constructs below this weight (a status code, a log call) are said only when no other is
 OUTCOME_LINES = 2
 OUTCOME_SOURCES = 2  # the outcome is read in the lead and the next best source
 QUOTE_CHARS = 90  # a quoted line longer than this is cut (the full line is in the source below)
@@ -90,25 +92,40 @@ def _named(step: Step) -> tuple[str, str]:
 
 
 def _mechanism(explanation: Explanation) -> list[tuple[Step, list[Match]]]:
-    """The strongest constructs on the open sources (one per phrase, ``MECHANISM_MATCHES`` at most, from at most
-    ``MECHANISM_STEPS`` sources), grouped by source, the lead first, then the better sources."""
-    found: list[tuple[float, int, Step, Match]] = []
+    """The strongest constructs on the open sources, grouped by source: at most ``MECHANISM_CONSTRUCTS`` constructs
+    (every match of one is said together: "turns `A`, `B` and `C` into a response") from at most ``MECHANISM_STEPS``
+    sources, the lead's first. Weak constructs (a status code, a log call) are said only when nothing stronger is."""
     steps = explanation.best_first
-    for position, step in enumerate(steps):
-        for match in step.matches:
-            if not instruction_like(match.text):
-                found.append((match.weight, position, step, match))
-    found.sort(key=lambda item: (item[1] != 0, -item[0], item[1], item[3].line))  # the lead's constructs first
+    found = [(match.weight, position, match) for position, step in enumerate(steps) for match in step.matches
+             if not instruction_like(match.text)]  # fmt: skip
+    strong = [item for item in found if item[0] >= PHRASE_WEIGHT] or found
+    strong.sort(key=lambda item: (item[1] != 0, -item[0], item[1], item[2].line))  # the lead's constructs first
     chosen: dict[int, list[Match]] = {}
-    phrases: set[str] = set()
-    for _, position, _, match in found:
-        if match.phrase in phrases or (position not in chosen and len(chosen) >= MECHANISM_STEPS):
-            continue
-        chosen.setdefault(position, []).append(match)
-        phrases.add(match.phrase)
-        if len(phrases) >= MECHANISM_MATCHES:
-            break
-    return [(steps[position], sorted(matches, key=lambda m: m.line)) for position, matches in sorted(chosen.items())]
+    constructs: list[tuple[int, int]] = []  # (position, id of the construct)
+    for _, position, match in strong:
+        key = (position, id(match.construct))
+        if key not in constructs:
+            if len(constructs) >= MECHANISM_CONSTRUCTS or (position not in chosen and len(chosen) >= MECHANISM_STEPS):
+                continue
+            constructs.append(key)
+        if match.phrase not in (m.phrase for m in chosen.get(position, [])):
+            chosen.setdefault(position, []).append(match)
+    order = sorted(chosen, key=lambda position: _handing_over(steps, chosen, position))
+    return [(steps[position], sorted(chosen[position], key=lambda m: m.line)) for position in order]
+
+
+def hands_to(matches: Sequence[Match], step: Step) -> bool:
+    """Whether one of ``matches`` names ``step`` as the function it hands control to (``with: :handle_not_found``,
+    ``register_error_handler(404, render_error)``)."""
+    names = {name.rstrip("!?").lower() for name in short_names(step.chunk.symbol)}
+    return any(match.handler and match.handler.rstrip("!?").lower() in names for match in matches)
+
+
+def _handing_over(steps: Sequence[Step], chosen: dict[int, list[Match]], position: int) -> tuple[int, int]:
+    """Sort key: a source whose construct hands control to the lead is said just before it; otherwise the lead
+    first, then the better sources."""
+    hands_over = position != 0 and bool(steps) and hands_to(chosen[position], steps[0])
+    return (-1 if hands_over else 0 if position == 0 else 1, position)
 
 
 def _mechanism_sentence(explanation: Explanation, chosen: Sequence[tuple[Step, list[Match]]]) -> Sentence:
@@ -249,11 +266,14 @@ def lead_sentences(explanation: Explanation) -> list[Sentence]:
     chosen = _mechanism(explanation)
     lead = explanation.step(explanation.lead)
     sentences: list[Sentence] = []
-    if not chosen or chosen[0][0] is not lead:  # the opening cites the lead source first
-        sentences.append(_lead_sentence(explanation, lead))
+    skip = {(step.chunk.path, match.line) for step, matches in chosen for match in matches}
+    handed = bool(chosen) and chosen[0][0] is not lead and hands_to(chosen[0][1], lead)
+    if not chosen or (chosen[0][0] is not lead and not handed):  # the opening cites the lead source first ...
+        sentences.append(_lead_sentence(explanation, lead))  # ... unless a construct hands control to it
+        line = best_line(lead, explanation.question)
+        skip |= {(lead.chunk.path, line.line)} if line else set()
     if chosen:
         sentences.append(_mechanism_sentence(explanation, chosen))
-    skip = {(step.chunk.path, match.line) for step, matches in chosen for match in matches}
     for extra in (_flow_sentence(explanation), _outcome_sentence(_outcomes(explanation, skip)),
                   _value_sentence(explanation)):  # fmt: skip
         if extra is not None and len(sentences) < MAX_SENTENCES:
