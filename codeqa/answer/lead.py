@@ -98,7 +98,7 @@ def _mechanism(explanation: Explanation) -> list[tuple[Step, list[Match]]]:
     steps = explanation.best_first
     found = [(match.weight, position, match) for position, step in enumerate(steps) for match in step.matches
              if not instruction_like(match.text)]  # fmt: skip
-    strong = [item for item in found if item[0] >= PHRASE_WEIGHT] or found
+    strong = [item for item in found if item[2].construct.weight >= PHRASE_WEIGHT] or found
     strong.sort(key=lambda item: (item[1] != 0, -item[0], item[1], item[2].line))  # the lead's constructs first
     chosen: dict[int, list[Match]] = {}
     constructs: list[tuple[int, int]] = []  # (position, id of the construct)
