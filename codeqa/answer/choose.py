@@ -183,16 +183,17 @@ def candidates(
 
 def _discount_repeats(found: Sequence[Candidate]) -> None:
     """A construct said in many files (``before_action :authenticate_user!`` in every controller) is a use of the
-    mechanism, not the mechanism: each match weighs 1/sqrt(files saying the same) — the place that sets it up,
-    said once, keeps its weight."""
+    mechanism, not the mechanism: each match weighs 1/sqrt(files saying the same - 1) — the place that sets it
+    up, said once or twice, keeps its weight."""
     files: dict[str, set[str]] = {}
     for candidate in found:
         for match in candidate.matches:
             files.setdefault(match.phrase, set()).add(candidate.chunk.path)
     for candidate in found:
         candidate.matches = [
-            replace(match, weight=match.weight / math.sqrt(len(files[match.phrase]))) for match in candidate.matches
-        ]
+            replace(match, weight=match.weight / math.sqrt(max(1, len(files[match.phrase]) - 1)))
+            for match in candidate.matches
+        ]  # said in two places (the setting and its use) is no repeat; from three on it is
 
 
 def source_lines(terms: Terms, chunk: Chunk, matches: Sequence[Match], limit: int) -> list[KeyLine]:

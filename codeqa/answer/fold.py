@@ -4,8 +4,9 @@
   first of them, which then says "and 6 more like it".
 - At most ``OPEN`` sources are shown with their key lines (at most two per file); the rest are folded under
   "More places", one line each.
-- Open sources are read as the call flow runs: callers before what they call, grouped by role
-  (``flow.flow_order``); numbering follows that order. (The lead sentences cite the best source first.)
+- Open sources are read in order: as the call flow runs when the one that opens the answer is on the call chain
+  between them (callers before what they call, grouped by role: ``flow.flow_order``), else that one first and
+  the others in that flow; numbering follows that order.
 """
 
 from __future__ import annotations
@@ -14,7 +15,7 @@ import re
 from collections.abc import Sequence
 from typing import Protocol, TypeVar
 
-from codeqa.answer.flow import flow_order
+from codeqa.answer.flow import chains, flow_order
 from codeqa.answer.keylines import KeyLine, Terms, term_score
 from codeqa.answer.mechanism import answers_poorly
 from codeqa.records import Chunk
@@ -83,10 +84,15 @@ def split_open(steps: Sequence[T], limit: int = OPEN) -> tuple[list[T], list[T]]
     return opened, folded
 
 
-def reading_order(opened: Sequence[T], edges: set[tuple[int, int]]) -> list[T]:
-    """The open steps as the call flow runs (``edges`` are index pairs into ``opened``): grouped by role, callers
-    before what they call; the lead sentences already named the best of them first."""
-    return [opened[i] for i in flow_order([step.chunk for step in opened], edges)]
+def reading_order(opened: Sequence[T], edges: set[tuple[int, int]], calls: set[tuple[int, int]]) -> list[T]:
+    """The open steps in reading order (``edges``/``calls`` are index pairs into ``opened``, the lead first): when
+    the lead is on the call chain between them, as the call flow runs (grouped by role, callers before what they
+    call); otherwise the lead first, then the others in that flow."""
+    order = flow_order([step.chunk for step in opened], edges)
+    longest = chains(order, calls)
+    if len(opened) <= 1 or (longest and 0 in longest[0]):
+        return [opened[i] for i in order]
+    return [opened[0], *(opened[i] for i in order if i != 0)]
 
 
 def weak_evidence(terms: Terms, opened: Sequence[T]) -> bool:

@@ -104,6 +104,8 @@ def _mechanism(explanation: Explanation) -> list[tuple[Step, list[Match]]]:
     constructs: list[tuple[int, int]] = []  # (position, id of the construct)
     for _, position, match in strong:
         key = (position, id(match.construct))
+        if any(match.phrase in (m.phrase for m in ms) for p, ms in chosen.items() if p != position):
+            continue  # said already, of another source
         if key not in constructs:
             if len(constructs) >= MECHANISM_CONSTRUCTS or (position not in chosen and len(chosen) >= MECHANISM_STEPS):
                 continue
