@@ -19,7 +19,7 @@ import re
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 
-from codeqa.answer.choose import Candidate, allocate_lines, candidates, select_sources, source_lines
+from codeqa.answer.choose import LEAD_MECHANISM, Candidate, allocate_lines, candidates, select_sources, source_lines
 from codeqa.answer.context import AnswerContext
 from codeqa.answer.flow import Use, chains, link, role_of
 from codeqa.answer.fold import collapse, reading_order, split_open, weak_evidence
@@ -89,6 +89,7 @@ class Step:
     matches: list[Match] = field(default_factory=list)  # the framework constructs on its code lines
     score: float = 0.0  # how well it answers (``choose.candidates``)
     evidence: float = 0.0  # the question's words in its best lines
+    score_mechanism: float = 0.0  # the weight of its constructs (``choose.Candidate.mechanism``)
     repeats: list[Hit] = field(default_factory=list)  # near-identical sources collapsed into this one
     brief_lines: list[KeyLine] = field(default_factory=list)  # a folded source's key lines for a model's brief
     calls: list[tuple[int, Use]] = field(default_factory=list)  # (rank of the step called, use)
@@ -217,7 +218,7 @@ def _values(context: AnswerContext, steps: list[Step]) -> None:
 def _steps(terms: Terms, found: Sequence[Candidate]) -> list[Step]:
     return [
         Step(n, c.hit, role_of(c.chunk), _shown(source_lines(terms, c.chunk, c.matches, LINES_OPEN)),
-             summary(c.chunk), matches=c.matches, score=c.score, evidence=c.evidence)
+             summary(c.chunk), matches=c.matches, score=c.score, evidence=c.evidence, score_mechanism=c.mechanism)
         for n, c in enumerate(found, start=1)
     ]  # fmt: skip
 
@@ -259,7 +260,8 @@ def explain(question: str, context: AnswerContext, *, limit: int = 8, max_files:
     folded = folded[:MAX_FOLDED]
     imports = _imports(context, [*opened, *folded])
     edges, calls = _link(opened, context, imports)
-    ordered = [*(reading_order(opened, edges, calls) if not weak_evidence(terms, opened) else opened), *folded]
+    strong = next((n for n, step in enumerate(opened) if step.score_mechanism < LEAD_MECHANISM), len(opened))
+    ordered = [*(reading_order(opened, edges, calls, strong) if not weak_evidence(terms, opened) else opened), *folded]
     for number, step in enumerate(ordered, start=1):  # numbering follows reading order
         step.rank = number
         step.calls, step.called_by = [], []

@@ -84,15 +84,18 @@ def split_open(steps: Sequence[T], limit: int = OPEN) -> tuple[list[T], list[T]]
     return opened, folded
 
 
-def reading_order(opened: Sequence[T], edges: set[tuple[int, int]], calls: set[tuple[int, int]]) -> list[T]:
-    """The open steps in reading order (``edges``/``calls`` are index pairs into ``opened``, the lead first): when
-    the lead is on the call chain between them, as the call flow runs (grouped by role, callers before what they
-    call); otherwise the lead first, then the others in that flow."""
+def reading_order(
+    opened: Sequence[T], edges: set[tuple[int, int]], calls: set[tuple[int, int]], strong: int = 1
+) -> list[T]:
+    """The open steps in reading order (``edges``/``calls`` are index pairs into ``opened``, whose first ``strong``
+    show the mechanism, the lead first): when the lead is on the call chain between them, as the call flow runs
+    (grouped by role, callers before what they call); otherwise the mechanism first, then the others in that flow."""
     order = flow_order([step.chunk for step in opened], edges)
     longest = chains(order, calls)
     if len(opened) <= 1 or (longest and 0 in longest[0]):
         return [opened[i] for i in order]
-    return [opened[0], *(opened[i] for i in order if i != 0)]
+    first = list(range(max(1, strong)))
+    return [*(opened[i] for i in first), *(opened[i] for i in order if i not in first)]
 
 
 def weak_evidence(terms: Terms, opened: Sequence[T]) -> bool:
