@@ -147,3 +147,16 @@ def test_repeated_handlers_are_said_once_and_the_sentences_name_the_mechanism(fr
     rails = ask("rails", SEEDS["errors"], Settings(home=framework_home), backend="none").result().text
     assert "turns `ActiveRecord::RecordNotFound` into a response (`rescue_from`)" in rails.split("\n")[0]
     assert re.search(r"^ +\d+ +render json: \{ error: \"not found\" \}, status: :not_found$", rails, re.MULTILINE)
+
+
+def test_construct_weights_rank_the_error_middleware_above_a_route() -> None:
+    from codeqa.answer.context import AnswerContext
+    from codeqa.answer.mechanism import construct_weights
+    from codeqa.records import Hit
+
+    code = "const express = require('express');\napp.use(morgan('dev'));\napp.use((err, req, res, next) => {\n"
+    middleware = chunk("src/app.js", code + "  res.status(500).send(err.message);\n});", "javascript")
+    route = chunk("src/routes/a.js", "router.get('/a', (req, res) => res.json({}));", "javascript", start=1)
+    context = AnswerContext.from_chunks([], [Hit(route, 1.0, route.id), Hit(middleware, 0.5, middleware.id)])
+    weights = construct_weights(context, SEEDS["errors"], [route, middleware])
+    assert weights[middleware.id] > 1.0 > weights[route.id]

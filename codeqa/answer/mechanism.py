@@ -20,6 +20,7 @@ from pathlib import PurePosixPath
 
 from codeqa.answer.context import AnswerContext
 from codeqa.answer.conventions import Construct, Convention, load_all
+from codeqa.answer.intent import intents
 from codeqa.answer.keylines import COMMENT, prose_lines
 from codeqa.records import Chunk
 
@@ -227,3 +228,10 @@ def convention_chunks(
             if kept >= PER_CONSTRUCT:
                 break
     return found[:MAX_BROUGHT]
+
+
+def construct_weights(context: AnswerContext, question: str, chunks: Sequence[Chunk]) -> dict[str, float]:
+    """For ranking (retrieval may use it as a feature): how strongly each chunk holds the framework's constructs
+    for what ``question`` is about, by chunk id (0 for none)."""
+    conventions, topics = frameworks(context), intents(question)
+    return {chunk.id: mechanism_score(matches_in(chunk, conventions, topics)) for chunk in chunks}
