@@ -17,6 +17,7 @@ from codeqa.answer import (
     link_hosts,
     list_backends,
     safe_markdown,
+    split_more_places,
 )
 from codeqa.answer.backends import FALLBACK, NO_MODEL, auto_candidates
 from codeqa.errors import CodeqaError
@@ -41,6 +42,10 @@ STARTERS = (
     "Where are the main entry points?",
 )
 REDRAW_SECONDS = 0.05  # a streamed answer is re-rendered (safely) at most this often
+WRAP_KEY_LINES = (  # an answer's key lines wrap at the message's edge instead of being cut off on the right
+    "<style>[data-testid='stChatMessage'] pre, [data-testid='stChatMessage'] pre code "
+    "{white-space: pre-wrap !important; overflow-wrap: anywhere;}</style>"
+)
 
 
 @st.cache_data(ttl=30, show_spinner="Checking which language models are reachable…")
@@ -131,8 +136,14 @@ def answer_markdown(text: str, manifest: Manifest, sources: Sequence[Hit] = ()) 
 
 
 def show(text: str, manifest: Manifest, sources: Sequence[Hit] = ()) -> None:
-    """Markdown from a model or a repository, rendered so that nothing in it can contact another host."""
-    st.markdown(answer_markdown(text, manifest, sources))
+    """Markdown from a model or a repository, rendered so that nothing in it can contact another host; an
+    extractive answer's "More places" are folded into an expander, one line each."""
+    head, places, count = split_more_places(text)
+    st.html(WRAP_KEY_LINES)
+    st.markdown(answer_markdown(head, manifest, sources))
+    if count:
+        with st.expander(f"More places ({count})"):
+            st.markdown(answer_markdown(places, manifest, sources))
 
 
 def _notice(text: str | None) -> None:
@@ -149,7 +160,10 @@ def stream_safely(pieces: Iterable[str], manifest: Manifest, sources: Sequence[H
         if time.monotonic() - last >= REDRAW_SECONDS:
             slot.markdown(answer_markdown(text, manifest, sources))
             shown, last = text, time.monotonic()
-    if text != shown or not text:
+    if split_more_places(text)[2]:  # the finished extractive answer: folded like a replayed one
+        with slot.container():
+            show(text, manifest, sources)
+    elif text != shown or not text:
         slot.markdown(answer_markdown(text, manifest, sources))
 
 
@@ -165,8 +179,12 @@ def replay(manifest: Manifest, messages: list[dict[str, Any]]) -> None:
 def _footer(manifest: Manifest, message: dict[str, Any]) -> None:
     if message.get("caption"):
         st.caption(message["caption"])
-    st.markdown(f"**Sources** ({len(message['sources'])})")
-    ui.source_list(manifest, [hit.chunk for hit in message["sources"]])
+    sources = message["sources"]
+    listed = message.get("listed") or len(sources)  # an extractive answer lists its numbered sources
+    st.markdown(f"**Sources** ({listed})")
+    ui.source_list(manifest, [hit.chunk for hit in sources[:listed]])
+    if len(sources) > listed:
+        st.caption(f"and {len(sources) - listed} more code places cited in the answer (their links open them)")
 
 
 def _caption(answer: Any) -> str:
@@ -209,6 +227,8 @@ def turn(manifest: Manifest, question: str, filters: Filters, backend: str, mode
             _notice(answer.notice.removeprefix(shown or "").strip())
         reply = {"role": "assistant", "content": answer.text, "sources": answer.sources, "notice": answer.notice}
         reply["caption"] = _caption(answer)
+        if not answer.generated and stream.explanation is not None:
+            reply["listed"] = len(stream.explanation.steps)
         if answer.sources:
             _footer(manifest, reply)
         else:

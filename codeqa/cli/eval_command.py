@@ -60,8 +60,9 @@ def _cross_validation(features: Path, instances: list[Any], l2_values: str, trai
 def _answers_table(summary: dict[str, dict[str, float]], ks: tuple[int, ...], backend: str) -> Table:
     columns = [f"Acc@{x}" for x in ks]
     table = Table(
-        "group", "n", *columns, "facts shown", ">=1 fact", "citations valid", "s/answer", title=f"answers ({backend})"
-    )
+        "group", "n", *columns, "facts shown", ">=1 fact", "facts in prompt", "opening file", "lines (median)",
+        "citations valid", "s/answer", title=f"answers ({backend})",
+    )  # fmt: skip
     order = sorted(summary.items(), key=lambda kv: (kv[0] != "overall", kv[0]))
     for group, row in order:
         n = int(row["n"])
@@ -72,6 +73,9 @@ def _answers_table(summary: dict[str, dict[str, float]], ks: tuple[int, ...], ba
             *accs,
             f"{row['facts_pct']:.1f} ({int(row['facts_shown'])}/{int(row['facts'])})",
             f"{row['with_fact_pct']:.1f} ({int(row['with_fact'])})",
+            f"{row['prompt_pct']:.1f} ({int(row['prompt_facts'])})",
+            f"{row['opening_pct']:.1f} ({int(row['opening_ok'])})",
+            f"{row['lines_median']:g}",
             f"{row['citations_valid_pct']:.1f} ({int(row['citations'])})",
             f"{row['seconds_per_answer']:.2f}",
         )
@@ -87,7 +91,9 @@ def _evaluate_answers(
     def show(result) -> None:
         gold = "gold in sources" if result.metrics.get(f"acc@{max(ks)}") else "gold missing"
         err.print(
-            f"{safe(result.instance_id):<40} facts {len(result.shown)}/{result.facts}  {gold:<15} "
+            f"{safe(result.instance_id):<40} facts {len(result.shown)}/{result.facts}"
+            f" (prompt {len(result.prompt_shown)})  opening {'ok' if result.opening_ok else 'no'}"
+            f"  {result.lines:3d} lines  {gold:<15} "
             f"{result.seconds:6.2f}s" + (f"  (indexed in {result.index_seconds:.1f}s)" if result.index_seconds else "")
         )
 

@@ -55,8 +55,13 @@ def search(
 
 def _print_sources(answer: Any) -> None:
 
-    out.print("\nSources:" if answer.sources else "\nSources: none")
-    for number, hit in enumerate(answer.sources, start=1):
+    if answer.sources and not answer.generated:  # the extractive answer numbers and cites its sources itself
+        out.print(
+            "\n" + safe(f"Sources: {len(answer.sources)}, cited above as [n] and path:start-end."), soft_wrap=True
+        )
+    else:
+        out.print("\nSources:" if answer.sources else "\nSources: none")
+    for number, hit in enumerate(answer.sources if answer.generated else [], start=1):
         symbol = f"  {hit.chunk.symbol}" if hit.chunk.symbol else ""
         out.print("  " + safe(f"[{number}] {hit.location}{symbol}"), soft_wrap=True)
     invalid = f" ({', '.join(answer.citations_invalid)})" if answer.citations_invalid else ""
