@@ -11,13 +11,45 @@ from rich.table import Table
 
 from codeqa.cli.console import err, out, run_or_exit, safe, settings
 
+CHUNK_COLUMNS = (("chunk_ndcg@10", "NDCG@10"), ("chunk_recall@10", "gold files"), ("files@10", "files"),
+                 ("lines@10", "key lines"))  # fmt: skip
+
+
+def _ordered(summary: dict[str, dict[str, float]]) -> list[tuple[str, dict[str, float]]]:
+    """Overall first, then datasets ``[..]``, languages ``<..>``, repositories."""
+    return sorted(summary.items(), key=lambda kv: (kv[0] != "overall", kv[0][:1] not in "[", kv[0][:1] != "<", kv[0]))
+
 
 def _table(title: str, summary: dict[str, dict[str, float]], ks: tuple[int, ...]) -> Table:
-    table = Table("group", "n", *[f"Acc@{x}" for x in ks], "MRR@10", title=title)
-    order = sorted(summary.items(), key=lambda kv: (kv[0] != "overall", not kv[0].startswith("["), kv[0]))
-    for group, metrics in order:
+    ndcg = "ndcg@10" in summary.get("overall", {})
+    table = Table("group", "n", *[f"Acc@{x}" for x in ks], "MRR@10", *(["NDCG@10"] if ndcg else []), title=title)
+    for group, metrics in _ordered(summary):
         row = [f"{metrics[f'acc@{x}']:.1f} ({round(metrics[f'acc@{x}'] * metrics['n'] / 100)})" for x in ks]
-        table.add_row(safe(group), str(int(metrics["n"])), *row, f"{metrics['mrr@10']:.1f}")
+        tail = [f"{metrics['ndcg@10']:.1f}"] if ndcg else []
+        table.add_row(safe(group), str(int(metrics["n"])), *row, f"{metrics['mrr@10']:.1f}", *tail)
+    return table
+
+
+def _chunk_table(summary: dict[str, dict[str, float]]) -> Table | None:
+    """The top ten chunks: NDCG@10 and recall of the gold files, distinct files shown, key lines contained."""
+    overall = summary.get("overall", {})
+    columns = [(key, label) for key, label in CHUNK_COLUMNS if key in overall]
+    if not columns:
+        return None
+    table = Table("group", "n", *(label for _, label in columns), title="top ten chunks")
+    for group, metrics in _ordered(summary):
+        cells = []
+        for key, _ in columns:
+            value = metrics.get(key)
+            if value is None:
+                cells.append("-")
+            elif key == "files@10":
+                cells.append(f"{value:.2f}")
+            elif key == "lines@10":
+                cells.append(f"{value:.1f} ({int(metrics['n_lines'])})")
+            else:
+                cells.append(f"{value:.1f}")
+        table.add_row(safe(group), str(int(metrics["n"])), *cells)
     return table
 
 
@@ -192,7 +224,11 @@ def evaluate(
                 on_result=show,
             )
         )
-        out.print(_table("file localization", summarize(results), ks))
+        summary = summarize(results)
+        out.print(_table("file localization", summary, ks))
+        chunk_table = _chunk_table(summary)
+        if chunk_table is not None:
+            out.print(chunk_table)
         if json_out:
             write_json(json_out, results)
             out.print(f"wrote {json_out}")

@@ -17,15 +17,18 @@ from codeqa.config import Settings
 from codeqa.embed import get_embedder
 from codeqa.errors import QueryError
 from codeqa.evaluate.data import Instance, is_test
-from codeqa.evaluate.metrics import DEFAULT_KS, InstanceResult, score
+from codeqa.evaluate.metrics import DEFAULT_KS, InstanceResult, chunk_score, file_ndcg, score
 from codeqa.pipeline import build_index
 from codeqa.retrieve import Filters, Weights, retrieve
 from codeqa.retrieve.features import FEATURES
+from codeqa.retrieve.file_signals import main_language
 from codeqa.retrieve.ranker import Ranker
-from codeqa.store import Store
+from codeqa.store import Store, load_search_files
 
 
-def save_features(path: Path, instance: Instance, candidates: Sequence[str], features: np.ndarray | None) -> None:
+def save_features(
+    path: Path, instance: Instance, candidates: Sequence[str], features: np.ndarray | None, language: str = ""
+) -> None:
     gold = set(instance.gold_files)
     matrix = features if features is not None else np.zeros((0, len(FEATURES)), dtype=np.float32)
     np.savez_compressed(
@@ -34,7 +37,9 @@ def save_features(path: Path, instance: Instance, candidates: Sequence[str], fea
         names=np.asarray(FEATURES),
         candidates=np.asarray(list(candidates), dtype=str),
         gold=np.asarray([c in gold for c in candidates], dtype=bool),
-        meta=np.asarray([instance.instance_id, instance.repo, instance.dataset, str(len(instance.problem_statement))]),
+        meta=np.asarray(
+            [instance.instance_id, instance.repo, instance.dataset, str(len(instance.problem_statement)), language]
+        ),
     )
 
 
@@ -90,6 +95,11 @@ def indexed_in_turn(
             store.remove(instance.index_name)
 
 
+def _dominant_language(store: Store, settings: Settings, name: str) -> str:
+    """The index's main programming language (most chunks; docs, config and markup aside)."""
+    return main_language(load_search_files(settings, store.get_manifest(name), store))
+
+
 def run_eval(
     instances: Sequence[Instance],
     trees: Path,
@@ -124,6 +134,10 @@ def run_eval(
         )
         query_seconds = time.perf_counter() - started
         ranked = [file.path for file in retrieval.files][:50]
+        chunks = [(hit.chunk.path, hit.chunk.start_line, hit.chunk.end_line) for hit in retrieval.hits]
+        metrics = score(ranked, instance.gold_files, ks)
+        metrics["ndcg@10"] = file_ndcg(ranked, instance.gold_files)
+        metrics.update(chunk_score(chunks, instance.gold_files, instance.key_lines))
         result = InstanceResult(
             instance.instance_id,
             instance.repo,
@@ -131,11 +145,17 @@ def run_eval(
             ranked,
             round(index_seconds, 2),
             round(query_seconds, 3),
-            score(ranked, instance.gold_files, ks),
+            metrics,
+            [f"{path}:{start}-{end}" for path, start, end in chunks],
+            instance.language or _dominant_language(store, settings, name),
         )
         if features_dir is not None and learned:
             save_features(
-                features_dir / f"{instance.instance_id}.npz", instance, retrieval.candidates, retrieval.features
+                features_dir / f"{instance.instance_id}.npz",
+                instance,
+                retrieval.candidates,
+                retrieval.features,
+                result.language,
             )
         results.append(result)
         if on_result:
