@@ -20,17 +20,62 @@ from codeqa.evaluate.data import Instance, is_test
 from codeqa.evaluate.metrics import DEFAULT_KS, InstanceResult, chunk_score, file_ndcg, score
 from codeqa.pipeline import build_index
 from codeqa.retrieve import Filters, Weights, retrieve
+from codeqa.retrieve.chunks import CHUNK_FEATURES
 from codeqa.retrieve.features import FEATURES
 from codeqa.retrieve.file_signals import main_language
 from codeqa.retrieve.ranker import Ranker
+from codeqa.retrieve.ranking import Trace
+from codeqa.retrieve.rerank import STAGE2_FEATURES
 from codeqa.store import Store, load_search_files
+from codeqa.store.table import ChunkTable
 
 
 def save_features(
-    path: Path, instance: Instance, candidates: Sequence[str], features: np.ndarray | None, language: str = ""
+    path: Path,
+    instance: Instance,
+    candidates: Sequence[str],
+    features: np.ndarray | None,
+    language: str = "",
+    trace: Trace | None = None,
+    table: ChunkTable | None = None,
 ) -> None:
+    """One question's saved evidence: candidate files and their first-stage features, and (with ``trace``) the
+    second stage's files and features and the chunk ranker's pool (each chunk's features, place and whether it
+    holds a line that answers)."""
     gold = set(instance.gold_files)
     matrix = features if features is not None else np.zeros((0, len(FEATURES)), dtype=np.float32)
+    extra: dict[str, np.ndarray] = {}
+    if trace is not None and table is not None:
+        rows = trace.pool_rows.tolist()
+        paths = [table.paths[row] for row in rows]
+        starts = [table.starts[row] for row in rows]
+        ends = [table.ends[row] for row in rows]
+        key = instance.key_lines
+        exact = set(trace.exact_rows)
+        extra = {
+            "second": trace.second.astype(np.int64),
+            "second_features": trace.second_features.astype(np.float32),
+            "second_names": np.asarray(STAGE2_FEATURES),
+            "pool_owner": trace.pool_owner.astype(np.int64),
+            "pool_features": trace.pool_features.astype(np.float32),
+            "pool_names": np.asarray(CHUNK_FEATURES),
+            "pool_path": np.asarray(paths, dtype=str),
+            "pool_start": np.asarray(starts, dtype=np.int64),
+            "pool_end": np.asarray(ends, dtype=np.int64),
+            "pool_answers": np.asarray(
+                [
+                    sum(p == path and s <= line <= e for p, line in key)
+                    for path, s, e in zip(paths, starts, ends, strict=True)
+                ],
+                dtype=np.int64,
+            ),
+            "pool_exact": np.asarray([row in exact for row in rows], dtype=bool),
+            "exact_files": np.asarray(
+                [i for i, c in enumerate(candidates) if c in {table.paths[row] for row in exact}], dtype=np.int64
+            ),
+            "key_lines": np.asarray(len(key)),
+            "gold_count": np.asarray(len(gold)),
+        }
     np.savez_compressed(
         path,
         features=matrix.astype(np.float32),
@@ -40,6 +85,7 @@ def save_features(
         meta=np.asarray(
             [instance.instance_id, instance.repo, instance.dataset, str(len(instance.problem_statement)), language]
         ),
+        **extra,
     )
 
 
@@ -131,6 +177,7 @@ def run_eval(
             weights=weights,
             ranker=ranker,
             learned=learned,
+            trace=features_dir is not None,
         )
         query_seconds = time.perf_counter() - started
         ranked = [file.path for file in retrieval.files][:50]
@@ -156,6 +203,8 @@ def run_eval(
                 retrieval.candidates,
                 retrieval.features,
                 result.language,
+                retrieval.trace,
+                load_search_files(settings, store.get_manifest(name), store).table,
             )
         results.append(result)
         if on_result:

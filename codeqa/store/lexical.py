@@ -125,3 +125,17 @@ class LexicalIndex:
         if mask is not None:
             scores = np.where(mask, scores, 0.0)
         return scores
+
+    def presence(self, tokens: Sequence[str], documents: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+        """Which of ``documents`` contain each token ((documents, tokens) bool), and each token's document count."""
+        found = np.zeros((len(documents), len(tokens)), dtype=bool)
+        counts = np.zeros(len(tokens), dtype=np.float32)
+        indptr, indices = self._retriever.scores["indptr"], self._retriever.scores["indices"]
+        for column, token in enumerate(tokens):
+            token_id = self._vocab.get(token)
+            if token_id is None:
+                continue
+            holders = indices[indptr[token_id] : indptr[token_id + 1]]
+            counts[column] = len(holders)
+            found[:, column] = np.isin(documents, holders)
+        return found, counts
