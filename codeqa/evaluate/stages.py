@@ -19,7 +19,7 @@ from codeqa.evaluate.train import Query, balanced_weights, fit, fit_blocks
 from codeqa.retrieve.chunks import CHUNK_FEATURES, ChunkRanker, best_of_groups
 from codeqa.retrieve.features import FEATURES
 from codeqa.retrieve.ranker import SECONDARY_GAP, Later, Ranker, secondary_files
-from codeqa.retrieve.rerank import STAGE2_FEATURES, TEXT_FEATURES, Reranker
+from codeqa.retrieve.rerank import FIRST, STAGE2_FEATURES, TEXT_FEATURES, Reranker
 
 DEPTH = 10
 
@@ -35,6 +35,7 @@ class StageConfig:
     alphas: tuple[float, ...] = (0.0, 0.25, 0.5, 0.75, 1.0)
     temperatures: tuple[float, ...] = (0.5, 1.0, 2.0, 4.0)
     exact: bool = True
+    first_features: tuple[str, ...] = ()  # first-stage features the second stage also weighs (on the top files)
 
 
 @dataclass
@@ -74,7 +75,10 @@ def second_block(query: Query, theta: np.ndarray, config: StageConfig) -> tuple[
     matrix[:, STAGE2_FEATURES.index("stage1")] = np.maximum(linear - linear.max(), -20.0) if len(top) else 0.0
     matrix[:, STAGE2_FEATURES.index("stage1_rr")] = 1.0 / np.sqrt(1.0 + np.arange(len(top)))
     columns = [STAGE2_FEATURES.index(name) for name in config.second]
-    return top, matrix[:, columns], secondary_files(query.features[top])
+    matrix = matrix[:, columns]
+    if config.first_features:
+        matrix = np.concatenate([matrix, query.features[top][:, [FEATURES.index(n) for n in config.first_features]]], 1)
+    return top, matrix, secondary_files(query.features[top])
 
 
 def fit_second(queries: Sequence[Query], theta: np.ndarray, config: StageConfig) -> np.ndarray:
@@ -84,7 +88,7 @@ def fit_second(queries: Sequence[Query], theta: np.ndarray, config: StageConfig)
         top, matrix, secondary = second_block(query, theta, config)
         keep = ~secondary
         blocks.append((matrix[keep], query.gold[top][keep], weight))
-    return fit_blocks(blocks, config.l2_second, len(config.second))
+    return fit_blocks(blocks, config.l2_second, len(config.second) + len(config.first_features))
 
 
 def fit_chunks(queries: Sequence[Query], config: StageConfig) -> dict[str, float]:
@@ -188,12 +192,17 @@ def chunk_metrics(query: Query, picked: list[int]) -> dict[str, float]:
 
 
 def _objective(queries: Sequence[Query], cases: dict[str, ChunkCase], alpha: float, temperature: float) -> float:
+    """Chunk NDCG@10 of the gold files (all questions) plus the share of answering lines shown (the questions that
+    name them): covering the right files and showing the lines that answer count the same."""
     weights = balanced_weights(queries)
-    total = 0.0
+    ndcg = lines = lined = 0.0
     for query, weight in zip(queries, weights, strict=True):
         metrics = chunk_metrics(query, chosen_chunks(cases[query.instance_id], alpha, temperature))
-        total += weight * (metrics["chunk_ndcg@10"] + metrics.get("lines@10", metrics["chunk_ndcg@10"]))
-    return total / weights.sum()
+        ndcg += weight * metrics["chunk_ndcg@10"]
+        if "lines@10" in metrics:
+            lines += metrics["lines@10"]
+            lined += 1
+    return ndcg / weights.sum() + (lines / lined if lined else 0.0)
 
 
 def fit_all(queries: Sequence[Query], config: StageConfig) -> Fitted:
@@ -237,7 +246,8 @@ def cross_validate_stages(queries: Sequence[Query], config: StageConfig) -> tupl
 
 
 def later_from(fitted: Fitted, config: StageConfig, provenance: dict[str, object]) -> Later:
-    second = dict(zip(config.second, (round(float(v), 5) for v in fitted.second), strict=True))
+    names = [*config.second, *(FIRST + name for name in config.first_features)]
+    second = dict(zip(names, (round(float(v), 5) for v in fitted.second), strict=True))
     if not config.second:
         second = {"stage1": 1.0}
     text_chunks = 2 if any(second.get(name) for name in TEXT_FEATURES) else 0

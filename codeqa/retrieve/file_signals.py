@@ -133,6 +133,15 @@ def file_links(files: SearchFiles) -> sparse.csr_matrix:
     return cached
 
 
+def file_users(files: SearchFiles) -> sparse.csr_matrix:
+    """``file_links`` transposed (row ``b``: the files that use ``b``); cached."""
+    cached = getattr(files, "_file_users", None)
+    if cached is None:
+        cached = file_links(files).T.tocsr()
+        files._file_users = cached  # type: ignore[attr-defined]
+    return cached
+
+
 def file_roles(files: SearchFiles) -> list[Role]:
     """Each file's role, from its path and whether source code uses it (computed once per loaded index)."""
     cached = getattr(files, "_roles", None)

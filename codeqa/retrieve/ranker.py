@@ -22,7 +22,7 @@ import numpy as np
 from codeqa.errors import QueryError
 from codeqa.retrieve.chunks import CHUNK_FEATURES, ChunkRanker
 from codeqa.retrieve.features import FEATURES
-from codeqa.retrieve.rerank import STAGE2_FEATURES, Reranker
+from codeqa.retrieve.rerank import FIRST, STAGE2_FEATURES, Reranker
 from codeqa.retrieve.roles import SECONDARY
 
 WEIGHTS_FILE = "ranker.json"
@@ -126,9 +126,8 @@ class Later:
             )
         except (OSError, ValueError, KeyError, TypeError, AttributeError) as exc:
             raise QueryError(f"Cannot read re-ranking settings from {path}: {exc.__class__.__name__}: {exc}") from exc
-        unknown = sorted(set(reranker.weights) - set(STAGE2_FEATURES)) + sorted(
-            set(chunk_ranker.weights) - set(CHUNK_FEATURES)
-        )
+        known = {*STAGE2_FEATURES, *(FIRST + name for name in FEATURES)}
+        unknown = sorted(set(reranker.weights) - known) + sorted(set(chunk_ranker.weights) - set(CHUNK_FEATURES))
         if unknown:
             raise QueryError(f"Re-ranking settings in {path} name unknown features: {', '.join(unknown)}.")
         return cls(reranker, chunk_ranker, dict(data.get("provenance", {})))

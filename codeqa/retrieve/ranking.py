@@ -113,7 +113,7 @@ def rank(
         texts,
     )
     second_features = STAGE2.matrix(context, len(numbers))
-    second = reranker.score(second_features) - SECONDARY_GAP * secondary[top]
+    second = reranker.score(second_features, candidates.features[top]) - SECONDARY_GAP * secondary[top]
     cut = min(reranker.top, len(top))
     reordered = np.argsort(-second[:cut], kind="stable")
     final_positions = [*reordered.tolist(), *range(cut, len(top))]  # positions in ``top``
@@ -139,8 +139,9 @@ def rank(
     in_cut = pool.owner < cut
     values = np.full(len(pool.rows), -np.inf)
     values[in_cut] = later.chunks.values(file_score, pool_features[in_cut], pool.owner[in_cut])
-    chosen = [int(pool.rows[i]) for i in np.argsort(-values, kind="stable")[:k] if np.isfinite(values[i])]
-    chunk_value = {int(pool.rows[i]): float(values[i]) for i in range(len(pool.rows)) if np.isfinite(values[i])}
+    best = [int(i) for i in np.argsort(-values, kind="stable")[:k] if np.isfinite(values[i])]
+    chosen = [int(pool.rows[i]) for i in best]
+    chunk_value = {int(pool.rows[i]): float(values[i]) for i in best}
     if exact:
         chosen = list(dict.fromkeys([*exact, *chosen]))[:k]
         chunk_value.update({row: 1.0 + 1e-3 * (len(exact) - i) for i, row in enumerate(exact)})

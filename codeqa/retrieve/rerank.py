@@ -15,7 +15,8 @@ from dataclasses import dataclass
 import numpy as np
 
 from codeqa.retrieve.evidence import QueryTerms, TextEvidence, text_evidence
-from codeqa.retrieve.file_signals import centrality, file_links, is_init
+from codeqa.retrieve.features import FEATURES
+from codeqa.retrieve.file_signals import centrality, file_links, file_users, is_init
 from codeqa.retrieve.registry import Columns, FeatureRegistry
 from codeqa.store.lexical import code_tokens
 from codeqa.store.searchfiles import SearchFiles
@@ -84,12 +85,10 @@ class RerankContext(Columns):
 
     def links(self) -> tuple[np.ndarray, np.ndarray]:
         """Per file: does the current first file use it (callee), does it use the first file (caller)?"""
-        links = file_links(self.files)
         top = self.top
-        row = links.getrow(top).toarray().ravel()
-        column = links.getcol(top).toarray().ravel()
-        callee = (row[self.numbers] > 0).astype(np.float32)
-        caller = (column[self.numbers] > 0).astype(np.float32)
+        uses, used_by = _row(file_links(self.files), top), _row(file_users(self.files), top)
+        callee = np.isin(self.numbers, uses).astype(np.float32)
+        caller = np.isin(self.numbers, used_by).astype(np.float32)
         callee[0] = caller[0] = 0.0
         return callee, caller
 
@@ -97,6 +96,10 @@ class RerankContext(Columns):
 STAGE2 = FeatureRegistry("second stage")
 RerankContext.registry = STAGE2
 _add = STAGE2.add
+
+
+def _row(matrix, row: int) -> np.ndarray:
+    return matrix.indices[matrix.indptr[row] : matrix.indptr[row + 1]]
 
 
 def _relative(values: np.ndarray) -> np.ndarray:
@@ -169,12 +172,14 @@ _add(
     "the best chunk is mostly comments (commented-out configuration)",
 )
 STAGE2_FEATURES = STAGE2.names
+FIRST = "first."  # a second-stage weight on a first-stage feature
 TEXT_FEATURES = ("proximity", "prose_match", "code_match", "mostly_prose")
 
 
 @dataclass(frozen=True)
 class Reranker:
-    """Score = second-stage features · weights (the secondary-role gap is kept from the first stage)."""
+    """Score = second-stage features · weights, plus first-stage features (``first.<name>``) re-weighed for the top
+    files; the secondary-role gap is kept from the first stage."""
 
     weights: dict[str, float]
     top: int = 30
@@ -183,9 +188,15 @@ class Reranker:
     def vector(self) -> np.ndarray:
         return np.asarray([self.weights.get(name, 0.0) for name in STAGE2_FEATURES], dtype=np.float32)
 
+    def first_vector(self) -> np.ndarray:
+        return np.asarray([self.weights.get(FIRST + name, 0.0) for name in FEATURES], dtype=np.float32)
+
     @property
     def reads_text(self) -> bool:
         return self.text_chunks > 0 and any(self.weights.get(name) for name in TEXT_FEATURES)
 
-    def score(self, features: np.ndarray) -> np.ndarray:
-        return np.asarray(features, dtype=np.float32) @ self.vector()
+    def score(self, features: np.ndarray, first_features: np.ndarray | None = None) -> np.ndarray:
+        scores = np.asarray(features, dtype=np.float32) @ self.vector()
+        if first_features is not None and any(name.startswith(FIRST) for name in self.weights):
+            scores = scores + np.asarray(first_features, dtype=np.float32) @ self.first_vector()
+        return scores

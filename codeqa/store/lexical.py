@@ -128,6 +128,7 @@ class LexicalIndex:
 
     def presence(self, tokens: Sequence[str], documents: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
         """Which of ``documents`` contain each token ((documents, tokens) bool), and each token's document count."""
+        documents = np.asarray(documents, dtype=np.int64)
         found = np.zeros((len(documents), len(tokens)), dtype=bool)
         counts = np.zeros(len(tokens), dtype=np.float32)
         indptr, indices = self._retriever.scores["indptr"], self._retriever.scores["indices"]
@@ -135,7 +136,9 @@ class LexicalIndex:
             token_id = self._vocab.get(token)
             if token_id is None:
                 continue
-            holders = indices[indptr[token_id] : indptr[token_id + 1]]
+            holders = indices[indptr[token_id] : indptr[token_id + 1]]  # sorted document numbers
             counts[column] = len(holders)
-            found[:, column] = np.isin(documents, holders)
+            if len(holders):
+                at = np.minimum(np.searchsorted(holders, documents), len(holders) - 1)
+                found[:, column] = holders[at] == documents
         return found, counts
