@@ -1,109 +1,126 @@
-"""File-level BM25 beside ``codeqa eval``: one document per file (path + contents), in ``bm25_baseline.py``'s style.
+#!/usr/bin/env python3
+"""File-level BM25 reference for a dev set whose lines carry `framework` (newcomer_dev.jsonl and the like).
 
-    python bench/bm25_files.py --dataset FILE.jsonl [--dataset ...] --trees DIR [--json OUT]
+Same setup as `../shared/eval/bm25_baseline.py`: one document per file, text = repo-relative path + "\\n" + contents,
+English stop words, Snowball stemming, bm25s "lucene" scoring with k1=0.9, b=0.4; SWE-bench's `is_test` rule drops
+test files. The corpus is each app's own source extensions, chosen by the line's `framework` (FRAMEWORK_EXTS; *.min.js
+is skipped). Prints Acc@1/5/10 and MRR@10 per repository and pooled, with counts, and the gold files that fell
+outside the corpus.
 
-Per tree, the corpus is every non-test file (SWE-bench's rule) whose extension is one of the dataset's gold
-files' extensions in that repository (``.py`` for a Python library, ``.go .html .js`` for a Go web app) — the
-"indexed extensions" of ``bench/data/history/README.md``. Lucene BM25 (k1=0.9, b=0.4), English stopwords,
-Snowball stems (``bm25s``). Reports Acc@1/5/10 (counts) and MRR@10 overall, per dataset and per language (the
-instance's ``language`` field, else the tree's most common extension among those).
+Usage: python bench/bm25_files.py --data bench/data/newcomer_dev.jsonl --trees /work/evaldata/trees [--per-instance OUT]
+Requires bm25s and PyStemmer.
 """
 
 from __future__ import annotations
 
 import argparse
+import collections
 import json
 import os
 import re
-import sys
-from collections import Counter, defaultdict
-from pathlib import Path
 
 import bm25s
 import Stemmer
 
-sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
-
-from codeqa.languages import detect_language  # noqa: E402
-
-SKIP = {".git", ".hg", ".svn", "__pycache__", "node_modules"}
+FRAMEWORK_EXTS = {
+    "rails": (".rb", ".rake"),
+    "django": (".py",),
+    "flask": (".py",),
+    "fastapi": (".py",),
+    "express": (".js", ".mjs", ".cjs", ".ts"),
+    "nestjs": (".ts", ".js"),
+    "laravel": (".php",),
+    "spring-boot": (".java", ".kt", ".ts"),
+    "phoenix": (".ex", ".exs"),
+    "echo": (".go",),
+    "net/http": (".go",),
+}
+SKIP_DIRS = {".git", "node_modules", "vendor", "__pycache__", "dist", "build", "target"}
+KS = (1, 5, 10)
 
 
 def is_test(rel: str) -> bool:
     return any(w in ("test", "tests", "testing") for w in re.split(r" |_|/|\.", rel.lower()))
 
 
-def corpus(tree: Path, exts: tuple[str, ...]) -> list[str]:
-    paths = []
+def corpus(tree: str, exts: tuple[str, ...]) -> tuple[list[str], list[str]]:
+    paths, texts = [], []
     for dirpath, dirnames, filenames in os.walk(tree):
-        dirnames[:] = sorted(d for d in dirnames if d not in SKIP)
+        dirnames[:] = sorted(d for d in dirnames if d not in SKIP_DIRS)
         for name in sorted(filenames):
             full = os.path.join(dirpath, name)
+            if not name.endswith(exts) or name.endswith(".min.js") or os.path.islink(full):
+                continue
             rel = os.path.relpath(full, tree).replace(os.sep, "/")
-            if name.endswith(exts) and not os.path.islink(full) and not is_test(rel):
-                paths.append(rel)
-    return paths
+            if is_test(rel):
+                continue
+            with open(full, "rb") as f:
+                texts.append(rel + "\n" + f.read().decode("utf-8", errors="replace"))
+            paths.append(rel)
+    return paths, texts
 
 
 def main() -> None:
-    parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
-    parser.add_argument("--dataset", action="append", type=Path, required=True)
-    parser.add_argument("--trees", type=Path, required=True)
-    parser.add_argument("--json", type=Path)
-    parser.add_argument("--languages", type=Path, help="a codeqa eval --json output: report its languages")
-    args = parser.parse_args()
-    known = {}
-    if args.languages:
-        known = {i["instance_id"]: i.get("language", "") for i in json.loads(args.languages.read_text())["instances"]}
+    ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    ap.add_argument("--data", required=True)
+    ap.add_argument("--trees", default="/work/evaldata/trees")
+    ap.add_argument("--per-instance")
+    ap.add_argument("--k1", type=float, default=0.9)
+    ap.add_argument("--b", type=float, default=0.4)
+    args = ap.parse_args()
+    with open(args.data) as f:
+        rows = [json.loads(line) for line in f if line.strip()]
     stemmer = Stemmer.Stemmer("english")
-    rows = []
-    for dataset in args.dataset:
-        lines = [json.loads(line) for line in dataset.read_text().splitlines() if line.strip()]
-        exts_of: dict[str, set[str]] = defaultdict(set)
-        for row in lines:
-            exts_of[row["repo"]].update(os.path.splitext(g)[1] for g in row["gold_files"] if os.path.splitext(g)[1])
-        by_tree: dict[str, list[dict]] = defaultdict(list)
-        for row in lines:
-            by_tree[row.get("tree") or f"{row['repo'].replace('/', '__')}/{row['base_commit']}"].append(row)
-        for tree_name, members in by_tree.items():
-            exts = tuple(sorted(exts_of[members[0]["repo"]]))
-            tree = args.trees / tree_name
-            paths = corpus(tree, exts)
-            texts = [p + "\n" + (tree / p).read_bytes().decode("utf-8", errors="replace") for p in paths]
-            retriever = bm25s.BM25(k1=0.9, b=0.4)
-            retriever.index(
-                bm25s.tokenize(texts, stopwords="en", stemmer=stemmer, show_progress=False), show_progress=False
-            )
-            dominant = Counter(os.path.splitext(p)[1] for p in paths).most_common(1)[0][0] if paths else ""
-            for row in members:
-                query = bm25s.tokenize([row["problem_statement"]], stopwords="en", stemmer=stemmer, show_progress=False)
-                docs, _ = retriever.retrieve(query, k=min(10, len(paths)), show_progress=False, n_threads=1)
-                ranked = [paths[i] for i in docs[0].tolist()]
-                gold = set(row["gold_files"])
-                rank = next((i + 1 for i, p in enumerate(ranked) if p in gold), None)
-                language = (
-                    row.get("language") or known.get(row["instance_id"]) or detect_language("x" + dominant) or dominant
-                )
-                rows.append({"instance_id": row["instance_id"], "dataset": dataset.stem, "repo": row["repo"],
-                             "language": language, "rank": rank})  # fmt: skip
-            print(f"{tree_name}: {len(paths)} files ({' '.join(exts)})", file=sys.stderr, flush=True)
-    groups: dict[str, list[dict]] = defaultdict(list)
+    by_tree = collections.defaultdict(list)
     for row in rows:
-        groups["overall"].append(row)
-        groups[f"[{row['dataset']}]"].append(row)
-        groups[f"<{row['language']}>"].append(row)
-    print(f"{'group':<36} {'n':>4}  {'Acc@1':>11} {'Acc@5':>11} {'Acc@10':>11} {'MRR@10':>7}")
-    for name in sorted(groups, key=lambda g: (g != "overall", g[:1] != "[", g)):
-        members = groups[name]
-        n = len(members)
+        by_tree[(row["tree"], row["framework"])].append(row)
+    results = []
+    for (tree, framework), members in by_tree.items():
+        paths, texts = corpus(os.path.join(args.trees, tree), FRAMEWORK_EXTS[framework])
+        retriever = bm25s.BM25(k1=args.k1, b=args.b)
+        retriever.index(
+            bm25s.tokenize(texts, stopwords="en", stemmer=stemmer, show_progress=False), show_progress=False
+        )
+        indexed = set(paths)
+        for row in members:
+            query = bm25s.tokenize([row["problem_statement"]], stopwords="en", stemmer=stemmer, show_progress=False)
+            docs, _ = retriever.retrieve(query, k=min(50, len(paths)), show_progress=False, n_threads=1)
+            ranked = [paths[i] for i in docs[0].tolist()]
+            gold = set(row["gold_files"])
+            rank = next((i + 1 for i, p in enumerate(ranked) if p in gold), None)
+            results.append(
+                {
+                    "instance_id": row["instance_id"],
+                    "repo": row["repo"],
+                    "n_docs": len(paths),
+                    "first_gold_rank": rank,
+                    "gold_not_indexed": sorted(gold - indexed),
+                    "top5": ranked[:5],
+                }
+            )
+    if args.per_instance:
+        with open(args.per_instance, "w") as f:
+            f.writelines(json.dumps(r) + "\n" for r in results)
+    groups = collections.defaultdict(list)
+    for r in results:
+        groups[r["repo"]].append(r)
+    print(f"BM25 k1={args.k1} b={args.b}, file level, own source extensions per framework")
+    print(f"{'repo':34s} {'n':>4s} {'docs':>6s} " + " ".join(f"{f'Acc@{k}':>12s}" for k in KS) + f" {'MRR@10':>7s}")
+
+    def line(name: str, rs: list[dict], docs: str) -> str:
         cells = []
-        for k in (1, 5, 10):
-            hits = sum(1 for r in members if r["rank"] is not None and r["rank"] <= k)
-            cells.append(f"{100 * hits / n:5.1f} ({hits:3d})")
-        mrr = 100 * sum(1 / r["rank"] for r in members if r["rank"]) / n
-        print(f"{name:<36} {n:>4}  {' '.join(cells)} {mrr:7.1f}")
-    if args.json:
-        args.json.write_text(json.dumps(rows, indent=1))
+        for k in KS:
+            hit = sum(1 for r in rs if r["first_gold_rank"] and r["first_gold_rank"] <= k)
+            cells.append(f"{100 * hit / len(rs):5.1f} ({hit:3d})")
+        mrr = 100 * sum(1 / r["first_gold_rank"] for r in rs if r["first_gold_rank"] and r["first_gold_rank"] <= 10)
+        return f"{name:34s} {len(rs):4d} {docs:>6s} " + " ".join(f"{c:>12s}" for c in cells) + f" {mrr / len(rs):7.1f}"
+
+    for repo in sorted(groups):
+        print(line(repo, groups[repo], str(groups[repo][0]["n_docs"])))
+    print(line("pooled", results, "-"))
+    missing = sorted({(r["instance_id"], g) for r in results for g in r["gold_not_indexed"]})
+    for iid, g in missing:
+        print(f"gold file outside the corpus: {iid} {g}")
 
 
 if __name__ == "__main__":
