@@ -26,11 +26,17 @@ class PathRule:
     weak: bool = False  # a naming habit only when the folder is nested in the code: used by source code, it is source
 
 
-DOC_EXTENSIONS = r"\.(md|markdown|mdx|rst|adoc|txt)$"
+DOC_EXTENSIONS = r"\.(md|markdown|mdx|rst|adoc)$"
+# README, LICENSE-MIT, SECURITY.md, AUTHORS.rst: documents by name (not License.php or security_check.rb)
+DOC_NAMES = (
+    r"(^|/)(readme|changelog|contributing|license|licence|authors|code_of_conduct|security|copying|notice)"
+    r"([-_][a-z0-9]+)?(\.(md|markdown|mdx|rst|txt|adoc))?$"
+)
 
 # The one table of path conventions, checked in order (first rule that sets a column wins that column). Layers
 # narrow questions ("only controllers"); roles rank (a changelog never outranks the code it describes).
 PATH_RULES: list[PathRule] = [
+    PathRule(DOC_EXTENSIONS, "docs", None),
     PathRule(r"(^|/)(\.github/workflows|\.circleci|\.buildkite)/|(^|/)\.gitlab-ci\.ya?ml$", "build", "ci"),
     PathRule(r"(^|/)(\.github|\.gitlab|\.azure-pipelines)/|(^|/)(\.travis\.ya?ml|azure-pipelines\.ya?ml"
              r"|appveyor\.ya?ml|jenkinsfile|codecov\.ya?ml|\.pre-commit-config\.yaml)$", None, "ci"),
@@ -65,8 +71,8 @@ PATH_RULES: list[PathRule] = [
              r"|\.flake8|\.pylintrc|mypy\.ini|pytest\.ini|\.coveragerc|\.bumpversion\.cfg|\.release[^/]*|renovate\.json"
              r"|\.?versioneer\.py|_version\.py|version\.py)$", None, "tooling"),
     PathRule(r"(^|/)(dockerfile[^/]*|docker-compose[^/]*\.ya?ml)$", "config", "tooling"),
-    PathRule(DOC_EXTENSIONS + r"|(^|/)(readme|changelog|contributing|license|authors|code_of_conduct|security)"
-             r"([-_.][^/]*)?$", "docs", "docs"),
+    PathRule(DOC_EXTENSIONS + "|" + DOC_NAMES, "docs", "docs"),
+    PathRule(r"\.txt$", None, "docs"),
     # configuration: settings files and a framework's boot-time configuration code (Rails initializers)
     PathRule(r"(^|/)config/(initializers|environments)/|(^|/)[^/]*\.(ya?ml|toml|ini|cfg|conf|properties|env)$"
              r"|(^|/)\.env[^/]*$", None, "config"),

@@ -26,6 +26,7 @@ from codeqa.retrieve.file_signals import main_language
 from codeqa.retrieve.ranker import Ranker
 from codeqa.retrieve.ranking import Trace
 from codeqa.retrieve.rerank import STAGE2_FEATURES
+from codeqa.retrieve.roles import ROLE_WORDS, role_mentions
 from codeqa.store import Store, load_search_files
 from codeqa.store.table import ChunkTable
 
@@ -73,6 +74,10 @@ def save_features(
             "exact_files": np.asarray(
                 [i for i, c in enumerate(candidates) if c in {table.paths[row] for row in exact}], dtype=np.int64
             ),
+            "candidate_roles": np.asarray(trace.roles, dtype=str),
+            "mentioned_roles": np.asarray(trace.mentioned, dtype=str),
+            "role_mentions": np.asarray([role_mentions(instance.problem_statement)[role] for role in ROLE_WORDS]),
+            "query_words": np.asarray(len(instance.problem_statement.split())),
             "key_lines": np.asarray(len(key)),
             "gold_count": np.asarray(len(gold)),
         }

@@ -45,6 +45,10 @@ class Query:
     exact_files: np.ndarray | None = None  # candidates the exact-name path puts first
     key_lines: int = 0
     gold_count: int = 1  # gold files of the question (some may not be candidates)
+    roles: tuple[str, ...] = ()  # each candidate's role
+    mentioned_roles: tuple[str, ...] = ()  # roles of the files the question names
+    role_mentions: tuple[int, ...] = ()  # how often the question names each role (``ROLE_WORDS`` order)
+    query_words: int = 0
 
     @property
     def answerable(self) -> bool:
@@ -84,6 +88,10 @@ def load_queries(directory: Path, instance_ids: Sequence[str] | None = None) -> 
                 query.key_lines = int(data["key_lines"])
                 query.exact_files = data["exact_files"]
                 query.gold_count = int(data["gold_count"])
+                query.roles = tuple(str(r) for r in data["candidate_roles"])
+                query.mentioned_roles = tuple(str(r) for r in data["mentioned_roles"])
+                query.role_mentions = tuple(int(n) for n in data["role_mentions"])
+                query.query_words = int(data["query_words"])
             queries.append(query)
     return queries
 

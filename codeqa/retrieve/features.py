@@ -67,6 +67,8 @@ class Candidates:
 
     files: np.ndarray  # int file numbers
     features: np.ndarray  # (candidates, len(FEATURES)) float32
+    roles: tuple[Role, ...] = ()  # each candidate's role
+    mentioned: frozenset[Role] = frozenset()  # roles of the files the question names
 
     def column(self, name: str) -> np.ndarray:
         return self.features[:, FEATURES.index(name)]
@@ -272,4 +274,5 @@ def candidate_features(
     mentioned = {roles[int(n)] for n in np.flatnonzero(per_file["mention"] > 0)}
     asked = roles_asked_for(query, mentioned)
     context = FileContext(files, query, signals, numbers, per_file, code_tokens(query), asked)
-    return Candidates(numbers, STAGE1.matrix(context, len(numbers)))
+    candidate_roles = tuple(roles[int(n)] for n in numbers)
+    return Candidates(numbers, STAGE1.matrix(context, len(numbers)), candidate_roles, frozenset(mentioned))

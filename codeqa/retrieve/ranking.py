@@ -40,6 +40,8 @@ class Trace:
     pool_owner: np.ndarray = field(default_factory=lambda: np.zeros(0, dtype=np.int64))  # index into ``second``
     pool_features: np.ndarray = field(default_factory=lambda: np.zeros((0, len(CHUNKS.names)), np.float32))
     exact_rows: list[int] = field(default_factory=list)
+    roles: tuple[str, ...] = ()  # each candidate's role
+    mentioned: tuple[str, ...] = ()  # roles of the files the question names
 
 
 @dataclass
@@ -169,6 +171,8 @@ def rank(
             pool_owner=pool.owner[keep_rows],
             pool_features=pool_features[keep_rows],
             exact_rows=exact,
+            roles=tuple(str(role) for role in candidates.roles),
+            mentioned=tuple(sorted(str(role) for role in candidates.mentioned)),
         )
     return result
 

@@ -88,7 +88,9 @@ def roles_from_evidence(paths: Sequence[str], code: Sequence[bool], users: spars
     weak = [number for number, (_, habit) in enumerate(proposed) if habit and code[number]]
     if not weak:
         return roles
+    # users: source files, and files whose role is only a habit too (a whole app under io/…/sample/ uses itself)
     source = np.asarray([role is Role.SOURCE for role in roles], dtype=bool)
+    source[weak] = True
     links = users.tocsc()
     for number in weak:
         callers = links.indices[links.indptr[number] : links.indptr[number + 1]]
@@ -98,13 +100,19 @@ def roles_from_evidence(paths: Sequence[str], code: Sequence[bool], users: spars
     return roles
 
 
+def role_mentions(query: str) -> dict[Role, int]:
+    """How often the question names each role ("the changelog", "tests", "an example")."""
+    return {role: len(pattern.findall(query)) for role, pattern in _WORDS.items()}
+
+
+def asked(mentions: int, words: int) -> bool:
+    """A role named ``mentions`` times in a text of ``words`` words is asked for (see the module docstring)."""
+    return mentions > 0 and (words <= SHORT_QUESTION_WORDS or mentions >= max(2.0, words / ASK_RATE))
+
+
 def roles_asked_for(query: str, mentioned_roles: Iterable[Role] = ()) -> frozenset[Role]:
     """Roles the question asks for: named in a short question, named repeatedly in a long text, or one of whose
     files the question names (``mentioned_roles``)."""
     words = len(query.split())
-    asked = set(mentioned_roles) - {Role.SOURCE}
-    for role, pattern in _WORDS.items():
-        mentions = len(pattern.findall(query))
-        if mentions and (words <= SHORT_QUESTION_WORDS or mentions >= max(2.0, words / ASK_RATE)):
-            asked.add(role)
-    return frozenset(asked)
+    found = {role for role, count in role_mentions(query).items() if asked(count, words)}
+    return frozenset(found | (set(mentioned_roles) - {Role.SOURCE}))
