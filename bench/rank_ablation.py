@@ -82,7 +82,7 @@ def main() -> None:
     parser.add_argument("--l2", type=float, default=1.0)
     args = parser.parse_args()
     queries = [q for directory in args.dirs for q in load_queries(directory)]
-    base = StageConfig(l2_first=args.l2, l2_second=args.l2)
+    base = StageConfig(l2_first=args.l2)
     print(f"{len(queries)} questions, {len({q.repo for q in queries})} repositories", flush=True)
     print(f"{'all features':<34} {summary(queries, base)}", flush=True)
     if args.only == "base":
@@ -102,7 +102,7 @@ def main() -> None:
         with_roles(queries, default, ASK_RATE, SHORT_QUESTION_WORDS)
         return
     if args.only in ("all", "second"):
-        print(f"{'no second stage':<34} {summary(queries, replace(base, second=()))}", flush=True)
+        print(f"{'no second stage':<34} {summary(queries, replace(base, second=(), first_features=()))}", flush=True)
         print(f"{'no exact-name path':<34} {summary(queries, replace(base, exact=False))}", flush=True)
         for name in base.second:
             if name == "stage1":

@@ -83,7 +83,7 @@ def _cross_validation(
     # the strongest regularization within one MRR point of the best: simpler weights carry over better
     chosen = max(l2 for l2, score in scores.items() if score >= max(scores.values()) - 1.0) if scores else 1.0
     if all(q.second is not None for q in queries) and queries:
-        _cross_validate_stages(queries, chosen, rerank_out)
+        _cross_validate_stages(queries, chosen, rerank_out, {i.instance_id: i.dataset for i in instances})
     if train_out is not None and scores:
         theta = fit(queries, chosen)
         provenance = {
@@ -98,15 +98,16 @@ def _cross_validation(
         out.print(f"wrote ranker weights (L2={chosen}) to {train_out}")
 
 
-def _cross_validate_stages(queries: list[Any], l2: float, rerank_out: Path | None) -> None:
+def _cross_validate_stages(queries: list[Any], l2: float, rerank_out: Path | None, datasets: dict[str, str]) -> None:
     """The whole ranking (both file stages, the exact-name path, the chunk ranker) cross-validated by repository."""
     from codeqa.evaluate.metrics import summarize
     from codeqa.evaluate.stages import StageConfig, cross_validate_stages, fit_all, later_from, outcome_results
 
-    config = StageConfig(l2_first=l2, l2_second=l2)
+    config = StageConfig(l2_first=l2)
     outcomes, _ = cross_validate_stages(queries, config)
-    summary = summarize(outcome_results(queries, outcomes))
-    out.print(_table(f"leave-one-repository-out, both stages and the exact-name path (L2={l2})", summary, (1, 5, 10)))
+    summary = summarize(outcome_results(queries, outcomes, datasets=datasets))
+    title = f"leave-one-repository-out, both stages and the exact-name path (L2={l2}, second stage {config.l2_second})"
+    out.print(_table(title, summary, (1, 5, 10)))
     chunk_table = _chunk_table(summary)
     if chunk_table is not None:
         out.print(chunk_table)

@@ -8,6 +8,7 @@ without querying again (``codeqa.evaluate.train``).
 from __future__ import annotations
 
 import time
+from collections import Counter
 from collections.abc import Callable, Iterator, Sequence
 from pathlib import Path
 
@@ -22,11 +23,11 @@ from codeqa.pipeline import build_index
 from codeqa.retrieve import Filters, Weights, retrieve
 from codeqa.retrieve.chunks import CHUNK_FEATURES
 from codeqa.retrieve.features import FEATURES
-from codeqa.retrieve.file_signals import main_language
+from codeqa.retrieve.file_signals import NOT_CODE, file_language, file_roles, main_language
 from codeqa.retrieve.ranker import Ranker
 from codeqa.retrieve.ranking import Trace
 from codeqa.retrieve.rerank import STAGE2_FEATURES
-from codeqa.retrieve.roles import ROLE_WORDS, role_mentions
+from codeqa.retrieve.roles import ROLE_WORDS, Role, role_mentions
 from codeqa.store import Store, load_search_files
 from codeqa.store.table import ChunkTable
 
@@ -146,9 +147,21 @@ def indexed_in_turn(
             store.remove(instance.index_name)
 
 
+LANGUAGE_GROUPS = {"tsx": "typescript", "jsx": "javascript"}  # one report group per language
+
+
 def _dominant_language(store: Store, settings: Settings, name: str) -> str:
-    """The index's main programming language (most chunks; docs, config and markup aside)."""
-    return main_language(load_search_files(settings, store.get_manifest(name), store))
+    """The repository's main programming language: the most common among its source files (not vendored code,
+    tests, docs, configuration or markup)."""
+    files = load_search_files(settings, store.get_manifest(name), store)
+    roles = file_roles(files)
+    counts = Counter(
+        file_language(files, number)
+        for number in range(len(files.files))
+        if roles[number] is Role.SOURCE and file_language(files, number) not in NOT_CODE
+    )
+    language = counts.most_common(1)[0][0] if counts else main_language(files)
+    return LANGUAGE_GROUPS.get(language, language)
 
 
 def run_eval(

@@ -26,16 +26,19 @@ DEPTH = 10
 
 @dataclass(frozen=True)
 class StageConfig:
+    """What the ranking is fitted with; the defaults are the shipped choice (``bench/README.md``, issue 17)."""
+
     l2_first: float = 1.0
-    l2_second: float = 1.0
+    l2_second: float = 10.0
     l2_chunks: float = 1.0
     top: int = 30
-    second: tuple[str, ...] = STAGE2_FEATURES  # () = no second stage
+    second: tuple[str, ...] = tuple(name for name in STAGE2_FEATURES if name not in TEXT_FEATURES)  # () = none
     chunks: tuple[str, ...] = CHUNK_FEATURES
     alphas: tuple[float, ...] = (0.0, 0.25, 0.5, 0.75, 1.0)
     temperatures: tuple[float, ...] = (0.5, 1.0, 2.0, 4.0)
     exact: bool = True
-    first_features: tuple[str, ...] = ()  # first-stage features the second stage also weighs (on the top files)
+    # first-stage features the second stage weighs again, on the top files only (role flags stay with the gap)
+    first_features: tuple[str, ...] = tuple(name for name in FEATURES if not name.startswith("role_"))
 
 
 @dataclass
@@ -115,7 +118,7 @@ def ranked_files(query: Query, fitted: Fitted, config: StageConfig) -> tuple[lis
     first = _first_scores(query, fitted.first)
     order = [int(c) for c in np.argsort(-first, kind="stable")]
     scores: dict[int, float] = {}
-    if config.second and query.second is not None:
+    if (config.second or config.first_features) and query.second is not None:
         top, matrix, secondary = second_block(query, fitted.first, config)
         second = matrix @ fitted.second - SECONDARY_GAP * secondary
         reordered = [int(top[i]) for i in np.argsort(-second, kind="stable")]
@@ -207,7 +210,7 @@ def _objective(queries: Sequence[Query], cases: dict[str, ChunkCase], alpha: flo
 
 def fit_all(queries: Sequence[Query], config: StageConfig) -> Fitted:
     first = fit(queries, config.l2_first)
-    second = fit_second(queries, first, config) if config.second else np.zeros(0)
+    second = fit_second(queries, first, config) if config.second or config.first_features else np.zeros(0)
     fitted = Fitted(first, second, fit_chunks(queries, config), 0.5, 1.0)
     cases = {q.instance_id: chunk_case(q, ranked_files(q, fitted, config)[1], fitted, config) for q in queries}
     best = max(
@@ -248,7 +251,7 @@ def cross_validate_stages(queries: Sequence[Query], config: StageConfig) -> tupl
 def later_from(fitted: Fitted, config: StageConfig, provenance: dict[str, object]) -> Later:
     names = [*config.second, *(FIRST + name for name in config.first_features)]
     second = dict(zip(names, (round(float(v), 5) for v in fitted.second), strict=True))
-    if not config.second:
+    if not names:
         second = {"stage1": 1.0}
     text_chunks = 2 if any(second.get(name) for name in TEXT_FEATURES) else 0
     return Later(
@@ -262,8 +265,11 @@ def later_from(fitted: Fitted, config: StageConfig, provenance: dict[str, object
     )
 
 
-def outcome_results(queries: Sequence[Query], outcomes: dict[str, Outcome], final: bool = True) -> list:
-    """``InstanceResult``s of the cross-validated outcomes (``final=False``: the first stage's file ranks)."""
+def outcome_results(
+    queries: Sequence[Query], outcomes: dict[str, Outcome], final: bool = True, datasets: dict[str, str] | None = None
+) -> list:
+    """``InstanceResult``s of the cross-validated outcomes (``final=False``: the first stage's file ranks), grouped
+    by ``datasets`` (instance id → its dataset; history files together) when given, else by kind of data."""
     from codeqa.evaluate.metrics import InstanceResult
 
     results = []
@@ -275,7 +281,8 @@ def outcome_results(queries: Sequence[Query], outcomes: dict[str, Outcome], fina
         metrics["ndcg@10"] = 1.0 / math.log2(rank + 1) if rank is not None and rank <= 10 else 0.0
         if final:
             metrics.update(result.chunks)
+        group = query.kind if datasets is None or query.kind == "history" else datasets[query.instance_id]
         results.append(
-            InstanceResult(query.instance_id, query.repo, query.kind, [], 0.0, 0.0, metrics, language=query.language)
+            InstanceResult(query.instance_id, query.repo, group, [], 0.0, 0.0, metrics, language=query.language)
         )
     return results

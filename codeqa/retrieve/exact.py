@@ -30,7 +30,8 @@ def named_symbols(query: str) -> list[str]:
         raw = raw.strip("`").strip().rstrip("(")
         if IDENTIFIER.fullmatch(raw.replace(".", "_").replace("::", "_").replace("#", "_")):
             names.append(raw)
-    first = query.split(maxsplit=1)[0] if query.split() else ""
+    words = query.split()
+    first = words[0] if len(words) > 1 else ""  # "Where is …": a sentence's first word is capitalized anyway
     names.extend(word for word in _CAPITALIZED.findall(query) if word != first)
     return list(dict.fromkeys(names))
 
@@ -41,7 +42,8 @@ def exact_definitions(
     """Chunk rows defining the one symbol a short question names (best first), or [] when the path does not apply.
 
     A name qualifies when some chunk defines exactly that name (case-sensitive) and at most ``MAX_FILES`` source
-    files do; the path applies when the qualifying names all point at the same definitions' files.
+    files do (or, when no source file does, at most that many other files); the path applies when the qualifying
+    names all point at the same definitions' files.
     """
     if len(query.split()) > MAX_WORDS:
         return []
@@ -51,10 +53,10 @@ def exact_definitions(
         rows = [
             row
             for row in files.definers.get(name.lower(), ())
-            if name in defined_names(files.table.symbols[row])
-            and roles[int(row_file[row])] not in SECONDARY
-            and (mask is None or mask[row])
+            if name in defined_names(files.table.symbols[row]) and (mask is None or mask[row])
         ]
+        source = [row for row in rows if roles[int(row_file[row])] not in SECONDARY]
+        rows = source or rows  # a name only an example or a test defines still leads there
         defining = {int(row_file[row]) for row in rows}
         if rows and len(defining) <= MAX_FILES:
             found[name] = rows
