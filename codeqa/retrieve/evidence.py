@@ -34,8 +34,8 @@ class QueryTerms:
         return sum(self.weights.values())
 
     @classmethod
-    def of(cls, query: str, document_counts: Sequence[float], documents: int) -> QueryTerms:
-        terms = tuple(dict.fromkeys(code_tokens(query)))
+    def of(cls, terms: Sequence[str], document_counts: Sequence[float], documents: int) -> QueryTerms:
+        """``terms`` weighted by ``log(1 + (documents - count + 0.5) / (count + 0.5))``; unknown terms dropped."""
         weights = {}
         for term, count in zip(terms, document_counts, strict=True):
             if count > 0:

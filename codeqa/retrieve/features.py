@@ -29,9 +29,10 @@ from codeqa.retrieve.file_signals import (
     per_file_max,
     symbol_and_mention,
 )
+from codeqa.retrieve.query import question_tokens
 from codeqa.retrieve.registry import Columns, FeatureRegistry
 from codeqa.retrieve.roles import PERIPHERAL, Role, roles_asked_for
-from codeqa.store.lexical import code_tokens, plain_tokens
+from codeqa.store.lexical import plain_tokens
 from codeqa.store.searchfiles import SearchFiles
 
 PER_SIGNAL = 60  # best files taken from each signal
@@ -218,7 +219,7 @@ def per_file_evidence(
 ) -> dict[str, np.ndarray]:
     """Whole-index per-file arrays the features and the candidate pool are made of."""
     index = files.files
-    query_tokens = code_tokens(query)
+    query_tokens = list(question_tokens(query))
     vector = np.asarray(query_vector, dtype=np.float32)
     fused = np.zeros(len(index), dtype=np.float32)
     for row, score in signals.fused.items():
@@ -273,6 +274,6 @@ def candidate_features(
     roles = file_roles(files)
     mentioned = {roles[int(n)] for n in np.flatnonzero(per_file["mention"] > 0)}
     asked = roles_asked_for(query, mentioned)
-    context = FileContext(files, query, signals, numbers, per_file, code_tokens(query), asked)
+    context = FileContext(files, query, signals, numbers, per_file, list(question_tokens(query)), asked)
     candidate_roles = tuple(roles[int(n)] for n in numbers)
     return Candidates(numbers, STAGE1.matrix(context, len(numbers)), candidate_roles, frozenset(mentioned))

@@ -16,14 +16,15 @@ from codeqa.retrieve.evidence import QueryTerms
 from codeqa.retrieve.exact import exact_definitions
 from codeqa.retrieve.features import ChunkSignals, candidate_features
 from codeqa.retrieve.file_signals import file_roles
+from codeqa.retrieve.query import question_tokens
 from codeqa.retrieve.ranker import SECONDARY_GAP, Later, Ranker, secondary_files
 from codeqa.retrieve.rerank import STAGE2, RerankContext
-from codeqa.store.lexical import code_tokens
 from codeqa.store.searchfiles import SearchFiles
 
 TRACE_TOP = 40  # files whose second-stage features evaluation saves (cross-validation re-cuts the top 30)
 TRACE_CHUNKS = 40  # chunks per file it saves for the chunk ranker
 MAX_NAME_FILES = 20
+MAX_TERMS = 64  # the question's rarest terms the second stage looks for in each file (a long report has hundreds)
 
 Fetch = Callable[[Sequence[int]], dict[int, Chunk]]
 
@@ -98,9 +99,9 @@ def rank(
         best = _best_rows(pool.rows, pool.owner, within, reranker.text_chunks or 2, len(numbers))
         fetched.update(fetch([row for rows in best for row in rows]))
         texts = [[fetched[row].text for row in rows if row in fetched] for rows in best]
-    terms = list(dict.fromkeys(code_tokens(query)))
+    terms = files.files.lexical.rarest(list(dict.fromkeys(question_tokens(query))), MAX_TERMS)
     covered, counts = files.files.lexical.presence(terms, numbers)
-    weights = QueryTerms.of(query, counts, len(files.files))
+    weights = QueryTerms.of(terms, counts, len(files.files))
     keep = [i for i, term in enumerate(terms) if term in weights.weights]
     context = RerankContext(
         files,

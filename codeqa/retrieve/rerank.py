@@ -112,13 +112,23 @@ def _folder(path: str) -> str:
 
 
 def _stem_match(c: RerankContext) -> np.ndarray:
+    words = _stem_words(c.files)
     out = np.zeros(len(c.numbers), dtype=np.float32)
     for i, number in enumerate(c.numbers):
-        stem = c.files.files.paths[int(number)].rsplit("/", 1)[-1].split(".", 1)[0]
-        words = set(code_tokens(stem.replace("-", "_"))) - {"init", "index", "main", "mod", "lib"}
-        if words:
-            out[i] = len(words & c.query_tokens) / len(words)
+        if words[int(number)]:
+            out[i] = len(words[int(number)] & c.query_tokens) / len(words[int(number)])
     return out
+
+
+def _stem_words(files: SearchFiles) -> list[frozenset[str]]:
+    """Each file name's words (``shell_completion.py`` → shell, completion), computed once per loaded index."""
+    cached = getattr(files, "_stem_words", None)
+    if cached is None:
+        generic = {"init", "index", "main", "mod", "lib"}
+        stems = (path.rsplit("/", 1)[-1].split(".", 1)[0].replace("-", "_") for path in files.files.paths)
+        cached = [frozenset(code_tokens(stem)) - generic for stem in stems]
+        files._stem_words = cached  # type: ignore[attr-defined]
+    return cached
 
 
 def _hub(c: RerankContext) -> float:

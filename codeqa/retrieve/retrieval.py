@@ -22,7 +22,7 @@ from codeqa.records import Chunk, Hit
 from codeqa.retrieve.features import ChunkSignals
 from codeqa.retrieve.filters import Filters
 from codeqa.retrieve.fusion import Weights, apply_penalties, file_scores, fuse
-from codeqa.retrieve.query import query_identifiers, validate_query
+from codeqa.retrieve.query import query_identifiers, question_tokens, validate_query
 from codeqa.retrieve.ranker import Later, Ranker, default_later, default_ranker
 from codeqa.retrieve.ranking import Trace, rank
 from codeqa.retrieve.roles import Role, roles_asked_for
@@ -35,7 +35,6 @@ from codeqa.retrieve.signals import (
     top_rows,
 )
 from codeqa.store import Manifest, Store, load_search_files
-from codeqa.store.lexical import code_tokens
 from codeqa.store.table import ChunkTable
 
 DOC_BRIDGE_CHUNKS = 5  # documentation chunks whose mentioned names point at code
@@ -100,7 +99,7 @@ def retrieve(
     query_vector = embedder.embed_query(query)
     names, file_names = query_identifiers(query)
     similarity = dense_similarity(files.vectors, query_vector, mask)
-    lexical = files.lexical.scores(code_tokens(query), mask)
+    lexical = files.lexical.scores(list(question_tokens(query)), mask)
     signals = {
         "dense": dense_rows(similarity, n),
         "lexical": top_rows(lexical, n),

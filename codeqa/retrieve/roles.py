@@ -18,6 +18,7 @@ from __future__ import annotations
 import re
 from collections.abc import Iterable, Sequence
 from enum import StrEnum
+from functools import lru_cache
 
 import numpy as np
 from scipy import sparse
@@ -100,8 +101,9 @@ def roles_from_evidence(paths: Sequence[str], code: Sequence[bool], users: spars
     return roles
 
 
+@lru_cache(maxsize=32)
 def role_mentions(query: str) -> dict[Role, int]:
-    """How often the question names each role ("the changelog", "tests", "an example")."""
+    """How often the question names each role ("the changelog", "tests", "an example"); once per question."""
     return {role: len(pattern.findall(query)) for role, pattern in _WORDS.items()}
 
 

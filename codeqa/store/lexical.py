@@ -142,3 +142,12 @@ class LexicalIndex:
                 at = np.minimum(np.searchsorted(holders, documents), len(holders) - 1)
                 found[:, column] = holders[at] == documents
         return found, counts
+
+    def rarest(self, tokens: Sequence[str], n: int) -> list[str]:
+        """The ``n`` tokens held by the fewest documents (unknown tokens last), in their original order."""
+        if len(tokens) <= n:
+            return list(tokens)
+        indptr = self._retriever.scores["indptr"]
+        held = [indptr[i + 1] - indptr[i] if (i := self._vocab.get(t)) is not None else self.size + 1 for t in tokens]
+        keep = set(np.argsort(held, kind="stable")[:n].tolist())
+        return [token for position, token in enumerate(tokens) if position in keep]
