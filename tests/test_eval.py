@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import math
 from pathlib import Path
 
 from typer.testing import CliRunner
@@ -143,3 +144,18 @@ def test_eval_answers_reports_brief_facts_opening_file_and_length_also_through_o
     assert generated["generated"] and generated["backend"] == "ollama" and generated["shown"] == [fact]
     assert generated["prompt_shown"] == [fact] and fact in brief  # the brief that was sent is the one measured
     assert generated["opening_file"] is not None and generated["citations_invalid"] == 0
+
+
+def test_chunk_metrics_count_each_gold_file_once_and_key_lines():
+    from codeqa.evaluate.metrics import chunk_score, file_ndcg
+
+    gold = ["a.py", "b.py"]
+    one_file = [("a.py", 1 + 10 * i, 10 + 10 * i) for i in range(10)]
+    spread = [("a.py", 1, 10), ("b.py", 1, 10), *one_file[1:9]]
+    concentrated, diverse = chunk_score(one_file, gold, [("b.py", 5)]), chunk_score(spread, gold, [("b.py", 5)])
+    assert concentrated["chunk_recall@10"] == 0.5 and diverse["chunk_recall@10"] == 1.0
+    assert concentrated["files@10"] == 1.0 and diverse["files@10"] == 2.0
+    assert diverse["chunk_ndcg@10"] == 1.0 and 0.6 < concentrated["chunk_ndcg@10"] < 0.62  # 1 / (1 + 1/log2(3))
+    assert concentrated["lines@10"] == 0.0 and diverse["lines@10"] == 1.0
+    assert "lines@10" not in chunk_score(one_file, gold)
+    assert file_ndcg(["x.py", "a.py"], ["a.py"]) == 1 / math.log2(3)

@@ -141,7 +141,9 @@ def test_file_search_files_cover_every_file_once(uploader: Settings):
 
 
 def test_candidate_features_see_names_and_file_mentions(uploader: Settings):
-    result = retrieve_named("uploader", "why does send_with_backoff in backoff.py sleep so long?", uploader, k=5)
+    result = retrieve_named(
+        "uploader", "why does send_with_backoff in backoff.py sleep so long?", uploader, k=5, trace=True
+    )
     assert result.features is not None and result.features.shape == (len(result.candidates), len(FEATURES))
     row = result.candidates.index("uploader/backoff.py")
     features = dict(zip(FEATURES, result.features[row], strict=True))

@@ -145,3 +145,29 @@ class LexicalIndex:
         if mask is not None:
             scores = np.where(mask, scores, 0.0)
         return scores
+
+    def presence(self, tokens: Sequence[str], documents: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+        """Which of ``documents`` contain each token ((documents, tokens) bool), and each token's document count."""
+        documents = np.asarray(documents, dtype=np.int64)
+        found = np.zeros((len(documents), len(tokens)), dtype=bool)
+        counts = np.zeros(len(tokens), dtype=np.float32)
+        indptr, indices = self._index.indptr, self._index.indices
+        for column, token in enumerate(tokens):
+            token_id = self._vocab.get(token)
+            if token_id is None:
+                continue
+            holders = indices[indptr[token_id] : indptr[token_id + 1]]  # sorted document numbers
+            counts[column] = len(holders)
+            if len(holders):
+                at = np.minimum(np.searchsorted(holders, documents), len(holders) - 1)
+                found[:, column] = holders[at] == documents
+        return found, counts
+
+    def rarest(self, tokens: Sequence[str], n: int) -> list[str]:
+        """The ``n`` tokens held by the fewest documents (unknown tokens last), in their original order."""
+        if len(tokens) <= n:
+            return list(tokens)
+        indptr = self._index.indptr
+        held = [indptr[i + 1] - indptr[i] if (i := self._vocab.get(t)) is not None else self.size + 1 for t in tokens]
+        keep = set(np.argsort(held, kind="stable")[:n].tolist())
+        return [token for position, token in enumerate(tokens) if position in keep]
