@@ -45,5 +45,8 @@ HEALTHCHECK --interval=30s --timeout=5s --start-period=30s --retries=3 \
     CMD ["python", "-c", "import sys, urllib.request; sys.exit(urllib.request.urlopen('http://127.0.0.1:8501/_stcore/health', timeout=4).status != 200)"]
 
 # 0.0.0.0 inside the container only: compose publishes the port on the host's 127.0.0.1
-CMD ["python", "-m", "streamlit", "run", "app.py", "--server.headless", "true", \
-     "--server.address", "0.0.0.0", "--server.port", "8501", "--browser.gatherUsageStats", "false"]
+# app_server.py = app.py behind the Host/Origin check (what `codeqa serve` runs): the published port is the host's
+# loopback, so browsers arrive as 127.0.0.1/localhost; add other names with CODEQA_ALLOWED_HOSTS.
+CMD ["python", "-m", "streamlit", "run", "app_server.py", "--server.headless", "true", \
+     "--server.address", "0.0.0.0", "--server.port", "8501", "--server.fileWatcherType", "none", \
+     "--browser.gatherUsageStats", "false"]

@@ -100,6 +100,14 @@ class Settings(BaseSettings):
         "on this machine; line numbers are kept.",
     )
 
+    # who may reach the served app (`codeqa serve`) and the HTTP API (`codeqa api`)
+    allowed_hosts: str = Field(
+        default="",
+        description="More host names (comma-separated, '*.example.com' allowed) that the app and the API answer "
+        "to, e.g. this machine's LAN name; loopback names and the bind address are always accepted. A request "
+        "with any other Host or Origin header (another site, DNS rebinding) is refused.",
+    )
+
     # the HTTP API (`codeqa api`) and the MCP server (`codeqa mcp`)
     api_host: str = Field(default="127.0.0.1", description="Address `codeqa api` binds to (loopback by default).")
     api_port: int = Field(default=8765, description="Port `codeqa api` listens on.")
@@ -111,6 +119,20 @@ class Settings(BaseSettings):
     api_ask_per_hour: int = Field(default=100, description="Questions (ask) per client per hour; 0 = no limit.")
     api_search_per_hour: int = Field(
         default=3600, description="Other reads (search, files, symbols, overview) per client per hour; 0 = no limit."
+    )
+    api_failed_auth_limit: int = Field(
+        default=20, description="Wrong tokens per client per 10 minutes before it gets 429 (Retry-After); 0 = no limit."
+    )
+    api_max_body_bytes: int = Field(
+        default=1_000_000, description="Largest request body; a larger one is refused (413) before it is read."
+    )
+    api_max_streams: int = Field(
+        default=16, description="Server-sent event streams (answers, job progress) open at once; more get 429."
+    )
+    api_forwarded_allow_ips: str | None = Field(
+        default=None,
+        description="Addresses of reverse proxies whose X-Forwarded-For / X-Forwarded-Proto are believed "
+        "(comma-separated, as uvicorn's forwarded_allow_ips). Unset: the client is the connection's own address.",
     )
 
     @property

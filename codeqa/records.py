@@ -56,6 +56,7 @@ class SkipReason(StrEnum):
     SYMLINK = "symlink"
     EMPTY = "empty"
     UNDECODABLE = "undecodable"
+    UNDECODABLE_NAME = "undecodable-name"  # a file or folder name that is not UTF-8 (shown as caf\xe9.py)
     UNREADABLE = "unreadable"
     EXCLUDED = "excluded"  # by the caller's exclude rule (e.g. test files in evaluations)
     LFS_POINTER = "lfs-pointer"  # a Git LFS pointer: the real content is not in the repository

@@ -4,10 +4,12 @@ from __future__ import annotations
 
 import html
 
+import pandas  # noqa: F401 - as in mapview: plotly looks pandas up in sys.modules, never a half-imported one
 import plotly.express as px
 import plotly.graph_objects as go
 import streamlit as st
 
+from codeqa.answer import chart_text
 from codeqa.explore import DependencyGraph, Overview
 from codeqa.store import Manifest
 
@@ -18,7 +20,7 @@ def _bar(counts: dict[str, int], title: str, unit: str) -> go.Figure:
     items = sorted(counts.items(), key=lambda kv: kv[1])[-15:]
     fig = px.bar(
         x=[v for _, v in items],
-        y=[k for k, _ in items],
+        y=[chart_text(k) for k, _ in items],  # package names and the like are repository text
         orientation="h",
         text=[f"{v:,}" for _, v in items],
         labels={"x": unit, "y": ""},
@@ -50,11 +52,11 @@ def composition(overview: Overview) -> None:
 def directories(overview: Overview) -> None:
     st.subheader("Where the code is")
     shape = st.segmented_control("Chart", ["Treemap", "Sunburst"], default="Treemap", key="dir_chart")
-    nodes = overview.directories
+    nodes = overview.directories  # directory names are repository text: plotly would read <a href=…> as a link
     common = {
-        "ids": [n.id for n in nodes],
-        "labels": [n.name for n in nodes],
-        "parents": [n.parent for n in nodes],
+        "ids": [chart_text(n.id) for n in nodes],
+        "labels": [chart_text(n.name) for n in nodes],
+        "parents": [chart_text(n.parent) for n in nodes],
         "values": [n.lines for n in nodes],
         "branchvalues": "total",
         "customdata": [[n.files] for n in nodes],

@@ -17,6 +17,7 @@ from codeqa.answer import (
     file_view,
     graph_answer,
     link_citations,
+    link_hosts,
     parse_lines,
     render_graph,
     safe_markdown,
@@ -93,14 +94,14 @@ def file_html(view: FileView, lines: tuple[int, int] | None) -> str:
 
 
 def header(view: FileView, lines: tuple[int, int] | None) -> None:
-    st.title(f":material/code: {view.path}", anchor=False)
+    st.title(f":material/code: {escape_markdown(view.path)}", anchor=False)  # a path may hold ![x](https:…)
     where = f"lines {lines[0]}–{lines[1]} · " if lines else ""
     commit = f" @ `{view.sha[:10]}`" if view.sha else ""
     language = escape_markdown(view.language)
     caption = f"{where}{len(view.lines):,} lines · {language} · index {code_span(view.index)}{commit}"
     if view.permalink and view.sha:
         caption += f" · [view on GitHub at {view.sha[:7]}]({view.permalink})"
-    st.caption(caption)
+    st.caption(safe_markdown(caption, link_hosts(view.permalink)))
 
 
 def code(view: FileView, lines: tuple[int, int] | None) -> None:
@@ -116,9 +117,10 @@ def neighbours(view: FileView, lines: tuple[int, int] | None) -> None:
         return
     left, right, _ = st.columns([2, 2, 1])
     key = f"graph_{view.index}_{view.path}_{symbol}"
-    if left.button(f"Callers of {symbol}", key=f"{key}_callers", icon=":material/call_received:"):
+    shown = escape_markdown(symbol)
+    if left.button(f"Callers of {shown}", key=f"{key}_callers", icon=":material/call_received:"):
         st.session_state[key] = "callers"
-    if right.button(f"Callees of {symbol}", key=f"{key}_callees", icon=":material/call_made:"):
+    if right.button(f"Callees of {shown}", key=f"{key}_callees", icon=":material/call_made:"):
         st.session_state[key] = "callees"
     relation = st.session_state.get(key)
     if relation:

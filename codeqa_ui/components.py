@@ -26,12 +26,16 @@ FILTER_KEYS = ("f_layers", "f_kinds", "f_languages", "f_paths")
 SHARED_KEYS = (state.REPO_KEY, *FILTER_KEYS)
 MAX_SHOWN_LINES = 400  # a source view shows at most this much of a chunk (chunks are normally a few dozen lines)
 MAX_SHOWN_CHARS = 40_000
+# The browser tab's icon: a `:material/…:` page icon makes the browser fetch its SVG from fonts.gstatic.com (the
+# icons inside pages come from Streamlit's own bundled font), so tabs get a local emoji instead.
+TAB_ICONS = {":material/map:": "🗺️", ":material/code:": "📄", ":material/forum:": "💬", ":material/insights:": "📊"}
 _LEXER_ALIASES = {"tsx": "tsx", "vue": "html", "svelte": "html", "erb": "erb", "hcl": "terraform", "jupyter": "python"}
 
 
 def page(title: str, icon: str, *, sidebar: bool = True) -> None:
     """Page config and sidebar links, keeping the shared widgets' values when the user switches pages."""
-    st.set_page_config(page_title=f"{title} · codeqa", page_icon=icon, layout="wide")
+    tab_icon = TAB_ICONS.get(icon, "🧭") if icon.startswith(":material/") else icon
+    st.set_page_config(page_title=f"{title} · codeqa", page_icon=tab_icon, layout="wide")
     for key in SHARED_KEYS:  # widget state is dropped for widgets a page does not draw: keep it as user state
         if key in st.session_state:
             st.session_state[key] = st.session_state[key]

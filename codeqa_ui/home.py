@@ -136,7 +136,7 @@ def progress_panel() -> None:
         if current is None or (not current.running and not current.seen):
             st.rerun()  # finished: redraw the whole page so the table shows the new index
         assert current is not None
-        with st.status(f"Indexing {current.label}", expanded=True, state="running"):
+        with st.status(f"Indexing {escape_markdown(current.label)}", expanded=True, state="running"):
             _stages(current)
             eta = current.eta
             text = f"{current.fraction:.0%} · elapsed {seconds(current.elapsed)}"

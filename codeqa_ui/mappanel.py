@@ -42,7 +42,8 @@ def wait_for_layout(future: Future[Any] | None) -> None:
     if future.done():
         error = future.exception()
         if error is not None:
-            st.warning(f"The map layout failed ({error}); showing the PCA preview instead.", icon=":material/error:")
+            failed = ui.safe_markdown(f"The map layout failed ({error}); showing the PCA preview instead.")
+            st.warning(failed, icon=":material/error:")
         return
     st.info(
         "Showing a quick PCA preview while the map is laid out (once per index; it is done right after indexing "
@@ -75,7 +76,7 @@ def query_marks(manifest: Manifest, projection: Projection, question: str, filte
         key = (str(state.settings().home_dir), manifest.collection, projection.method)
         return _marks(key, manifest.name, question.strip(), filters, projection)
     except CodeqaError as exc:
-        st.error(str(exc), icon=":material/error:")
+        st.error(ui.safe_markdown(str(exc)), icon=":material/error:")
         return None
 
 
@@ -141,7 +142,7 @@ def side_panel(manifest: Manifest, projection: Projection, marks: QuestionMarks 
 
         key = f"map_match_{manifest.collection}_{marks.question}"
         st.radio(
-            f"Matches for “{marks.question}”", hits, index=None, format_func=label, key=key,
+            f"Matches for “{ui.escape_markdown(marks.question)}”", hits, index=None, format_func=label, key=key,
             on_change=_open_match, args=(key,),
         )  # fmt: skip
         if not hits:

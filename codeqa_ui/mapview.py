@@ -15,6 +15,7 @@ import numpy as np
 import pandas  # noqa: F401 - plotly looks pandas up in sys.modules; a fully imported one, never a half-imported one
 import plotly.graph_objects as go
 
+from codeqa.answer import chart_text
 from codeqa.explore import Projection, QuestionMarks, Region
 
 COLOURINGS = {
@@ -101,10 +102,10 @@ class Label:
     @property
     def html(self) -> str:
         """Plotly's annotation markup: the place in bold, its telling words smaller underneath."""
-        title = self.title.replace("<", "&lt;")
-        if not self.words:
+        title, words = chart_text(self.title), chart_text(self.words)
+        if not words:
             return f"<b>{title}</b>"
-        return f"<b>{title}</b><br><span style='font-size:{self.size - 2}px;color:#52606d'>{self.words}</span>"
+        return f"<b>{title}</b><br><span style='font-size:{self.size - 2}px;color:#52606d'>{words}</span>"
 
 
 PLOT_PX = (740.0, 640.0)  # about the plot area's size in pixels: enough to keep labels from covering each other
@@ -166,9 +167,10 @@ def categories(values: Sequence[str]) -> list[str]:
 
 
 def _hover(projection: Projection) -> np.ndarray:
-    """Per point: chunk id (for selections), symbol and location (the hover text)."""
-    locations = [projection.location(i) for i in range(len(projection))]
-    return np.stack([np.asarray(projection.ids), np.asarray(projection.symbols), locations], axis=1)
+    """Per point: chunk id (for selections), symbol and location (the hover text, shown literally)."""
+    locations = [chart_text(projection.location(i)) for i in range(len(projection))]
+    symbols = [chart_text(symbol) for symbol in projection.symbols]
+    return np.stack([np.asarray(projection.ids), np.asarray(symbols), np.asarray(locations)], axis=1)
 
 
 HOVER = "<b>%{customdata[1]}</b><br>%{customdata[2]}<extra>%{fullData.name}</extra>"
@@ -189,7 +191,7 @@ def figure(
     for category in [*kept, "other"]:
         rows = mask & (grouped == category)
         if rows.any():
-            name = f"{category} ({int(rows.sum()):,})"
+            name = f"{chart_text(category)} ({int(rows.sum()):,})"
             fig.add_trace(_points(projection, rows, hover, name, size, colours.get(category, OTHER), 0.8))
     if marks is not None:
         _add_marks(fig, projection, marks, hover)
@@ -255,7 +257,7 @@ def _add_marks(fig: go.Figure, projection: Projection, marks: QuestionMarks, hov
             y=[y],
             mode="markers",
             name="your question",
-            hovertext=[marks.question],
+            hovertext=[chart_text(marks.question)],
             hoverinfo="text",
             marker={"size": 22, "symbol": "star", "color": "#ffbf00", "line": {"width": 1.5, "color": "#333"}},
         )

@@ -15,7 +15,7 @@ if messages and st.sidebar.button("Clear conversation", width="stretch"):
     state.clear_history(manifest.name)
     st.rerun()
 
-st.title(f":material/forum: Chat with {manifest.name}")
+st.title(f":material/forum: Chat with {ui.escape_markdown(manifest.name)}")
 st.caption(ui.repo_caption(manifest))
 if not messages:  # once answers flow, each one carries its own notice
     chat.llm_notice(statuses, backend)

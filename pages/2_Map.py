@@ -11,7 +11,7 @@ manifest = ui.pick_repository()
 filters = ui.filter_sidebar(manifest)
 colour = st.sidebar.radio("Colour by", list(mapview.COLOURINGS), format_func=mapview.COLOURINGS.get, key="colour")
 
-st.title(f":material/scatter_plot: Map of {manifest.name}")
+st.title(f":material/scatter_plot: Map of {ui.escape_markdown(manifest.name)}")
 body = st.empty()  # replaces the previous repository's map at once, before anything is read
 try:
     projection, pending = state.projection(manifest)

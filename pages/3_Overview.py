@@ -8,7 +8,7 @@ from codeqa_ui import components as ui
 
 ui.page("Overview", ":material/insights:")
 manifest = ui.pick_repository()
-st.title(f":material/insights: Overview of {manifest.name}")
+st.title(f":material/insights: Overview of {ui.escape_markdown(manifest.name)}")
 st.caption(ui.repo_caption(manifest))
 body = st.empty()  # replaces the previous repository's numbers at once, before anything is read
 try:

@@ -1,5 +1,6 @@
-"""The real app served by ``streamlit run app.py`` on 127.0.0.1 and a headless Chromium page watching every request
-it makes: what the hostile-repository tests use to prove that nothing on a page contacts another host."""
+"""The real app served as users get it (``codeqa serve``: ``app.py`` behind the Host/Origin check) on 127.0.0.1,
+and a headless Chromium page watching every request it makes: what the hostile-repository tests use to prove that
+nothing on a page contacts another host."""
 
 from __future__ import annotations
 
@@ -17,19 +18,18 @@ from tests.test_app import NO_LLM
 from tests.test_browser import CHROMIUM, CHROMIUM_ARGS, ROOT, free_port, wait_healthy
 
 LOCAL_HOSTS = {"127.0.0.1", "localhost", "[::1]", "::1"}
-APP_ASSET_HOSTS = {"fonts.gstatic.com"}  # Streamlit fetches the material-symbol page icon from here (not our content)
+APP_ASSET_HOSTS: set[str] = set()  # none: the tab icon is a local emoji, not a material symbol from fonts.gstatic.com
 
 
 @contextlib.contextmanager
 def serve_app(home: Path, env: dict[str, str] | None = None) -> Iterator[str]:
-    """``streamlit run app.py`` with ``CODEQA_HOME=home`` (and ``env``), until the block ends."""
+    """``codeqa serve`` with ``CODEQA_HOME=home`` (and ``env``), until the block ends."""
     port = free_port()
     full = {**os.environ, "CODEQA_HOME": str(home), **NO_LLM, **(env or {})}
     for name in ("CODEQA_OPENAI_BASE_URL", "CODEQA_LLM_BACKEND"):
         if name not in (env or {}):
             full.pop(name, None)
-    command = [sys.executable, "-m", "streamlit", "run", "app.py", "--server.headless", "true", "--server.address",
-               "127.0.0.1", "--server.port", str(port), "--browser.gatherUsageStats", "false"]  # fmt: skip
+    command = [sys.executable, "-m", "codeqa", "serve", "--address", "127.0.0.1", "--port", str(port)]
     process = subprocess.Popen(command, cwd=ROOT, env=full, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True)
     url = f"http://127.0.0.1:{port}"
     try:
@@ -58,20 +58,25 @@ class Watched:
 
 
 @contextlib.contextmanager
-def watched_page(width: int = 1400, height: int = 1000) -> Iterator[Watched]:
-    """A headless Chromium page whose requests to other hosts are recorded and aborted (nothing leaves)."""
+def watched_page(
+    width: int = 1400, height: int = 1000, *, args: tuple[str, ...] = (), also_local: frozenset[str] = frozenset()
+) -> Iterator[Watched]:
+    """A headless Chromium page whose requests to other hosts are recorded and aborted (nothing leaves).
+
+    ``args`` are more Chromium flags (e.g. ``--host-resolver-rules``); ``also_local`` are host names let through
+    because such a rule points them at this machine."""
     assert CHROMIUM.exists(), "Debian's chromium is required: apt-get install -y chromium (never playwright install)"
     from playwright.sync_api import expect, sync_playwright
 
     expect.set_options(timeout=60_000)
     with sync_playwright() as playwright:
-        browser = playwright.chromium.launch(executable_path=str(CHROMIUM), args=CHROMIUM_ARGS)
+        browser = playwright.chromium.launch(executable_path=str(CHROMIUM), args=[*CHROMIUM_ARGS, *args])
         context = browser.new_context(viewport={"width": width, "height": height})
         watched = Watched(context.new_page())
 
         def route(route: Any) -> None:
             host = urlparse(route.request.url).hostname or ""
-            if route.request.url.startswith(("data:", "blob:", "about:")) or host in LOCAL_HOSTS:
+            if route.request.url.startswith(("data:", "blob:", "about:")) or host in LOCAL_HOSTS | also_local:
                 route.continue_()
             else:
                 watched.outside.append(route.request.url)

@@ -41,8 +41,8 @@ def server_env(settings: Settings, **extra: str) -> dict[str, str]:
 
 
 @contextmanager
-def api_server(env: dict[str, str], *args: str, seconds: float = 120) -> Iterator[str]:
-    """``python -m codeqa api --port N ARGS`` until it answers /health; yields its base URL, stops it after."""
+def api_process(env: dict[str, str], *args: str, seconds: float = 120) -> Iterator[tuple[str, subprocess.Popen]]:
+    """``python -m codeqa api --port N ARGS`` until it answers /health; yields its base URL and process."""
     port = free_port()
     command = [sys.executable, "-m", "codeqa", "api", "--host", "127.0.0.1", "--port", str(port), *args]
     process = subprocess.Popen(command, cwd=ROOT, env=env, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True)
@@ -60,7 +60,7 @@ def api_server(env: dict[str, str], *args: str, seconds: float = 120) -> Iterato
             if time.monotonic() > deadline:
                 raise AssertionError(f"codeqa api did not answer /health within {seconds} s")
             time.sleep(0.3)
-        yield url
+        yield url, process
     finally:
         process.terminate()
         try:
@@ -68,3 +68,10 @@ def api_server(env: dict[str, str], *args: str, seconds: float = 120) -> Iterato
         except subprocess.TimeoutExpired:
             process.kill()
             process.wait(5)
+
+
+@contextmanager
+def api_server(env: dict[str, str], *args: str, seconds: float = 120) -> Iterator[str]:
+    """``python -m codeqa api --port N ARGS`` until it answers /health; yields its base URL, stops it after."""
+    with api_process(env, *args, seconds=seconds) as (url, _):
+        yield url

@@ -8,7 +8,7 @@ from codeqa.answer import key_lines
 from codeqa.errors import CodeqaError, QueryError
 from codeqa.records import Chunk
 from codeqa.retrieve import Filters, check_filter_values
-from codeqa.service.http_api import check_bind, is_loopback
+from codeqa.service.hosts import check_bind, is_loopback
 from codeqa.service.ratelimit import RateLimiter
 from codeqa.store import ChunkTable
 
@@ -90,6 +90,10 @@ def test_binding_beyond_loopback_needs_a_token():
     assert is_loopback("127.0.0.1") and is_loopback("localhost") and is_loopback("::1") and is_loopback("127.0.0.5")
     assert not is_loopback("0.0.0.0") and not is_loopback("192.168.1.4") and not is_loopback("example.com")
     check_bind("127.0.0.1", None)
-    check_bind("0.0.0.0", "secret")
+    check_bind("0.0.0.0", "a-long-random-secret-0123")
     with pytest.raises(CodeqaError, match="CODEQA_API_TOKEN"):
         check_bind("0.0.0.0", None)
+    for weak in ("x", " ", "a" * 15, "sixteen chars ok"):  # too short, or with spaces: refused off loopback only
+        with pytest.raises(CodeqaError, match="at least 16 characters without spaces"):
+            check_bind("0.0.0.0", weak)
+        check_bind("127.0.0.1", weak)

@@ -21,7 +21,7 @@ if TYPE_CHECKING:
     from codeqa.answer.graphqa import GraphAnswer, graph_answer, graph_intent, render_graph
     from codeqa.answer.keylines import KeyLine, key_lines
     from codeqa.answer.links import code_view_url, is_code_view_url, link_citations, parse_lines
-    from codeqa.answer.render import code_span, escape_markdown, link_hosts, safe_markdown
+    from codeqa.answer.render import chart_text, code_span, escape_markdown, link_hosts, safe_markdown
 
 _EXPORTS = {
     "Answer": "codeqa.answer.answering",
@@ -49,12 +49,14 @@ _EXPORTS = {
     "key_lines": "codeqa.answer.keylines",
     "list_backends": "codeqa.answer.backends.select",
     "choose_backend": "codeqa.answer.backends.select",
+    "chart_text": "codeqa.answer.render",
     "code_span": "codeqa.answer.render",
     "escape_markdown": "codeqa.answer.render",
     "link_hosts": "codeqa.answer.render",
     "safe_markdown": "codeqa.answer.render",
 }
 __all__ = [
+    "chart_text",
     "Answer",
     "AnswerContext",
     "AnswerStream",

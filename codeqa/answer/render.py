@@ -9,10 +9,12 @@ result is parsed again until no image or outside link is left (CommonMark, as th
 
 ``escape_markdown`` and ``code_span`` embed repository text into markdown as text: no metacharacter in a name,
 path or docstring can open an image, a link or a span, and no backtick can close the code span around it.
+``chart_text`` does the same for chart labels, hover texts and legends (plotly reads ``<a href>``, ``<b>``… there).
 """
 
 from __future__ import annotations
 
+import html
 import ipaddress
 import re
 from collections.abc import Iterable
@@ -46,6 +48,11 @@ def escape_markdown(text: str) -> str:
     """``text`` shown literally, on one line: every markdown metacharacter (``! [ ] ( ) ` * _ < > …``) escaped."""
     escaped = _METACHARACTERS.sub(r"\\\1", " ".join(str(text).split()))
     return _BLOCK_START.sub(r"\1\\\2", escaped)
+
+
+def chart_text(text: str) -> str:
+    """``text`` for a plotly label, hover text or legend: shown literally (``<a href=…>`` is not a link there)."""
+    return html.escape("".join(ch if ch.isprintable() else " " for ch in str(text)), quote=False)
 
 
 def code_span(text: str) -> str:

@@ -9,9 +9,9 @@ import typer
 
 from codeqa.cli.eval_command import evaluate
 from codeqa.cli.graph_commands import callees, callers
-from codeqa.cli.index_commands import index, list_indexes, prepare, remove, repair, serve, update, version
+from codeqa.cli.index_commands import index, list_indexes, prepare, remove, repair, update, version
 from codeqa.cli.query_commands import ask, models, search
-from codeqa.cli.service_commands import api, mcp
+from codeqa.cli.service_commands import api, mcp, serve
 
 app = typer.Typer(
     help="codeqa: index a codebase locally, then search and ask it questions.",

@@ -1,14 +1,11 @@
 """Commands that build and manage indexes: ``index``, ``update``, ``list``, ``remove``, ``repair``, ``prepare``,
-``serve``, ``version``."""
+``version``."""
 
 from __future__ import annotations
 
 import datetime as dt
-import os
-import subprocess
 import sys
 from collections.abc import Callable
-from pathlib import Path
 from typing import Annotated, Any
 
 import typer
@@ -238,32 +235,6 @@ def repair() -> None:
         out.print(safe(f"Could not restore {name}: {why}. Rebuild it with: {command}"), soft_wrap=True)
     if not report.restored and not report.lost:
         out.print("No index could be found to restore; index your repositories again (the embedding cache is kept).")
-
-
-def serve(
-    port: Annotated[int, typer.Option(help="Port to serve the app on.")] = 8501,
-    address: Annotated[str, typer.Option(help="Address to bind (127.0.0.1 keeps it private).")] = "127.0.0.1",
-) -> None:
-    """Start the web app (Streamlit) on this machine."""
-    app_file = Path(__file__).resolve().parent.parent.parent / "app.py"
-    if not app_file.exists():
-        err.print("[bold red]error:[/] app.py not found next to the codeqa package; run from a source checkout.")
-        raise typer.Exit(1)
-    out.print(f"codeqa app: http://{address}:{port}")
-    command = [
-        sys.executable,
-        "-m",
-        "streamlit",
-        "run",
-        str(app_file),
-        "--server.headless",
-        "true",
-        "--server.address",
-        address,
-        "--server.port",
-        str(port),
-    ]
-    raise typer.Exit(subprocess.call(command, env=os.environ.copy()))
 
 
 def prepare() -> None:

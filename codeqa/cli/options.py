@@ -23,12 +23,15 @@ def make_filters(
     path: list[str] | None,
     glob: list[str] | None,
 ) -> Filters:
+    from codeqa.cli.console import run_or_exit
     from codeqa.retrieve import Filters
 
-    return Filters(
-        layers=tuple(layer or ()),
-        kinds=tuple(kind or ()),
-        languages=tuple(language or ()),
-        paths=tuple(path or ()),
-        globs=tuple(glob or ()),
+    return run_or_exit(  # too many or too long filters: one line, not a traceback
+        lambda: Filters(
+            layers=tuple(layer or ()),
+            kinds=tuple(kind or ()),
+            languages=tuple(language or ()),
+            paths=tuple(path or ()),
+            globs=tuple(glob or ()),
+        )
     )

@@ -7,6 +7,7 @@ import re
 from codeqa.errors import QueryError
 
 MAX_QUERY_CHARS = 20_000
+SURROGATE = re.compile("[\ud800-\udfff]")
 CODE_LIKE = re.compile(
     r"[A-Za-z_]\w*(?:\.[A-Za-z_]\w*)+"  # dotted: module.func, obj.attr
     r"|[A-Za-z_]\w*(?=\()"  # call: name(
@@ -26,7 +27,24 @@ def validate_query(query: str) -> str:
     query = (query or "").strip()
     if not query:
         raise QueryError("The question is empty: type what you are looking for, e.g. 'where is the config loaded?'")
+    check_text(query, "The question")
     return query[:MAX_QUERY_CHARS]
+
+
+def check_text(text: str, what: str) -> None:
+    """Raise ``QueryError`` for text that is not Unicode: bytes a terminal could not decode (a command line in
+    another encoding) or a lone surrogate (``"\\ud800"`` in JSON). The message shows where, as escapes."""
+    found = SURROGATE.search(text)
+    if found is None:
+        return
+    char = found.group()
+    if "\udc80" <= char <= "\udcff":  # how Python keeps an undecodable byte of the command line
+        shown = f"the byte \\x{ord(char) - 0xDC00:02x}"
+        hint = "it is not UTF-8; set your terminal to UTF-8 (e.g. LANG=C.UTF-8) and type it again"
+    else:
+        shown = f"\\u{ord(char):04x}"
+        hint = "a lone surrogate is not a character; send the text as UTF-8"
+    raise QueryError(f"{what} is not valid text: {shown} at character {found.start() + 1}; {hint}.")
 
 
 def query_identifiers(query: str) -> tuple[set[str], set[str]]:

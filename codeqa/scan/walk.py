@@ -75,6 +75,20 @@ def _initial_layers(root: Path, subdir: str) -> tuple[_Ignore, ...]:
 Candidate = tuple[str, os.DirEntry[str] | None, SkipReason | None]
 
 
+def is_utf8(name: str) -> bool:
+    """False for a name the file system gave as bytes that are not UTF-8 (Python holds them as surrogates)."""
+    try:
+        name.encode("utf-8")
+    except UnicodeEncodeError:
+        return False
+    return True
+
+
+def shown_name(name: str) -> str:
+    """A name as text: bytes that are not UTF-8 written as ``\\xe9`` (``caf\\xe9.py``)."""
+    return os.fsencode(name).decode("utf-8", "backslashreplace")
+
+
 def iter_candidate_paths(root: Path, *, subdir: str = "") -> Iterator[Candidate]:
     """Walk below ``root/subdir`` without following symlinks: yields (rel, entry, skip_reason).
 
@@ -102,7 +116,10 @@ def iter_candidate_paths(root: Path, *, subdir: str = "") -> Iterator[Candidate]
             rel = f"{rel_dir}/{name}" if rel_dir else name
             if name in VCS_DIRS:
                 continue
-            if entry.is_symlink():
+            if not is_utf8(name):  # every later stage (embedding, store, pages) needs text: skip it, say so readably
+                folder = "/" if entry.is_dir(follow_symlinks=False) and not entry.is_symlink() else ""
+                yield shown_name(rel) + folder, None, SkipReason.UNDECODABLE_NAME
+            elif entry.is_symlink():
                 yield rel, entry, SkipReason.SYMLINK
             elif entry.is_dir(follow_symlinks=False):
                 if _is_vendored_dir(name, entry.path):

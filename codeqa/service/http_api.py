@@ -1,26 +1,24 @@
-"""``codeqa api``: the service operations over HTTP (FastAPI), with OpenAPI docs at ``/docs``.
+"""``codeqa api``: the service operations over HTTP (FastAPI), with the OpenAPI schema at ``/openapi.json``.
 
 Only translation happens here: path and body in, a typed result out; a ``CodeqaError`` becomes
 ``{"error": {"type", "message"}}`` with a fitting status (404 unknown index, 422 bad input, 503 store down…).
-A bearer token (``CODEQA_API_TOKEN``) guards every operation when set, and is required off loopback; each client
-has a per-hour budget for questions and for other reads (429 with ``Retry-After`` beyond it). Answers and indexing
-progress stream as server-sent events.
+Before FastAPI sees a request, the edge (``hosts``, ``guards``) refuses foreign Host/Origin headers, a missing or
+wrong bearer token (``CODEQA_API_TOKEN``, required off loopback; repeated failures get 429) and bodies over the
+limit. Each client has a per-hour budget for questions and for other reads (429 with ``Retry-After`` beyond it).
+Answers and indexing progress stream as server-sent events, a bounded number at once.
 """
 
 from __future__ import annotations
 
-import hmac
-import ipaddress
-import json
-import time
 from collections.abc import Iterator
 from typing import Annotated, Literal
 
 from fastapi import APIRouter, Depends, FastAPI, Query, Request
 from fastapi.exceptions import RequestValidationError
-from fastapi.responses import JSONResponse, StreamingResponse
+from fastapi.responses import HTMLResponse, JSONResponse, StreamingResponse
 from fastapi.security import HTTPAuthorizationCredentials, HTTPBearer
 from starlette.exceptions import HTTPException as StarletteHTTPException
+from starlette.middleware import Middleware
 
 from codeqa import CodeqaError, __version__
 from codeqa.errors import (
@@ -37,6 +35,9 @@ from codeqa.errors import (
     SourceError,
     StoreError,
 )
+from codeqa.service.events import StreamSlots, event_stream, job_progress, sse
+from codeqa.service.guards import BodyLimit, TokenGuard
+from codeqa.service.hosts import guard_middleware, served_hosts
 from codeqa.service.models import (
     AskRequest,
     AskResult,
@@ -71,7 +72,13 @@ STATUS = [
     (LLMError, 502),
 ]
 ERRORS = {status: {"model": ErrorResult} for status in (401, 404, 409, 422, 429, 503)}
-JOB_POLL_SECONDS = 0.25
+PUBLIC_PATHS = ("/health", "/openapi.json", "/docs")  # answered without a token
+STREAM_RETRY_SECONDS = 5
+DOCS_PAGE = (
+    "<!doctype html><title>codeqa API</title><h1>codeqa API</h1><p>The interactive docs are off: they would load "
+    "their scripts from a CDN, and nothing of codeqa leaves this machine. The OpenAPI schema is at "
+    '<a href="/openapi.json">/openapi.json</a>; open it in any OpenAPI viewer you have installed.</p>'
+)
 BEARER = HTTPBearer(auto_error=False, description="The server's CODEQA_API_TOKEN, when it has one.")
 Credentials = Annotated[HTTPAuthorizationCredentials | None, Depends(BEARER)]
 
@@ -84,24 +91,6 @@ class Refused(Exception):
         self.status, self.kind, self.message, self.headers = status, kind, message, headers or {}
 
 
-def is_loopback(host: str) -> bool:
-    if host == "localhost":
-        return True
-    try:
-        return ipaddress.ip_address(host.strip("[]")).is_loopback
-    except ValueError:
-        return False
-
-
-def check_bind(host: str, token: str | None) -> None:
-    """Refuse to serve beyond this machine without a token."""
-    if not is_loopback(host) and not token:
-        raise CodeqaError(
-            f"Refusing to serve the API on {host} without a token: set CODEQA_API_TOKEN to a long random secret "
-            "(clients send it as 'Authorization: Bearer <token>'), or bind to 127.0.0.1."
-        )
-
-
 def status_for(exc: CodeqaError) -> int:
     return next((status for kind, status in STATUS if isinstance(exc, kind)), 400)
 
@@ -110,29 +99,40 @@ def error_response(status: int, kind: str, message: str, headers: dict[str, str]
     return JSONResponse({"error": {"type": kind, "message": message}}, status_code=status, headers=headers)
 
 
-def sse(event: str, data: object) -> bytes:
-    payload = data.model_dump_json() if hasattr(data, "model_dump_json") else json.dumps(data)
-    return f"event: {event}\ndata: {payload}\n\n".encode()
-
-
-def create_app(ops: Operations) -> FastAPI:
-    settings = ops.settings
+def edge(settings, bind: str) -> list[Middleware]:
+    """What runs before FastAPI, outermost first: Host and Origin check, token, body size."""
     token = settings.api_token.get_secret_value() if settings.api_token else None
+    return [
+        *guard_middleware(served_hosts(bind, settings.allowed_hosts)),
+        Middleware(TokenGuard, token=token, failures_allowed=settings.api_failed_auth_limit, public=PUBLIC_PATHS),
+        Middleware(BodyLimit, limit=settings.api_max_body_bytes),
+    ]
+
+
+def create_app(ops: Operations, bind: str | None = None) -> FastAPI:
+    """The API for a server bound to ``bind`` (default ``CODEQA_API_HOST``): the only host names it answers to."""
+    settings = ops.settings
     limiter = RateLimiter({"ask": settings.api_ask_per_hour, "search": settings.api_search_per_hour})
+    streams = StreamSlots(settings.api_max_streams)
     app = FastAPI(
         title="codeqa",
         version=__version__,
         description="Search, ask and explore locally indexed codebases. Errors are "
         '`{"error": {"type", "message"}}` with the same messages as the `codeqa` CLI.',
+        docs_url=None,
+        redoc_url=None,
+        middleware=edge(settings, bind or settings.api_host),
     )
 
     def authorized(request: Request, credentials: Credentials) -> str:
-        """The client's identity for rate limits, after checking the bearer token when one is configured."""
-        if token:
-            given = credentials.credentials if credentials else ""
-            if not hmac.compare_digest(given.encode(), token.encode()):
-                raise Refused(401, "Unauthorized", "Missing or wrong token: send 'Authorization: Bearer <token>'.")
+        """The client's identity for rate limits (the token was checked by ``TokenGuard`` before the body was read;
+        ``credentials`` documents the bearer scheme in the schema)."""
         return request.client.host if request.client else "unknown"
+
+    def stream_slot() -> None:
+        if not streams.take():
+            message = f"Too many open event streams ({streams.limit}, CODEQA_API_MAX_STREAMS); close one or retry."
+            raise Refused(429, "TooManyStreams", message, {"Retry-After": str(STREAM_RETRY_SECONDS)})
 
     def limited(bucket: str):
         def check(client: str = Depends(authorized)) -> None:
@@ -162,6 +162,10 @@ def create_app(ops: Operations) -> FastAPI:
     @app.exception_handler(StarletteHTTPException)
     async def http_error(_: Request, exc: StarletteHTTPException) -> JSONResponse:
         return error_response(exc.status_code, "HTTPError", str(exc.detail))
+
+    @app.get("/docs", include_in_schema=False)
+    def docs() -> HTMLResponse:
+        return HTMLResponse(DOCS_PAGE)
 
     @app.get("/health", tags=["service"])
     def health() -> dict[str, object]:
@@ -215,25 +219,33 @@ def create_app(ops: Operations) -> FastAPI:
     def ask_stream(index: str, request: AskRequest) -> StreamingResponse:
         """The answer as server-sent events: ``sources`` first, then ``token`` pieces, then the final ``answer``
         (with its citation report)."""
-        stream = ops.ask_stream(index, request)
+        stream_slot()
+        try:
+            stream = ops.ask_stream(index, request)
+        except BaseException:
+            streams.give()
+            raise
 
         def events() -> Iterator[bytes]:
-            sources = [chunk_result(hit, stream.question).model_dump() for hit in stream.sources]
-            yield sse("sources", {"sources": sources, "backend": stream.backend, "notice": stream.notice})
-            for piece in stream:
-                yield sse("token", {"text": piece})
-            yield sse("answer", ops.answer_result(index, stream.result()))
+            try:
+                sources = [chunk_result(hit, stream.question).model_dump() for hit in stream.sources]
+                yield sse("sources", {"sources": sources, "backend": stream.backend, "notice": stream.notice})
+                for piece in stream:
+                    yield sse("token", {"text": piece})
+                yield sse("answer", ops.answer_result(index, stream.result()))
+            finally:
+                streams.give()
 
-        return StreamingResponse(events(), media_type="text/event-stream", headers={"Cache-Control": "no-cache"})
+        return event_stream(events())
 
     app.include_router(reads)
     app.include_router(asks)
     if ops.allow_write:
-        app.include_router(write_routes(ops, authorized))
+        app.include_router(write_routes(ops, authorized, stream_slot, streams))
     return app
 
 
-def write_routes(ops: Operations, authorized) -> APIRouter:
+def write_routes(ops: Operations, authorized, stream_slot, streams: StreamSlots) -> APIRouter:
     """Indexing jobs and removal: only when the server was started with ``--allow-write``."""
     router = APIRouter(dependencies=[Depends(authorized)], responses=ERRORS, tags=["write"])
 
@@ -255,20 +267,8 @@ def write_routes(ops: Operations, authorized) -> APIRouter:
     def job_events(job_id: str) -> StreamingResponse:
         """Progress as server-sent events: ``progress`` on each change, then ``done`` with the final status."""
         status = ops.job(job_id)
-
-        def events() -> Iterator[bytes]:
-            last = None
-            current = status
-            while current.state == "running":
-                seen = (current.stage, current.message, round(current.fraction, 2))
-                if seen != last:
-                    last = seen
-                    yield sse("progress", current)
-                time.sleep(JOB_POLL_SECONDS)
-                current = ops.job(job_id)
-            yield sse("done", current)
-
-        return StreamingResponse(events(), media_type="text/event-stream", headers={"Cache-Control": "no-cache"})
+        stream_slot()
+        return event_stream(job_progress(ops, status, streams.give))
 
     @router.delete("/indexes/{index}")
     def remove(index: str) -> Removed:

@@ -17,6 +17,7 @@ from mcp.types import CallToolResult, TextContent
 from pydantic import BaseModel, Field
 
 from codeqa import CodeqaError, __version__
+from codeqa.service.mcp_stdio import run_stdio
 from codeqa.service.models import (
     AskRequest,
     AskResult,
@@ -213,4 +214,4 @@ def add_write_tools(server: MCPServer, ops: Operations) -> None:
 
 def serve_stdio(ops: Operations) -> None:
     """Serve MCP over this process's stdin/stdout until the client closes it."""
-    build_server(ops).run()
+    run_stdio(build_server(ops))

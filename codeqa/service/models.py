@@ -8,10 +8,24 @@ from __future__ import annotations
 
 from typing import Literal
 
-from pydantic import BaseModel, Field
+from pydantic import BaseModel, Field, ValidationInfo, field_validator
+
+from codeqa.retrieve.query import check_text
 
 
-class Scope(BaseModel):
+class Request(BaseModel):
+    """A request: every text in it must be Unicode (JSON may carry a lone surrogate such as ``"\\ud800"``)."""
+
+    @field_validator("*", mode="after")
+    @classmethod
+    def _is_text(cls, value: object, info: ValidationInfo) -> object:
+        for item in value if isinstance(value, list) else [value]:
+            if isinstance(item, str):
+                check_text(item, info.field_name or "A value")
+        return value
+
+
+class Scope(Request):
     """Filters that narrow a question; empty lists mean "any"."""
 
     layers: list[str] = Field(default_factory=list, description="Architectural layers, e.g. api, model, test.")
@@ -33,7 +47,7 @@ class AskRequest(Scope):
     model: str | None = Field(default=None, description="Model name for the backend (default: its first).")
 
 
-class IndexRequest(BaseModel):
+class IndexRequest(Request):
     source: str = Field(description="A local path, GitHub URL, owner/repo or any https git URL.")
     name: str | None = Field(default=None, description="Index name (default: derived from the source).")
     ref: str | None = Field(default=None, description="Branch, tag or commit.")

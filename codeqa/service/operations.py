@@ -86,7 +86,8 @@ class Operations:
         return manifest
 
     # -- reading ---------------------------------------------------------------------------------------------------
-    def _filters(self, manifest: Manifest, scope: Scope) -> Filters:
+    def _filters(self, index: str, scope: Scope) -> Filters:
+        """The request's filters, their bounds checked before the index loads, their values against the index."""
         filters = Filters(
             layers=tuple(scope.layers),
             kinds=tuple(scope.kinds),
@@ -94,6 +95,7 @@ class Operations:
             paths=tuple(scope.paths),
             globs=tuple(scope.globs),
         )
+        manifest = self._manifest(index)
         if filters.layers or filters.kinds or filters.languages:
             check_filter_values(filters, load_search_files(self.settings, manifest, self.store).table)
         return filters
@@ -102,8 +104,7 @@ class Operations:
         """The chunks that best match a question, each with its key lines."""
         question = validate_query(request.question)
         _check_k(request.k, MAX_SEARCH_K)
-        manifest = self._manifest(index)
-        filters = self._filters(manifest, request)
+        filters = self._filters(index, request)
         found = retrieve(index, question, self.settings, k=request.k, filters=filters, store=self.store)
         return SearchResult(index=index, question=question, results=[chunk_result(h, question) for h in found.hits])
 
@@ -111,8 +112,7 @@ class Operations:
         """The files that best match a question (for "where is…" questions)."""
         question = validate_query(request.question)
         _check_k(request.k, MAX_SEARCH_K)
-        manifest = self._manifest(index)
-        filters = self._filters(manifest, request)
+        filters = self._filters(index, request)
         found = retrieve(index, question, self.settings, k=request.k, filters=filters, store=self.store)
         files = [
             FileResult(
@@ -129,8 +129,7 @@ class Operations:
         """Retrieve now and return the answer stream (iterate it for text; ``result()`` for the checked answer)."""
         question = validate_query(request.question)
         _check_k(request.k, MAX_ASK_K)
-        manifest = self._manifest(index)
-        filters = self._filters(manifest, request)
+        filters = self._filters(index, request)
         return ask(
             index, question, self.settings, filters=filters, backend=request.backend, model=request.model, k=request.k
         )

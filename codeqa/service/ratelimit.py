@@ -29,6 +29,22 @@ class RateLimiter:
         self._seen: dict[tuple[str, str], deque[float]] = {}
         self._lock = threading.Lock()
 
+    def _recent(self, client: str, bucket: str, now: float) -> deque[float]:
+        times = self._seen.setdefault((client, bucket), deque())
+        while times and times[0] <= now - self.window:
+            times.popleft()
+        return times
+
+    def wait(self, client: str, bucket: str) -> int | None:
+        """None when a request would be allowed now, else the whole seconds to wait; records nothing."""
+        limit = self.limits.get(bucket, 0)
+        if limit <= 0:
+            return None
+        now = self._clock()
+        with self._lock:
+            times = self._recent(client, bucket, now)
+            return max(1, math.ceil(times[0] + self.window - now)) if len(times) >= limit else None
+
     def check(self, client: str, bucket: str) -> int | None:
         """Record a request; None when allowed, else the whole seconds to wait before retrying."""
         limit = self.limits.get(bucket, 0)
@@ -36,9 +52,7 @@ class RateLimiter:
             return None
         now = self._clock()
         with self._lock:
-            times = self._seen.setdefault((client, bucket), deque())
-            while times and times[0] <= now - self.window:
-                times.popleft()
+            times = self._recent(client, bucket, now)
             if len(times) >= limit:
                 return max(1, math.ceil(times[0] + self.window - now))
             times.append(now)

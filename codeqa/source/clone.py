@@ -141,7 +141,7 @@ def _fetch(parsed: SourceSpec, tmp: Path, env: dict[str, str], deadline: float, 
         _run_git(["fetch", "--depth=1", "--progress", "origin", ref], tmp, env, deadline, progress)
         _run_git(["-c", "advice.detachedHead=false", "checkout", "-q", "FETCH_HEAD"], tmp, env, deadline, progress)
     else:
-        branch = ["--branch", ref] if ref else []
+        branch = [f"--branch={ref}"] if ref else []  # attached: a branch named "-evil" cannot read as an option
         args = ["clone", "--depth=1", "--single-branch", "--progress", *branch, "--", url, str(tmp)]
         _run_git(args, tmp.parent, env, deadline, progress)
 

@@ -32,7 +32,9 @@ _SHORTHAND_RE = re.compile(r"^[A-Za-z0-9][A-Za-z0-9-]*/[A-Za-z0-9._-]+/?$")
 _OWNER_RE = re.compile(r"^[A-Za-z0-9][A-Za-z0-9-]*$")
 _NAME_RE = re.compile(r"^[A-Za-z0-9._-]+$")
 SHA_RE = re.compile(r"^(?:[0-9a-f]{40}|[0-9a-f]{64})$")
-_BAD_REF_RE = re.compile(r"[\s~^:?*\[\\\x00-\x1f\x7f]|\.\.|@\{|^[-/.]|/$|\.lock$|//")
+# "-evil" is a valid branch (a repository's default branch may be one): refs are only ever passed attached
+# (--branch=-evil), so none can read as an option; "--…" is still refused as a likely mistake
+_BAD_REF_RE = re.compile(r"[\s~^:?*\[\\\x00-\x1f\x7f]|\.\.|@\{|^--|^[/.]|/$|\.lock$|//")
 _LOOPBACK = {"127.0.0.1", "localhost", "::1"}
 _GITHUB_FORM = "https://github.com/owner/repo[/tree/<ref>[/<directory>]]"
 _REMOTE = "give a GitHub URL (https://github.com/owner/repo), owner/repo, or another https git URL"

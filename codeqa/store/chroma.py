@@ -27,7 +27,7 @@ from codeqa.records import Chunk
 from codeqa.store import chroma_files
 from codeqa.store.chroma_rows import RefuseToEmbed, chunk_from_record, chunk_metadata
 from codeqa.store.layout import index_dir, save_manifest_copy
-from codeqa.store.manifest import Manifest
+from codeqa.store.manifest import NAME_RE, Manifest
 
 REGISTRY = "codeqa-registry"
 COLLECTION_PREFIX = "cq-"
@@ -152,14 +152,15 @@ class Store:
         return sorted(manifests, key=lambda m: m.name)
 
     def get_manifest(self, name: str) -> Manifest:
-        records = self._guard(lambda: self._registry.get(ids=[name], include=["documents"]))
-        if not records["ids"]:
+        found = NAME_RE.match(name) and self._guard(lambda: self._registry.get(ids=[name], include=["documents"]))
+        if not found or not found["ids"]:  # a name no index can have is not looked up (the store would choke on it)
             known = ", ".join(m.name for m in self.list_manifests()) or "none yet"
             raise IndexNotFoundError(f"No index named {name!r} (indexes: {known}). Create it with `codeqa index`.")
-        return self._guard(lambda: Manifest.from_json(records["documents"][0]))
+        return self._guard(lambda: Manifest.from_json(found["documents"][0]))
 
     def exists(self, name: str) -> bool:
-        return bool(self._guard(lambda: self._registry.get(ids=[name], include=[]))["ids"])
+        found = NAME_RE.match(name) and self._guard(lambda: self._registry.get(ids=[name], include=[]))
+        return bool(found and found["ids"])
 
     # -- writing -----------------------------------------------------------------------------
     def new_generation(self, name: str, collection_name: str | None = None) -> str:

@@ -9,7 +9,7 @@ from dataclasses import asdict, dataclass, field
 
 from codeqa.errors import IncompatibleIndexError, QueryError
 
-NAME_RE = re.compile(r"^[A-Za-z0-9][A-Za-z0-9._-]{0,62}$")
+NAME_RE = re.compile(r"\A[A-Za-z0-9][A-Za-z0-9._-]{0,62}\Z")  # \Z: "$" would let a trailing newline through
 
 
 @dataclass
@@ -62,7 +62,7 @@ class Manifest:
 
 
 def validate_index_name(name: str) -> str:
-    if not NAME_RE.match(name or ""):
+    if not isinstance(name, str) or not NAME_RE.match(name):
         raise QueryError(
             f"Invalid index name {name!r}: use 1-63 letters, digits, '.', '_' or '-', starting with a letter or digit."
         )

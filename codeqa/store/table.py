@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import fnmatch
 import json
+import re
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -87,12 +88,19 @@ class ChunkTable:
         for column, wanted in (("layers", layers), ("kinds", kinds), ("languages", languages)):
             if wanted:
                 keep &= np.isin(self.column(column), list(wanted))
-        if paths:
-            keep &= np.fromiter((_under_any(p, paths) for p in self.paths), dtype=bool, count=len(self))
-        if globs:
-            keep &= np.fromiter(
-                (any(fnmatch.fnmatchcase(p, g) for g in globs) for p in self.paths), dtype=bool, count=len(self)
+        if paths or globs:  # decided once per file (chunks share paths), with the globs compiled into one pattern
+            rows: dict[str, int] = {}
+            codes = np.fromiter((rows.setdefault(p, len(rows)) for p in self.paths), dtype=np.int64, count=len(self))
+            matcher = re.compile("|".join(f"(?:{fnmatch.translate(g)})" for g in globs)).match if globs else None
+            allowed = np.fromiter(
+                (
+                    (not paths or _under_any(name, paths)) and (matcher is None or matcher(name) is not None)
+                    for name in rows
+                ),
+                dtype=bool,
+                count=len(rows),
             )
+            keep &= allowed[codes]
         return keep
 
     def save(self, directory: Path) -> None:

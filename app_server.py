@@ -1,0 +1,16 @@
+"""The web app as ``codeqa serve`` and ``scripts/run`` serve it: ``app.py`` behind the Host and Origin check.
+
+Streamlit itself accepts any ``Host`` header, so a page on another site that points its own name at 127.0.0.1 (DNS
+rebinding) could drive the app. ``st.App`` runs ``app.py`` (and ``pages/``) exactly as ``streamlit run app.py``
+does, with ``codeqa.service.hosts``' middleware in front of every request and WebSocket: only loopback names, the
+address the server is bound to and ``CODEQA_ALLOWED_HOSTS`` get through.
+"""
+
+import streamlit as st
+from streamlit import config
+
+from codeqa.config import get_settings
+from codeqa.service.hosts import guard_middleware, served_hosts
+
+hosts = served_hosts(str(config.get_option("server.address") or "127.0.0.1"), get_settings().allowed_hosts)
+app = st.App("app.py", middleware=guard_middleware(hosts))

@@ -1,0 +1,114 @@
+"""Only this machine's own names reach the servers: a Host check (DNS rebinding) and an Origin check (other sites).
+
+A web page on another site can make a browser send requests to ``127.0.0.1``: either directly (its ``Origin`` is
+then that site) or after pointing its own name at ``127.0.0.1`` (DNS rebinding: the ``Host`` header is then that
+name). The HTTP API and the served app both accept only the hosts they serve — loopback names, the address they
+are bound to and the names in ``CODEQA_ALLOWED_HOSTS`` — for plain requests and WebSocket upgrades alike. The Host
+check is Starlette's ``TrustedHostMiddleware``; ``OriginGuard`` refuses a request whose ``Origin`` is not one of
+those hosts (scripts and agents send no ``Origin``; browsers always do on a POST and a WebSocket).
+"""
+
+from __future__ import annotations
+
+import ipaddress
+from collections.abc import Iterable
+from urllib.parse import urlsplit
+
+from starlette.datastructures import Headers
+from starlette.middleware import Middleware
+from starlette.middleware.trustedhost import TrustedHostMiddleware
+from starlette.responses import PlainTextResponse
+from starlette.types import ASGIApp, Receive, Scope, Send
+
+from codeqa.errors import CodeqaError
+
+LOOPBACK_HOSTS = ("127.0.0.1", "localhost", "[::1]")
+MIN_TOKEN_CHARS = 16
+
+
+def host_name(address: str) -> str:
+    """How an address appears in a Host header: lower-cased, an IPv6 literal in brackets."""
+    address = address.strip().lower()
+    try:
+        if ipaddress.ip_address(address.strip("[]")).version == 6:
+            return f"[{address.strip('[]')}]"
+    except ValueError:
+        pass
+    return address
+
+
+def served_hosts(bind: str, allowed: str | Iterable[str] = ()) -> tuple[str, ...]:
+    """The host names a server bound to ``bind`` answers to: loopback, ``bind`` itself and the allow-list."""
+    extra = allowed.split(",") if isinstance(allowed, str) else list(allowed)
+    names = [*LOOPBACK_HOSTS, host_name(bind), *(host_name(name) for name in extra if name.strip())]
+    return tuple(dict.fromkeys(names))
+
+
+def host_allowed(host: str, patterns: Iterable[str]) -> bool:
+    """``host`` matches a name, a ``*.domain`` pattern or ``*`` (TrustedHostMiddleware's rules)."""
+    host = host.lower()
+    return any(
+        pattern == "*" or host == pattern or (pattern.startswith("*.") and host.endswith(pattern[1:]))
+        for pattern in patterns
+    )
+
+
+class OriginGuard:
+    """Refuse (403) a request or WebSocket whose ``Origin`` header names a host this server does not serve."""
+
+    def __init__(self, app: ASGIApp, allowed_hosts: Iterable[str]) -> None:
+        self.app = app
+        self.allowed_hosts = tuple(allowed_hosts)
+
+    def allows(self, origin: str) -> bool:
+        try:
+            parts = urlsplit(origin)
+            hostname = parts.hostname
+        except ValueError:
+            return False
+        if parts.scheme not in ("http", "https") or not hostname:
+            return False  # "null" (a sandboxed frame, a file:// page) or a malformed origin
+        return host_allowed(host_name(hostname), self.allowed_hosts)
+
+    async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
+        if scope["type"] in ("http", "websocket"):
+            origin = Headers(scope=scope).get("origin")
+            if origin is not None and not self.allows(origin):
+                message = f"Requests from pages on {origin} are refused: this server only answers its own pages."
+                await PlainTextResponse(message, status_code=403)(scope, receive, send)
+                return
+        await self.app(scope, receive, send)
+
+
+def guard_middleware(allowed_hosts: Iterable[str]) -> list[Middleware]:
+    """The Host check, then the Origin check, outermost first (for ``Starlette(middleware=…)`` and ``st.App``)."""
+    hosts = list(allowed_hosts)
+    return [
+        Middleware(TrustedHostMiddleware, allowed_hosts=hosts, www_redirect=False),
+        Middleware(OriginGuard, allowed_hosts=hosts),
+    ]
+
+
+def is_loopback(host: str) -> bool:
+    if host == "localhost":
+        return True
+    try:
+        return ipaddress.ip_address(host.strip("[]")).is_loopback
+    except ValueError:
+        return False
+
+
+def check_bind(host: str, token: str | None) -> None:
+    """Refuse to serve beyond this machine without a real token (long, no spaces)."""
+    if is_loopback(host):
+        return
+    if not token:
+        raise CodeqaError(
+            f"Refusing to serve the API on {host} without a token: set CODEQA_API_TOKEN to a long random secret "
+            "(clients send it as 'Authorization: Bearer <token>'), or bind to 127.0.0.1."
+        )
+    if len(token) < MIN_TOKEN_CHARS or any(char.isspace() for char in token):
+        raise CodeqaError(
+            f"Refusing to serve the API on {host} with a weak token: CODEQA_API_TOKEN must be at least "
+            f"{MIN_TOKEN_CHARS} characters without spaces (e.g. `openssl rand -hex 24`)."
+        )
