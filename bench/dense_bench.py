@@ -28,6 +28,7 @@ import numpy as np
 from codeqa.chunk import chunk_file
 from codeqa.config import Settings
 from codeqa.embed import StaticEmbedder, document_text, static_model_dir
+from codeqa.errors import CodeqaError
 from codeqa.evaluate.metrics import score
 from codeqa.languages import detect_language
 from codeqa.retrieve.roles import SECONDARY, role_of, roles_asked_for
@@ -42,7 +43,9 @@ def language_group(gold: list[str]) -> str:
     return languages.most_common(1)[0][0] if languages else "other"
 
 
-def load(paths: list[Path]) -> list[dict]:
+def load(paths: list[Path], per_repo: int | None = None) -> list[dict]:
+    """Questions of the files; with ``per_repo``, only the tree of each repository with the most questions and its
+    first ``per_repo`` questions (a quick multi-language sample)."""
     rows = []
     for path in paths:
         with open(path) as f:
@@ -51,6 +54,17 @@ def load(paths: list[Path]) -> list[dict]:
                 row["tree"] = row.get("tree") or f"{row['repo'].replace('/', '__')}/{row['base_commit']}"
                 row["dataset"] = path.stem
                 rows.append(row)
+    if per_repo:
+        best = {}
+        for repo in {r["repo"] for r in rows}:
+            trees = Counter(r["tree"] for r in rows if r["repo"] == repo)
+            best[repo] = max(trees, key=lambda t: (trees[t], t))
+        kept: Counter = Counter()
+        rows = [
+            r
+            for r in rows
+            if r["tree"] == best[r["repo"]] and (kept.update([r["repo"]]) or kept[r["repo"]] <= per_repo)
+        ]
     return rows
 
 
@@ -146,13 +160,14 @@ def main() -> None:
     parser.add_argument("--data", type=Path, nargs="+", required=True, help="JSONL question files")
     parser.add_argument("--trees", type=Path, required=True, help="folder of <owner>__<name>/<commit>/ trees")
     parser.add_argument("--model", action="append", required=True, help="static:code, static:/a/model2vec/folder")
+    parser.add_argument("--per-repo", type=int, help="one tree per repository, its first N questions")
     parser.add_argument("--tiers", action=argparse.BooleanOptionalAction, default=True, help="role tiering")
     parser.add_argument("--cache", type=Path, help="keep chunks and vectors here between runs (not for timing)")
     parser.add_argument("--json", type=Path, help="write per-question ranks and the summary here")
     args = parser.parse_args()
     settings = Settings()
     embedders = {m: StaticEmbedder(m, settings.derived_models_dir) for m in args.model}
-    rows = load(args.data)
+    rows = load(args.data, args.per_repo)
     corpus, results = Corpus(settings), {m: [] for m in args.model}
     hashes = {m: model_hash(m, settings) for m in args.model}
     if args.cache:
@@ -165,7 +180,11 @@ def main() -> None:
         if not (args.trees / f"{tree}.done").exists():
             print(f"skipping {tree}: not materialized (no .done marker)", flush=True)
             continue
-        texts = corpus.tree_texts(root)
+        try:
+            texts = corpus.tree_texts(root)
+        except CodeqaError as exc:  # a tree over the scan limits
+            print(f"skipping {tree}: {exc}", flush=True)
+            continue
         paths = [p for p, _ in texts]
         for model, embedder in embedders.items():
             vectors = corpus.embed(model, embedder, [t for _, t in texts])
