@@ -29,9 +29,9 @@ from mcp import Client
 from mcp.client.stdio import StdioServerParameters
 
 from codeqa.config import Settings
+from codeqa.index import Index
 from codeqa.retrieve import retrieve
 from codeqa.service import Operations, SearchRequest
-from codeqa.store import Store
 
 ROOT = Path(__file__).resolve().parent.parent
 QUESTIONS = [
@@ -89,7 +89,7 @@ def http_server() -> Iterator[httpx.Client]:
 def measure(name: str, questions: list[str], n: int, k: int) -> dict[str, list[float]]:
     """Round-robin over the four paths, one request each per question, so load changes hit them all alike."""
     settings = Settings()
-    store = Store(settings)
+    index = Index.open(name, settings)
     ops = Operations(settings)
     params = StdioServerParameters(
         command=sys.executable, args=["-m", "codeqa", "mcp"], env=dict(os.environ), cwd=str(ROOT)
@@ -109,7 +109,7 @@ def measure(name: str, questions: list[str], n: int, k: int) -> dict[str, list[f
                         raise SystemExit(f"MCP search failed: {result.content}")
 
                 runs = {
-                    LABELS[0]: lambda q: retrieve(name, q, settings, k=k, store=store),
+                    LABELS[0]: lambda q: retrieve(index, q, k=k),
                     LABELS[1]: lambda q: ops.search(name, SearchRequest(question=q, k=k)),
                     LABELS[2]: via_http,
                     LABELS[3]: via_mcp,
@@ -141,7 +141,7 @@ def main() -> int:
     if args.questions:
         records = [json.loads(line) for line in args.questions.read_text().splitlines() if line.strip()]
         questions = [record.get("question") or record["problem_statement"] for record in records]
-    manifest = Store(Settings()).get_manifest(args.name)
+    manifest = Index.open(args.name, Settings()).manifest
     rows = measure(args.name, questions, args.n, args.k)
     print(f"index {args.name}: {manifest.counts.get('chunks')} chunks, k={args.k}, n={args.n} sequential requests")
     print("| path | p50 ms | p95 ms | mean ms |")

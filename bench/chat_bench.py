@@ -126,9 +126,9 @@ def app_times(names: list[str], questions: list[str], env: dict[str, str]) -> di
 
 def chunk_count(name: str) -> int:
     from codeqa.config import get_settings
-    from codeqa.store import Store
+    from codeqa.index import Index
 
-    return Store(get_settings()).get_manifest(name).counts.get("chunks", 0)
+    return Index.open(name, get_settings()).manifest.counts.get("chunks", 0)
 
 
 def main() -> None:

@@ -31,9 +31,9 @@ import json, sys, time
 started = time.perf_counter()
 from codeqa.config import get_settings
 from codeqa.explore.projection import compute_projection, load_vectors
-from codeqa.store import Store
-settings = get_settings(); store = Store(settings); manifest = store.get_manifest(sys.argv[1])
-data = load_vectors(settings, manifest, store)
+from codeqa.index import Index
+manifest = Index.open(sys.argv[1], get_settings())
+data = load_vectors(manifest)
 loaded = time.perf_counter()
 runs = []
 for _ in range(int(sys.argv[2])):
@@ -48,11 +48,11 @@ from codeqa.config import get_settings
 from codeqa.explore import prepare
 from codeqa.explore.precompute import overview_path
 from codeqa.explore.projection import projection_path
-from codeqa.store import Store
-settings = get_settings(); store = Store(settings); manifest = store.get_manifest(sys.argv[1])
-for path in (projection_path(settings, manifest), overview_path(settings, manifest)):
+from codeqa.index import Index
+index = Index.open(sys.argv[1], get_settings())
+for path in (projection_path(index), overview_path(index)):
     path.unlink(missing_ok=True)
-prepared = prepare(settings, manifest, store)
+prepared = prepare(index)
 print(json.dumps({"total": time.perf_counter() - started, "map": prepared.map_seconds,
                   "overview": prepared.overview_seconds}))
 """

@@ -15,8 +15,8 @@ from collections import Counter
 from pathlib import Path
 
 from codeqa.config import Settings
+from codeqa.index import Index
 from codeqa.retrieve import Filters, retrieve
-from codeqa.store import Store, load_search_files
 
 DEFAULT_QUESTIONS = [
     "where is the configuration loaded?",
@@ -41,15 +41,15 @@ def main() -> int:
     parser.add_argument("--legacy", action="store_true", help="rank files by summed chunk scores (no ranker)")
     args = parser.parse_args()
     settings = Settings()
-    store = Store(settings)
-    manifest = store.get_manifest(args.name)
+    index = Index.open(args.name, settings)
+    manifest = index.manifest
     questions = DEFAULT_QUESTIONS
     if args.questions:
         rows = [json.loads(line) for line in args.questions.read_text().splitlines() if line.strip()]
         questions = [row.get("problem_statement") or row["question"] for row in rows]
     started = time.perf_counter()
-    artifacts = load_search_files(settings, manifest, store)
-    retrieve(args.name, questions[0], settings, store=store)
+    artifacts = index.files
+    retrieve(index, questions[0])
     print(
         f"index {args.name}: {manifest.counts.get('chunks')} chunks; "
         f"first query incl. loading {time.perf_counter() - started:.2f}s"
@@ -67,7 +67,7 @@ def main() -> int:
         for i in range(args.n):
             started = time.perf_counter()
             question = questions[i % len(questions)]
-            retrieve(args.name, question, settings, k=10, filters=filters, store=store, learned=not args.legacy)
+            retrieve(index, question, k=10, filters=filters, learned=not args.legacy)
             timings.append((time.perf_counter() - started) * 1000)
         print(
             f"{label:<28} p50 {statistics.median(timings):7.1f} ms   p95 {percentile(timings, 95):7.1f} ms   "

@@ -4,7 +4,8 @@ The tree is copied into a throw-away git repository and data dir. Then: a first 
 N source files edited and committed, and the index rebuilt in full (`codeqa index` again: warm cache); N other files
 edited and committed, and the index updated (`codeqa update`). Both runs see N changed files and a warm cache, so
 the difference is what `update` saves: scanning is shared, but unchanged files are neither chunked nor looked up in
-the embedding cache, their records are copied from the live generation instead.
+the embedding cache, their rows stay in the live collection untouched and their search-file rows (vectors, tokens,
+file cards) are carried from the live generation; only the changed files' rows are written, in place.
 """
 
 from __future__ import annotations
@@ -17,8 +18,7 @@ import time
 from pathlib import Path
 
 from codeqa.config import Settings
-from codeqa.pipeline import build_index
-from codeqa.update import update_index
+from codeqa.index import Index
 
 SOURCE = (".py", ".ts", ".tsx", ".js", ".go", ".rb", ".php")
 
@@ -53,20 +53,20 @@ def main() -> None:
         first, second = candidates[: args.changes], candidates[args.changes : 2 * args.changes]
 
         started = time.perf_counter()
-        report = build_index(str(repo), settings, name="bench")
+        report = Index.build(str(repo), settings, name="bench").report
         cold = time.perf_counter() - started
         print(f"tree {args.tree.name}: {report.files} files, {report.chunks} chunks; first index (cold) {cold:.1f} s")
 
         edit(repo, first, "full")
         started = time.perf_counter()
-        full = build_index(str(repo), settings, name="bench")
+        full = Index.build(str(repo), settings, name="bench").report
         full_s = time.perf_counter() - started
         print(f"full re-index after {len(first)} changed files: {full_s:.1f} s  (embedded {full.embedded}, "
               f"stages {full.timings})")  # fmt: skip
 
         edit(repo, second, "update")
         started = time.perf_counter()
-        update = update_index("bench", settings)
+        update = Index.open("bench", settings).update().report
         update_s = time.perf_counter() - started
         print(f"update after {len(second)} changed files:     {update_s:.1f} s  (embedded {update.embedded}, "
               f"carried {update.carried} of {update.chunks}, stages {update.timings})")  # fmt: skip

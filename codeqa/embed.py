@@ -20,6 +20,7 @@ import numpy as np
 
 from codeqa.config import PACKAGED_MODEL, STATIC_MODEL, Settings
 from codeqa.embed_cache import EmbeddingCache
+from codeqa.embed_words import WordTokenizer
 from codeqa.errors import EmbeddingError
 from codeqa.records import Chunk, ProgressFn, content_hash
 from codeqa.symbols import IDENTIFIER, identifier_words
@@ -50,11 +51,22 @@ def split_identifiers(text: str) -> str:
     averages into noise, its words carry its meaning.
     """
 
-    def words(match: re.Match[str]) -> str:
-        parts = identifier_words(match.group())
-        return " ".join(parts) if len(parts) > 1 else match.group()
+    return IDENTIFIER.sub(_split_word, text)
 
-    return IDENTIFIER.sub(words, text)
+
+_SPLIT: dict[str, str] = {}  # identifiers repeat: each is split once per process
+
+
+def _split_word(match: re.Match[str]) -> str:
+    word = match.group()
+    split = _SPLIT.get(word)
+    if split is None:
+        parts = identifier_words(word)
+        split = " ".join(parts) if len(parts) > 1 else word
+        if len(_SPLIT) >= 500_000:
+            _SPLIT.clear()
+        _SPLIT[word] = split
+    return split
 
 
 def cache_key(embedder: Embedder) -> str:
@@ -170,8 +182,12 @@ class StaticEmbedder:
                 f"Cannot load the static embedding model {name!r} from {directory} ({exc.__class__.__name__}); "
                 f"leave CODEQA_EMBEDDING_MODEL unset to use the packaged default ({STATIC_MODEL})."
             ) from exc
+        self._by_word = WordTokenizer.fits(self._model)  # the same ids, a dict lookup for each word seen before
+        if self._by_word:
+            self._model.tokenize = WordTokenizer(self._model, split_identifiers)
         self.model_id = name
         self.revision = 2 if name == STATIC_MINILM else 1  # static:minilm got identifier splitting in revision 2
+        self.fork_safe = True  # plain numpy and a Rust tokenizer: an index worker process may be forked with it
         self.dimension = int(self._model.dim)
         self._lock = threading.Lock()  # its Rust tokenizer raises "Already borrowed" when two threads share it
 
@@ -195,9 +211,12 @@ class StaticEmbedder:
     def embed_documents(self, texts: Sequence[str]) -> np.ndarray:
         if not texts:
             return np.zeros((0, self.dimension), dtype=np.float32)
-        prepared = [split_identifiers(text) for text in texts]
         with self._lock:
-            vectors = np.asarray(self._model.encode(prepared, show_progress_bar=False), dtype=np.float32)
+            if self._by_word:  # it prepares, cuts and truncates the raw texts itself, exactly as below
+                encoded = self._model.encode(list(texts), max_length=None, show_progress_bar=False)
+            else:
+                encoded = self._model.encode([split_identifiers(t) for t in texts], show_progress_bar=False)
+            vectors = np.asarray(encoded, dtype=np.float32)
         norms = np.linalg.norm(vectors, axis=1, keepdims=True)
         return vectors / np.maximum(norms, 1e-12)
 

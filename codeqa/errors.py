@@ -95,6 +95,10 @@ class ModelNotFoundError(LLMError):
     """The backend runs but does not have the requested model (e.g. not pulled into Ollama)."""
 
 
+class LLMCrashedError(LLMError):
+    """The embedded model's process died (illegal instruction, segfault, out of memory); the app stays up."""
+
+
 class LLMTimeoutError(LLMError):
     """The backend did not answer within ``CODEQA_LLM_TIMEOUT_SECONDS``."""
 

@@ -2,7 +2,7 @@
 
 The app's page starts a job and polls it from an ``st.fragment(run_every=…)``; the HTTP API and the MCP server
 poll the same job for its status and progress. Cancel sets an event that the progress callback checks, which
-raises ``IndexCancelled`` inside ``build_index`` (the previous index is left untouched). Plain threading.
+raises ``IndexCancelled`` inside the index writer (the previous index is left untouched). Plain threading.
 """
 
 from __future__ import annotations
@@ -13,10 +13,10 @@ import uuid
 from dataclasses import dataclass, field
 
 from codeqa.config import Settings
-from codeqa.errors import CodeqaError, IndexBusyError, IndexCancelled, UnsafeSourceError
+from codeqa.errors import CodeqaError, IndexBusyError, IndexCancelled, SourceError
 from codeqa.explore import Prepared, prepare
-from codeqa.pipeline import STAGES, IndexReport, ProgressEvent, build_index
-from codeqa.source import parse_source
+from codeqa.index import STAGES, Index, IndexReport, ProgressEvent
+from codeqa.source import looks_like_git_dir, parse_source
 
 # Share of the whole run each stage usually takes; chunk/embed/store interleave per batch, so they share one span.
 _MAIN = ("chunk", "embed", "store")
@@ -26,12 +26,18 @@ _SPANS = {"clone": (0.0, 0.05), "scan": (0.05, 0.1), "chunk": (0.1, 1.0), "embed
 def check_source(source: str, ref: str | None) -> str:
     """Validate what the user typed before starting a thread; returns the source as safe to display.
 
-    The UI accepts URLs and local paths but not ``file://`` (it would let a URL read any local repository).
+    ``file://`` reads no more than a local path does (both are accepted); it must name a git repository that exists.
     """
-    source = (source or "").strip()
-    if source.lower().startswith("file:"):
-        raise UnsafeSourceError("file:// URLs are not accepted here: paste the directory path itself instead.")
-    return parse_source(source, ref=ref or None).display
+    spec = parse_source((source or "").strip(), ref=ref or None)
+    if spec.clone_url and spec.clone_url.startswith("file://") and spec.local_path is not None:
+        if not spec.local_path.is_dir():
+            raise SourceError(f"No such directory: {spec.local_path} (file:// must name a git repository here)")
+        if not (looks_like_git_dir(spec.local_path) or (spec.local_path / ".git").exists()):
+            raise SourceError(
+                f"{spec.local_path} is not a git repository: paste the path itself ({spec.local_path}) to index "
+                "the folder as it is"
+            )
+    return spec.display
 
 
 @dataclass
@@ -56,6 +62,7 @@ class IndexJob:
     thread: threading.Thread | None = None
     id: str = field(default_factory=lambda: uuid.uuid4().hex[:12])
     update: bool = False  # bring index ``name`` up to date (only changed files) instead of indexing ``source``
+    owner: str | None = None  # who started it (an app session): its outcome is theirs to see
     _main_started: float | None = None
     _peak: float = 0.0  # the highest fraction reported so far: progress never goes backwards
 
@@ -116,15 +123,13 @@ class IndexJob:
 
 
 def _run(job: IndexJob, settings: Settings, token: str | None) -> None:
+    index: Index | None = None
     try:
         if job.update and job.name:
-            from codeqa.update import update_index
-
-            job.report = update_index(job.name, settings, token=token, progress=job.on_progress)
+            index = Index.open(job.name, settings).update(token=token, progress=job.on_progress)
         else:
-            job.report = build_index(
-                job.source, settings, name=job.name, ref=job.ref, token=token, progress=job.on_progress
-            )
+            index = Index.build(job.source, settings, name=job.name, ref=job.ref, token=token, progress=job.on_progress)
+        job.report = index.report
     except IndexCancelled:
         job.cancelled = True
     except CodeqaError as exc:
@@ -133,15 +138,14 @@ def _run(job: IndexJob, settings: Settings, token: str | None) -> None:
         job.error = f"Indexing failed unexpectedly ({exc.__class__.__name__}: {exc})."
     finally:
         job.finished = time.time()
-    if job.report is not None:
-        _prepare_views(job, settings)
+    if index is not None and job.report is not None:
+        _prepare_views(job, index)
 
 
-def _prepare_views(job: IndexJob, settings: Settings) -> None:
+def _prepare_views(job: IndexJob, index: Index) -> None:
     """Right after indexing (the index is usable already): lay out the map and the overview, so they open at once."""
-    assert job.report is not None
     try:
-        job.prepared = prepare(settings, job.report.manifest)
+        job.prepared = prepare(index)
     except Exception as exc:  # the pages compute what is missing themselves, and say so if it fails
         job.prepare_error = f"{exc.__class__.__name__}: {exc}"
 
@@ -157,6 +161,12 @@ class JobRegistry:
     def get(self, job_id: str) -> IndexJob | None:
         return self.jobs.get(job_id)
 
+    def latest(self, owner: str | None = None) -> IndexJob | None:
+        """The most recent job started by ``owner`` (any owner when None)."""
+        with self._lock:
+            mine = [job for job in self.jobs.values() if owner is None or job.owner == owner]
+        return max(mine, key=lambda job: job.started, default=None)
+
     def start(
         self,
         source: str,
@@ -166,13 +176,16 @@ class JobRegistry:
         ref: str | None = None,
         token: str | None = None,
         update: bool = False,
+        owner: str | None = None,
     ) -> IndexJob:
-        """Index ``source`` as ``name`` in a thread; ``update=True`` re-indexes only what changed in index ``name``."""
+        """Index ``source`` as ``name`` in a thread; ``update=True`` re-indexes only what changed in index ``name``.
+
+        ``owner`` (an app session) is who sees the outcome; everyone else sees only that it ran, and when."""
         with self._lock:
             if self.current is not None and self.current.running:
                 raise IndexBusyError(f"Already indexing {self.current.label}; wait for it or cancel it first.")
             label = source if update else check_source(source, ref)
-            job = IndexJob(source=source, name=name, ref=ref or None, label=label, update=update)
+            job = IndexJob(source=source, name=name, ref=ref or None, label=label, update=update, owner=owner)
             job.thread = threading.Thread(
                 target=_run, args=(job, settings, token or None), name="codeqa-index", daemon=True
             )

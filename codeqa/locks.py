@@ -81,3 +81,26 @@ def index_lock(locks_dir: Path, name: str) -> Iterator[None]:
         with contextlib.suppress(OSError):
             path.unlink()  # while still locked: whoever opened this file before sees it is gone and retries
         os.close(fd)
+
+
+@contextlib.contextmanager
+def folder_lock(path: Path) -> Iterator[None]:
+    """Hold the lock file ``path``, waiting for whoever has it (runs on one shared clone take turns: one swaps its
+    tree in and reads it while the others wait). Released and deleted like ``index_lock``'s."""
+    path.parent.mkdir(parents=True, exist_ok=True)
+    while True:
+        fd = os.open(path, os.O_RDWR | os.O_CREAT, 0o644)
+        fcntl.flock(fd, fcntl.LOCK_EX)
+        try:
+            same = os.stat(path).st_ino == os.fstat(fd).st_ino
+        except FileNotFoundError:
+            same = False
+        if same:
+            break
+        os.close(fd)  # the holder before us deleted this file as it released it: lock the new one
+    try:
+        yield
+    finally:
+        with contextlib.suppress(OSError):
+            path.unlink()
+        os.close(fd)

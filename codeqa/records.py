@@ -1,4 +1,4 @@
-"""The typed records that flow between pipeline stages (source → scan → chunk → embed → store → retrieve)."""
+"""The typed records that flow between pipeline stages (source → scan → chunk → embed → index/store → retrieve)."""
 
 from __future__ import annotations
 

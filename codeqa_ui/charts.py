@@ -70,38 +70,44 @@ def directories(overview: Overview) -> None:
 
 
 def tables(overview: Overview) -> None:
-    left, right = st.columns(2)
-    with left:
-        st.subheader("Largest files")
-        files = overview.largest_files(15)
-        top = max((f.lines for f in files), default=1)
-        st.dataframe(
-            [{"File": f.path, "Language": f.language, "Layer": f.layer, "Lines": f.lines} for f in files],
-            hide_index=True,
-            width="stretch",
-            column_config={"Lines": st.column_config.ProgressColumn("Lines", format="%d", min_value=0, max_value=top)},
-        )
-    with right:
-        st.subheader("Most-referenced symbols")
-        symbols = overview.top_symbols
-        if not symbols:
-            st.caption("No symbol is mentioned outside its own definition yet.")
-            return
-        st.dataframe(
-            [
-                {
-                    "Symbol": s.symbol,
-                    "Kind": s.kind,
-                    "Defined in": f"{s.path}:{s.start_line}-{s.end_line}",
-                    "Files using it": s.files,
-                    "Mentions": s.references,
-                }
-                for s in symbols
-            ],
-            hide_index=True,
-            width="stretch",
-        )
-        st.caption("How often each defined name appears in other chunks: a quick guide to the central pieces.")
+    """Largest files and most-referenced symbols, one above the other at full width: paths need the room."""
+    st.subheader("Largest files")
+    files = overview.largest_files(15)
+    top = max((f.lines for f in files), default=1)
+    st.dataframe(
+        [{"File": f.path, "Language": f.language, "Layer": f.layer, "Lines": f.lines} for f in files],
+        hide_index=True,
+        width="stretch",
+        column_config={
+            "File": st.column_config.TextColumn("File", width="large"),
+            "Lines": st.column_config.ProgressColumn("Lines", format="%d", min_value=0, max_value=top, width="medium"),
+        },
+    )
+    st.subheader("Most-referenced symbols")
+    symbols = overview.top_symbols
+    if not symbols:
+        st.caption("No symbol is mentioned outside its own definition yet.")
+        return
+    st.dataframe(
+        [
+            {
+                "Symbol": s.symbol,
+                "Kind": s.kind,
+                "Defined in": f"{s.path}:{s.start_line}-{s.end_line}",
+                "Files using it": s.files,
+                "Mentions": s.references,
+            }
+            for s in symbols
+        ],
+        hide_index=True,
+        width="stretch",
+        column_config={
+            "Symbol": st.column_config.TextColumn("Symbol", width="large"),
+            "Kind": st.column_config.TextColumn("Kind", width="small"),
+            "Defined in": st.column_config.TextColumn("Defined in", width="large"),
+        },
+    )
+    st.caption("How often each defined name appears in other chunks: a quick guide to the central pieces.")
 
 
 def html_label(*lines: str) -> str:

@@ -17,7 +17,9 @@ from codeqa.answer import (
     link_hosts,
     list_backends,
     safe_markdown,
+    split_more_places,
 )
+from codeqa.answer.backends import FALLBACK, NO_MODEL, auto_candidates
 from codeqa.errors import CodeqaError
 from codeqa.records import Hit
 from codeqa.retrieve import Filters
@@ -40,6 +42,10 @@ STARTERS = (
     "Where are the main entry points?",
 )
 REDRAW_SECONDS = 0.05  # a streamed answer is re-rendered (safely) at most this often
+WRAP_KEY_LINES = (  # an answer's key lines wrap at the message's edge instead of being cut off on the right
+    "<style>[data-testid='stChatMessage'] pre, [data-testid='stChatMessage'] pre code "
+    "{white-space: pre-wrap !important; overflow-wrap: anywhere;}</style>"
+)
 
 
 @st.cache_data(ttl=30, show_spinner="Checking which language models are reachable…")
@@ -74,20 +80,36 @@ def backend_picker() -> tuple[str, str | None, list[BackendStatus]]:
 
 
 def llm_notice(statuses: list[BackendStatus], backend: str) -> None:
-    """Say plainly when no language model can answer, and how to get one."""
+    """Say plainly, once per page, when no language model can answer, and how to get one."""
     llms = [b for b in statuses if b.name != "none"]
+    candidates = auto_candidates(state.settings()) if backend == "auto" else [backend]
     if backend == "none":
         st.info(
             "Answers are **extractive maps**: the relevant code with citations, no language model.",
             icon=":material/map:",
         )
-    elif not any(b.available for b in llms):
-        reasons = "\n".join(f"- {escape_markdown(b.detail)}" for b in llms)
+    elif not any(b.available for b in llms if b.name in candidates):
+        reasons = [f"- {safe_markdown(b.detail)}" for b in llms if b.name in candidates]
+        embedded = next((b for b in llms if b.name == "embedded"), None)
+        if embedded is not None and embedded.available and "embedded" not in candidates:
+            reasons.append(
+                "- The embedded llama.cpp model is installed: pick it under **Backend**, or set "
+                "CODEQA_EMBEDDED_AUTO=true to let Automatic use it (tiny and often wrong)."
+            )
         st.info(
             "**No language model is available**, so answers are extractive maps of the relevant code, with "
-            f"citations. To get written answers:\n{reasons}",
+            "citations. To get written answers:\n" + "\n".join(reasons),
             icon=":material/info:",
         )
+
+
+def answer_notice(notice: str | None) -> str | None:
+    """An answer's own notice, without "No language model available…": the page says that once, above the chat."""
+    if not notice:
+        return None
+    if notice.startswith(NO_MODEL) and FALLBACK in notice:
+        notice = notice.split(FALLBACK, 1)[1]
+    return notice.strip() or None
 
 
 def starters(manifest: Manifest) -> str | None:
@@ -114,12 +136,18 @@ def answer_markdown(text: str, manifest: Manifest, sources: Sequence[Hit] = ()) 
 
 
 def show(text: str, manifest: Manifest, sources: Sequence[Hit] = ()) -> None:
-    """Markdown from a model or a repository, rendered so that nothing in it can contact another host."""
-    st.markdown(answer_markdown(text, manifest, sources))
+    """Markdown from a model or a repository, rendered so that nothing in it can contact another host; an
+    extractive answer's "More places" are folded into an expander, one line each."""
+    head, places, count = split_more_places(text)
+    st.html(WRAP_KEY_LINES)
+    st.markdown(answer_markdown(head, manifest, sources))
+    if count:
+        with st.expander(f"More places ({count})"):
+            st.markdown(answer_markdown(places, manifest, sources))
 
 
 def _notice(text: str | None) -> None:
-    if text:
+    if text := answer_notice(text):
         st.info(safe_markdown(text), icon=":material/info:")
 
 
@@ -132,7 +160,10 @@ def stream_safely(pieces: Iterable[str], manifest: Manifest, sources: Sequence[H
         if time.monotonic() - last >= REDRAW_SECONDS:
             slot.markdown(answer_markdown(text, manifest, sources))
             shown, last = text, time.monotonic()
-    if text != shown or not text:
+    if split_more_places(text)[2]:  # the finished extractive answer: folded like a replayed one
+        with slot.container():
+            show(text, manifest, sources)
+    elif text != shown or not text:
         slot.markdown(answer_markdown(text, manifest, sources))
 
 
@@ -148,8 +179,12 @@ def replay(manifest: Manifest, messages: list[dict[str, Any]]) -> None:
 def _footer(manifest: Manifest, message: dict[str, Any]) -> None:
     if message.get("caption"):
         st.caption(message["caption"])
-    st.markdown(f"**Sources** ({len(message['sources'])})")
-    ui.source_list(manifest, [hit.chunk for hit in message["sources"]])
+    sources = message["sources"]
+    listed = message.get("listed") or len(sources)  # an extractive answer lists its numbered sources
+    st.markdown(f"**Sources** ({listed})")
+    ui.source_list(manifest, [hit.chunk for hit in sources[:listed]])
+    if len(sources) > listed:
+        st.caption(f"and {len(sources) - listed} more code places cited in the answer (their links open them)")
 
 
 def _caption(answer: Any) -> str:
@@ -173,9 +208,8 @@ def turn(manifest: Manifest, question: str, filters: Filters, backend: str, mode
         try:
             with st.spinner("Searching the code…"):
                 stream = ask(
-                    manifest.name,
+                    state.index(manifest),
                     question,
-                    state.settings(),
                     filters=filters,
                     history=history,
                     backend=backend,
@@ -193,6 +227,8 @@ def turn(manifest: Manifest, question: str, filters: Filters, backend: str, mode
             _notice(answer.notice.removeprefix(shown or "").strip())
         reply = {"role": "assistant", "content": answer.text, "sources": answer.sources, "notice": answer.notice}
         reply["caption"] = _caption(answer)
+        if not answer.generated and stream.explanation is not None:
+            reply["listed"] = len(stream.explanation.steps)
         if answer.sources:
             _footer(manifest, reply)
         else:

@@ -47,14 +47,13 @@ def request() -> tuple[str, str, tuple[int, int] | None]:
 
 
 @st.cache_data(show_spinner="Reading the file from the index…", max_entries=32)
-def _view(home: str, collection: str, index: str, path: str, lines: tuple[int, int] | None) -> FileView:
-    return file_view(index, path, state.settings(), lines=lines, store=state.store())
+def _view(home: str, key: str, index: str, path: str, lines: tuple[int, int] | None) -> FileView:
+    return file_view(state.open_index(index), path, lines=lines)
 
 
 def load(index: str, path: str, lines: tuple[int, int] | None) -> FileView:
     try:
-        manifest = state.store().get_manifest(index)
-        return _view(str(state.settings().home_dir), manifest.collection, index, path, lines)
+        return _view(str(state.settings().home_dir), state.open_index(index).key, index, path, lines)
     except CodeqaError as exc:
         ui.fail(exc)
     raise AssertionError("unreachable")
@@ -93,8 +92,15 @@ def file_html(view: FileView, lines: tuple[int, int] | None) -> str:
     )
 
 
+LONG_TITLE = 48  # characters: a longer path gets a smaller heading, and a longer name in it a smaller one still
+LONG_NAME = 32
+
+
 def header(view: FileView, lines: tuple[int, int] | None) -> None:
-    st.title(f":material/code: {escape_markdown(view.path)}", anchor=False)  # a path may hold ![x](https:…)
+    """The path as the heading, wrapping after a ``/`` (inside a name only when one is wider than the page)."""
+    longest = max(len(part) for part in view.path.split("/"))
+    level = "###" if longest > LONG_NAME else "#" if len(view.path) <= LONG_TITLE else "##"
+    st.markdown(f"{level} :material/code: {ui.breakable(view.path)}", unsafe_allow_html=True)
     where = f"lines {lines[0]}–{lines[1]} · " if lines else ""
     commit = f" @ `{view.sha[:10]}`" if view.sha else ""
     language = escape_markdown(view.language)
@@ -125,9 +131,7 @@ def neighbours(view: FileView, lines: tuple[int, int] | None) -> None:
     relation = st.session_state.get(key)
     if relation:
         try:
-            store = state.store()
-            manifest = store.get_manifest(view.index)
-            context = AnswerContext.from_index(state.settings(), store, manifest, [], [])
+            context = AnswerContext.from_index(state.open_index(view.index), [], [])
             found = graph_answer(relation, symbol, context)
         except CodeqaError as exc:
             st.error(safe_markdown(str(exc)), icon=":material/error:")

@@ -16,11 +16,11 @@ from pygments.util import ClassNotFound
 
 from codeqa.answer import code_view_url, escape_markdown, safe_markdown
 from codeqa.errors import CodeqaError
-from codeqa.freshness import Freshness, check_freshness
+from codeqa.index import Freshness
 from codeqa.records import Chunk
 from codeqa.retrieve import Filters
 from codeqa.store import Manifest
-from codeqa_ui import nav, state
+from codeqa_ui import browser, nav, state, warm
 
 FILTER_KEYS = ("f_layers", "f_kinds", "f_languages", "f_paths")
 SHARED_KEYS = (state.REPO_KEY, *FILTER_KEYS)
@@ -32,14 +32,21 @@ TAB_ICONS = {":material/map:": "🗺️", ":material/code:": "📄", ":material/
 _LEXER_ALIASES = {"tsx": "tsx", "vue": "html", "svelte": "html", "erb": "erb", "hcl": "terraform", "jupyter": "python"}
 
 
+def breakable(path: str) -> str:
+    """A path as HTML that wraps after a ``/`` rather than inside a name (``<wbr>``), escaped for markdown too."""
+    return "/<wbr>".join(escape_markdown(html.escape(part)) for part in path.split("/"))
+
+
 def page(title: str, icon: str, *, sidebar: bool = True) -> None:
     """Page config and sidebar links, keeping the shared widgets' values when the user switches pages."""
     tab_icon = TAB_ICONS.get(icon, "🧭") if icon.startswith(":material/") else icon
     st.set_page_config(page_title=f"{title} · codeqa", page_icon=tab_icon, layout="wide")
+    warm.start()  # the first page of a fresh server warms the others (once per process, in the background)
     for key in SHARED_KEYS:  # widget state is dropped for widgets a page does not draw: keep it as user state
         if key in st.session_state:
             st.session_state[key] = st.session_state[key]
     nav.sidebar_links(divider=sidebar)
+    browser.scripts()
 
 
 def fail(error: CodeqaError) -> None:
@@ -131,14 +138,14 @@ def filter_sidebar(manifest: Manifest) -> Filters:
 
 
 @st.cache_data(ttl=30, show_spinner=False, max_entries=64)
-def _freshness(home: str, collection: str, _manifest: Manifest) -> Freshness:
-    return check_freshness(state.settings(), _manifest)
+def _freshness(home: str, key: str, _manifest: Manifest) -> Freshness:
+    return state.index(_manifest).freshness()
 
 
 def freshness(manifest: Manifest) -> Freshness:
     """Whether a local source changed since it was indexed (checked at most every 30 s; never raises)."""
     try:
-        return _freshness(str(state.settings().home_dir), manifest.collection, manifest)
+        return _freshness(str(state.settings().home_dir), manifest.key, manifest)
     except Exception as exc:  # a check must never break a page
         return Freshness("unknown", f"could not be checked ({exc.__class__.__name__})")
 
@@ -178,10 +185,11 @@ def lexer_for(language: str) -> Lexer:
         return TextLexer(stripnl=False)
 
 
-def code_html(chunk: Chunk) -> str:
+def code_html(chunk: Chunk, *, wrap: bool = False) -> str:
     """Highlighted code whose gutter shows the file's real line numbers (``st.code`` always starts at 1).
 
-    Capped (``shown_text``): a chunk can be one enormous line, and every rerun of a page redraws it.
+    Capped (``shown_text``): a chunk can be one enormous line, and every rerun of a page redraws it. ``wrap`` (a
+    narrow column such as the Map's side panel): long lines wrap under their own start instead of scrolling away.
     """
     text, note = shown_text(chunk.text)
     body = highlight(text, lexer_for(chunk.language), HtmlFormatter(noclasses=True, nowrap=True, style="friendly"))
@@ -191,12 +199,19 @@ def code_html(chunk: Chunk) -> str:
         f'<span style="display:inline-block;width:{width}ch;margin-right:1.2ch;text-align:right;color:#9aa5b1;'
         'user-select:none">{}</span>'
     )
-    rows = "\n".join(gutter.format(chunk.start_line + i) + line for i, line in enumerate(lines))
+    if wrap:  # each line a block with a hanging indent as wide as the gutter
+        indent = f"{width + 1.2}ch"
+        line = f'<span style="display:block;padding-left:{indent};text-indent:-{indent}">{{}}{{}}</span>'
+        rows = "".join(line.format(gutter.format(chunk.start_line + i), code or " ") for i, code in enumerate(lines))
+    else:
+        rows = "\n".join(gutter.format(chunk.start_line + i) + code for i, code in enumerate(lines))
     cut = f'<div style="color:#66788a;font-size:.75rem;margin-top:.4rem">{html.escape(note)}</div>' if note else ""
+    pre = "margin:0;background:transparent" + (";white-space:pre-wrap;overflow-wrap:anywhere" if wrap else "")
+    box = "padding:.4rem .5rem;font-size:.75rem" if wrap else "padding:.6rem .8rem;font-size:.82rem"
     return (
         '<div class="cq-code" style="max-height:26rem;overflow:auto;border:1px solid #e6e9ef;border-radius:.5rem;'
-        "background:#f8f9fb;padding:.6rem .8rem;font-family:'Source Code Pro',ui-monospace,monospace;"
-        f'font-size:.82rem;line-height:1.5"><pre style="margin:0;background:transparent">{rows}</pre>{cut}</div>'
+        f"background:#f8f9fb;{box};font-family:'Source Code Pro',ui-monospace,monospace;"
+        f'line-height:1.5"><pre style="{pre}">{rows}</pre>{cut}</div>'
     )
 
 
@@ -206,6 +221,7 @@ def source_block(
     *,
     number: int | None = None,
     expanded: bool = False,
+    wrap: bool = False,
 ) -> None:
     """One source: an expander titled ``[n] path:start-end · symbol`` with metadata, permalink and the code.
 
@@ -219,7 +235,7 @@ def source_block(
         facts += f" · [open the whole file]({whole})"
         link = permalink(manifest, chunk)
         st.caption(facts + (f" · [view on GitHub at {manifest.sha[:7]}]({link})" if link and manifest.sha else ""))
-        st.html(code_html(chunk))
+        st.html(code_html(chunk, wrap=wrap))
 
 
 def source_list(manifest: Manifest, chunks: Sequence[Chunk]) -> None:

@@ -6,20 +6,19 @@ import streamlit as st
 
 from codeqa.answer import escape_markdown, safe_markdown
 from codeqa.errors import CodeqaError
+from codeqa.index import STAGES, IndexReport
 from codeqa.languages import largest_first
-from codeqa.pipeline import STAGES, IndexReport
 from codeqa.store import Manifest
 from codeqa_ui import components as ui
 from codeqa_ui import nav, state
 from codeqa_ui.jobs import IndexJob
 
-STAGE_LABELS = {
-    "clone": "Fetch the source",
-    "scan": "Scan files",
-    "chunk": "Split into chunks",
-    "embed": "Embed chunks",
-    "store": "Store the index",
-}
+# Chunking, embedding and storing run batch by batch, interleaved: one row, so one spinner at a time.
+ROWS = (
+    ("Fetch the source", ("clone",)),
+    ("Scan files", ("scan",)),
+    ("Split, embed and store the chunks", ("chunk", "embed", "store")),
+)
 STAGE_ICONS = {
     "done": ":green[:material/check_circle:]",
     "running": ":blue[:material/progress_activity:]",
@@ -48,9 +47,10 @@ def render() -> None:
             help="Used for this clone only; kept in this browser session, never written to disk.",
         )
         name = name_col.text_input("Index name", placeholder="derived from the source")
+        started = True
         if st.form_submit_button("Index", type="primary"):
-            start(source, ref=ref, token=token, name=name)
-    progress_panel()
+            started = start(source, ref=ref, token=token, name=name)
+    progress_panel(show_outcome=started)  # a new error replaces the last outcome: never two red boxes
     st.subheader("Indexed repositories")
     index_table(token=st.session_state.get("token", ""))
 
@@ -60,20 +60,39 @@ def seconds(value: float) -> str:
     return f"{value // 60} min {value % 60:02d} s" if value >= 60 else f"{value} s"
 
 
-def start(source: str, *, ref: str = "", token: str = "", name: str = "") -> None:
-    """Validate the input here (instant feedback), then index in the background."""
+def start(source: str, *, ref: str = "", token: str = "", name: str = "", update: bool = False) -> bool:
+    """Validate the input here (instant feedback), then index in the background; False (and the error) if refused."""
     try:
-        state.jobs().start(source.strip(), state.settings(), name=name.strip() or None, ref=ref.strip(), token=token)
+        state.jobs().start(source.strip(), state.settings(), name=name.strip() or None, ref=ref.strip(),
+                           token=token, update=update, owner=state.session_id())  # fmt: skip
     except CodeqaError as exc:
         st.error(safe_markdown(str(exc)), icon=":material/error:")
+        return False
+    return True
 
 
-def _stages(job: IndexJob) -> None:
-    for stage in STAGES:
-        status = job.stage_state(stage)
-        event = job.events.get(stage)
-        detail = f" — {escape_markdown(event.message)}" if event and status != "pending" else ""
-        st.markdown(f"{STAGE_ICONS[status]} **{STAGE_LABELS[stage]}**{detail}")
+def row_state(job: IndexJob, stages: tuple[str, ...]) -> str:
+    """``done``, ``running``, ``stopped`` or ``pending`` for one row of the panel (at most one row runs)."""
+    if job.report is not None:
+        return "done"
+    order = list(STAGES)
+    current = order.index(job.stage) if job.stage in order else 0
+    if job.stage in stages:
+        return "running" if job.running else "stopped"
+    return "done" if max(order.index(stage) for stage in stages) < current else "pending"
+
+
+def _stages(job: IndexJob) -> str:
+    """Draw the rows; returns what the running row is doing (for the progress bar's text)."""
+    doing = ""
+    for label, stages in ROWS:
+        status = row_state(job, stages)
+        messages = [job.events[stage].message for stage in stages if stage in job.events]
+        detail = " · ".join(messages) if status != "pending" else ""
+        st.markdown(f"{STAGE_ICONS[status]} **{label}**" + (f" — {escape_markdown(detail)}" if detail else ""))
+        if status == "running":
+            doing = label.lower()
+    return doing
 
 
 def _outcome(job: IndexJob) -> None:
@@ -120,32 +139,61 @@ def skipped_list(report: IndexReport) -> None:
     )
 
 
-def progress_panel() -> None:
-    """Live progress of the current job, polled once a second while it runs."""
-    job = state.jobs().current
-    if job is None:
+def progress_panel(*, show_outcome: bool = True) -> None:
+    """This session's job: live progress (polled once a second), then its outcome. Another session's job is only
+    mentioned: its result (say, "Could not reach github.com") belongs to whoever started it."""
+    registry = state.jobs()
+    mine = registry.latest(state.session_id())
+    last = registry.latest()
+    if last is not None and last is not mine:
+        if last.running:
+            _live(last, own=False)
+        elif mine is None:
+            text = f"The last job on this machine, {ui.when(last.started)}: {_summary(last)} (another session)."
+            st.caption(safe_markdown(text))
+    if mine is None:
         return
-    if not job.running:
-        job.seen = True
-        _outcome(job)
-        return
+    if mine.running:
+        _live(mine, own=True)
+    elif show_outcome:
+        _outcome(mine)
+        _pick_new_index(mine)
 
+
+def _summary(job: IndexJob) -> str:
+    if job.report is not None:
+        return f"indexed {escape_markdown(job.report.manifest.name)}"
+    if job.cancelled:
+        return f"indexing {escape_markdown(job.label)} was cancelled"
+    return f"indexing {escape_markdown(job.label)} failed"
+
+
+def _pick_new_index(job: IndexJob) -> None:
+    """Once per job: the index just made is the one "Manage an index" offers (set before the picker is drawn)."""
+    if job.report is not None and st.session_state.get("_picked_for") != job.id:
+        st.session_state["_picked_for"] = job.id
+        st.session_state["manage_name"] = job.report.manifest.name
+
+
+def _live(job: IndexJob, *, own: bool) -> None:
     @st.fragment(run_every=1.0)
     def live() -> None:
-        current = state.jobs().current
-        if current is None or (not current.running and not current.seen):
+        if not job.running:
             st.rerun()  # finished: redraw the whole page so the table shows the new index
-        assert current is not None
-        with st.status(f"Indexing {escape_markdown(current.label)}", expanded=True, state="running"):
-            _stages(current)
-            eta = current.eta
-            text = f"{current.fraction:.0%} · elapsed {seconds(current.elapsed)}"
+        label = escape_markdown(job.label)  # repository text (a path may hold markdown)
+        title = f"Indexing {label}" if own else f"Another session is indexing {label}"
+        with st.status(title, expanded=own, state="running"):
+            doing = _stages(job)
+            eta = job.eta
+            text = f"{job.fraction:.0%}" + (f" · {doing}" if doing else "") + f" · elapsed {seconds(job.elapsed)}"
             text += f" · about {seconds(eta)} left" if eta is not None else ""
-            st.progress(current.fraction, text=text)
-            if current.cancel_event.is_set():
+            st.progress(job.fraction, text=text)
+            if not own:
+                return
+            if job.cancel_event.is_set():
                 st.caption("Cancelling after the current batch…")
             else:
-                st.button("Cancel", on_click=current.cancel, key="cancel_index")
+                st.button("Cancel", on_click=job.cancel, key="cancel_index")
 
     live()
 
@@ -180,27 +228,26 @@ def index_table(token: str = "") -> None:
         return
     st.dataframe(_rows(manifests), hide_index=True, width="stretch")
     names = [m.name for m in manifests]
-    busy = state.jobs().current is not None and state.jobs().current.running
+    busy = (latest := state.jobs().latest()) is not None and latest.running
     for m in manifests:
         if ui.freshness(m).stale:
             st.warning(f"**{escape_markdown(m.name)}** is out of date: {escape_markdown(ui.freshness(m).reason)}.",
                        icon=":material/update:")  # fmt: skip
     left, chat, refresh, again, delete = st.columns([3, 1, 1, 1, 1], vertical_alignment="bottom")
+    if st.session_state.get("manage_name") not in names:  # e.g. deleted meanwhile
+        st.session_state.pop("manage_name", None)
     name = left.selectbox("Manage an index", names, key="manage_name")
     manifest = manifests[names.index(name)]
-    if refresh.button("Update", width="stretch", disabled=busy, help="Re-index only the files that changed."):
-        try:
-            state.jobs().start(manifest.source, state.settings(), name=manifest.name, token=token, update=True)
-            st.rerun()
-        except CodeqaError as exc:
-            st.error(safe_markdown(str(exc)), icon=":material/error:")
+    update = refresh.button("Update", width="stretch", disabled=busy, help="Re-index only the files that changed.")
+    if update and start(manifest.source, name=manifest.name, token=token, update=True):
+        st.rerun()
     if chat.button("Open in Chat", width="stretch"):
         st.session_state[state.REPO_KEY] = name
         st.switch_page(nav.CHAT)
     if again.button("Re-index", width="stretch", disabled=busy, help="Only changed code is embedded again."):
         ref = manifest.ref if manifest.source_kind == "git" else None
-        start(manifest.source, ref=ref or "", token=token, name=manifest.name)
-        st.rerun()
+        if start(manifest.source, ref=ref or "", token=token, name=manifest.name):
+            st.rerun()
     if delete.button("Delete", width="stretch", disabled=busy):
         st.session_state[CONFIRM_KEY] = name
     if st.session_state.get(CONFIRM_KEY) == name:
@@ -212,7 +259,7 @@ def _confirm_delete(manifest: Manifest) -> None:
     yes, no, _ = st.columns([1, 1, 4])
     if yes.button("Yes, delete", type="primary", width="stretch"):
         try:
-            state.store().remove(manifest.name)
+            state.index(manifest).remove()
         except CodeqaError as exc:
             ui.fail(exc)
         st.session_state.pop(CONFIRM_KEY, None)

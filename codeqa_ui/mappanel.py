@@ -29,7 +29,7 @@ LAST_SELECTION = "_map_last_selection"
 def points_in_scope(manifest: Manifest, projection: Projection, filters: Filters) -> np.ndarray:
     """Which points pass the shared filters: the very mask retrieval uses."""
     try:
-        return filter_mask(state.settings(), manifest, projection, filters, state.store())
+        return filter_mask(state.index(manifest), projection, filters)
     except CodeqaError as exc:
         ui.fail(exc)
         raise  # unreachable: fail() stops the script
@@ -63,17 +63,15 @@ def wait_for_layout(future: Future[Any] | None) -> None:
 def _marks(
     key: tuple[str, str, str], name: str, question: str, filters: Filters, _projection: Projection
 ) -> QuestionMarks:
-    """Top hits and the question's position; ``key`` = (data dir, collection, layout method)."""
-    manifest = state.store().get_manifest(name)
-    return locate_question(state.settings(), manifest, _projection, question, filters=filters, k=MAP_HITS,
-                           store=state.store())  # fmt: skip
+    """Top hits and the question's position; ``key`` = (data dir, index generation, layout method)."""
+    return locate_question(state.open_index(name), _projection, question, filters=filters, k=MAP_HITS)
 
 
 def query_marks(manifest: Manifest, projection: Projection, question: str, filters: Filters) -> QuestionMarks | None:
     if not question.strip():
         return None
     try:
-        key = (str(state.settings().home_dir), manifest.collection, projection.method)
+        key = (str(state.settings().home_dir), manifest.key, projection.method)
         return _marks(key, manifest.name, question.strip(), filters, projection)
     except CodeqaError as exc:
         st.error(ui.safe_markdown(str(exc)), icon=":material/error:")
@@ -149,11 +147,11 @@ def side_panel(manifest: Manifest, projection: Projection, marks: QuestionMarks 
             st.caption("Nothing matched within the filters.")
     if open_id and open_id in where:
         try:
-            chunks = chunks_by_id(state.settings(), manifest, [open_id], state.store())
+            chunks = chunks_by_id(state.index(manifest), [open_id])
         except CodeqaError as exc:
             ui.fail(exc)
         if chunks:
-            ui.source_block(manifest, chunks[0], expanded=True)
+            ui.source_block(manifest, chunks[0], expanded=True, wrap=True)  # a narrow column: wrap, never clip
     elif marks is None:
         st.caption("Click a point to read its code here; type a question above to find where it is answered.")
 
@@ -171,7 +169,7 @@ def selection_panel(manifest: Manifest, ids: list[str]) -> None:
     if len(ids) < 2:
         return
     try:
-        chunks = chunks_by_id(state.settings(), manifest, ids[:200], state.store())
+        chunks = chunks_by_id(state.index(manifest), ids[:200])
     except CodeqaError as exc:
         ui.fail(exc)
     files = list(dict.fromkeys(chunk.path for chunk in chunks))

@@ -31,6 +31,7 @@ PALETTE = (
     "#808000", "#800000", "#bfef45", "#ffe119", "#dcbeff", "#fabed4", "#aaffc3", "#ffd8b1", "#a9a9a9",
 )  # fmt: skip
 OTHER = "#c8ccd4"
+LABEL_HALO = "1px 1px 2px #fff, -1px -1px 2px #fff, 1px -1px 2px #fff, -1px 1px 2px #fff"  # CSS text-shadow
 FULL, AREAS, FILES = "subsystems", "areas", "files"
 MAX_FILE_LABELS = 24
 
@@ -197,9 +198,9 @@ def figure(
         _add_marks(fig, projection, marks, hover)
     for label in labels(projection, view, colours if colour == "region" else {}, mask):
         across = (label.x - view.x[0]) / max(view.x[1] - view.x[0], 1e-9)  # near an edge: grow inwards
-        fig.add_annotation(
-            x=label.x, y=label.y, text=label.html, showarrow=False, font={"size": label.size, "color": "#111827"},
-            bgcolor="rgba(255,255,255,0.72)", bordercolor=label.colour, borderwidth=1, borderpad=2,
+        fig.add_annotation(  # no box: the points under a name stay visible, a white halo keeps the name readable
+            x=label.x, y=label.y, text=label.html, showarrow=False,
+            font={"size": label.size, "color": "#111827", "shadow": LABEL_HALO}, bgcolor="rgba(0,0,0,0)", borderwidth=0,
             xanchor="left" if across < 0.18 else "right" if across > 0.82 else "center",
         )  # fmt: skip
     fig.update_layout(

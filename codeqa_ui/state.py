@@ -1,12 +1,14 @@
 """Cached shared objects (settings, store, embedder, projections, overviews) and per-session state.
 
-Heavy objects are ``st.cache_resource`` entries keyed by the values that define them (data dir, Chroma URL,
-collection name), so a re-index — which writes a new collection — never shows stale data, and tests that switch
-``CODEQA_HOME`` never share a store.
+Heavy objects are ``st.cache_resource`` entries keyed by the values that define them (data dir, model, index
+generation), so a re-index or an update — each a new generation — never shows stale data, and tests that switch
+``CODEQA_HOME`` never share an index. Pages hold manifests (what they list and show); ``index(manifest)`` is the
+handle every read goes through.
 """
 
 from __future__ import annotations
 
+import uuid
 from concurrent.futures import Future, ThreadPoolExecutor
 from typing import Any
 
@@ -24,7 +26,8 @@ from codeqa.explore import (
     is_final,
     load_facets,
 )
-from codeqa.store import Manifest, Store
+from codeqa.index import Index
+from codeqa.store import Manifest
 from codeqa_ui.jobs import JobRegistry
 
 REPO_KEY = "repo"  # the selected index, shared by all pages
@@ -32,16 +35,6 @@ REPO_KEY = "repo"  # the selected index, shared by all pages
 
 def settings() -> Settings:
     return get_settings()
-
-
-@st.cache_resource(show_spinner=False)
-def _store(home: str, chroma_url: str | None) -> Store:
-    return Store(get_settings())
-
-
-def store() -> Store:
-    s = settings()
-    return _store(str(s.home_dir), s.chroma_url)
 
 
 @st.cache_resource(show_spinner="Loading the embedding model…")
@@ -63,32 +56,47 @@ def jobs() -> JobRegistry:
     return _jobs(str(settings().home_dir))
 
 
+def session_id() -> str:
+    """This browser session (a page reload is a new one): the owner of the jobs it starts."""
+    return st.session_state.setdefault("_session_id", uuid.uuid4().hex)
+
+
 def manifests() -> list[Manifest]:
-    return store().list_manifests()
+    return [opened.manifest for opened in Index.all(settings())]
 
 
-# -- per-index data, keyed by collection (a new index generation = a new key) ---------------------------------------
+def index(manifest: Manifest) -> Index:
+    """The handle on the index generation ``manifest`` names (cheap: its search files are cached per process)."""
+    return Index.from_manifest(manifest, settings())
+
+
+def open_index(name: str) -> Index:
+    """The live generation of index ``name`` (a Code page link names the index only)."""
+    return Index.open(name, settings())
+
+
+# -- per-index data, keyed by index generation (a re-index or an update = a new key) --------------------------------
 @st.cache_resource(show_spinner="Reading the index…", max_entries=16)
-def _overview(home: str, collection: str, _manifest: Manifest) -> Overview:
-    return get_overview(settings(), _manifest, store())  # from disk once prepared after indexing
+def _overview(home: str, key: str, _manifest: Manifest) -> Overview:
+    return get_overview(index(_manifest))  # from disk once prepared after indexing
 
 
 def overview(manifest: Manifest) -> Overview:
-    return _overview(str(settings().home_dir), manifest.collection, manifest)
+    return _overview(str(settings().home_dir), manifest.key, manifest)
 
 
 @st.cache_resource(show_spinner=False, max_entries=16)
-def _facets(home: str, collection: str, _manifest: Manifest) -> Facets:
-    return load_facets(settings(), _manifest, store())
+def _facets(home: str, key: str, _manifest: Manifest) -> Facets:
+    return load_facets(index(_manifest))
 
 
 def facets(manifest: Manifest) -> Facets:
-    return _facets(str(settings().home_dir), manifest.collection, manifest)
+    return _facets(str(settings().home_dir), manifest.key, manifest)
 
 
 @st.cache_resource(show_spinner="Laying out the map…", max_entries=16)
-def _preview(home: str, collection: str, _manifest: Manifest) -> Projection:
-    return get_projection(settings(), _manifest, store=store(), compute=False)
+def _preview(home: str, key: str, _manifest: Manifest) -> Projection:
+    return get_projection(index(_manifest), compute=False)
 
 
 @st.cache_resource(show_spinner=False)
@@ -99,17 +107,17 @@ def _layout_pool(home: str) -> tuple[ThreadPoolExecutor, dict[str, Future[Any]]]
 def projection(manifest: Manifest) -> tuple[Projection, Future[Any] | None]:
     """The final map when cached on disk; else a quick preview plus the background job computing the final one."""
     home = str(settings().home_dir)
-    final = cached_projection(settings(), manifest)
+    final = cached_projection(index(manifest))
     if final is not None:
         return final, None
-    preview = _preview(home, manifest.collection, manifest)
+    preview = _preview(home, manifest.key, manifest)
     if is_final(preview):
         return preview, None  # tiny index: PCA is the final layout (already cached on disk)
     pool, futures = _layout_pool(home)
-    future = futures.get(manifest.collection)
+    future = futures.get(manifest.key)
     if future is None:  # a failed layout stays failed (shown on the page), it is not retried in a loop
-        future = pool.submit(get_projection, settings(), manifest, store=store(), compute=True)
-        futures[manifest.collection] = future
+        future = pool.submit(get_projection, index(manifest), compute=True)
+        futures[manifest.key] = future
     if future.done() and future.exception() is None:
         return future.result(), None
     return preview, future

@@ -11,14 +11,11 @@ filters = ui.filter_sidebar(manifest)
 backend, model, statuses = chat.backend_picker()
 k = st.sidebar.slider("Sources per answer", min_value=3, max_value=20, value=8, key="k")
 messages = state.history(manifest.name)
-if messages and st.sidebar.button("Clear conversation", width="stretch"):
-    state.clear_history(manifest.name)
-    st.rerun()
+clear = st.sidebar.empty()  # filled at the end: the first answer needs it already
 
 st.title(f":material/forum: Chat with {ui.escape_markdown(manifest.name)}")
 st.caption(ui.repo_caption(manifest))
-if not messages:  # once answers flow, each one carries its own notice
-    chat.llm_notice(statuses, backend)
+chat.llm_notice(statuses, backend)  # once above the conversation, not inside every answer
 chat.replay(manifest, messages)
 
 question = st.session_state.pop(chat.PREFILL_KEY, None)
@@ -30,3 +27,5 @@ typed = st.chat_input(f"Ask about {manifest.name}…")
 if typed or question:
     suggestions.empty()
     chat.turn(manifest, typed or question, filters, backend, model, k)
+if messages:
+    clear.button("Clear conversation", width="stretch", on_click=state.clear_history, args=(manifest.name,))

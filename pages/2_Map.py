@@ -25,7 +25,7 @@ with body.container():
     view = mappanel.choose_view(projection, marks, zoom)
     mask = mappanel.points_in_scope(manifest, projection, filters)
     st.caption(mapview.layout_caption(projection, int(mask.sum())))
-    plot, side = st.columns([3, 1])
+    plot, side = st.columns([3, 2])  # the side panel shows code: wide enough to read it
     with plot:
         event = st.plotly_chart(
             mapview.figure(projection, colour, mask, marks, view, manifest.name),

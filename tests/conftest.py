@@ -33,6 +33,7 @@ def isolated_home(tmp_path_factory: pytest.TempPathFactory, monkeypatch: pytest.
     monkeypatch.setenv("CODEQA_HOME", str(home))
     for name in ("CODEQA_CHROMA_URL", "CODEQA_GITHUB_TOKEN", "GITHUB_TOKEN", "CODEQA_EMBEDDING_MODEL"):
         monkeypatch.delenv(name, raising=False)
+    monkeypatch.setenv("CODEQA_WARM_APP", "false")  # no background warm-up racing a test (tests that need it opt in)
     get_settings.cache_clear()
     yield home
     get_settings.cache_clear()

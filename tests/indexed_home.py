@@ -5,8 +5,8 @@ from __future__ import annotations
 from pathlib import Path
 
 from codeqa.config import Settings
-from codeqa.pipeline import build_index
 from tests.conftest import init_repo
+from tests.helpers import build_index
 from tests.sample_repo import SAMPLE_FILES
 
 

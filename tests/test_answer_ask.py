@@ -12,15 +12,16 @@ from pathlib import Path
 import pytest
 from typer.testing import CliRunner
 
-from codeqa.answer import Answer, AnswerStream, ask
+from codeqa.answer import Answer, AnswerStream
+from codeqa.answer.brief import SOURCES_INTRO
 from codeqa.answer.conversation import QUOTED_ANSWER
 from codeqa.answer.prompt import SYSTEM_PROMPT
 from codeqa.cli import app
 from codeqa.config import Settings
 from codeqa.errors import IndexNotFoundError, QueryError
-from codeqa.pipeline import build_index
 from codeqa.retrieve import Filters
 from tests.conftest import init_repo
+from tests.helpers import ask_named, build_index
 from tests.llm_standins import OllamaStandIn, OpenAIStandIn, closed_port
 from tests.sample_repo import SAMPLE_FILES
 
@@ -64,7 +65,7 @@ def assert_extractive_fallback(stream: AnswerStream, answer: Answer, notice: str
 
 def test_extractive_answer_finds_the_right_file_and_symbol(base: Settings):
     repo = Path(Settings(home=base.home).home_dir)  # noqa: F841 - documents that nothing else is needed
-    stream = ask("shop", QUESTION, base, backend="none")
+    stream = ask_named("shop", QUESTION, base, backend="none")
     assert stream.notice is None and stream.sources
     pieces, answer = finish(stream)
     assert pieces == [stream.extractive] and answer.text == stream.extractive
@@ -80,7 +81,7 @@ def test_extractive_answer_finds_the_right_file_and_symbol(base: Settings):
 def test_streamed_ollama_answer_with_citation_check(base: Settings):
     tokens = ["Passwords are checked in `SessionStore.login` [1]", " with `hash_password` [2]", " (see [99])."]
     with OllamaStandIn(reply=tokens) as server:
-        stream = ask("shop", QUESTION, configured(base, ollama_host=server.url), backend="ollama")
+        stream = ask_named("shop", QUESTION, configured(base, ollama_host=server.url), backend="ollama")
         assert stream.notice is None and stream.backend == "ollama" and stream.extractive.startswith("**Extractive")
         pieces, answer = finish(stream)
         chat = server.bodies("/api/chat")[-1]
@@ -90,14 +91,15 @@ def test_streamed_ollama_answer_with_citation_check(base: Settings):
     assert chat["messages"][0] == {"role": "system", "content": SYSTEM_PROMPT}
     user = chat["messages"][-1]["content"]
     assert f"[1] {answer.sources[0].location} (python)" in user and QUESTION in user
-    assert len(answer.sources) == len(re.findall(r"^\[\d+\] ", user, re.MULTILINE))
-    flow = user.split("Sources, quoted from the repository")[0]  # the key lines and the flow come first
-    assert "Call flow and key lines" in flow and "hmac.compare_digest(hash_password(password" in flow
+    quoted = re.findall(r"^\[(\d+)\] (\S+) \(", user, re.MULTILINE)  # numbered as the extractive answer numbers
+    assert 1 <= len(quoted) <= 5 and all(answer.sources[int(n) - 1].location == where for n, where in quoted)
+    flow = user.split(SOURCES_INTRO)[0]  # the checked facts and the key lines come first
+    assert "How the code answers" in flow and "hmac.compare_digest(hash_password(password" in flow
 
 
 def test_reader_stopping_early_keeps_the_partial_answer(base: Settings):
     with OllamaStandIn(reply=["one [1]", " two", " three"]) as server:
-        stream = ask("shop", QUESTION, configured(base, ollama_host=server.url), backend="ollama")
+        stream = ask_named("shop", QUESTION, configured(base, ollama_host=server.url), backend="ollama")
         for piece in stream:
             assert piece == "one [1]"
             break
@@ -108,7 +110,7 @@ def test_reader_stopping_early_keeps_the_partial_answer(base: Settings):
 
 
 def test_ollama_down_gives_one_line_notice_and_extractive_answer(base: Settings):
-    stream = ask("shop", QUESTION, base, backend="ollama")
+    stream = ask_named("shop", QUESTION, base, backend="ollama")
     host = base.ollama_host
     message = f"Ollama is not reachable at http://{host} — start it with `ollama serve` or set OLLAMA_HOST."
     assert stream.notice == f"{message} Showing the extractive map."
@@ -119,7 +121,9 @@ def test_ollama_down_gives_one_line_notice_and_extractive_answer(base: Settings)
 
 def test_ollama_model_not_pulled(base: Settings):
     with OllamaStandIn() as server:
-        stream = ask("shop", QUESTION, configured(base, ollama_host=server.url), backend="ollama", model="llama3.2")
+        stream = ask_named(
+            "shop", QUESTION, configured(base, ollama_host=server.url), backend="ollama", model="llama3.2"
+        )
         _, answer = finish(stream)
     assert_extractive_fallback(
         stream,
@@ -130,7 +134,7 @@ def test_ollama_model_not_pulled(base: Settings):
 
 def test_ollama_error_mid_stream_keeps_partial_answer(base: Settings):
     with OllamaStandIn(reply=["Login uses hash_password [2].", " More"], mode="error-mid") as server:
-        stream = ask("shop", QUESTION, configured(base, ollama_host=server.url), backend="ollama")
+        stream = ask_named("shop", QUESTION, configured(base, ollama_host=server.url), backend="ollama")
         pieces, answer = finish(stream)
     assert pieces == ["Login uses hash_password [2]."] and answer.text == pieces[0]
     assert answer.generated and answer.backend == "ollama" and answer.citations_valid == 1
@@ -143,7 +147,7 @@ def test_ollama_error_mid_stream_keeps_partial_answer(base: Settings):
 def test_ollama_timeout_falls_back(base: Settings):
     with OllamaStandIn(mode="slow", delay=3) as server:
         settings = configured(base, ollama_host=server.url, llm_timeout_seconds=0.5)
-        stream = ask("shop", QUESTION, settings, backend="ollama")
+        stream = ask_named("shop", QUESTION, settings, backend="ollama")
         _, answer = finish(stream)
         assert_extractive_fallback(
             stream,
@@ -153,14 +157,14 @@ def test_ollama_timeout_falls_back(base: Settings):
         )
     with OllamaStandIn(reply=["first", " second"], mode="stall", delay=3) as server:
         settings = configured(base, ollama_host=server.url, llm_timeout_seconds=0.5)
-        _, stalled = finish(ask("shop", QUESTION, settings, backend="ollama"))
+        _, stalled = finish(ask_named("shop", QUESTION, settings, backend="ollama"))
     assert stalled.text == "first" and stalled.generated
     assert stalled.notice is not None and stalled.notice.startswith("The answer was cut off: Ollama at")
 
 
 def test_follow_up_is_condensed_for_retrieval(base: Settings):
     history = [("user", "How does SessionStore.login check the password?"), ("assistant", "With `hash_password` [1].")]
-    heuristic = ask("shop", "and where is that tested?", base, history=history, backend="none")
+    heuristic = ask_named("shop", "and where is that tested?", base, history=history, backend="none")
     assert "SessionStore.login" in heuristic.query and heuristic.query.startswith("and where is that tested?")
 
     def reply(body):
@@ -169,7 +173,9 @@ def test_follow_up_is_condensed_for_retrieval(base: Settings):
         return ["It is tested in `tests/test_auth.py` [1]."]
 
     with OllamaStandIn(reply=reply) as server:
-        stream = ask("shop", "and where is that tested?", configured(base, ollama_host=server.url), history=history)
+        stream = ask_named(
+            "shop", "and where is that tested?", configured(base, ollama_host=server.url), history=history
+        )
         _, answer = finish(stream)
         chat = server.bodies("/api/chat")[-1]["messages"]
     assert stream.query == "where is SessionStore.login tested" and answer.backend == "ollama"
@@ -181,29 +187,29 @@ def test_follow_up_is_condensed_for_retrieval(base: Settings):
 def test_openai_compatible_answer_and_auto_fallback(base: Settings):
     with OpenAIStandIn(reply=["See [1]."]) as server:
         settings = configured(base, openai_base_url=server.url)
-        stream = ask("shop", QUESTION, settings)  # auto: Ollama is down, the configured endpoint answers
+        stream = ask_named("shop", QUESTION, settings)  # auto: Ollama is down, the configured endpoint answers
         _, answer = finish(stream)
     assert answer.backend == "openai" and answer.model == "local-model" and answer.text == "See [1]."
     assert answer.notice is not None and answer.notice.startswith("Ollama is not reachable at")
     assert "Using openai instead." in answer.notice and answer.citations_valid == 1
 
-    nothing = ask("shop", QUESTION, base)  # auto with nothing available
+    nothing = ask_named("shop", QUESTION, base)  # auto with nothing available
     assert nothing.backend == "none" and nothing.notice is not None
     assert nothing.notice.startswith("No language model available. Ollama is not reachable at")
 
 
 def test_bad_input_raises_codeqa_errors(base: Settings):
     with pytest.raises(QueryError, match="empty"):
-        ask("shop", "   ", base)
+        ask_named("shop", "   ", base)
     with pytest.raises(IndexNotFoundError, match="No index named 'nope'"):
-        ask("nope", QUESTION, base)
+        ask_named("nope", QUESTION, base)
     with pytest.raises(QueryError, match="Unknown backend"):
-        ask("shop", QUESTION, base, backend="gpt")
+        ask_named("shop", QUESTION, base, backend="gpt")
     with pytest.raises(QueryError, match="'user' or 'assistant'"):
-        ask("shop", QUESTION, base, history=[("system", "x")])
+        ask_named("shop", QUESTION, base, history=[("system", "x")])
     with pytest.raises(QueryError, match="k must be"):
-        ask("shop", QUESTION, base, k=0)
-    empty = ask("shop", QUESTION, base, backend="none", filters=Filters(paths=("no/such/dir",)))
+        ask_named("shop", QUESTION, base, k=0)
+    empty = ask_named("shop", QUESTION, base, backend="none", filters=Filters(paths=("no/such/dir",)))
     assert empty.sources == [] and "No code in this index matched" in empty.result().text
 
 
@@ -214,9 +220,11 @@ def test_cli_ask_without_llm_prints_answer_sources_and_citations(base: Settings)
     result = runner.invoke(app, ["ask", "shop", QUESTION, "--backend", "none", "-k", "4"])
     assert result.exit_code == 0, result.output
     assert "Extractive map — not generated by a language model" in result.stdout
-    sources = result.stdout.split("Sources:")[1]
-    assert re.search(r"^  \[1\] shop/auth\.py:\d+-\d+  \S+", sources, re.MULTILINE)
+    answer, sources = result.stdout.split("\nSources:")
+    assert re.search(r"^- \*\*\[1\]\*\* `[^`]+` \(`shop/auth\.py:\d+-\d+`\)", answer, re.MULTILINE)  # numbered there
+    assert re.match(r" \d+, cited above as \[n\] and path:start-end\.", sources)  # not listed a second time
     assert re.search(r"^Citations: \d+ valid, 0 not in the sources · extractive map", sources, re.MULTILINE)
+    assert sum(1 for line in result.stdout.splitlines() if line.strip()) <= 60
 
 
 def test_cli_ask_with_ollama_down_is_one_line_not_a_traceback(base: Settings):
@@ -224,8 +232,8 @@ def test_cli_ask_with_ollama_down_is_one_line_not_a_traceback(base: Settings):
     assert result.exit_code == 0 and result.exception is None
     notes = [line for line in result.stderr.splitlines() if line.startswith("note:")]
     assert len(notes) == 1 and "Ollama is not reachable at" in notes[0] and "ollama serve" in notes[0]
-    assert "Traceback" not in result.output and "Sources:" in result.stdout
-    assert all(line.startswith("  [") for line in result.stdout.split("Sources:\n")[1].splitlines()[:-1])
+    assert "Traceback" not in result.output and "\nSources: " in result.stdout  # the extractive answer numbers them
+    assert re.search(r"^- \*\*\[1\]\*\* ", result.stdout, re.MULTILINE)
 
 
 def test_cli_ask_streams_ollama_and_models_lists_it(base: Settings, monkeypatch: pytest.MonkeyPatch):

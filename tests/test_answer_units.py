@@ -218,7 +218,10 @@ def test_extractive_answer_shows_key_lines_flow_and_checked_citations(hits):
     # a real call in the code links login to hash_password (same file), cited both ways
     assert "`SessionStore.login` (`shop/auth.py:20-25`)" in text
     assert "it calls `hash_password` (`shop/auth.py:8-10`)" in text
-    assert "**Tests**" in text and text.index("**Logic**") < text.index("**Tests**")  # grouped by role
+    numbers = [int(n) for n in re.findall(r"^- \*\*\[(\d+)\]\*\*", text, re.MULTILINE)]
+    assert numbers == list(range(1, len(numbers) + 1))  # numbered in reading order
+    more = text.split("**More places**")[1]  # a test explains no mechanism: folded to one line, last
+    assert "`test_login_opens_session` (`tests/test_auth.py:1-6`) — " in more
     assert "codeqa search" not in text  # no command-line instructions inside answers
     assert check_citations(text, hits).invalid == []
     assert "No code in this index matched" in extractive_answer("q", [])
@@ -226,7 +229,8 @@ def test_extractive_answer_shows_key_lines_flow_and_checked_citations(hits):
 
 def test_what_is_not_found_is_said_plainly(hits):
     text = extractive_answer("how is a login throttled with captcha?", hits)
-    assert "**Not found**" in text and "“throttled”" in text and "“captcha”" in text
+    assert "**Not found:** nothing in this index mentions “throttled”, “captcha”" in text
+    assert "Not found" not in extractive_answer("how is a login checked?", hits)  # every word is in the code
 
 
 def test_signature_and_summary_for_other_languages():
@@ -251,10 +255,10 @@ def test_signature_and_summary_for_other_languages():
     assert link(unrelated.chunk, merged.chunk, imports) is None  # names Order but never imports it: no claim
     explanation = explain("order total", context)
     assert [(step.chunk.path, [(rank, use.name) for rank, use in step.calls]) for step in explanation.steps] == [
-        ("u.py", [(1, "Order")]),  # the caller comes first in the flow
+        ("u.py", [(2, "Order")]),  # the caller comes first in the flow, numbered first
         ("m.py", []),
-        ("v.py", []),
     ]
+    assert [hit.chunk.path for hit in explanation.steps[0].repeats] == ["v.py"]  # the same lines: said once
 
 
 # -- backend plumbing ----------------------------------------------------------------------------------------------

@@ -14,6 +14,7 @@ from streamlit.testing.v1 import AppTest
 
 from codeqa.config import Settings, get_settings
 from codeqa.explore import get_projection
+from codeqa.index import Index
 from codeqa.store import Manifest, Store
 from codeqa_ui import jobs as jobs_module
 from codeqa_ui import state
@@ -140,7 +141,7 @@ def test_home_indexes_reindexes_and_deletes(tmp_path: Path):
     [
         ("ext::sh -c touch% /tmp/pwned", "'ext::'"),
         ("/no/such/directory", "No such directory"),
-        ("file:///etc", "file:// URLs are not accepted"),
+        ("file:///etc", "/etc is not a git repository: paste the path itself"),
         ("--upload-pack=touch /tmp/x", "may not start with '-'"),
         ("", "Empty source"),
     ],
@@ -296,7 +297,7 @@ def test_map_colours_points_by_each_field(shop: Settings, colour: str, title: st
     spec = chart_spec(ok(at.run()))
     assert spec["layout"]["legend"]["title"]["text"] == title
     names = [trace["name"] for trace in spec["data"]]
-    projection = get_projection(shop, Store(shop).get_manifest("shop"))
+    projection = get_projection(Index.open("shop", shop))
     expected = expected or projection.level(0)[0].title
     assert any(name.startswith(f"{expected} (") for name in names)
     assert all(trace["type"] == "scattergl" for trace in spec["data"])
@@ -312,7 +313,7 @@ def annotations(spec: dict) -> list[str]:
 
 def test_map_names_regions_and_zooming_in_shows_finer_names(shop: Settings):
     at = ok(app(MAP))
-    projection = get_projection(shop, Store(shop).get_manifest("shop"))
+    projection = get_projection(Index.open("shop", shop))
     whole = chart_spec(at)
     assert annotations(whole) == [r.title for r in projection.level(0)]
     biggest = projection.level(0)[0]
@@ -346,12 +347,12 @@ def test_map_search_lists_matches_beside_the_plot_and_centres_on_them(shop: Sett
 
 
 def test_clicking_a_point_opens_its_code(shop: Settings):
-    manifest = Store(shop).get_manifest("shop")
-    projection = get_projection(shop, manifest)
+    manifest = Index.open("shop", shop)
+    projection = get_projection(manifest)
     i = projection.symbols.index("load_config")
     at = AppTest.from_file(APP, default_timeout=90)
     point = {"customdata": [projection.ids[i], "load_config", projection.location(i)]}
-    at.session_state[f"map_{manifest.collection}"] = {
+    at.session_state[f"map_{manifest.manifest.collection}"] = {
         "selection": {"points": [point], "box": [], "lasso": [], "point_indices": [i]}
     }
     at.switch_page(MAP)
@@ -363,12 +364,12 @@ def test_clicking_a_point_opens_its_code(shop: Settings):
 
 def test_map_selection_lists_code_and_asks_in_chat(shop: Settings):
     """A lasso around shop/auth.py's points (AppTest cannot drag: the state is set as the chart reports it)."""
-    manifest = Store(shop).get_manifest("shop")
-    projection = get_projection(shop, manifest)
+    manifest = Index.open("shop", shop)
+    projection = get_projection(manifest)
     ids = [i for i, path in zip(projection.ids, projection.paths, strict=True) if path == "shop/auth.py"]
     points = [{"customdata": [i, "", ""]} for i in ids]
     at = AppTest.from_file(APP, default_timeout=90)
-    at.session_state[f"map_{manifest.collection}"] = {
+    at.session_state[f"map_{manifest.manifest.collection}"] = {
         "selection": {"points": points, "box": [], "lasso": [], "point_indices": []}
     }
     at.switch_page(MAP)
@@ -438,8 +439,7 @@ def test_map_shows_a_pca_preview_while_the_layout_runs_in_the_background(shop: S
         release.wait(30)
         return real(vectors, paths, seed=seed, epochs=30)
 
-    manifest = Store(shop).get_manifest("shop")
-    path = project.projection_path(shop, manifest)
+    path = project.projection_path(Index.open("shop", shop))
     path.unlink(missing_ok=True)
     monkeypatch.setattr(project, "LAYOUT_MIN_POINTS", 5)
     monkeypatch.setattr(project, "layout", slow_layout)

@@ -1,4 +1,5 @@
-"""The shape of the code: pipeline folders, no import cycles, Chroma only in the store, no Streamlit in the library.
+"""The shape of the code: pipeline folders, no import cycles, Chroma only in the store, one handle on an index (only
+``codeqa.index`` and ``codeqa.store`` open the store or its search files), no Streamlit in the library.
 
 Imports are read statically (``ast``), so these checks see every module, including ones no test imports.
 """
@@ -14,7 +15,13 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parent.parent
 LIBRARY = ROOT / "codeqa"
 UI_FILES = [ROOT / "app.py", *sorted((ROOT / "pages").glob("*.py")), *sorted((ROOT / "codeqa_ui").glob("*.py"))]
-STAGES = ("source", "scan", "chunk", "embed", "store", "retrieve", "answer", "explore", "cli")
+STAGES = ("source", "scan", "chunk", "embed", "index", "store", "retrieve", "answer", "explore", "cli")
+# what opens an index's store or files: codeqa.index (the Index handle and its writer) and codeqa.store itself;
+# the rest may name the types those hand out (Manifest, SearchFiles, ChunkTable, …)
+STORE_INTERNALS = {"codeqa.store.chroma", "codeqa.store.chroma_files", "codeqa.store.layout", "codeqa.store.corpus"}
+STORE_OPENERS = {"Store", "chroma_files", "open_search_files", "rebuild_search_files", "forget_search_files",
+                 "SearchFilesBuilder", "Generation", "Corpus", "collection_dir", "generation_dir",
+                 "manifest_dir"}  # fmt: skip
 MAX_LINES = 300
 LONGER_WITH_REASON: dict[str, str] = {
     "codeqa/chunk/treesitter.py": "one algorithm (cAST split/merge over a syntax tree); splitting it hides the flow",
@@ -113,6 +120,29 @@ def test_only_the_store_talks_to_chroma():
         if any(m.split(".")[0] == "chromadb" for m in imported_modules(path))
     }
     assert users == {"codeqa.store.chroma"}
+
+
+def test_only_the_index_and_the_store_open_the_store_or_its_files():
+    """One handle reads an index: everything else (retrieve, answer, explore, the service, the faces) takes an
+    ``Index`` and never opens Chroma, the registry or the search files itself."""
+    for path in [*LIBRARY.rglob("*.py"), *UI_FILES]:
+        name = module_name(path) if path.is_relative_to(LIBRARY) else path.name
+        if name.startswith(("codeqa.index", "codeqa.store")):
+            continue
+        imported = imported_modules(path)
+        assert not imported & STORE_INTERNALS, (name, imported & STORE_INTERNALS)
+        openers = {
+            f"{module}.{opener}" for module in ("codeqa.store", "codeqa.store.searchfiles") for opener in STORE_OPENERS
+        }
+        assert not openers & imported, (name, openers & imported)
+
+
+def test_nothing_in_the_library_imports_its_package_face():
+    """``codeqa/__init__.py`` is for users; inside, each module imports what it uses from where it lives."""
+    for name, path in library_modules().items():
+        if name in ("codeqa", "codeqa.__main__"):
+            continue
+        assert "codeqa" not in imported_modules(path), f"{name} imports the package face"
 
 
 def test_the_ui_never_imports_chromadb_or_private_library_modules():

@@ -22,7 +22,6 @@ from typing import Any
 import pytest
 from typer.testing import CliRunner
 
-from codeqa.answer import ask
 from codeqa.cli import app
 from codeqa.config import Settings, get_settings
 from codeqa.errors import (
@@ -35,12 +34,12 @@ from codeqa.errors import (
     StoreError,
     UnsafeSourceError,
 )
-from codeqa.pipeline import IndexReport, build_index
+from codeqa.index import IndexReport
 from codeqa.retrieve import Filters
 from codeqa.store import Store
 from tests.conftest import git, write_files
 from tests.git_http import git_http_server
-from tests.helpers import search_hits
+from tests.helpers import ask_named, build_index, search_hits
 from tests.indexed_home import build_sample_index
 from tests.llm_standins import closed_port
 
@@ -864,7 +863,7 @@ def run_library(run: Run, settings: Settings) -> Any:
     if run.op == "search":
         return search_hits(run.name or "", run.question, settings, k=5, filters=run.filters)
     backend = run.cli_extra[1] if run.cli_extra[:1] == ("--backend",) else "none"
-    answer = ask(run.name or "", run.question, settings, backend=backend, filters=run.filters, k=4)
+    answer = ask_named(run.name or "", run.question, settings, backend=backend, filters=run.filters, k=4)
     return answer.result()
 
 

@@ -177,8 +177,8 @@ def test_map_overview_and_chat_show_the_selected_repository(server: str, tmp_pat
     from playwright.sync_api import expect, sync_playwright
 
     from codeqa.config import Settings
-    from codeqa.pipeline import build_index
     from tests.conftest import init_repo
+    from tests.helpers import build_index
 
     expect.set_options(timeout=TIMEOUT_MS)
     settings = Settings(home=isolated_home)

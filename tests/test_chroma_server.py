@@ -13,9 +13,8 @@ import pytest
 
 from codeqa.config import Settings
 from codeqa.errors import StoreError
-from codeqa.pipeline import build_index
 from codeqa.store import Store
-from tests.helpers import search_hits
+from tests.helpers import ask_named, build_index, search_hits
 from tests.sample_repo import SAMPLE_FILES
 
 
@@ -75,7 +74,6 @@ def test_whole_product_on_chroma_server(chroma_server: str, make_git_repo, monke
     import streamlit as st
     from typer.testing import CliRunner
 
-    from codeqa.answer import ask
     from codeqa.cli import app as cli
     from codeqa.config import get_settings
     from tests.test_app import CHAT, MAP, NO_LLM, app, ok, source_labels
@@ -94,7 +92,7 @@ def test_whole_product_on_chroma_server(chroma_server: str, make_git_repo, monke
     found = runner.invoke(cli, ["search", "shop", "where is the configuration loaded?", "-k", "1"])
     assert found.output.startswith("shop/config.py:")
 
-    stream = ask("shop", "how are passwords checked at login?", get_settings(), backend="none")
+    stream = ask_named("shop", "how are passwords checked at login?", get_settings(), backend="none")
     text = "".join(stream)
     assert "shop/auth.py:" in text and stream.result().sources[0].chunk.path == "shop/auth.py"
 

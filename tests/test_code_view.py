@@ -15,6 +15,7 @@ from streamlit.testing.v1 import AppTest
 from codeqa.answer import file_view, is_code_view_url
 from codeqa.config import Settings, get_settings
 from codeqa.errors import QueryError
+from codeqa.index import Index
 from tests.indexed_home import build_sample_index
 from tests.sample_repo import SAMPLE_FILES
 from tests.served_app import serve_app, watched_page
@@ -54,20 +55,20 @@ def code_page(**params: str) -> AppTest:
 
 
 def test_the_file_comes_back_whole_from_the_index(home: Path) -> None:
-    view = file_view("shop", "shop/auth.py", Settings(home=home), lines=(19, 29))
+    view = file_view(Index.open("shop", Settings(home=home)), "shop/auth.py", lines=(19, 29))
     assert "\n".join(view.lines).rstrip("\n") == SAMPLE_FILES["shop/auth.py"].rstrip("\n")
     assert view.symbol_at(20, 22) == "SessionStore.login" and view.symbol_at(8, 10) == "hash_password"
     with pytest.raises(QueryError, match="has no file 'shop/nope.py'"):
-        file_view("shop", "shop/nope.py", Settings(home=home))
+        file_view(Index.open("shop", Settings(home=home)), "shop/nope.py")
     with pytest.raises(QueryError, match="is not a file path"):
-        file_view("shop", "../etc/passwd", Settings(home=home))
+        file_view(Index.open("shop", Settings(home=home)), "../etc/passwd")
 
 
 def test_code_page_highlights_the_cited_lines_and_offers_callers(home: Path) -> None:
     at = code_page(index="shop", path="shop/auth.py", lines="19-29")
-    assert not at.exception and [t.value for t in at.title] == [":material/code: shop/auth.py"]
+    assert not at.exception and at.markdown[0].value == "# :material/code: shop/<wbr>auth.py"  # wraps after a "/"
     assert "lines 19–29" in at.caption[0].value
-    body = at.get("html")[0].proto.body
+    body = next(h.proto.body for h in at.get("html") if "cq-L" in h.proto.body)
     highlighted = re.findall(r'<span id="cq-L(\d+)"><span class="cq-hit"', body)
     assert [int(n) for n in highlighted] == list(range(19, 30))
     assert 'id="cq-L1"' in body and f'id="cq-L{SAMPLE_FILES["shop/auth.py"].count(chr(10))}"' in body  # whole file
@@ -121,11 +122,11 @@ def test_clicking_a_citation_opens_the_code_view_with_the_lines_highlighted(shop
         expect(citation).to_be_visible()
         href = citation.get_attribute("href") or ""
         start, end = (int(n) for n in re.search(r"lines=(\d+)-(\d+)", href).groups())  # type: ignore[union-attr]
-        with page.context.expect_page() as opened:
-            citation.click()
-        code = opened.value
-        code.set_default_timeout(60_000)
+        citation.click()  # in this tab and session (it used to open a new tab, a new session without the chat)
+        code = page
+        expect(code).to_have_url(re.compile(r"/Code\?index=shop&path=shop/auth\.py&lines=\d+-\d+$"))
         expect(code.get_by_role("heading", name="shop/auth.py")).to_be_visible()
+        assert len(page.context.pages) == 1
         marked = code.locator(".cq-hit")
         expect(marked.first).to_be_visible()
         assert marked.count() == end - start + 1
@@ -134,4 +135,12 @@ def test_clicking_a_citation_opens_the_code_view_with_the_lines_highlighted(shop
         expect(code.locator(f"#cq-L{start}")).to_be_in_viewport()
         expect(code.get_by_role("button", name=re.compile(r"^Callers of "))).to_be_visible()
         assert not code.get_by_test_id("stException").count()
+        page.go_back()  # back to the conversation, as it was
+        expect(page.get_by_role("heading", name="Chat with shop")).to_be_visible()
+        expect(page.get_by_test_id("stChatMessage")).to_have_count(2)
+        page.keyboard.down("Control")  # a ctrl-click still opens a tab of its own
+        with page.context.expect_page() as opened:
+            page.locator("[data-testid='stChatMessage'] a[href*='Code?index=shop&path=shop/auth.py']").first.click()
+        page.keyboard.up("Control")
+        expect(opened.value.get_by_role("heading", name="shop/auth.py")).to_be_visible()
     assert watched.foreign == []

@@ -13,13 +13,11 @@ from pathlib import Path
 
 import pytest
 
-from codeqa.answer import ask
 from codeqa.config import Settings
 from codeqa.errors import IndexBusyError
-from codeqa.pipeline import build_index
 from codeqa.store import Store
 from tests.conftest import init_repo
-from tests.helpers import search_hits
+from tests.helpers import ask_named, build_index, search_hits
 from tests.sample_repo import SAMPLE_FILES
 
 QUESTION = "how are passwords checked when a user logs in?"
@@ -60,7 +58,7 @@ def test_two_sessions_index_while_others_ask(tmp_path: Path, settings: Settings)
             start.wait()
             while not indexing_done.is_set() or len(answers) < 3:
                 hits = search_hits("shop", QUESTION, settings, k=3)
-                answer = ask("shop", QUESTION, settings, backend="none", k=3).result()
+                answer = ask_named("shop", QUESTION, settings, backend="none", k=3).result()
                 assert hits[0].chunk.path == "shop/auth.py" and answer.sources[0].chunk.path == "shop/auth.py"
                 answers.append(answer.text)
         except BaseException as exc:

@@ -3,11 +3,13 @@
 from __future__ import annotations
 
 import json
+import math
 from pathlib import Path
 
 from typer.testing import CliRunner
 
 from codeqa.cli import app
+from codeqa.config import get_settings
 from codeqa.evaluate import is_test, score
 from tests.conftest import write_files
 from tests.sample_repo import SAMPLE_FILES
@@ -106,3 +108,54 @@ def test_eval_answers_scores_key_facts_citations_and_time(tmp_path: Path):
     no_facts.write_text(dataset.read_text().replace('"key_facts"', '"other"'))
     refused = CliRunner().invoke(app, ["eval", "--answers", "--dataset", str(no_facts), "--trees", str(trees)])
     assert refused.exit_code != 0 and "no key_facts" in refused.output
+
+
+def test_eval_answers_reports_brief_facts_opening_file_and_length_also_through_ollama(tmp_path: Path, monkeypatch):
+    """No model runs here: the extractive run measures the brief an Ollama model would get; with the stand-in that
+    speaks Ollama's protocol, ``--backend ollama`` sends that brief and scores the model's (canned) answer."""
+    from tests.llm_standins import OllamaStandIn
+    from tests.web_apps import FLASK_APP
+
+    trees = tmp_path / "trees"
+    write_files(trees / "acme__forum" / COMMIT, FLASK_APP)
+    fact = "check_password_hash(self.password_hash, password)"
+    row = {"instance_id": "forum-1", "repo": "acme/forum", "base_commit": COMMIT, "gold_files": ["app/models/user.py"],
+           "problem_statement": "How are passwords checked when someone signs in?", "key_facts": [fact]}  # fmt: skip
+    dataset = tmp_path / "answers.jsonl"
+    dataset.write_text(json.dumps(row) + "\n")
+    args = ["eval", "--answers", "--dataset", str(dataset), "--trees", str(trees), "--keep", "--reuse"]
+    result = CliRunner().invoke(app, [*args, "--json", str(tmp_path / "none.json")])
+    assert result.exit_code == 0, result.output
+    extractive = json.loads((tmp_path / "none.json").read_text())
+    item, overall = extractive["instances"][0], extractive["summary"]["overall"]
+    assert {"prompt_pct", "opening_pct", "lines_median", "prompt_tokens_median"} <= set(overall)
+    assert item["prompt_shown"] == [fact] and 0 < item["prompt_tokens"] <= 6000  # inside the stated budget
+    assert item["lines"] <= 60 and overall["lines_median"] == item["lines"]
+    assert item["opening_file"] in ("app/models/user.py", "app/routes/auth.py", "app/services/auth_service.py")
+    assert overall["opening_ok"] == int(item["opening_file"] == "app/models/user.py")
+    reply = ["Passwords are compared by `User.check_password` [1], which calls ", fact, " (app/models/user.py:13-14)."]
+    with OllamaStandIn(reply=reply) as server:
+        monkeypatch.setenv("OLLAMA_HOST", server.url)
+        get_settings.cache_clear()  # the CLI reads its settings once per process
+        result = CliRunner().invoke(app, [*args, "--backend", "ollama", "--json", str(tmp_path / "ollama.json")])
+        brief = server.bodies("/api/chat")[-1]["messages"][-1]["content"]
+    assert result.exit_code == 0, result.output
+    generated = json.loads((tmp_path / "ollama.json").read_text())["instances"][0]
+    assert generated["generated"] and generated["backend"] == "ollama" and generated["shown"] == [fact]
+    assert generated["prompt_shown"] == [fact] and fact in brief  # the brief that was sent is the one measured
+    assert generated["opening_file"] is not None and generated["citations_invalid"] == 0
+
+
+def test_chunk_metrics_count_each_gold_file_once_and_key_lines():
+    from codeqa.evaluate.metrics import chunk_score, file_ndcg
+
+    gold = ["a.py", "b.py"]
+    one_file = [("a.py", 1 + 10 * i, 10 + 10 * i) for i in range(10)]
+    spread = [("a.py", 1, 10), ("b.py", 1, 10), *one_file[1:9]]
+    concentrated, diverse = chunk_score(one_file, gold, [("b.py", 5)]), chunk_score(spread, gold, [("b.py", 5)])
+    assert concentrated["chunk_recall@10"] == 0.5 and diverse["chunk_recall@10"] == 1.0
+    assert concentrated["files@10"] == 1.0 and diverse["files@10"] == 2.0
+    assert diverse["chunk_ndcg@10"] == 1.0 and 0.6 < concentrated["chunk_ndcg@10"] < 0.62  # 1 / (1 + 1/log2(3))
+    assert concentrated["lines@10"] == 0.0 and diverse["lines@10"] == 1.0
+    assert "lines@10" not in chunk_score(one_file, gold)
+    assert file_ndcg(["x.py", "a.py"], ["a.py"]) == 1 / math.log2(3)

@@ -9,9 +9,9 @@ from pathlib import Path
 
 import pytest
 
-from codeqa.answer import ask
 from codeqa.answer.citations import check_citations
 from codeqa.config import Settings
+from tests.helpers import ask_named
 from tests.web_apps import build_web_home
 
 
@@ -27,7 +27,7 @@ def settings_for(web_home: Path, monkeypatch: pytest.MonkeyPatch) -> Settings:
 
 
 def answer(settings: Settings, name: str, question: str) -> str:
-    result = ask(name, question, settings, backend="none").result()
+    result = ask_named(name, question, settings, backend="none").result()
     assert not result.generated and result.citations_invalid == []
     assert check_citations(result.text, result.sources).invalid == []
     return result.text
@@ -38,23 +38,35 @@ def key_line(text: str, number: int, code: str) -> bool:
     return bool(re.search(rf"^\s+{number}\s+{re.escape(code)}", text, re.MULTILINE))
 
 
+def body(text: str) -> str:
+    """The answer below its lead paragraph: the sources, in reading order."""
+    return text.split("\n", 1)[1]
+
+
+def numbered(text: str) -> list[int]:
+    """The source numbers in the order a reader meets them."""
+    return [int(n) for n in re.findall(r"^- \*\*\[(\d+)\]\*\*", text, re.MULTILINE)]
+
+
 def test_flask_sign_in_follows_route_service_model(settings_for: Settings) -> None:
     text = answer(settings_for, "flask", "How is the password checked when a user signs in?")
     assert key_line(text, 14, "return check_password_hash(self.password_hash, password)")
     assert key_line(text, 14, "user = authenticate(email, password)")
     assert key_line(text, 14, "if not user.check_password(password):")
-    entry, logic, data = (text.index(f"**{title}**") for title in ("Entry point", "Logic", "Data and storage"))
-    assert entry < logic < data
-    login = text.index("`login` (`app/routes/auth.py:9-18`) handles the request")
-    service = text.index("`authenticate` (`app/services/auth_service.py:7-17`) implements the logic")
-    model = text.index("`User` (`app/models/user.py:7-18`) defines the stored data")
-    assert login < service < model
+    login = body(text).index("`login` (`app/routes/auth.py:9-18`) handles the request")
+    service = body(text).index("`authenticate` (`app/services/auth_service.py:7-17`) implements the logic")
+    model = body(text).index("`User` (`app/models/user.py:7-18`) defines the stored data")
+    assert login < service < model  # read in call order: route, service, model
+    assert numbered(text) == sorted(numbered(text))  # numbers follow reading order
     assert "it calls `authenticate` (`app/services/auth_service.py:7-17`)" in text
     assert "it calls `User.find_by_email` (`app/models/user.py:7-18`)" in text
-    assert "**In short:** the call flow runs `login` (`app/routes/auth.py:9-18`) → `authenticate`" in text
+    lead = text.split("\n")[0]  # the answer opens with how it works: the sign-in route, the check, the calls
+    assert lead.count("checks the password") == 1 and "`login` (`app/routes/auth.py:9-18`) stores `user_id`" in lead
+    assert "In this Flask app, `User` (`app/models/user.py:7-18`) checks the password" in lead
+    assert "`login` (`app/routes/auth.py:9-18`) calls `authenticate` (`app/services/auth_service.py:7-17`)" in lead
     # a template named "authenticate.html" in a string is not a use of authenticate()
-    email = next(line for line in text.splitlines() if "`send_password_reset_email" in line)
-    assert "authenticate" not in email.split("implements")[1].split("Its documentation")[0]
+    email = next((line for line in text.splitlines() if "`send_password_reset_email" in line), "")
+    assert "authenticate" not in email.split("implements")[-1].split("Its documentation")[0]
 
 
 def test_express_saving_articles_shows_the_insert_and_the_status_codes(settings_for: Settings) -> None:
@@ -64,9 +76,9 @@ def test_express_saving_articles_shows_the_insert_and_the_status_codes(settings_
     assert key_line(text, 9, "res.status(201).json({ article });")
     assert "it calls `validateArticle` (`src/services/articleService.js:1-7`)" in text
     assert "`Article.save` (`src/models/article.js:1-14`)" in text
-    route = text.index("`postArticle` (`src/routes/articles.js:1-17`) handles the request")
-    service = text.index("`createArticle` (`src/services/articleService.js:9-14`) implements the logic")
-    model = text.index("`Article` (`src/models/article.js:1-14`) defines the stored data")
+    route = body(text).index("`postArticle` (`src/routes/articles.js:1-17`) handles the request")
+    service = body(text).index("`createArticle` (`src/services/articleService.js:9-14`) implements the logic")
+    model = body(text).index("`Article` (`src/models/article.js:1-14`) defines the stored data")
     assert route < service < model
 
 
@@ -74,17 +86,22 @@ def test_rails_sign_in_goes_controller_service_model(settings_for: Settings) -> 
     text = answer(settings_for, "rails", "How does signing in work, and what is done with a wrong password?")
     assert key_line(text, 7, "return user if user.valid_password?(password)")
     assert key_line(text, 3, "user = LoginService.new.call(params[:email], params[:password])")
-    controller = text.index("`SessionsController` (`app/controllers/sessions_controller.rb:1-16`) handles the request")
-    service = text.index("`LoginService` (`app/services/login_service.rb:1-12`) implements the logic")
-    model = text.index("`User` (`app/models/user.rb:1-11`) defines the stored data")
+    controller = body(text).index(
+        "`SessionsController` (`app/controllers/sessions_controller.rb:1-16`) handles the request"
+    )
+    service = body(text).index("`LoginService` (`app/services/login_service.rb:1-12`) implements the logic")
+    model = body(text).index("`User` (`app/models/user.rb:1-11`) defines the stored data")
     assert controller < service < model
     assert "it calls `LoginService.new` (`app/services/login_service.rb:1-12`)" in text
     assert "it calls `User.find_by` (`app/models/user.rb:1-11`)" in text
 
 
-def test_what_the_code_does_not_mention_is_said(settings_for: Settings) -> None:
+def test_what_the_index_does_not_hold_is_said_and_nothing_else(settings_for: Settings) -> None:
     text = answer(settings_for, "flask", "How is two-factor authentication with a hardware key checked?")
-    assert "**Not found**" in text and "“hardware”" in text
+    missing = next(line for line in text.splitlines() if line.startswith("**Not found:** nothing in this index"))
+    assert "“hardware”" in missing and "“authentication”" not in missing
+    # words the index holds somewhere are no "Not found", even when the sources shown do not hold them
+    assert "Not found" not in answer(settings_for, "flask", "How does user authentication flow through the system?")
 
 
 def test_a_limit_read_by_the_code_is_shown_with_the_line_that_sets_it(settings_for: Settings) -> None:

@@ -8,10 +8,10 @@ from pathlib import Path
 import pytest
 from typer.testing import CliRunner
 
-from codeqa.answer import ask
 from codeqa.answer.graphqa import GRAPH_LABEL, graph_intent
 from codeqa.cli import app
 from codeqa.config import Settings
+from tests.helpers import ask_named
 from tests.web_apps import build_web_home
 
 runner = CliRunner()
@@ -51,7 +51,7 @@ def test_other_questions_are_not_graph_questions(question: str) -> None:
 
 
 def graph(settings: Settings, name: str, question: str):
-    stream = ask(name, question, settings, backend="auto")
+    stream = ask_named(name, question, settings, backend="auto")
     result = stream.result()
     assert result.text.startswith(GRAPH_LABEL) and not result.generated and result.citations_invalid == []
     return result
@@ -86,7 +86,7 @@ def test_ruby_callers_of_a_predicate_method(settings: Settings) -> None:
 
 
 def test_unknown_symbol_in_a_question_falls_back_to_search_with_a_notice(settings: Settings) -> None:
-    stream = ask("flask", "who calls check_pasword?", settings, backend="none")
+    stream = ask_named("flask", "who calls check_pasword?", settings, backend="none")
     assert stream.notice and "No symbol named 'check_pasword'" in stream.notice
     assert "Close matches:" in stream.notice and "check_password" in stream.notice
     assert stream.result().text.startswith("**Extractive map")

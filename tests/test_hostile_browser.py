@@ -14,8 +14,8 @@ from pathlib import Path
 import pytest
 
 from codeqa.config import Settings
-from codeqa.pipeline import build_index
 from tests.conftest import init_repo
+from tests.helpers import build_index
 from tests.llm_standins import OpenAIStandIn
 from tests.served_app import serve_app, watched_page
 

@@ -19,12 +19,12 @@ from codeqa.errors import (
     QueryError,
     ScanError,
 )
+from codeqa.index import Index
 from codeqa.locks import index_lock
-from codeqa.pipeline import build_index
 from codeqa.retrieve import Filters
 from codeqa.store import Store
 from tests.conftest import git
-from tests.helpers import search_hits
+from tests.helpers import build_index, search_hits
 from tests.sample_repo import SAMPLE_FILES
 
 
@@ -124,7 +124,7 @@ def test_interrupted_index_leaves_old_index_and_is_cleaned_up(indexed, sample_re
         build_index(str(sample_repo), settings, name="shop", progress=explode)
     assert search_hits("shop", "login", settings, k=1)[0].chunk.path == "shop/auth.py"
     store = Store(settings)
-    leftover = store.new_generation("shop")  # what a SIGKILL would leave behind
+    leftover = store.new_collection("shop")  # what a SIGKILL would leave behind
     assert leftover in store.orphan_collections("shop")
     build_index(str(sample_repo), settings, name="shop")
     assert store.orphan_collections() == []
@@ -190,10 +190,10 @@ def test_clone_over_file_url(make_git_repo, settings: Settings):
 
 
 def test_remove_index(indexed, settings: Settings):
+    Index.open("shop", settings).remove()
     store = Store(settings)
-    store.remove("shop")
     assert not store.exists("shop")
-    assert store.orphan_collections() == []
+    assert store.orphan_collections() == [] and list(settings.indexes_dir.iterdir()) == []
 
 
 @pytest.mark.parametrize("model", ["static:code", "static:minilm", PACKAGED_MODEL])

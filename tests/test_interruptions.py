@@ -28,11 +28,10 @@ from pathlib import Path
 import pytest
 
 from codeqa.config import Settings
-from codeqa.pipeline import build_index
 from codeqa.store import Store
 from codeqa.store import chroma as store_module
 from tests.conftest import git, write_files
-from tests.helpers import search_hits
+from tests.helpers import build_index, search_hits
 from tests.sample_repo import SAMPLE_FILES
 
 pytestmark = pytest.mark.slow

@@ -20,11 +20,10 @@ from pathlib import Path
 import pytest
 
 from codeqa.config import Settings
-from codeqa.pipeline import build_index
 from codeqa.scan import scan_repository
 from codeqa.store import Store
 from tests.conftest import init_repo
-from tests.helpers import search_hits
+from tests.helpers import build_index, search_hits
 from tests.sample_repo import SAMPLE_FILES
 
 QUESTION = "how are passwords checked when a user logs in?"

@@ -86,9 +86,9 @@ def test_remove_while_the_same_index_is_being_built_is_refused(tmp_path: Path, i
 
     from codeqa.cli import app
     from codeqa.config import Settings, get_settings
-    from codeqa.pipeline import build_index
     from codeqa.store import Store
     from tests.conftest import init_repo
+    from tests.helpers import build_index
     from tests.sample_repo import SAMPLE_FILES
 
     settings = Settings(home=isolated_home)

@@ -11,7 +11,7 @@ from __future__ import annotations
 
 import json
 import os
-import select
+import selectors
 import subprocess
 import sys
 import time
@@ -22,11 +22,11 @@ import pytest
 
 from codeqa.config import Settings
 from codeqa.errors import CloneError, IndexNotFoundError, QueryError
-from codeqa.pipeline import build_index
+from codeqa.index import Index
 from codeqa.store import Store
-from codeqa.update import update_index
 from tests.conftest import git
 from tests.git_http import git_http_server
+from tests.helpers import build_index
 from tests.indexed_home import build_sample_index
 from tests.service_servers import ROOT, api_server, server_env
 
@@ -100,16 +100,18 @@ def test_the_api_answers_a_lone_surrogate_with_a_json_422(indexed):
 def _read_message(process: subprocess.Popen, seconds: float) -> dict | None:
     """The next JSON-RPC message the server writes, or None when it writes nothing for ``seconds``."""
     deadline = time.monotonic() + seconds
-    while time.monotonic() < deadline:
-        ready, _, _ = select.select([process.stdout], [], [], max(0.0, deadline - time.monotonic()))
-        if not ready:
-            return None
-        line = process.stdout.readline()
-        if not line:
-            return None
-        message = json.loads(line)
-        if "id" in message:  # skip notifications (log messages)
-            return message
+    # selectors, not select.select: late in a full run this process holds more than 1024 descriptors
+    with selectors.DefaultSelector() as selector:
+        selector.register(process.stdout, selectors.EVENT_READ)
+        while time.monotonic() < deadline:
+            if not selector.select(max(0.0, deadline - time.monotonic())):
+                return None
+            line = process.stdout.readline()
+            if not line:
+                return None
+            message = json.loads(line)
+            if "id" in message:  # skip notifications (log messages)
+                return message
     return None
 
 
@@ -179,7 +181,7 @@ def test_a_default_branch_named_like_an_option_is_indexed_and_updated(tmp_path: 
         git(work, "add", "-A")
         git(work, "commit", "-q", "-m", "second")
         git(work, "push", "-q", str(served), "refs/heads/-evil:refs/heads/-evil")
-        updated = update_index("evil", settings).manifest
+        updated = Index.open("evil", settings).update().manifest
         assert updated.sha != first.sha and updated.counts["files"] == 2
         with pytest.raises(CloneError, match="Ref '-upload-pack=touch' was not found"):  # a name, never an option
             build_index(url, settings, name="opt", ref="-upload-pack=touch")

@@ -4,12 +4,11 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from codeqa.answer import ask
 from codeqa.config import Settings
-from codeqa.pipeline import build_index
 from codeqa.records import Chunk
 from codeqa_ui.components import code_html
 from tests.conftest import write_files
+from tests.helpers import ask_named, build_index
 from tests.llm_standins import OpenAIStandIn
 
 FILES = {
@@ -27,7 +26,7 @@ def test_citations_to_paths_with_spaces_are_recognised(tmp_path: Path, settings:
     ]
     with OpenAIStandIn(reply=reply) as server:
         configured = settings.model_copy(update={"openai_base_url": server.url})
-        answer = ask("spaces", "what does the greeting say?", configured, backend="openai", k=4).result()
+        answer = ask_named("spaces", "what does the greeting say?", configured, backend="openai", k=4).result()
     assert answer.generated
     assert answer.citations_valid == 3, answer  # the three that point into the sources ...
     assert answer.citations_invalid == ["my dir/naïve файл.py:40-41"]  # ... and the one that does not

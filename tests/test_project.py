@@ -20,8 +20,7 @@ from codeqa.explore.projection import (
     read_projection,
     save_projection,
 )
-from codeqa.pipeline import build_index
-from codeqa.store import Manifest, Store
+from codeqa.index import Index
 from tests.conftest import git
 from tests.indexed_home import build_sample_index
 
@@ -31,31 +30,31 @@ def indexed(tmp_path_factory: pytest.TempPathFactory) -> tuple[Settings, object]
     return build_sample_index(tmp_path_factory.mktemp("project"))
 
 
-def manifest_of(settings: Settings, name: str = "shop") -> Manifest:
-    return Store(settings).get_manifest(name)
+def manifest_of(settings: Settings, name: str = "shop") -> Index:
+    return Index.open(name, settings)
 
 
 def test_small_index_gets_a_cached_pca_map(indexed):
     settings, _ = indexed
     manifest = manifest_of(settings)
-    projection = get_projection(settings, manifest)
-    assert projection.method == "pca" and len(projection) == manifest.counts["chunks"]
-    assert projection.collection == manifest.collection
-    path = projection_path(settings, manifest)
-    assert path == settings.indexes_dir / manifest.collection / "projection.npz" and path.exists()
+    projection = get_projection(manifest)
+    assert projection.method == "pca" and len(projection) == manifest.manifest.counts["chunks"]
+    assert projection.collection == manifest.key
+    path = projection_path(manifest)
+    assert path == manifest.folder / "projection.npz" and path.exists()
     assert np.isfinite(projection.x).all() and np.ptp(projection.x) > 0 and np.ptp(projection.y) > 0
     assert "shop/config.py" in projection.paths and "load_config" in projection.symbols
     i = projection.symbols.index("load_config")
     assert projection.location(i) == "shop/config.py:13-18"
-    again = get_projection(settings, manifest)
+    again = get_projection(manifest)
     assert again.ids == projection.ids and np.array_equal(again.x, projection.x)
 
 
 def test_map_metadata_matches_the_stored_chunks(indexed):
     settings, _ = indexed
     manifest = manifest_of(settings)
-    projection = get_projection(settings, manifest)
-    chunks = chunks_by_id(settings, manifest, list(projection.ids))
+    projection = get_projection(manifest)
+    chunks = chunks_by_id(manifest, list(projection.ids))
     assert [c.path for c in chunks] == list(projection.paths)
     assert [c.start_line for c in chunks] == projection.start_lines.tolist()
     assert set(projection.field_values("directory")) == {"shop", "web", "tests", "config", "(root)"}
@@ -66,25 +65,25 @@ def test_map_metadata_matches_the_stored_chunks(indexed):
 def test_reindex_writes_a_new_map(indexed, tmp_path):
     settings, repo = indexed
     before = manifest_of(settings)
-    old = get_projection(settings, before)
+    old = get_projection(before)
     (repo / "shop" / "extra.py").write_text(
         'def discount(total):\n    """Ten percent off."""\n    return total * 0.9\n'
     )
     git(repo, "add", "-A")
     git(repo, "commit", "-qm", "extra")
-    build_index(str(repo), settings, name="shop")
+    Index.build(str(repo), settings, name="shop")
     after = manifest_of(settings)
-    assert after.collection != before.collection
-    fresh = get_projection(settings, after)
+    assert after.manifest.collection != before.manifest.collection
+    fresh = get_projection(after)
     assert len(fresh) == len(old) + 1 and "shop/extra.py" in fresh.paths
-    assert not projection_path(settings, before).exists() and projection_path(settings, after).exists()
+    assert not projection_path(before).exists() and projection_path(after).exists()
 
 
 def test_pca_places_a_question_exactly(indexed):
     settings, _ = indexed
     manifest = manifest_of(settings)
-    projection = get_projection(settings, manifest)
-    data = load_vectors(settings, manifest)
+    projection = get_projection(manifest)
+    data = load_vectors(manifest)
     for row in (0, len(data.ids) - 1):
         x, y = project_query(projection, data.vectors[row])
         j = projection.ids.index(data.ids[row])
@@ -94,10 +93,10 @@ def test_pca_places_a_question_exactly(indexed):
 def test_graph_layout_placement_follows_the_nearest_chunks(indexed):
     settings, _ = indexed
     manifest = manifest_of(settings)
-    pca = get_projection(settings, manifest)
+    pca = get_projection(manifest)
     graph_like = Projection(**{**pca.__dict__, "method": "graph"})
     vector = get_embedder(settings).embed_query("where is the configuration loaded from the environment?")
-    neighbours = nearest_chunks(settings, manifest, vector, k=5)
+    neighbours = nearest_chunks(manifest, vector, k=5)
     assert len(neighbours) == 5 and neighbours == sorted(neighbours, key=lambda n: -n[1])
     x, y = project_query(graph_like, vector, neighbours=neighbours)
     positions = graph_like.positions([chunk_id for chunk_id, _ in neighbours])
@@ -166,16 +165,16 @@ def test_concurrent_callers_compute_the_map_once(indexed, monkeypatch):
 
     settings, _ = indexed
     manifest = manifest_of(settings)
-    projection_path(settings, manifest).unlink(missing_ok=True)
+    projection_path(manifest).unlink(missing_ok=True)
     calls = []
     real = module.compute_projection
     monkeypatch.setattr(module, "compute_projection", lambda *a, **k: calls.append(1) or real(*a, **k))
-    threads = [threading.Thread(target=get_projection, args=(settings, manifest)) for _ in range(3)]
+    threads = [threading.Thread(target=get_projection, args=(manifest,)) for _ in range(3)]
     for thread in threads:
         thread.start()
     for thread in threads:
         thread.join(60)
-    assert len(calls) == 1 and projection_path(settings, manifest).exists()
+    assert len(calls) == 1 and projection_path(manifest).exists()
 
 
 def test_unreadable_or_outdated_cache_is_ignored(indexed, tmp_path):
@@ -183,7 +182,7 @@ def test_unreadable_or_outdated_cache_is_ignored(indexed, tmp_path):
     assert read_projection(tmp_path / "missing.npz") is None
     (tmp_path / "garbage.npz").write_bytes(b"not a zip")
     assert read_projection(tmp_path / "garbage.npz") is None
-    projection = get_projection(settings, manifest_of(settings))
+    projection = get_projection(manifest_of(settings))
     save_projection(projection, tmp_path / "old.npz")
     with np.load(tmp_path / "old.npz") as data:
         arrays = {key: data[key] for key in data.files}
@@ -191,4 +190,4 @@ def test_unreadable_or_outdated_cache_is_ignored(indexed, tmp_path):
     np.savez(tmp_path / "old.npz", **arrays)
     assert read_projection(tmp_path / "old.npz") is None
     with pytest.raises(ValueError):
-        compute_projection(load_vectors(settings, manifest_of(settings)), manifest_of(settings), method="tsne")
+        compute_projection(load_vectors(manifest_of(settings)), manifest_of(settings), method="tsne")

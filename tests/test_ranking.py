@@ -17,13 +17,12 @@ from codeqa.cli import app
 from codeqa.config import Settings
 from codeqa.errors import QueryError
 from codeqa.evaluate.train import Query, balanced_weights, cross_validate, fit, gold_rank
-from codeqa.pipeline import build_index
-from codeqa.retrieve import retrieve
+from codeqa.index import Index
 from codeqa.retrieve.features import FEATURES
 from codeqa.retrieve.ranker import Ranker, default_ranker
 from codeqa.retrieve.roles import Role, role_of, roles_asked_for
-from codeqa.store import Store, load_search_files
 from tests.conftest import init_repo, write_files
+from tests.helpers import build_index, retrieve_named
 
 UPLOADER = {
     "uploader/__init__.py": '"""Uploader: send files to the storage service."""\nfrom .client import Client\n',
@@ -131,8 +130,7 @@ def test_roles_of_paths_and_questions():
 
 
 def test_file_search_files_cover_every_file_once(uploader: Settings):
-    store = Store(uploader)
-    files = load_search_files(uploader, store.get_manifest("uploader"), store)
+    files = Index.open("uploader", uploader).files
     index = files.files
     assert sorted(index.paths) == sorted(set(files.table.paths))
     assert [index.paths[n] for n in index.row_file] == files.table.paths
@@ -143,7 +141,9 @@ def test_file_search_files_cover_every_file_once(uploader: Settings):
 
 
 def test_candidate_features_see_names_and_file_mentions(uploader: Settings):
-    result = retrieve("uploader", "why does send_with_backoff in backoff.py sleep so long?", uploader, k=5)
+    result = retrieve_named(
+        "uploader", "why does send_with_backoff in backoff.py sleep so long?", uploader, k=5, trace=True
+    )
     assert result.features is not None and result.features.shape == (len(result.candidates), len(FEATURES))
     row = result.candidates.index("uploader/backoff.py")
     features = dict(zip(FEATURES, result.features[row], strict=True))
@@ -159,7 +159,7 @@ def test_candidate_features_see_names_and_file_mentions(uploader: Settings):
 
 @pytest.mark.parametrize("question", QUESTIONS)
 def test_peripheral_files_never_outrank_the_source_that_defines_the_concept(uploader: Settings, question: str):
-    ranked = [file.path for file in retrieve("uploader", question, uploader, k=5).files]
+    ranked = [file.path for file in retrieve_named("uploader", question, uploader, k=5).files]
     assert ranked[0] == "uploader/backoff.py", ranked[:5]
     for peripheral in (".github/workflows/ci.yml", "CHANGELOG.md", "tox.ini", "docs/conf.py", "docs/retries.md"):
         if peripheral in ranked:
@@ -167,8 +167,9 @@ def test_peripheral_files_never_outrank_the_source_that_defines_the_concept(uplo
 
 
 def test_a_question_that_names_a_role_lifts_it(uploader: Settings):
-    plain = [f.path for f in retrieve("uploader", "failed uploads are retried", uploader, k=5).files]
-    asked = [f.path for f in retrieve("uploader", "what does the changelog say about retried uploads?", uploader).files]
+    plain = [f.path for f in retrieve_named("uploader", "failed uploads are retried", uploader, k=5).files]
+    question = "what does the changelog say about retried uploads?"
+    asked = [f.path for f in retrieve_named("uploader", question, uploader).files]
     assert asked.index("CHANGELOG.md") < plain.index("CHANGELOG.md")
 
 

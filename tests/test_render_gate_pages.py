@@ -12,8 +12,8 @@ from urllib.parse import quote
 import pytest
 
 from codeqa.config import Settings
-from codeqa.pipeline import build_index
 from tests.conftest import init_repo
+from tests.helpers import build_index
 from tests.served_app import serve_app, watched_page
 
 pytestmark = pytest.mark.slow

@@ -8,12 +8,13 @@ import numpy as np
 import pytest
 
 from codeqa.config import Settings
-from codeqa.pipeline import build_index
+from codeqa.index import Index
 from codeqa.retrieve import Filters, Weights, neighbors, query_identifiers, retrieve
 from codeqa.retrieve.fusion import fuse
 from codeqa.store.graph import SymbolGraph
 from codeqa.store.lexical import code_tokens
 from codeqa.symbols import defined_names, referenced_names
+from tests.helpers import build_index, retrieve_named
 from tests.sample_repo import SAMPLE_FILES
 
 
@@ -73,7 +74,7 @@ def shop_index(tmp_path_factory: pytest.TempPathFactory):
     ],
 )
 def test_right_file_first(shop_index: Settings, question: str, expected: str):
-    result = retrieve("shop", question, shop_index, k=5)
+    result = retrieve_named("shop", question, shop_index, k=5)
     assert result.files[0].path == expected
 
 
@@ -91,7 +92,7 @@ FILTER_CASES = [
 @pytest.mark.parametrize("filters", FILTER_CASES)
 @pytest.mark.parametrize("question", ["password login session", "price total cart", "hash_password"])
 def test_filters_never_leak(shop_index: Settings, filters: Filters, question: str):
-    result = retrieve("shop", question, shop_index, k=50, filters=filters)
+    result = retrieve_named("shop", question, shop_index, k=50, filters=filters)
     from codeqa.store import ChunkTable
 
     for hit in result.hits:
@@ -112,11 +113,11 @@ def _table_of(hit):
 
 
 def test_empty_scope_returns_nothing(shop_index: Settings):
-    assert retrieve("shop", "login", shop_index, filters=Filters(paths=("nowhere",))).hits == []
+    assert retrieve_named("shop", "login", shop_index, filters=Filters(paths=("nowhere",))).hits == []
 
 
 def test_neighbors_of_a_symbol(shop_index: Settings):
-    around = neighbors("shop", "hash_password", shop_index)
+    around = neighbors(Index.open("shop", shop_index), "hash_password")
     assert [h.chunk.path for h in around.definitions] == ["shop/auth.py"]
     assert any("login" in h.chunk.symbol for h in around.callers)
 
@@ -124,20 +125,20 @@ def test_neighbors_of_a_symbol(shop_index: Settings):
 def test_artifacts_rebuild_from_store_when_missing(shop_index: Settings):
     import shutil
 
-    from codeqa.store import Store, index_dir, searchfiles
+    from codeqa.store import forget_search_files
 
-    manifest = Store(shop_index).get_manifest("shop")
-    shutil.rmtree(index_dir(shop_index, manifest.collection))
-    searchfiles._CACHE.clear()
-    result = retrieve("shop", "password hashing", shop_index, k=3)
+    index = Index.open("shop", shop_index)
+    shutil.rmtree(index.folder)  # an index built on a shared Chroma server has no search files here
+    forget_search_files(index.folder)
+    result = retrieve(Index.open("shop", shop_index), "password hashing", k=3)
     assert result.files[0].path == "shop/auth.py"
-    vectors = index_dir(shop_index, manifest.collection) / "vectors.npy"
+    vectors = index.path("vectors.npy")
     assert vectors.exists()
-    assert np.load(vectors).shape[0] == manifest.counts["chunks"]
+    assert np.load(vectors).shape[0] == index.manifest.counts["chunks"]
 
 
 def test_docs_do_not_crowd_out_code(shop_index: Settings):
-    result = retrieve("shop", "how is configuration read from environment variables", shop_index, k=5)
+    result = retrieve_named("shop", "how is configuration read from environment variables", shop_index, k=5)
     assert result.files[0].path == "shop/config.py"
     assert Path(result.files[0].path).suffix == ".py"
 

@@ -11,15 +11,14 @@ from pathlib import Path
 import pytest
 from typer.testing import CliRunner
 
-from codeqa.answer import ask
 from codeqa.answer.redact import MASK, redact_secrets
 from codeqa.cli import app
 from codeqa.config import Settings, get_settings
 from codeqa.errors import CloneError
-from codeqa.pipeline import build_index
 from codeqa.store import Store
 from tests.conftest import git, write_files
 from tests.git_http import git_http_server
+from tests.helpers import ask_named, build_index
 from tests.llm_standins import OpenAIStandIn
 
 TOKEN = "ghp_PrivateRepoToken0123456789abcdefghij"
@@ -98,7 +97,7 @@ def test_remote_backend_receives_redacted_sources(secret_index: Settings, monkey
     question = "where is the database password configured?"
     with OpenAIStandIn(reply=["In shop/settings.py [1]."]) as server:
         settings = secret_index.model_copy(update={"openai_base_url": server.url})
-        stream = ask("shop", question, settings, backend="openai", k=2)
+        stream = ask_named("shop", question, settings, backend="openai", k=2)
         answer = stream.result()
         sent = _sent(server)
     assert answer.generated and "shop/settings.py" in sent
@@ -116,7 +115,7 @@ def test_remote_backend_receives_redacted_sources(secret_index: Settings, monkey
         if local_settings is not settings:
             monkeypatch.setattr("codeqa.answer.backends.openai.is_loopback_url", lambda url: False)
         with OpenAIStandIn(reply=["ok"]) as server:
-            ask("shop", question, local_settings.model_copy(update={"openai_base_url": server.url}),
+            ask_named("shop", question, local_settings.model_copy(update={"openai_base_url": server.url}),
                 backend="openai", k=2).result()  # fmt: skip
             assert "hunter2hunter2" in _sent(server)
 

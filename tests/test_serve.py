@@ -24,7 +24,7 @@ import pytest
 from typer.testing import CliRunner
 
 from codeqa.config import Settings
-from codeqa.pipeline import build_index
+from tests.helpers import build_index
 from tests.indexed_home import make_sample_repo
 from tests.served_app import serve_app, watched_page
 from tests.test_app import NO_LLM

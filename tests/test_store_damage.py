@@ -13,8 +13,7 @@ from pathlib import Path
 import pytest
 
 from codeqa.config import Settings
-from codeqa.pipeline import build_index
-from tests.helpers import search_hits
+from tests.helpers import build_index, search_hits
 from tests.indexed_home import build_sample_index
 
 QUESTION = "how are passwords checked when a user logs in?"

@@ -1,4 +1,4 @@
-"""Tags stored with the index: written once by the pipeline, read by the overview and answers, kept by updates."""
+"""Tags stored with the index: written once by the writer, read by the overview and answers, kept by updates."""
 
 from __future__ import annotations
 
@@ -7,12 +7,11 @@ import json
 from codeqa.chunk import chunk_and_tag
 from codeqa.config import Settings
 from codeqa.explore.overview import load_overview
-from codeqa.pipeline import build_index
+from codeqa.index import Index
 from codeqa.scan import scan_repository
-from codeqa.store import Store, index_dir, load_search_files
+from codeqa.store import forget_search_files
 from codeqa.store.searchfiles import META_FILE
 from codeqa.store.tagfile import IMPORTS_FILE, TAGS_FILE, load_imports, load_tags
-from codeqa.update import update_index
 from tests.conftest import init_repo, write_files
 from tests.web_apps import EXPRESS_APP, RAILS_APP
 
@@ -40,8 +39,7 @@ def edges(overview) -> set[tuple[str, str]]:
 
 def test_the_overview_of_an_express_app_shows_its_imports_between_modules(tmp_path, settings: Settings):
     for name, files in (("ts", TS_EXPRESS_APP), ("js", EXPRESS_APP)):
-        report = build_index(str(init_repo(tmp_path / name, files)), settings, name=name)
-        overview = load_overview(settings, report.manifest)
+        overview = load_overview(Index.build(str(init_repo(tmp_path / name, files)), settings, name=name))
         assert overview.dependencies(1).edges == ()  # all in src/: top-level modules show nothing
         found = edges(overview)
         assert {("src/routes", "src/controllers"), ("src/controllers", "src/services"),
@@ -51,8 +49,7 @@ def test_the_overview_of_an_express_app_shows_its_imports_between_modules(tmp_pa
 
 
 def test_the_overview_of_a_rails_app_follows_autoloaded_constants(tmp_path, settings: Settings):
-    report = build_index(str(init_repo(tmp_path / "rails", RAILS_APP)), settings, name="rails")
-    overview = load_overview(settings, report.manifest)
+    overview = load_overview(Index.build(str(init_repo(tmp_path / "rails", RAILS_APP)), settings, name="rails"))
     assert overview.file_imports["app/controllers/sessions_controller.rb"] == (
         "app/controllers/application_controller.rb",
         "app/services/login_service.rb",
@@ -63,42 +60,41 @@ def test_the_overview_of_a_rails_app_follows_autoloaded_constants(tmp_path, sett
 
 def test_tags_are_written_once_and_read_back_as_extracted(tmp_path, settings: Settings):
     root = init_repo(tmp_path / "ts", TS_EXPRESS_APP)
-    report = build_index(str(root), settings, name="ts")
-    directory = index_dir(settings, report.manifest.collection)
-    stored = load_tags(directory)
+    index = Index.build(str(root), settings, name="ts")
+    stored = load_tags(index.folder)
     assert stored is not None
     for file in scan_repository(root, settings).files:
         _, tags = chunk_and_tag(file, settings)
         assert stored[file.path] == tags, file.path
-    imports = load_imports(directory)
+    imports = load_imports(index.folder)
     assert imports is not None
     assert imports.files["src/routes/index.ts"] == ("src/controllers/notes.ts",)
-    assert load_search_files(settings, report.manifest, Store(settings)).imports == imports
+    assert Index.open("ts", settings).files.imports == imports
 
 
 def test_search_files_rebuilt_from_the_store_have_the_same_tags(tmp_path, settings: Settings):
-    report = build_index(str(init_repo(tmp_path / "rails", RAILS_APP)), settings, name="rails")
-    directory = index_dir(settings, report.manifest.collection)
+    directory = Index.build(str(init_repo(tmp_path / "rails", RAILS_APP)), settings, name="rails").folder
     before_tags, before_imports = load_tags(directory), load_imports(directory)
     for name in (TAGS_FILE, IMPORTS_FILE):
         (directory / name).unlink()
     (directory / META_FILE).write_text(json.dumps({"version": 0}))  # as an older codeqa left them
-    search = load_search_files(settings, report.manifest, Store(settings))
-    assert search.imports == before_imports
-    assert load_tags(directory) == before_tags
+    forget_search_files(directory)
+    index = Index.open("rails", settings)
+    assert index.files.imports == before_imports
+    assert index.tags() == before_tags
 
 
 def test_an_update_keeps_the_tags_of_unchanged_files_and_retags_changed_ones(tmp_path, settings: Settings):
     root = init_repo(tmp_path / "ts", TS_EXPRESS_APP)
-    report = build_index(str(root), settings, name="ts")
-    before = load_tags(index_dir(settings, report.manifest.collection))
+    index = Index.build(str(root), settings, name="ts")
+    before = index.tags()
     write_files(root, {"src/models/note.ts": "import { db } from '../db';\nexport interface Note { id: string }\n"})
-    updated = update_index("ts", settings)
-    after = load_tags(index_dir(settings, updated.manifest.collection))
-    assert before is not None and after is not None
+    updated = index.update()
+    assert updated.report is not None and updated.report.carried > 0  # an update in place, not a rebuild
+    after = updated.tags()
     assert after["src/services/note.service.ts"] == before["src/services/note.service.ts"]
     assert [i.target for i in after["src/models/note.ts"].imports] == ["../db"]
-    assert load_overview(settings, updated.manifest).file_imports["src/models/note.ts"] == ("src/db.ts",)
+    assert load_overview(updated).file_imports["src/models/note.ts"] == ("src/db.ts",)
 
 
 def test_the_symbol_graph_links_uses_in_code_not_mentions_in_comments(tmp_path, settings: Settings):
@@ -110,8 +106,7 @@ def test_the_symbol_graph_links_uses_in_code_not_mentions_in_comments(tmp_path, 
         '    return "compute_total adds the lines"\n',
         "README.md": "# Shop\n\nCall `compute_total` to add the lines.\n",
     }
-    report = build_index(str(init_repo(tmp_path / "shop", files)), settings, name="shop")
-    search = load_search_files(settings, report.manifest, Store(settings))
+    search = Index.build(str(init_repo(tmp_path / "shop", files)), settings, name="shop").files
     rows = {symbol: row for row, symbol in enumerate(search.table.symbols)}
     callers = {search.table.paths[row] for row in search.graph.callers(rows["compute_total"])}
     assert callers == {"shop/cart.py", "README.md"}  # prose still links (no tag query reads it); comments do not

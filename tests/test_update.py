@@ -1,12 +1,14 @@
 """A fresh index: a local repository that moved on is reported stale (``codeqa list``, the app), and
-``update`` re-indexes only what changed — the change is searchable, unchanged chunks are carried over without
-being embedded again, and a URL source is fetched again. Real git repositories, pipeline and Chroma."""
+``update`` re-indexes only what changed, in place — the change is searchable, unchanged chunks are kept without
+being embedded again or rewritten, the search files are the ones a full build of the same tree would write, and a
+URL source is fetched again. Real git repositories, pipeline and Chroma."""
 
 from __future__ import annotations
 
 import shutil
 from pathlib import Path
 
+import numpy as np
 import pytest
 import streamlit as st
 from streamlit.testing.v1 import AppTest
@@ -14,11 +16,11 @@ from typer.testing import CliRunner
 
 from codeqa.cli import app
 from codeqa.config import Settings, get_settings
-from codeqa.freshness import STATE_FILE, check_freshness
-from codeqa.pipeline import build_index
+from codeqa.index import Index
+from codeqa.index.freshness import STATE_FILE
 from codeqa.retrieve import retrieve
-from codeqa.store import Store, index_dir
-from codeqa.update import update_index
+from codeqa.store import collection_dir, open_search_files
+from codeqa.store.corpus import Corpus
 from codeqa_ui import state
 from tests.conftest import git, init_repo, write_files
 from tests.test_app import NO_LLM
@@ -29,53 +31,94 @@ SERVICE = "app/services/auth_service.py"
 CHANGED = FLASK_APP[SERVICE].replace("MAX_FAILED_LOGINS = 5", "MAX_FAILED_LOGINS = 7\nLOCKOUT_MINUTES = 15")
 
 
-def manifest(settings: Settings, name: str = "forum"):
-    return Store(settings).get_manifest(name)
+def opened(settings: Settings, name: str = "forum") -> Index:
+    return Index.open(name, settings)
 
 
 @pytest.fixture
 def forum(tmp_path: Path, settings: Settings) -> Path:
     repo = init_repo(tmp_path / "forum", FLASK_APP)
-    build_index(str(repo), settings, name="forum")
+    Index.build(str(repo), settings, name="forum")
     return repo
 
 
 def test_a_new_commit_makes_the_index_stale_and_update_catches_up(forum: Path, settings: Settings) -> None:
-    assert check_freshness(settings, manifest(settings)).state == "fresh"
+    assert opened(settings).freshness().state == "fresh"
     write_files(forum, {SERVICE: CHANGED, "app/audit.py": "def audit_login(user):\n    return user.id\n"})
     (forum / "app/email.py").unlink()
     git(forum, "add", "-A")
     git(forum, "commit", "-qm", "lockout")
-    before = manifest(settings)
-    fresh = check_freshness(settings, before)
-    assert fresh.stale and fresh.reason.startswith(f"HEAD moved {before.sha[:10]} → ")
+    before = opened(settings)
+    fresh = before.freshness()
+    assert fresh.stale and fresh.reason.startswith(f"HEAD moved {before.manifest.sha[:10]} → ")
     assert (fresh.changed, fresh.added, fresh.removed) == ([SERVICE], ["app/audit.py"], ["app/email.py"])
-    old_ids = {c.id for c in Store(settings).chunks(before)}
+    old_ids = {c.id for c in before.chunks()}
 
     (settings.cache_dir / "embeddings.sqlite").unlink()  # a full re-index would now embed every chunk again
-    report = update_index("forum", settings)
-    after = manifest(settings)
-    new = Store(settings).chunks(after)
+    after = before.update()
+    report = after.report
+    assert report is not None
+    new = after.chunks()
     changed = [c for c in new if c.path in (SERVICE, "app/audit.py")]
-    assert report.embedded == len({c.hash for c in changed}) < report.chunks == len(new)
+    assert report.embedded == len({c.hash for c in changed}) < report.chunks == len(new) == after.count()
     assert report.carried == len([c for c in new if c.path not in (SERVICE, "app/audit.py")]) > 0
     assert {c.id for c in new if c.path not in (SERVICE, "app/audit.py")} <= old_ids  # carried over as they were
     assert not any(c.path == "app/email.py" for c in new)
-    assert after.collection != before.collection and after.sha == fresh.head
-    assert check_freshness(settings, after).state == "fresh"
-    hits = retrieve("forum", "LOCKOUT_MINUTES", settings, k=3).hits
+    live = opened(settings).manifest
+    assert live.collection == before.manifest.collection and live.generation == before.manifest.generation + 1
+    assert live.sha == fresh.head and after.freshness().state == "fresh"
+    hits = retrieve(after, "LOCKOUT_MINUTES", k=3).hits
     assert hits[0].chunk.path == SERVICE and "LOCKOUT_MINUTES = 15" in hits[0].chunk.text
-    assert not index_dir(settings, before.collection).exists()  # the old generation is gone
+    assert not before.folder.exists()  # the old generation's files are gone, and no journal is left
+    assert sorted(p.name for p in collection_dir(settings, live.collection).iterdir()) == [
+        f"g{live.generation}",
+        "live",
+    ]
+
+
+def test_an_update_writes_the_search_files_a_build_of_the_same_tree_writes(
+    forum: Path, settings: Settings, tmp_path: Path
+) -> None:
+    write_files(forum, {SERVICE: CHANGED, "app/zz_audit.py": "def audit_login(user):\n    return user.id\n"})
+    (forum / "app/email.py").unlink()
+    updated = opened(settings).update()
+    rebuilt = Index.build(str(forum), settings, name="again")
+    a, b = open_search_files(updated.folder), open_search_files(rebuilt.folder)
+    assert a is not None and b is not None
+    assert a.table.ids == b.table.ids and a.table.paths == b.table.paths
+    assert np.array_equal(a.vectors, b.vectors) and np.array_equal(a.files.cards, b.files.cards)
+    assert np.array_equal(a.files.means, b.files.means) and a.files.paths == b.files.paths
+    assert (a.graph.matrix != b.graph.matrix).nnz == 0
+    for words in (["lockout", "minutes"], ["password", "hash"], ["audit", "login"], ["email", "send"]):
+        assert np.array_equal(a.lexical.scores(words), b.lexical.scores(words))
+        assert np.array_equal(a.files.lexical.scores(words), b.files.lexical.scores(words))
+        assert np.array_equal(a.files.plain.scores(words), b.files.plain.scores(words))
+    ca, cb = Corpus.load(updated.folder), Corpus.load(rebuilt.folder)
+    assert ca is not None and cb is not None
+    for row in range(len(ca)):
+        assert [ca.vocab[i] for i in ca.lexical[row]] == [cb.vocab[i] for i in cb.lexical[row]]
+    question = "how many failed logins lock an account?"
+    assert [h.id for h in retrieve(updated, question).hits] == [h.id for h in retrieve(rebuilt, question).hits]
+
+
+def test_nothing_changed_is_a_cheap_update_that_keeps_every_row(forum: Path, settings: Settings) -> None:
+    before = opened(settings)
+    after = before.update()
+    assert after.report is not None and after.report.carried == after.report.chunks and after.report.embedded == 0
+    assert (
+        after.manifest.generation == before.manifest.generation + 1
+        and after.count() == before.manifest.counts["chunks"]
+    )
 
 
 def test_uncommitted_edits_count_too_and_a_touch_alone_does_not(tmp_path: Path, settings: Settings) -> None:
     root = tmp_path / "plain"
     write_files(root, FLASK_APP)  # a directory without git
-    build_index(str(root), settings, name="plain")
+    Index.build(str(root), settings, name="plain")
     (root / "app/db.py").touch()  # newer time, same content: read again, still fresh
-    assert check_freshness(settings, manifest(settings, "plain")).state == "fresh"
+    assert opened(settings, "plain").freshness().state == "fresh"
     write_files(root, {SERVICE: CHANGED})
-    fresh = check_freshness(settings, manifest(settings, "plain"))
+    fresh = opened(settings, "plain").freshness()
     assert fresh.stale and fresh.reason == "files: 1 changed" and fresh.changed == [SERVICE]
 
 
@@ -98,41 +141,43 @@ def test_a_source_folder_that_is_gone_is_said_and_the_index_kept(forum: Path, se
     assert f"not checked: the directory {forum} is gone" in listed
     result = runner.invoke(app, ["update", "forum"])
     assert result.exit_code != 0 and f"No such directory: {forum}" in result.stderr and "Traceback" not in result.output
-    assert retrieve("forum", "how are passwords checked?", settings).hits  # the index still answers
+    assert retrieve(opened(settings), "how are passwords checked?").hits  # the index still answers
 
 
 def test_an_index_without_a_file_record_is_rebuilt_whole(forum: Path, settings: Settings) -> None:
-    (index_dir(settings, manifest(settings).collection) / STATE_FILE).unlink()
-    assert check_freshness(settings, manifest(settings)).state == "unknown"
-    report = update_index("forum", settings)
-    assert report.carried == 0 and report.chunks > 0
-    assert check_freshness(settings, manifest(settings)).state == "fresh"
+    (opened(settings).path(STATE_FILE)).unlink()
+    assert opened(settings).freshness().state == "unknown"
+    before = opened(settings).manifest
+    report = opened(settings).update().report
+    assert report is not None and report.carried == 0 and report.chunks > 0
+    assert opened(settings).freshness().state == "fresh"
+    assert opened(settings).manifest.collection != before.collection  # a whole rebuild is a new collection
 
 
 def test_a_failed_update_leaves_the_index_working(forum: Path, settings: Settings) -> None:
-    before = manifest(settings)
+    before = opened(settings).manifest
     shutil.rmtree(forum)
-    assert check_freshness(settings, before).state == "unknown"
+    assert opened(settings).freshness().state == "unknown"
     result = runner.invoke(app, ["update", "forum"])
     assert result.exit_code != 0 and "Traceback" not in result.output and result.stderr.startswith("error:")
-    assert manifest(settings).collection == before.collection
-    assert retrieve("forum", "password", settings, k=1).hits
+    assert opened(settings).manifest.key == before.key
+    assert retrieve(opened(settings), "password", k=1).hits
 
 
 def test_a_url_source_is_fetched_again(make_git_repo, settings: Settings, tmp_path: Path) -> None:
     bare = make_git_repo(FLASK_APP, bare_copy=True)
-    build_index(str(bare), settings, name="remote")
-    assert manifest(settings, "remote").source_kind == "git"
-    assert check_freshness(settings, manifest(settings, "remote")).state == "unknown"
+    Index.build(str(bare), settings, name="remote")
+    assert opened(settings, "remote").manifest.source_kind == "git"
+    assert opened(settings, "remote").freshness().state == "unknown"
     work = tmp_path / "work"
     git(tmp_path, "clone", "-q", str(bare), str(work))
     write_files(work, {SERVICE: CHANGED})
     git(work, "commit", "-qam", "lockout")
     git(work, "push", "-q", "origin", "HEAD")
-    report = update_index("remote", settings)
-    assert report.carried > 0 and report.embedded >= 1
-    assert manifest(settings, "remote").sha == git(work, "rev-parse", "HEAD")
-    assert "LOCKOUT_MINUTES" in retrieve("remote", "LOCKOUT_MINUTES", settings, k=1).hits[0].chunk.text
+    report = opened(settings, "remote").update().report
+    assert report is not None and report.carried > 0 and report.embedded >= 1
+    assert opened(settings, "remote").manifest.sha == git(work, "rev-parse", "HEAD")
+    assert "LOCKOUT_MINUTES" in retrieve(opened(settings, "remote"), "LOCKOUT_MINUTES", k=1).hits[0].chunk.text
 
 
 def test_home_shows_stale_and_updates_with_one_click(forum: Path, settings: Settings, monkeypatch) -> None:

@@ -233,8 +233,8 @@ end
 def build_web_home(base, names=("flask", "express", "rails")):
     """A data dir under ``base`` holding one real index per app (real git repositories, real pipeline)."""
     from codeqa.config import Settings
-    from codeqa.pipeline import build_index
     from tests.conftest import init_repo
+    from tests.helpers import build_index
 
     apps = {"flask": FLASK_APP, "express": EXPRESS_APP, "rails": RAILS_APP}
     home = base / "home"

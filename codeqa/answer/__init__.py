@@ -17,7 +17,7 @@ if TYPE_CHECKING:
     from codeqa.answer.codeview import FileView, file_view
     from codeqa.answer.context import AnswerContext
     from codeqa.answer.explain import Explanation, explain
-    from codeqa.answer.extractive import extractive_answer
+    from codeqa.answer.extractive import extractive_answer, split_more_places
     from codeqa.answer.graphqa import GraphAnswer, graph_answer, graph_intent, render_graph
     from codeqa.answer.keylines import KeyLine, key_lines
     from codeqa.answer.links import code_view_url, is_code_view_url, link_citations, parse_lines
@@ -32,6 +32,7 @@ _EXPORTS = {
     "CitationReport": "codeqa.answer.citations",
     "check_citations": "codeqa.answer.citations",
     "extractive_answer": "codeqa.answer.extractive",
+    "split_more_places": "codeqa.answer.extractive",
     "FileView": "codeqa.answer.codeview",
     "file_view": "codeqa.answer.codeview",
     "AnswerContext": "codeqa.answer.context",
@@ -86,6 +87,7 @@ __all__ = [
     "link_hosts",
     "list_backends",
     "safe_markdown",
+    "split_more_places",
 ]
 
 

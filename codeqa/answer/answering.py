@@ -8,10 +8,11 @@ token they turn into the extractive answer plus a notice; after it, into the par
 from __future__ import annotations
 
 from collections.abc import Iterator
-from dataclasses import dataclass, replace
+from dataclasses import dataclass
 
 from codeqa.answer.backends.base import LLMBackend
 from codeqa.answer.backends.select import FALLBACK, choose_backend
+from codeqa.answer.brief import budget_for, build_brief
 from codeqa.answer.citations import check_citations
 from codeqa.answer.conversation import HISTORY_SHARE, condense_query, fit_history, normalize_history
 from codeqa.answer.explain import Explanation
@@ -19,14 +20,15 @@ from codeqa.answer.extractive import flow_text, no_match, render_markdown
 from codeqa.answer.graphqa import answer_from_graph, graph_intent
 from codeqa.answer.injection import flag_sources
 from codeqa.answer.pool import explain_index
-from codeqa.answer.prompt import Prompt, build_prompt, build_summary_prompt
+from codeqa.answer.prompt import Prompt, build_summary_prompt
 from codeqa.answer.redact import redact_secrets, redact_turns
 from codeqa.answer.render import link_hosts, remote_references
 from codeqa.config import Settings
 from codeqa.errors import LLMError, QueryError, SymbolNotFoundError
+from codeqa.index import Index
 from codeqa.records import Hit
 from codeqa.retrieve import Filters, validate_query
-from codeqa.store import Manifest, Store
+from codeqa.store import Manifest
 
 MAX_K = 50
 SUMMARY_TOKENS = 200  # a tiny model writes one paragraph on top of the extractive answer
@@ -65,6 +67,7 @@ class AnswerStream:
         retrieved: list[Hit] | None = None,
         allowed_hosts: tuple[str, ...] = (),
         suffix: str = "",
+        explanation: Explanation | None = None,
     ) -> None:
         self.question = question
         self.query = query  # what retrieval searched for (the condensed follow-up)
@@ -78,9 +81,15 @@ class AnswerStream:
         self._retrieved = retrieved if retrieved is not None else sources
         self._allowed_hosts = allowed_hosts  # links there are fine (the index's own web page)
         self._suffix = suffix  # appended after the generated text (the extractive answer under a tiny model's summary)
+        self.explanation = explanation  # what the extractive answer and the model's brief were built from
         self._parts: list[str] = []
         self._answer: Answer | None = None
         self._started = False
+
+    @property
+    def prompt(self) -> Prompt | None:
+        """The prompt sent to the model (None for the extractive answer)."""
+        return self._prompt
 
     @property
     def backend(self) -> str:
@@ -134,7 +143,13 @@ class AnswerStream:
             yield from self._extractive()
             return
         self.notice = f"The answer was cut off: {reason}"
-        self._finish(partial, generated=True)
+        if partial.count("```") % 2:  # cut off inside a code block: close it, or everything below renders as code
+            self._parts.append("\n```")
+            yield "\n```"
+        if self._suffix:  # the extractive answer under a tiny model's summary does not die with the model
+            self._parts.append(self._suffix)
+            yield self._suffix
+        self._finish("".join(self._parts), generated=True)
 
     def _finish(self, text: str, *, generated: bool) -> None:
         report = check_citations(text, self.sources)
@@ -171,13 +186,12 @@ class AnswerStream:
 
 
 def _prompt_budget(settings: Settings, backend: LLMBackend) -> int:
-    return max(256, min(settings.answer_token_budget, backend.context_tokens - settings.answer_max_tokens))
+    return budget_for(settings, backend.context_tokens)
 
 
 def ask(
-    name: str,
+    index: Index,
     question: str,
-    settings: Settings,
     *,
     filters: Filters | None = None,
     history: list[tuple[str, str]] | None = None,
@@ -185,17 +199,16 @@ def ask(
     model: str | None = None,
     k: int = 8,
 ) -> AnswerStream:
-    """Answer ``question`` about index ``name``; raises only for bad input (``QueryError``, ``IndexNotFoundError``)."""
+    """Answer ``question`` about ``index``; raises only for bad input (``QueryError``)."""
     question = validate_query(question)
     if not 1 <= k <= MAX_K:
         raise QueryError(f"k must be between 1 and {MAX_K}, got {k}.")
     turns = normalize_history(history)
-    store = Store(settings)
-    manifest = store.get_manifest(name)
+    settings, manifest = index.settings, index.manifest
     intent, graph_notice = graph_intent(question), None
     if intent is not None:  # "who calls X": answered from the symbol graph, whatever the backend
         try:
-            text, found = answer_from_graph(settings, store, manifest, intent)
+            text, found = answer_from_graph(index, intent)
             return AnswerStream(question=question, query=question, sources=found, extractive=text, notice=None)
         except SymbolNotFoundError as exc:
             graph_notice = f"{exc} Answering from a search of the code instead."
@@ -211,12 +224,12 @@ def ask(
         choice.backend if use_llm_to_condense else None,
         choice.model if use_llm_to_condense else None,
     )
-    explanation = explain_index(name, question, query, settings, store, manifest, filters, k)
+    explanation = explain_index(index, question, query, filters, k)
     hits = explanation.sources if explanation else []
     extractive = render_markdown(explanation) if explanation else no_match(question)
     flagged = flag_sources(hits)
     common = {"question": question, "query": query, "extractive": extractive, "retrieved": hits,
-              "allowed_hosts": link_hosts(manifest.web_url)}  # fmt: skip
+              "allowed_hosts": link_hosts(manifest.web_url), "explanation": explanation}  # fmt: skip
     if choice.backend is None or not hits:
         notice = choice.notice if hits else _no_hits_notice(choice.backend, filters)
         return AnswerStream(sources=hits, notice=_join(graph_notice, notice, flagged), **common)
@@ -262,19 +275,16 @@ def _prompt(
     budget = _prompt_budget(settings, backend)
     history = fit_history(turns, int(budget * HISTORY_SHARE), backend.count_tokens)
     repo = manifest.name + (f" @ {manifest.sha[:12]}" if manifest.sha else "")
-    redacted = 0
+    redacted, texts = 0, {}
     if settings.redact_secrets_for_remote and not backend.local:  # the code leaves the machine: mask secrets
-        masked = []
         for hit in hits:
             text, count = redact_secrets(hit.chunk.text)
-            masked.append(replace(hit, chunk=replace(hit.chunk, text=text)) if count else hit)
+            texts[hit.chunk.id] = text
             redacted += count
-        hits = masked
         flow, count = redact_secrets(flow)
         redacted += count
-    prompt = build_prompt(
-        question, hits, budget=budget, history=history, repo=repo, count=backend.count_tokens, flow=flow
-    )
+    prompt = build_brief(question, explanation, budget=budget, count=backend.count_tokens, history=history,
+                         repo=repo, flow=flow, texts=texts)  # fmt: skip
     prompt.redacted = redacted
     return prompt
 

@@ -12,10 +12,10 @@ from urllib.parse import quote
 
 from codeqa.answer.context import AnswerContext
 from codeqa.answer.links import safe_path
-from codeqa.config import Settings
 from codeqa.errors import QueryError
+from codeqa.index import Index
 from codeqa.records import Chunk
-from codeqa.store import Manifest, Store, load_search_files
+from codeqa.store import Manifest
 from codeqa.symbols import qualified_names
 
 DEFINED = re.compile(
@@ -74,20 +74,18 @@ def github_permalink(manifest: Manifest, path: str, start: int, end: int) -> str
     return f"{manifest.web_url.rstrip('/')}/blob/{manifest.sha}/{quote(path)}#L{start}-L{end}"
 
 
-def file_view(
-    index: str, path: str, settings: Settings, *, lines: tuple[int, int] | None = None, store: Store | None = None
-) -> FileView:
-    """The whole of ``path`` as stored in index ``index``; ``QueryError`` for a path the index does not hold."""
+def file_view(index: Index, path: str, *, lines: tuple[int, int] | None = None) -> FileView:
+    """The whole of ``path`` as stored in ``index``; ``QueryError`` for a path the index does not hold."""
     if not safe_path(path):
         raise QueryError(f"{path!r} is not a file path in a repository (use a path such as 'src/app.py').")
-    store = store or Store(settings)
-    manifest = store.get_manifest(index)
-    search = load_search_files(settings, manifest, store)
-    fetch = lambda ids: store.chunks(manifest, ids)  # noqa: E731
-    context = AnswerContext([], [], search.table, search.graph, fetch, definers=search.definers)
+    manifest = index.manifest
+    search = index.files
+    context = AnswerContext([], [], search.table, search.graph, index.chunks, definers=search.definers)
     chunks = context.file_chunks([path], limit=None)[path]
     if not chunks:
-        raise QueryError(f"Index {index!r} has no file {path!r}; it may have been removed since, or was not indexed.")
+        raise QueryError(
+            f"Index {index.name!r} has no file {path!r}; it may have been removed since, or was not indexed."
+        )
     total = max(chunk.end_line for chunk in chunks)
     text = [""] * total
     for chunk in chunks:
@@ -95,4 +93,4 @@ def file_view(
             text[chunk.start_line - 1 + offset] = line
     start, end = lines or (1, 1)
     link = github_permalink(manifest, path, start, end)
-    return FileView(index, path, chunks[0].language, text, chunks, link, manifest.sha)
+    return FileView(index.name, path, chunks[0].language, text, chunks, link, manifest.sha)

@@ -19,9 +19,8 @@ import numpy as np
 
 from codeqa.chunk.resolve import resolve_imports
 from codeqa.chunk.tags import tag_chunks
-from codeqa.config import Settings
+from codeqa.index import Index
 from codeqa.records import Chunk, Hit
-from codeqa.store import Manifest, Store, load_search_files
 from codeqa.store.graph import SymbolGraph
 from codeqa.store.lexical import LexicalIndex, code_tokens
 from codeqa.store.table import ChunkTable
@@ -91,19 +90,16 @@ class AnswerContext:
     @classmethod
     def from_index(
         cls,
-        settings: Settings,
-        store: Store,
-        manifest: Manifest,
+        index: Index,
         pool: Sequence[Hit],
         files: Sequence[str],
         mask_of: Callable[[ChunkTable], np.ndarray | None] | None = None,
     ) -> AnswerContext:
-        """A context over index ``manifest`` (its search files are loaded once per process)."""
-        search = load_search_files(settings, manifest, store)
+        """A context over ``index`` (its search files are loaded once per process)."""
+        search = index.files
         mask = mask_of(search.table) if mask_of else None
-        fetch = lambda ids: store.chunks(manifest, ids)  # noqa: E731
-        return cls(list(pool), list(files), search.table, search.graph, fetch, mask, search.definers, search.lexical,
-                   search.imports.files)  # fmt: skip
+        return cls(list(pool), list(files), search.table, search.graph, index.chunks, mask, search.definers,
+                   search.lexical, search.imports.files)  # fmt: skip
 
     # -- lookups ----------------------------------------------------------------------------------------------------
     def row_of(self, chunk: Chunk) -> int | None:

@@ -2,14 +2,15 @@
 
 ``explain`` is a pure function of the question and an ``AnswerContext`` (the retrieved pool, the ranked files and
 read access to the index). It
-1. picks the sources: the best files of the retrieval, and in each the chunk whose lines answer the question best
-   (retrieval rank breaks ties), two chunks for the two best files;
-2. takes each source's key lines (``keylines``) with their real line numbers;
-3. links the sources along the symbol graph, checking each link in the code (``flow.link``), and adds the code
+1. chooses the sources (``choose``): the best chunks of the retrieval's best files, plus code that holds the
+   framework's constructs for what the question is about; the best of them by evidence opens the answer;
+2. takes each source's key lines (``keylines``, construct lines first) with their real line numbers;
+3. collapses near-identical sources, opens at most five and folds the rest (``fold``);
+4. links the sources along the symbol graph, checking each link in the code (``flow.link``), and adds the code
    outside the answer that calls them or that they call (callers first, tests last);
-4. orders the steps by role (entry point → logic → data → configuration) and call order inside a role;
-5. says what the question asks that no source mentions.
-Rendering (markdown for the app and CLI, plain text for a prompt) is done elsewhere.
+5. orders the open sources for reading (the lead first, then callers before callees) and numbers them so;
+6. says what the question names that the index does not hold at all.
+Rendering (markdown for the app and CLI, plain text for a prompt, the lead sentences) is done elsewhere.
 """
 
 from __future__ import annotations
@@ -18,10 +19,14 @@ import re
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 
+from codeqa.answer.choose import LEAD_MECHANISM, Candidate, allocate_lines, candidates, select_sources, source_lines
 from codeqa.answer.context import AnswerContext
-from codeqa.answer.flow import Use, chains, flow_order, link, role_of
+from codeqa.answer.flow import Use, chains, link, role_of
+from codeqa.answer.fold import collapse, reading_order, split_open, weak_evidence
 from codeqa.answer.injection import instruction_like
-from codeqa.answer.keylines import KeyLine, Terms, evidence, key_lines, question_terms
+from codeqa.answer.intent import intents
+from codeqa.answer.keylines import KeyLine, Terms, question_terms
+from codeqa.answer.mechanism import Match, framework_name, frameworks
 from codeqa.answer.outline import summary
 from codeqa.answer.values import Value, values_read
 from codeqa.records import Chunk, Hit
@@ -29,14 +34,14 @@ from codeqa.store.lexical import code_tokens
 from codeqa.symbols import IDENTIFIER, short_names
 
 MAX_FILES = 6
-LINES_FIRST = 10  # key lines for the best three sources
-LINES_OTHER = 7
+KEY_LINES = 38  # key lines shown across the open sources (the answer stays within 60 lines)
+LINES_LEAST = (6, 5, 4, 3, 3)  # the best sources are sure of more lines; the rest go to the best lines anywhere
+LINES_MOST = 12
+LINES_OPEN = 10  # lines a source is compared on before the answer is folded
+LINES_FOLDED = 2  # a folded source shows its two best lines, on its one line
+LINES_BRIEF = 8  # ... and gives a model's brief this many
+MAX_FOLDED = 5
 RELATED_PER_STEP = 2
-ALWAYS_SHOWN = 3  # the best files' chunks are shown whatever their lines; lower ones need WEAK × the best evidence
-WEAK = 0.25
-EXTRA_CHUNKS = (2, 2, 1)  # more chunks shown for the best files, while the answer has room
-EXTRA_SHARE = 0.35  # an extra chunk needs this share of its file's best chunk weight
-CHUNK_EVIDENCE_LINES = 8  # a file's chunk is chosen by its best lines: an answer spread over several lines counts
 RELATED_CANDIDATES = 6
 MAX_RELATED = 6
 VALUES_FOR = 3  # the best sources show the values their key lines read
@@ -59,7 +64,8 @@ FILLER = frozenset(
     thing things part parts use used uses using get gets make made add added would like need needs one also after
     before first new go goes find see look someone somebody people each every kind sure mean actual actually
     exactly anything something everything place places where which who whom whose calls call called too many
-    much several some any all more most less few lots lot really
+    much several some any all more most less few lots lot really through throughout via across system systems flow
+    flows process processes overall mechanism whole step steps
     """.split()  # noqa: SIM905
 )
 
@@ -75,11 +81,17 @@ class Related:
 
 @dataclass
 class Step:
-    rank: int  # 1-based relevance among the sources
+    rank: int  # 1-based position in reading order (the number the answer shows)
     hit: Hit
     role: str
     lines: list[KeyLine]
     about: str  # first sentence of its docstring or leading comment ("" when none)
+    matches: list[Match] = field(default_factory=list)  # the framework constructs on its code lines
+    score: float = 0.0  # how well it answers (``choose.candidates``)
+    evidence: float = 0.0  # the question's words in its best lines
+    score_mechanism: float = 0.0  # the weight of its constructs (``choose.Candidate.mechanism``)
+    repeats: list[Hit] = field(default_factory=list)  # near-identical sources collapsed into this one
+    brief_lines: list[KeyLine] = field(default_factory=list)  # a folded source's key lines for a model's brief
     calls: list[tuple[int, Use]] = field(default_factory=list)  # (rank of the step called, use)
     called_by: list[tuple[int, Use]] = field(default_factory=list)
     related: list[Related] = field(default_factory=list)
@@ -94,10 +106,27 @@ class Step:
 @dataclass
 class Explanation:
     question: str
-    steps: list[Step]  # in flow order
+    steps: list[Step]  # in reading order: the open ones, then the folded ones
     chain: list[int]  # ranks along the longest call chain (empty when nothing links)
-    not_found: list[str]  # question words no source mentions
-    sources: list[Hit]  # the steps by rank, then related code
+    not_found: list[str]  # question words the index does not hold
+    sources: list[Hit]  # the steps in order, then their repeats, then related code
+    opened: int = 0  # how many of ``steps`` are shown with their key lines
+    framework: str = ""  # the framework detected ("" when none)
+    intents: tuple[str, ...] = ()
+    lead: int = 1  # rank of the source that answers best (the lead sentences cite it first)
+
+    @property
+    def open_steps(self) -> list[Step]:
+        return self.steps[: self.opened]
+
+    @property
+    def folded_steps(self) -> list[Step]:
+        return self.steps[self.opened :]
+
+    @property
+    def best_first(self) -> list[Step]:
+        """The open steps by how well they answer, the lead first."""
+        return sorted(self.open_steps, key=lambda step: (step.rank != self.lead, -step.score, step.rank))
 
     def step(self, rank: int) -> Step:
         return next(step for step in self.steps if step.rank == rank)
@@ -105,48 +134,6 @@ class Explanation:
     @property
     def linked(self) -> bool:
         return any(step.calls or step.called_by or step.related for step in self.steps)
-
-
-def select_sources(terms: Terms, context: AnswerContext, limit: int, max_files: int = MAX_FILES) -> list[Hit]:
-    """The sources of an answer, best first: per top file, the chunk(s) whose lines answer the question best."""
-    position = {hit.chunk.id: n for n, hit in enumerate(context.pool)}
-    pooled: dict[str, list[Chunk]] = {}
-    for hit in context.pool:
-        pooled.setdefault(hit.chunk.path, []).append(hit.chunk)
-    files = [path for path in context.files if path in pooled or context.file_rows(path)][:max_files]
-    by_file = context.file_chunks(files)
-    first_in_file = {chunks[0].id for chunks in pooled.values()}
-
-    def weight(chunk: Chunk) -> float:
-        bonus = 1.0 if chunk.id in first_in_file else 0.5 if chunk.id in position else 0.0
-        return evidence(terms, chunk.text, top=CHUNK_EVIDENCE_LINES) + bonus
-
-    ranked: dict[str, list[Chunk]] = {}
-    for path in files:
-        candidates = by_file.get(path) or pooled.get(path, [])
-        ranked[path] = sorted(candidates, key=lambda c: (-weight(c), position.get(c.id, len(position)), c.start_line))
-    chosen = {path: chunks[:1] for path, chunks in ranked.items() if chunks}
-    spare = limit - sum(len(chunks) for chunks in chosen.values())
-    for rank, path in enumerate(files[: len(EXTRA_CHUNKS)]):  # the best files may show more than one chunk
-        best = weight(ranked[path][0]) if ranked.get(path) else 0.0
-        extra = [c for c in ranked.get(path, [])[1 : 1 + EXTRA_CHUNKS[rank]] if weight(c) >= EXTRA_SHARE * best]
-        take = extra[: max(0, spare)]
-        chosen[path] = chosen.get(path, []) + take
-        spare -= len(take)
-    strongest = max((evidence(terms, c.text) for chunks in chosen.values() for c in chunks), default=0.0)
-    picked = [
-        chunk
-        for rank, path in enumerate(files)
-        for chunk in chosen.get(path, [])
-        if rank < ALWAYS_SHOWN or evidence(terms, chunk.text) >= WEAK * strongest  # lower files must earn a place
-    ]
-    for hit in context.pool:  # fill the remaining places in retrieval order, with code that holds question terms
-        if len(picked) >= limit:
-            break
-        if all(hit.chunk.id != c.id for c in picked) and evidence(terms, hit.chunk.text) >= WEAK * strongest > 0:
-            picked.append(hit.chunk)
-    scores = {hit.chunk.id: hit.score for hit in context.pool}
-    return [Hit(chunk, scores.get(chunk.id, 0.0), chunk.id) for chunk in picked[:limit]]
 
 
 def _shown(lines: list[KeyLine]) -> list[KeyLine]:
@@ -170,8 +157,9 @@ def _external_calls(lines: Sequence[KeyLine], known: set[str]) -> list[str]:
     return names[:4]
 
 
-def missing_words(question: str, chunks: Sequence[Chunk]) -> list[str]:
-    """Words of the question (not filler) that appear in none of ``chunks``, as the question spells them."""
+def missing_words(question: str, chunks: Sequence[Chunk], context: AnswerContext | None = None) -> list[str]:
+    """Words of the question (not filler) that appear in none of ``chunks`` — nor anywhere in the index, when
+    ``context`` is given (a part the question names that really has no match) — as the question spells them."""
     seen = set()
     for chunk in chunks:
         seen.update(code_tokens(chunk.text))
@@ -182,14 +170,18 @@ def missing_words(question: str, chunks: Sequence[Chunk]) -> list[str]:
         if word.lower() in FILLER or not tokens:
             continue
         found = any(t in seen or any(s.startswith(t) or t.startswith(s) for s in seen if len(s) >= 4) for t in tokens)
-        if not found and word.lower() not in (m.lower() for m in missing):
+        if found or word.lower() in (m.lower() for m in missing):
+            continue
+        if context is None or not any(context.rows_mentioning(token) for token in tokens):
             missing.append(word)
     return missing
 
 
-def _related(context: AnswerContext, steps: list[Step], imports: dict[str, set[str]]) -> None:
+def _related(
+    context: AnswerContext, steps: list[Step], imports: dict[str, set[str]], shown: Sequence[Step] = ()
+) -> None:
     """Callers and callees outside the answer, checked in the code, at most ``RELATED_PER_STEP`` per step."""
-    inside = {step.chunk.id for step in steps}
+    inside = {step.chunk.id for step in [*steps, *shown]}
     total = 0
     for step in sorted(steps, key=lambda s: s.rank):
         callers, callees = context.neighbours(step.chunk)
@@ -211,7 +203,7 @@ def _related(context: AnswerContext, steps: list[Step], imports: dict[str, set[s
 
 def _values(context: AnswerContext, steps: list[Step]) -> None:
     """The literal values the best sources' key lines read, set in their own file or another file of the answer."""
-    best = [step for step in steps if step.rank <= VALUES_FOR]
+    best = [step for step in steps if step.rank <= VALUES_FOR and step.lines]
     if not best:
         return
     paths = list(dict.fromkeys(step.chunk.path for step in steps))
@@ -223,47 +215,82 @@ def _values(context: AnswerContext, steps: list[Step]) -> None:
         step.values = [value for value in values if not instruction_like(value.line.text)]  # data, not advice
 
 
-def explain(question: str, context: AnswerContext, *, limit: int = 8, max_files: int = MAX_FILES) -> Explanation:
-    """The extractive answer to ``question`` as data (see the module docstring)."""
-    terms = question_terms(question)
-    sources = select_sources(terms, context, limit, max_files)
-    steps = [
-        Step(rank, hit, role_of(hit.chunk),
-             _shown(key_lines(terms, hit.chunk.text, hit.chunk.start_line,
-                              limit=LINES_FIRST if rank <= 3 else LINES_OTHER)),
-             summary(hit.chunk))
-        for rank, hit in enumerate(sources, start=1)
+def _steps(terms: Terms, found: Sequence[Candidate]) -> list[Step]:
+    return [
+        Step(n, c.hit, role_of(c.chunk), _shown(source_lines(terms, c.chunk, c.matches, LINES_OPEN)),
+             summary(c.chunk), matches=c.matches, score=c.score, evidence=c.evidence, score_mechanism=c.mechanism)
+        for n, c in enumerate(found, start=1)
     ]  # fmt: skip
-    neighbour_paths = []
-    for step in steps:
-        callers, callees = context.neighbours(step.chunk)
-        rows = callers[:RELATED_CANDIDATES] + callees[:RELATED_CANDIDATES]
-        neighbour_paths += [context.table.paths[r] for r in rows]
-    imports = context.imports([*(s.chunk.path for s in steps), *neighbour_paths]) if steps else {}
+
+
+def _link(steps: list[Step], context: AnswerContext, imports: dict[str, set[str]]) -> tuple[set, set]:
+    """Checked symbol-graph links between the steps: (edges, calls) as index pairs into ``steps``."""
     edges: set[tuple[int, int]] = set()
     calls: set[tuple[int, int]] = set()
-    for a in steps:
-        for b in steps:
+    for i, a in enumerate(steps):
+        for j, b in enumerate(steps):
             if a is b or a.chunk.id == b.chunk.id or not context.has_edge(a.chunk, b.chunk):
                 continue
             use = link(a.chunk, b.chunk, imports)
             if use is not None:
-                edges.add((a.rank - 1, b.rank - 1))
+                edges.add((i, j))
                 if use.verb == "calls":
-                    calls.add((a.rank - 1, b.rank - 1))
+                    calls.add((i, j))
                 a.calls.append((b.rank, use))
                 b.called_by.append((a.rank, use))
-    _related(context, steps, imports)
-    known = {name for step in steps for name in short_names(step.chunk.symbol)}
+    return edges, calls
+
+
+def _imports(context: AnswerContext, steps: Sequence[Step]) -> dict[str, set[str]]:
+    neighbour_paths = []
     for step in steps:
+        callers, callees = context.neighbours(step.chunk)
+        neighbour_paths += [context.table.paths[r] for r in callers[:RELATED_CANDIDATES] + callees[:RELATED_CANDIDATES]]
+    return context.imports([*(s.chunk.path for s in steps), *neighbour_paths]) if steps else {}
+
+
+def explain(question: str, context: AnswerContext, *, limit: int = 8, max_files: int = MAX_FILES) -> Explanation:
+    """The extractive answer to ``question`` as data (see the module docstring)."""
+    terms, topics, conventions = question_terms(question), intents(question), frameworks(context)
+    found = candidates(terms, topics, conventions, context, select_sources(terms, context, limit, max_files))
+    kept, repeats = collapse(_steps(terms, found))
+    for index, step in enumerate(kept):
+        step.repeats = [other.hit for other in repeats.get(index, [])]
+    opened, folded = split_open(kept)
+    folded = folded[:MAX_FOLDED]
+    imports = _imports(context, [*opened, *folded])
+    edges, calls = _link(opened, context, imports)
+    strong = next((n for n, step in enumerate(opened) if step.score_mechanism < LEAD_MECHANISM), len(opened))
+    ordered = [*(reading_order(opened, edges, calls, strong) if not weak_evidence(terms, opened) else opened), *folded]
+    for number, step in enumerate(ordered, start=1):  # numbering follows reading order
+        step.rank = number
+        step.calls, step.called_by = [], []
+    counts = allocate_lines(terms, [(s.chunk, s.matches) for s in opened], KEY_LINES, LINES_LEAST, LINES_MOST)
+    allotted = {id(step): count for step, count in zip(opened, counts, strict=True)}
+    for step in ordered:  # the best lines across the open sources are shown; a folded source shows its best one
+        step.lines = _shown(source_lines(terms, step.chunk, step.matches, allotted.get(id(step), LINES_FOLDED)))
+        if id(step) not in allotted:  # a model reads more of a folded source than the answer shows
+            step.brief_lines = _shown(source_lines(terms, step.chunk, step.matches, LINES_BRIEF))
+    _link(ordered, context, imports)  # what the sentences say: calls between all the sources shown
+    edges, calls = _link(ordered[: len(opened)], context, imports)  # the chain: between the open ones
+    for step in ordered:  # the second pass doubled the links between open steps
+        step.calls = list(dict.fromkeys(step.calls))
+        step.called_by = list(dict.fromkeys(step.called_by))
+    _related(context, ordered[: len(opened)], imports, ordered)
+    known = {name for step in ordered for name in short_names(step.chunk.symbol)}
+    for step in ordered:
         step.external_calls = _external_calls(step.lines, known | {r.use.name for r in step.related})
-    _values(context, steps)
-    order = flow_order([step.chunk for step in steps], edges)
-    ordered = [steps[i] for i in order]
-    longest = chains(order, calls)
+    _values(context, ordered[: len(opened)])
+    longest = chains(list(range(len(opened))), calls)
     chain = [i + 1 for i in longest[0]] if longest else []
-    related_hits = [Hit(r.chunk, 0.0, r.chunk.id) for step in steps for r in step.related]
-    related_hits += [Hit(v.chunk, 0.0, v.chunk.id) for step in steps for v in step.values]
-    unique_related = list({hit.chunk.id: hit for hit in related_hits}.values())
-    shown = [step.chunk for step in steps]
-    return Explanation(question, ordered, chain, missing_words(question, shown), [*sources, *unique_related])
+    extra = [hit for step in ordered for hit in step.repeats]
+    extra += [Hit(r.chunk, 0.0, r.chunk.id) for step in ordered for r in step.related]
+    extra += [Hit(v.chunk, 0.0, v.chunk.id) for step in ordered for v in step.values]
+    shown_ids = {step.chunk.id for step in ordered}
+    unique = [hit for hit in {hit.chunk.id: hit for hit in extra}.values() if hit.chunk.id not in shown_ids]
+    missing = missing_words(question, [step.chunk for step in ordered], context)
+    sources = [*(step.hit for step in ordered), *unique]
+    lead = opened[0].rank if opened else 1
+    explanation = Explanation(question, ordered, chain, missing, sources, len(opened), framework_name(conventions))
+    explanation.intents, explanation.lead = topics, lead
+    return explanation

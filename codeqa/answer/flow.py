@@ -49,6 +49,7 @@ MEMBER_CALL = re.compile(r"(?:\.|::|->)([A-Za-z_]\w*[?!]?)\s*\(")
 RUBY_MEMBER_CALL = re.compile(r"(?:\.|::)([a-z_]\w*[?!]?)")
 ENTRY_STEMS = frozenset({"__init__", "index", "mod"})
 SIGNATURE = re.compile(r"^\s*(?:(?:export|public|private|protected|static|async|pub)\s+)*(?:def|func|fn|function)\b")
+RECEIVER = re.compile(r"(?<![\w.])([A-Z][\w]*(?:::[A-Z]\w*)*)\s*(?:\.|::|->)$")
 METHOD_HEAD = r"^\s*(?:(?:async|static|public|private|protected|override|get|set|function)\s+)*"
 
 
@@ -115,18 +116,24 @@ def find_uses(user: Chunk, used: Chunk, names: Sequence[str] | None = None) -> l
             ):
                 continue  # a definition of the name (its own, or a method of the same name), not a use
             verb = "calls" if match.group("call") else "uses"
-            member = code[: match.start()].rstrip().endswith((".", "->", "::", "#"))
+            before = code[: match.start()].rstrip()
+            member = before.endswith((".", "->", "::", "#"))
+            receiver = RECEIVER.search(before) if member else None  # Sentry.set_user: only Sentry's set_user
             member_call = RUBY_MEMBER_CALL if user.language == "ruby" else MEMBER_CALL  # Ruby calls need no parens
             called = member_call.match(code, match.end())  # User.find_by(...): a call of the class's method
             if verb == "uses" and called:
                 verb, name = "calls", f"{name}.{called.group(1)}"
-            found.append(Use(name + ("@member" if member else ""), user.start_line + offset, verb, line.strip()))
+            tag = ("@member" + (f"={receiver.group(1)}" if receiver else "")) if member else ""
+            found.append(Use(name + tag, user.start_line + offset, verb, line.strip()))
             break
     return found
 
 
 def reaches(user: Chunk, used: Chunk, uses: Sequence[Use], imports: Mapping[str, set[str]]) -> bool:
     """Whether the uses found can refer to ``used`` (see the module docstring, rule 3)."""
+    uses = [use for use in uses if _receiver_fits(use, used)]
+    if not uses:
+        return False  # every use is a method of another class or module (``Sentry.set_user``)
     if user.path == used.path:
         return True
     imported = imports.get(user.path, set())
@@ -138,7 +145,19 @@ def reaches(user: Chunk, used: Chunk, uses: Sequence[Use], imports: Mapping[str,
         return PurePosixPath(user.path).parent == PurePosixPath(used.path).parent
     if user.language not in EXPLICIT_IMPORTS:
         return True
-    return any(use.name.endswith("@member") and is_method(used, use.name.removesuffix("@member")) for use in uses)
+    return any("@member" in use.name and is_method(used, _bare(use.name)) for use in uses)
+
+
+def _bare(name: str) -> str:
+    return name.split("@", 1)[0]
+
+
+def _receiver_fits(use: Use, used: Chunk) -> bool:
+    """A member use on a named class or module (``Sentry.set_user``) reaches only code inside that class/module."""
+    if "@member=" not in use.name:
+        return True
+    receiver = use.name.split("@member=", 1)[1].split("::")[-1]
+    return any(receiver in qualified.replace("::", ".").split(".")[:-1] for qualified in qualified_names(used.symbol))
 
 
 def link(
@@ -149,7 +168,7 @@ def link(
     if not uses or not reaches(user, used, uses, imports):
         return None
     best = next((use for use in uses if use.verb == "calls"), uses[0])
-    return Use(best.name.removesuffix("@member"), best.line, best.verb, best.text)
+    return Use(_bare(best.name), best.line, best.verb, best.text)
 
 
 def flow_order(chunks: Sequence[Chunk], edges: set[tuple[int, int]]) -> list[int]:

@@ -17,10 +17,9 @@ from codeqa.answer.flow import Use, link
 from codeqa.answer.injection import describe
 from codeqa.answer.outline import display_name, summary
 from codeqa.answer.render import code_span, escape_markdown
-from codeqa.config import Settings
 from codeqa.errors import SymbolNotFoundError
+from codeqa.index import Index
 from codeqa.records import Chunk, Hit
-from codeqa.store import Manifest, Store
 from codeqa.symbols import defined_names, qualified_names
 from codeqa.symbols import short_name as last_part
 
@@ -244,10 +243,8 @@ def render_graph(answer: GraphAnswer) -> str:
     return "\n".join(parts)
 
 
-def answer_from_graph(
-    settings: Settings, store: Store, manifest: Manifest, intent: GraphIntent
-) -> tuple[str, list[Hit]]:
-    """The markdown answer and its sources for a graph question about index ``manifest``."""
-    context = AnswerContext.from_index(settings, store, manifest, [], [])
+def answer_from_graph(index: Index, intent: GraphIntent) -> tuple[str, list[Hit]]:
+    """The markdown answer and its sources for a graph question about ``index``."""
+    context = AnswerContext.from_index(index, [], [])
     found = graph_answer(intent.relation, intent.symbol, context)
     return render_graph(found), found.sources

@@ -101,4 +101,6 @@ def display_name(chunk: Chunk) -> str:
     names = qualified_names(chunk.symbol)
     if not names:
         return chunk.path.rsplit("/", 1)[-1]
+    while len(names) > 1 and names[1].startswith(names[0] + "."):  # module Api / class Api.Orders: the class
+        names = names[1:]
     return names[0] + (f" (+{len(names) - 1})" if len(names) > 1 else "")

@@ -8,29 +8,19 @@ from __future__ import annotations
 
 from codeqa.answer.context import AnswerContext
 from codeqa.answer.explain import Explanation, explain
-from codeqa.config import Settings
+from codeqa.index import Index
 from codeqa.retrieve import Filters, retrieve
-from codeqa.store import Manifest, Store
 
 MAX_POOL = 60  # chunks retrieved to choose an answer's sources from
 
 
-def explain_index(
-    name: str,
-    question: str,
-    query: str,
-    settings: Settings,
-    store: Store,
-    manifest: Manifest,
-    filters: Filters | None,
-    k: int,
-) -> Explanation | None:
+def explain_index(index: Index, question: str, query: str, filters: Filters | None, k: int) -> Explanation | None:
     """Retrieve a pool of chunks for ``query`` and build the extractive explanation from it (None: nothing matched)."""
-    pool = retrieve(name, query, settings, k=min(MAX_POOL, max(3 * k, 24)), filters=filters, store=store)
+    pool = retrieve(index, query, k=min(MAX_POOL, max(3 * k, 24)), filters=filters)
     if not pool.hits:
         return None
     mask_of = filters.mask if filters is not None and filters.active else None
-    context = AnswerContext.from_index(settings, store, manifest, pool.hits, [f.path for f in pool.files], mask_of)
+    context = AnswerContext.from_index(index, pool.hits, [f.path for f in pool.files], mask_of)
     explanation = explain(query, context, limit=k)
     explanation.question = question
     return explanation

@@ -15,6 +15,7 @@ from codeqa.records import Chunk, ChunkKind
 NAME = re.compile(r"(?<![\w$.])\$?([A-Za-z_][\w]*)")
 LITERAL = re.compile(r"\d|\"|'|`")
 MODIFIERS = r"(?:(?:export|const|let|var|final|static|public|private|protected|readonly|val|declare)\s+)*"
+CONSTRUCTED = re.compile(r"\s*(?:new\s+)?[A-Za-z_][\w.]*\s*\(")  # an object built by a call, not a literal
 CLOSING = re.compile(r"^\s*(?:[)}\]]|end\b)")
 MAX_VALUES = 2  # per source
 COMMON = frozenset(
@@ -49,7 +50,8 @@ def _set_in(name: str, chunk: Chunk) -> KeyLine | None:
     for offset, text in enumerate(lines):
         if pattern.match(text) and (offset == 0 or _indent(text) <= outer):
             value = text.split("=", 1)[1] if "=" in text else ""
-            return KeyLine(chunk.start_line + offset, clip(text)) if LITERAL.search(value) else None
+            built = CONSTRUCTED.match(value) and not re.search(r"\d", value)  # Blueprint("auth", __name__)
+            return KeyLine(chunk.start_line + offset, clip(text)) if LITERAL.search(value) and not built else None
     return None
 
 

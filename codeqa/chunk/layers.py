@@ -3,8 +3,8 @@
 Layers let a user narrow a question ("only controllers", "skip tests"). They are decided by small tables of
 conventions, kept as data and checked in this order (first match wins):
 
-1. ``STRONG_RULES`` — path patterns that beat everything (a test file is a test wherever it lives; migrations,
-   docs, build and CI files);
+1. ``PATH_RULES`` — path patterns that beat everything (a test file is a test wherever it lives; migrations,
+   docs, build and CI files). The same table gives each file its ranking role (``codeqa.retrieve.roles``);
 2. ``FILE_NAMES`` — exact file names with a fixed role (``urls.py``, ``routes.rb``, Next's ``page.tsx``);
 3. ``FILE_SUFFIXES`` — file-name endings: feature-folder conventions (``orders.service.ts``,
    ``users_controller.rb``, ``welcome_mailer.rb``), templates (``.erb``, ``.jbuilder``, ``.blade.php``) and config
@@ -19,36 +19,15 @@ then ``core``.
 
 from __future__ import annotations
 
-import re
 from pathlib import PurePosixPath
 
+from codeqa.chunk.path_rules import COMPILED_RULES, PATH_RULES, path_role
 from codeqa.records import Layer
+
+__all__ = ["LAYERS", "PATH_RULES", "layer_for", "path_role"]
 
 LAYERS = tuple(Layer)
 
-STRONG_RULES: list[tuple[str, str]] = [
-    ("test", r"(^|/)(tests?|spec|specs|__tests__|__mocks__|testing|e2e|cypress|testdata)/"),
-    (
-        "test",
-        r"(^|/)(test_[^/]*\.py|[^/]*_test\.(py|go|rb|exs?)|conftest\.py|[^/]*_spec\.rb"
-        r"|[^/]*\.(spec|test)\.[cm]?[jt]sx?|[^/]*Tests?\.(java|kt|cs|php|scala|swift))$",
-    ),
-    ("migration", r"(^|/)(migrations?|db/migrate|alembic|flyway)/|(^|/)db/(schema\.rb|structure\.sql|seeds\.rb)$"),
-    ("docs", r"(^|/)(docs?|documentation|site-docs)/"),
-    ("docs", r"\.(md|markdown|mdx|rst|adoc)$|(^|/)(README|CHANGELOG|CONTRIBUTING|LICENSE|AUTHORS)"),
-    ("build", r"(^|/)(\.github/workflows|\.circleci|\.buildkite)/|(^|/)\.gitlab-ci\.ya?ml$"),
-    (
-        "build",
-        r"(^|/)(setup\.py|setup\.cfg|pyproject\.toml|noxfile\.py|tox\.ini|Makefile"
-        r"|CMakeLists\.txt|[^/]*\.cmake|package\.json|tsconfig[^/]*\.json|Gemfile|Rakefile"
-        r"|[^/]*\.gemspec|build\.gradle(\.kts)?|settings\.gradle(\.kts)?|pom\.xml|Cargo\.toml"
-        r"|build\.rs|go\.mod|Jenkinsfile|justfile|BUILD(\.bazel)?|WORKSPACE|composer\.json"
-        r"|(webpack|vite|rollup|babel|esbuild|jest|vitest|eslint|prettier|tailwind|postcss|next|nuxt)"
-        r"\.config\.[cm]?[jt]s)$",
-    ),
-    ("config", r"(^|/)(Dockerfile[^/]*|docker-compose[^/]*\.ya?ml|\.env[^/]*|Procfile|config\.ru)$"),
-    ("api", r"(^|/)views/[^/]*\.py$"),  # a Django views package handles requests (elsewhere views/ holds templates)
-]
 
 # Exact file names (any folder).
 FILE_NAMES: list[tuple[str, tuple[str, ...]]] = [
@@ -211,7 +190,6 @@ FALLBACK_FOLDERS: dict[str, str] = dict.fromkeys(("lib", "libs", "common", "shar
 
 CONTENT_PREFIX = 50_000  # framework signals sit near the top; don't scan megabytes
 
-_STRONG = [(Layer(layer), re.compile(pattern)) for layer, pattern in STRONG_RULES]
 _NAMES = {name: Layer(layer) for layer, names in reversed(FILE_NAMES) for name in names}
 _SUFFIXES = [(Layer(layer), suffixes) for layer, suffixes in FILE_SUFFIXES]
 _WEAK = [(Layer(layer), suffixes) for layer, suffixes in WEAK_SUFFIXES]
@@ -237,9 +215,9 @@ def _by_folder(folders: list[str], table: dict[str, str]) -> Layer | None:
 
 def layer_for(path: str, text: str | None = "") -> Layer:
     """The layer of a repo-relative POSIX path, using the file's text for framework signals."""
-    for layer, pattern in _STRONG:
-        if pattern.search(path):
-            return layer
+    for pattern, layer, _, _ in COMPILED_RULES:
+        if layer is not None and pattern.search(path):
+            return Layer(layer)
     pure = PurePosixPath(path)
     name, folders = pure.name, [part.lower() for part in pure.parts[:-1]]
     found = _NAMES.get(name) or _by_suffix(name, _SUFFIXES) or _by_folder(folders, FOLDERS)

@@ -11,18 +11,53 @@ from rich.table import Table
 
 from codeqa.cli.console import err, out, run_or_exit, safe, settings
 
+CHUNK_COLUMNS = (("chunk_ndcg@10", "NDCG@10"), ("chunk_recall@10", "gold files"), ("files@10", "files"),
+                 ("lines@10", "key lines"))  # fmt: skip
+
+
+def _ordered(summary: dict[str, dict[str, float]]) -> list[tuple[str, dict[str, float]]]:
+    """Overall first, then datasets ``[..]``, languages ``<..>``, repositories."""
+    return sorted(summary.items(), key=lambda kv: (kv[0] != "overall", kv[0][:1] not in "[", kv[0][:1] != "<", kv[0]))
+
 
 def _table(title: str, summary: dict[str, dict[str, float]], ks: tuple[int, ...]) -> Table:
-    table = Table("group", "n", *[f"Acc@{x}" for x in ks], "MRR@10", title=title)
-    order = sorted(summary.items(), key=lambda kv: (kv[0] != "overall", not kv[0].startswith("["), kv[0]))
-    for group, metrics in order:
+    ndcg = "ndcg@10" in summary.get("overall", {})
+    table = Table("group", "n", *[f"Acc@{x}" for x in ks], "MRR@10", *(["NDCG@10"] if ndcg else []), title=title)
+    for group, metrics in _ordered(summary):
         row = [f"{metrics[f'acc@{x}']:.1f} ({round(metrics[f'acc@{x}'] * metrics['n'] / 100)})" for x in ks]
-        table.add_row(safe(group), str(int(metrics["n"])), *row, f"{metrics['mrr@10']:.1f}")
+        tail = [f"{metrics['ndcg@10']:.1f}"] if ndcg else []
+        table.add_row(safe(group), str(int(metrics["n"])), *row, f"{metrics['mrr@10']:.1f}", *tail)
     return table
 
 
-def _cross_validation(features: Path, instances: list[Any], l2_values: str, train_out: Path | None) -> None:
-    """Leave-one-repository-out results of the learned ranker for each L2 strength; optionally fit and save one."""
+def _chunk_table(summary: dict[str, dict[str, float]]) -> Table | None:
+    """The top ten chunks: NDCG@10 and recall of the gold files, distinct files shown, key lines contained."""
+    overall = summary.get("overall", {})
+    columns = [(key, label) for key, label in CHUNK_COLUMNS if key in overall]
+    if not columns:
+        return None
+    table = Table("group", "n", *(label for _, label in columns), title="top ten chunks")
+    for group, metrics in _ordered(summary):
+        cells = []
+        for key, _ in columns:
+            value = metrics.get(key)
+            if value is None:
+                cells.append("-")
+            elif key == "files@10":
+                cells.append(f"{value:.2f}")
+            elif key == "lines@10":
+                cells.append(f"{value:.1f} ({int(metrics['n_lines'])})")
+            else:
+                cells.append(f"{value:.1f}")
+        table.add_row(safe(group), str(int(metrics["n"])), *cells)
+    return table
+
+
+def _cross_validation(
+    features: Path, instances: list[Any], l2_values: str, train_out: Path | None, rerank_out: Path | None
+) -> None:
+    """Leave-one-repository-out results of the learned ranker for each L2 strength, then (when the features were
+    saved with their traces) of the whole ranking; optionally fit on all questions and save the settings."""
     from codeqa.evaluate.metrics import InstanceResult, summarize
     from codeqa.evaluate.train import cross_validate, fit, load_queries, ranker_from
 
@@ -37,13 +72,19 @@ def _cross_validation(features: Path, instances: list[Any], l2_values: str, trai
             metrics = {f"acc@{k}": float(rank is not None and rank <= k) for k in (1, 5, 10)}
             metrics["mrr@10"] = 1.0 / rank if rank is not None and rank <= 10 else 0.0
             dataset = by_id[query.instance_id].dataset
-            results.append(InstanceResult(query.instance_id, query.repo, query.kind or dataset, [], 0.0, 0.0, metrics))
+            results.append(
+                InstanceResult(
+                    query.instance_id, query.repo, query.kind or dataset, [], 0.0, 0.0, metrics, language=query.language
+                )
+            )
         summary = summarize(results)
         out.print(_table(f"leave-one-repository-out, L2={l2}", summary, (1, 5, 10)))
         scores[l2] = summary["overall"]["mrr@10"]
     # the strongest regularization within one MRR point of the best: simpler weights carry over better
+    chosen = max(l2 for l2, score in scores.items() if score >= max(scores.values()) - 1.0) if scores else 1.0
+    if all(q.second is not None for q in queries) and queries:
+        _cross_validate_stages(queries, chosen, rerank_out, {i.instance_id: i.dataset for i in instances})
     if train_out is not None and scores:
-        chosen = max(l2 for l2, score in scores.items() if score >= max(scores.values()) - 1.0)
         theta = fit(queries, chosen)
         provenance = {
             "l2": chosen,
@@ -57,11 +98,39 @@ def _cross_validation(features: Path, instances: list[Any], l2_values: str, trai
         out.print(f"wrote ranker weights (L2={chosen}) to {train_out}")
 
 
+def _cross_validate_stages(queries: list[Any], l2: float, rerank_out: Path | None, datasets: dict[str, str]) -> None:
+    """The whole ranking (both file stages, the exact-name path, the chunk ranker) cross-validated by repository."""
+    from codeqa.evaluate.metrics import summarize
+    from codeqa.evaluate.stages import StageConfig, cross_validate_stages, fit_all, later_from, outcome_results
+
+    config = StageConfig(l2_first=l2)
+    outcomes, _ = cross_validate_stages(queries, config)
+    summary = summarize(outcome_results(queries, outcomes, datasets=datasets))
+    title = f"leave-one-repository-out, both stages and the exact-name path (L2={l2}, second stage {config.l2_second})"
+    out.print(_table(title, summary, (1, 5, 10)))
+    chunk_table = _chunk_table(summary)
+    if chunk_table is not None:
+        out.print(chunk_table)
+    if rerank_out is not None:
+        fitted = fit_all(queries, config)
+        provenance = {
+            "l2": l2,
+            "cv": {key: summary["overall"][key] for key in ("acc@1", "acc@5", "mrr@10", "chunk_ndcg@10")},
+            "alpha_temperature_chosen_by": "chunk NDCG@10 + key lines@10 on the training questions",
+            "questions": len(queries),
+            "repositories": sorted({q.repo for q in queries}),
+            "kinds": sorted({q.kind for q in queries}),
+        }
+        rerank_out.write_text(later_from(fitted, config, provenance).to_json())
+        out.print(f"wrote the second stage and chunk ranker settings to {rerank_out}")
+
+
 def _answers_table(summary: dict[str, dict[str, float]], ks: tuple[int, ...], backend: str) -> Table:
     columns = [f"Acc@{x}" for x in ks]
     table = Table(
-        "group", "n", *columns, "facts shown", ">=1 fact", "citations valid", "s/answer", title=f"answers ({backend})"
-    )
+        "group", "n", *columns, "facts shown", ">=1 fact", "facts in prompt", "opening file", "lines (median)",
+        "citations valid", "s/answer", title=f"answers ({backend})",
+    )  # fmt: skip
     order = sorted(summary.items(), key=lambda kv: (kv[0] != "overall", kv[0]))
     for group, row in order:
         n = int(row["n"])
@@ -72,6 +141,9 @@ def _answers_table(summary: dict[str, dict[str, float]], ks: tuple[int, ...], ba
             *accs,
             f"{row['facts_pct']:.1f} ({int(row['facts_shown'])}/{int(row['facts'])})",
             f"{row['with_fact_pct']:.1f} ({int(row['with_fact'])})",
+            f"{row['prompt_pct']:.1f} ({int(row['prompt_facts'])})",
+            f"{row['opening_pct']:.1f} ({int(row['opening_ok'])})",
+            f"{row['lines_median']:g}",
             f"{row['citations_valid_pct']:.1f} ({int(row['citations'])})",
             f"{row['seconds_per_answer']:.2f}",
         )
@@ -87,7 +159,9 @@ def _evaluate_answers(
     def show(result) -> None:
         gold = "gold in sources" if result.metrics.get(f"acc@{max(ks)}") else "gold missing"
         err.print(
-            f"{safe(result.instance_id):<40} facts {len(result.shown)}/{result.facts}  {gold:<15} "
+            f"{safe(result.instance_id):<40} facts {len(result.shown)}/{result.facts}"
+            f" (prompt {len(result.prompt_shown)})  opening {'ok' if result.opening_ok else 'no'}"
+            f"  {result.lines:3d} lines  {gold:<15} "
             f"{result.seconds:6.2f}s" + (f"  (indexed in {result.index_seconds:.1f}s)" if result.index_seconds else "")
         )
 
@@ -128,6 +202,9 @@ def evaluate(
     train_out: Annotated[
         Path | None, typer.Option(help="Fit the ranker on all questions (best L2) and write its weights here.")
     ] = None,
+    rerank_out: Annotated[
+        Path | None, typer.Option(help="Fit the second stage and the chunk ranker on all questions; write them here.")
+    ] = None,
     answers: Annotated[
         bool,
         typer.Option(
@@ -156,8 +233,8 @@ def evaluate(
         if not path.is_file():
             err.print(f"[bold red]error:[/] dataset {safe(str(path))} not found")
             raise typer.Exit(2)
-    if (cv_by_repo or train_out or from_features) and features is None:
-        raise typer.BadParameter("--cv-by-repo, --from-features and --train-out need --features DIR")
+    if (cv_by_repo or train_out or rerank_out or from_features) and features is None:
+        raise typer.BadParameter("--cv-by-repo, --from-features, --train-out and --rerank-out need --features DIR")
     instances = [i for path in dataset for i in run_or_exit(lambda p=path: load_dataset(p, limit))]
     if answers:
         if backend not in ("none", "auto", "embedded", "ollama", "openai"):
@@ -192,10 +269,14 @@ def evaluate(
                 on_result=show,
             )
         )
-        out.print(_table("file localization", summarize(results), ks))
+        summary = summarize(results)
+        out.print(_table("file localization", summary, ks))
+        chunk_table = _chunk_table(summary)
+        if chunk_table is not None:
+            out.print(chunk_table)
         if json_out:
             write_json(json_out, results)
             out.print(f"wrote {json_out}")
-    if cv_by_repo or train_out:
+    if cv_by_repo or train_out or rerank_out:
         assert features is not None
-        run_or_exit(lambda: _cross_validation(features, instances, l2, train_out))
+        run_or_exit(lambda: _cross_validation(features, instances, l2, train_out, rerank_out))

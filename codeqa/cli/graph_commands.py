@@ -16,12 +16,10 @@ LimitOption = Annotated[int, typer.Option("--limit", "-n", help="Most links to l
 def _show(name: str, symbol: str, relation: str, limit: int) -> None:
     from codeqa.answer.context import AnswerContext
     from codeqa.answer.graphqa import graph_answer
-    from codeqa.store import Store
+    from codeqa.index import Index
 
     def read():
-        store = Store(settings())
-        manifest = store.get_manifest(name)
-        context = AnswerContext.from_index(settings(), store, manifest, [], [])
+        context = AnswerContext.from_index(Index.open(name, settings()), [], [])
         return graph_answer(relation, symbol, context, limit=limit)
 
     answer = run_or_exit(read)

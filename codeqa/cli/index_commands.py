@@ -11,9 +11,9 @@ from typing import Annotated, Any
 import typer
 from rich.progress import BarColumn, Progress, TaskID, TextColumn, TimeElapsedColumn
 
-from codeqa import __version__
 from codeqa.cli.console import err, out, run_or_exit, safe, settings
 from codeqa.languages import largest_first
+from codeqa.version import __version__
 
 
 def index(
@@ -41,16 +41,16 @@ def index(
     ] = True,
 ) -> None:
     """Clone (if remote), scan, chunk, embed and store a repository; then prepare its map and overview."""
-    from codeqa.pipeline import build_index
+    from codeqa.index import Index
 
     if token_stdin:
         token = _token_from_stdin(token)
     config = settings()
-    report = _with_progress(lambda on_progress: build_index(source, config, name=name, ref=ref, token=token,
-                                                            progress=on_progress))  # fmt: skip
-    _print_report(report, verbose=verbose)
+    built = _with_progress(lambda on_progress: Index.build(source, config, name=name, ref=ref, token=token,
+                                                           progress=on_progress))  # fmt: skip
+    _print_report(built.report, verbose=verbose)
     if map_:
-        _prepare_views(config, report.manifest)
+        _prepare_views(built)
 
 
 def update(
@@ -63,19 +63,19 @@ def update(
     ] = True,
 ) -> None:
     """Bring an index up to date with its source: only changed files are chunked and embedded again."""
-    from codeqa.update import update_index
+    from codeqa.index import Index
 
     token = _token_from_stdin(None) if token_stdin else None
     config = settings()
-    report = _with_progress(lambda on_progress: update_index(name, config, token=token, progress=on_progress))
-    _print_report(report)
+    updated = _with_progress(lambda on_progress: Index.open(name, config).update(token=token, progress=on_progress))
+    _print_report(updated.report)
     if map_:
-        _prepare_views(config, report.manifest)
+        _prepare_views(updated)
 
 
 def _with_progress(action: Callable[[Callable[[Any], None]], Any]) -> Any:
     """Run an indexing ``action`` with one progress bar per stage on stderr."""
-    from codeqa.pipeline import STAGES
+    from codeqa.index import STAGES
 
     with Progress(
         TextColumn("{task.description:>6}"),
@@ -112,7 +112,7 @@ def _token_from_stdin(given: str | None) -> str:
     return token
 
 
-def _prepare_views(config: Any, manifest: Any) -> None:
+def _prepare_views(index: Any) -> None:
     """The map and overview, computed once now so `codeqa serve` shows them at once; the index is usable already,
     so nothing here fails the command (e.g. another `codeqa index` of the same name replaced it meanwhile)."""
     from codeqa.errors import CodeqaError
@@ -120,7 +120,7 @@ def _prepare_views(config: Any, manifest: Any) -> None:
 
     with err.status("Laying out the map and the overview (Ctrl-C skips; the app will do it)…"):
         try:
-            prepared = prepare(config, manifest)
+            prepared = prepare(index)
         except KeyboardInterrupt:
             err.print("Skipped the map; the app lays it out when you open it. The index is complete.")
             return
@@ -162,22 +162,23 @@ def _print_report(report: Any, *, verbose: bool = False) -> None:
 def list_indexes() -> None:
     """List indexed repositories (a few short lines each, readable in an 80-column terminal), and whether each is
     still fresh (local sources: HEAD and files compared with what was indexed)."""
-    from codeqa.freshness import check_freshness
-    from codeqa.store import Store
+    from codeqa.index import Index
 
     config = settings()
-    manifests = run_or_exit(lambda: Store(config).list_manifests())
+    indexes = run_or_exit(lambda: Index.all(config))
+    manifests = [index.manifest for index in indexes]
     if not manifests:
         out.print("No indexes yet. Create one with: codeqa index <github-url-or-path>")
         return
     width = min(max(len(m.name) for m in manifests), 30)
     out.print(f"[bold]{'name':<{width}}  {'commit':<7}  {'files':>7}  {'chunks':>7}  indexed[/]")
     stale = []
-    for m in manifests:
+    for opened in indexes:
+        m = opened.manifest
         when = dt.datetime.fromtimestamp(m.created_at).strftime("%Y-%m-%d %H:%M")
         files, chunks = m.counts.get("files", 0), m.counts.get("chunks", 0)
         try:
-            fresh = check_freshness(config, m)
+            fresh = opened.freshness()
             status = {"fresh": "fresh", "stale": "stale", "unknown": "?"}[fresh.state]
         except Exception as exc:  # a check must never break the list
             fresh, status = None, f"? ({exc.__class__.__name__})"
@@ -201,27 +202,24 @@ def remove(
     yes: Annotated[bool, typer.Option("--yes", "-y", help="Do not ask for confirmation.")] = False,
 ) -> None:
     """Delete an index (the original repository is not touched)."""
-    from codeqa.store import Store
+    from codeqa.index import Index
 
-    store = run_or_exit(lambda: Store(settings()))
-    run_or_exit(lambda: store.get_manifest(name))
+    index = run_or_exit(lambda: Index.open(name, settings()))
     if not yes and sys.stdin.isatty() and not typer.confirm(f"Delete index {name!r}?"):
         raise typer.Exit(1)
-    run_or_exit(lambda: store.remove(name))
+    run_or_exit(index.remove)
     out.print(f"Removed index {name}.")
 
 
 def repair() -> None:
     """Move a damaged index store aside and restore the indexes from the files that are left."""
-    from codeqa.repair import repair as run_repair
-    from codeqa.store import chroma_files
+    from codeqa.index.repair import repair as run_repair
+    from codeqa.index.repair import store_database
 
     config = settings()
     report = run_or_exit(lambda: run_repair(config))
     if report.damage is None and not report.restored and not report.lost:
-        out.print(
-            safe(f"The index store {chroma_files.database(config)} is healthy; nothing to repair."), soft_wrap=True
-        )
+        out.print(safe(f"The index store {store_database(config)} is healthy; nothing to repair."), soft_wrap=True)
         return
     if report.damage is not None:
         out.print(safe(f"The index store was damaged ({report.damage})."), soft_wrap=True)

@@ -29,10 +29,16 @@ def search(
     ] = False,
 ) -> None:
     """Print the chunks (or files) that best match a question: path:start-end  symbol  score."""
-    from codeqa.retrieve import retrieve
+    from codeqa.index import Index
+    from codeqa.retrieve import retrieve, validate_query
 
     filters = make_filters(layer, kind, language, path, glob)
-    result = run_or_exit(lambda: retrieve(name, query, settings(), k=k, filters=filters))
+
+    def run() -> Any:
+        asked = validate_query(query)  # a bad question is said before the index is opened, as it always was
+        return retrieve(Index.open(name, settings()), asked, k=k, filters=filters)
+
+    result = run_or_exit(run)
     hits = result.hits
     if not hits:
         out.print("No matching code" + (" within these filters." if filters.active else "."))
@@ -49,8 +55,13 @@ def search(
 
 def _print_sources(answer: Any) -> None:
 
-    out.print("\nSources:" if answer.sources else "\nSources: none")
-    for number, hit in enumerate(answer.sources, start=1):
+    if answer.sources and not answer.generated:  # the extractive answer numbers and cites its sources itself
+        out.print(
+            "\n" + safe(f"Sources: {len(answer.sources)}, cited above as [n] and path:start-end."), soft_wrap=True
+        )
+    else:
+        out.print("\nSources:" if answer.sources else "\nSources: none")
+    for number, hit in enumerate(answer.sources if answer.generated else [], start=1):
         symbol = f"  {hit.chunk.symbol}" if hit.chunk.symbol else ""
         out.print("  " + safe(f"[{number}] {hit.location}{symbol}"), soft_wrap=True)
     invalid = f" ({', '.join(answer.citations_invalid)})" if answer.citations_invalid else ""
@@ -82,10 +93,17 @@ def ask(
     """Answer a question about an indexed repository, citing path:start-end for every claim."""
 
     from codeqa.answer import ask as run_ask
+    from codeqa.index import Index
+    from codeqa.retrieve import validate_query
 
     filters = make_filters(layer, kind, language, path, glob)
     config = settings()
-    stream = run_or_exit(lambda: run_ask(name, question, config, filters=filters, backend=backend, model=model, k=k))
+
+    def start() -> Any:
+        asked = validate_query(question)  # a bad question is said before the index is opened, as it always was
+        return run_ask(Index.open(name, config), asked, filters=filters, backend=backend, model=model, k=k)
+
+    stream = run_or_exit(start)
     if stream.notice:
         err.print(f"[yellow]note:[/] {safe(stream.notice)}", soft_wrap=True)
     shown = stream.notice

@@ -6,7 +6,11 @@ correct explanation has to show: the hashing call, the status code, the config k
 - file Acc@k of the answer's sources (files in the order their first chunk appears among the sources);
 - key facts shown: a fact counts when it appears verbatim in the answer text once whitespace is collapsed;
 - citation validity: the share of the answer's citations that point into its sources;
-- seconds per answer, from the question to the finished, checked answer (retrieval included, indexing not).
+- seconds per answer, from the question to the finished, checked answer (retrieval included, indexing not);
+- answer length: non-empty lines of the answer text (what the CLI prints, the sources' one-line count aside);
+- opening-line file accuracy: whether the first file the answer cites is a gold file;
+- key facts in the prompt: the facts present in the brief a language model is given for the same question
+  (``brief.build_brief`` with Ollama's budget), measured without any model — what a local model can use.
 
 Any backend can be measured (``none`` is the extractive answer). Indexes are built like ``codeqa eval``'s (test
 files left out) and share its names, so ``--keep``/``--reuse`` work across both.
@@ -15,18 +19,23 @@ files left out) and share its names, so ``--keep``/``--reuse`` work across both.
 from __future__ import annotations
 
 import json
+import statistics
 import time
 from collections import defaultdict
 from collections.abc import Callable, Sequence
 from dataclasses import asdict, dataclass, field
 from pathlib import Path
 
+from codeqa.answer.answering import AnswerStream
+from codeqa.answer.brief import budget_for, build_brief, prompt_text
+from codeqa.answer.citations import parse_citations
+from codeqa.answer.prompt import Prompt
 from codeqa.config import Settings
 from codeqa.errors import QueryError
 from codeqa.evaluate.data import Instance
 from codeqa.evaluate.metrics import DEFAULT_KS, score
 from codeqa.evaluate.runner import _filters, indexed_in_turn
-from codeqa.store import Store
+from codeqa.records import Hit
 
 
 @dataclass
@@ -43,6 +52,11 @@ class AnswerResult:
     backend: str
     generated: bool
     metrics: dict[str, float] = field(default_factory=dict)
+    lines: int = 0  # non-empty lines of the answer text
+    opening_file: str | None = None  # the first file the answer cites
+    opening_ok: bool = False  # ... is a gold file
+    prompt_shown: list[str] = field(default_factory=list)  # key facts in the brief a model would get
+    prompt_tokens: int = 0
 
 
 def collapse(text: str) -> str:
@@ -54,6 +68,24 @@ def facts_shown(answer: str, facts: Sequence[str]) -> list[str]:
     """The facts that appear verbatim (whitespace-collapsed) in ``answer``."""
     flat = collapse(answer)
     return [fact for fact in facts if collapse(fact) and collapse(fact) in flat]
+
+
+def answer_lines(text: str) -> int:
+    return sum(1 for line in text.split("\n") if line.strip())
+
+
+def opening_file(text: str, sources: Sequence[Hit]) -> str | None:
+    """The file of the answer's first citation (a path, or the source a ``[n]`` points to)."""
+    for citation in parse_citations(text, [hit.chunk.path for hit in sources]):
+        if citation.path:
+            return citation.path
+        if citation.number is not None and 1 <= citation.number <= len(sources):
+            return sources[citation.number - 1].chunk.path
+    return None
+
+
+def is_gold(path: str | None, gold: Sequence[str]) -> bool:
+    return path is not None and any(path == g or g.endswith("/" + path) for g in gold)
 
 
 def source_files(paths: Sequence[str]) -> list[str]:
@@ -86,6 +118,12 @@ def summarize_answers(results: Sequence[AnswerResult]) -> dict[str, dict[str, fl
             citations_valid_pct=round(100 * valid / cited, 1) if cited else 100.0,
             seconds_per_answer=round(sum(m.seconds for m in members) / n, 2),
             generated=sum(1 for m in members if m.generated),
+            lines_median=statistics.median(m.lines for m in members),
+            opening_ok=sum(1 for m in members if m.opening_ok),
+            opening_pct=round(100 * sum(1 for m in members if m.opening_ok) / n, 1),
+            prompt_facts=sum(len(m.prompt_shown) for m in members),
+            prompt_pct=round(100 * sum(len(m.prompt_shown) for m in members) / facts, 1) if facts else 0.0,
+            prompt_tokens_median=statistics.median(m.prompt_tokens for m in members),
         )
         summary[group] = row
     return summary
@@ -98,6 +136,15 @@ def write_answers_json(path: Path, results: Sequence[AnswerResult], extra: dict 
         "instances": [{**{k: v for k, v in asdict(r).items() if k != "metrics"}, **r.metrics} for r in results],
     }
     Path(path).write_text(json.dumps(payload, indent=1))
+
+
+def model_prompt(stream: AnswerStream, settings: Settings) -> Prompt | None:
+    """The prompt the model got, or (no model) the brief an Ollama model would get for the same answer."""
+    if stream.prompt is not None:
+        return stream.prompt
+    if stream.explanation is None:
+        return None
+    return build_brief(stream.question, stream.explanation, budget=budget_for(settings))
 
 
 def run_answer_eval(
@@ -122,16 +169,13 @@ def run_answer_eval(
         raise QueryError(f"{len(without_facts)} questions have no key_facts (first: {without_facts[0]}).")
     if answers_dir is not None:
         answers_dir.mkdir(parents=True, exist_ok=True)
-    store = Store(settings)
     results: list[AnswerResult] = []
-    for instance, index_seconds in indexed_in_turn(instances, trees, settings, store, keep_indexes, reuse_indexes):
-        name = instance.index_name
+    for instance, index, index_seconds in indexed_in_turn(instances, trees, settings, keep_indexes, reuse_indexes):
         started = time.perf_counter()
-        stream = ask(
-            name, instance.problem_statement, settings, filters=_filters(instance), backend=backend, model=model, k=k
-        )
+        stream = ask(index, instance.problem_statement, filters=_filters(instance), backend=backend, model=model, k=k)
         answer = stream.result()
         seconds = time.perf_counter() - started
+        prompt = model_prompt(stream, settings)
         files = source_files([hit.chunk.path for hit in answer.sources])
         shown = facts_shown(answer.text, instance.key_facts)
         metrics = score(files, instance.gold_files, ks)
@@ -149,6 +193,11 @@ def run_answer_eval(
             answer.backend,
             answer.generated,
             metrics,
+            answer_lines(answer.text),
+            first := opening_file(answer.text, answer.sources),
+            is_gold(first, instance.gold_files),
+            facts_shown(prompt_text(prompt), instance.key_facts) if prompt else [],
+            prompt.tokens if prompt else 0,
         )
         if answers_dir is not None:
             (answers_dir / f"{instance.instance_id}.md").write_text(

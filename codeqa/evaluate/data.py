@@ -2,7 +2,9 @@
 
 Each line: ``instance_id``, ``repo``, ``base_commit``, ``problem_statement``, ``gold_files``, optionally ``tree``
 (``<owner>__<name>/<commit>`` relative to the trees folder; derived from repo and commit when absent) and
-``filters``. ``gold_files`` is read only to score.
+``filters``, ``language`` (the group it is reported in; else the repository's dominant language) and
+``key_fact_lines`` (``{fact: "path:line"}``: lines that answer, for chunk-level scores). ``gold_files`` and
+``key_fact_lines`` are read only to score.
 """
 
 from __future__ import annotations
@@ -31,6 +33,8 @@ class Instance:
     dataset: str = ""  # the file it came from (its stem)
     filters: dict = field(default_factory=dict, hash=False, compare=False)
     key_facts: tuple[str, ...] = ()
+    language: str = ""
+    key_lines: tuple[tuple[str, int], ...] = ()  # (path, line) of each key fact, for chunk-level scores
 
     def tree(self, trees: Path) -> Path:
         return trees / (self.tree_path or f"{self.repo.replace('/', '__')}/{self.base_commit}")
@@ -41,6 +45,15 @@ class Instance:
         tree = self.tree_path or f"{self.repo.replace('/', '__')}/{self.base_commit}"
         owner_repo, _, commit = tree.partition("/")
         return re.sub(r"[^A-Za-z0-9._-]", "-", f"eval-{owner_repo.replace('__', '-')}-{commit[:10]}")[:63]
+
+
+def _key_lines(raw: dict) -> tuple[tuple[str, int], ...]:
+    lines = []
+    for location in raw.values():
+        path, _, line = str(location).rpartition(":")
+        if path and line.isdigit():
+            lines.append((path, int(line)))
+    return tuple(lines)
 
 
 def load_dataset(path: Path, limit: int | None = None) -> list[Instance]:
@@ -61,6 +74,8 @@ def load_dataset(path: Path, limit: int | None = None) -> list[Instance]:
                     Path(path).stem,
                     dict(row.get("filters") or {}),
                     tuple(row.get("key_facts") or ()),
+                    str(row.get("language") or ""),
+                    _key_lines(row.get("key_fact_lines") or {}),
                 )
             )
         except (ValueError, KeyError, TypeError) as exc:

@@ -17,21 +17,38 @@ import numpy as np
 from scipy.optimize import minimize
 
 from codeqa.errors import QueryError
+from codeqa.retrieve.chunks import CHUNK_FEATURES
 from codeqa.retrieve.features import FEATURES
 from codeqa.retrieve.ranker import Ranker
+from codeqa.retrieve.rerank import STAGE2_FEATURES
 
 KS = (1, 5, 10)
 
 
 @dataclass
 class Query:
-    """One saved question: its candidates' features and which candidates are gold."""
+    """One saved question: its candidates' features and which candidates are gold; with a saved trace also the
+    second stage's candidates (indices into the candidates) and features, and the chunk ranker's pool."""
 
     instance_id: str
     repo: str
     kind: str
     features: np.ndarray
     gold: np.ndarray
+    language: str = ""
+    second: np.ndarray | None = None
+    second_features: np.ndarray | None = None
+    pool_owner: np.ndarray | None = None  # index into ``second``
+    pool_features: np.ndarray | None = None
+    pool_answers: np.ndarray | None = None  # key lines each pooled chunk holds
+    pool_exact: np.ndarray | None = None
+    exact_files: np.ndarray | None = None  # candidates the exact-name path puts first
+    key_lines: int = 0
+    gold_count: int = 1  # gold files of the question (some may not be candidates)
+    roles: tuple[str, ...] = ()  # each candidate's role
+    mentioned_roles: tuple[str, ...] = ()  # roles of the files the question names
+    role_mentions: tuple[int, ...] = ()  # how often the question names each role (``ROLE_WORDS`` order)
+    query_words: int = 0
 
     @property
     def answerable(self) -> bool:
@@ -42,8 +59,8 @@ def kind_of(dataset: str, instance_id: str) -> str:
     """Which kind of data a question is, for weighting: history-mined, newcomer questions, or issue reports."""
     if instance_id.startswith("hist") or dataset.startswith("history") or "__" in dataset:
         return "history"
-    if "howto" in dataset or instance_id.startswith("howto"):
-        return "howto"
+    if any(word in dataset or instance_id.startswith(word) for word in ("howto", "answers", "newcomer")):
+        return "howto"  # newcomer questions (the answers sets are the how-to questions with their answering lines)
     return dataset
 
 
@@ -57,7 +74,25 @@ def load_queries(directory: Path, instance_ids: Sequence[str] | None = None) -> 
             instance_id, repo, dataset = (str(v) for v in data["meta"][:3])
             if wanted is not None and instance_id not in wanted:
                 continue
-            queries.append(Query(instance_id, repo, kind_of(dataset, instance_id), data["features"], data["gold"]))
+            query = Query(instance_id, repo, kind_of(dataset, instance_id), data["features"], data["gold"])
+            query.language = str(data["meta"][4]) if len(data["meta"]) > 4 else ""
+            if "second" in data.files:
+                if (
+                    tuple(str(n) for n in data["second_names"]) != STAGE2_FEATURES
+                    or tuple(str(n) for n in data["pool_names"]) != CHUNK_FEATURES
+                ):
+                    raise QueryError(f"{path} was saved with other features; run the evaluation again to refresh it.")
+                query.second, query.second_features = data["second"], data["second_features"]
+                query.pool_owner, query.pool_features = data["pool_owner"], data["pool_features"]
+                query.pool_answers, query.pool_exact = data["pool_answers"], data["pool_exact"]
+                query.key_lines = int(data["key_lines"])
+                query.exact_files = data["exact_files"]
+                query.gold_count = int(data["gold_count"])
+                query.roles = tuple(str(r) for r in data["candidate_roles"])
+                query.mentioned_roles = tuple(str(r) for r in data["mentioned_roles"])
+                query.role_mentions = tuple(int(n) for n in data["role_mentions"])
+                query.query_words = int(data["query_words"])
+            queries.append(query)
     return queries
 
 
@@ -76,21 +111,28 @@ def balanced_weights(queries: Sequence[Query]) -> np.ndarray:
 
 
 def fit(queries: Sequence[Query], l2: float = 1.0, weights: np.ndarray | None = None) -> np.ndarray:
-    """Feature weights maximizing the weighted log-probability of the gold candidates."""
+    """First-stage feature weights maximizing the weighted log-probability of the gold candidates."""
     weights = balanced_weights(queries) if weights is None else weights
-    usable = [(q, w) for q, w in zip(queries, weights, strict=True) if q.answerable and len(q.gold) > 1]
+    blocks = [(q.features, q.gold, w) for q, w in zip(queries, weights, strict=True)]
+    return fit_blocks(blocks, l2, len(FEATURES))
+
+
+def fit_blocks(blocks: Sequence[tuple[np.ndarray, np.ndarray, float]], l2: float, size: int) -> np.ndarray:
+    """A conditional logit: per block (candidates' features, which are gold, weight), a softmax over the
+    candidates; maximizes the weighted log-probability of the gold ones, L2-penalized (features standardized)."""
+    usable = [(f, g, w) for f, g, w in blocks if g.any() and len(g) > 1]
     if not usable:
         raise QueryError("No training question has its gold file among the candidates.")
-    stacked = np.concatenate([q.features for q, _ in usable]).astype(np.float64)
+    stacked = np.concatenate([f for f, _, _ in usable]).astype(np.float64)
     scale = stacked.std(axis=0)
     scale[scale < 1e-6] = 1.0
-    blocks = [(q.features.astype(np.float64) / scale, q.gold, w) for q, w in usable]
-    total = sum(w for _, _, w in blocks)
+    scaled = [(f.astype(np.float64) / scale, g, w) for f, g, w in usable]
+    total = sum(w for _, _, w in scaled)
 
     def objective(theta: np.ndarray) -> tuple[float, np.ndarray]:
         loss = 0.5 * l2 * float(theta @ theta)
         grad = l2 * theta
-        for features, gold, weight in blocks:
+        for features, gold, weight in scaled:
             scores = features @ theta
             scores -= scores.max()
             probabilities = np.exp(scores)
@@ -101,7 +143,7 @@ def fit(queries: Sequence[Query], l2: float = 1.0, weights: np.ndarray | None = 
             grad -= weight / total * (features.T @ (target - probabilities))
         return loss, grad
 
-    result = minimize(objective, np.zeros(len(FEATURES)), jac=True, method="L-BFGS-B", options={"maxiter": 500})
+    result = minimize(objective, np.zeros(size), jac=True, method="L-BFGS-B", options={"maxiter": 500})
     return result.x / scale
 
 

@@ -30,8 +30,11 @@ GENERIC = frozenset(
     test tests spec get set init new index main value data name type args kwargs obj item items list dict str int
     create update delete run handle php tsx jsx rb py go java html css scss json yaml yml md txt vue src lib app
     mixed root other default base abstract interface impl helper helpers util utils common core file files
+    png jpg jpeg gif svg ico webp bmp pdf toml ini cfg env lock http https www com org net github gitlab
     """.split()  # noqa: SIM905 - a word list reads better as text
 )
+LINKS = re.compile(r"[A-Za-z][\w+.-]*://\S+|\]\([^)\s]*\)|\b[\w.-]+\.(?:png|jpe?g|gif|svg|ico|webp)\b")
+TOP_LEVEL = "top-level files"  # a region of files at the repository's root (README, package.json, tsconfig…)
 
 
 @dataclass(frozen=True)
@@ -133,9 +136,9 @@ def nested(coords: np.ndarray, seed: int) -> tuple[np.ndarray, np.ndarray]:
 
 def words(path: str, symbol: str) -> list[str]:
     """Lower-case words of a chunk's symbol and file name (identifiers split at camelCase and snake_case)."""
-    stem = path.rsplit("/", 1)[-1].split(".")[0]
+    stem = path.rsplit("/", 1)[-1].lstrip(".").split(".")[0]  # ".env.example" → "env"
     found = []
-    for identifier in IDENTIFIER.findall(f"{symbol} {stem}"):
+    for identifier in IDENTIFIER.findall(f"{LINKS.sub(' ', symbol)} {stem}"):  # a heading's link or image is no name
         for word in identifier_words(identifier):
             if len(word) >= 3 and word not in STOPWORDS and word not in GENERIC and not word.isdigit():
                 found.append(word)
@@ -240,5 +243,7 @@ def regions(
             vague = not folder or folder.rsplit("/", 1)[-1].lower() in SOURCE_ROOTS
             if vague or repository[folder] > 0.4 * len(paths):  # "app", or the package holding most code
                 place = _main_parts([paths[i] for i in members], folder) or place
+            if not folder and sum("/" not in paths[i] for i in members) >= 0.5 * len(members):
+                place = TOP_LEVEL
             found.append(Region(level, g, parent, folder, place, terms, len(members), *centre, _bounds(x, y)))
     return top, areas, found

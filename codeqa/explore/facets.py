@@ -5,9 +5,9 @@ from __future__ import annotations
 from collections import Counter
 from dataclasses import dataclass
 
-from codeqa.config import Settings
+from codeqa.index import Index
 from codeqa.records import ancestor_directories
-from codeqa.store import ChunkTable, Manifest, Store, index_dir, load_search_files
+from codeqa.store.table import ChunkTable
 
 
 @dataclass(frozen=True)
@@ -32,9 +32,7 @@ def facets_of(table: ChunkTable) -> Facets:
     )
 
 
-def load_facets(settings: Settings, manifest: Manifest, store: Store | None = None) -> Facets:
+def load_facets(index: Index) -> Facets:
     """From the chunk table alone (a page's sidebar needs no BM25 index); all search files when it is missing."""
-    table = ChunkTable.load(index_dir(settings, manifest.collection))
-    return facets_of(
-        table if table is not None else load_search_files(settings, manifest, store or Store(settings)).table
-    )
+    table = ChunkTable.load(index.folder)
+    return facets_of(table if table is not None else index.files.table)

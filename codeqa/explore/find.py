@@ -7,12 +7,10 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from codeqa.config import Settings
-from codeqa.embed import get_embedder
 from codeqa.errors import StoreError
 from codeqa.explore.projection import Projection
+from codeqa.index import Index
 from codeqa.retrieve import Filters, retrieve
-from codeqa.store import Manifest, Store, load_search_files
 
 QUERY_NEIGHBOURS = 8
 
@@ -45,11 +43,9 @@ def project_query(
     return float(x), float(np.average(projection.y[rows], weights=weights))
 
 
-def nearest_chunks(
-    settings: Settings, manifest: Manifest, vector: np.ndarray, *, k: int = QUERY_NEIGHBOURS, store: Store | None = None
-) -> list[tuple[str, float]]:
+def nearest_chunks(index: Index, vector: np.ndarray, *, k: int = QUERY_NEIGHBOURS) -> list[tuple[str, float]]:
     """``(chunk id, cosine similarity)`` of the ``k`` chunks closest to ``vector`` (unfiltered)."""
-    files = load_search_files(settings, manifest, store or Store(settings))
+    files = index.files
     similarity = np.asarray(files.vectors @ np.asarray(vector, dtype=np.float32), dtype=np.float32)
     k = min(k, similarity.shape[0])
     if k <= 0:
@@ -69,21 +65,13 @@ class QuestionMarks:
 
 
 def locate_question(
-    settings: Settings,
-    manifest: Manifest,
-    projection: Projection,
-    question: str,
-    *,
-    filters: Filters | None = None,
-    k: int = 8,
-    store: Store | None = None,
+    index: Index, projection: Projection, question: str, *, filters: Filters | None = None, k: int = 8
 ) -> QuestionMarks:
     """Retrieve ``question`` once and place it on the map: its hits (within ``filters``) and its position."""
-    store = store or Store(settings)
-    retrieval = retrieve(manifest.name, question, settings, k=k, filters=filters, store=store)
+    retrieval = retrieve(index, question, k=k, filters=filters)
     vector = retrieval.query_vector
     if vector is None:  # nothing in scope: place the question by its embedding alone
-        vector = get_embedder(settings).embed_query(question)
-    neighbours = [] if projection.method == "pca" else nearest_chunks(settings, manifest, vector, store=store)
+        vector = index.embedder.embed_query(question)
+    neighbours = [] if projection.method == "pca" else nearest_chunks(index, vector)
     position = project_query(projection, vector, neighbours=neighbours)
     return QuestionMarks(question, tuple(hit.id for hit in retrieval.hits), position)

@@ -15,11 +15,10 @@ from pathlib import PurePosixPath
 
 from codeqa.chunk.resolve import ImportGraph, resolve_imports
 from codeqa.chunk.tags import tag_chunks
-from codeqa.config import Settings
 from codeqa.explore.imports import DependencyGraph, auto_modules, module_graph
+from codeqa.index import Index
 from codeqa.records import Chunk, FileTags
-from codeqa.store import ChunkTable, Manifest, Store, index_dir, load_search_files
-from codeqa.store.tagfile import load_tags
+from codeqa.store import ChunkTable
 from codeqa.symbols import short_names
 
 CALLS = frozenset({"call", "class"})  # how a plain word (``index``, ``search``) must be used to count
@@ -246,8 +245,7 @@ def _table(chunks: Sequence[Chunk]) -> ChunkTable:
     return table
 
 
-def load_overview(settings: Settings, manifest: Manifest, store: Store | None = None) -> Overview:
-    """The overview of an index, from its search files (rebuilt from the store first when missing)."""
-    search = load_search_files(settings, manifest, store or Store(settings))
-    tags = load_tags(index_dir(settings, manifest.collection)) or {}
-    return build_overview(search.table, tags=tags, imports=search.imports, name=manifest.name)
+def load_overview(index: Index) -> Overview:
+    """The overview of an index, from its search files and stored tags."""
+    search = index.files
+    return build_overview(search.table, tags=index.tags(), imports=search.imports, name=index.name)

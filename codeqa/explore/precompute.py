@@ -1,9 +1,9 @@
 """Work done once per index, right after it is built, so the app opens at once: the map and the overview.
 
-Both are cached beside the index (``projection.npz``, ``overview.json`` in ``indexes_dir/<collection>/``), so a
-re-index never shows stale ones. ``prepare`` runs after indexing — in a background thread of the app, and after
-``codeqa index`` has printed its summary — and pages fall back to computing what is missing. One lock per index
-generation makes concurrent callers compute each thing once.
+Both are cached with the index generation (``projection.npz``, ``overview.json``, see ``Index.path``), so a
+re-index or an update never shows stale ones. ``prepare`` runs after indexing — in a background thread of the app,
+and after ``codeqa index`` has printed its summary — and pages fall back to computing what is missing. One lock per
+index generation makes concurrent callers compute each thing once.
 """
 
 from __future__ import annotations
@@ -14,12 +14,12 @@ import time
 from dataclasses import asdict, dataclass
 from pathlib import Path
 
-from codeqa.config import Settings
 from codeqa.explore.overview import DirNode, FileStat, Overview, SymbolRef, load_overview
 from codeqa.explore.projection import get_projection
-from codeqa.store import Manifest, Store, index_dir
+from codeqa.index import Index
 
 OVERVIEW_VERSION = 2  # 2: imports and references from the tags stored at index time
+OVERVIEW_FILE = "overview.json"
 _LOCKS: dict[str, threading.Lock] = {}
 _GUARD = threading.Lock()
 
@@ -34,8 +34,8 @@ class Prepared:
     method: str
 
 
-def overview_path(settings: Settings, manifest: Manifest) -> Path:
-    return index_dir(settings, manifest.collection) / "overview.json"
+def overview_path(index: Index) -> Path:
+    return index.path(OVERVIEW_FILE)
 
 
 def save_overview(overview: Overview, path: Path) -> None:
@@ -70,27 +70,26 @@ def _lock(key: str) -> threading.Lock:
         return _LOCKS.setdefault(key, threading.Lock())
 
 
-def get_overview(settings: Settings, manifest: Manifest, store: Store | None = None) -> Overview:
+def get_overview(index: Index) -> Overview:
     """The index's overview: from disk when cached, else built from the stored chunks and cached."""
-    path = overview_path(settings, manifest)
+    path = overview_path(index)
     cached = read_overview(path)
     if cached is not None:
         return cached
-    with _lock(manifest.collection):
+    with _lock(index.key):
         cached = read_overview(path)
         if cached is not None:
             return cached
-        overview = load_overview(settings, manifest, store)
+        overview = load_overview(index)
         save_overview(overview, path)
         return overview
 
 
-def prepare(settings: Settings, manifest: Manifest, store: Store | None = None) -> Prepared:
+def prepare(index: Index) -> Prepared:
     """Compute and cache the overview and the map of a freshly built index (a no-op for what is cached)."""
-    store = store or Store(settings)
     started = time.perf_counter()
-    get_overview(settings, manifest, store)
+    get_overview(index)
     middle = time.perf_counter()
-    projection = get_projection(settings, manifest, store=store, compute=True)
+    projection = get_projection(index, compute=True)
     map_seconds = round(time.perf_counter() - middle, 2)
     return Prepared(map_seconds, round(middle - started, 2), len(projection), projection.method)

@@ -2,9 +2,10 @@
 
 The layout (``layout.py``: the neighbour graph of the embeddings plus the folder structure; PCA for tiny
 indexes or as a quick preview) and its regions (``clusters.py``) are cached as
-``indexes_dir/<collection>/projection.npz``. A re-index writes a new collection, so its map is a new file and a
-stale map can never be shown; dropping a collection removes its folder, map included. Points are row-aligned
-with the index's chunk table, so the retrieval filter mask is the map's mask. No Streamlit here.
+``projection.npz`` in the index generation's folder (``Index.path``). A re-index or an update writes a new
+generation, so its map is a new file and a stale map can never be shown; dropping a generation removes its folder,
+map included. Points are row-aligned with the index's chunk table, so the retrieval filter mask is the map's mask.
+No Streamlit here.
 """
 
 from __future__ import annotations
@@ -19,14 +20,14 @@ from typing import Any
 
 import numpy as np
 
-from codeqa.config import Settings
 from codeqa.explore.clusters import Region, regions
 from codeqa.explore.layout import layout, principal_axes, umap_layout
+from codeqa.index import Index
 from codeqa.records import Chunk
 from codeqa.retrieve import Filters
-from codeqa.store import Manifest, Store, index_dir, load_search_files
 
 PROJECTION_VERSION = 3
+PROJECTION_FILE = "projection.npz"
 LAYOUT_MIN_POINTS = 50  # below this a neighbour graph is meaningless: PCA is the honest picture
 _COLUMNS = ("paths", "symbols", "kinds", "layers", "languages")
 _REGION_TEXT = ("folder", "place")
@@ -96,13 +97,13 @@ class IndexVectors:
     metadatas: list[dict[str, Any]]
 
 
-def projection_path(settings: Settings, manifest: Manifest) -> Path:
-    return index_dir(settings, manifest.collection) / "projection.npz"
+def projection_path(index: Index) -> Path:
+    return index.path(PROJECTION_FILE)
 
 
-def load_vectors(settings: Settings, manifest: Manifest, store: Store | None = None) -> IndexVectors:
+def load_vectors(index: Index) -> IndexVectors:
     """The index's vectors and metadata, row-aligned with its chunk table (from the local search files)."""
-    files = load_search_files(settings, manifest, store or Store(settings))
+    files = index.files
     table = files.table
     keys = ("path", "symbol", "kind", "layer", "language", "start_line", "end_line")
     columns = (table.paths, table.symbols, table.kinds, table.layers, table.languages, table.starts, table.ends)
@@ -122,7 +123,7 @@ def _pca(vectors: np.ndarray) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
     return ((vectors - mean) @ components.T).astype(np.float32), mean, components
 
 
-def compute_projection(data: IndexVectors, manifest: Manifest, *, method: str = "auto", seed: int = 42) -> Projection:
+def compute_projection(data: IndexVectors, index: Index, *, method: str = "auto", seed: int = 42) -> Projection:
     """Lay out ``data`` in 2-D and name its regions.
 
     ``auto`` = the graph layout unless the index is tiny; ``umap`` = the reference implementation (umap-learn), for
@@ -142,8 +143,8 @@ def compute_projection(data: IndexVectors, manifest: Manifest, *, method: str = 
         coords, chosen = layout(data.vectors, paths, seed=seed), "graph"
     subsystems, areas, named = regions(coords, paths, symbols, seed=seed)
     return Projection(
-        index=manifest.name,
-        collection=manifest.collection,
+        index=index.name,
+        collection=index.key,
         method=chosen,
         ids=tuple(data.ids),
         x=coords[:, 0].copy() if len(coords) else np.zeros(0, dtype=np.float32),
@@ -238,9 +239,9 @@ def read_projection(path: Path) -> Projection | None:
         return None
 
 
-def cached_projection(settings: Settings, manifest: Manifest) -> Projection | None:
-    projection = read_projection(projection_path(settings, manifest))
-    return projection if projection and projection.collection == manifest.collection else None
+def cached_projection(index: Index) -> Projection | None:
+    projection = read_projection(projection_path(index))
+    return projection if projection and projection.collection == index.key else None
 
 
 def is_final(projection: Projection) -> bool:
@@ -253,43 +254,39 @@ def _lock(collection: str) -> threading.Lock:
         return _LOCKS.setdefault(collection, threading.Lock())
 
 
-def get_projection(
-    settings: Settings, manifest: Manifest, *, store: Store | None = None, compute: bool = True
-) -> Projection:
+def get_projection(index: Index, *, compute: bool = True) -> Projection:
     """The final map of an index: from disk when cached; else computed (``compute``) and cached, or a PCA preview.
 
     With ``compute=False`` a missing layout is not computed; a PCA preview is returned (not cached) so a page can
     draw something at once while the layout runs elsewhere. Two threads asking at once compute it once.
     """
-    cached = cached_projection(settings, manifest)
+    cached = cached_projection(index)
     if cached is not None:
         return cached
     if not compute:
-        data = load_vectors(settings, manifest, store)
+        data = load_vectors(index)
         if len(data.ids) >= LAYOUT_MIN_POINTS:
-            return compute_projection(data, manifest, method="pca")
-    with _lock(manifest.collection):
-        cached = cached_projection(settings, manifest)  # computed by another thread while we waited
+            return compute_projection(data, index, method="pca")
+    with _lock(index.key):
+        cached = cached_projection(index)  # computed by another thread while we waited
         if cached is not None:
             return cached
-        method = "umap" if settings.map_layout == "umap" else "auto"
-        projection = compute_projection(load_vectors(settings, manifest, store), manifest, method=method)
-        save_projection(projection, projection_path(settings, manifest))
+        method = "umap" if index.settings.map_layout == "umap" else "auto"
+        projection = compute_projection(load_vectors(index), index, method=method)
+        save_projection(projection, projection_path(index))
         return projection
 
 
-def chunks_by_id(settings: Settings, manifest: Manifest, ids: Sequence[str], store: Store | None = None) -> list[Chunk]:
+def chunks_by_id(index: Index, ids: Sequence[str]) -> list[Chunk]:
     """The chunks with these ids, in the given order (missing ids are skipped)."""
-    return (store or Store(settings)).chunks(manifest, ids)
+    return index.chunks(ids)
 
 
-def filter_mask(
-    settings: Settings, manifest: Manifest, projection: Projection, filters: Filters, store: Store | None = None
-) -> np.ndarray:
+def filter_mask(index: Index, projection: Projection, filters: Filters) -> np.ndarray:
     """Which points of the map pass ``filters`` — the very mask retrieval applies (the map is row-aligned)."""
     if not filters.active:
         return np.ones(len(projection), dtype=bool)
-    table = load_search_files(settings, manifest, store or Store(settings)).table
+    table = index.files.table
     mask = filters.mask(table)
     if mask is None:
         return np.ones(len(projection), dtype=bool)

@@ -3,14 +3,15 @@
 Candidates are the union of each signal's best files (file BM25, chunk BM25, dense chunks, dense file cards,
 exact symbol and file-name matches, the chunk-level fusion). Every feature is normalized *within the question*
 (relative to the best candidate, or a reciprocal rank), so one set of weights carries over between repositories
-of different sizes and vocabularies.
+of different sizes and vocabularies. Features are declared in ``STAGE1`` (a ``FeatureRegistry``): name and
+function in one place, the column order is the declaration order.
 """
 
 from __future__ import annotations
 
 import math
 import re
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 
 import numpy as np
 
@@ -28,9 +29,10 @@ from codeqa.retrieve.file_signals import (
     per_file_max,
     symbol_and_mention,
 )
-from codeqa.retrieve.query import asks_for_tests
+from codeqa.retrieve.query import question_tokens
+from codeqa.retrieve.registry import Columns, FeatureRegistry
 from codeqa.retrieve.roles import PERIPHERAL, Role, roles_asked_for
-from codeqa.store.lexical import code_tokens, plain_tokens
+from codeqa.store.lexical import plain_tokens
 from codeqa.store.searchfiles import SearchFiles
 
 PER_SIGNAL = 60  # best files taken from each signal
@@ -41,57 +43,11 @@ UI_WORDS = re.compile(
     re.IGNORECASE,
 )
 
-SIGNAL_FEATURES = (
-    "bm25_file",
-    "bm25_file_rr",
-    "bm25_plain",
-    "bm25_plain_rr",
-    "bm25_chunk",
-    "bm25_chunk_rr",
-    "dense_chunk",
-    "dense_chunk_rr",
-    "dense_card",
-    "dense_card_rr",
-    "dense_mean",
-    "fused",
-    "fused_rr",
-    "symbol",
-    "path_mention",
-    "path_overlap",
-    "hits_dense",
-    "hits_bm25",
-    "size",
-    "centrality",
-    "init_file",
-    "markup",
-    "minority_language",
-    "doc_bridge",
-    "graph",
-    "ui_markup",
-)
 LONG_INTERACTIONS = ("bm25_file", "bm25_plain", "dense_chunk", "dense_card", "symbol", "path_mention", "fused")
 NATURAL_INTERACTIONS = ("dense_chunk", "dense_card", "path_overlap", "bm25_file")
-ROLE_FEATURES = tuple(f"role_{role}" for role in PERIPHERAL)
-FEATURES = (
-    *SIGNAL_FEATURES,
-    *(f"long_{name}" for name in LONG_INTERACTIONS),
-    *(f"natural_{name}" for name in NATURAL_INTERACTIONS),
-    *ROLE_FEATURES,
-)
 
 
-@dataclass
-class Candidates:
-    """Candidate files of one question: file numbers (into ``SearchFiles.files``) and their feature matrix."""
-
-    files: np.ndarray  # int file numbers
-    features: np.ndarray  # (candidates, len(FEATURES)) float32
-
-    def column(self, name: str) -> np.ndarray:
-        return self.features[:, FEATURES.index(name)]
-
-
-@dataclass
+@dataclass(frozen=True, kw_only=True)
 class ChunkSignals:
     """What the chunk-level stage computed for a question (all arrays are row-aligned with the chunk table)."""
 
@@ -103,7 +59,127 @@ class ChunkSignals:
     symbol_rows: list[int]
     names: set[str]  # names the question mentions (lower-cased)
     file_names: set[str]  # file names the question mentions (lower-cased)
-    doc_texts: list[str]  # texts of the best-matching documentation chunks (they name the code they describe)
+    doc_texts: list[str] = field(default_factory=list)  # best documentation chunks' texts (they name code)
+
+
+@dataclass(frozen=True)
+class Candidates:
+    """Candidate files of one question: file numbers (into ``SearchFiles.files``) and their feature matrix."""
+
+    files: np.ndarray  # int file numbers
+    features: np.ndarray  # (candidates, len(FEATURES)) float32
+    roles: tuple[Role, ...] = ()  # each candidate's role
+    mentioned: frozenset[Role] = frozenset()  # roles of the files the question names
+
+    def column(self, name: str) -> np.ndarray:
+        return self.features[:, FEATURES.index(name)]
+
+
+@dataclass
+class FileContext(Columns):
+    """One question's per-file evidence (whole-index arrays, numbered as ``SearchFiles.files``) and its candidates."""
+
+    files: SearchFiles
+    query: str
+    signals: ChunkSignals
+    numbers: np.ndarray  # candidate file numbers
+    per_file: dict[str, np.ndarray]
+    query_tokens: list[str]
+    asked: frozenset[Role]
+
+    def of(self, name: str) -> np.ndarray:
+        """A whole-index per-file array, at the candidates."""
+        return self.per_file[name][self.numbers]
+
+    def flags(self, predicate) -> np.ndarray:
+        return np.asarray([bool(predicate(int(n))) for n in self.numbers], dtype=np.float32)
+
+
+STAGE1 = FeatureRegistry("file ranker")
+FileContext.registry = STAGE1
+_add = STAGE1.add
+
+
+def _relative_of(name: str):
+    return lambda c: _relative(c.of(name))
+
+
+def _rank_of(name: str):
+    return lambda c: _reciprocal_rank(c.of(name))
+
+
+def _below_best(name: str):
+    return lambda c: c.of(name) - c.of(name).max()
+
+
+_add("bm25_file", _relative_of("bm25_file"), "file BM25 (code tokens, path, defined names) over the best")
+_add("bm25_file_rr", _rank_of("bm25_file"))
+_add("bm25_plain", _relative_of("bm25_plain"), "classic BM25 over path + text, plain words")
+_add("bm25_plain_rr", _rank_of("bm25_plain"))
+_add("bm25_chunk", _relative_of("bm25_chunk"), "the file's best chunk BM25")
+_add("bm25_chunk_rr", _rank_of("bm25_chunk"))
+_add("dense_chunk", _below_best("dense_chunk"), "the file's best chunk cosine, minus the best file's")
+_add("dense_chunk_rr", _rank_of("dense_chunk"))
+_add("dense_card", _below_best("dense_card"), "the file card's cosine (path, names, opening lines)")
+_add("dense_card_rr", _rank_of("dense_card"))
+_add("dense_mean", _below_best("dense_mean"), "the mean chunk vector's cosine")
+_add("fused", _relative_of("fused"), "the file's best chunk in the chunk-level fusion")
+_add("fused_rr", _rank_of("fused"))
+_add("symbol", _relative_of("symbol"), "names the question mentions that the file defines (rarer weigh more)")
+_add("path_mention", lambda c: c.of("mention"), "the question names the file")
+_add("path_overlap", lambda c: path_overlap(c.files, c.numbers, c.query_tokens), "share of path words asked")
+_add("hits_dense", lambda c: np.log1p(per_file_count(c.files, c.signals.dense_top)[c.numbers]))
+_add("hits_bm25", lambda c: np.log1p(per_file_count(c.files, c.signals.lexical_top)[c.numbers]))
+_add("size", lambda c: c.of("size"), "log chunk count over the largest file's")
+_add("centrality", lambda c: centrality(c.files)[c.numbers], "how much other code uses the file")
+_add("init_file", lambda c: c.flags(lambda n: is_init(c.files.files.paths[n])), "__init__.py, index.ts, mod.rs …")
+_add("markup", lambda c: c.flags(lambda n: file_language(c.files, n) in MARKUP_LANGUAGES))
+_add(
+    "minority_language",
+    lambda c: c.flags(
+        lambda n: file_language(c.files, n) not in (main_language(c.files), *DOC_LANGUAGES, *CONFIG_LANGUAGES)
+    ),
+)
+_add("doc_bridge", lambda c: _relative(doc_bridge(c.files, c.signals.doc_texts)[c.numbers]))
+_add("graph", lambda c: _relative(graph_spread(c.files, c.signals.fused)[c.numbers]), "spread from the best chunks")
+_add("ui_markup", lambda c: c.column("markup") * float(bool(UI_WORDS.search(c.query))))
+
+
+def _interaction(name: str, condition):
+    return lambda c: c.column(name) * float(condition(c))
+
+
+def _long(c: FileContext) -> bool:
+    return len(c.query.split()) > LONG_QUERY_WORDS
+
+
+def _natural(c: FileContext) -> bool:
+    return not c.signals.names and not c.signals.file_names
+
+
+for _name in LONG_INTERACTIONS:
+    _add(f"long_{_name}", _interaction(_name, _long))
+for _name in NATURAL_INTERACTIONS:
+    _add(f"natural_{_name}", _interaction(_name, _natural))
+
+
+def _role_flag(role: Role):
+    """1 for candidates of ``role`` unless the question asks for it."""
+
+    def compute(c: FileContext) -> np.ndarray:
+        if role in c.asked:
+            return np.zeros(len(c.numbers), dtype=np.float32)
+        roles = file_roles(c.files)
+        return c.flags(lambda n: roles[n] is role)
+
+    return compute
+
+
+for _role in PERIPHERAL:
+    _add(f"role_{_role}", _role_flag(_role))
+
+FEATURES = STAGE1.names
+ROLE_FEATURES = tuple(f"role_{role}" for role in PERIPHERAL)
 
 
 def _reciprocal_rank(values: np.ndarray) -> np.ndarray:
@@ -138,6 +214,45 @@ def file_mask(files: SearchFiles, chunk_mask: np.ndarray | None) -> np.ndarray:
     return allowed
 
 
+def per_file_evidence(
+    files: SearchFiles, query: str, query_vector: np.ndarray, signals: ChunkSignals, allowed: np.ndarray
+) -> dict[str, np.ndarray]:
+    """Whole-index per-file arrays the features and the candidate pool are made of."""
+    index = files.files
+    query_tokens = list(question_tokens(query))
+    vector = np.asarray(query_vector, dtype=np.float32)
+    fused = np.zeros(len(index), dtype=np.float32)
+    for row, score in signals.fused.items():
+        number = index.row_file[row]
+        fused[number] = max(fused[number], score)
+    symbol, mention = symbol_and_mention(files, signals.names, signals.file_names)
+    chunk_counts = np.bincount(index.row_file, minlength=len(index)).astype(np.float32)
+    return {
+        "bm25_file": np.where(allowed, index.lexical.scores(query_tokens), 0.0).astype(np.float32),
+        "bm25_plain": np.where(allowed, index.plain.scores(plain_tokens(query)), 0.0).astype(np.float32),
+        "bm25_chunk": per_file_max(files, signals.lexical, 0.0),
+        "dense_chunk": per_file_max(files, np.where(np.isfinite(signals.dense), signals.dense, -1.0), -1.0),
+        "dense_card": np.asarray(index.cards @ vector, dtype=np.float32),
+        "dense_mean": np.asarray(index.means @ vector, dtype=np.float32),
+        "fused": fused,
+        "symbol": symbol,
+        "mention": mention,
+        "size": np.log1p(chunk_counts) / math.log(2 + chunk_counts.max()),
+    }
+
+
+POOL_SIGNALS = (
+    ("bm25_file", True),
+    ("bm25_plain", True),
+    ("bm25_chunk", True),
+    ("dense_chunk", False),
+    ("dense_card", False),
+    ("fused", True),
+    ("symbol", True),
+    ("mention", True),
+)  # fmt: skip  (signal, only files that scored)
+
+
 def candidate_features(
     files: SearchFiles,
     query: str,
@@ -146,86 +261,19 @@ def candidate_features(
     chunk_mask: np.ndarray | None,
 ) -> Candidates:
     """The candidate files of ``query`` and their features (see ``FEATURES``)."""
-    index = files.files
     allowed = file_mask(files, chunk_mask)
-    query_tokens = code_tokens(query)
-    bm25_file = np.where(allowed, index.lexical.scores(query_tokens), 0.0).astype(np.float32)
-    bm25_plain = np.where(allowed, index.plain.scores(plain_tokens(query)), 0.0).astype(np.float32)
-    bm25_chunk = per_file_max(files, signals.lexical, 0.0)
-    dense_chunk = per_file_max(files, np.where(np.isfinite(signals.dense), signals.dense, -1.0), -1.0)
-    vector = np.asarray(query_vector, dtype=np.float32)
-    dense_card = np.asarray(index.cards @ vector, dtype=np.float32)
-    dense_mean = np.asarray(index.means @ vector, dtype=np.float32)
-    fused = np.zeros(len(index), dtype=np.float32)
-    for row, score in signals.fused.items():
-        number = index.row_file[row]
-        fused[number] = max(fused[number], score)
-    symbol, mention = symbol_and_mention(files, signals.names, signals.file_names)
-
+    per_file = per_file_evidence(files, query, query_vector, signals, allowed)
     pool: dict[int, None] = {}
-    for values, positive_only in (
-        (bm25_file, True),
-        (bm25_plain, True),
-        (bm25_chunk, True),
-        (dense_chunk, False),
-        (dense_card, False),
-        (fused, True),
-        (symbol, True),
-        (mention, True),
-    ):
+    for name, positive_only in POOL_SIGNALS:
+        values = per_file[name]
         eligible = allowed & (values > 0) if positive_only else allowed
         pool.update(dict.fromkeys(_top_files(values, eligible, PER_SIGNAL)))
     numbers = np.asarray(sorted(pool), dtype=np.int64)
     if numbers.size == 0:
         return Candidates(numbers, np.zeros((0, len(FEATURES)), dtype=np.float32))
-
-    columns: dict[str, np.ndarray] = {}
-    columns["bm25_file"] = _relative(bm25_file[numbers])
-    columns["bm25_file_rr"] = _reciprocal_rank(bm25_file[numbers])
-    columns["bm25_plain"] = _relative(bm25_plain[numbers])
-    columns["bm25_plain_rr"] = _reciprocal_rank(bm25_plain[numbers])
-    columns["bm25_chunk"] = _relative(bm25_chunk[numbers])
-    columns["bm25_chunk_rr"] = _reciprocal_rank(bm25_chunk[numbers])
-    dense = dense_chunk[numbers]
-    columns["dense_chunk"] = dense - dense.max()
-    columns["dense_chunk_rr"] = _reciprocal_rank(dense)
-    cards = dense_card[numbers]
-    columns["dense_card"] = cards - cards.max()
-    columns["dense_card_rr"] = _reciprocal_rank(cards)
-    means = dense_mean[numbers]
-    columns["dense_mean"] = means - means.max()
-    columns["fused"] = _relative(fused[numbers])
-    columns["fused_rr"] = _reciprocal_rank(fused[numbers])
-    columns["symbol"] = _relative(symbol[numbers])
-    columns["path_mention"] = mention[numbers]
-    columns["path_overlap"] = path_overlap(files, numbers, query_tokens)
-    columns["hits_dense"] = np.log1p(per_file_count(files, signals.dense_top)[numbers])
-    columns["hits_bm25"] = np.log1p(per_file_count(files, signals.lexical_top)[numbers])
-    chunk_counts = np.bincount(index.row_file, minlength=len(index)).astype(np.float32)
-    columns["size"] = np.log1p(chunk_counts[numbers]) / math.log(2 + chunk_counts.max())
-    columns["centrality"] = centrality(files)[numbers]
-    columns["init_file"] = np.asarray([is_init(index.paths[n]) for n in numbers], dtype=np.float32)
-    columns["markup"] = np.asarray([file_language(files, n) in MARKUP_LANGUAGES for n in numbers], dtype=np.float32)
-    main = main_language(files)
-    columns["minority_language"] = np.asarray(
-        [file_language(files, n) not in (main, *DOC_LANGUAGES, *CONFIG_LANGUAGES) for n in numbers], dtype=np.float32
-    )
-    columns["doc_bridge"] = _relative(doc_bridge(files, signals.doc_texts)[numbers])
-    columns["graph"] = _relative(graph_spread(files, signals.fused)[numbers])
-    columns["ui_markup"] = columns["markup"] * float(bool(UI_WORDS.search(query)))
-    long_query = float(len(query.split()) > LONG_QUERY_WORDS)
-    for name in LONG_INTERACTIONS:
-        columns[f"long_{name}"] = columns[name] * long_query
-    natural = float(not signals.names and not signals.file_names)
-    for name in NATURAL_INTERACTIONS:
-        columns[f"natural_{name}"] = columns[name] * natural
-    asked = roles_asked_for(query)
-    if asks_for_tests(query):
-        asked = asked | {Role.TEST}
-    all_roles = file_roles(files)
-    roles = [all_roles[n] for n in numbers]
-    for role in PERIPHERAL:
-        flag = 0.0 if role in asked else 1.0
-        columns[f"role_{role}"] = np.asarray([flag if r is role else 0.0 for r in roles], dtype=np.float32)
-    matrix = np.stack([np.asarray(columns[name], dtype=np.float32) for name in FEATURES], axis=1)
-    return Candidates(numbers, matrix)
+    roles = file_roles(files)
+    mentioned = {roles[int(n)] for n in np.flatnonzero(per_file["mention"] > 0)}
+    asked = roles_asked_for(query, mentioned)
+    context = FileContext(files, query, signals, numbers, per_file, list(question_tokens(query)), asked)
+    candidate_roles = tuple(roles[int(n)] for n in numbers)
+    return Candidates(numbers, STAGE1.matrix(context, len(numbers)), candidate_roles, frozenset(mentioned))

@@ -10,13 +10,15 @@ from collections import Counter
 from collections.abc import Sequence
 
 import numpy as np
+from scipy import sparse
 
 from codeqa.languages import CONFIG_LANGUAGES, DOC_LANGUAGES, MARKUP_LANGUAGES
 from codeqa.retrieve.query import query_identifiers, same_file
-from codeqa.retrieve.roles import Role, role_of
+from codeqa.retrieve.roles import Role, roles_from_evidence
 from codeqa.store.lexical import path_tokens
 from codeqa.store.searchfiles import SearchFiles
 
+NOT_CODE = frozenset((*DOC_LANGUAGES, *CONFIG_LANGUAGES, *MARKUP_LANGUAGES))
 GRAPH_SEEDS = 10
 GRAPH_ITERATIONS = 4  # the best hits' neighbourhood up to four hops: what the feature needs, at a fifth of the cost
 
@@ -117,11 +119,35 @@ def _path_words(files: SearchFiles) -> list[frozenset[str]]:
     return cached
 
 
+def file_links(files: SearchFiles) -> sparse.csr_matrix:
+    """File-to-file uses: ``[a, b] > 0`` when a chunk of file ``a`` uses a name a chunk of ``b`` defines; cached."""
+    cached = getattr(files, "_file_links", None)
+    if cached is None:
+        index = files.files
+        rows = len(index.row_file)
+        owner = sparse.csr_matrix(
+            (np.ones(rows, dtype=np.float32), (np.arange(rows), index.row_file)), shape=(rows, len(index))
+        )
+        cached = (owner.T @ files.graph.matrix @ owner).tocsr()
+        files._file_links = cached  # type: ignore[attr-defined]
+    return cached
+
+
+def file_users(files: SearchFiles) -> sparse.csr_matrix:
+    """``file_links`` transposed (row ``b``: the files that use ``b``); cached."""
+    cached = getattr(files, "_file_users", None)
+    if cached is None:
+        cached = file_links(files).T.tocsr()
+        files._file_users = cached  # type: ignore[attr-defined]
+    return cached
+
+
 def file_roles(files: SearchFiles) -> list[Role]:
-    """Each file's role (from its path, computed once per loaded index)."""
+    """Each file's role, from its path and whether source code uses it (computed once per loaded index)."""
     cached = getattr(files, "_roles", None)
     if cached is None:
-        cached = [role_of(path) for path in files.files.paths]
+        code = [file_language(files, n) not in NOT_CODE for n in range(len(files.files))]
+        cached = roles_from_evidence(files.files.paths, code, file_links(files))
         files._roles = cached  # type: ignore[attr-defined]
     return cached
 

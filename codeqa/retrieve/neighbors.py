@@ -4,10 +4,9 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from codeqa.config import Settings
+from codeqa.index import Index
 from codeqa.records import Hit
 from codeqa.retrieve.retrieval import materialize
-from codeqa.store import Store, load_search_files
 
 
 @dataclass
@@ -19,11 +18,9 @@ class Neighbors:
     callees: list[Hit]
 
 
-def neighbors(name: str, symbol: str, settings: Settings, *, store: Store | None = None, limit: int = 20) -> Neighbors:
-    """The graph around ``symbol`` (``"SessionStore.login"`` or just ``"login"``) in index ``name``."""
-    store = store or Store(settings)
-    manifest = store.get_manifest(name)
-    files = load_search_files(settings, manifest, store)
+def neighbors(index: Index, symbol: str, *, limit: int = 20) -> Neighbors:
+    """The graph around ``symbol`` (``"SessionStore.login"`` or just ``"login"``) in ``index``."""
+    files = index.files
     rows = files.definers.get(symbol.lower(), [])
     callers = list(dict.fromkeys(r for row in rows for r in files.graph.callers(row) if r not in rows))
     callees = list(dict.fromkeys(r for row in rows for r in files.graph.callees(row) if r not in rows))
@@ -31,6 +28,6 @@ def neighbors(name: str, symbol: str, settings: Settings, *, store: Store | None
     def as_hits(selected: list[int]) -> list[Hit]:
         selected = selected[:limit]
         fused = {row: 1.0 for row in selected}
-        return materialize(store, manifest, files.table, selected, fused, len(selected)).hits
+        return materialize(index, files.table, selected, fused, len(selected)).hits
 
     return Neighbors(as_hits(rows), as_hits(callers), as_hits(callees))

@@ -3,8 +3,10 @@
 from __future__ import annotations
 
 import re
+from functools import lru_cache
 
 from codeqa.errors import QueryError
+from codeqa.store.lexical import code_tokens
 
 MAX_QUERY_CHARS = 20_000
 SURROGATE = re.compile("[\ud800-\udfff]")
@@ -80,3 +82,9 @@ def same_file(repo_path: str, mentioned: str) -> bool:
 def asks_for_tests(query: str) -> bool:
     """True when the question is about tests (then tests are not demoted)."""
     return bool(TEST_WORDS.search(query))
+
+
+@lru_cache(maxsize=32)
+def question_tokens(query: str) -> tuple[str, ...]:
+    """The question's code tokens, computed once per question (a long issue report takes milliseconds)."""
+    return tuple(code_tokens(query))

@@ -20,10 +20,13 @@ from pathlib import Path
 import numpy as np
 
 from codeqa.errors import QueryError
+from codeqa.retrieve.chunks import CHUNK_FEATURES, ChunkRanker
 from codeqa.retrieve.features import FEATURES
+from codeqa.retrieve.rerank import FIRST, STAGE2_FEATURES, Reranker
 from codeqa.retrieve.roles import SECONDARY
 
 WEIGHTS_FILE = "ranker.json"
+RERANK_FILE = "rerank.json"
 SECONDARY_GAP = 1000.0  # far more than any score difference the weights can make
 _SECONDARY_COLUMNS = [FEATURES.index(f"role_{role}") for role in SECONDARY]
 
@@ -38,10 +41,12 @@ class Ranker:
     def vector(self) -> np.ndarray:
         return np.asarray([self.weights.get(name, 0.0) for name in FEATURES], dtype=np.float32)
 
+    def linear(self, features: np.ndarray) -> np.ndarray:
+        """features · weights, without the secondary-role gap."""
+        return np.asarray(features, dtype=np.float32) @ self.vector()
+
     def score(self, features: np.ndarray) -> np.ndarray:
-        features = np.asarray(features, dtype=np.float32)
-        secondary = features[:, _SECONDARY_COLUMNS].sum(axis=1) > 0 if len(features) else np.zeros(0, dtype=bool)
-        return features @ self.vector() - SECONDARY_GAP * secondary
+        return self.linear(features) - SECONDARY_GAP * secondary_files(features)
 
     def to_json(self) -> str:
         return json.dumps(
@@ -61,8 +66,75 @@ class Ranker:
         return cls(weights, dict(data.get("provenance", {})))
 
 
+def secondary_files(features: np.ndarray) -> np.ndarray:
+    """Candidates of a secondary role the question does not ask for (they rank after every source file)."""
+    features = np.asarray(features, dtype=np.float32)
+    if not len(features):
+        return np.zeros(0, dtype=bool)
+    return features[:, _SECONDARY_COLUMNS].sum(axis=1) > 0
+
+
 @lru_cache(maxsize=1)
 def default_ranker() -> Ranker:
     """The shipped weights (``codeqa/retrieve/ranker.json``)."""
     with resources.as_file(resources.files("codeqa.retrieve") / WEIGHTS_FILE) as path:
         return Ranker.from_file(path)
+
+
+@dataclass(frozen=True)
+class Later:
+    """The stages after the file ranker: the second stage and the chunk ranker, with where their settings came from."""
+
+    reranker: Reranker
+    chunks: ChunkRanker
+    provenance: dict[str, object] = field(default_factory=dict)
+
+    def to_json(self) -> str:
+        return json.dumps(
+            {
+                "second_stage": {
+                    "features": list(STAGE2_FEATURES),
+                    "weights": self.reranker.weights,
+                    "top": self.reranker.top,
+                    "text_chunks": self.reranker.text_chunks,
+                },
+                "chunks": {
+                    "features": list(CHUNK_FEATURES),
+                    "weights": self.chunks.weights,
+                    "alpha": self.chunks.alpha,
+                    "temperature": self.chunks.temperature,
+                },
+                "provenance": self.provenance,
+            },
+            indent=1,
+        )
+
+    @classmethod
+    def from_file(cls, path: Path) -> Later:
+        try:
+            data = json.loads(Path(path).read_text())
+            second, chunks = data["second_stage"], data["chunks"]
+            reranker = Reranker(
+                {str(k): float(v) for k, v in second["weights"].items()},
+                int(second.get("top", 30)),
+                int(second.get("text_chunks", 2)),
+            )
+            chunk_ranker = ChunkRanker(
+                {str(k): float(v) for k, v in chunks["weights"].items()},
+                float(chunks["alpha"]),
+                float(chunks["temperature"]),
+            )
+        except (OSError, ValueError, KeyError, TypeError, AttributeError) as exc:
+            raise QueryError(f"Cannot read re-ranking settings from {path}: {exc.__class__.__name__}: {exc}") from exc
+        known = {*STAGE2_FEATURES, *(FIRST + name for name in FEATURES)}
+        unknown = sorted(set(reranker.weights) - known) + sorted(set(chunk_ranker.weights) - set(CHUNK_FEATURES))
+        if unknown:
+            raise QueryError(f"Re-ranking settings in {path} name unknown features: {', '.join(unknown)}.")
+        return cls(reranker, chunk_ranker, dict(data.get("provenance", {})))
+
+
+@lru_cache(maxsize=1)
+def default_later() -> Later:
+    """The shipped second stage and chunk ranker (``codeqa/retrieve/rerank.json``)."""
+    with resources.as_file(resources.files("codeqa.retrieve") / RERANK_FILE) as path:
+        return Later.from_file(path)

@@ -2,25 +2,29 @@
 
 Each signal ranks chunks; ranks are fused with weighted reciprocal-rank fusion (robust to the signals' different
 score scales) and docs and tests are demoted unless asked for. Files are ranked by the learned ranker over
-per-file candidate features (``features.py``, ``ranker.py``); chunks follow their file's rank. The same filter
-mask applies to every signal, so a scoped question never leaks.
+per-file candidate features (``features.py``, ``ranker.py``), then the best of them again by the second stage
+(``rerank.py``); a short question naming a defined symbol gets its definition first (``exact.py``); the chunks
+are chosen across the best files by the chunk ranker (``chunks.py``); ``ranking.py`` runs those steps. The same
+filter mask applies to every signal, so a scoped question never leaks.
 """
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from dataclasses import dataclass, field
 
 import numpy as np
 
-from codeqa.config import Settings
-from codeqa.embed import Embedder, get_embedder
 from codeqa.errors import QueryError
-from codeqa.records import Hit
-from codeqa.retrieve.features import Candidates, ChunkSignals, candidate_features
+from codeqa.index import Index
+from codeqa.records import Chunk, Hit
+from codeqa.retrieve.features import ChunkSignals
 from codeqa.retrieve.filters import Filters
 from codeqa.retrieve.fusion import Weights, apply_penalties, file_scores, fuse
-from codeqa.retrieve.query import asks_for_tests, query_identifiers, validate_query
-from codeqa.retrieve.ranker import Ranker, default_ranker
+from codeqa.retrieve.query import query_identifiers, question_tokens, validate_query
+from codeqa.retrieve.ranker import Later, Ranker, default_later, default_ranker
+from codeqa.retrieve.ranking import Trace, rank
+from codeqa.retrieve.roles import Role, roles_asked_for
 from codeqa.retrieve.signals import (
     CANDIDATES,
     add_graph_evidence,
@@ -29,8 +33,6 @@ from codeqa.retrieve.signals import (
     symbol_matches,
     top_rows,
 )
-from codeqa.store import Manifest, SearchFiles, Store, load_search_files
-from codeqa.store.lexical import code_tokens
 from codeqa.store.table import ChunkTable
 
 DOC_BRIDGE_CHUNKS = 5  # documentation chunks whose mentioned names point at code
@@ -48,38 +50,36 @@ class Retrieval:
     hits: list[Hit]  # the top-k chunks, best first
     files: list[FileHit]  # every candidate file, best first (with its hits among the top-k)
     query_vector: np.ndarray | None = None  # the question's embedding (the map places the question with it)
-    candidates: list[str] = field(default_factory=list)  # candidate files the ranker scored, in feature-row order
-    features: np.ndarray | None = None  # their features (for evaluation and training)
+    candidates: list[str] = field(default_factory=list)  # with ``trace``: candidate files, in feature-row order
+    features: np.ndarray | None = None  # with ``trace``: their first-stage features
+    trace: Trace | None = None  # with ``trace``: what evaluation saves to train the rankers
 
 
 def retrieve(
-    name: str,
+    index: Index,
     query: str,
-    settings: Settings,
     *,
     k: int = 10,
     filters: Filters | None = None,
-    embedder: Embedder | None = None,
-    store: Store | None = None,
     weights: Weights | None = None,
     ranker: Ranker | None = None,
+    later: Later | None = None,
     learned: bool = True,
+    trace: bool = False,
 ) -> Retrieval:
-    """Top-``k`` chunks of index ``name`` for ``query`` (best first) and the files ranked, within ``filters``.
+    """Top-``k`` chunks of ``index`` for ``query`` (best first) and the files ranked, within ``filters``.
 
-    Chunks are ranked by fusing the signals; files by the learned ranker over candidate features (``learned=False``
-    ranks files by summed chunk scores instead, as before the ranker existed; kept for comparison).
+    Files are ranked by the learned rankers over candidate features, chunks by the chunk ranker across the best
+    files (``learned=False`` ranks chunks by their fused score and files by summed chunk scores instead, as
+    before the rankers existed; kept for comparison). ``trace`` keeps what evaluation needs to train them.
     """
     query = validate_query(query)
     if k < 1:
         raise QueryError("k must be at least 1.")
     weights = weights or Weights()
     filters = filters or Filters()
-    store = store or Store(settings)
-    manifest = store.get_manifest(name)
-    embedder = embedder or get_embedder(settings)
-    store.check_model(manifest, embedder.model_id, embedder.dimension, getattr(embedder, "revision", 1))
-    files = load_search_files(settings, manifest, store, embedder)
+    embedder = index.embedder
+    files = index.files
     table = files.table
     filters.validate(table)
     mask = filters.mask(table)
@@ -91,7 +91,7 @@ def retrieve(
     query_vector = embedder.embed_query(query)
     names, file_names = query_identifiers(query)
     similarity = dense_similarity(files.vectors, query_vector, mask)
-    lexical = files.lexical.scores(code_tokens(query), mask)
+    lexical = files.lexical.scores(list(question_tokens(query)), mask)
     signals = {
         "dense": dense_rows(similarity, n),
         "lexical": top_rows(lexical, n),
@@ -100,75 +100,64 @@ def retrieve(
     fused = fuse(signals, weights)
     if weights.graph and fused:
         add_graph_evidence(fused, files.graph, mask, weights.graph, n)
-    apply_penalties(fused, table, asks_for_tests(query), weights)
+    apply_penalties(fused, table, Role.TEST in roles_asked_for(query), weights)
     order = sorted(fused, key=lambda row: (-fused[row], row))
     if not learned:
-        retrieval = materialize(store, manifest, table, order, fused, k, weights.file_bonus_for(query))
+        retrieval = materialize(index, table, order, fused, k, weights.file_bonus_for(query))
         retrieval.query_vector = query_vector
         return retrieval
     doc_rows = [row for row in order if table.kinds[row] == "doc"][:DOC_BRIDGE_CHUNKS]
-    doc_texts = [chunk.text for chunk in store.chunks(manifest, [table.ids[row] for row in doc_rows])]
+    doc_texts = [chunk.text for chunk in index.chunks([table.ids[row] for row in doc_rows])]
     chunk_signals = ChunkSignals(
-        similarity,
-        lexical,
-        fused,
-        signals["dense"],
-        signals["lexical"],
-        signals["symbol"],
-        names,
-        file_names,
-        doc_texts,
+        dense=similarity,
+        lexical=lexical,
+        fused=fused,
+        dense_top=signals["dense"],
+        lexical_top=signals["lexical"],
+        symbol_rows=signals["symbol"],
+        names=names,
+        file_names=file_names,
+        doc_texts=doc_texts,
     )
-    candidates = candidate_features(files, query, query_vector, chunk_signals, mask)
-    retrieval = _rank_files(store, manifest, files, candidates, fused, ranker or default_ranker(), k)
-    retrieval.query_vector = query_vector
-    return retrieval
 
+    def fetch(rows: Sequence[int]) -> dict[int, Chunk]:
+        by_id = {table.ids[row]: row for row in rows}
+        return {by_id[chunk.id]: chunk for chunk in index.chunks(list(by_id)) if chunk.id in by_id}
 
-def _rank_files(
-    store: Store,
-    manifest: Manifest,
-    files: SearchFiles,
-    candidates: Candidates,
-    fused: dict[int, float],
-    ranker: Ranker,
-    k: int,
-) -> Retrieval:
-    """Files by the ranker's score; chunks by their file's rank, then by their own fused score within the file."""
-    index = files.files
-    scores = ranker.score(candidates.features)
-    order = np.argsort(-scores, kind="stable")
-    ranked = [int(candidates.files[i]) for i in order]
-    file_rank = {number: rank for rank, number in enumerate(ranked)}
-    best_in_file: dict[int, float] = {}
-    for row, score in fused.items():
-        number = int(index.row_file[row])
-        best_in_file[number] = max(best_in_file.get(number, 0.0), score)
-    chunk_scores = {
-        row: (0.6 + 0.4 * score / best_in_file[number]) / (1 + file_rank[number])
-        for row, score in fused.items()
-        if (number := int(index.row_file[row])) in file_rank and best_in_file[number] > 0
-    }
-    rows = sorted(chunk_scores, key=lambda row: (-chunk_scores[row], row))[:k]
-    by_id = {chunk.id: chunk for chunk in store.chunks(manifest, [files.table.ids[row] for row in rows])}
+    ranked = rank(
+        files,
+        query,
+        query_vector,
+        chunk_signals,
+        mask,
+        fetch,
+        k=k,
+        ranker=ranker or default_ranker(),
+        later=later or default_later(),
+        trace=trace,
+    )
+    paths = files.files.paths
     hits = [
-        Hit(chunk=by_id[files.table.ids[row]], score=round(chunk_scores[row], 6), id=files.table.ids[row])
-        for row in rows
-        if files.table.ids[row] in by_id
+        Hit(chunk=ranked.chunks[row], score=round(score, 6), id=table.ids[row])
+        for row, score in zip(ranked.rows, ranked.chunk_scores, strict=True)
     ]
-    file_hits: dict[str, FileHit] = {}
-    for i in order:
-        path = index.paths[int(candidates.files[i])]
-        file_hits[path] = FileHit(path, float(scores[i]))
+    file_hits = {paths[n]: FileHit(paths[n], score) for n, score in zip(ranked.files, ranked.scores, strict=True)}
     for hit in hits:
-        file_hits[hit.chunk.path].hits.append(hit)
-    paths = [index.paths[int(number)] for number in candidates.files]
-    return Retrieval(hits=hits, files=list(file_hits.values()), candidates=paths, features=candidates.features)
+        if hit.chunk.path in file_hits:
+            file_hits[hit.chunk.path].hits.append(hit)
+    traced = ranked.trace
+    return Retrieval(
+        hits=hits,
+        files=list(file_hits.values()),
+        query_vector=query_vector,
+        candidates=[paths[int(n)] for n in traced.candidates] if traced is not None else [],
+        features=traced.features if traced is not None else None,
+        trace=traced,
+    )
 
 
 def materialize(
-    store: Store,
-    manifest: Manifest,
+    index: Index,
     table: ChunkTable,
     order: list[int],
     fused: dict[int, float],
@@ -179,7 +168,7 @@ def materialize(
     scores = file_scores(table, order, fused, file_bonus)
     files = {path: FileHit(path=path, score=score) for path, score in scores.items()}
     top = order[:k]
-    by_id = {chunk.id: chunk for chunk in store.chunks(manifest, [table.ids[row] for row in top])}
+    by_id = {chunk.id: chunk for chunk in index.chunks([table.ids[row] for row in top])}
     hits = [
         Hit(chunk=by_id[table.ids[row]], score=round(fused[row], 6), id=table.ids[row])
         for row in top

@@ -1,15 +1,29 @@
-"""What part a file plays in a repository, from its path: source, or one of the peripheral roles.
+"""What part a file plays in a repository: source, or one of the peripheral roles — from evidence, not a path word.
+
+The path conventions (``codeqa.chunk.path_rules.PATH_RULES``, one table shared with the layers) propose a role; a
+role that is only a naming habit (an ``examples/``, ``contrib/`` or ``demo/`` folder nested inside the code) gives
+way when the file is code (by its language) that ``MIN_SOURCE_USERS`` source files use: Django's ``contrib`` is
+source code. Test files are named by each language's convention, so a shell library's ``test_functions.bash`` is
+source too.
 
 An issue report or a "how does X work" question is about implementation code unless it says otherwise, so the
-ranker learns a prior per role (from dev data), and a question that names a role ("the changelog", "the CI
-workflow", "the docs") lifts that role's prior. Rules are data: first match wins, checked on the lower-cased
-repo-relative path.
+ranker learns a prior per role (from dev data), and a question that asks for a role ("the changelog", "the CI
+workflow", "the docs") lifts that role's prior. Asking takes more than one incidental word in a long report: a
+role counts as asked for when a short question names it, when a long one names it repeatedly (``ASK_RATE``), or
+when the question names one of that role's files.
 """
 
 from __future__ import annotations
 
 import re
+from collections.abc import Iterable, Sequence
 from enum import StrEnum
+from functools import lru_cache
+
+import numpy as np
+from scipy import sparse
+
+from codeqa.chunk.path_rules import path_role
 
 
 class Role(StrEnum):
@@ -24,34 +38,8 @@ class Role(StrEnum):
     GENERATED = "generated"
     I18N = "i18n"
     MIGRATION = "migration"
+    CONFIG = "config"  # settings files, a framework's boot-time configuration (Rails initializers)
 
-
-ROLE_RULES: list[tuple[Role, str]] = [
-    (Role.CI, r"(^|/)(\.github|\.circleci|\.buildkite|\.gitlab|\.azure-pipelines)/|(^|/)(\.gitlab-ci\.ya?ml"
-     r"|\.travis\.ya?ml|azure-pipelines\.ya?ml|appveyor\.ya?ml|jenkinsfile|codecov\.ya?ml|\.pre-commit-config\.yaml)$"),
-    (Role.CHANGELOG, r"(^|/)(changes|changelog|history|news|release[-_ ]?notes|whatsnew|whats_new)([./_-]|$)"
-     r"|(^|/)(changelog|changes|newsfragments|changelog\.d)/"),
-    (Role.I18N, r"(^|/)(locales?|i18n|l10n|translations?|lang)/|\.(po|pot|mo|xliff|xlf)$"
-     r"|(^|/)[a-z]{2,3}[-_][a-z]{2}\.(json|ya?ml|properties|arb|strings|ftl)$"),  # en-GB.json, pt_BR.yml
-    (Role.VENDORED, r"(^|/)(vendor|vendored|_vendor|third[-_]?party|extern|externals?|deps)/"
-     r"|(^|/)[a-z0-9_]+/packages/|(^|/)static/(js|css)/(lib|libs|vendor|plugins)/"),
-    (Role.GENERATED, r"(^|/)(generated|gen|__generated__|autogen)/|_pb2(_grpc)?\.py$|\.pb\.go$|\.generated\.\w+$"),
-    (Role.MIGRATION, r"(^|/)(migrations?|alembic|db/migrate|migrate)/"),
-    (Role.TEST, r"(^|/)(tests?|testing|spec|specs|__tests__|e2e|cypress|fixtures?|testdata)/"
-     r"|(^|/)(test_[^/]*|[^/]*_test\.\w+|conftest\.py|[^/]*\.(spec|test)\.\w+|[^/]*_spec\.rb)$"),
-    (Role.EXAMPLE, r"(^|/)[._]?(examples?|samples?|demos?|benchmarks?|bench|asv_bench|scripts?|tools|contrib|extras?"
-     r"|misc|playground|sandbox|devtools|ci)/"),
-    (Role.DOCS, r"(^|/)(docs?|documentation|doc_src|site-docs|man)/|\.(md|markdown|mdx|rst|adoc|txt)$"
-     r"|(^|/)(readme|contributing|authors|license|code_of_conduct|security)([./_-]|$)"),
-    (Role.TOOLING, r"(^|/)(setup\.py|setup\.cfg|pyproject\.toml|tox\.ini|noxfile\.py|makefile|manifest\.in"
-     r"|requirements[^/]*\.(txt|in)|package\.json|tsconfig[^/]*\.json|\.eslintrc[^/]*|\.prettierrc[^/]*"
-     r"|babel\.config\.\w+|(webpack|vite|rollup|esbuild|jest|vitest|karma|gulpfile|gruntfile)[^/]*\.[cm]?[jt]s"
-     r"|\.editorconfig|\.gitignore|\.gitattributes|\.dockerignore|dockerfile[^/]*|docker-compose[^/]*"
-     r"|\.readthedocs\.ya?ml|mkdocs\.ya?ml|conf\.py|cargo\.toml|go\.mod|gemfile|rakefile|[^/]*\.gemspec"
-     r"|pom\.xml|build\.gradle(\.kts)?|settings\.gradle(\.kts)?|composer\.json|phpunit\.xml[^/]*"
-     r"|\.flake8|\.pylintrc|mypy\.ini|pytest\.ini|\.coveragerc|\.bumpversion\.cfg|\.release[^/]*|renovate\.json"
-     r"|\.?versioneer\.py|_version\.py|version\.py)$"),
-]  # fmt: skip
 
 # Words that say a question is about a role after all (then its prior does not apply).
 ROLE_WORDS: dict[Role, str] = {
@@ -67,27 +55,66 @@ ROLE_WORDS: dict[Role, str] = {
     Role.GENERATED: r"\b(generated|protobuf|codegen)\b",
     Role.I18N: r"\b(translations?|locales?|i18n|l10n|languages?|locali[sz]ation)\b",
     Role.MIGRATION: r"\b(migrations?|schema changes?|alembic)\b",
+    Role.CONFIG: r"\b(config|configs|configure[sd]?|configuring|configuration|settings?|initiali[sz]ers?|"
+    r"environments?|env)\b",
 }
+SHORT_QUESTION_WORDS = 60  # up to this long, one mention asks for a role
+ASK_RATE = 50  # a longer text asks for a role when it names it at least twice and once per this many words
+MIN_SOURCE_USERS = 2  # source files that use a file for a naming habit to give way
 
-_RULES = [(role, re.compile(pattern)) for role, pattern in ROLE_RULES]
 _WORDS = {role: re.compile(pattern, re.IGNORECASE) for role, pattern in ROLE_WORDS.items()}
 PERIPHERAL = tuple(role for role in Role if role is not Role.SOURCE)
 # Roles ranked after every source file unless the question asks for them ("about implementation code unless it
 # says otherwise"); migrations are left to the learned prior: "where is the users table defined?" may mean one.
 SECONDARY = (
     Role.TEST, Role.DOCS, Role.CHANGELOG, Role.CI, Role.TOOLING, Role.EXAMPLE, Role.VENDORED, Role.GENERATED, Role.I18N,
+    Role.CONFIG,
 )  # fmt: skip
 
 
 def role_of(path: str) -> Role:
-    """The role of a repo-relative path (``source`` when no rule matches)."""
-    lower = path.lower()
-    for role, pattern in _RULES:
-        if pattern.search(lower):
-            return role
-    return Role.SOURCE
+    """The role the path conventions give a repo-relative path (``source`` when no rule matches)."""
+    role, _ = path_role(path)
+    return Role(role) if role else Role.SOURCE
 
 
-def roles_asked_for(query: str) -> frozenset[Role]:
-    """Roles the question names ("where is the CI workflow", "what does the changelog say")."""
-    return frozenset(role for role, pattern in _WORDS.items() if pattern.search(query))
+def roles_from_evidence(paths: Sequence[str], code: Sequence[bool], users: sparse.csr_matrix) -> list[Role]:
+    """Each file's role: its path's, unless that is a naming habit, the file is ``code`` (a programming language)
+    and ``MIN_SOURCE_USERS`` source files use it.
+
+    ``users[a, b] > 0`` when file ``a`` uses a name that file ``b`` defines (files numbered as ``paths``).
+    """
+    proposed = [path_role(path) for path in paths]
+    roles = [Role(role) if role else Role.SOURCE for role, _ in proposed]
+    weak = [number for number, (_, habit) in enumerate(proposed) if habit and code[number]]
+    if not weak:
+        return roles
+    # users: source files, and files whose role is only a habit too (a whole app under io/…/sample/ uses itself)
+    source = np.asarray([role is Role.SOURCE for role in roles], dtype=bool)
+    source[weak] = True
+    links = users.tocsc()
+    for number in weak:
+        callers = links.indices[links.indptr[number] : links.indptr[number + 1]]
+        callers = callers[(callers != number) & source[callers]]
+        if len(callers) >= MIN_SOURCE_USERS:
+            roles[number] = Role.SOURCE
+    return roles
+
+
+@lru_cache(maxsize=32)
+def role_mentions(query: str) -> dict[Role, int]:
+    """How often the question names each role ("the changelog", "tests", "an example"); once per question."""
+    return {role: len(pattern.findall(query)) for role, pattern in _WORDS.items()}
+
+
+def asked(mentions: int, words: int) -> bool:
+    """A role named ``mentions`` times in a text of ``words`` words is asked for (see the module docstring)."""
+    return mentions > 0 and (words <= SHORT_QUESTION_WORDS or mentions >= max(2.0, words / ASK_RATE))
+
+
+def roles_asked_for(query: str, mentioned_roles: Iterable[Role] = ()) -> frozenset[Role]:
+    """Roles the question asks for: named in a short question, named repeatedly in a long text, or one of whose
+    files the question names (``mentioned_roles``)."""
+    words = len(query.split())
+    found = {role for role, count in role_mentions(query).items() if asked(count, words)}
+    return frozenset(found | (set(mentioned_roles) - {Role.SOURCE}))

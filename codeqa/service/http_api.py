@@ -20,8 +20,8 @@ from fastapi.security import HTTPAuthorizationCredentials, HTTPBearer
 from starlette.exceptions import HTTPException as StarletteHTTPException
 from starlette.middleware import Middleware
 
-from codeqa import CodeqaError, __version__
 from codeqa.errors import (
+    CodeqaError,
     EmbeddingError,
     IncompatibleIndexError,
     IndexBusyError,
@@ -55,6 +55,7 @@ from codeqa.service.models import (
 from codeqa.service.operations import Operations
 from codeqa.service.ratelimit import RateLimiter
 from codeqa.service.results import chunk_result
+from codeqa.version import __version__
 
 # most specific first: the first class an error is an instance of decides its status
 STATUS = [

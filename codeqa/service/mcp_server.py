@@ -16,7 +16,7 @@ from mcp.server.mcpserver import Context, MCPServer
 from mcp.types import CallToolResult, TextContent
 from pydantic import BaseModel, Field
 
-from codeqa import CodeqaError, __version__
+from codeqa.errors import CodeqaError
 from codeqa.service.mcp_stdio import run_stdio
 from codeqa.service.models import (
     AskRequest,
@@ -32,6 +32,7 @@ from codeqa.service.models import (
     SymbolResult,
 )
 from codeqa.service.operations import Operations
+from codeqa.version import __version__
 
 INSTRUCTIONS = (
     "codeqa searches and explains codebases indexed on this machine. Call list_indexes first to get an index "

@@ -1,7 +1,8 @@
 """The operations an agent or a script can ask of codeqa, over the library's public API only.
 
-The MCP server and the HTTP API are thin faces over one ``Operations`` object per process: it keeps one store
-client, reuses the process-wide caches (embedder, search files) and is safe to call from many threads at once.
+The MCP server and the HTTP API are thin faces over one ``Operations`` object per process: every request opens its
+index (``Index.open``: one registry read), reuses the process-wide caches (store client, embedder, search files) and
+is safe to call from many threads at once.
 Every user error is a ``CodeqaError`` with the same message the CLI prints.
 """
 
@@ -11,11 +12,12 @@ import re
 import threading
 from pathlib import PurePosixPath
 
-from codeqa import CodeqaError, Settings
 from codeqa.answer import Answer, AnswerStream, ask
+from codeqa.config import Settings
 from codeqa.embed import get_embedder
-from codeqa.errors import JobNotFoundError, QueryError, ReadOnlyError
+from codeqa.errors import CodeqaError, JobNotFoundError, QueryError, ReadOnlyError
 from codeqa.explore import load_overview
+from codeqa.index import Index
 from codeqa.jobs import IndexJob, JobRegistry
 from codeqa.retrieve import Filters, check_filter_values, neighbors, retrieve, validate_query
 from codeqa.service.models import (
@@ -36,7 +38,6 @@ from codeqa.service.models import (
     SymbolResult,
 )
 from codeqa.service.results import chunk_result, index_info, job_status
-from codeqa.store import Manifest, Store, load_search_files
 
 MAX_SEARCH_K = 200
 MAX_ASK_K = 50
@@ -59,35 +60,27 @@ class Operations:
         self.settings = settings
         self.allow_write = allow_write
         self.jobs = JobRegistry()
-        self._store: Store | None = None
         self._lock = threading.Lock()
-        self._overviews: dict[str, OverviewResult] = {}  # by collection: a re-index is a new collection
+        self._overviews: dict[str, OverviewResult] = {}  # by index generation: an update is a new one
         self._loading: dict[str, threading.Lock] = {}
-
-    @property
-    def store(self) -> Store:
-        """One store client per process, opened on first use (a Chroma server that is down is a per-call error)."""
-        with self._lock:
-            if self._store is None:
-                self._store = Store(self.settings)
-            return self._store
 
     def warm(self) -> None:
         """Load the embedding model now, so the first request does not pay for it."""
         get_embedder(self.settings)
 
-    def _manifest(self, index: str) -> Manifest:
-        """The index's manifest, with its search files loaded once even when many requests arrive together."""
-        manifest = self.store.get_manifest(index)
+    def _open(self, name: str) -> Index:
+        """The index, with its search files loaded once even when many requests arrive together."""
+        index = Index.open(name, self.settings)
         with self._lock:
-            loading = self._loading.setdefault(manifest.collection, threading.Lock())
+            loading = self._loading.setdefault(index.key, threading.Lock())
         with loading:  # the first request loads; the others wait, then hit the library's per-process cache
-            load_search_files(self.settings, manifest, self.store)
-        return manifest
+            index.files  # noqa: B018 - loading is the point
+        return index
 
     # -- reading ---------------------------------------------------------------------------------------------------
-    def _filters(self, index: str, scope: Scope) -> Filters:
-        """The request's filters, their bounds checked before the index loads, their values against the index."""
+    def _filters(self, index: str, scope: Scope) -> tuple[Index, Filters]:
+        """The opened index and the request's filters: their bounds checked before the index loads, their values
+        against the index."""
         filters = Filters(
             layers=tuple(scope.layers),
             kinds=tuple(scope.kinds),
@@ -95,25 +88,25 @@ class Operations:
             paths=tuple(scope.paths),
             globs=tuple(scope.globs),
         )
-        manifest = self._manifest(index)
+        opened = self._open(index)
         if filters.layers or filters.kinds or filters.languages:
-            check_filter_values(filters, load_search_files(self.settings, manifest, self.store).table)
-        return filters
+            check_filter_values(filters, opened.files.table)
+        return opened, filters
 
     def search(self, index: str, request: SearchRequest) -> SearchResult:
         """The chunks that best match a question, each with its key lines."""
         question = validate_query(request.question)
         _check_k(request.k, MAX_SEARCH_K)
-        filters = self._filters(index, request)
-        found = retrieve(index, question, self.settings, k=request.k, filters=filters, store=self.store)
+        opened, filters = self._filters(index, request)
+        found = retrieve(opened, question, k=request.k, filters=filters)
         return SearchResult(index=index, question=question, results=[chunk_result(h, question) for h in found.hits])
 
     def find_files(self, index: str, request: SearchRequest) -> FilesResult:
         """The files that best match a question (for "where is…" questions)."""
         question = validate_query(request.question)
         _check_k(request.k, MAX_SEARCH_K)
-        filters = self._filters(index, request)
-        found = retrieve(index, question, self.settings, k=request.k, filters=filters, store=self.store)
+        opened, filters = self._filters(index, request)
+        found = retrieve(opened, question, k=request.k, filters=filters)
         files = [
             FileResult(
                 path=file.path,
@@ -129,10 +122,8 @@ class Operations:
         """Retrieve now and return the answer stream (iterate it for text; ``result()`` for the checked answer)."""
         question = validate_query(request.question)
         _check_k(request.k, MAX_ASK_K)
-        filters = self._filters(index, request)
-        return ask(
-            index, question, self.settings, filters=filters, backend=request.backend, model=request.model, k=request.k
-        )
+        opened, filters = self._filters(index, request)
+        return ask(opened, question, filters=filters, backend=request.backend, model=request.model, k=request.k)
 
     def ask(self, index: str, request: AskRequest) -> AskResult:
         """A cited answer (generated, or the extractive map when no model can answer)."""
@@ -162,12 +153,12 @@ class Operations:
         if relation not in ("definition", "callers", "callees"):
             raise QueryError(f"Unknown relation {relation!r}: use definition, callers or callees.")
         _check_k(limit, MAX_NEIGHBORS)
-        self._manifest(index)
-        graph = neighbors(index, symbol, self.settings, store=self.store, limit=limit)
+        opened = self._open(index)
+        graph = neighbors(opened, symbol, limit=limit)
         short = symbol.replace("#", ".").replace("::", ".").split(".")[-1]
         notice = None
         if not graph.definitions and short != symbol:  # methods merged into their class chunk are found by name
-            graph = neighbors(index, short, self.settings, store=self.store, limit=limit)
+            graph = neighbors(opened, short, limit=limit)
             notice = f"No definition of {symbol!r} as such; showing {short!r}." if graph.definitions else None
         if not graph.definitions:
             notice = f"No definition of {symbol!r} in index {index!r}; try the short name or `search`."
@@ -177,24 +168,25 @@ class Operations:
 
     def overview(self, index: str) -> OverviewResult:
         """Languages by size, layers, entry points and central symbols (computed once per index generation)."""
-        manifest = self._manifest(index)
+        opened = self._open(index)
         with self._lock:
-            computing = self._loading.setdefault(f"overview:{manifest.collection}", threading.Lock())
+            computing = self._loading.setdefault(f"overview:{opened.key}", threading.Lock())
         with computing:  # concurrent first requests wait for one computation
-            cached = self._overviews.get(manifest.collection)
-            return cached if cached is not None else self._overview(index, manifest)
+            cached = self._overviews.get(opened.key)
+            return cached if cached is not None else self._overview(opened)
 
-    def _overview(self, index: str, manifest: Manifest) -> OverviewResult:
-        view = load_overview(self.settings, manifest, self.store)
+    def _overview(self, index: Index) -> OverviewResult:
+        view = load_overview(index)
+        manifest = index.manifest
         result = OverviewResult(
-            index=index,
+            index=index.name,
             source=manifest.source,
             files=view.files,
             lines=view.lines,
             chunks=view.chunks,
             languages=[Count(name=k, count=v) for k, v in view.lines_by_language.items()],
             layers=[Count(name=k, count=v) for k, v in view.chunks_by_layer.items()],
-            entry_points=self._entry_points(manifest),
+            entry_points=self._entry_points(index),
             central_symbols=[
                 CentralSymbol(
                     symbol=ref.symbol,
@@ -207,13 +199,13 @@ class Operations:
             ],
         )
         with self._lock:
-            self._overviews[manifest.collection] = result
+            self._overviews[index.key] = result
         return result
 
-    def _entry_points(self, manifest: Manifest) -> list[str]:
+    def _entry_points(self, index: Index) -> list[str]:
         """Files that start a program: named main/app/cli/server…, defining a ``main`` function, or (Python) ending
         in an ``if __name__ == "__main__":`` block. Read from the chunk table; only last chunks are fetched."""
-        table = load_search_files(self.settings, manifest, self.store).table
+        table = index.files.table
         last: dict[str, int] = {}  # Python file → row of its last chunk
         found: set[str] = set()
         skip: set[str] = set()
@@ -227,12 +219,12 @@ class Operations:
                 found.add(path)
             if table.languages[row] == "python" and (path not in last or table.starts[row] > table.starts[last[path]]):
                 last[path] = row
-        endings = self.store.chunks(manifest, [table.ids[row] for row in last.values()])
+        endings = index.chunks([table.ids[row] for row in last.values()])
         found.update(chunk.path for chunk in endings if MAIN_GUARD.search(chunk.text))
         return sorted(found - skip, key=lambda p: (p.count("/"), p))[:MAX_ENTRY_POINTS]
 
     def list_indexes(self) -> IndexList:
-        return IndexList(indexes=[index_info(m) for m in self.store.list_manifests()])
+        return IndexList(indexes=[index_info(opened.manifest) for opened in Index.all(self.settings)])
 
     # -- writing (only with --allow-write) ---------------------------------------------------------------------------
     def _check_write(self, what: str) -> None:
@@ -264,7 +256,8 @@ class Operations:
         self._check_write("remove indexes")
         if self.jobs.current is not None and self.jobs.current.running and self.jobs.current.name == index:
             raise CodeqaError(f"Index {index!r} is being built right now; cancel that job first.")
-        manifest = self.store.remove(index)
+        opened = Index.open(index, self.settings)
+        opened.remove()
         with self._lock:
-            self._overviews.pop(manifest.collection, None)
-        return Removed(removed=manifest.name)
+            self._overviews.pop(opened.key, None)
+        return Removed(removed=opened.name)

@@ -2,9 +2,9 @@
 
 from __future__ import annotations
 
-from codeqa import Hit
 from codeqa.answer import key_lines
 from codeqa.jobs import IndexJob
+from codeqa.records import Hit
 from codeqa.service.models import ChunkResult, IndexInfo, JobStatus, KeyLine
 from codeqa.store import Manifest
 

@@ -1,13 +1,16 @@
 """Find or make a local working tree for a parsed source: use a local directory in place, or clone shallowly.
 
 A clone goes to a temporary directory and is swapped in atomically, with a timeout; a killed clone leaves nothing
-behind that the next run does not clean up. ``settings.github_token`` is only sent to github.com; an explicit
+behind that the next run does not clean up. Runs on the same source share its clone folder, so the swap happens
+under that folder's lock, and a caller that reads the tree afterwards (``hold=``) keeps the lock until it is done:
+no run ever reads a tree another run is swapping out. ``settings.github_token`` is only sent to github.com; an explicit
 ``token=`` is sent to whatever host was asked. The token travels only through git's environment config.
 """
 
 from __future__ import annotations
 
 import base64
+import contextlib
 import hashlib
 import os
 import re
@@ -23,9 +26,9 @@ from git.util import RemoteProgress
 
 from codeqa.config import Settings
 from codeqa.errors import CloneError, SourceError
-from codeqa.locks import process_alive
+from codeqa.locks import folder_lock, process_alive
 from codeqa.records import ProgressFn, ResolvedSource
-from codeqa.source.parse import SHA_RE, SourceSpec, parse_source
+from codeqa.source.parse import SHA_RE, SourceSpec, looks_like_git_dir, parse_source
 
 _NETWORK_MARKERS = ("could not resolve host", "failed to connect", "connection refused", "network is unreachable",
                     "connection timed out", "couldn't connect")  # fmt: skip
@@ -34,8 +37,10 @@ _MISSING_MARKERS = ("not found", "does not appear to be a git repository", "auth
 
 
 def resolve_source(spec: str, settings: Settings, *, ref: str | None = None, token: str | None = None,
-                   progress: ProgressFn | None = None, allow_local: bool = True) -> ResolvedSource:  # fmt: skip
-    """Give back a local working tree for ``spec``: the directory itself, or a fresh shallow clone."""
+                   progress: ProgressFn | None = None, allow_local: bool = True,
+                   hold: contextlib.ExitStack | None = None) -> ResolvedSource:  # fmt: skip
+    """Give back a local working tree for ``spec``: the directory itself, or a fresh shallow clone (``hold``: the
+    clone folder's lock stays on that stack until it is closed, so the tree cannot be swapped while it is read)."""
     parsed = parse_source(spec, ref=ref, allow_local=allow_local, allow_insecure=settings.allow_insecure_sources)
     resolved = _resolve_local(parsed) if parsed.kind == "local" else None
     if resolved is None:  # a remote, or a bare local repository (it has no files to read in place)
@@ -43,7 +48,7 @@ def resolve_source(spec: str, settings: Settings, *, ref: str | None = None, tok
             parsed = replace(parsed, kind="remote", clone_url=Path(parsed.display).as_uri())
         elif token is None and settings.github_token is not None and parsed.host == "github.com":
             token = settings.github_token.get_secret_value()
-        resolved = _clone(parsed, settings, token or None, progress)
+        resolved = _clone(parsed, settings, token or None, progress, hold)
     if resolved.subdir and not (resolved.root / resolved.subdir).is_dir():
         raise SourceError(f"No directory {resolved.subdir!r} in {resolved.spec}")
     return resolved
@@ -56,8 +61,8 @@ def _resolve_local(parsed: SourceSpec) -> ResolvedSource | None:
         repo = git.Repo(parsed.local_path)
     except (git.InvalidGitRepositoryError, git.NoSuchPathError):
         repo = None
-    if repo is not None and repo.bare:
-        return repo.close()  # None: the caller clones it
+    if (repo is not None and repo.bare) or looks_like_git_dir(parsed.local_path):  # no files to read in place
+        return repo.close() if repo is not None else None  # None: the caller clones it
     if parsed.ref:
         hint = f"check out {parsed.ref!r} yourself, or clone it with {parsed.local_path.as_uri()}"
         raise SourceError(f"A ref cannot be chosen for a local directory (codeqa never changes your checkout): {hint}")
@@ -146,8 +151,10 @@ def _fetch(parsed: SourceSpec, tmp: Path, env: dict[str, str], deadline: float, 
         _run_git(args, tmp.parent, env, deadline, progress)
 
 
-def _clone(parsed: SourceSpec, settings: Settings, token: str | None, progress: ProgressFn | None) -> ResolvedSource:
-    """Clone into a temporary sibling, then swap it in: a failed clone never destroys the previous one."""
+def _clone(parsed: SourceSpec, settings: Settings, token: str | None, progress: ProgressFn | None,
+           hold: contextlib.ExitStack | None = None) -> ResolvedSource:  # fmt: skip
+    """Clone into a temporary sibling, then swap it in under the folder's lock: a failed clone never destroys the
+    previous one, and two runs never swap the same folder at once."""
     assert parsed.clone_url is not None
     (clones := settings.clones_dir).mkdir(parents=True, exist_ok=True)
     dest = clones / f"{parsed.default_name}-{hashlib.sha256(parsed.clone_url.encode()).hexdigest()[:8]}"
@@ -160,7 +167,10 @@ def _clone(parsed: SourceSpec, settings: Settings, token: str | None, progress: 
             parsed, tmp, _git_env(token, parsed.clone_url), time.monotonic() + settings.clone_timeout_seconds, progress
         )
         sha, branch = _head_info(git.Repo(tmp))
-        _swap_in(tmp, dest)
+        with contextlib.ExitStack() as local:
+            lock = folder_lock(settings.home_dir / "locks" / "clones" / f"{dest.name}.lock")
+            (hold if hold is not None else local).enter_context(lock)
+            _swap_in(tmp, dest)
     except TimeoutError:
         hint = f"{settings.clone_timeout_seconds} s: raise CODEQA_CLONE_TIMEOUT_SECONDS or check your network"
         raise CloneError(f"Cloning {parsed.display} took longer than {hint}") from None

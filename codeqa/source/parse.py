@@ -5,8 +5,11 @@ Decisions (the tests pin them down):
   can prompt for host keys, and its command line is an injection surface; https carries our token uniformly.
 - Credentials embedded in a URL (``https://user:tok@host/…``) are refused without echoing them; query strings and
   fragments (``?private_token=…``) are dropped. Tokens travel only through git's environment config.
-- ``file://`` URLs (and bare repositories given as a path) are cloned, gated by ``allow_local``; other local
-  directories are used in place and never modified.
+- ``file://`` URLs (and bare repositories or mirrors given as a path) are cloned, gated by ``allow_local``; other
+  local directories are used in place and never modified.
+- ``git://`` to this machine (a team mirror served by ``git daemon`` on loopback) is accepted: nothing leaves the
+  machine and git:// never carries a token. ``http://`` stays refused unless ``allow_insecure`` (a token would
+  travel unencrypted); the message says what to paste instead.
 - ``/tree/<ref>/<more>`` is ambiguous when a branch has slashes: the first segment is the ref unless an explicit
   ``ref=`` is given, which must then be a prefix of ``<ref>/<more>``.
 """
@@ -132,8 +135,9 @@ def _parse_url(url: str, scheme: str, ref: str | None, allow_local: bool, allow_
     if not host or len(host) > 253 or not _HOST_RE.match(host):
         raise SourceError(f"Not a valid host in the repository URL: {_HELP}")
     if scheme in ("http", "git"):
-        if not (allow_insecure and host in _LOOPBACK):
-            raise UnsafeSourceError(f"Insecure transport {scheme}:// refused: use an https:// URL")
+        loopback = host in _LOOPBACK or host.startswith("127.")
+        if not (loopback and (scheme == "git" or allow_insecure)):
+            raise UnsafeSourceError(_insecure_hint(scheme, loopback))
         netloc = parts.netloc
     elif scheme == "https":
         netloc = parts.netloc.lower()
@@ -145,6 +149,25 @@ def _parse_url(url: str, scheme: str, ref: str | None, allow_local: bool, allow_
     if host in ("github.com", "www.github.com"):
         return _parse_github(segments, ref)
     return _parse_generic(scheme, netloc, host, segments, ref)
+
+
+def _insecure_hint(scheme: str, loopback: bool) -> str:
+    if loopback:  # http:// on this machine: a token would be sent in the clear
+        return (
+            "Insecure transport http:// refused: use https://, git://127.0.0.1/… for a local git daemon, or the "
+            "repository's path on disk (e.g. /srv/git/repo.git)"
+        )
+    if scheme == "git":
+        return (
+            "Insecure transport git:// refused: git:// is accepted from this machine only (git://127.0.0.1/…); "
+            "paste the https:// URL instead"
+        )
+    return "Insecure transport http:// refused: use an https:// URL"
+
+
+def looks_like_git_dir(path: Path) -> bool:
+    """A bare repository or mirror (or a ``.git`` folder), even one without a ``config`` file: git's own test."""
+    return (path / "HEAD").is_file() and (path / "objects").is_dir() and (path / "refs").is_dir()
 
 
 def _split_tree(rest: list[str], ref: str | None) -> tuple[str | None, str]:

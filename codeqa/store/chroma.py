@@ -1,16 +1,16 @@
-"""Every Chroma call codeqa makes: one collection per index generation, and a registry of manifests.
+"""Every Chroma call codeqa makes: one collection per index, and a registry of manifests.
 
-A registry collection maps an index name to its manifest; the manifest names the Chroma collection that
-holds the chunks. Re-indexing writes a *new* collection and switches the registry entry only when it is
-complete, so an interrupted or failed index never damages the last good one. Nothing outside this module
-touches a Chroma object: the rest of codeqa gets ``Manifest``s, ``Chunk``s and numpy vectors.
+A registry collection maps an index name to its manifest; the manifest names the Chroma collection that holds the
+chunks and the generation of the search files that describe them. When and what to write is ``codeqa.index``'s
+business (a build fills a new collection, an update changes rows of the live one); this module only does it.
+Nothing outside this module touches a Chroma object: the rest of codeqa gets ``Manifest``s, ``Chunk``s and numpy
+vectors.
 """
 
 from __future__ import annotations
 
 import contextlib
 import gc
-import shutil
 import threading
 import time
 import uuid
@@ -22,11 +22,9 @@ import numpy as np
 
 from codeqa.config import Settings
 from codeqa.errors import CodeqaError, IndexNotFoundError, StoreError
-from codeqa.locks import index_lock
 from codeqa.records import Chunk
 from codeqa.store import chroma_files
 from codeqa.store.chroma_rows import RefuseToEmbed, chunk_from_record, chunk_metadata
-from codeqa.store.layout import index_dir, save_manifest_copy
 from codeqa.store.manifest import NAME_RE, Manifest
 
 REGISTRY = "codeqa-registry"
@@ -163,8 +161,8 @@ class Store:
         return bool(found and found["ids"])
 
     # -- writing -----------------------------------------------------------------------------
-    def new_generation(self, name: str, collection_name: str | None = None) -> str:
-        """A fresh, empty collection for the next generation of index ``name`` (``codeqa repair`` reuses a name)."""
+    def new_collection(self, name: str, collection_name: str | None = None) -> str:
+        """A fresh, empty collection for a new build of index ``name`` (``codeqa repair`` reuses a name)."""
         collection_name = collection_name or f"{COLLECTION_PREFIX}{name}-{uuid.uuid4().hex[:10]}"
         self._guard(
             lambda: self._client.create_collection(
@@ -177,21 +175,31 @@ class Store:
         return collection_name
 
     def add_chunks(self, collection_name: str, chunks: Sequence[Chunk], vectors: np.ndarray) -> None:
+        rows = [chunk.id for chunk in chunks], [chunk.text for chunk in chunks], [chunk_metadata(c) for c in chunks]
+        self.add_rows(collection_name, *rows, vectors)
+
+    def add_rows(self, collection_name: str, ids: Sequence[str], documents: Sequence[str],
+                 metadatas: Sequence[dict[str, Any]], vectors: np.ndarray) -> None:  # fmt: skip
+        """Add rows as ``chunk_rows`` makes them (ids, texts, metadata) with their vectors."""
         collection = self._collection(collection_name)
         limit = max(1, min(self._client.get_max_batch_size(), 2000))
-        for start in range(0, len(chunks), limit):
-            batch = chunks[start : start + limit]
-            collection.add(
-                ids=[chunk.id for chunk in batch],
-                embeddings=vectors[start : start + limit],
-                documents=[chunk.text for chunk in batch],
-                metadatas=[chunk_metadata(chunk) for chunk in batch],
-            )
+        for start in range(0, len(ids), limit):
+            end = start + limit
+            collection.add(ids=list(ids[start:end]), embeddings=vectors[start:end],
+                           documents=list(documents[start:end]), metadatas=list(metadatas[start:end]))  # fmt: skip
 
-    def commit(self, manifest: Manifest) -> None:
-        """Make ``manifest.collection`` the live index for ``manifest.name``, then drop the old one."""
+    def delete_chunks(self, collection_name: str, ids: Sequence[str]) -> None:
+        """Delete these rows from a collection (ids it does not hold are ignored)."""
+        collection = self._collection(collection_name)
+        ids = list(ids)
+        limit = max(1, min(self._client.get_max_batch_size(), 2000))
+        for start in range(0, len(ids), limit):
+            self._guard(lambda batch=ids[start : start + limit]: collection.delete(ids=batch))
+
+    def commit(self, manifest: Manifest) -> Manifest | None:
+        """Make ``manifest`` (its collection and generation) the live index for ``manifest.name``; returns the
+        manifest it replaced (the caller drops what that one no longer shares with the new one)."""
         previous = self.get_manifest(manifest.name) if self.exists(manifest.name) else None
-        save_manifest_copy(index_dir(self.settings, manifest.collection), manifest.to_json())
         self._guard(
             lambda: self._registry.upsert(
                 ids=[manifest.name],
@@ -200,16 +208,17 @@ class Store:
                 metadatas=[{"collection": manifest.collection}],
             )
         )
-        if previous and previous.collection != manifest.collection:
-            self.drop_collection(previous.collection)
+        return previous
 
-    def drop_collection(self, collection_name: str, *, keep_files: bool = False) -> bool:
-        """Delete a generation: its search files (unless kept), its vector folder, then its Chroma collection (on a
-        full disk, the space of the first two is what the deletion needs). False when it could not be deleted."""
+    def unregister(self, name: str) -> None:
+        """Take index ``name`` out of the registry (its collection is then an orphan, dropped by the caller)."""
+        self._guard(lambda: self._registry.delete(ids=[name]))
+
+    def drop_collection(self, collection_name: str) -> bool:
+        """Delete a collection: its vector folders first, then the collection itself (on a full disk, the space of
+        the folders is what the deletion needs). False when it could not be deleted."""
         self._current()
         self._collections.pop(collection_name, None)
-        if not keep_files:
-            shutil.rmtree(index_dir(self.settings, collection_name), ignore_errors=True)
         with contextlib.suppress(Exception):
             if not self.settings.chroma_url:
                 collection_id = self._client.get_collection(collection_name, embedding_function=RefuseToEmbed()).id
@@ -223,13 +232,10 @@ class Store:
         except Exception:
             return False
 
-    def remove(self, name: str) -> Manifest:
-        """Delete index ``name``; refused while another process builds it (its commit would bring it back)."""
-        with index_lock(self.settings.home_dir / "locks", name):
-            manifest = self.get_manifest(name)
-            self._guard(lambda: self._registry.delete(ids=[name]))
-            self.drop_collection(manifest.collection)
-        return manifest
+    def reclaim(self, *, merge: bool = True) -> None:
+        """Give back the space of deleted rows (the embedded store; a server looks after its own files)."""
+        if not self.settings.chroma_url:
+            chroma_files.reclaim(self.settings, merge=merge)
 
     def orphan_collections(self, name: str | None = None) -> list[str]:
         """Collections left behind by interrupted runs (for ``name``, or all), not referenced by a manifest."""
@@ -243,10 +249,6 @@ class Store:
         return orphans
 
     # -- reading -----------------------------------------------------------------------------
-    def check_model(self, manifest: Manifest, model: str, dimension: int | None = None, revision: int = 1) -> None:
-        """Refuse to query an index with an embedding model other than the one that built it."""
-        manifest.check_model(model, dimension, revision)
-
     def count(self, manifest: Manifest) -> int:
         """How many chunks the index's collection holds."""
         return int(self._read(manifest, lambda collection: collection.count()))

@@ -103,8 +103,9 @@ def prepare(settings: Settings) -> None:
     partial.replace(path)
 
 
-def reclaim(settings: Settings, *, rebuild: bool = False) -> int:
+def reclaim(settings: Settings, *, rebuild: bool = False, merge: bool = True) -> int:
     """Delete vector folders that no Chroma segment refers to, give free pages back; returns folders deleted.
+    ``merge=False`` leaves the full-text index's deleted entries to its own merges (an update deletes few rows).
 
     Folders are listed *before* the live segments are read: a collection's segment rows are written when it is
     created and its folder only at its first write, so a collection being built elsewhere is never touched.
@@ -116,7 +117,8 @@ def reclaim(settings: Settings, *, rebuild: bool = False) -> int:
     try:
         with contextlib.closing(sqlite3.connect(f"file:{path}?mode=rw", uri=True, timeout=10)) as db:
             live = {row[0] for row in db.execute("SELECT id FROM segments")}
-            for step in ("PRAGMA incremental_vacuum", _REBUILD if rebuild else _MERGE, "PRAGMA incremental_vacuum"):
+            full_text = [_REBUILD if rebuild else _MERGE, "PRAGMA incremental_vacuum"] if merge or rebuild else []
+            for step in ("PRAGMA incremental_vacuum", *full_text):
                 with contextlib.suppress(sqlite3.Error):  # busy, or no auto-vacuum: then the pages stay reusable
                     db.executescript(step + ";")
 

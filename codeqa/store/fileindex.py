@@ -11,12 +11,14 @@ chunks. So each file gets
 from __future__ import annotations
 
 import json
-from collections.abc import Sequence
+from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 
 import numpy as np
 
+from codeqa.store.bm25 import bm25_from_ids
+from codeqa.store.corpus import Corpus, Ragged
 from codeqa.store.lexical import LexicalIndex, code_tokens, path_tokens, plain_tokens
 from codeqa.symbols import short_names
 
@@ -111,27 +113,26 @@ class FileIndex:
 
 
 class FileIndexBuilder:
-    """Accumulates per-file tokens, names and opening lines while chunks stream through the pipeline."""
+    """Collects each file's names and opening lines (or its card, carried from an earlier generation) while chunks
+    stream through the pipeline; the files' token documents are assembled from the corpus at the end."""
 
     def __init__(self) -> None:
         self._number: dict[str, int] = {}
-        self._tokens: list[list[str]] = []
-        self._plain: list[list[str]] = []
         self._names: list[list[str]] = []
-        self._heads: list[str] = []
+        self._heads: list[str | None] = []
+        self._cards: dict[int, np.ndarray] = {}  # carried card vectors by file number
         self.row_file: list[int] = []
 
-    def add(self, path: str, symbol: str, text: str, tokens: Sequence[str]) -> None:
-        """One chunk (in row order): ``tokens`` are its code tokens."""
+    def add(self, path: str, symbol: str, head: str | None, card: np.ndarray | None = None) -> None:
+        """One chunk (in row order): ``head`` is its text (the first chunk's opening is the file's card), or
+        ``card`` the file's card vector kept from an earlier generation."""
         number = self._number.get(path)
         if number is None:
-            number = self._number[path] = len(self._tokens)
-            self._tokens.append([])
-            self._plain.append(plain_tokens(path))
+            number = self._number[path] = len(self._names)
             self._names.append([])
-            self._heads.append(text[:2000])
-        self._tokens[number].extend(tokens)
-        self._plain[number].extend(plain_tokens(text))
+            self._heads.append(head[:2000] if head is not None else None)
+            if card is not None:
+                self._cards[number] = card
         if len(self._names[number]) < CARD_MAX_NAMES:
             self._names[number].extend(short_names(symbol))
         self.row_file.append(number)
@@ -140,21 +141,45 @@ class FileIndexBuilder:
     def paths(self) -> list[str]:
         return list(self._number)
 
-    def cards(self) -> list[str]:
-        return [card_text(path, self._names[i], self._heads[i]) for i, path in enumerate(self._number)]
+    def cards_to_embed(self) -> tuple[list[int], list[str]]:
+        """The files whose card must be embedded now (every file without a carried card), and their card texts."""
+        numbers = [i for i in range(len(self._names)) if i not in self._cards]
+        return numbers, [card_text(self.paths[i], self._names[i], self._heads[i] or "") for i in numbers]
 
-    def build(self, chunk_vectors: np.ndarray, card_vectors: np.ndarray) -> FileIndex:
+    def documents(self, corpus: Corpus, ids: Callable[[Iterable[str]], list[int]]) -> tuple[Ragged, Ragged]:
+        """Each file's BM25 document (its chunks' code tokens, its path twice, its names) and plain document (its
+        path's words, then its chunks' words), as token ids (``ids`` numbers new tokens)."""
+        rows_of: list[list[int]] = [[] for _ in self._names]
+        for row, number in enumerate(self.row_file):
+            rows_of[number].append(row)
+        lexical: list[np.ndarray] = []
+        plain: list[np.ndarray] = []
+        for number, path in enumerate(self.paths):
+            code = [corpus.lexical[row][: corpus.code_len[row]] for row in rows_of[number]]
+            words = path_tokens(path)
+            extra = np.asarray(ids([*words, *words, *code_tokens(" ".join(self._names[number]))]), dtype=np.int32)
+            lexical.append(np.concatenate([*code, extra]))
+            head = np.asarray(ids(plain_tokens(path)), dtype=np.int32)
+            plain.append(np.concatenate([head, *(corpus.plain[row] for row in rows_of[number])]))
+        return Ragged.of(lexical), Ragged.of(plain)
+
+    def build(self, corpus: Corpus, vocab: Sequence[str], documents: tuple[Ragged, Ragged],
+              chunk_vectors: np.ndarray, card_vectors: np.ndarray | None) -> FileIndex:  # fmt: skip
+        """The file index; ``card_vectors`` are the embedded cards of ``cards_to_embed`` (None: use the means)."""
         paths = self.paths
-        documents = [
-            [*self._tokens[i], *path_tokens(path), *path_tokens(path), *code_tokens(" ".join(self._names[i]))]
-            for i, path in enumerate(paths)
-        ]
-        lexical = LexicalIndex.build(documents, k1=0.9, b=0.4)
-        plain = LexicalIndex.build(self._plain, k1=0.9, b=0.4)
+        lexical = LexicalIndex(bm25_from_ids(documents[0], vocab, k1=0.9, b=0.4), len(paths))
+        plain = LexicalIndex(bm25_from_ids(documents[1], vocab, k1=0.9, b=0.4), len(paths))
         row_file = np.asarray(self.row_file, dtype=np.int32)
         means = np.zeros((len(paths), chunk_vectors.shape[1] if chunk_vectors.ndim == 2 else 0), dtype=np.float32)
         if len(row_file):
             np.add.at(means, row_file, np.asarray(chunk_vectors, dtype=np.float32))
         means /= np.maximum(np.linalg.norm(means, axis=1, keepdims=True), 1e-12)
-        cards = np.asarray(card_vectors, dtype=np.float32).reshape(len(paths), -1)
+        if card_vectors is None:
+            return FileIndex(paths, row_file, lexical, plain, means, means)
+        cards = np.zeros_like(means)
+        for number, vector in self._cards.items():
+            cards[number] = vector
+        numbers, _ = self.cards_to_embed()
+        if numbers:
+            cards[numbers] = np.asarray(card_vectors, dtype=np.float32).reshape(len(numbers), -1)
         return FileIndex(paths, row_file, lexical, plain, cards, means)

@@ -30,28 +30,48 @@ class SymbolGraph:
     matrix: sparse.csr_matrix
 
     @classmethod
-    def build(cls, symbols: Sequence[str], references: Iterable[set[str]]) -> SymbolGraph:
+    def build(cls, symbols: Sequence[str], references: Iterable[Iterable[str]]) -> SymbolGraph:
+        """From each chunk's symbol and the names it mentions (strings)."""
+        vocab: dict[str, int] = {}
+        ids = [[vocab.setdefault(name, len(vocab)) for name in names] for names in references]
+        flat = np.fromiter((i for row in ids for i in row), dtype=np.int64)
+        offsets = np.zeros(len(ids) + 1, dtype=np.int64)
+        np.cumsum([len(row) for row in ids], out=offsets[1:])
+        return cls.from_ids(symbols, flat, offsets, list(vocab))
+
+    @classmethod
+    def from_ids(cls, symbols: Sequence[str], flat: np.ndarray, offsets: np.ndarray, vocab: Sequence[str]):
+        """From each chunk's symbol and the names it mentions as ids into ``vocab`` (row ``r``'s names are
+        ``flat[offsets[r]:offsets[r + 1]]``, in the order they were collected)."""
         definers: dict[str, list[int]] = defaultdict(list)
         for row, symbol in enumerate(symbols):
             for name in defined_names(symbol):
                 if name not in COMMON_NAMES:
                     definers[name].append(row)
-        useful = {name: rows for name, rows in definers.items() if len(rows) <= MAX_DEFINITIONS}
-        sources: list[int] = []
-        targets: list[int] = []
-        weights: list[float] = []
-        for row, names in enumerate(references):
-            for name in names:
-                rows = useful.get(name)
-                if not rows:
-                    continue
-                for target in rows:
-                    if target != row:
-                        sources.append(row)
-                        targets.append(target)
-                        weights.append(1.0 / len(rows))
+        number = {name: i for i, name in enumerate(vocab)}
+        useful = {
+            number[name]: rows for name, rows in definers.items() if len(rows) <= MAX_DEFINITIONS and name in number
+        }
         size = len(symbols)
-        matrix = sparse.csr_matrix((weights, (sources, targets)), shape=(size, size), dtype=np.float32)
+        # every (row, mentioned name) pair whose name has useful definers, expanded to one edge per definer
+        first = np.full(len(vocab) + 1, 0, dtype=np.int64)
+        count = np.zeros(len(vocab) + 1, dtype=np.int64)
+        targets_of = np.fromiter((r for i in sorted(useful) for r in useful[i]), dtype=np.int64)
+        position = 0
+        for i in sorted(useful):
+            first[i], count[i] = position, len(useful[i])
+            position += len(useful[i])
+        flat = np.asarray(flat, dtype=np.int64)
+        row_of = np.repeat(np.arange(size, dtype=np.int64), np.diff(offsets))
+        mentions = count[flat]
+        sources = np.repeat(row_of, mentions)
+        within = np.arange(int(mentions.sum()), dtype=np.int64) - np.repeat(np.cumsum(mentions) - mentions, mentions)
+        targets = targets_of[np.repeat(first[flat], mentions) + within] if len(sources) else sources
+        weights = (1.0 / np.repeat(mentions, mentions)).astype(np.float64)
+        keep = sources != targets
+        matrix = sparse.csr_matrix(
+            (weights[keep], (sources[keep], targets[keep])), shape=(size, size), dtype=np.float32
+        )
         matrix.sum_duplicates()
         return cls(matrix)
 

@@ -1,4 +1,4 @@
-"""Lexical retrieval: BM25 (bm25s) over code-aware tokens.
+"""Lexical retrieval: BM25 (in bm25s's format and arithmetic, ``bm25.py``) over code-aware tokens.
 
 Identifiers are kept whole *and* split (``getUserName`` → ``getusername``, ``get``, ``user``, ``name``), so a
 question in plain words and a question that names a symbol both find it.
@@ -15,6 +15,7 @@ from pathlib import Path
 import numpy as np
 import Stemmer
 
+from codeqa.store.bm25 import Bm25Index, bm25_from_ids
 from codeqa.symbols import IDENTIFIER, identifier_words
 
 STOPWORDS = frozenset(
@@ -43,20 +44,38 @@ def _light_stem(word: str) -> str:
 
 def code_tokens(text: str) -> list[str]:
     """Lower-cased tokens of ``text``: whole identifiers plus their camelCase/snake_case parts, light-stemmed."""
+    return tokens_of_words(IDENTIFIER.findall(text))
+
+
+def tokens_of_words(words: Iterable[str]) -> list[str]:
+    """``code_tokens`` of a text whose identifiers (``IDENTIFIER.findall``) are ``words``: the tokenizer of indexing,
+    which finds a chunk's identifiers once for its tokens and its references."""
     tokens: list[str] = []
-    for match in IDENTIFIER.finditer(text):
-        word = match.group()
-        lower = word.lower()
-        parts = identifier_words(word)
-        if len(parts) > 1 or (parts and parts[0] != lower.strip("_")):
-            if len(lower) > 2 and lower not in STOPWORDS:
-                tokens.append(lower.strip("_"))
-            for part in parts:
-                if len(part) > 1 and part not in STOPWORDS:
-                    tokens.append(_light_stem(part))
-        elif len(lower) > 1 and lower not in STOPWORDS:
-            tokens.append(_light_stem(lower.strip("_")))
+    for word in words:
+        tokens.extend(_WORD_TOKENS.get(word) or _word_tokens(word))
     return tokens
+
+
+_WORD_TOKENS: dict[str, tuple[str, ...]] = {}  # identifiers repeat: each is split and stemmed once per process
+_WORD_TOKENS_MAX = 500_000
+
+
+def _word_tokens(word: str) -> tuple[str, ...]:
+    lower = word.lower()
+    parts = identifier_words(word)
+    tokens: list[str] = []
+    if len(parts) > 1 or (parts and parts[0] != lower.strip("_")):
+        if len(lower) > 2 and lower not in STOPWORDS:
+            tokens.append(lower.strip("_"))
+        for part in parts:
+            if len(part) > 1 and part not in STOPWORDS:
+                tokens.append(_light_stem(part))
+    elif len(lower) > 1 and lower not in STOPWORDS:
+        tokens.append(_light_stem(lower.strip("_")))
+    if len(_WORD_TOKENS) >= _WORD_TOKENS_MAX:
+        _WORD_TOKENS.clear()
+    result = _WORD_TOKENS[word] = tuple(tokens)
+    return result
 
 
 _WORD = re.compile(r"(?u)\b\w\w+\b")
@@ -77,40 +96,41 @@ def path_tokens(path: str) -> list[str]:
 
 
 class LexicalIndex:
-    """A BM25 index over chunks, addressed by position (the chunk table's row order)."""
+    """A BM25 index over chunks (or files), addressed by position (the chunk table's row order)."""
 
-    def __init__(self, retriever, size: int):
-        self._retriever = retriever
+    def __init__(self, index: Bm25Index, size: int):
+        self._index = index
         self.size = size
-        self._vocab = retriever.vocab_dict
+        self._vocab = index.vocab_dict
 
     @classmethod
     def build(cls, documents: Iterable[Sequence[str]], *, k1: float = 1.2, b: float = 0.75) -> LexicalIndex:
-        import bm25s
+        """From each document's tokens (the index writer builds from token ids: ``bm25_from_ids``)."""
+        from codeqa.store.corpus import RaggedBuilder
 
-        corpus = [list(tokens) or ["\u2205"] for tokens in documents]  # bm25s needs ≥1 token per doc
-        retriever = bm25s.BM25(k1=k1, b=b)
-        retriever.index(corpus, show_progress=False)
-        return cls(retriever, len(corpus))
+        vocab: dict[str, int] = {}
+        docs = RaggedBuilder()
+        for tokens in documents:
+            docs.append([vocab.setdefault(token, len(vocab)) for token in tokens])
+        built = docs.build()
+        return cls(bm25_from_ids(built, list(vocab), k1=k1, b=b), len(built))
 
     def save(self, directory: Path) -> None:
-        directory.mkdir(parents=True, exist_ok=True)
-        self._retriever.save(str(directory), show_progress=False)
+        self._index.save(directory)
         (directory / PARAMS_FILE).write_text(json.dumps({"version": LEXICAL_VERSION, "size": self.size}))
 
     @classmethod
     def load(cls, directory: Path) -> LexicalIndex | None:
-        """The saved index, or None when it is missing or from another version (the caller rebuilds it)."""
-        import bm25s
-
+        """The saved index (its arrays mapped, not read), or None when it is missing or from another version (the
+        caller rebuilds it)."""
         try:
             params = json.loads((directory / PARAMS_FILE).read_text())
             if params.get("version") != LEXICAL_VERSION:
                 return None
-            retriever = bm25s.BM25.load(str(directory), show_progress=False, verbosity=0)
-        except (OSError, ValueError, KeyError):
+            index = Bm25Index.load(directory, mmap=True)
+        except (OSError, ValueError, KeyError, TypeError, AttributeError):
             return None
-        return cls(retriever, int(params["size"]))
+        return cls(index, int(params["size"]))
 
     def vocabulary(self) -> list[str]:
         """Every token of the index (identifiers whole and split, stemmed parts)."""
@@ -121,7 +141,33 @@ class LexicalIndex:
         known = [token for token in dict.fromkeys(query_tokens) if token in self._vocab]
         if not known:
             return np.zeros(self.size, dtype=np.float32)
-        scores = np.asarray(self._retriever.get_scores(known), dtype=np.float32)
+        scores = np.asarray(self._index.get_scores(known), dtype=np.float32)
         if mask is not None:
             scores = np.where(mask, scores, 0.0)
         return scores
+
+    def presence(self, tokens: Sequence[str], documents: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+        """Which of ``documents`` contain each token ((documents, tokens) bool), and each token's document count."""
+        documents = np.asarray(documents, dtype=np.int64)
+        found = np.zeros((len(documents), len(tokens)), dtype=bool)
+        counts = np.zeros(len(tokens), dtype=np.float32)
+        indptr, indices = self._index.indptr, self._index.indices
+        for column, token in enumerate(tokens):
+            token_id = self._vocab.get(token)
+            if token_id is None:
+                continue
+            holders = indices[indptr[token_id] : indptr[token_id + 1]]  # sorted document numbers
+            counts[column] = len(holders)
+            if len(holders):
+                at = np.minimum(np.searchsorted(holders, documents), len(holders) - 1)
+                found[:, column] = holders[at] == documents
+        return found, counts
+
+    def rarest(self, tokens: Sequence[str], n: int) -> list[str]:
+        """The ``n`` tokens held by the fewest documents (unknown tokens last), in their original order."""
+        if len(tokens) <= n:
+            return list(tokens)
+        indptr = self._index.indptr
+        held = [indptr[i + 1] - indptr[i] if (i := self._vocab.get(t)) is not None else self.size + 1 for t in tokens]
+        keep = set(np.argsort(held, kind="stable")[:n].tolist())
+        return [token for position, token in enumerate(tokens) if position in keep]

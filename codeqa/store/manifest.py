@@ -35,6 +35,12 @@ class Manifest:
     skipped: dict[str, int] = field(default_factory=dict)
     timings: dict[str, float] = field(default_factory=dict)
     model_revision: int = 1  # the embedder's revision (same model id, other vectors)
+    generation: int = 0  # which search files describe the collection now (0: before generations were kept)
+
+    @property
+    def key(self) -> str:
+        """Names this generation of this index (a re-index or an update makes a new one): a cache key."""
+        return f"{self.collection}@{self.generation}"
 
     def to_json(self) -> str:
         return json.dumps(asdict(self), sort_keys=True)

@@ -1,14 +1,16 @@
-"""The search files kept beside each Chroma collection: chunk table, BM25 index, symbol graph and vectors.
+"""The search files kept beside each Chroma collection: chunk table, BM25 index, symbol graph, vectors and tags.
 
-They are written at index time (``SearchFilesBuilder``, fed batch by batch as chunks stream through the
-pipeline) and loaded once per process (``load_search_files``, cached). Retrieval, the map and the overview read
-them instead of Chroma; when they are missing (an index built on a shared Chroma server by another machine)
-they are rebuilt from the store.
+They are written by the index writer (``SearchFilesBuilder``: fresh chunks batch by batch as they stream through,
+rows and tags of unchanged files carried from the previous generation) into one folder per generation, and loaded
+once per process (``open_search_files``, cached by folder). Retrieval, the map and the overview read them instead
+of Chroma; when they are missing (an index built on a shared Chroma server by another machine) they are rebuilt
+from the store.
 """
 
 from __future__ import annotations
 
 import json
+import sys
 import threading
 from collections import OrderedDict
 from collections.abc import Sequence
@@ -20,17 +22,16 @@ import numpy as np
 
 from codeqa.chunk.resolve import ImportGraph
 from codeqa.chunk.tags import tag_chunks
-from codeqa.config import Settings
-from codeqa.errors import StoreError
 from codeqa.records import Chunk, FileTags
+from codeqa.store.bm25 import bm25_from_ids
+from codeqa.store.corpus import Corpus, CorpusBuilder
 from codeqa.store.fileindex import FileIndex, FileIndexBuilder
 from codeqa.store.graph import SymbolGraph
-from codeqa.store.layout import index_dir
-from codeqa.store.lexical import LexicalIndex, code_tokens, path_tokens
+from codeqa.store.lexical import LexicalIndex, code_tokens, path_tokens, plain_tokens, tokens_of_words
 from codeqa.store.manifest import Manifest
 from codeqa.store.table import ChunkTable
-from codeqa.store.tagfile import TagCollector, load_imports
-from codeqa.symbols import defined_names
+from codeqa.store.tagfile import TagCollector, load_imports, load_tags
+from codeqa.symbols import IDENTIFIER, defined_names
 
 if TYPE_CHECKING:
     from codeqa.store.chroma import Store
@@ -51,56 +52,98 @@ def lexical_document(chunk: Chunk, code: list[str] | None = None) -> list[str]:
     return code + path_tokens(chunk.path) + code_tokens(chunk.symbol) * 2
 
 
+@dataclass
+class Generation:
+    """An earlier generation whose rows an update carries over: its search files, its corpus and its files' tags."""
+
+    files: SearchFiles
+    corpus: Corpus
+    tags: dict[str, FileTags] = field(default_factory=dict)
+
+    @classmethod
+    def load(cls, directory: Path, files: SearchFiles) -> Generation | None:
+        corpus = Corpus.load(directory)
+        tags = load_tags(directory)
+        if corpus is None or tags is None or len(corpus) != len(files.table):
+            return None
+        return cls(files, corpus, tags)
+
+    @property
+    def card_of(self) -> dict[str, int]:
+        return {path: number for number, path in enumerate(self.files.files.paths)}
+
+
 class SearchFilesBuilder:
-    """Collects what lexical search and the graph need while chunks stream through the index pipeline."""
+    """Collects what lexical search and the graph need while rows stream through the index writer: fresh chunks
+    (tokenized here) and rows carried from an earlier generation (their tokens, vectors and tags copied).
+
+    A chunk's references (the symbol graph's edges) are what its file's tag query found on its lines: a call or a
+    type, not a name in a comment or a string. Text no tag query reads (docs, config, languages without a query)
+    links through the identifier pattern."""
 
     def __init__(self) -> None:
         self.table = ChunkTable()
-        self._documents: list[list[str]] = []
-        self._references: list[set[str]] = []
         self._vectors: list[np.ndarray] = []
+        self._corpus = CorpusBuilder()
         self._files = FileIndexBuilder()
         self._tags = TagCollector()
 
     def add(self, chunks: Sequence[Chunk], vectors: np.ndarray, tags: Sequence[FileTags] = ()) -> None:
-        """One batch of chunks with their vectors and the tags of their files (``chunk_and_tag``; without them a
-        chunk is tagged on its own text)."""
+        """Fresh chunks with their vectors and the tags of their files (``chunk_and_tag``; without them a chunk is
+        tagged on its own text)."""
         self._tags.add_tags(tags)
         self.table.append(chunks)
         self._vectors.append(np.asarray(vectors, dtype=np.float32))
         for chunk in chunks:
-            code = [_intern(t) for t in code_tokens(chunk.text)]
-            self._documents.append([_intern(t) for t in lexical_document(chunk, code)])
-            self._references.append(self._tags.references(chunk))
-            self._files.add(chunk.path, chunk.symbol, chunk.text, code)
+            words = IDENTIFIER.findall(chunk.text)  # once, for the chunk's tokens and the names it mentions
+            code = tokens_of_words(words)
+            refs = self._tags.tagged_references(chunk)
+            if refs is None:
+                refs = {sys.intern(word) for word in words if len(word) >= 3}  # = referenced_names(chunk.text)
+            self._corpus.add(lexical_document(chunk, code), len(code), refs, plain_tokens(chunk.text))
+            self._files.add(chunk.path, chunk.symbol, chunk.text)
+
+    def carry(self, base: Generation, rows: Sequence[int]) -> None:
+        """Append ``rows`` of ``base`` (whole files, in order), with their vectors, tokens and file cards."""
+        if not rows:
+            return
+        table = base.files.table
+        self.table.extend(table, rows)
+        self._vectors.append(np.asarray(base.files.vectors[np.asarray(rows)], dtype=np.float32))
+        self._corpus.carry(base.corpus, rows)
+        card_of, cards = base.card_of, base.files.files.cards
+        last = ""
+        for row in rows:
+            path = table.paths[row]
+            self._files.add(path, table.symbols[row], None, cards[card_of[path]])
+            if path != last and path in base.tags:
+                self._tags.add_tags([base.tags[path]])
+            last = path
 
     def add_tags(self, tags: Sequence[FileTags]) -> None:
-        """Tags of files whose chunks come later (carried over from an earlier generation, rebuilt from the store)."""
+        """Tags of files whose chunks come later (search files rebuilt from the store tag whole files first)."""
         self._tags.add_tags(tags)
 
     def finish(self, directory: Path, embedder: DocumentEmbedder | None = None) -> None:
         """Write every search file; ``embedder`` embeds the file cards (without one, cards are the mean vectors)."""
         directory.mkdir(parents=True, exist_ok=True)
         self._tags.finish(directory)
-        LexicalIndex.build(self._documents).save(directory / "bm25")
-        SymbolGraph.build(self.table.symbols, self._references).save(directory)
+        corpus = self._corpus.build()
+        LexicalIndex(bm25_from_ids(corpus.lexical, corpus.vocab, k1=1.2, b=0.75), len(corpus)).save(directory / "bm25")
+        SymbolGraph.from_ids(self.table.symbols, corpus.refs.flat, corpus.refs.offsets, corpus.vocab).save(directory)
         dimension = self._vectors[0].shape[1] if self._vectors else 0
         vectors = np.concatenate(self._vectors) if self._vectors else np.zeros((0, dimension), np.float32)
         np.save(directory / VECTORS_FILE, vectors)
-        cards = embedder.embed_documents(self._files.cards()) if embedder is not None else None
-        files = self._files.build(vectors, cards if cards is not None else np.zeros((0, dimension), np.float32))
-        if cards is None:
-            files.cards = files.means
-        files.save(directory)
+        documents = self._files.documents(corpus, self._corpus.ids)
+        cards = None
+        if embedder is not None:
+            _, texts = self._files.cards_to_embed()
+            cards = embedder.embed_documents(texts) if texts else np.zeros((0, dimension), np.float32)
+        vocab = list(self._corpus.vocab)  # the file documents may have added tokens (paths, names)
+        self._files.build(corpus, vocab, documents, vectors, cards).save(directory)
+        corpus.save(directory)
         (directory / META_FILE).write_text(json.dumps({"version": SEARCH_FILES_VERSION}))
         self.table.save(directory)  # written last: its presence marks the search files complete
-
-
-_INTERNED: dict[str, str] = {}
-
-
-def _intern(token: str) -> str:
-    return _INTERNED.setdefault(token, token)
 
 
 @dataclass
@@ -121,26 +164,17 @@ _CACHE: OrderedDict[str, SearchFiles] = OrderedDict()
 _CACHE_LOCK = threading.Lock()
 
 
-def load_search_files(
-    settings: Settings, manifest: Manifest, store: Store, embedder: DocumentEmbedder | None = None
-) -> SearchFiles:
-    """The index's table, BM25 index, graph and vectors; rebuilt from the store when missing (e.g. a shared server)."""
-    key = manifest.collection
+def open_search_files(directory: Path) -> SearchFiles | None:
+    """The search files in ``directory``, loaded once per process (cached by folder: a generation's folder is never
+    written again once complete); None when they are missing, incomplete or from another version."""
+    key = str(directory)
     with _CACHE_LOCK:
         if key in _CACHE:
             _CACHE.move_to_end(key)
             return _CACHE[key]
-    directory = index_dir(settings, manifest.collection)
     loaded = _load_files(directory)
     if loaded is None:
-        if embedder is None:
-            from codeqa.embed import get_embedder
-
-            embedder = get_embedder(settings)
-        _rebuild_from_store(store, manifest, directory, embedder)
-        loaded = _load_files(directory)
-        if loaded is None:
-            raise StoreError(f"Could not rebuild the search files of index {manifest.name!r} in {directory}.")
+        return None
     table, lexical, graph, vectors, file_index, imports = loaded
     definers: dict[str, list[int]] = {}
     for row, symbol in enumerate(table.symbols):
@@ -155,6 +189,12 @@ def load_search_files(
         while len(_CACHE) > CACHED_INDEXES:
             _CACHE.popitem(last=False)
     return files
+
+
+def forget_search_files(directory: Path) -> None:
+    """Drop a folder's loaded search files from this process's cache (the folder is being rewritten)."""
+    with _CACHE_LOCK:
+        _CACHE.pop(str(directory), None)
 
 
 def _load_files(
@@ -183,11 +223,18 @@ def _load_files(
     return table, lexical, graph, vectors, file_index, imports
 
 
-def _rebuild_from_store(store: Store, manifest: Manifest, directory: Path, embedder: DocumentEmbedder) -> None:
-    builder = SearchFilesBuilder()
-    batches = [(chunks, vectors) for _, chunks, vectors in store.iter_records(manifest)]
-    builder.add_tags(tag_chunks([chunk for chunks, _ in batches for chunk in chunks]))  # whole files, as indexed
-    for chunks, vectors in batches:
+def rebuild_search_files(store: Store, manifest: Manifest, directory: Path, embedder: DocumentEmbedder) -> None:
+    """Write the search files of an index from the rows its collection holds (an index built on a shared Chroma
+    server by another machine has none here)."""
+    forget_search_files(directory)
+    rows: list[tuple[Chunk, np.ndarray]] = []
+    for _, chunks, vectors in store.iter_records(manifest):
         assert vectors is not None
-        builder.add(chunks, vectors)
+        rows.extend(zip(chunks, vectors, strict=True))
+    rows.sort(key=lambda row: (row[0].path, row[0].start_line, row[0].end_line))  # the order an index writes
+    builder = SearchFilesBuilder()
+    builder.add_tags(tag_chunks([chunk for chunk, _ in rows]))  # whole files, as indexed
+    for start in range(0, len(rows), 2000):
+        batch = rows[start : start + 2000]
+        builder.add([chunk for chunk, _ in batch], np.asarray([vector for _, vector in batch], dtype=np.float32))
     builder.finish(directory, embedder)

@@ -51,6 +51,14 @@ class ChunkTable:
         self._columns = {}
         self._masks = {}
 
+    def extend(self, other: ChunkTable, rows: Sequence[int]) -> None:
+        """Append ``rows`` of another table (an earlier generation's), in that order."""
+        for name in self.__dataclass_fields__:
+            column, source = getattr(self, name), getattr(other, name)
+            column.extend(source[row] for row in rows)
+        self._columns = {}
+        self._masks = {}
+
     def column(self, name: str) -> np.ndarray:
         """A column as a numpy array (cached), for vectorized filters."""
         if name not in self._columns:

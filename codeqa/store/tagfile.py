@@ -46,6 +46,11 @@ class TagCollector:
     def references(self, chunk: Chunk) -> set[str]:
         """The names ``chunk`` uses: its file's references within its lines, or the identifier pattern's matches for
         text no tag query reads (docs, config, languages without a query)."""
+        names = self.tagged_references(chunk)
+        return referenced_names(chunk.text) if names is None else names
+
+    def tagged_references(self, chunk: Chunk) -> set[str] | None:
+        """The names ``chunk`` uses per its file's tag query; None when no query reads it."""
         item = self.tags.get(chunk.path)
         if item is None and supports(chunk.language):
             item = tag_text(chunk.path, chunk.language, "\n" * (chunk.start_line - 1) + chunk.text)
@@ -53,7 +58,7 @@ class TagCollector:
             if item.tagged:
                 return _names(item, chunk.start_line, chunk.end_line)
         if item is None or not item.tagged:
-            return referenced_names(chunk.text)
+            return None
         if self._lines[0] != item.path:  # a file's chunks come one after another
             self._lines = (item.path, *_reference_lines(item))
         _, lines, names = self._lines

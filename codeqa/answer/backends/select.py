@@ -1,7 +1,9 @@
 """Which backend answers: the one asked for, or in ``auto`` mode the best one that works right now.
 
 Auto order: Ollama when reachable with a chat model, then a configured OpenAI-compatible endpoint, then the
-embedded model when installed, else none (the extractive map). A backend that cannot run never raises here: it
+embedded model only when the user opted in (``CODEQA_EMBEDDED_AUTO=true`` or a ``CODEQA_GGUF_PATH`` of their own:
+installing the extra, as ``scripts/test`` does, must not change what the app answers with), else none (the
+extractive map). A backend that cannot run never raises here: it
 becomes a one-line notice saying why and how to fix it.
 """
 
@@ -18,6 +20,7 @@ from codeqa.errors import LLMError, LLMUnavailableError, QueryError
 
 BACKENDS = ("ollama", "openai", "embedded", "none")
 FALLBACK = "Showing the extractive map."
+NO_MODEL = "No language model available."  # starts the notice of an automatic choice that found none
 NONE_STATUS = BackendStatus(
     "none", True, "Extractive map: the relevant code with citations, no language model needed.", [], True
 )
@@ -86,8 +89,22 @@ def choose_backend(settings: Settings, requested: str | None = None, model: str 
     return _choose_auto(settings, model)
 
 
+def embedded_in_auto(settings: Settings) -> bool:
+    """Whether "Automatic" may fall back to the embedded model: only when the user asked for it."""
+    return settings.embedded_auto or settings.gguf_path is not None
+
+
+def auto_candidates(settings: Settings) -> list[str]:
+    """The backends "Automatic" tries, in order."""
+    return [
+        "ollama",
+        *(["openai"] if settings.openai_base_url else []),
+        *(["embedded"] if embedded_in_auto(settings) else []),
+    ]
+
+
 def _choose_auto(settings: Settings, model: str | None) -> Choice:
-    names = ["ollama", *(["openai"] if settings.openai_base_url else []), "embedded"]
+    names = auto_candidates(settings)
     reasons: list[str] = []
     for name in names:
         try:
@@ -98,4 +115,4 @@ def _choose_auto(settings: Settings, model: str | None) -> Choice:
         if reasons:
             choice.notice = " ".join([reasons[0], f"Using {name} instead.", choice.notice or ""]).strip()
         return choice
-    return Choice(None, None, f"No language model available. {' '.join(reasons)} {FALLBACK}")
+    return Choice(None, None, f"{NO_MODEL} {' '.join(reasons)} {FALLBACK}")

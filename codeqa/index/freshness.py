@@ -19,7 +19,8 @@ from codeqa.config import Settings
 from codeqa.records import SkippedFile, SourceFile
 from codeqa.scan import iter_candidate_paths
 from codeqa.scan.files import examine_file
-from codeqa.store import Manifest, index_dir
+from codeqa.store import Manifest, manifest_dir
+from codeqa.store.layout import write_atomically
 
 STATE_FILE = "file-state.json"
 STATE_VERSION = 1
@@ -71,15 +72,14 @@ def record_state(root: Path, files: Iterable[SourceFile], skipped: Iterable[Skip
 
 def save_state(directory: Path, state: FileState) -> None:
     directory.mkdir(parents=True, exist_ok=True)
-    partial = directory / f"{STATE_FILE}.partial"
-    partial.write_text(json.dumps({"version": STATE_VERSION, "files": state.files}, separators=(",", ":")))
-    partial.replace(directory / STATE_FILE)
+    write_atomically(directory / STATE_FILE, json.dumps({"version": STATE_VERSION, "files": state.files},
+                                                         separators=(",", ":")))  # fmt: skip
 
 
 def load_state(settings: Settings, manifest: Manifest) -> FileState | None:
     """The file state of an index generation; None when it was built before states were recorded."""
     try:
-        data = json.loads((index_dir(settings, manifest.collection) / STATE_FILE).read_text())
+        data = json.loads((manifest_dir(settings, manifest) / STATE_FILE).read_text())
         if data.get("version") != STATE_VERSION:
             return None
         return FileState({path: tuple(value) for path, value in data["files"].items()})  # type: ignore[misc]

@@ -24,10 +24,15 @@ from codeqa.records import Chunk
 from codeqa.scan import read_source
 from codeqa.store import ChunkTable, Manifest, Store, chroma_files
 from codeqa.store.chroma import forget_client
-from codeqa.store.layout import MANIFEST_COPY
+from codeqa.store.layout import MANIFEST_COPY, manifest_dir
 from codeqa.store.searchfiles import VECTORS_FILE
 
 BATCH = 2000
+
+
+def store_database(settings: Settings) -> Path:
+    """The embedded store's database file (what `codeqa repair` checks)."""
+    return chroma_files.database(settings)
 
 
 @dataclass
@@ -83,14 +88,16 @@ def _saved_indexes(settings: Settings) -> Iterator[tuple[Manifest, Path]]:
     """The newest generation of each index that left a manifest copy beside its search files."""
     newest: dict[str, tuple[Manifest, Path]] = {}
     folders = sorted(settings.indexes_dir.iterdir()) if settings.indexes_dir.is_dir() else []
-    for directory in folders:
+    for directory in [folder for collection in folders for folder in (collection, *sorted(collection.glob("g*")))]:
         try:
             manifest = Manifest.from_json((directory / MANIFEST_COPY).read_text())
         except (OSError, ValueError, TypeError):
             continue
-        if manifest.collection == directory.name and (
-            manifest.name not in newest or manifest.created_at > newest[manifest.name][0].created_at
-        ):
+        newer = manifest.name not in newest or (manifest.created_at, manifest.generation) > (
+            newest[manifest.name][0].created_at,
+            newest[manifest.name][0].generation,
+        )
+        if manifest_dir(settings, manifest) == directory and newer:
             newest[manifest.name] = (manifest, directory)
     yield from sorted(newest.values(), key=lambda item: item[0].name)
 
@@ -107,8 +114,8 @@ def _restore(store: Store, settings: Settings, manifest: Manifest, directory: Pa
     root = Path(manifest.root)
     if not manifest.root or not root.is_dir():
         return f"its files are gone ({manifest.root or 'no folder recorded'})"
-    store.drop_collection(manifest.collection, keep_files=True)  # a half-restored one from an earlier attempt
-    collection = store.new_generation(manifest.name, manifest.collection)
+    store.drop_collection(manifest.collection)  # a half-restored one from an earlier attempt (files are kept)
+    collection = store.new_collection(manifest.name, manifest.collection)
     lines: dict[str, list[str] | None] = {}
     try:
         for start in range(0, len(table), BATCH):
@@ -123,12 +130,12 @@ def _restore(store: Store, settings: Settings, manifest: Manifest, directory: Pa
                 chunk = Chunk(path, table.languages[row], first, last, "\n".join((text or [])[first - 1 : last]),
                               table.symbols[row], table.kinds[row], table.layers[row])  # fmt: skip
                 if text is None or chunk.id != table.ids[row]:
-                    store.drop_collection(collection, keep_files=True)
+                    store.drop_collection(collection)
                     return f"{path} changed or is gone since it was indexed"
                 chunks.append(chunk)
             store.add_chunks(collection, chunks, np.asarray(vectors[start : start + len(chunks)], dtype=np.float32))
         store.commit(manifest)
     except BaseException:
-        store.drop_collection(collection, keep_files=True)
+        store.drop_collection(collection)
         raise
     return None

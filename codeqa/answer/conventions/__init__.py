@@ -1,0 +1,104 @@
+"""Framework conventions as data: which constructs of a web framework are its entry points, filters and middleware,
+error handlers, auth hooks, configuration and logging set-up — one TOML file per framework in this folder.
+
+A file names the framework, how to recognise it in an index (``detect``: paths that exist, identifiers the code
+uses) and its constructs. A construct is one line pattern (a regular expression, matched on code lines, never on
+comments) with the question intents it answers (``intent.INTENTS``), a kind (what it is, for the sentence that
+cites it), an optional identifier the index must hold for it (``anchor``, found through the word index so the
+answer can bring in the line even when retrieval ranked it low) and ``says``: how the answer's lead sentence
+describes a match, with the pattern's named groups filled in (``runs `{name}` before each action``).
+"""
+
+from __future__ import annotations
+
+import re
+import tomllib
+from dataclasses import dataclass
+from fnmatch import fnmatch
+from functools import lru_cache
+from importlib import resources
+
+KINDS = ("entry", "route", "filter", "auth", "error", "logging", "config", "job", "data")
+COMMON = "common.toml"  # constructs of any application, loaded first
+
+
+@dataclass(frozen=True)
+class Construct:
+    framework: str
+    kind: str
+    intents: tuple[str, ...]
+    pattern: re.Pattern[str]
+    says: str
+    anchor: str = ""  # an identifier the code holds where the construct is used ("" : only seen in retrieved code)
+    paths: tuple[str, ...] = ()  # globs the file must match (none: any file of the framework's languages)
+    weight: float = 1.0
+    languages: tuple[str, ...] = ()  # narrower than the framework's (none: the framework's)
+
+    def applies_to(self, path: str, language: str = "") -> bool:
+        if self.languages and language and language not in self.languages:
+            return False
+        return not self.paths or any(fnmatch(path, glob) for glob in self.paths)
+
+    def describe(self, match: re.Match[str]) -> str:
+        """``says`` with the match's named groups filled in; a group that did not take part takes the value of one
+        that did (alternatives name the same thing), else reads as "it"."""
+        taken = [value.strip() for value in match.groupdict().values() if value]
+        groups = {key: (value or (taken[0] if taken else "it")).strip() for key, value in match.groupdict().items()}
+        try:
+            return self.says.format(**groups)
+        except (KeyError, IndexError):
+            return self.says
+
+
+@dataclass(frozen=True)
+class Convention:
+    name: str  # "Rails", "Flask", …
+    languages: tuple[str, ...]
+    detect_paths: tuple[str, ...]  # globs: a file of the index matching one is evidence
+    detect_words: tuple[str, ...]  # identifiers the framework's users write (``before_action``, ``Blueprint``)
+    constructs: tuple[Construct, ...]
+
+
+def _construct(framework: str, raw: dict) -> Construct:
+    try:
+        pattern = re.compile(raw["pattern"])
+    except re.error as exc:  # a data file bug: say which construct
+        raise ValueError(f"{framework}: bad pattern {raw.get('pattern')!r}: {exc}") from exc
+    kind = raw["kind"]
+    if kind not in KINDS:
+        raise ValueError(f"{framework}: unknown kind {kind!r} (one of {', '.join(KINDS)})")
+    return Construct(
+        framework,
+        kind,
+        tuple(raw["intents"]),
+        pattern,
+        raw["says"],
+        raw.get("anchor", ""),
+        tuple(raw.get("paths", ())),
+        float(raw.get("weight", 1.0)),
+        tuple(raw.get("languages", ())),
+    )
+
+
+def parse(text: str) -> Convention:
+    """One framework's conventions from TOML text (see the module docstring for the fields)."""
+    data = tomllib.loads(text)
+    name = data["name"]
+    detect = data.get("detect", {})
+    constructs = tuple(_construct(name, raw) for raw in data.get("construct", []))
+    return Convention(
+        name,
+        tuple(data.get("languages", ())),
+        tuple(detect.get("paths", ())),
+        tuple(detect.get("words", ())),
+        constructs,
+    )
+
+
+@lru_cache(maxsize=1)
+def load_all() -> tuple[Convention, ...]:
+    """Every framework's conventions shipped with codeqa."""
+    folder = resources.files(__name__)
+    names = sorted(entry.name for entry in folder.iterdir() if entry.name.endswith(".toml"))
+    names.sort(key=lambda name: name != COMMON)
+    return tuple(parse(folder.joinpath(name).read_text(encoding="utf-8")) for name in names)

@@ -1,0 +1,34 @@
+"""What a question is about, in the handful of topics a newcomer asks a web application about.
+
+A question can have several intents ("where is a failed login logged?": auth, errors, logging). They choose which
+framework constructs (``conventions``) count as evidence of the mechanism: for "what happens when a request fails"
+that is the error handlers and the error middleware, for "how does authentication flow" the filters, guards and
+session set-up. Words are matched as the question spells them (lower case, word starts), so "authenticating",
+"logged" and "misconfigured" count.
+"""
+
+from __future__ import annotations
+
+import re
+from functools import lru_cache
+
+INTENTS: dict[str, str] = {
+    "auth": r"auth|log(?:s|ged|ging)?[\s-]?in\b|sign(?:s|ed|ing)?[\s-]?(?:in|on|up)\b|sign-?in|login|logon|password|"
+    r"session|token|jwt|oauth|credential|permission|current.user|who is (?:signed|logged)|identity|prove who",
+    "errors": r"error|fail|exception|crash|goes wrong|went wrong|broke|reject|denied|refus|not found|404|500|raise|"
+    r"throw",
+    "logging": r"log(?!\s?(?:\w+\s)?(?:in|on)\b)(?:s|ged|ger|ging)?\b|"
+    r"track(?:s|ed|ing)? (?:user|what|behaviou?r|activit)|audit|telemetry|metric|behaviou?r|user activit",
+    "config": r"config|settings?\b|environment variable|env var|\.env\b|feature flag",
+    "entry": r"entry.?point|boot|bootstrap|request (?:flow|lifecycle|pipeline)|middleware|"
+    r"where does .* (?:begin|start)|main (?:file|function|module)|wired",
+    "jobs": r"background|queue|schedul|cron|worker|periodic|every (?:day|hour|minute)",
+}
+_COMPILED = {name: re.compile(rf"\b(?:{pattern})", re.IGNORECASE) for name, pattern in INTENTS.items()}
+PRIMARY = ("errors", "logging", "auth", "config", "jobs", "entry")  # the more specific topic leads
+
+
+@lru_cache(maxsize=512)
+def intents(question: str) -> tuple[str, ...]:
+    """The question's intents, most specific first (``PRIMARY`` order); empty when none applies."""
+    return tuple(name for name in PRIMARY if _COMPILED[name].search(question))

@@ -1,0 +1,287 @@
+"""The answer's opening: two to four plain sentences that say how it works, each claim citing ``path:start-end``.
+
+They are templates filled with checked facts only:
+1. the mechanism — the framework's constructs found on code lines of the sources (``runs `authenticate_user!`
+   before each action``), or else what the best source is and the line that answers best;
+2. the flow — the call chain the symbol graph has between the sources, each link checked in the code;
+3. the outcome — the lines of the leading sources that end the story: a status code or redirect, an exception,
+   a write to the session or the database, a log call;
+4. a value they read (``MAX_FAILED_LOGINS = 5``), set elsewhere.
+When the evidence is weak (no construct, and no line holding two of the question's words) the opening says so in
+one line instead of citing the nearest file. Each sentence comes as markdown and as plain text (for a prompt).
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Sequence
+from dataclasses import dataclass
+
+from codeqa.answer.explain import Explanation, Step
+from codeqa.answer.fold import weak_evidence
+from codeqa.answer.injection import instruction_like
+from codeqa.answer.keylines import COMMENT, IMPORT, KeyLine, evidence, question_terms, term_score
+from codeqa.answer.mechanism import Match
+from codeqa.answer.outline import display_name
+from codeqa.answer.render import code_span
+from codeqa.symbols import short_names
+
+MAX_SENTENCES = 4
+MECHANISM_CONSTRUCTS = 3
+MECHANISM_STEPS = 2
+PHRASE_WEIGHT = 0.9  # constructs below this weight (a status code, a log call) are said only when no other is
+OUTCOME_LINES = 2
+OUTCOME_SOURCES = 2  # the outcome is read in the lead and the next best source
+QUOTE_CHARS = 90  # a quoted line longer than this is cut (the full line is in the source below)
+WEAK = (
+    "The code found answers this only loosely: no source holds a construct for it or a line naming two of the "
+    "question's words. The nearest places are listed below; check them before relying on them."
+)
+LAYER_VERBS = {
+    "api": "handles the request",
+    "cli": "runs the command",
+    "view": "renders what the user sees",
+    "service": "implements the logic",
+    "model": "defines the stored data",
+    "config": "holds the settings",
+}
+OUTCOMES = (
+    ("answers with", re.compile(
+        r"\b(?:redirect(?:_to)?|render|abort|head|res\.(?:status|json|send|redirect)|Response\.json|NextResponse\.\w+|"
+        r"HttpResponse\w*|JsonResponse|ResponseEntity|http\.Error|WriteHeader|c\.JSON|jsonify|send_resp|put_status)\b"
+        r"|\bstatus(?:_code|Code)?\s*[:=(]\s*:?\w+|\b[45]\d\d\b")),
+    ("raises", re.compile(r"^\s*(?:raise|throw)\b|\bthrow new\b|\bpanic\(")),
+    ("stores", re.compile(
+        r"\b(?:session|cookies|Current)\b[\[.][^=]*=[^=]|\.(?:save|create|insert|update|commit|persist|"
+        r"increment!?|update_columns?|insertOne|updateOne)!?\(|\.(?:save|create|update)!?(?:\s|$)")),
+    ("logs with", re.compile(r"\b(?:log(?:ger)?|Log|Rails\.logger|console|slog)\.\w+\(|(?<![\w.])log\(")),
+)  # fmt: skip
+
+
+AMOUNT = re.compile(r"^\s*(?:[-\d.+*/ ()_]+|\"[^\"]*\"|'[^']*'|\d[\w.* ]*)\s*[;,]?\s*$")
+
+
+@dataclass(frozen=True)
+class Sentence:
+    markdown: str
+    plain: str
+
+
+def _quote(text: str) -> str:
+    flat = " ".join(text.split())
+    return flat if len(flat) <= QUOTE_CHARS else flat[: QUOTE_CHARS - 1] + "…"
+
+
+def _said(line: str) -> bool:
+    """A line worth quoting in a sentence: code that does something, not an import or a comment."""
+    return bool(line.strip()) and not IMPORT.match(line) and not COMMENT.match(line) and not instruction_like(line)
+
+
+def _at(step: Step, line: int) -> tuple[str, str]:
+    where = f"{step.chunk.path}:{line}"
+    return code_span(where), where
+
+
+def _name(step: Step) -> str:
+    return display_name(step.chunk).split(" (+", 1)[0]
+
+
+def _named(step: Step) -> tuple[str, str]:
+    name = _name(step)
+    return f"{code_span(name)} ({code_span(step.chunk.location)})", f"{name} ({step.chunk.location})"
+
+
+def _mechanism(explanation: Explanation) -> list[tuple[Step, list[Match]]]:
+    """The strongest constructs on the open sources, grouped by source: at most ``MECHANISM_CONSTRUCTS`` constructs
+    (every match of one is said together: "turns `A`, `B` and `C` into a response") from at most ``MECHANISM_STEPS``
+    sources, the lead's first. Weak constructs (a status code, a log call) are said only when nothing stronger is."""
+    steps = explanation.best_first
+    found = [(match.weight, position, match) for position, step in enumerate(steps) for match in step.matches
+             if not instruction_like(match.text)]  # fmt: skip
+    strong = [item for item in found if item[2].construct.weight >= PHRASE_WEIGHT] or found
+    strong.sort(key=lambda item: (item[1] != 0, -item[0], item[1], item[2].line))  # the lead's constructs first
+    chosen: dict[int, list[Match]] = {}
+    constructs: list[tuple[int, int]] = []  # (position, id of the construct)
+    for _, position, match in strong:
+        key = (position, id(match.construct))
+        if any(match.phrase in (m.phrase for m in ms) for p, ms in chosen.items() if p != position):
+            continue  # said already, of another source
+        if key not in constructs:
+            if len(constructs) >= MECHANISM_CONSTRUCTS or (position not in chosen and len(chosen) >= MECHANISM_STEPS):
+                continue
+            constructs.append(key)
+        if match.phrase not in (m.phrase for m in chosen.get(position, [])):
+            chosen.setdefault(position, []).append(match)
+    order = sorted(chosen, key=lambda position: _handing_over(steps, chosen, position))
+    return [(steps[position], sorted(chosen[position], key=lambda m: m.line)) for position in order]
+
+
+def hands_to(matches: Sequence[Match], step: Step) -> bool:
+    """Whether one of ``matches`` names ``step`` as the function it hands control to (``with: :handle_not_found``,
+    ``register_error_handler(404, render_error)``)."""
+    names = {name.rstrip("!?").lower() for name in short_names(step.chunk.symbol)}
+    return any(match.handler and match.handler.rstrip("!?").lower() in names for match in matches)
+
+
+def _handing_over(steps: Sequence[Step], chosen: dict[int, list[Match]], position: int) -> tuple[int, int]:
+    """Sort key: a source whose construct hands control to the lead is said just before it; otherwise the lead
+    first, then the better sources."""
+    hands_over = position != 0 and bool(steps) and hands_to(chosen[position], steps[0])
+    return (-1 if hands_over else 0 if position == 0 else 1, position)
+
+
+def _mechanism_sentence(explanation: Explanation, chosen: Sequence[tuple[Step, list[Match]]]) -> Sentence:
+    parts_md, parts_plain = [], []
+    for step, matches in chosen:
+        named_md, named_plain = _named(step)
+        said = merged([match.phrase for match in matches])
+        parts_md.append(f"{named_md} {said}")
+        parts_plain.append(f"{named_plain} {said.replace('`', '')}")
+    return Sentence("; ".join(parts_md) + ".", "; ".join(parts_plain) + ".")
+
+
+def _and(items: Sequence[str]) -> str:
+    return items[0] if len(items) == 1 else ", ".join(items[:-1]) + " and " + items[-1]
+
+
+def merged(phrases: Sequence[str]) -> str:
+    """Phrases joined with "and"; runs that differ in one part only are said once ("turns `A`, `B` and `C` into a
+    response") — their common words before and after the part that differs are kept once."""
+    groups: list[list[list[str]]] = []
+    for phrase in dict.fromkeys(phrases):
+        words = phrase.split()
+        group = next((g for g in groups if _shape(g[0], words) is not None), None)
+        if group is None:
+            groups.append([words])
+        else:
+            group.append(words)
+    said = []
+    for group in groups:
+        if len(group) == 1:
+            said.append(" ".join(group[0]))
+            continue
+        head, tail = _shape(group[0], group[1]) or (0, 0)
+        middles = [" ".join(words[head : len(words) - tail]) for words in group]
+        said.append(" ".join([*group[0][:head], _and(middles), *group[0][len(group[0]) - tail :]]))
+    return _and(said)
+
+
+def _shape(a: list[str], b: list[str]) -> tuple[int, int] | None:
+    """(common leading words, common trailing words) when ``a`` and ``b`` differ in one run only, else None."""
+    if a == b:
+        return None
+    head = 0
+    while head < min(len(a), len(b)) and a[head] == b[head]:
+        head += 1
+    tail = 0
+    while tail < min(len(a), len(b)) - head and a[-1 - tail] == b[-1 - tail]:
+        tail += 1
+    return (head, tail) if head + tail >= 2 and head + tail >= min(len(a), len(b)) - 2 else None
+
+
+def best_line(step: Step, question: str) -> KeyLine | None:
+    terms = question_terms(question)
+    scored = [(term_score(terms, line.text), -n, line) for n, line in enumerate(step.lines) if _said(line.text)]
+    return max(scored, key=lambda item: item[:2])[2] if scored else None
+
+
+def _lead_sentence(explanation: Explanation, step: Step) -> Sentence:
+    named_md, named_plain = _named(step)
+    verb = LAYER_VERBS.get(str(step.chunk.layer), "is where this happens")
+    line = best_line(step, explanation.question)
+    text_md, text_plain = f"{named_md} {verb}", f"{named_plain} {verb}"
+    if line is not None:
+        at_md, at_plain = _at(step, line.line)
+        text_md += f": {code_span(_quote(line.text))} ({at_md})"
+        text_plain += f": {_quote(line.text)} ({at_plain})"
+    return Sentence(text_md + ".", text_plain + ".")
+
+
+def _flow_sentence(explanation: Explanation) -> Sentence | None:
+    """The call chain between the open sources (checked links), or the lead's checked calls outside them."""
+    hops = [explanation.step(rank) for rank in explanation.chain]
+    if len(hops) >= 2:
+        md = [_named(step)[0] for step in hops]
+        plain = [_named(step)[1] for step in hops]
+        return Sentence(md[0] + " calls " + ", which calls ".join(md[1:]) + ".",
+                        plain[0] + " calls " + ", which calls ".join(plain[1:]) + ".")  # fmt: skip
+    lead = explanation.step(explanation.lead)
+    terms = question_terms(explanation.question)
+    related = [r for r in lead.related if r.direction == "calls"]
+    calls = sorted(related, key=lambda r: -evidence(terms, r.chunk.text))[:2]  # the callees that speak to it
+    if not calls:
+        return None
+    md = " and ".join(f"{code_span(r.use.name)} ({code_span(r.chunk.location)})" for r in calls)
+    plain = " and ".join(f"{r.use.name} ({r.chunk.location})" for r in calls)
+    name = _name(lead)
+    return Sentence(f"{code_span(name)} calls {md}.", f"{name} calls {plain}.")
+
+
+def _outcomes(explanation: Explanation, skip: set[tuple[str, int]]) -> list[tuple[str, Step, KeyLine]]:
+    """Up to ``OUTCOME_LINES`` lines of the first open sources that end the story, one per kind of outcome."""
+    found: list[tuple[str, Step, KeyLine]] = []
+    for step in explanation.best_first[:OUTCOME_SOURCES]:
+        for verb, pattern in OUTCOMES:
+            if any(verb == other for other, _, _ in found):
+                continue
+            line = next((line for line in step.lines if (step.chunk.path, line.line) not in skip
+                         and pattern.search(line.text) and _said(line.text)), None)  # fmt: skip
+            if line is not None:
+                found.append((verb, step, line))
+                skip.add((step.chunk.path, line.line))
+            if len(found) >= OUTCOME_LINES:
+                return found
+    return found
+
+
+def _outcome_sentence(found: Sequence[tuple[str, Step, KeyLine]]) -> Sentence | None:
+    if not found:
+        return None
+    md, plain = [], []
+    for verb, step, line in found:
+        at_md, at_plain = _at(step, line.line)
+        md.append(f"{code_span(_name(step))} {verb} {code_span(_quote(line.text))} ({at_md})")
+        plain.append(f"{_name(step)} {verb} {_quote(line.text)} ({at_plain})")
+    return Sentence("Then " + "; ".join(md) + ".", "Then " + "; ".join(plain) + ".")
+
+
+def _value_sentence(explanation: Explanation) -> Sentence | None:
+    for step in explanation.best_first[:2]:
+        for value in step.values:
+            if not AMOUNT.search(value.line.text.split("=", 1)[-1]):
+                continue  # a value sentence is for an amount or a name set once (not a constructor call)
+            where = f"{value.chunk.path}:{value.line.line}"
+            text = _quote(value.line.text)
+            return Sentence(f"It reads {code_span(text)} ({code_span(where)}).", f"It reads {text} ({where}).")
+    return None
+
+
+def weak(explanation: Explanation) -> bool:
+    """No construct on any open source, and no line of the leading source holding two of the question's words."""
+    return weak_evidence(question_terms(explanation.question), explanation.best_first)
+
+
+def lead_sentences(explanation: Explanation) -> list[Sentence]:
+    """The opening sentences (see the module docstring); one honest line when the evidence is weak."""
+    if weak(explanation):
+        return [Sentence(WEAK, WEAK)]
+    chosen = _mechanism(explanation)
+    lead = explanation.step(explanation.lead)
+    sentences: list[Sentence] = []
+    skip = {(step.chunk.path, match.line) for step, matches in chosen for match in matches}
+    handed = bool(chosen) and chosen[0][0] is not lead and hands_to(chosen[0][1], lead)
+    if not chosen or (chosen[0][0] is not lead and not handed):  # the opening cites the lead source first ...
+        sentences.append(_lead_sentence(explanation, lead))  # ... unless a construct hands control to it
+        line = best_line(lead, explanation.question)
+        skip |= {(lead.chunk.path, line.line)} if line else set()
+    if chosen:
+        sentences.append(_mechanism_sentence(explanation, chosen))
+    for extra in (_flow_sentence(explanation), _outcome_sentence(_outcomes(explanation, skip)),
+                  _value_sentence(explanation)):  # fmt: skip
+        if extra is not None and len(sentences) < MAX_SENTENCES:
+            sentences.append(extra)
+    if explanation.framework:  # said once, at the start
+        first = sentences[0]
+        prefix = f"In this {explanation.framework} app, "
+        sentences[0] = Sentence(prefix + first.markdown, prefix + first.plain)
+    return sentences

@@ -1,0 +1,74 @@
+"""The exact-name fast path: a question that names a symbol the index defines gets that definition first.
+
+"Where is ``SessionStore`` defined?", "what does parse_header do", "RateLimiter": when a short question names a
+class or function exactly as the code spells it (case included), and that name is defined in at most
+``MAX_FILES`` source files, those definitions lead the ranking. Long texts (issue reports, commit messages)
+mention names in passing, so the path is for short questions only (``MAX_WORDS``).
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Sequence
+
+import numpy as np
+
+from codeqa.retrieve.query import CODE_LIKE
+from codeqa.retrieve.roles import SECONDARY, Role
+from codeqa.store.searchfiles import SearchFiles
+from codeqa.symbols import IDENTIFIER, defined_names
+
+MAX_WORDS = 12
+MAX_FILES = 3
+_CAPITALIZED = re.compile(r"(?<![\w.])[A-Z][A-Za-z0-9_]*[a-z0-9_][A-Za-z0-9_]*")  # Session, HTTPAdapter, Flask
+
+
+def named_symbols(query: str) -> list[str]:
+    """Names the question spells like code, in order: code-like tokens, then capitalized words past the first."""
+    names: list[str] = []
+    for raw in CODE_LIKE.findall(query):
+        raw = raw.strip("`").strip().rstrip("(")
+        if IDENTIFIER.fullmatch(raw.replace(".", "_").replace("::", "_").replace("#", "_")):
+            names.append(raw)
+    words = query.split()
+    first = words[0] if len(words) > 1 else ""  # "Where is …": a sentence's first word is capitalized anyway
+    names.extend(word for word in _CAPITALIZED.findall(query) if word != first)
+    return list(dict.fromkeys(names))
+
+
+def exact_definitions(
+    files: SearchFiles, query: str, roles: Sequence[Role], mask: np.ndarray | None = None
+) -> list[int]:
+    """Chunk rows defining the one symbol a short question names (best first), or [] when the path does not apply.
+
+    A name qualifies when some chunk defines exactly that name (case-sensitive) and at most ``MAX_FILES`` source
+    files do (or, when no source file does, at most that many other files); the path applies when the qualifying
+    names all point at the same definitions' files.
+    """
+    if len(query.split()) > MAX_WORDS:
+        return []
+    row_file = files.files.row_file
+    found: dict[str, list[int]] = {}
+    for name in named_symbols(query):
+        rows = [
+            row
+            for row in files.definers.get(name.lower(), ())
+            if name in defined_names(files.table.symbols[row]) and (mask is None or mask[row])
+        ]
+        source = [row for row in rows if roles[int(row_file[row])] not in SECONDARY]
+        rows = source or rows  # a name only an example or a test defines still leads there
+        defining = {int(row_file[row]) for row in rows}
+        if rows and len(defining) <= MAX_FILES:
+            found[name] = rows
+    if not found:
+        return []
+    file_sets = {frozenset(int(row_file[row]) for row in rows) for rows in found.values()}
+    if len(file_sets) > 1:
+        return []
+    best = max(found, key=len)  # the longest (most specific) name decides the order: class before its method
+    return sorted(found[best], key=lambda row: (_is_member(files.table.symbols[row], best), row))
+
+
+def _is_member(symbol: str, name: str) -> bool:
+    """A chunk whose qualified name is the name itself (the definition) sorts before one that only ends with it."""
+    return not any(qualified == name for qualified in symbol.split(", "))

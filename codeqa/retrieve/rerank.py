@@ -1,0 +1,212 @@
+"""The second stage: re-rank the first stage's best ``TOP`` files with evidence the first stage does not have.
+
+Rank 2 is where the first result is lost: behind a caller, a sibling or a hub (``__init__.py``, a package's
+central module). The second stage looks at the best files side by side — which of them *defines* the names the
+question uses and which only *uses* them, how each relates to the current first (does the first use it, does it
+use the first), how much of the question each covers, and what the best chunks' texts say (terms close together,
+terms in comments and docstrings). Its features are declared in ``STAGE2``; the first stage's score is one of
+them, so with no other weight it keeps the first stage's order. Weights: ``rerank.json`` (dev data only).
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+import numpy as np
+
+from codeqa.retrieve.evidence import QueryTerms, TextEvidence, text_evidence
+from codeqa.retrieve.features import FEATURES
+from codeqa.retrieve.file_signals import centrality, file_links, file_users, is_init
+from codeqa.retrieve.registry import Columns, FeatureRegistry
+from codeqa.store.lexical import code_tokens
+from codeqa.store.searchfiles import SearchFiles
+from codeqa.symbols import IDENTIFIER
+
+MAX_DEFINING_FILES = 20  # a name defined in more files says nothing about any one of them
+
+
+@dataclass
+class RerankContext(Columns):
+    """The best files of one question (``numbers``, first-stage order) and what the second stage knows of them."""
+
+    files: SearchFiles
+    numbers: np.ndarray
+    stage1: np.ndarray  # first-stage scores, without the secondary-role gap
+    names: set[str]  # names the question mentions (lower-cased)
+    query_vector: np.ndarray
+    best_dense: np.ndarray  # each file's best chunk cosine
+    query_tokens: frozenset[str]
+    terms: QueryTerms  # the question's terms with file-level weights
+    covered: np.ndarray  # (files, terms) which file contains which term
+    texts: list[list[str]]  # per file: the texts of its best chunks (best first; may be empty)
+
+    @property
+    def top(self) -> int:
+        return int(self.numbers[0])
+
+    def evidence(self) -> list[list[TextEvidence]]:
+        cache = self.__dict__.setdefault("_evidence", None)
+        if cache is None:
+            cache = [[text_evidence(text, self.terms) for text in texts] for texts in self.texts]
+            self.__dict__["_evidence"] = cache
+        return cache
+
+    def best_text(self, field: str) -> np.ndarray:
+        values = [max((getattr(e, field) for e in chunks), default=0.0) for chunks in self.evidence()]
+        return np.asarray(values, dtype=np.float32)
+
+    def named_files(self) -> tuple[np.ndarray, np.ndarray]:
+        """Per file: share of the question's (defined somewhere) names it defines, and share it only uses."""
+        cache = self.__dict__.get("_named")
+        if cache is not None:
+            return cache
+        index = self.files.files
+        names = [n for n in sorted(self.names) if IDENTIFIER.fullmatch(n)]
+        defines = np.zeros(len(self.numbers), dtype=np.float32)
+        uses = np.zeros(len(self.numbers), dtype=np.float32)
+        counted = 0
+        tokens, wanted = [], []
+        for name in names:
+            defining = {int(index.row_file[row]) for row in self.files.definers.get(name, ())}
+            if not defining or len(defining) > MAX_DEFINING_FILES:
+                continue
+            counted += 1
+            here = np.asarray([int(n) in defining for n in self.numbers], dtype=bool)
+            defines += here
+            tokens.append(code_tokens(name)[:1] or [name])
+            wanted.append(here)
+        if counted:
+            found, _ = index.lexical.presence([t[0] for t in tokens], self.numbers)
+            for column, here in enumerate(wanted):
+                uses += found[:, column] & ~here
+            defines, uses = defines / counted, uses / counted
+        self.__dict__["_named"] = (defines, uses)
+        return defines, uses
+
+    def links(self) -> tuple[np.ndarray, np.ndarray]:
+        """Per file: does the current first file use it (callee), does it use the first file (caller)?"""
+        top = self.top
+        uses, used_by = _row(file_links(self.files), top), _row(file_users(self.files), top)
+        callee = np.isin(self.numbers, uses).astype(np.float32)
+        caller = np.isin(self.numbers, used_by).astype(np.float32)
+        callee[0] = caller[0] = 0.0
+        return callee, caller
+
+
+STAGE2 = FeatureRegistry("second stage")
+RerankContext.registry = STAGE2
+_add = STAGE2.add
+
+
+def _row(matrix, row: int) -> np.ndarray:
+    return matrix.indices[matrix.indptr[row] : matrix.indptr[row + 1]]
+
+
+def _relative(values: np.ndarray) -> np.ndarray:
+    best = float(values.max()) if len(values) else 0.0
+    return values / best if best > 0 else np.zeros_like(values)
+
+
+def _folder(path: str) -> str:
+    return path.rsplit("/", 1)[0] if "/" in path else ""
+
+
+def _stem_match(c: RerankContext) -> np.ndarray:
+    words = _stem_words(c.files)
+    out = np.zeros(len(c.numbers), dtype=np.float32)
+    for i, number in enumerate(c.numbers):
+        if words[int(number)]:
+            out[i] = len(words[int(number)] & c.query_tokens) / len(words[int(number)])
+    return out
+
+
+def _stem_words(files: SearchFiles) -> list[frozenset[str]]:
+    """Each file name's words (``shell_completion.py`` → shell, completion), computed once per loaded index."""
+    cached = getattr(files, "_stem_words", None)
+    if cached is None:
+        generic = {"init", "index", "main", "mod", "lib"}
+        stems = (path.rsplit("/", 1)[-1].split(".", 1)[0].replace("-", "_") for path in files.files.paths)
+        cached = [frozenset(code_tokens(stem)) - generic for stem in stems]
+        files._stem_words = cached  # type: ignore[attr-defined]
+    return cached
+
+
+def _hub(c: RerankContext) -> float:
+    return max(is_init(c.files.files.paths[c.top]), float(centrality(c.files)[c.top]))
+
+
+_add("stage1", lambda c: np.maximum(c.stage1 - c.stage1.max(), -20.0), "first-stage score minus the best one's")
+_add("stage1_rr", lambda c: 1.0 / np.sqrt(1.0 + np.arange(len(c.numbers), dtype=np.float32)))
+_add("defines_named", lambda c: c.named_files()[0], "share of the question's names the file defines")
+_add("uses_named_only", lambda c: c.named_files()[1], "share it uses without defining them")
+_add(
+    "coverage",
+    lambda c: (
+        _relative(c.covered.astype(np.float32) @ np.asarray([c.terms.weights[t] for t in c.terms.terms]))
+        if c.terms.terms
+        else np.zeros(len(c.numbers))
+    ),
+    "weight of the question's terms the file contains, over the best file's",
+)
+_add("callee_of_first", lambda c: c.links()[0], "the first file uses a name this file defines")
+_add("caller_of_first", lambda c: c.links()[1], "this file uses a name the first file defines")
+_add("callee_of_hub", lambda c: c.links()[0] * _hub(c), "callee of a first file that is a hub (__init__, central)")
+_add(
+    "sibling_of_first",
+    lambda c: np.asarray(
+        [i > 0 and _folder(c.files.files.paths[int(n)]) == _folder(c.files.files.paths[c.top])
+         for i, n in enumerate(c.numbers)],
+        dtype=np.float32,
+    ),
+)  # fmt: skip
+_add(
+    "dense_head",
+    lambda c: (lambda v: v - v.max())(c.files.vectors[c.files.files.first_row[c.numbers]] @ c.query_vector),
+    "cosine of the file's first chunk (its header and docstring), minus the best file's",
+)
+_add(
+    "dense_specific",
+    lambda c: (lambda best, mean: (best - mean) - (best - mean).max())(
+        c.best_dense,
+        c.files.files.means[c.numbers] @ c.query_vector,
+    ),
+    "best chunk's cosine above the file's mean vector's: one part answers, not the whole file vaguely",
+)
+_add("stem_match", lambda c: _stem_match(c), "share of the file name's words the question uses")
+_add("proximity", lambda c: _relative(c.best_text("proximity")), "the question's terms close together in a chunk")
+_add("prose_match", lambda c: _relative(c.best_text("prose")), "the question's terms in comments and docstrings")
+_add("code_match", lambda c: _relative(c.best_text("code")), "the question's terms in code lines")
+_add(
+    "mostly_prose",
+    lambda c: np.asarray([e[0].prose_share if e else 0.0 for e in c.evidence()], dtype=np.float32),
+    "the best chunk is mostly comments (commented-out configuration)",
+)
+STAGE2_FEATURES = STAGE2.names
+FIRST = "first."  # a second-stage weight on a first-stage feature
+TEXT_FEATURES = ("proximity", "prose_match", "code_match", "mostly_prose")
+
+
+@dataclass(frozen=True)
+class Reranker:
+    """Score = second-stage features · weights, plus first-stage features (``first.<name>``) re-weighed for the top
+    files; the secondary-role gap is kept from the first stage."""
+
+    weights: dict[str, float]
+    top: int = 30
+    text_chunks: int = 2  # chunks per file whose text the text features read (0: no text features)
+
+    def vector(self) -> np.ndarray:
+        return np.asarray([self.weights.get(name, 0.0) for name in STAGE2_FEATURES], dtype=np.float32)
+
+    def first_vector(self) -> np.ndarray:
+        return np.asarray([self.weights.get(FIRST + name, 0.0) for name in FEATURES], dtype=np.float32)
+
+    @property
+    def reads_text(self) -> bool:
+        return self.text_chunks > 0 and any(self.weights.get(name) for name in TEXT_FEATURES)
+
+    def score(self, features: np.ndarray, first_features: np.ndarray | None = None) -> np.ndarray:
+        scores = np.asarray(features, dtype=np.float32) @ self.vector()
+        if first_features is not None and any(name.startswith(FIRST) for name in self.weights):
+            scores = scores + np.asarray(first_features, dtype=np.float32) @ self.first_vector()
+        return scores

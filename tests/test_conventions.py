@@ -1,0 +1,162 @@
+"""Framework conventions as data, and the answer they shape: each framework's constructs are found on small
+fixtures (an Express error middleware, a Rails ``before_action``, a Flask ``errorhandler``, a Django middleware);
+on four real indexes the newcomer's three first questions open with a file that answers — never the seed file,
+the migration or the commented-out initializer that used to lead — and the answer stays short: repeats folded,
+at most five sources open, numbered in reading order."""
+
+from __future__ import annotations
+
+import re
+from pathlib import Path
+
+import pytest
+
+from codeqa.answer.conventions import KINDS, load_all, parse
+from codeqa.answer.intent import INTENTS, intents
+from codeqa.answer.mechanism import answers_poorly, detect, matches_in
+from codeqa.config import Settings
+from codeqa.records import Chunk
+from tests.framework_apps import APPS, SEEDS, build_framework_home
+from tests.helpers import ask_named
+
+
+def chunk(path: str, text: str, language: str, layer: str = "api", start: int = 1) -> Chunk:
+    return Chunk(path, language, start, start + text.count("\n"), text, "", "function", layer)
+
+
+def found(piece: Chunk, question: str, framework: str) -> list[tuple[int, str, str]]:
+    conventions = [c for c in load_all() if c.name in (framework, "any framework")]
+    return [(m.line, m.construct.kind, m.phrase) for m in matches_in(piece, conventions, intents(question))]
+
+
+def test_every_framework_is_a_data_file_with_known_kinds_and_intents() -> None:
+    names = {convention.name for convention in load_all()}
+    required = {"Flask", "Django", "FastAPI", "Rails", "Express", "Laravel", "Spring", "Go net/http", "Phoenix"}
+    assert required <= names
+    for convention in load_all():
+        for construct in convention.constructs:
+            assert construct.kind in KINDS and set(construct.intents) <= set(INTENTS), (convention.name, construct)
+            placeholders = set(re.findall(r"\{(\w+)\}", construct.says))
+            assert placeholders <= set(construct.pattern.groupindex), (convention.name, construct.says)
+    with pytest.raises(ValueError, match="bad pattern"):
+        parse('name = "X"\n[[construct]]\nkind = "error"\nintents = ["errors"]\npattern = "("\nsays = "s"\n')
+
+
+def test_the_framework_is_told_from_paths_and_identifiers_in_its_languages() -> None:
+    def holds(vocabulary: set[str]):
+        return lambda word, languages: word in vocabulary
+
+    rails = detect(["config/routes.rb", "app/controllers/application_controller.rb"], holds(set()), ["ruby"] * 9)
+    assert rails[0].name == "any framework" and rails[1].name == "Rails"
+    express = detect(["src/app.js"], holds({"express", "morgan"}), ["javascript"] * 9 + ["ruby"])
+    assert [c.name for c in express][1] == "Express"
+    # a Rails app's few JavaScript files do not make it an Express app
+    assert "Express" not in [c.name for c in detect(["config/routes.rb"], holds({"express", "morgan"}),
+                                                     ["ruby"] * 19 + ["javascript"])]  # fmt: skip
+
+
+def test_express_error_middleware_is_the_four_argument_one() -> None:
+    code = "app.use(express.json());\napp.use((err, req, res, next) => {\n  res.status(500).send(err.message);\n});"
+    app = chunk("src/app.js", code, "javascript")
+    hits = found(app, SEEDS["errors"], "Express")
+    assert (2, "error", "is the error middleware (four arguments): every `next(error)` ends here") in hits
+    handler = chunk("src/routes/a.js", "function list(req, res, next) {\n  next();\n}", "javascript")
+    assert not [h for h in found(handler, SEEDS["errors"], "Express") if "error middleware" in h[2]]
+
+
+def test_rails_before_action_names_the_filter_and_comments_never_count() -> None:
+    controller = chunk(
+        "app/controllers/application_controller.rb",
+        "class ApplicationController < ActionController::Base\n  before_action :authenticate_user!\n"
+        "  # before_action :legacy_login\nend",
+        "ruby",
+    )
+    hits = found(controller, SEEDS["auth"], "Rails")
+    assert [line for line, _, _ in hits] == [2]
+    assert "runs `authenticate_user!`" in hits[0][2]
+    commented = "# config.lock_strategy = :failed_attempts\n# before_action :x"
+    initializer = chunk("config/initializers/devise.rb", commented, "ruby", layer="config")
+    assert answers_poorly(initializer) and not found(initializer, SEEDS["auth"], "Rails")
+
+
+def test_flask_errorhandler_and_django_middleware() -> None:
+    errors = chunk("app/errors.py", "@bp.app_errorhandler(404)\ndef not_found(error):\n    return 'x', 404", "python")
+    assert [h[:2] for h in found(errors, SEEDS["errors"], "Flask")] == [(1, "error")]
+    assert found(errors, SEEDS["errors"], "Flask")[0][2].startswith("handles `404` errors for the whole app")
+    middleware = chunk(
+        "core/middleware.py",
+        "class Audit:\n    def __call__(self, request):\n        return self.get_response(request)\n\n"
+        "    def process_exception(self, request, exception):\n        return None",
+        "python",
+    )
+    assert (2, "filter", "is middleware: Django runs it on every request") in found(
+        middleware, SEEDS["logging"], "Django"
+    )
+    assert (5, "error", "handles exceptions raised by views (`process_exception`)") in found(
+        middleware, SEEDS["errors"], "Django"
+    )
+    settings = chunk("shop/settings.py", "MIDDLEWARE = [\n    'core.middleware.Audit',\n]", "python", layer="config")
+    assert found(settings, SEEDS["logging"], "Django")[0][:2] == (1, "filter")
+
+
+@pytest.fixture(scope="module")
+def framework_home(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    return build_framework_home(tmp_path_factory.mktemp("frameworks"))
+
+
+OPENS_WITH = {  # the files that answer each seed question in each fixture app
+    ("express", "auth"): {"src/middleware/auth.ts", "src/main.ts"},
+    ("express", "errors"): {"src/main.ts"},
+    ("express", "logging"): {"src/main.ts", "src/middleware/logger.ts"},
+    ("rails", "auth"): {"app/controllers/application_controller.rb", "app/models/user.rb"},
+    ("rails", "errors"): {"app/controllers/application_controller.rb"},
+    ("rails", "logging"): {"app/controllers/application_controller.rb", "app/models/user.rb"},
+    ("flask", "auth"): {"app/auth/routes.py", "app/models.py"},
+    ("flask", "errors"): {"app/errors.py"},
+    ("flask", "logging"): {"app/auth/routes.py", "app/__init__.py"},
+    ("django", "auth"): {"core/backends.py", "core/views.py", "shop/settings.py"},
+    ("django", "errors"): {"core/middleware.py"},
+    ("django", "logging"): {"core/middleware.py", "shop/settings.py"},
+}
+LOOKALIKES = ("prisma/seed.ts", "migration.sql", "config/initializers/devise.rb", "db/migrate/", "migrations/")
+
+
+@pytest.mark.parametrize(("app", "kind"), sorted(OPENS_WITH))
+def test_the_opening_line_cites_a_file_that_answers(framework_home: Path, app: str, kind: str) -> None:
+    answer = ask_named(app, SEEDS[kind], Settings(home=framework_home), backend="none").result()
+    lead = answer.text.split("\n")[0]
+    first = re.search(r"`([\w./-]+):\d+(?:-\d+)?`", lead)
+    assert first and first.group(1) in OPENS_WITH[(app, kind)], lead
+    framework = {"express": "Express", "rails": "Rails", "flask": "Flask", "django": "Django"}[app]
+    assert lead.startswith(f"**Extractive map — not generated by a language model.** In this {framework} app, ")
+    assert not any(lookalike in lead for lookalike in LOOKALIKES)
+    opened = answer.text.split("**More places**")[0].split("\n", 1)[1]
+    assert not any(lookalike in opened for lookalike in LOOKALIKES)  # lookalikes are at most a folded line
+    numbers = [int(n) for n in re.findall(r"^- \*\*\[(\d+)\]\*\*", answer.text, re.MULTILINE)]
+    assert numbers == list(range(1, len(numbers) + 1)) and len(re.findall(r"^  ```[a-z]+$", opened, re.M)) <= 5
+    assert sum(1 for line in answer.text.split("\n") if line.strip()) <= 60 and answer.citations_invalid == []
+    code = " ".join(APPS[app].values()).lower()  # "Not found" only for words the app does not hold at all
+    assert not [w for w in re.findall(r"“(\w+)”", answer.text.split("**Not found:**")[-1]) if w.lower() in code]
+
+
+def test_repeated_handlers_are_said_once_and_the_sentences_name_the_mechanism(framework_home: Path) -> None:
+    text = ask_named("express", SEEDS["errors"], Settings(home=framework_home), backend="none").result().text
+    assert "is the error middleware (four arguments): every `next(error)` ends here" in text.split("\n")[0]
+    assert re.search(r"\(and [1-9] more like it: `src/routes/\w+\.ts:\d+-\d+`", text)  # the same try/catch
+    assert text.count("next(error);") <= 2
+    rails = ask_named("rails", SEEDS["errors"], Settings(home=framework_home), backend="none").result().text
+    assert "turns `ActiveRecord::RecordNotFound` into a response (`rescue_from`)" in rails.split("\n")[0]
+    assert re.search(r"^ +\d+ +render json: \{ error: \"not found\" \}, status: :not_found$", rails, re.MULTILINE)
+
+
+def test_construct_weights_rank_the_error_middleware_above_a_route() -> None:
+    from codeqa.answer.context import AnswerContext
+    from codeqa.answer.mechanism import construct_weights
+    from codeqa.records import Hit
+
+    code = "const express = require('express');\napp.use(morgan('dev'));\napp.use((err, req, res, next) => {\n"
+    middleware = chunk("src/app.js", code + "  res.status(500).send(err.message);\n});", "javascript")
+    route = chunk("src/routes/a.js", "router.get('/a', (req, res) => res.json({}));", "javascript", start=1)
+    context = AnswerContext.from_chunks([], [Hit(route, 1.0, route.id), Hit(middleware, 0.5, middleware.id)])
+    weights = construct_weights(context, SEEDS["errors"], [route, middleware])
+    assert weights[middleware.id] > 1.0 > weights[route.id]
