@@ -2,9 +2,12 @@
 
 from __future__ import annotations
 
+import inspect
 import json
+import sys
 
 from codeqa.chunk import chunk_and_tag
+from codeqa.chunk.resolve import READS_REFERENCES, RESOLVERS
 from codeqa.config import Settings
 from codeqa.explore.overview import load_overview
 from codeqa.index import Index
@@ -12,7 +15,7 @@ from codeqa.scan import scan_repository
 from codeqa.store import forget_search_files
 from codeqa.store.searchfiles import META_FILE
 from codeqa.store.tagfile import IMPORTS_FILE, TAGS_FILE, load_imports, load_tags
-from tests.conftest import init_repo, write_files
+from tests.conftest import git, init_repo, write_files
 from tests.web_apps import EXPRESS_APP, RAILS_APP
 
 TS_EXPRESS_APP: dict[str, str] = {
@@ -110,3 +113,23 @@ def test_the_symbol_graph_links_uses_in_code_not_mentions_in_comments(tmp_path, 
     rows = {symbol: row for row, symbol in enumerate(search.table.symbols)}
     callers = {search.table.paths[row] for row in search.graph.callers(rows["compute_total"])}
     assert callers == {"shop/cart.py", "README.md"}  # prose still links (no tag query reads it); comments do not
+
+
+def test_only_the_rules_said_to_read_references_read_them():
+    """A carried file's references are decoded for resolution only in the families ``READS_REFERENCES`` names."""
+    for family, resolver in RESOLVERS.items():
+        source = inspect.getsource(sys.modules[resolver.__module__])
+        assert (".references" in source) == (family in READS_REFERENCES), family
+
+
+def test_an_update_resolves_carried_files_as_a_build_does(tmp_path, settings: Settings):
+    root = init_repo(tmp_path / "rails", RAILS_APP)
+    index = Index.build(str(root), settings, name="rails")
+    write_files(root, {"app/models/user.rb": "class User < ApplicationRecord\n  has_many :sessions\nend\n"})
+    git(root, "commit", "-qam", "edit")
+    updated = index.update()
+    assert updated.report is not None and updated.report.carried > 0
+    rebuilt = Index.build(str(root), settings, name="again")
+    assert updated.files.imports == rebuilt.files.imports
+    assert updated.tags() == rebuilt.tags()
+    assert (updated.folder / TAGS_FILE).read_text() == (rebuilt.folder / TAGS_FILE).read_text()

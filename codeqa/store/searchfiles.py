@@ -30,7 +30,7 @@ from codeqa.store.graph import SymbolGraph
 from codeqa.store.lexical import LexicalIndex, code_tokens, path_tokens, plain_tokens, tokens_of_words
 from codeqa.store.manifest import Manifest
 from codeqa.store.table import ChunkTable
-from codeqa.store.tagfile import TagCollector, load_imports, load_tags
+from codeqa.store.tagfile import StoredTags, TagCollector, load_imports, load_stored_tags
 from codeqa.symbols import IDENTIFIER, defined_names
 
 if TYPE_CHECKING:
@@ -58,12 +58,12 @@ class Generation:
 
     files: SearchFiles
     corpus: Corpus
-    tags: dict[str, FileTags] = field(default_factory=dict)
+    tags: StoredTags = field(default_factory=lambda: StoredTags({}))
 
     @classmethod
     def load(cls, directory: Path, files: SearchFiles) -> Generation | None:
         corpus = Corpus.load(directory)
-        tags = load_tags(directory)
+        tags = load_stored_tags(directory)
         if corpus is None or tags is None or len(corpus) != len(files.table):
             return None
         return cls(files, corpus, tags)
@@ -116,8 +116,8 @@ class SearchFilesBuilder:
         for row in rows:
             path = table.paths[row]
             self._files.add(path, table.symbols[row], None, cards[card_of[path]])
-            if path != last and path in base.tags:
-                self._tags.add_tags([base.tags[path]])
+            if path != last:
+                self._tags.carry(base.tags, path)
             last = path
 
     def add_tags(self, tags: Sequence[FileTags]) -> None:

@@ -1,10 +1,13 @@
 """The tags search file: what each file defines, uses and imports (extracted once, at index time), and the imports
 resolved to files.
 
-``tags.json`` holds every file's ``FileTags`` (references grouped by name and kind, with their lines) and is read
-by the overview; ``imports.json`` holds only the resolved import graph (file → files, external package → files
-using it), small enough to load for every answer. ``TagCollector`` gathers tags while chunks stream through
-the pipeline, maps each chunk to the names its lines use (the symbol graph's edges), and writes both files.
+``tags.json`` holds every file's ``FileTags`` (references as indexes into the file's own name list, with their
+lines), one line per file after a version line, and is read by the overview; ``imports.json`` holds only the
+resolved import graph (file → files, external package → files using it), small enough to load for every answer.
+``TagCollector`` gathers tags while chunks stream through the writer, maps each chunk to the names its lines use
+(the symbol graph's edges), and writes both files. An update carries an unchanged file's line as it was
+(``StoredTags``: lines decoded only when read; import resolution decodes references only for the languages whose
+rules read them).
 """
 
 from __future__ import annotations
@@ -15,14 +18,14 @@ import sys
 from collections.abc import Sequence
 from pathlib import Path
 
-from codeqa.chunk.resolve import ImportGraph, resolve_imports
+from codeqa.chunk.resolve import ImportGraph, reads_references, resolve_imports
 from codeqa.chunk.tags import supports, tag_text
 from codeqa.records import Chunk, FileTags, ImportRef, Tag
 from codeqa.symbols import referenced_names
 
 TAGS_FILE = "tags.json"
 IMPORTS_FILE = "imports.json"
-TAGS_VERSION = 2
+TAGS_VERSION = 3  # 3: one line per file
 MIN_REFERENCE = 3  # as ``symbols.referenced_names``: shorter names are never evidence of a link
 GRAPH_KINDS: frozenset[str] | None = None  # the reference kinds that make symbol-graph edges (None: every kind)
 
@@ -36,12 +39,20 @@ class TagCollector:
 
     def __init__(self) -> None:
         self.tags: dict[str, FileTags] = {}
+        self._carried: dict[str, tuple[StoredTags, FileTags]] = {}  # path → the generation its line is copied from
         self._lines: tuple[str, list[int], list[str]] = ("", [], [])  # the last file's reference lines and names
         self._pieces: dict[str, list[FileTags]] = {}  # files tagged chunk by chunk
 
     def add_tags(self, tags: Sequence[FileTags]) -> None:
         for item in tags:
             self.tags[item.path] = item
+            self._carried.pop(item.path, None)
+
+    def carry(self, stored: StoredTags, path: str) -> None:
+        """Keep ``path``'s tags as ``stored`` has them (its line is written again as it is)."""
+        if path in stored:
+            self._carried[path] = (stored, stored.for_resolution(path))
+            self.tags.pop(path, None)
 
     def references(self, chunk: Chunk) -> set[str]:
         """The names ``chunk`` uses: its file's references within its lines, or the identifier pattern's matches for
@@ -68,8 +79,10 @@ class TagCollector:
         """Resolve every file's imports and write both files."""
         for path, pieces in self._pieces.items():
             self.tags[path] = merge_pieces(pieces)
-        graph = resolve_imports(self.tags.values())
-        save_tags(directory, list(self.tags.values()), graph)
+        graph = resolve_imports([*self.tags.values(), *(item for _, item in self._carried.values())])
+        lines = {path: _line(item) for path, item in self.tags.items()}
+        lines.update({path: stored.lines[path] for path, (stored, _) in self._carried.items()})
+        _save(directory, lines, graph)
         return graph
 
 
@@ -111,21 +124,66 @@ def chunk_references(chunks: Sequence[Chunk], tags: Sequence[FileTags] = ()) -> 
     return [collector.references(chunk) for chunk in chunks]
 
 
+class StoredTags:
+    """A generation's ``tags.json``, each file's line decoded only when asked for."""
+
+    def __init__(self, lines: dict[str, str]) -> None:
+        self.lines = lines  # path → its line, as written
+
+    def __contains__(self, path: str) -> bool:
+        return path in self.lines
+
+    def __len__(self) -> int:
+        return len(self.lines)
+
+    def get(self, path: str) -> FileTags:
+        return _decode(path, json.loads(self.lines[path].split("\t", 1)[1]))
+
+    def for_resolution(self, path: str) -> FileTags:
+        """What import resolution reads of ``path``: its references only if its language's rules use them."""
+        raw = json.loads(self.lines[path].split("\t", 1)[1])
+        return _decode(path, raw, references=reads_references(raw["language"]))
+
+    def decoded(self) -> dict[str, FileTags]:
+        return {path: self.get(path) for path in self.lines}
+
+
 def save_tags(directory: Path, tags: Sequence[FileTags], graph: ImportGraph) -> None:
+    _save(directory, {item.path: _line(item) for item in tags}, graph)
+
+
+def _save(directory: Path, lines: dict[str, str], graph: ImportGraph) -> None:
     directory.mkdir(parents=True, exist_ok=True)
-    files = {item.path: _encode(item) for item in sorted(tags, key=lambda t: t.path)}
-    _write(directory / TAGS_FILE, {"version": TAGS_VERSION, "files": files})
-    _write(directory / IMPORTS_FILE, {"version": TAGS_VERSION, "files": graph.files, "external": graph.external})
+    header = json.dumps({"version": TAGS_VERSION})
+    _write_text(directory / TAGS_FILE, "\n".join([header, *(lines[path] for path in sorted(lines))]) + "\n")
+    data = {"version": TAGS_VERSION, "files": graph.files, "external": graph.external}
+    _write_text(directory / IMPORTS_FILE, json.dumps(data, separators=(",", ":")))
+
+
+def _line(item: FileTags) -> str:
+    """A file's line: its path as a JSON string, a tab (never inside one), its tags as JSON."""
+    return f"{json.dumps(item.path)}\t{json.dumps(_encode(item), separators=(',', ':'))}"
+
+
+def load_stored_tags(directory: Path) -> StoredTags | None:
+    """A generation's tags, undecoded; None when the file is missing or from another version."""
+    try:
+        header, *rows = (directory / TAGS_FILE).read_text().splitlines()
+        if json.loads(header).get("version") != TAGS_VERSION:
+            return None
+        return StoredTags({json.loads(line.split("\t", 1)[0]): line for line in rows})
+    except (OSError, ValueError, AttributeError):
+        return None
 
 
 def load_tags(directory: Path) -> dict[str, FileTags] | None:
-    """Every file's tags, or None when the file is missing or from another version."""
-    data = _read(directory / TAGS_FILE)
-    if data is None:
+    """Every file's tags, or None when the file is missing, damaged or from another version."""
+    stored = load_stored_tags(directory)
+    if stored is None:
         return None
     try:
-        return {path: _decode(path, raw) for path, raw in data["files"].items()}
-    except (KeyError, TypeError, ValueError):
+        return stored.decoded()
+    except (KeyError, TypeError, ValueError, IndexError):
         return None
 
 
@@ -163,14 +221,17 @@ def _encode(item: FileTags) -> dict:
     return raw
 
 
-def _decode(path: str, raw: dict) -> FileTags:
-    names = [sys.intern(name) for name in raw["names"]]
-    kinds, flat = raw["kinds"], raw["references"]
+def _decode(path: str, raw: dict, *, references: bool = True) -> FileTags:
+    refs: tuple[Tag, ...] = ()
+    if references:
+        names = [sys.intern(name) for name in raw["names"]]
+        kinds, flat = raw["kinds"], raw["references"]
+        refs = tuple(map(Tag, [names[i] for i in flat[0::3]], [kinds[i] for i in flat[1::3]], flat[2::3]))
     return FileTags(
         path,
         raw["language"],
         definitions=tuple(Tag(name, category, line) for name, category, line in raw["definitions"]),
-        references=tuple(Tag(names[flat[i]], kinds[flat[i + 1]], flat[i + 2]) for i in range(0, len(flat), 3)),
+        references=refs,
         imports=tuple(ImportRef(target, line, tuple(names_), kind) for target, line, names_, kind in raw["imports"]),
         namespace=raw.get("namespace", ""),
         build=raw.get("build", ""),
@@ -178,9 +239,9 @@ def _decode(path: str, raw: dict) -> FileTags:
     )
 
 
-def _write(path: Path, data: dict) -> None:
+def _write_text(path: Path, text: str) -> None:
     partial = path.with_name(path.name + ".partial")
-    partial.write_text(json.dumps(data, separators=(",", ":")))
+    partial.write_text(text)
     partial.replace(path)
 
 

@@ -32,6 +32,14 @@ RESOLVERS: dict[str, Resolver] = {
     "shell": scripts.shell,
 }
 
+# the families whose rules read a file's references (constants, types used); the others read imports, definitions,
+# namespaces and build files only, so a stored file's references need not be decoded to resolve it
+READS_REFERENCES = frozenset({"jvm", "ruby", "php", "dotnet"})
+
+
+def reads_references(language: str) -> bool:
+    return FAMILIES.get(language) in READS_REFERENCES
+
 
 @dataclass(frozen=True)
 class ImportGraph:
@@ -68,4 +76,14 @@ def resolve_imports(tags: Iterable[FileTags]) -> ImportGraph:
     return ImportGraph(files, dict(sorted(external.items(), key=lambda kv: (-kv[1], kv[0]))))
 
 
-__all__ = ["FAMILIES", "RESOLVERS", "ImportGraph", "Project", "Resolution", "file_imports", "resolve_imports"]
+__all__ = [
+    "FAMILIES",
+    "READS_REFERENCES",
+    "RESOLVERS",
+    "ImportGraph",
+    "Project",
+    "Resolution",
+    "file_imports",
+    "reads_references",
+    "resolve_imports",
+]

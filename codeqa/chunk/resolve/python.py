@@ -20,7 +20,21 @@ _STDLIB = frozenset(sys.stdlib_module_names) | frozenset(_RULES["not_packages"])
 _MARKERS = tuple("/" + name for name in _RULES["package_markers"])
 
 
-def _prepare(project: Project) -> tuple[frozenset[str], frozenset[str], list[str]]:
+class _Modules:
+    """Module lookups of one repository, each (folder, dotted name) looked up once: files import the same modules."""
+
+    def __init__(self, files: frozenset[str]) -> None:
+        self.files = files
+        self._found: dict[tuple[str, str], str | None] = {}
+
+    def __call__(self, base: str, dotted: str) -> str | None:
+        key = (base, dotted)
+        if key not in self._found:
+            self._found[key] = first_file(self.files, join(base, dotted.replace(".", "/")), _RULES["module_files"])
+        return self._found[key]
+
+
+def _prepare(project: Project) -> tuple[_Modules, frozenset[str], list[str]]:
     files = project.family_files("python")
     packages = frozenset(parent(p) for p in files if p.endswith(_MARKERS))
     roots = set(_RULES["roots"])
@@ -29,28 +43,24 @@ def _prepare(project: Project) -> tuple[frozenset[str], frozenset[str], list[str
         while parent(top) in packages and top:
             top = parent(top)
         roots.add(parent(top))
-    return files, packages, sorted(roots, key=lambda r: (r.count("/"), r))
+    return _Modules(files), packages, sorted(roots, key=lambda r: (r.count("/"), r))
 
 
-def _module(files: frozenset[str], base: str, dotted: str) -> str | None:
-    return first_file(files, join(base, dotted.replace(".", "/")), _RULES["module_files"])
-
-
-def _from_base(files: frozenset[str], base: str, module: str, names: tuple[str, ...]) -> set[str]:
+def _from_base(lookup: _Modules, base: str, module: str, names: tuple[str, ...]) -> set[str]:
     """``from module import names`` looked up under ``base``: submodules first, else the module itself."""
-    found = {hit for name in names if (hit := _module(files, base, f"{module}.{name}" if module else name))}
-    if not found and (hit := _module(files, base, module)):
+    found = {hit for name in names if (hit := lookup(base, f"{module}.{name}" if module else name))}
+    if not found and (hit := lookup(base, module)):
         found.add(hit)
     if not found and module:  # import a.b.c where c is a name inside a/b.py
         parts = module.split(".")
         for end in range(len(parts) - 1, 0, -1):
-            if hit := _module(files, base, ".".join(parts[:end])):
+            if hit := lookup(base, ".".join(parts[:end])):
                 return {hit}
     return found
 
 
 def imports(tags: FileTags, project: Project) -> Iterator[Resolution]:
-    files, packages, roots = project.cached("python", _prepare)
+    modules, packages, roots = project.cached("python", _prepare)
     own = parent(tags.path)
     search = roots if own in packages else [*roots, own]
     for ref in tags.imports:
@@ -60,14 +70,14 @@ def imports(tags: FileTags, project: Project) -> Iterator[Resolution]:
             base = own
             for _ in range(dots - 1):
                 base = parent(base)
-            yield _from_base(files, base, module.lstrip("."), ref.names), None
+            yield _from_base(modules, base, module.lstrip("."), ref.names), None
             continue
         found: set[str] = set()
         for root in search:
-            found = _from_base(files, root, module, ref.names)
+            found = _from_base(modules, root, module, ref.names)
             if found:
                 break
         top = module.split(".")[0]
         folders = project.folders.get("python", {})
-        internal = any(_module(files, root, top) or join(root, top) in folders for root in search)
+        internal = any(modules(root, top) or join(root, top) in folders for root in search)
         yield found, None if found or internal or top in _STDLIB else top
