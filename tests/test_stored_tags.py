@@ -133,3 +133,29 @@ def test_an_update_resolves_carried_files_as_a_build_does(tmp_path, settings: Se
     assert updated.files.imports == rebuilt.files.imports
     assert updated.tags() == rebuilt.tags()
     assert (updated.folder / TAGS_FILE).read_text() == (rebuilt.folder / TAGS_FILE).read_text()
+
+
+def test_an_update_of_python_files_resolves_as_a_build_does(tmp_path, settings: Settings):
+    files = {
+        "shop/__init__.py": "",
+        "shop/pricing.py": "def compute_total(lines):\n    return sum(lines)\n",
+        "shop/cart.py": "from shop.pricing import compute_total\n\n\ndef checkout(cart):\n"
+        "    return compute_total(cart.lines)\n",
+        "shop/tax.py": "RATE = 0.2\n",
+    }
+    root = init_repo(tmp_path / "shop", files)
+    index = Index.build(str(root), settings, name="shop")
+    edits = (
+        {"shop/cart.py": files["shop/cart.py"].replace("def checkout", "# checkout\n\n\ndef checkout")},  # lines move
+        {"shop/cart.py": "from shop import tax\n" + files["shop/cart.py"]},  # an import more
+        {"shop/tax.py": "from shop.pricing import compute_total\nRATE = 0.2\n"},
+    )
+    for number, edit in enumerate(edits):
+        write_files(root, edit)
+        git(root, "commit", "-qam", f"edit {number}")
+        index = index.update()
+        assert index.report is not None and index.report.carried > 0
+        rebuilt = Index.build(str(root), settings, name=f"again{number}")
+        assert index.files.imports == rebuilt.files.imports, number
+        assert (index.folder / TAGS_FILE).read_text() == (rebuilt.folder / TAGS_FILE).read_text()
+    assert index.files.imports.files["shop/cart.py"] == ("shop/pricing.py", "shop/tax.py")

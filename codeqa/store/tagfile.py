@@ -39,7 +39,7 @@ class TagCollector:
 
     def __init__(self) -> None:
         self.tags: dict[str, FileTags] = {}
-        self._carried: dict[str, tuple[StoredTags, FileTags]] = {}  # path → the generation its line is copied from
+        self._carried: dict[str, StoredTags] = {}  # path → the generation its line is copied from
         self._lines: tuple[str, list[int], list[str]] = ("", [], [])  # the last file's reference lines and names
         self._pieces: dict[str, list[FileTags]] = {}  # files tagged chunk by chunk
 
@@ -51,7 +51,7 @@ class TagCollector:
     def carry(self, stored: StoredTags, path: str) -> None:
         """Keep ``path``'s tags as ``stored`` has them (its line is written again as it is)."""
         if path in stored:
-            self._carried[path] = (stored, stored.for_resolution(path))
+            self._carried[path] = stored
             self.tags.pop(path, None)
 
     def references(self, chunk: Chunk) -> set[str]:
@@ -79,11 +79,28 @@ class TagCollector:
         """Resolve every file's imports and write both files."""
         for path, pieces in self._pieces.items():
             self.tags[path] = merge_pieces(pieces)
-        graph = resolve_imports([*self.tags.values(), *(item for _, item in self._carried.values())])
+        graph = self._unchanged_graph()
+        if graph is None:
+            graph = resolve_imports([*self.tags.values(), *(s.for_resolution(p) for p, s in self._carried.items())])
         lines = {path: _line(item) for path, item in self.tags.items()}
-        lines.update({path: stored.lines[path] for path, (stored, _) in self._carried.items()})
+        lines.update({path: stored.lines[path] for path, stored in self._carried.items()})
         _save(directory, lines, graph)
         return graph
+
+    def _unchanged_graph(self) -> ImportGraph | None:
+        """The import graph of the generation everything else is carried from, when resolving again would give it:
+        the same files, and each fresh file the same as there in all that resolution reads (an edit inside a
+        function body). None: resolve."""
+        bases = {id(stored): stored for stored in self._carried.values()}
+        if len(bases) != 1 or self._pieces:
+            return None
+        base = next(iter(bases.values()))
+        if base.graph is None or len(base) != len(self._carried) + len(self.tags):
+            return None
+        for path, item in self.tags.items():
+            if path not in base or _resolution_view(item) != _resolution_view(base.for_resolution(path)):
+                return None
+        return base.graph
 
 
 def _reference_lines(item: FileTags) -> tuple[list[int], list[str]]:
@@ -124,11 +141,20 @@ def chunk_references(chunks: Sequence[Chunk], tags: Sequence[FileTags] = ()) -> 
     return [collector.references(chunk) for chunk in chunks]
 
 
-class StoredTags:
-    """A generation's ``tags.json``, each file's line decoded only when asked for."""
+def _resolution_view(item: FileTags) -> tuple:
+    """What import resolution reads of a file (no rule reads lines)."""
+    references = [(r.name, r.category) for r in item.references] if reads_references(item.language) else []
+    definitions = [(d.name, d.category) for d in item.definitions]
+    imports = [(i.target, i.names, i.kind) for i in item.imports]
+    return item.language, definitions, references, imports, item.namespace, item.build
 
-    def __init__(self, lines: dict[str, str]) -> None:
+
+class StoredTags:
+    """A generation's ``tags.json``, each file's line decoded only when asked for, and its resolved imports."""
+
+    def __init__(self, lines: dict[str, str], graph: ImportGraph | None = None) -> None:
         self.lines = lines  # path → its line, as written
+        self.graph = graph
 
     def __contains__(self, path: str) -> bool:
         return path in self.lines
@@ -171,7 +197,7 @@ def load_stored_tags(directory: Path) -> StoredTags | None:
         header, *rows = (directory / TAGS_FILE).read_text().splitlines()
         if json.loads(header).get("version") != TAGS_VERSION:
             return None
-        return StoredTags({json.loads(line.split("\t", 1)[0]): line for line in rows})
+        return StoredTags({json.loads(line.split("\t", 1)[0]): line for line in rows}, load_imports(directory))
     except (OSError, ValueError, AttributeError):
         return None
 
