@@ -43,7 +43,7 @@ _CODE_KINDS = frozenset({"function", "method", "module"})
 
 def chunk_file(file: SourceFile, settings: Settings | None = None) -> list[Chunk]:
     """Cut one file into chunks; never raises (falls back to plain line splitting)."""
-    return chunk_and_tag(file, settings)[0]
+    return _chunk(file, settings, tag=False)[0]
 
 
 def chunk_and_tag(file: SourceFile, settings: Settings | None = None) -> tuple[list[Chunk], FileTags]:
@@ -51,6 +51,11 @@ def chunk_and_tag(file: SourceFile, settings: Settings | None = None) -> tuple[l
 
     Never raises: a chunker bug degrades to line splitting, a tagging bug to a file without tags.
     """
+    chunks, tags = _chunk(file, settings, tag=True)
+    return chunks, tags or FileTags(file.path, file.language)
+
+
+def _chunk(file: SourceFile, settings: Settings | None, *, tag: bool) -> tuple[list[Chunk], FileTags | None]:
     settings = settings or get_settings()
     max_chars = max(1, int(settings.chunk_max_chars))
     min_chars = max(0, min(int(settings.chunk_min_chars), max_chars))
@@ -65,7 +70,7 @@ def chunk_and_tag(file: SourceFile, settings: Settings | None = None) -> tuple[l
     except Exception:  # a chunker bug must not lose the file: degrade to line splitting
         log.warning("chunking %s failed; falling back to line splitting", file.path, exc_info=True)
         pieces = split_lines(index, 0, index.last, max_chars, Piece(0, index.last, kind="other"))
-    return _to_chunks(file, index, pieces, layer), _tags(file, parsed)
+    return _to_chunks(file, index, pieces, layer), _tags(file, parsed) if tag else None
 
 
 def _parse(language: str, index: LineIndex) -> tuple[Tree, bytes] | None:
