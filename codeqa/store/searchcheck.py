@@ -206,15 +206,26 @@ def staging(directory: Path) -> Iterator[Path]:
     folder.mkdir()
     try:
         yield folder
-        (directory / TABLE_FILE).unlink(missing_ok=True)
+        _make_way(directory / TABLE_FILE)
         for written in sorted(folder.rglob("*")):
             if written.is_file() and written.name != TABLE_FILE:
                 target = directory / written.relative_to(folder)
-                target.parent.mkdir(parents=True, exist_ok=True)
+                if target.parent != directory and not target.parent.is_dir():
+                    _make_way(target.parent)  # a file where a folder of BM25 arrays belongs
+                    target.parent.mkdir(parents=True)
+                if target.is_dir():
+                    _make_way(target)
                 written.replace(target)
         (folder / TABLE_FILE).replace(directory / TABLE_FILE)
     finally:
         shutil.rmtree(folder, ignore_errors=True)
+
+
+def _make_way(path: Path) -> None:
+    if path.is_dir() and not path.is_symlink():
+        shutil.rmtree(path)
+    else:
+        path.unlink(missing_ok=True)
 
 
 def stored_vectors_damage(vectors: np.ndarray, dimension: int) -> str | None:
