@@ -22,6 +22,7 @@ from codeqa.cli import app
 from codeqa.config import Settings, get_settings
 from codeqa.errors import StoreError
 from codeqa.index import Index
+from codeqa.index.mend import damage_of
 from codeqa.records import Chunk
 from codeqa.store import Store, forget_search_files
 from tests.helpers import build_index, search_hits
@@ -232,3 +233,31 @@ def test_the_store_refuses_non_finite_vectors(tmp_path: Path) -> None:
     with pytest.raises(StoreError, match=r"Refused to store 1 vector\(s\) that are not finite"):
         store.add_chunks(collection, chunks, vectors)
     assert store._collection(collection).count() == 0
+
+
+def test_the_app_answers_from_rebuilt_search_files(sample_home: Path, tmp_path: Path, monkeypatch) -> None:
+    import streamlit as st
+    from streamlit.testing.v1 import AppTest
+
+    home = tmp_path / "home"
+    shutil.copytree(sample_home, home)
+    for name, value in {"CODEQA_HOME": str(home), "CODEQA_LLM_BACKEND": "none", "OLLAMA_HOST": "http://127.0.0.1:9",
+                        "CODEQA_WARM_APP": "false"}.items():  # fmt: skip
+        monkeypatch.setenv(name, value)
+    get_settings.cache_clear()
+    st.cache_resource.clear()
+    st.cache_data.clear()
+    folder = Index.open("shop", Settings(home=home)).folder
+    for case in ("empty-vectors", "files-json-null", "graph-wrong-size"):
+        SEARCH_FILE_DAMAGE[case][1](folder)
+    forget_search_files(folder)
+    at = AppTest.from_file(str(Path(__file__).resolve().parent.parent / "app.py"), default_timeout=90)
+    at.switch_page("pages/1_Chat.py")
+    at.run()
+    at.chat_input[0].set_value(QUESTION)
+    at.run()
+    assert not at.exception and not at.error, [*at.exception, *at.error]
+    assert any(label.label.startswith("[") and "shop/auth.py:" in label.label for label in at.expander)
+    assert damage_of(Settings(home=home), Store(Settings(home=home)).get_manifest("shop")) is None
+    st.cache_resource.clear()
+    st.cache_data.clear()
