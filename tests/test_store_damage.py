@@ -261,3 +261,19 @@ def test_the_app_answers_from_rebuilt_search_files(sample_home: Path, tmp_path: 
     assert damage_of(Settings(home=home), Store(Settings(home=home)).get_manifest("shop")) is None
     st.cache_resource.clear()
     st.cache_data.clear()
+
+
+def test_a_killed_rebuild_leaves_nothing_behind(sample_home: Path, tmp_path: Path, monkeypatch) -> None:
+    home = tmp_path / "home"
+    shutil.copytree(sample_home, home)
+    monkeypatch.setenv("CODEQA_HOME", str(home))
+    get_settings.cache_clear()
+    folder = Index.open("shop", Settings(home=home)).folder
+    finished = subprocess.run([sys.executable, "-c", "import os; print(os.getpid())"], capture_output=True, text=True)
+    left = folder / f".rebuild-{finished.stdout.strip()}-deadbeef"  # what a rebuild killed half-way leaves
+    (left / "bm25").mkdir(parents=True)
+    (left / "vectors.npy").write_bytes(b"partial")
+    SEARCH_FILE_DAMAGE["empty-vectors"][1](folder)
+    result = _invoke(COMMANDS["search"], folder)
+    assert result.exit_code == 0 and "shop/auth.py" in result.output.splitlines()[0], result.output
+    assert not left.exists() and not list(folder.glob(".rebuild-*"))

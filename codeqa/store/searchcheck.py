@@ -202,6 +202,9 @@ def staging(directory: Path) -> Iterator[Path]:
     in one rename (the chunk table, which marks the search files complete, removed first and moved in last), so a
     reader never sees a half-written file. The folder is removed either way."""
     directory.mkdir(parents=True, exist_ok=True)
+    for left in directory.glob(f"{STAGING_PREFIX}*"):  # of a rebuild whose process was killed
+        if not _alive(left.name.removeprefix(STAGING_PREFIX).split("-")[0]):
+            shutil.rmtree(left, ignore_errors=True)
     folder = directory / f"{STAGING_PREFIX}{os.getpid()}-{uuid.uuid4().hex[:8]}"
     folder.mkdir()
     try:
@@ -219,6 +222,16 @@ def staging(directory: Path) -> Iterator[Path]:
         (folder / TABLE_FILE).replace(directory / TABLE_FILE)
     finally:
         shutil.rmtree(folder, ignore_errors=True)
+
+
+def _alive(pid: str) -> bool:
+    try:
+        os.kill(int(pid), 0)
+    except (ValueError, ProcessLookupError):
+        return False
+    except PermissionError:
+        return True
+    return True
 
 
 def _make_way(path: Path) -> None:
