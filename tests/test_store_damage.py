@@ -22,7 +22,6 @@ from codeqa.cli import app
 from codeqa.config import Settings, get_settings
 from codeqa.errors import StoreError
 from codeqa.index import Index
-from codeqa.index.mend import damage_of
 from codeqa.records import Chunk
 from codeqa.store import Store, forget_search_files
 from tests.helpers import build_index, search_hits
@@ -239,6 +238,8 @@ def test_the_app_answers_from_rebuilt_search_files(sample_home: Path, tmp_path: 
     import streamlit as st
     from streamlit.testing.v1 import AppTest
 
+    from codeqa.index.mend import damage_of
+
     home = tmp_path / "home"
     shutil.copytree(sample_home, home)
     for name, value in {"CODEQA_HOME": str(home), "CODEQA_LLM_BACKEND": "none", "OLLAMA_HOST": "http://127.0.0.1:9",
@@ -277,3 +278,22 @@ def test_a_killed_rebuild_leaves_nothing_behind(sample_home: Path, tmp_path: Pat
     result = _invoke(COMMANDS["search"], folder)
     assert result.exit_code == 0 and "shop/auth.py" in result.output.splitlines()[0], result.output
     assert not left.exists() and not list(folder.glob(".rebuild-*"))
+
+
+def test_the_api_answers_from_rebuilt_search_files(sample_home: Path, tmp_path: Path) -> None:
+    import httpx
+
+    from tests.service_servers import api_process, server_env
+
+    home = tmp_path / "home"
+    shutil.copytree(sample_home, home)
+    settings = Settings(home=home)
+    folder = Index.open("shop", settings).folder
+    for case in ("empty-graph", "nan-vectors", "vocab-is-a-list"):
+        SEARCH_FILE_DAMAGE[case][1](folder)
+    with api_process(server_env(settings)) as (url, _):
+        found = httpx.post(f"{url}/indexes/shop/search", json={"question": QUESTION, "k": 3}, timeout=120)
+        assert found.status_code == 200, found.text
+        assert found.json()["results"][0]["path"] == "shop/auth.py"
+        callers = httpx.get(f"{url}/indexes/shop/symbols/hash_password/callers", timeout=60)
+        assert callers.status_code == 200 and "SessionStore" in callers.text
