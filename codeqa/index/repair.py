@@ -24,6 +24,7 @@ import numpy as np
 from codeqa.config import Settings
 from codeqa.embed import Embedder, get_embedder
 from codeqa.errors import CodeqaError, DamagedSearchFilesError, StoreError
+from codeqa.index.journal import live_manifest
 from codeqa.index.mend import damage_of, rebuild
 from codeqa.locks import index_lock
 from codeqa.records import Chunk
@@ -104,19 +105,23 @@ def repair(settings: Settings, name: str | None = None) -> RepairReport:
 
 def _mend_search_files(store: Store, settings: Settings, manifests: list[Manifest], report: RepairReport) -> None:
     embedder: Embedder | None = None
-    for manifest in manifests:
+    for listed in manifests:
         report.checked += 1
-        why = damage_of(settings, manifest)
+        why = damage_of(settings, listed)
         if why is None:
             continue
         try:
             embedder = embedder or get_embedder(settings)
-            with index_lock(settings.home_dir / "locks", manifest.name):
-                rebuild(store, settings, manifest, embedder, None)
+            with index_lock(settings.home_dir / "locks", listed.name):
+                manifest = live_manifest(store, settings, listed.name)  # an update may have committed meanwhile
+                why = damage_of(settings, manifest)
+                if why is not None:
+                    rebuild(store, settings, manifest, embedder, None)
         except CodeqaError as exc:
-            report.unmended.append((manifest.name, f"{why}; rebuilding failed: {exc}"))
+            report.unmended.append((listed.name, f"{why}; rebuilding failed: {exc}"))
         else:
-            report.mended.append((manifest.name, why))
+            if why is not None:
+                report.mended.append((listed.name, why))
 
 
 def _saved_indexes(settings: Settings) -> Iterator[tuple[Manifest, Path]]:
