@@ -61,6 +61,17 @@ class IndexBusyError(StoreError):
     """Another process is indexing the same repository right now."""
 
 
+class DamagedSearchFilesError(StoreError):
+    """A search file beside an index's collection (chunk table, BM25, graph, vectors, file index) is damaged.
+
+    ``path`` names the file and ``why`` says what is wrong with it; the index handle rebuilds such files from the
+    store, and `codeqa repair NAME` does the same on request."""
+
+    def __init__(self, message: str, path: Path | None = None, why: str = "") -> None:
+        super().__init__(message)
+        self.path, self.why = path, why
+
+
 class DiskFullError(StoreError):
     """The disk holding the data dir is full; the partial work was removed, earlier indexes are unchanged."""
 

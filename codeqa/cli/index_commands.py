@@ -211,15 +211,22 @@ def remove(
     out.print(f"Removed index {name}.")
 
 
-def repair() -> None:
-    """Move a damaged index store aside and restore the indexes from the files that are left."""
+def repair(
+    name: Annotated[
+        str | None, typer.Argument(help="Only check and rebuild the search files of this index.", show_default=False)
+    ] = None,
+) -> None:
+    """Move a damaged index store aside and restore the indexes from the files that are left; rebuild damaged
+    search files from the store."""
     from codeqa.index.repair import repair as run_repair
     from codeqa.index.repair import store_database
 
     config = settings()
-    report = run_or_exit(lambda: run_repair(config))
-    if report.damage is None and not report.restored and not report.lost:
-        out.print(safe(f"The index store {store_database(config)} is healthy; nothing to repair."), soft_wrap=True)
+    report = run_or_exit(lambda: run_repair(config, name))
+    if report.healthy:
+        files = f"the search files of {name}" if name else f"the search files of {report.checked} index(es)"
+        out.print(safe(f"The index store {store_database(config)} and {files} are healthy; nothing to repair."),
+                  soft_wrap=True)  # fmt: skip
         return
     if report.damage is not None:
         out.print(safe(f"The index store was damaged ({report.damage})."), soft_wrap=True)
@@ -227,12 +234,18 @@ def repair() -> None:
         out.print(
             safe(f"Moved it to {report.moved_to} (delete that folder once you no longer need it)."), soft_wrap=True
         )
-    for name in report.restored:
-        out.print(f"[green]Restored[/] {safe(name)}")
-    for name, why, command in report.lost:
-        out.print(safe(f"Could not restore {name}: {why}. Rebuild it with: {command}"), soft_wrap=True)
-    if not report.restored and not report.lost:
+    for restored in report.restored:
+        out.print(f"[green]Restored[/] {safe(restored)}")
+    for lost, why, command in report.lost:
+        out.print(safe(f"Could not restore {lost}: {why}. Rebuild it with: {command}"), soft_wrap=True)
+    if report.damage is not None and not report.restored and not report.lost:
         out.print("No index could be found to restore; index your repositories again (the embedding cache is kept).")
+    for mended, why in report.mended:
+        out.print(f"[green]Rebuilt[/] the search files of {safe(mended)} from the store ({safe(why)}).", soft_wrap=True)
+    for unmended, why in report.unmended:
+        err.print(f"[bold red]error:[/] the search files of {safe(unmended)} are damaged: {safe(why)}", soft_wrap=True)
+    if report.unmended:
+        raise typer.Exit(5)
 
 
 def prepare() -> None:

@@ -18,14 +18,15 @@ import numpy as np
 
 from codeqa.config import Settings
 from codeqa.embed import Embedder, get_embedder
-from codeqa.errors import IndexBusyError, StoreError
+from codeqa.errors import DamagedSearchFilesError, IndexBusyError
 from codeqa.index.freshness import FileState, Freshness, check_freshness, load_state
 from codeqa.index.journal import discard_collection, live_manifest, needs_recovery, recover
+from codeqa.index.mend import rebuild
 from codeqa.index.pipeline import run_build, run_update
 from codeqa.index.report import IndexReport, ProgressCallback
 from codeqa.locks import index_lock
 from codeqa.records import Chunk, FileTags
-from codeqa.store import Manifest, SearchFiles, Store, manifest_dir, open_search_files, rebuild_search_files
+from codeqa.store import Manifest, SearchFiles, Store, load_search_files, manifest_dir, open_search_files
 from codeqa.store.chroma import get_client
 from codeqa.store.tagfile import load_tags
 
@@ -179,18 +180,19 @@ class Index:
         return self._files
 
     def _load_files(self) -> SearchFiles:
-        files = open_search_files(self.folder)
+        damage: DamagedSearchFilesError | None = None
+        try:
+            files = load_search_files(self.folder, self.manifest.dimension)
+        except DamagedSearchFilesError as exc:  # rebuilt from the store below, like missing files
+            files, damage = None, exc
         if files is None and self.store.exists(self.name):
             live = live_manifest(self.store, self.settings, self.name)  # a newer one replaced this one meanwhile
             if (live.collection, live.generation) != (self.manifest.collection, self.manifest.generation):
                 self.manifest, self._checked = live, False
-                files = open_search_files(self.folder)
-        if files is None:  # e.g. an index built on a shared Chroma server by another machine
+                files = open_search_files(self.folder, live.dimension)
+        if files is None:  # e.g. an index built on a shared Chroma server by another machine, or a damaged file
             embedder = self._embedder or get_embedder(self.settings)
-            rebuild_search_files(self.store, self.manifest, self.folder, embedder)
-            files = open_search_files(self.folder)
-        if files is None:
-            raise StoreError(f"Could not rebuild the search files of index {self.name!r} in {self.folder}.")
+            files = rebuild(self.store, self.settings, self.manifest, embedder, damage)
         return files
 
     def tags(self) -> dict[str, FileTags]:

@@ -6,6 +6,9 @@ chunk texts are read back from the files, and an index is restored only when eve
 (a chunk's id is derived from its content); otherwise the report names the ``codeqa index`` command that rebuilds
 it, which is quick because the embedding cache is kept. Nothing is embedded again and nothing is deleted: the
 damaged store is renamed, so it can still be inspected (and removed by hand).
+
+Then the search files of every index in the store (or of the one named) are checked file by file
+(``codeqa.index.mend``), and damaged ones are written again from the store; only their file cards are embedded.
 """
 
 from __future__ import annotations
@@ -19,12 +22,17 @@ from pathlib import Path
 import numpy as np
 
 from codeqa.config import Settings
-from codeqa.errors import CodeqaError, StoreError
+from codeqa.embed import Embedder, get_embedder
+from codeqa.errors import CodeqaError, DamagedSearchFilesError, StoreError
+from codeqa.index.journal import live_manifest
+from codeqa.index.mend import damage_of, rebuild
+from codeqa.locks import index_lock
 from codeqa.records import Chunk
 from codeqa.scan import read_source
-from codeqa.store import ChunkTable, Manifest, Store, chroma_files
+from codeqa.store import Manifest, Store, chroma_files
 from codeqa.store.chroma import forget_client
 from codeqa.store.layout import MANIFEST_COPY, manifest_dir
+from codeqa.store.searchcheck import load_table, load_vectors
 from codeqa.store.searchfiles import VECTORS_FILE
 
 BATCH = 2000
@@ -41,6 +49,13 @@ class RepairReport:
     moved_to: Path | None = None
     restored: list[str] = field(default_factory=list)
     lost: list[tuple[str, str, str]] = field(default_factory=list)  # (name, why, command that rebuilds it)
+    mended: list[tuple[str, str]] = field(default_factory=list)  # (name, what was wrong): search files rebuilt
+    unmended: list[tuple[str, str]] = field(default_factory=list)  # (name, why they could not be rebuilt)
+    checked: int = 0  # how many indexes' search files were checked
+
+    @property
+    def healthy(self) -> bool:
+        return self.damage is None and not (self.restored or self.lost or self.mended or self.unmended)
 
 
 def store_damage(settings: Settings) -> str | None:
@@ -63,8 +78,9 @@ def store_damage(settings: Settings) -> str | None:
     return None
 
 
-def repair(settings: Settings) -> RepairReport:
-    """Set a damaged store aside, then restore each index that is missing from the store from its files."""
+def repair(settings: Settings, name: str | None = None) -> RepairReport:
+    """Set a damaged store aside, restore each index that is missing from the store from its files, then check the
+    search files of every index (or of index ``name``) and rebuild the damaged ones from the store."""
     if settings.chroma_url:
         raise StoreError("`codeqa repair` works on the embedded store; a Chroma server is repaired with its own tools.")
     report = RepairReport(store_damage(settings))
@@ -81,7 +97,31 @@ def repair(settings: Settings) -> RepairReport:
             report.restored.append(manifest.name)
         else:
             report.lost.append((manifest.name, why, f"codeqa index {manifest.source} --name {manifest.name}"))
+    lost = {lost_name for lost_name, _, _ in report.lost}
+    manifests = store.list_manifests() if name is None else [] if name in lost else [store.get_manifest(name)]
+    _mend_search_files(store, settings, manifests, report)
     return report
+
+
+def _mend_search_files(store: Store, settings: Settings, manifests: list[Manifest], report: RepairReport) -> None:
+    embedder: Embedder | None = None
+    for listed in manifests:
+        report.checked += 1
+        why = damage_of(settings, listed)
+        if why is None:
+            continue
+        try:
+            embedder = embedder or get_embedder(settings)
+            with index_lock(settings.home_dir / "locks", listed.name):
+                manifest = live_manifest(store, settings, listed.name)  # an update may have committed meanwhile
+                why = damage_of(settings, manifest)
+                if why is not None:
+                    rebuild(store, settings, manifest, embedder, None)
+        except CodeqaError as exc:
+            report.unmended.append((listed.name, f"{why}; rebuilding failed: {exc}"))
+        else:
+            if why is not None:
+                report.mended.append((listed.name, why))
 
 
 def _saved_indexes(settings: Settings) -> Iterator[tuple[Manifest, Path]]:
@@ -104,13 +144,11 @@ def _saved_indexes(settings: Settings) -> Iterator[tuple[Manifest, Path]]:
 
 def _restore(store: Store, settings: Settings, manifest: Manifest, directory: Path) -> str | None:
     """Put one index back into the store; returns why it could not be (None when it was)."""
-    table = ChunkTable.load(directory)
     try:
-        vectors = np.load(directory / VECTORS_FILE, mmap_mode="r")
-    except (OSError, ValueError):
-        vectors = None
-    if table is None or vectors is None or vectors.shape[0] != len(table):
-        return "its search files are incomplete"
+        table = load_table(directory)
+        vectors = load_vectors(directory / VECTORS_FILE, len(table), manifest.dimension)
+    except DamagedSearchFilesError as exc:
+        return f"its search files are damaged ({exc.path} {exc.why})"
     root = Path(manifest.root)
     if not manifest.root or not root.is_dir():
         return f"its files are gone ({manifest.root or 'no folder recorded'})"

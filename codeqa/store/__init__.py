@@ -14,6 +14,7 @@ from codeqa.store.searchfiles import (
     SearchFiles,
     SearchFilesBuilder,
     forget_search_files,
+    load_search_files,
     open_search_files,
     rebuild_search_files,
 )
@@ -31,6 +32,7 @@ __all__ = [
     "collection_dir",
     "forget_search_files",
     "generation_dir",
+    "load_search_files",
     "manifest_dir",
     "open_search_files",
     "rebuild_search_files",

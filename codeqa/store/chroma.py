@@ -180,7 +180,15 @@ class Store:
 
     def add_rows(self, collection_name: str, ids: Sequence[str], documents: Sequence[str],
                  metadatas: Sequence[dict[str, Any]], vectors: np.ndarray) -> None:  # fmt: skip
-        """Add rows as ``chunk_rows`` makes them (ids, texts, metadata) with their vectors."""
+        """Add rows as ``chunk_rows`` makes them (ids, texts, metadata) with their vectors (never a NaN: Chroma's
+        index fails on one, and every later search would rank it at random)."""
+        finite = np.isfinite(np.asarray(vectors, dtype=np.float32)).all(axis=1) if len(ids) else np.ones(0, bool)
+        if not finite.all():
+            raise StoreError(
+                f"Refused to store {int((~finite).sum())} vector(s) that are not finite (NaN or infinity), the first "
+                f"for chunk {ids[int(np.argmin(finite))]}: the embedding cache or a search file is damaged. "
+                "Nothing of this write is kept; run `codeqa repair`, then index again."
+            )
         collection = self._collection(collection_name)
         limit = max(1, min(self._client.get_max_batch_size(), 2000))
         for start in range(0, len(ids), limit):

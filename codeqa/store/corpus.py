@@ -12,6 +12,7 @@ token ids are copied (and re-numbered into the new vocabulary), only changed fil
 from __future__ import annotations
 
 import json
+import zipfile
 from array import array
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
@@ -128,13 +129,24 @@ class Corpus:
                 Ragged(parts["refs_flat"], parts["refs_offsets"]),
                 Ragged(parts["plain_flat"], parts["plain_offsets"]),
             )
-        except (OSError, ValueError, KeyError, TypeError):
+        except (OSError, ValueError, KeyError, TypeError, EOFError, zipfile.BadZipFile):
             return None
         if not isinstance(vocab, list) or not (len(corpus.lexical) == len(corpus.refs) == len(corpus.plain)):
             return None
         if len(corpus.lexical) != len(corpus.code_len):
             return None
-        return corpus
+        parts = (corpus.lexical, corpus.refs, corpus.plain)
+        return corpus if all(_well_formed(part, len(vocab)) for part in parts) else None
+
+
+def _well_formed(part: Ragged, vocabulary: int) -> bool:
+    """Offsets that start at 0, never go back and end at the flat array's end; ids inside the vocabulary."""
+    offsets, flat = part.offsets, part.flat
+    if offsets.ndim != 1 or len(offsets) < 1 or not np.issubdtype(offsets.dtype, np.integer) or offsets[0] != 0:
+        return False
+    if offsets[-1] != len(flat) or np.any(np.diff(offsets) < 0) or not np.issubdtype(flat.dtype, np.integer):
+        return False
+    return not len(flat) or (int(flat.min()) >= 0 and int(flat.max()) < vocabulary)
 
 
 class CorpusBuilder:

@@ -22,15 +22,25 @@ import numpy as np
 
 from codeqa.chunk.resolve import ImportGraph
 from codeqa.chunk.tags import tag_chunks
+from codeqa.errors import DamagedSearchFilesError, StoreError
 from codeqa.records import Chunk, FileTags
+from codeqa.store import searchcheck as checked
 from codeqa.store.bm25 import bm25_from_ids
 from codeqa.store.corpus import Corpus, CorpusBuilder
 from codeqa.store.fileindex import FileIndex, FileIndexBuilder
 from codeqa.store.graph import SymbolGraph
 from codeqa.store.lexical import LexicalIndex, code_tokens, path_tokens, plain_tokens, tokens_of_words
 from codeqa.store.manifest import Manifest
-from codeqa.store.table import ChunkTable
-from codeqa.store.tagfile import StoredTags, TagCollector, load_imports, load_stored_tags
+from codeqa.store.table import TABLE_FILE, ChunkTable
+from codeqa.store.tagfile import (
+    IMPORTS_FILE,
+    TAGS_FILE,
+    StoredTags,
+    TagCollector,
+    load_imports,
+    load_stored_tags,
+    tags_current,
+)
 from codeqa.symbols import IDENTIFIER, defined_names
 
 if TYPE_CHECKING:
@@ -160,19 +170,29 @@ class SearchFiles:
     imports: ImportGraph = field(default_factory=lambda: ImportGraph({}, {}))  # file → files it imports (resolved)
 
 
+_Parts = tuple[ChunkTable, LexicalIndex, SymbolGraph, np.ndarray, FileIndex, ImportGraph]
 _CACHE: OrderedDict[str, SearchFiles] = OrderedDict()
 _CACHE_LOCK = threading.Lock()
 
 
-def open_search_files(directory: Path) -> SearchFiles | None:
+def open_search_files(directory: Path, dimension: int | None = None) -> SearchFiles | None:
     """The search files in ``directory``, loaded once per process (cached by folder: a generation's folder is never
-    written again once complete); None when they are missing, incomplete or from another version."""
+    written again once complete); None when they are missing, incomplete, from another version or damaged."""
+    try:
+        return load_search_files(directory, dimension)
+    except DamagedSearchFilesError:
+        return None
+
+
+def load_search_files(directory: Path, dimension: int | None = None) -> SearchFiles | None:
+    """``open_search_files``, but a damaged file (checked against the table and ``dimension``, the index's embedding
+    dimension) raises ``DamagedSearchFilesError`` naming it."""
     key = str(directory)
     with _CACHE_LOCK:
         if key in _CACHE:
             _CACHE.move_to_end(key)
             return _CACHE[key]
-    loaded = _load_files(directory)
+    loaded = _load_files(directory, dimension)
     if loaded is None:
         return None
     table, lexical, graph, vectors, file_index, imports = loaded
@@ -197,29 +217,25 @@ def forget_search_files(directory: Path) -> None:
         _CACHE.pop(str(directory), None)
 
 
-def _load_files(
-    directory: Path,
-) -> tuple[ChunkTable, LexicalIndex, SymbolGraph, np.ndarray, FileIndex, ImportGraph] | None:
+def _load_files(directory: Path, dimension: int | None) -> _Parts | None:
+    """None when the files are not there (or from another version); every file checked (``searchcheck``)."""
     try:
-        if json.loads((directory / META_FILE).read_text()).get("version") != SEARCH_FILES_VERSION:
-            return None
-    except (OSError, ValueError, AttributeError):
-        return None
-    table = ChunkTable.load(directory)
-    if table is None:
-        return None
-    lexical = LexicalIndex.load(directory / "bm25")
-    graph = SymbolGraph.load(directory)
-    try:
-        vectors = np.load(directory / VECTORS_FILE)  # in memory: every question multiplies all of it
+        meta = json.loads((directory / META_FILE).read_text())
     except (OSError, ValueError):
         return None
-    if lexical is None or graph is None or lexical.size != len(table) or vectors.shape[0] != len(table):
+    current = isinstance(meta, dict) and meta.get("version") == SEARCH_FILES_VERSION
+    if not current or not (directory / TABLE_FILE).exists():
         return None
-    file_index = FileIndex.load(directory, table.paths)
+    table = checked.load_table(directory)
+    lexical = checked.load_lexical(directory / "bm25", len(table))
+    graph = checked.load_graph(directory, len(table))
+    vectors = checked.load_vectors(directory / VECTORS_FILE, len(table), dimension)  # in memory: every question uses it
+    file_index = checked.load_file_index(directory, table.paths, vectors.shape[1])
     imports = load_imports(directory)
-    if file_index is None or imports is None:
-        return None
+    if imports is None:
+        raise checked.damaged(directory / IMPORTS_FILE, "is missing, unreadable or from another version")
+    if not tags_current(directory):
+        raise checked.damaged(directory / TAGS_FILE, "is missing, unreadable or from another version")
     return table, lexical, graph, vectors, file_index, imports
 
 
@@ -230,6 +246,9 @@ def rebuild_search_files(store: Store, manifest: Manifest, directory: Path, embe
     rows: list[tuple[Chunk, np.ndarray]] = []
     for _, chunks, vectors in store.iter_records(manifest):
         assert vectors is not None
+        if (why := checked.stored_vectors_damage(vectors, manifest.dimension)) is not None:
+            raise StoreError(f"The vectors the store holds for index {manifest.name!r} are damaged ({why}); "
+                             f"re-index it with `codeqa index {manifest.source} --name {manifest.name}`.")  # fmt: skip
         rows.extend(zip(chunks, vectors, strict=True))
     rows.sort(key=lambda row: (row[0].path, row[0].start_line, row[0].end_line))  # the order an index writes
     builder = SearchFilesBuilder()
@@ -237,4 +256,6 @@ def rebuild_search_files(store: Store, manifest: Manifest, directory: Path, embe
     for start in range(0, len(rows), 2000):
         batch = rows[start : start + 2000]
         builder.add([chunk for chunk, _ in batch], np.asarray([vector for _, vector in batch], dtype=np.float32))
-    builder.finish(directory, embedder)
+    with checked.staging(directory) as folder:  # moved into place file by file: readers never see half a file
+        builder.finish(folder, embedder)
+    forget_search_files(directory)

@@ -202,6 +202,16 @@ def load_stored_tags(directory: Path) -> StoredTags | None:
         return None
 
 
+def tags_current(directory: Path) -> bool:
+    """Whether ``tags.json`` is there and of this version (its first line; the rest is read when used)."""
+    try:
+        with (directory / TAGS_FILE).open() as handle:
+            header = json.loads(handle.readline())
+    except (OSError, ValueError):
+        return False
+    return isinstance(header, dict) and header.get("version") == TAGS_VERSION
+
+
 def load_tags(directory: Path) -> dict[str, FileTags] | None:
     """Every file's tags, or None when the file is missing, damaged or from another version."""
     stored = load_stored_tags(directory)
