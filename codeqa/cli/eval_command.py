@@ -53,6 +53,24 @@ def _chunk_table(summary: dict[str, dict[str, float]]) -> Table | None:
     return table
 
 
+def _language_table(summary: dict[str, dict[str, float]], ks: tuple[int, ...]) -> Table | None:
+    """One row per language group (and overall): files Acc@k with counts, MRR@10, and the top ten chunks' NDCG@10
+    and distinct files, so that a language that trails shows on one screen."""
+    from codeqa.evaluate.metrics import by_language
+
+    languages = by_language(summary)
+    if not languages:
+        return None
+    chunks = "chunk_ndcg@10" in summary["overall"]
+    extra = ["chunks NDCG@10", "files@10"] if chunks else []
+    table = Table("language", "n", *[f"Acc@{x}" for x in ks], "MRR@10", *extra, title="per language")
+    for name, metrics in [*languages.items(), ("overall", summary["overall"])]:
+        accs = [f"{metrics[f'acc@{x}']:.1f} ({round(metrics[f'acc@{x}'] * metrics['n'] / 100)})" for x in ks]
+        tail = [f"{metrics.get('chunk_ndcg@10', 0.0):.1f}", f"{metrics.get('files@10', 0.0):.2f}"] if chunks else []
+        table.add_row(safe(name), str(int(metrics["n"])), *accs, f"{metrics['mrr@10']:.1f}", *tail)
+    return table
+
+
 def _cross_validation(
     features: Path, instances: list[Any], l2_values: str, train_out: Path | None, rerank_out: Path | None
 ) -> None:
@@ -108,9 +126,9 @@ def _cross_validate_stages(queries: list[Any], l2: float, rerank_out: Path | Non
     summary = summarize(outcome_results(queries, outcomes, datasets=datasets))
     title = f"leave-one-repository-out, both stages and the exact-name path (L2={l2}, second stage {config.l2_second})"
     out.print(_table(title, summary, (1, 5, 10)))
-    chunk_table = _chunk_table(summary)
-    if chunk_table is not None:
-        out.print(chunk_table)
+    for extra_table in (_chunk_table(summary), _language_table(summary, (1, 5, 10))):
+        if extra_table is not None:
+            out.print(extra_table)
     if rerank_out is not None:
         fitted = fit_all(queries, config)
         provenance = {
@@ -271,9 +289,9 @@ def evaluate(
         )
         summary = summarize(results)
         out.print(_table("file localization", summary, ks))
-        chunk_table = _chunk_table(summary)
-        if chunk_table is not None:
-            out.print(chunk_table)
+        for extra_table in (_chunk_table(summary), _language_table(summary, ks)):
+            if extra_table is not None:
+                out.print(extra_table)
         if json_out:
             write_json(json_out, results)
             out.print(f"wrote {json_out}")
