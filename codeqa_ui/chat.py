@@ -20,6 +20,7 @@ from codeqa.answer import (
     split_more_places,
 )
 from codeqa.answer.backends import FALLBACK, NO_MODEL, auto_candidates
+from codeqa.answer.backends.registry import find
 from codeqa.errors import CodeqaError
 from codeqa.records import Hit
 from codeqa.retrieve import Filters
@@ -28,13 +29,7 @@ from codeqa_ui import components as ui
 from codeqa_ui import state
 
 PREFILL_KEY = "chat_prefill"  # a question sent from another page (the map's "ask about these")
-LABELS = {
-    "auto": "Automatic (best available)",
-    "ollama": "Ollama",
-    "openai": "OpenAI-compatible endpoint",
-    "embedded": "Embedded model (llama.cpp)",
-    "none": "No LLM: extractive map",
-}
+LABELS = {"auto": "Automatic (best available)", "none": "No LLM: extractive map"}  # each backend's: its traits
 STARTERS = (
     "Where is the configuration loaded?",
     "How does authentication work?",
@@ -64,7 +59,8 @@ def backend_picker() -> tuple[str, str | None, list[BackendStatus]]:
     def label(name: str) -> str:
         status = by_name.get(name)
         suffix = "" if status is None or status.available else " — unavailable"
-        return LABELS.get(name, name) + suffix
+        traits = find(name)
+        return (traits.label if traits else LABELS.get(name, name)) + suffix
 
     default = s.llm_backend if s.llm_backend in ("auto", *by_name) else "auto"
     options = ["auto", *by_name]
@@ -90,12 +86,10 @@ def llm_notice(statuses: list[BackendStatus], backend: str) -> None:
         )
     elif not any(b.available for b in llms if b.name in candidates):
         reasons = [f"- {safe_markdown(b.detail)}" for b in llms if b.name in candidates]
-        embedded = next((b for b in llms if b.name == "embedded"), None)
-        if embedded is not None and embedded.available and "embedded" not in candidates:
-            reasons.append(
-                "- The embedded llama.cpp model is installed: pick it under **Backend**, or set "
-                "CODEQA_EMBEDDED_AUTO=true to let Automatic use it (tiny and often wrong)."
-            )
+        for status in llms:  # ready, but Automatic leaves it alone until the user opts in
+            traits = find(status.name)
+            if traits and traits.auto_hint and status.available and status.name not in candidates:
+                reasons.append(f"- {traits.auto_hint}")
         st.info(
             "**No language model is available**, so answers are extractive maps of the relevant code, with "
             "citations. To get written answers:\n" + "\n".join(reasons),

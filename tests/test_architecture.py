@@ -145,6 +145,29 @@ def test_nothing_in_the_library_imports_its_package_face():
         assert "codeqa" not in imported_modules(path), f"{name} imports the package face"
 
 
+BACKENDS_PACKAGE = LIBRARY / "answer" / "backends"
+BUILT_IN_BACKENDS = ("ollama", "openai", "embedded")
+
+
+def backend_name_comparisons(path: Path) -> list[int]:
+    """Lines of ``path`` comparing something with a backend's name (``== "embedded"``, ``in ("ollama", …)``)."""
+    lines = []
+    for node in ast.walk(ast.parse(path.read_text(), filename=str(path))):
+        if isinstance(node, ast.Compare):
+            operands = [node.left, *node.comparators]
+            operands += [item for o in operands if isinstance(o, ast.Tuple | ast.List | ast.Set) for item in o.elts]
+            if any(isinstance(o, ast.Constant) and o.value in BUILT_IN_BACKENDS for o in operands):
+                lines.append(node.lineno)
+    return lines
+
+
+def test_only_the_backends_compare_backend_names():
+    """Everything else reads a backend's traits from the registry (``codeqa/answer/backends/registry.py``)."""
+    outside = [path for path in [*LIBRARY.rglob("*.py"), *UI_FILES] if not path.is_relative_to(BACKENDS_PACKAGE)]
+    found = {str(path.relative_to(ROOT)): lines for path in outside if (lines := backend_name_comparisons(path))}
+    assert found == {}
+
+
 def test_the_ui_never_imports_chromadb_or_private_library_modules():
     for path in UI_FILES:
         for module in imported_modules(path) - {"__future__", "__future__.annotations"}:

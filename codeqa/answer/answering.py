@@ -11,6 +11,7 @@ from collections.abc import Iterator
 from dataclasses import dataclass
 
 from codeqa.answer.backends.base import LLMBackend
+from codeqa.answer.backends.registry import traits_of
 from codeqa.answer.backends.select import FALLBACK, choose_backend
 from codeqa.answer.brief import budget_for, build_brief
 from codeqa.answer.citations import check_citations
@@ -217,23 +218,19 @@ def ask(
     if choice.backend is not None and not choice.backend.local and settings.redact_secrets_for_remote:
         turns, masked = redact_turns([*turns, ("user", question)])  # the conversation leaves the machine too
         (_, sent_question), turns = turns[-1], turns[:-1]
-    use_llm_to_condense = choice.backend is not None and choice.backend.name != "embedded"  # tiny models garble it
-    query = condense_query(
-        sent_question,
-        turns,
-        choice.backend if use_llm_to_condense else None,
-        choice.model if use_llm_to_condense else None,
-    )
+    traits = traits_of(choice.backend) if choice.backend is not None else None
+    condenser = (choice.backend, choice.model) if traits and traits.condenses_follow_ups else (None, None)
+    query = condense_query(sent_question, turns, *condenser)  # an LLM rewrites a follow-up into a search query
     explanation = explain_index(index, question, query, filters, k)
     hits = explanation.sources if explanation else []
     extractive = render_markdown(explanation) if explanation else no_match(question)
     flagged = flag_sources(hits)
     common = {"question": question, "query": query, "extractive": extractive, "retrieved": hits,
               "allowed_hosts": link_hosts(manifest.web_url), "explanation": explanation}  # fmt: skip
-    if choice.backend is None or not hits:
+    if choice.backend is None or traits is None or not hits:
         notice = choice.notice if hits else _no_hits_notice(choice.backend, filters)
         return AnswerStream(sources=hits, notice=_join(graph_notice, notice, flagged), **common)
-    summary_only = choice.backend.name == "embedded"  # a tiny model: one paragraph on top of the extractive answer
+    summary_only = traits.small_model  # a tiny model: one paragraph on top of the extractive answer
     assert explanation is not None
     try:
         prompt = _prompt(sent_question, hits, turns, settings, choice.backend, manifest, explanation, summary_only)

@@ -255,8 +255,10 @@ def evaluate(
         raise typer.BadParameter("--cv-by-repo, --from-features, --train-out and --rerank-out need --features DIR")
     instances = [i for path in dataset for i in run_or_exit(lambda p=path: load_dataset(p, limit))]
     if answers:
-        if backend not in ("none", "auto", "embedded", "ollama", "openai"):
-            raise typer.BadParameter(f"--backend must be none, auto, embedded, ollama or openai, got {backend!r}")
+        from codeqa.answer.backends.registry import choices, choices_text
+
+        if backend not in choices():
+            raise typer.BadParameter(f"--backend must be {choices_text()}, got {backend!r}")
         options = {"backend": backend, "model": model, "keep_indexes": keep, "reuse_indexes": reuse,
                    "answers_dir": answers_dir}  # fmt: skip
         _evaluate_answers(instances, trees, ks, options, json_out)

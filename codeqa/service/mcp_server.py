@@ -16,6 +16,7 @@ from mcp.server.mcpserver import Context, MCPServer
 from mcp.types import CallToolResult, TextContent
 from pydantic import BaseModel, Field
 
+from codeqa.answer.backends.registry import names as backend_names
 from codeqa.errors import CodeqaError
 from codeqa.service.mcp_stdio import run_stdio
 from codeqa.service.models import (
@@ -40,6 +41,7 @@ INSTRUCTIONS = (
     "ask gives a cited answer; definition/callers/callees walk the symbol graph; overview summarizes a repository."
 )
 PROGRESS_POLL_SECONDS = 0.25
+BACKEND_HELP = f"auto (default), {', '.join(backend_names())}, or none for the extractive map."
 M = TypeVar("M", bound=BaseModel)
 
 Index = Annotated[str, Field(description="Index name, as listed by list_indexes.")]
@@ -123,9 +125,7 @@ def build_server(ops: Operations) -> MCPServer:
         index: Index,
         question: Question,
         k: Annotated[int, Field(description="How many code chunks to give the model (1-50).")] = 8,
-        backend: Annotated[
-            str | None, Field(description="auto (default), ollama, openai, embedded, or none for the extractive map.")
-        ] = None,
+        backend: Annotated[str | None, Field(description=BACKEND_HELP)] = None,
         model: Annotated[str | None, Field(description="Model name for that backend.")] = None,
         layers: Layers = None,
         kinds: Kinds = None,

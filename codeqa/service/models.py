@@ -10,6 +10,7 @@ from typing import Literal
 
 from pydantic import BaseModel, Field, ValidationInfo, field_validator
 
+from codeqa.answer.backends.registry import choices_text
 from codeqa.retrieve.query import check_text
 
 
@@ -43,7 +44,7 @@ class SearchRequest(Scope):
 class AskRequest(Scope):
     question: str = Field(description="Your question, in plain words.")
     k: int = Field(default=8, description="How many code chunks to give the model (1-50).")
-    backend: str | None = Field(default=None, description="auto, ollama, openai, embedded or none (extractive).")
+    backend: str | None = Field(default=None, description=f"{choices_text()} (extractive).")
     model: str | None = Field(default=None, description="Model name for the backend (default: its first).")
 
 

@@ -1,8 +1,12 @@
-"""Language-model backends behind one small interface (``LLMBackend``): Ollama, OpenAI-compatible, embedded."""
+"""Language-model backends behind one small interface (``LLMBackend``): Ollama, OpenAI-compatible, embedded.
 
+Each backend module registers its traits (``registry.py``) when imported; importing this package imports them all.
+"""
+
+from codeqa.answer.backends import embedded, ollama, openai  # noqa: F401  (each registers itself)
 from codeqa.answer.backends.base import BackendStatus, LLMBackend, Message
+from codeqa.answer.backends.registry import BackendTraits, register
 from codeqa.answer.backends.select import (
-    BACKENDS,
     FALLBACK,
     NO_MODEL,
     Choice,
@@ -12,14 +16,15 @@ from codeqa.answer.backends.select import (
 )
 
 __all__ = [
-    "BACKENDS",
     "FALLBACK",
     "NO_MODEL",
     "BackendStatus",
+    "BackendTraits",
     "Choice",
     "LLMBackend",
     "Message",
     "auto_candidates",
     "choose_backend",
     "list_backends",
+    "register",
 ]

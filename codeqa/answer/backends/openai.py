@@ -14,6 +14,7 @@ from urllib.parse import urlparse
 import httpx
 
 from codeqa.answer.backends.base import BackendStatus, Message, estimate_tokens, host_of, is_loopback_url
+from codeqa.answer.backends.registry import BackendTraits, register
 from codeqa.config import Settings
 from codeqa.errors import LLMError, LLMTimeoutError, LLMUnavailableError, ModelNotFoundError
 
@@ -181,3 +182,10 @@ class OpenAICompatibleBackend:
                 text = (choice.get("delta") or {}).get("content") or ""
                 if text:
                     yield text
+
+
+def _configured(settings: Settings) -> bool:
+    return bool(settings.openai_base_url)
+
+
+register(BackendTraits("openai", "OpenAI-compatible endpoint", OpenAICompatibleBackend, 20, in_auto=_configured))

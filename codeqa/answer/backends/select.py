@@ -1,28 +1,24 @@
 """Which backend answers: the one asked for, or in ``auto`` mode the best one that works right now.
 
-Auto order: Ollama when reachable with a chat model, then a configured OpenAI-compatible endpoint, then the
-embedded model only when the user opted in (``CODEQA_EMBEDDED_AUTO=true`` or a ``CODEQA_GGUF_PATH`` of their own:
-installing the extra, as ``scripts/test`` does, must not change what the app answers with), else none (the
-extractive map). A backend that cannot run never raises here: it
-becomes a one-line notice saying why and how to fix it.
+Auto order, from the registry (``registry.py``): Ollama when reachable with a chat model, then a configured
+OpenAI-compatible endpoint, then the embedded model only when the user opted in (``CODEQA_EMBEDDED_AUTO=true`` or
+a ``CODEQA_GGUF_PATH`` of their own), else none (the extractive map). A backend that cannot run never raises here:
+it becomes a one-line notice saying why and how to fix it.
 """
 
 from __future__ import annotations
 
 from dataclasses import dataclass
 
+import codeqa.answer.backends.registry as registry
 from codeqa.answer.backends.base import BackendStatus, LLMBackend, host_of
-from codeqa.answer.backends.embedded import TINY_MODEL_LABEL, EmbeddedBackend
-from codeqa.answer.backends.ollama import OllamaBackend
-from codeqa.answer.backends.openai import OpenAICompatibleBackend
 from codeqa.config import Settings
 from codeqa.errors import LLMError, LLMUnavailableError, QueryError
 
-BACKENDS = ("ollama", "openai", "embedded", "none")
 FALLBACK = "Showing the extractive map."
 NO_MODEL = "No language model available."  # starts the notice of an automatic choice that found none
 NONE_STATUS = BackendStatus(
-    "none", True, "Extractive map: the relevant code with citations, no language model needed.", [], True
+    registry.NONE, True, "Extractive map: the relevant code with citations, no language model needed.", [], True
 )
 
 
@@ -36,31 +32,26 @@ class Choice:
 
 
 def make_backend(name: str, settings: Settings) -> LLMBackend:
-    if name == "ollama":
-        return OllamaBackend(settings)
-    if name == "openai":
-        return OpenAICompatibleBackend(settings)
-    if name == "embedded":
-        return EmbeddedBackend(settings)
-    raise QueryError(f"Unknown backend {name!r}: choose one of auto, {', '.join(BACKENDS)}.")
+    return registry.get(name).make(settings)
 
 
 def list_backends(settings: Settings) -> list[BackendStatus]:
     """Every backend's status (probes Ollama and any configured endpoint; each probe is short)."""
-    return [make_backend(name, settings).status() for name in BACKENDS if name != "none"] + [NONE_STATUS]
+    return [make_backend(name, settings).status() for name in registry.names()] + [NONE_STATUS]
 
 
 def normalize_backend(requested: str | None, settings: Settings) -> str:
-    name = (requested or settings.llm_backend or "auto").strip().lower()
-    if name not in (*BACKENDS, "auto"):
-        raise QueryError(f"Unknown backend {name!r}: choose one of auto, {', '.join(BACKENDS)}.")
+    name = (requested or settings.llm_backend or registry.AUTO).strip().lower()
+    if name not in registry.choices():
+        raise QueryError(f"Unknown backend {name!r}: choose one of {', '.join(registry.choices())}.")
     return name
 
 
 def warning_for(backend: LLMBackend, model: str) -> str | None:
     """What the user must know about answers from this backend even when it works."""
-    if backend.name == "embedded":
-        return f"Answer from {model}, {TINY_MODEL_LABEL}."
+    caveat = registry.traits_of(backend).caveat
+    if caveat:
+        return f"Answer from {model}, {caveat}."
     if not backend.local:
         where = host_of(getattr(backend, "base_url", None) or getattr(backend, "host", "") or "")
         return f"Your code leaves this machine: the sources are sent to {where} ({backend.name})."
@@ -79,9 +70,9 @@ def ready(backend: LLMBackend, model: str | None) -> Choice:
 def choose_backend(settings: Settings, requested: str | None = None, model: str | None = None) -> Choice:
     """Resolve ``requested`` (or ``CODEQA_LLM_BACKEND``) to a working backend or to a fallback notice."""
     name = normalize_backend(requested, settings)
-    if name == "none":
+    if name == registry.NONE:
         return Choice(None, None, None)
-    if name != "auto":
+    if name != registry.AUTO:
         try:
             return ready(make_backend(name, settings), model)
         except LLMError as exc:
@@ -89,18 +80,9 @@ def choose_backend(settings: Settings, requested: str | None = None, model: str 
     return _choose_auto(settings, model)
 
 
-def embedded_in_auto(settings: Settings) -> bool:
-    """Whether "Automatic" may fall back to the embedded model: only when the user asked for it."""
-    return settings.embedded_auto or settings.gguf_path is not None
-
-
 def auto_candidates(settings: Settings) -> list[str]:
     """The backends "Automatic" tries, in order."""
-    return [
-        "ollama",
-        *(["openai"] if settings.openai_base_url else []),
-        *(["embedded"] if embedded_in_auto(settings) else []),
-    ]
+    return registry.auto_names(settings)
 
 
 def _choose_auto(settings: Settings, model: str | None) -> Choice:
@@ -108,7 +90,7 @@ def _choose_auto(settings: Settings, model: str | None) -> Choice:
     reasons: list[str] = []
     for name in names:
         try:
-            choice = ready(make_backend(name, settings), None if name == "embedded" else model)
+            choice = ready(make_backend(name, settings), None if registry.get(name).own_model else model)
         except LLMError as exc:
             reasons.append(str(exc))
             continue
