@@ -159,3 +159,60 @@ def test_chunk_metrics_count_each_gold_file_once_and_key_lines():
     assert concentrated["lines@10"] == 0.0 and diverse["lines@10"] == 1.0
     assert "lines@10" not in chunk_score(one_file, gold)
     assert file_ndcg(["x.py", "a.py"], ["a.py"]) == 1 / math.log2(3)
+
+
+GO_FILES = {
+    "limiter/bucket.go": """package limiter
+
+// Bucket refills tokens at a fixed rate; Allow reports whether a request may pass now.
+type Bucket struct {
+\ttokens   float64
+\tcapacity float64
+}
+
+func (b *Bucket) Allow() bool {
+\tif b.tokens < 1 {
+\t\treturn false
+\t}
+\tb.tokens--
+\treturn true
+}
+""",
+    "limiter/clock.go": """package limiter
+
+import "time"
+
+// Clock tells the current time; tests replace it.
+type Clock interface {
+\tNow() time.Time
+}
+""",
+}
+
+
+def test_eval_reports_each_language_with_counts(tmp_path: Path):
+    dataset, trees = make_dataset(tmp_path)  # Python, its language left for the index to tell
+    write_files(trees / "acme__limiter" / COMMIT, GO_FILES)
+    go_rows = [
+        ("lim-1", "The token bucket lets a request pass when no tokens are left", ["limiter/bucket.go"], "go"),
+        ("lim-2", "Allow should refuse once the bucket capacity is used up", ["limiter/bucket.go"], "go"),
+    ]
+    with dataset.open("a") as handle:
+        for i, q, g, language in go_rows:
+            row = {"instance_id": i, "repo": "acme/limiter", "base_commit": COMMIT, "problem_statement": q}
+            handle.write(json.dumps({**row, "gold_files": g, "language": language}) + "\n")
+    out = tmp_path / "out.json"
+    result = CliRunner().invoke(app, ["eval", "--dataset", str(dataset), "--trees", str(trees), "--json", str(out)])
+    assert result.exit_code == 0, result.output
+    table = result.output[result.output.index("per language") :]
+    assert "go" in table and "python" in table and "NDCG@10" in table and "files@10" in table
+    languages = json.loads(out.read_text())["languages"]
+    assert set(languages) == {"go", "python"}
+    assert languages["go"]["n"] == 2 and languages["python"]["n"] == 3
+    for row in languages.values():
+        assert {"acc@1", "acc@5", "acc@10", "mrr@10", "chunk_ndcg@10", "files@10"} <= set(row)
+    assert languages["go"]["acc@1"] == 100.0  # both questions lead to the bucket, not the clock
+    lines = table.splitlines()
+    at = next(number for number, line in enumerate(lines) if " go " in line)
+    go_line, count_line = lines[at], lines[at + 1]
+    assert "100.0" in go_line and "2.00" in go_line and "(2)" in go_line + count_line  # Acc@k with its count

@@ -10,47 +10,7 @@ import typer
 from rich.table import Table
 
 from codeqa.cli.console import err, out, run_or_exit, safe, settings
-
-CHUNK_COLUMNS = (("chunk_ndcg@10", "NDCG@10"), ("chunk_recall@10", "gold files"), ("files@10", "files"),
-                 ("lines@10", "key lines"))  # fmt: skip
-
-
-def _ordered(summary: dict[str, dict[str, float]]) -> list[tuple[str, dict[str, float]]]:
-    """Overall first, then datasets ``[..]``, languages ``<..>``, repositories."""
-    return sorted(summary.items(), key=lambda kv: (kv[0] != "overall", kv[0][:1] not in "[", kv[0][:1] != "<", kv[0]))
-
-
-def _table(title: str, summary: dict[str, dict[str, float]], ks: tuple[int, ...]) -> Table:
-    ndcg = "ndcg@10" in summary.get("overall", {})
-    table = Table("group", "n", *[f"Acc@{x}" for x in ks], "MRR@10", *(["NDCG@10"] if ndcg else []), title=title)
-    for group, metrics in _ordered(summary):
-        row = [f"{metrics[f'acc@{x}']:.1f} ({round(metrics[f'acc@{x}'] * metrics['n'] / 100)})" for x in ks]
-        tail = [f"{metrics['ndcg@10']:.1f}"] if ndcg else []
-        table.add_row(safe(group), str(int(metrics["n"])), *row, f"{metrics['mrr@10']:.1f}", *tail)
-    return table
-
-
-def _chunk_table(summary: dict[str, dict[str, float]]) -> Table | None:
-    """The top ten chunks: NDCG@10 and recall of the gold files, distinct files shown, key lines contained."""
-    overall = summary.get("overall", {})
-    columns = [(key, label) for key, label in CHUNK_COLUMNS if key in overall]
-    if not columns:
-        return None
-    table = Table("group", "n", *(label for _, label in columns), title="top ten chunks")
-    for group, metrics in _ordered(summary):
-        cells = []
-        for key, _ in columns:
-            value = metrics.get(key)
-            if value is None:
-                cells.append("-")
-            elif key == "files@10":
-                cells.append(f"{value:.2f}")
-            elif key == "lines@10":
-                cells.append(f"{value:.1f} ({int(metrics['n_lines'])})")
-            else:
-                cells.append(f"{value:.1f}")
-        table.add_row(safe(group), str(int(metrics["n"])), *cells)
-    return table
+from codeqa.cli.eval_tables import chunk_table, files_table, language_table
 
 
 def _cross_validation(
@@ -78,7 +38,7 @@ def _cross_validation(
                 )
             )
         summary = summarize(results)
-        out.print(_table(f"leave-one-repository-out, L2={l2}", summary, (1, 5, 10)))
+        out.print(files_table(f"leave-one-repository-out, L2={l2}", summary, (1, 5, 10)))
         scores[l2] = summary["overall"]["mrr@10"]
     # the strongest regularization within one MRR point of the best: simpler weights carry over better
     chosen = max(l2 for l2, score in scores.items() if score >= max(scores.values()) - 1.0) if scores else 1.0
@@ -107,10 +67,10 @@ def _cross_validate_stages(queries: list[Any], l2: float, rerank_out: Path | Non
     outcomes, _ = cross_validate_stages(queries, config)
     summary = summarize(outcome_results(queries, outcomes, datasets=datasets))
     title = f"leave-one-repository-out, both stages and the exact-name path (L2={l2}, second stage {config.l2_second})"
-    out.print(_table(title, summary, (1, 5, 10)))
-    chunk_table = _chunk_table(summary)
-    if chunk_table is not None:
-        out.print(chunk_table)
+    out.print(files_table(title, summary, (1, 5, 10)))
+    for extra_table in (chunk_table(summary), language_table(summary, (1, 5, 10))):
+        if extra_table is not None:
+            out.print(extra_table)
     if rerank_out is not None:
         fitted = fit_all(queries, config)
         provenance = {
@@ -272,10 +232,10 @@ def evaluate(
             )
         )
         summary = summarize(results)
-        out.print(_table("file localization", summary, ks))
-        chunk_table = _chunk_table(summary)
-        if chunk_table is not None:
-            out.print(chunk_table)
+        out.print(files_table("file localization", summary, ks))
+        for extra_table in (chunk_table(summary), language_table(summary, ks)):
+            if extra_table is not None:
+                out.print(extra_table)
         if json_out:
             write_json(json_out, results)
             out.print(f"wrote {json_out}")

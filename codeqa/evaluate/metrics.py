@@ -107,9 +107,16 @@ def summarize(results: Sequence[InstanceResult]) -> dict[str, dict[str, float]]:
     return summary
 
 
+def by_language(summary: dict[str, dict[str, float]]) -> dict[str, dict[str, float]]:
+    """The per-language rows of a summary (its ``<language>`` groups), keyed by the bare language name."""
+    return {group[1:-1]: row for group, row in sorted(summary.items()) if group.startswith("<") and group.endswith(">")}
+
+
 def write_json(path: Path, results: Sequence[InstanceResult], extra: dict | None = None) -> None:
+    summary = summarize(results)
     payload = {
-        "summary": summarize(results),
+        "summary": summary,
+        "languages": by_language(summary),
         **(extra or {}),
         "instances": [{**{k: v for k, v in asdict(r).items() if k != "metrics"}, **r.metrics} for r in results],
     }

@@ -13,8 +13,6 @@ Then the search files of every index in the store (or of the one named) are chec
 
 from __future__ import annotations
 
-import contextlib
-import sqlite3
 from collections.abc import Iterator
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -64,11 +62,9 @@ def store_damage(settings: Settings) -> str | None:
     path = chroma_files.database(settings)
     if reason or not path.exists():
         return reason
-    try:
-        with contextlib.closing(sqlite3.connect(f"file:{path}?mode=ro", uri=True, timeout=10)) as db:
-            check = db.execute("PRAGMA quick_check(1)").fetchone()[0]
-    except sqlite3.Error as exc:
-        return f"SQLite cannot read it: {exc}"
+    check = chroma_files.quick_check(path)
+    if check.startswith("SQLite cannot read it"):
+        return check
     if check != "ok":
         return f"SQLite found damage: {check}"
     try:

@@ -183,12 +183,16 @@ def add_write_tools(server: MCPServer, ops: Operations) -> None:
         try:
             request = IndexRequest(source=source, name=name, ref=ref)
             status = await anyio.to_thread.run_sync(lambda: ops.start_index(request))
-            last: Any = None
-            while status.state == "running":
-                seen = (status.stage, status.message, round(status.fraction, 3))
-                if ctx is not None and seen != last:
-                    last = seen
-                    await ctx.report_progress(status.fraction, 1.0, f"{status.stage}: {status.message}")
+            said: dict[str, Any] = {}  # stage -> what was last reported for it
+            while True:
+                if ctx is not None:  # every stage reached, also those begun and ended between two polls
+                    for stage, message in ops.job_stages(status.id):
+                        seen = (message, round(status.fraction, 3)) if stage == status.stage else said.get(stage)
+                        if stage not in said or said[stage] != seen:
+                            said[stage] = seen
+                            await ctx.report_progress(status.fraction, 1.0, f"{stage}: {message}")
+                if status.state != "running":
+                    break
                 await anyio.sleep(PROGRESS_POLL_SECONDS)
                 status = ops.job(status.id)
         except CodeqaError as exc:

@@ -17,7 +17,7 @@ from codeqa.config import Settings
 from codeqa.embed import get_embedder
 from codeqa.errors import CodeqaError, JobNotFoundError, QueryError, ReadOnlyError
 from codeqa.explore import load_overview
-from codeqa.index import Index
+from codeqa.index import STAGES, Index
 from codeqa.jobs import IndexJob, JobRegistry
 from codeqa.retrieve import Filters, check_filter_values, neighbors, retrieve, validate_query
 from codeqa.service.models import (
@@ -239,6 +239,11 @@ class Operations:
 
     def job(self, job_id: str) -> JobStatus:
         return job_status(self._job(job_id))
+
+    def job_stages(self, job_id: str) -> list[tuple[str, str]]:
+        """Every stage the job has reached so far, in pipeline order, with its latest message."""
+        events = self._job(job_id).events
+        return [(stage, events[stage].message) for stage in STAGES if stage in events]
 
     def cancel_job(self, job_id: str) -> JobStatus:
         self._check_write("cancel indexing")

@@ -63,11 +63,12 @@ def _make_client(settings: Settings) -> Any:
                 "to use the embedded store."
             ) from exc
         return client
-    chroma_files.ready(settings)  # one line naming the file when it is damaged; a new store is prepared
-    try:
-        return chromadb.PersistentClient(path=str(settings.chroma_dir), settings=chroma_settings)
-    except Exception as exc:
-        raise chroma_files.failure(settings, exc) from exc
+    with chroma_files.opening(settings):
+        chroma_files.ready(settings)  # one line naming the file when it is damaged; a new store is prepared
+        try:
+            return chromadb.PersistentClient(path=str(settings.chroma_dir), settings=chroma_settings)
+        except Exception as exc:
+            raise chroma_files.failure(settings, exc) from exc
 
 
 def forget_client(settings: Settings) -> None:

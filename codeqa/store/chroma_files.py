@@ -6,15 +6,26 @@
   deleted documents in its full-text index and never shrinks its database. ``reclaim`` deletes the folders no
   segment refers to, merges the full-text index and, for a store created with incremental auto-vacuum (every
   store codeqa creates), returns the freed pages to the file system.
+
+Chroma's own SQLite (linked into its Rust core) holds the database open in this process. A second SQLite library
+(Python's ``sqlite3``) opening the same file here would break SQLite's locking: POSIX locks belong to the process,
+and closing any descriptor of the file drops the locks Chroma's connections hold ("How To Corrupt an SQLite
+Database File", 2.2), which showed as "database disk image is malformed". So every read or write of the live
+database by ``sqlite3`` runs in a short child process (``_in_child``), where SQLite's locks work as designed.
 """
 
 from __future__ import annotations
 
 import contextlib
+import fcntl
+import json
 import re
 import shutil
 import sqlite3
+import subprocess
+import sys
 import time
+from collections.abc import Iterator
 from pathlib import Path
 
 from codeqa.config import Settings
@@ -85,6 +96,21 @@ def ready(settings: Settings) -> None:
         raise failure(settings, exc) from exc
 
 
+@contextlib.contextmanager
+def opening(settings: Settings) -> Iterator[None]:
+    """Held while this process opens the store: two processes opening a new store at once both ran Chroma's
+    migrations ("table … already exists"). An ``flock`` on a file of its own, released however the holder exits."""
+    try:
+        settings.chroma_dir.parent.mkdir(parents=True, exist_ok=True)
+        handle = open(settings.chroma_dir.parent / ".chroma-open.lock", "a")  # noqa: SIM115 - closed below
+    except OSError:  # a read-only data dir: nothing can be migrated there anyway
+        yield
+        return
+    with handle:
+        fcntl.flock(handle, fcntl.LOCK_EX)
+        yield
+
+
 def prepare(settings: Settings) -> None:
     """Create a new store's database with incremental auto-vacuum, so space freed by a removal can be given back.
 
@@ -114,16 +140,11 @@ def reclaim(settings: Settings, *, rebuild: bool = False, merge: bool = True) ->
     if not path.exists():
         return 0
     folders = [p for p in settings.chroma_dir.iterdir() if p.is_dir() and _SEGMENT_DIR.match(p.name)]
-    try:
-        with contextlib.closing(sqlite3.connect(f"file:{path}?mode=rw", uri=True, timeout=10)) as db:
-            live = {row[0] for row in db.execute("SELECT id FROM segments")}
-            full_text = [_REBUILD if rebuild else _MERGE, "PRAGMA incremental_vacuum"] if merge or rebuild else []
-            for step in ("PRAGMA incremental_vacuum", *full_text):
-                with contextlib.suppress(sqlite3.Error):  # busy, or no auto-vacuum: then the pages stay reusable
-                    db.executescript(step + ";")
-
-    except sqlite3.Error:
+    full_text = [_REBUILD if rebuild else _MERGE, "PRAGMA incremental_vacuum"] if merge or rebuild else []
+    rows = _in_child(_RECLAIM, path, ["PRAGMA incremental_vacuum", *full_text])
+    if not isinstance(rows, list):
         return 0  # an unreadable store is `codeqa repair`'s business, not this
+    live = set(rows)
     dropped = [folder for folder in folders if folder.name not in live]
     for folder in dropped:
         shutil.rmtree(folder, ignore_errors=True)
@@ -133,13 +154,59 @@ def reclaim(settings: Settings, *, rebuild: bool = False, merge: bool = True) ->
 def drop_vector_folders(settings: Settings, collection_id: str) -> None:
     """Delete a collection's vector folders before the collection itself: on a full disk, that space is what
     SQLite needs to journal the deletion (and a failed write may have left them unreadable anyway)."""
-    with contextlib.suppress(sqlite3.Error):
-        uri = f"file:{database(settings)}?mode=ro"
-        with contextlib.closing(sqlite3.connect(uri, uri=True, timeout=10)) as db:
-            rows = db.execute("SELECT id FROM segments WHERE collection = ?", [collection_id]).fetchall()
-        for (segment,) in rows:
-            if _SEGMENT_DIR.match(str(segment)):
-                shutil.rmtree(settings.chroma_dir / str(segment), ignore_errors=True)
+    rows = _in_child(_SEGMENTS, database(settings), collection_id)
+    for segment in rows if isinstance(rows, list) else []:
+        if _SEGMENT_DIR.match(str(segment)):
+            shutil.rmtree(settings.chroma_dir / str(segment), ignore_errors=True)
+
+
+# Run by ``_in_child``: argv[1] is the database, argv[2] a JSON argument; prints one JSON value (null on failure).
+_RECLAIM = """
+import contextlib, json, sqlite3, sys
+try:
+    with contextlib.closing(sqlite3.connect(f"file:{sys.argv[1]}?mode=rw", uri=True, timeout=10)) as db:
+        live = [row[0] for row in db.execute("SELECT id FROM segments")]
+        for step in json.loads(sys.argv[2]):
+            with contextlib.suppress(sqlite3.Error):  # busy, or no auto-vacuum: then the pages stay reusable
+                db.executescript(step + ";")
+except sqlite3.Error:
+    live = None
+print(json.dumps(live))
+"""
+_SEGMENTS = """
+import contextlib, json, sqlite3, sys
+try:
+    with contextlib.closing(sqlite3.connect(f"file:{sys.argv[1]}?mode=ro", uri=True, timeout=10)) as db:
+        rows = [row[0] for row in db.execute("SELECT id FROM segments WHERE collection = ?", [json.loads(sys.argv[2])])]
+except sqlite3.Error:
+    rows = None
+print(json.dumps(rows))
+"""
+QUICK_CHECK = """
+import contextlib, json, sqlite3, sys
+try:
+    with contextlib.closing(sqlite3.connect(f"file:{sys.argv[1]}?mode=ro", uri=True, timeout=10)) as db:
+        result = db.execute("PRAGMA quick_check(1)").fetchone()[0]
+except sqlite3.Error as exc:
+    result = f"SQLite cannot read it: {exc}"
+print(json.dumps(result))
+"""
+
+
+def _in_child(code: str, path: Path, argument: object) -> object:
+    """Run ``code`` on the database in a child Python (stdlib only, no site); its JSON result, or None."""
+    try:
+        done = subprocess.run([sys.executable, "-I", "-S", "-c", code, str(path), json.dumps(argument)],
+                              capture_output=True, text=True, timeout=3600, check=True)  # fmt: skip
+        return json.loads(done.stdout.strip().splitlines()[-1])
+    except (OSError, subprocess.SubprocessError, ValueError, IndexError):
+        return None
+
+
+def quick_check(path: Path) -> str:
+    """SQLite's ``quick_check`` of the database ("ok" when sound), read in a child process."""
+    result = _in_child(QUICK_CHECK, path, None)
+    return result if isinstance(result, str) else "SQLite cannot read it"
 
 
 def move_aside(settings: Settings) -> Path:

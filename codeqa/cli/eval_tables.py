@@ -1,0 +1,66 @@
+"""The tables ``codeqa eval`` prints for file localization: files per group, the top ten chunks, per language."""
+
+from __future__ import annotations
+
+from rich.table import Table
+
+from codeqa.cli.console import safe
+
+CHUNK_COLUMNS = (("chunk_ndcg@10", "NDCG@10"), ("chunk_recall@10", "gold files"), ("files@10", "files"),
+                 ("lines@10", "key lines"))  # fmt: skip
+
+
+def ordered(summary: dict[str, dict[str, float]]) -> list[tuple[str, dict[str, float]]]:
+    """Overall first, then datasets ``[..]``, languages ``<..>``, repositories."""
+    return sorted(summary.items(), key=lambda kv: (kv[0] != "overall", kv[0][:1] not in "[", kv[0][:1] != "<", kv[0]))
+
+
+def files_table(title: str, summary: dict[str, dict[str, float]], ks: tuple[int, ...]) -> Table:
+    ndcg = "ndcg@10" in summary.get("overall", {})
+    table = Table("group", "n", *[f"Acc@{x}" for x in ks], "MRR@10", *(["NDCG@10"] if ndcg else []), title=title)
+    for group, metrics in ordered(summary):
+        row = [f"{metrics[f'acc@{x}']:.1f} ({round(metrics[f'acc@{x}'] * metrics['n'] / 100)})" for x in ks]
+        tail = [f"{metrics['ndcg@10']:.1f}"] if ndcg else []
+        table.add_row(safe(group), str(int(metrics["n"])), *row, f"{metrics['mrr@10']:.1f}", *tail)
+    return table
+
+
+def chunk_table(summary: dict[str, dict[str, float]]) -> Table | None:
+    """The top ten chunks: NDCG@10 and recall of the gold files, distinct files shown, key lines contained."""
+    overall = summary.get("overall", {})
+    columns = [(key, label) for key, label in CHUNK_COLUMNS if key in overall]
+    if not columns:
+        return None
+    table = Table("group", "n", *(label for _, label in columns), title="top ten chunks")
+    for group, metrics in ordered(summary):
+        cells = []
+        for key, _ in columns:
+            value = metrics.get(key)
+            if value is None:
+                cells.append("-")
+            elif key == "files@10":
+                cells.append(f"{value:.2f}")
+            elif key == "lines@10":
+                cells.append(f"{value:.1f} ({int(metrics['n_lines'])})")
+            else:
+                cells.append(f"{value:.1f}")
+        table.add_row(safe(group), str(int(metrics["n"])), *cells)
+    return table
+
+
+def language_table(summary: dict[str, dict[str, float]], ks: tuple[int, ...]) -> Table | None:
+    """One row per language group (and overall): files Acc@k with counts, MRR@10, and the top ten chunks' NDCG@10
+    and distinct files, so that a language that trails shows on one screen."""
+    from codeqa.evaluate.metrics import by_language
+
+    languages = by_language(summary)
+    if not languages:
+        return None
+    chunks = "chunk_ndcg@10" in summary["overall"]
+    extra = ["chunks NDCG@10", "files@10"] if chunks else []
+    table = Table("language", "n", *[f"Acc@{x}" for x in ks], "MRR@10", *extra, title="per language")
+    for name, metrics in [*languages.items(), ("overall", summary["overall"])]:
+        accs = [f"{metrics[f'acc@{x}']:.1f} ({round(metrics[f'acc@{x}'] * metrics['n'] / 100)})" for x in ks]
+        tail = [f"{metrics.get('chunk_ndcg@10', 0.0):.1f}", f"{metrics.get('files@10', 0.0):.2f}"] if chunks else []
+        table.add_row(safe(name), str(int(metrics["n"])), *accs, f"{metrics['mrr@10']:.1f}", *tail)
+    return table
