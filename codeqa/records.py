@@ -174,3 +174,36 @@ class Hit:
     @property
     def location(self) -> str:
         return self.chunk.location
+
+
+@dataclass(frozen=True, slots=True)  # slots: a large repository has millions
+class Tag:
+    """A name a file defines or uses, from its language's tag query (``codeqa/chunk/queries``)."""
+
+    name: str
+    category: str  # definitions: function, method, class, module, …; references: call, class, type, member, …
+    line: int  # 1-based
+
+
+@dataclass(frozen=True)
+class ImportRef:
+    """One import as written (``./db``, ``shop.config``, ``App\\Models\\User``), before it is resolved to files."""
+
+    target: str  # quotes stripped; Python relative imports keep their dots
+    line: int
+    names: tuple[str, ...] = ()  # what is imported from it (``from a import b, c``; PHP ``use A\\{B, C}``)
+    kind: str = ""  # "" (the language's rules), "relative" (to the file), "wildcard", "system"
+
+
+@dataclass(frozen=True)
+class FileTags:
+    """What one file defines, uses and imports: extracted once at index time, stored beside the index."""
+
+    path: str
+    language: str
+    definitions: tuple[Tag, ...] = ()
+    references: tuple[Tag, ...] = ()
+    imports: tuple[ImportRef, ...] = ()
+    namespace: str = ""  # the package/namespace the file declares (Java, Kotlin, PHP, C#)
+    build: str = ""  # the text of a build file import resolution reads (go.mod, tsconfig.json, composer.json, …)
+    tagged: bool = False  # the references come from a tag query (False: the language has none)

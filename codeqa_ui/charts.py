@@ -38,7 +38,7 @@ def metrics(manifest: Manifest, overview: Overview) -> None:
     columns[2].metric("Chunks", f"{overview.chunks:,}")
     columns[3].metric("Languages", len(overview.lines_by_language))
     columns[4].metric(
-        "Module imports", len(overview.dependencies(1).edges), help="Import links between top-level modules."
+        "Module imports", len(overview.dependencies().edges), help="Import links between the modules shown below."
     )
 
 
@@ -164,7 +164,13 @@ def dependency_dot(graph: DependencyGraph, focus: list[str], min_imports: int) -
 def dependencies(overview: Overview) -> None:
     st.subheader("Dependencies between modules")
     controls = st.columns([1, 2, 1])
-    depth = controls[0].selectbox("Module depth", [1, 2, 3], key="dep_depth", help="Path components per module.")
+    depth = controls[0].selectbox(
+        "Module depth",
+        [None, 1, 2, 3],
+        format_func=lambda d: "Auto" if d is None else str(d),
+        key="dep_depth",
+        help="Path components per module; Auto splits the folders that hold most of the code (src/, app/, …).",
+    )
     graph = overview.dependencies(depth)
     focus = controls[1].multiselect(
         "Focus on modules", list(graph.modules), key=f"dep_focus_{depth}", placeholder="All modules"
@@ -174,7 +180,7 @@ def dependencies(overview: Overview) -> None:
     if not graph.edges:
         st.info(
             "No imports between modules were found at this depth (imports are read for Python, JavaScript, "
-            "TypeScript, Go, Java and Ruby). Try a deeper module level.",
+            "TypeScript, Go, Java, Kotlin, Scala, Ruby, PHP, C, C++, C#, Rust and Lua). Try a deeper module level.",
             icon=":material/link_off:",
         )
     else:

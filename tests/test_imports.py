@@ -114,7 +114,12 @@ def test_rails_autoloading_by_constant_name_and_requires():
             "test/models/user_test.rb": "require 'test_helper'\nclass UserTest < TestCase\n  User\nend\n",
         }
     )
-    assert imports["app/models/user.rb"] == {"app/models/application_record.rb", "app/models/concerns/syncable.rb"}
+    assert imports["app/models/user.rb"] == {
+        "app/models/application_record.rb",
+        "app/models/concerns/syncable.rb",
+        "app/models/account.rb",  # has_many :accounts loads Account
+    }
+    assert imports["app/models/account.rb"] == {"app/models/application_record.rb", "app/models/user.rb"}
     assert imports["app/models/concerns/syncable.rb"] == {"app/jobs/sync_account_job.rb"}
     assert imports["app/jobs/sync_account_job.rb"] == {
         "app/jobs/application_job.rb",
@@ -209,3 +214,82 @@ def test_never_across_languages():
     assert imports["app/auth.py"] == {"app/__init__.py"}  # `session` is a name in the package, never session.ts
     assert "web/index.ts" not in imports  # a TypeScript file cannot import Python
     assert external == {"models": 1}
+
+
+def test_same_package_and_same_namespace_classes_need_no_import():
+    imports, _ = graph(
+        {
+            "src/com/shop/Orders.java": "package com.shop;\nclass Orders { Invoice invoice = new Invoice(); }\n",
+            "src/com/shop/Invoice.java": "package com.shop;\npublic class Invoice {}\n",
+            "src/com/other/Invoice.java": "package com.other;\npublic class Invoice {}\n",
+            "composer.json": '{"autoload": {"psr-4": {"App\\\\": "app/"}}}',
+            "app/Http/Controllers/UserController.php": (
+                "<?php\nnamespace App\\Http\\Controllers;\n\nclass UserController extends Controller {\n"
+                "    public function show() { return new Presenter(); }\n}\n"
+            ),
+            "app/Http/Controllers/Controller.php": "<?php\nnamespace App\\Http\\Controllers;\nclass Controller {}\n",
+            "app/Http/Controllers/Presenter.php": "<?php\nnamespace App\\Http\\Controllers;\nclass Presenter {}\n",
+        }
+    )
+    assert imports["src/com/shop/Orders.java"] == {"src/com/shop/Invoice.java"}
+    assert imports["app/Http/Controllers/UserController.php"] == {
+        "app/Http/Controllers/Controller.php",
+        "app/Http/Controllers/Presenter.php",
+    }
+
+
+def test_csharp_using_brings_the_types_of_a_namespace():
+    imports, external = graph(
+        {
+            "Orders/OrderService.cs": (
+                "using System;\nusing Shop.Billing;\nusing Newtonsoft.Json;\nnamespace Shop.Orders {\n"
+                "  class OrderService { Invoice invoice; OrderId id; }\n}\n"
+            ),
+            "Orders/OrderId.cs": "namespace Shop.Orders { record OrderId(string Value); }\n",
+            "Billing/Invoice.cs": "namespace Shop.Billing { public class Invoice {} }\n",
+            "Billing/Receipt.cs": "namespace Shop.Billing { public class Receipt {} }\n",
+        }
+    )
+    assert imports["Orders/OrderService.cs"] == {"Billing/Invoice.cs", "Orders/OrderId.cs"}  # not Receipt
+    assert external == {"Newtonsoft": 1}
+
+
+def test_c_includes_beside_the_file_then_in_include_folders():
+    imports, _ = graph(
+        {
+            "src/store.c": '#include <stdio.h>\n#include "store.h"\n#include "util/strings.h"\n',
+            "src/store.h": "int store_put(void);\n",
+            "include/util/strings.h": "int length(const char *s);\n",
+            "lib/vendor/store.h": "int other(void);\n",
+        }
+    )
+    assert imports["src/store.c"] == {"src/store.h", "include/util/strings.h"}
+
+
+def test_rust_modules_and_use_paths_from_the_crate_root():
+    imports, external = graph(
+        {
+            "src/lib.rs": "mod store;\nmod config;\nuse crate::store::{key, Store};\nuse serde::Serialize;\n",
+            "src/store.rs": "pub struct Store;\nuse super::config::Settings;\nuse std::fmt;\n",
+            "src/store/key.rs": "pub struct Key;\n",
+            "src/config/mod.rs": "pub struct Settings;\n",
+        }
+    )
+    assert imports["src/lib.rs"] == {"src/store.rs", "src/config/mod.rs", "src/store/key.rs"}
+    assert imports["src/store.rs"] == {"src/config/mod.rs"}
+    assert external == {"serde": 1}
+
+
+def test_lua_require_and_vue_script_imports():
+    imports, external = graph(
+        {
+            "shop/init.lua": 'local util = require("shop.util")\nlocal json = require "cjson"\n',
+            "shop/util.lua": "return {}\n",
+            "tsconfig.json": '{"compilerOptions": {"paths": {"@/*": ["src/*"]}}}',
+            "src/pages/Cart.vue": "<script setup lang='ts'>\nimport { total } from '@/lib/money'\n</script>\n",
+            "src/lib/money.ts": "export const total = 1;\n",
+        }
+    )
+    assert imports["shop/init.lua"] == {"shop/util.lua"}
+    assert imports["src/pages/Cart.vue"] == {"src/lib/money.ts"}
+    assert external == {"cjson": 1}

@@ -69,14 +69,14 @@ def test_an_error_in_the_worker_is_the_writes_error_and_the_index_stays(
 
     repo = init_repo(tmp_path / "repo", FILES)
     before = Index.build(str(repo), here(settings), name="shop")
-    real = produce.chunk_file
+    real = produce.chunk_and_tag
 
     def broken(file, config):
         if file.path == "orders/batch_30.py":
             raise ValueError("a chunker bug")
         return real(file, config)
 
-    monkeypatch.setattr(produce, "chunk_file", broken)  # the forked worker inherits it
+    monkeypatch.setattr(produce, "chunk_and_tag", broken)  # the forked worker inherits it
     write_files(repo, {"orders/batch_30.py": filler(30, version=9)})
     with pytest.raises(ValueError, match="a chunker bug"):
         Index.build(str(repo), there(settings), name="shop")

@@ -5,9 +5,9 @@ from __future__ import annotations
 import pytest
 
 from codeqa.explore.facets import facets_of
-from codeqa.explore.importers import Project
-from codeqa.explore.imports import file_imports, module_graph, module_of
+from codeqa.explore.imports import auto_modules, import_graph, module_graph, module_of
 from codeqa.explore.overview import build_overview
+from codeqa.languages import detect_language
 from codeqa.records import Chunk
 from codeqa.store import ChunkTable
 from codeqa.symbols import short_names
@@ -58,9 +58,10 @@ def test_sizes_languages_layers_and_tree():
 
 def test_most_referenced_symbols_count_other_chunks_only():
     symbols = {ref.name: ref for ref in build_overview(REPO).top_symbols}
-    assert symbols["login"].files == 3  # views, test, README mention it; its own chunk does not count
+    assert symbols["login"].files == 2  # views and the test use it; its own chunk and the README's prose do not count
+    assert symbols["login"].references == 2  # a plain word: only its calls count, not the imports
     assert symbols["connect"].files == 2
-    assert list(symbols)[0] == "login"
+    assert list(symbols)[:2] == ["connect", "login"]  # used as much as each other: ties go by name
     assert "Demo" not in symbols and "test_login" not in symbols  # docs and tests are not "central symbols"
 
 
@@ -106,14 +107,14 @@ def test_python_and_typescript_imports_resolve_to_files():
     ],
 )
 def test_imports_in_other_languages(path, language, text, files, expected):
-    resolved, _ = file_imports(path, language, text, Project.from_paths([path, *files]))
-    assert resolved == expected
+    texts = {path: (language, text), **{f: (detect_language(f) or "text", "") for f in files}}
+    imports, _ = import_graph(texts)
+    assert set(imports[path]) == expected
 
 
 def test_relative_imports_cannot_escape_the_repository():
-    project = Project.from_paths(["a.js"])
-    resolved, external = file_imports("a.js", "javascript", "import x from '../../etc/passwd'", project)
-    assert resolved == set() and external == set()
+    imports, external = import_graph({"a.js": ("javascript", "import x from '../../etc/passwd'")})
+    assert imports == {} and not external
 
 
 def test_module_graph_collapses_files_by_depth():
@@ -146,3 +147,23 @@ def test_short_names_and_facets():
 def test_empty_index_gives_an_empty_overview():
     overview = build_overview([])
     assert overview.files == 0 and overview.top_symbols == () and overview.dependencies(1).edges == ()
+
+
+def test_auto_modules_split_the_folder_that_holds_the_importing_code():
+    imports = {
+        "src/routes/notes.ts": ("src/services/notes.ts",),
+        "src/services/notes.ts": ("src/models/note.ts", "src/db.ts"),
+        "test/notes.test.ts": ("src/routes/notes.ts",),
+    }
+    lines = {path: 40 for path in [*imports, "src/models/note.ts", "src/db.ts"]}
+    lines["public/locales/en.json"] = 90_000  # data, not code: it must not decide the modules
+    modules = auto_modules(imports, lines)
+    assert modules == ("src/", "src/models", "src/routes", "src/services", "test")
+    graph = module_graph(imports, lines, modules=modules)
+    assert {(e.source, e.target) for e in graph.edges} == {
+        ("src/routes", "src/services"),
+        ("src/services", "src/models"),
+        ("src/services", "src"),
+        ("test", "src/routes"),
+    }
+    assert graph.depth == 0 and graph.lines["public"] == 90_000

@@ -149,6 +149,8 @@ SEARCH_FILE_DAMAGE: dict[str, tuple[str, Callable[[Path], None]]] = {  # case: (
     "nan-vectors": ("vectors.npy", _rewrite_array("vectors.npy", _with_nan)),
     "empty-corpus": ("corpus.npz", lambda g: (g / "corpus.npz").write_bytes(b"")),
     "bm25-folder-is-a-file": ("bm25", lambda g: (shutil.rmtree(g / "bm25"), (g / "bm25").write_text("x"))),
+    "imports-json-truncated": ("imports.json", lambda g: (g / "imports.json").write_text('{"version": 3, "fi')),
+    "tags-json-missing": ("tags.json", lambda g: (g / "tags.json").unlink(missing_ok=True)),
 }
 COMMANDS = {
     "search": ["search", "shop", QUESTION, "-k", "5"],

@@ -1,9 +1,9 @@
-"""What an answer is built from, beyond the retrieved chunks: the index's chunk table, symbol graph and file heads.
+"""What an answer is built from, beyond the retrieved chunks: the index's chunk table, symbol graph and imports.
 
 ``AnswerContext`` is the one door the answer builder reads the index through: chunks of a file, chunks by row,
-graph neighbours of a chunk, and which of a few files import which (``import_graph`` over the files' opening
-chunks). ``from_index`` reads a real index (search files + store); ``from_chunks`` builds the same from chunks in
-memory (the answer for hits alone, and unit tests).
+graph neighbours of a chunk, and which of a few files import which (the import graph resolved at index time).
+``from_index`` reads a real index (search files + store); ``from_chunks`` builds the same from chunks in memory
+(the answer for hits alone, and unit tests), tagging their texts as indexing would.
 """
 
 from __future__ import annotations
@@ -11,21 +11,22 @@ from __future__ import annotations
 import re
 import threading
 from collections import OrderedDict
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 from pathlib import PurePosixPath
 
 import numpy as np
 
-from codeqa.explore.imports import import_graph
+from codeqa.chunk.resolve import resolve_imports
+from codeqa.chunk.tags import tag_chunks
 from codeqa.index import Index
 from codeqa.records import Chunk, Hit
 from codeqa.store.graph import SymbolGraph
 from codeqa.store.lexical import LexicalIndex, code_tokens
 from codeqa.store.table import ChunkTable
-from codeqa.symbols import IDENTIFIER, defined_names, referenced_names
+from codeqa.store.tagfile import chunk_references
+from codeqa.symbols import IDENTIFIER, defined_names
 
-HEAD_LINES = 80  # imports live in a file's opening lines
 PACKAGE_ENTRIES = ("__init__.py", "index.js", "index.ts", "index.tsx", "mod.rs")
 MAX_FILE_CHUNKS = 120
 _LOOKUPS: OrderedDict[int, tuple[dict[str, int], dict[str, list[int]]]] = OrderedDict()
@@ -63,6 +64,7 @@ class AnswerContext:
     mask: np.ndarray | None = None  # rows in scope (the question's filters)
     definers: dict[str, list[int]] = field(default_factory=dict)  # lower-cased defined name → rows
     lexical: LexicalIndex | None = None  # which rows hold an identifier (None: search the texts in memory)
+    file_imports: Mapping[str, tuple[str, ...]] = field(default_factory=dict)  # file → files it imports
     _fetched: dict[str, Chunk] = field(default_factory=dict)
 
     def __post_init__(self) -> None:
@@ -77,10 +79,13 @@ class AnswerContext:
         unique = list({chunk.id: chunk for chunk in [*chunks, *(hit.chunk for hit in pool)]}.values())
         table = ChunkTable()
         table.append(unique)
-        graph = SymbolGraph.build(table.symbols, [referenced_names(chunk.text) for chunk in unique])
+        tags = tag_chunks(unique)
+        graph = SymbolGraph.build(table.symbols, chunk_references(unique, tags))
         by_id = {chunk.id: chunk for chunk in unique}
         ranked = list(files) or list(dict.fromkeys(hit.chunk.path for hit in pool))
-        return cls(list(pool), ranked, table, graph, lambda ids: [by_id[i] for i in ids if i in by_id])
+        fetch = lambda ids: [by_id[i] for i in ids if i in by_id]  # noqa: E731
+        imports = resolve_imports(tags).files
+        return cls(list(pool), ranked, table, graph, fetch, file_imports=imports)
 
     @classmethod
     def from_index(
@@ -94,7 +99,7 @@ class AnswerContext:
         search = index.files
         mask = mask_of(search.table) if mask_of else None
         return cls(list(pool), list(files), search.table, search.graph, index.chunks, mask, search.definers,
-                   search.lexical)  # fmt: skip
+                   search.lexical, search.imports.files)  # fmt: skip
 
     # -- lookups ----------------------------------------------------------------------------------------------------
     def row_of(self, chunk: Chunk) -> int | None:
@@ -176,21 +181,10 @@ class AnswerContext:
         return b in self.graph.callees(a)
 
     def imports(self, paths: Sequence[str]) -> dict[str, set[str]]:
-        """Which of ``paths`` import which, read from each file's opening lines."""
-        heads: dict[str, tuple[str, str]] = {}
+        """Which files each of ``paths`` imports, and what the package entries among them re-export."""
         by_path = _lookups(self.table)[1]
         entries = [f"{d}/{name}" if d != "." else name for d in {str(PurePosixPath(p).parent) for p in paths}
                    for name in PACKAGE_ENTRIES]  # fmt: skip
         wanted = [*paths, *(entry for entry in entries if entry in by_path)]  # re-exports go through these
-        rows = {path: [r for r in by_path.get(path, []) if self.table.starts[r] <= HEAD_LINES]
-                for path in dict.fromkeys(wanted)}  # fmt: skip
-        fetched = {chunk.id: chunk for chunk in self.chunks([r for group in rows.values() for r in group])}
-        for path, group in rows.items():
-            parts = sorted((fetched[self.table.ids[r]] for r in group if self.table.ids[r] in fetched),
-                           key=lambda c: c.start_line)  # fmt: skip
-            if parts:
-                heads[path] = (parts[0].language, "\n".join(chunk.text for chunk in parts))
-        if len(heads) < 2:
-            return {}
-        graph, _ = import_graph(heads)
-        return {path: set(targets) for path, targets in graph.items()}
+        wanted += [t for p in wanted for t in self.file_imports.get(p, ()) if PurePosixPath(t).name in PACKAGE_ENTRIES]
+        return {path: set(self.file_imports[path]) for path in dict.fromkeys(wanted) if self.file_imports.get(path)}

@@ -4,7 +4,7 @@ A link ``A → B`` is claimed only when
 1. the symbol graph has the edge (A's text names something B defines, and the name is not defined all over), and
 2. A really uses the name in *code*: on a line that is not a comment, with string literals blanked out (a
    template file name ``"reset_password.html"`` is not a use of ``reset_password``), and not B's own definition,
-3. and the use can reach B: same file; or A's file imports B's file (``import_graph``); or a member access
+3. and the use can reach B: same file; or A's file imports B's file (resolved at index time); or a member access
    (``obj.save(``) of a method B defines; or A's language resolves names without imports (Ruby, PHP, Go in one
    package directory).
 Steps are grouped by role (entry point → logic → data → configuration → docs → tests, from each chunk's layer)

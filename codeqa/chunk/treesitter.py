@@ -16,7 +16,7 @@ import re
 from dataclasses import dataclass, field
 from functools import cache
 
-from tree_sitter import Node, Parser
+from tree_sitter import Node, Parser, Tree
 
 from codeqa.chunk.grammars import GRAMMARS, Grammar
 from codeqa.chunk.lines import LineIndex, Piece, merge, split_lines
@@ -73,15 +73,26 @@ def rows(node: Node) -> tuple[int, int]:
     return start.row, last
 
 
-def chunk_tree(language: str, index: LineIndex, max_chars: int, min_chars: int) -> list[Piece]:
-    """Pieces covering every line of the file, or raise LookupError when there is no grammar."""
+def parse(language: str, index: LineIndex) -> tuple[Tree, bytes]:
+    """The syntax tree of a file and the bytes it was parsed from; LookupError when the grammar cannot take it."""
     parser = get_parser(language)
     grammar = GRAMMARS.get(language)
     if parser is None or grammar is None:
         raise LookupError(language)
     if grammar.max_indent is not None and _deepest_indent(index) >= grammar.max_indent:
         raise LookupError(f"{language}: nesting too deep for its grammar")
-    tree = parser.parse(index.text.encode("utf-8", "surrogatepass"))
+    source = index.text.encode("utf-8", "surrogatepass")
+    return parser.parse(source), source
+
+
+def chunk_tree(
+    language: str, index: LineIndex, max_chars: int, min_chars: int, tree: Tree | None = None
+) -> list[Piece]:
+    """Pieces covering every line of the file (``tree``: its parse, when already made); LookupError: no grammar."""
+    grammar = GRAMMARS.get(language)
+    if tree is None or grammar is None:
+        tree, _ = parse(language, index)
+        grammar = GRAMMARS[language]
     chunker = _Chunker(grammar, index, max_chars, min_chars)
     return chunker.split(tree.root_node, 0, index.last, Scope(), 0, header_is_def=False)
 

@@ -1,23 +1,27 @@
 """What a newcomer wants to see first: sizes by language/layer/directory, big files, central symbols, module imports.
 
-Everything is computed from the chunks already in the index (no second pass over the repository), so it works
-for remote sources whose clone is gone. Pure functions over ``Chunk`` records; ``load_overview`` reads the store.
+Everything comes from what indexing stored: the chunk table (sizes, symbols) and the tags search file (each file's
+references and resolved imports, extracted once at index time), so nothing is read back out of Chroma or parsed
+again, and it works for remote sources whose clone is gone. ``build_overview`` is a pure function over chunk
+metadata and tags; ``load_overview`` reads them from the index.
 """
 
 from __future__ import annotations
 
-import re
 from collections import Counter, defaultdict
-from collections.abc import Iterable, Sequence
+from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from pathlib import PurePosixPath
 
-from codeqa.explore.imports import DependencyGraph, import_graph, module_graph
+from codeqa.chunk.resolve import ImportGraph, resolve_imports
+from codeqa.chunk.tags import tag_chunks
+from codeqa.explore.imports import DependencyGraph, auto_modules, module_graph
 from codeqa.index import Index
-from codeqa.records import Chunk
-from codeqa.symbols import IDENTIFIER, short_names
+from codeqa.records import Chunk, FileTags
+from codeqa.store import ChunkTable
+from codeqa.symbols import short_names
 
-CALL = re.compile(r"([A-Za-z_][A-Za-z0-9_]*)\s*\(")
+CALLS = frozenset({"call", "class"})  # how a plain word (``index``, ``search``) must be used to count
 NOT_SYMBOLS = frozenset({"doc", "config", "test"})  # headings and keys are not code anyone calls
 NAMESPACE_LANGUAGES = frozenset({"php", "csharp", "cpp"})  # their "module" chunks are namespaces, not symbols
 GENERIC_NAMES = frozenset(
@@ -104,25 +108,28 @@ class Overview:
     def largest_files(self, n: int = 15) -> tuple[FileStat, ...]:
         return self.file_stats[:n]
 
-    def dependencies(self, depth: int = 1) -> DependencyGraph:
-        return module_graph(self.file_imports, {f.path: f.lines for f in self.file_stats}, depth)
+    def dependencies(self, depth: int | None = None) -> DependencyGraph:
+        """Imports between modules: folders ``depth`` components deep, or (None) folders sized to show structure."""
+        lines = {f.path: f.lines for f in self.file_stats}
+        modules = auto_modules(self.file_imports, lines) if depth is None else None
+        return module_graph(self.file_imports, lines, depth or 1, modules=modules)
 
 
 # -- sizes ---------------------------------------------------------------------------------------------------------
-def file_stats(chunks: Sequence[Chunk]) -> list[FileStat]:
+def file_stats(table: ChunkTable) -> list[FileStat]:
     """Per file: lines (last chunk line: chunks cover the file), chunks, language, most common layer."""
-    by_path: dict[str, list[Chunk]] = defaultdict(list)
-    for chunk in chunks:
-        by_path[chunk.path].append(chunk)
+    by_path: dict[str, list[int]] = defaultdict(list)
+    for row, path in enumerate(table.paths):
+        by_path[path].append(row)
     stats = [
         FileStat(
             path=path,
-            language=items[0].language,
-            lines=max(c.end_line for c in items),
-            chunks=len(items),
-            layer=Counter(c.layer for c in items).most_common(1)[0][0],
+            language=table.languages[rows[0]],
+            lines=max(table.ends[r] for r in rows),
+            chunks=len(rows),
+            layer=Counter(table.layers[r] for r in rows).most_common(1)[0][0],
         )
-        for path, items in by_path.items()
+        for path, rows in by_path.items()
     ]
     return sorted(stats, key=lambda f: (-f.lines, f.path))
 
@@ -147,81 +154,98 @@ def directory_tree(stats: Iterable[FileStat]) -> list[DirNode]:
 
 
 def _plain_word(name: str) -> bool:
-    """``index``, ``search``: also ordinary words, so only call sites (``index(``) count as references."""
+    """``index``, ``search``: also ordinary words, so only calls and constructions count as references."""
     return name.isalpha() and name.islower()
 
 
-def most_referenced(chunks: Sequence[Chunk], n: int = 20) -> list[SymbolRef]:
-    """Symbols whose last name component appears most often in other chunks (generic names skipped).
+def most_referenced(table: ChunkTable, tags: Mapping[str, FileTags], n: int = 20) -> list[SymbolRef]:
+    """Symbols whose last name component the code uses most, in other files first (generic names skipped).
 
-    One pass over the texts builds postings (name → chunks mentioning it) for defined names only, so this is
-    linear in the size of the repository, not in definitions × chunks.
+    Definitions are the chunks' symbols; uses are the references the tag queries found at index time (so a
+    name in a comment or a string does not count), outside the defining chunk. Linear in the references.
     """
     definitions: dict[str, list[int]] = defaultdict(list)
-    for row, chunk in enumerate(chunks):
-        namespace = chunk.kind == "module" and chunk.language in NAMESPACE_LANGUAGES
-        if chunk.kind not in NOT_SYMBOLS and chunk.symbol and not namespace:
-            for name in short_names(chunk.symbol):
-                ambiguous = chunk.kind == "method" and _plain_word(name)  # .append( .split( are everyone's
+    for row, symbol in enumerate(table.symbols):
+        kind, language = table.kinds[row], table.languages[row]
+        namespace = kind == "module" and language in NAMESPACE_LANGUAGES
+        if kind not in NOT_SYMBOLS and symbol and not namespace:
+            for name in short_names(symbol):
+                ambiguous = kind == "method" and _plain_word(name)  # .append( .split( are everyone's
                 if len(name) >= 3 and name not in GENERIC_NAMES and not ambiguous:
                     definitions[name].append(row)
-    plain = {name for name in definitions if _plain_word(name)}
-    postings: dict[str, list[tuple[int, int]]] = defaultdict(list)  # name → (row, occurrences)
-    for row, chunk in enumerate(chunks):
-        mentions = Counter(word for word in IDENTIFIER.findall(chunk.text) if word in definitions and word not in plain)
-        calls = Counter(word for word in CALL.findall(chunk.text) if word in plain)
-        for name, count in (mentions + calls).items():
-            postings[name].append((row, count))
+    uses: dict[str, list[tuple[str, int]]] = defaultdict(list)  # name → (path, line) of each use
+    for path, item in tags.items():
+        for ref in item.references:
+            if ref.name in definitions and (ref.category in CALLS or not _plain_word(ref.name)):
+                uses[ref.name].append((path, ref.line))
     refs = []
     for name, rows in definitions.items():
-        own = set(rows)
-        using = [(row, count) for row, count in postings.get(name, ()) if row not in own]
-        outside = sum(count for _, count in using)
+        own = [(table.paths[r], table.starts[r], table.ends[r]) for r in rows]
+        outside = [(path, line) for path, line in dict.fromkeys(uses.get(name, ()))
+                   if not any(path == p and start <= line <= end for p, start, end in own)]  # fmt: skip
         if not outside:
             continue
-        first = chunks[rows[0]]
-        symbol = next((s.strip() for s in first.symbol.split(",") if short_names(s) == [name]), name)
-        other_files = {chunks[row].path for row, _ in using} - {chunks[row].path for row in rows}
+        first = rows[0]
+        symbol = next((s.strip() for s in table.symbols[first].split(",") if short_names(s) == [name]), name)
+        other_files = {path for path, _ in outside} - {p for p, _, _ in own}
         refs.append(
-            SymbolRef(name, symbol, first.kind, first.path, first.start_line, first.end_line, outside, len(other_files))
+            SymbolRef(
+                name,
+                symbol,
+                table.kinds[first],
+                table.paths[first],
+                table.starts[first],
+                table.ends[first],
+                len(outside),
+                len(other_files),
+            )  # fmt: skip
         )
     refs.sort(key=lambda r: (-r.files, -r.references, r.name))
     return refs[:n]
 
 
 # -- putting it together -------------------------------------------------------------------------------------------
-def build_overview(chunks: Sequence[Chunk], *, name: str = "", top: int = 20) -> Overview:
-    stats = file_stats(chunks)
+def build_overview(
+    chunks: ChunkTable | Sequence[Chunk],
+    *,
+    tags: Mapping[str, FileTags] | Iterable[FileTags] | None = None,
+    imports: ImportGraph | None = None,
+    name: str = "",
+    top: int = 20,
+) -> Overview:
+    """The overview of an index's chunk table and tags (without ``tags``: tagged here from the chunks' texts)."""
+    table = chunks if isinstance(chunks, ChunkTable) else _table(chunks)
+    if tags is None:
+        tags = tag_chunks(chunks if not isinstance(chunks, ChunkTable) else [])
+    by_path = tags if isinstance(tags, Mapping) else {item.path: item for item in tags}
+    imports = imports if imports is not None else resolve_imports(by_path.values())
+    stats = file_stats(table)
     lines_by_language: Counter[str] = Counter()
     for stat in stats:
         lines_by_language[stat.language] += stat.lines
-    by_path: dict[str, list[Chunk]] = defaultdict(list)
-    for chunk in chunks:
-        by_path[chunk.path].append(chunk)
-    texts = {
-        path: (items[0].language, "\n".join(c.text for c in sorted(items, key=lambda c: c.start_line)))
-        for path, items in by_path.items()
-    }
-    imports, external = import_graph(texts)
     return Overview(
         index=name,
         files=len(stats),
         lines=sum(s.lines for s in stats),
-        chunks=len(chunks),
+        chunks=len(table),
         lines_by_language=dict(lines_by_language.most_common()),
-        chunks_by_layer=dict(Counter(c.layer for c in chunks).most_common()),
-        chunks_by_kind=dict(Counter(c.kind for c in chunks).most_common()),
+        chunks_by_layer=dict(Counter(table.layers).most_common()),
+        chunks_by_kind=dict(Counter(table.kinds).most_common()),
         directories=tuple(directory_tree(stats)),
         file_stats=tuple(stats),
-        top_symbols=tuple(most_referenced(chunks, top)),
-        file_imports=imports,
-        external_imports=dict(external.most_common(top)),
+        top_symbols=tuple(most_referenced(table, by_path, top)),
+        file_imports=dict(imports.files),
+        external_imports=dict(list(imports.external.items())[:top]),
     )
 
 
-def load_chunks(index: Index) -> list[Chunk]:
-    return sorted(index.chunks(), key=lambda c: (c.path, c.start_line))
+def _table(chunks: Sequence[Chunk]) -> ChunkTable:
+    table = ChunkTable()
+    table.append(sorted(chunks, key=lambda c: (c.path, c.start_line)))
+    return table
 
 
 def load_overview(index: Index) -> Overview:
-    return build_overview(load_chunks(index), name=index.name)
+    """The overview of an index, from its search files and stored tags."""
+    search = index.files
+    return build_overview(search.table, tags=index.tags(), imports=search.imports, name=index.name)

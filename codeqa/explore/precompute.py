@@ -18,7 +18,7 @@ from codeqa.explore.overview import DirNode, FileStat, Overview, SymbolRef, load
 from codeqa.explore.projection import get_projection
 from codeqa.index import Index
 
-OVERVIEW_VERSION = 1
+OVERVIEW_VERSION = 2  # 2: imports and references from the tags stored at index time
 OVERVIEW_FILE = "overview.json"
 _LOCKS: dict[str, threading.Lock] = {}
 _GUARD = threading.Lock()

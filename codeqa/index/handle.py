@@ -25,9 +25,10 @@ from codeqa.index.mend import rebuild
 from codeqa.index.pipeline import run_build, run_update
 from codeqa.index.report import IndexReport, ProgressCallback
 from codeqa.locks import index_lock
-from codeqa.records import Chunk
+from codeqa.records import Chunk, FileTags
 from codeqa.store import Manifest, SearchFiles, Store, load_search_files, manifest_dir, open_search_files
 from codeqa.store.chroma import get_client
+from codeqa.store.tagfile import load_tags
 
 _STORES: dict[str, Store] = {}
 _STORES_LOCK = threading.Lock()
@@ -193,6 +194,11 @@ class Index:
             embedder = self._embedder or get_embedder(self.settings)
             files = rebuild(self.store, self.settings, self.manifest, embedder, damage)
         return files
+
+    def tags(self) -> dict[str, FileTags]:
+        """What each file defines, uses and imports, as tagged at index time (stored with the search files)."""
+        _ = self.files  # written with the search files (and rebuilt with them when missing)
+        return load_tags(self.folder) or {}
 
     def chunks(self, ids: Sequence[str] | None = None) -> list[Chunk]:
         """The chunks with these ids, in this order (missing ids skipped); every chunk when ``ids`` is None."""

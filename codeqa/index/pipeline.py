@@ -3,7 +3,7 @@
 ``build`` resolves the source (a URL is cloned), scans it and writes a new generation into a new collection.
 ``update`` resolves the same source again, scans it, and compares each file's content hash with the file state
 recorded for the live generation: unchanged files are carried, the rest are written into the live collection in
-place. An index with no file state or corpus (built by an earlier codeqa), or built with another chunker or
+place. An index with no file state, corpus or tags (built by an earlier codeqa), or built with another chunker or
 embedding model, is rebuilt whole instead. Both recover whatever a killed run left before they write.
 """
 
@@ -26,7 +26,7 @@ from codeqa.locks import index_lock
 from codeqa.records import ResolvedSource, ScanResult, SkippedFile, SkipReason
 from codeqa.scan import scan_repository
 from codeqa.source import resolve_source
-from codeqa.store import Corpus, Generation, Manifest, Store, manifest_dir, open_search_files, validate_index_name
+from codeqa.store import Generation, Manifest, Store, manifest_dir, open_search_files, validate_index_name
 
 
 def run_build(
@@ -103,10 +103,10 @@ def _carry_from(manifest: Manifest, settings: Settings, embedder: Embedder) -> t
     state = load_state(settings, manifest)
     folder = manifest_dir(settings, manifest)
     files = open_search_files(folder) if state is not None else None
-    corpus = Corpus.load(folder) if files is not None else None
-    if state is None or files is None or corpus is None or len(corpus) != len(files.table):
+    generation = Generation.load(folder, files) if files is not None else None
+    if state is None or generation is None:
         return None
-    return Generation(files, corpus), state.hashes()
+    return generation, state.hashes()
 
 
 def _resolve(source: str, settings: Settings, ref: str | None, token: str | None, allow_local: bool,

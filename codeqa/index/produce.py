@@ -1,10 +1,11 @@
 """What a write produces beside the store's writes: chunks, vectors and search files, from a scan and a carry plan.
 
 Files stream through in the scan's order. A kept file's rows come from the previous generation (its table rows,
-vectors, tokens and file card); the others are chunked, embedded in batches (the embedding cache skips text it has
-seen) and tokenized. Each batch's fresh rows go to the store as they are made (``Batch``), and at the end the
-search files of the new generation are written into its folder (``Produced``). The same producer runs in this
-process or, for a large write, in a worker process (``worker``) while this one stores.
+vectors, tokens, file card and tags); the others are chunked and tagged from one parse, embedded in batches (the
+embedding cache skips text it has seen) and tokenized. Each batch's fresh rows go to the store as they are made
+(``Batch``), and at the end the search files of the new generation are written into its folder (``Produced``).
+The same producer runs in this process or, for a large write, in a worker process (``worker``) while this one
+stores: the tags stay with the search files it writes.
 """
 
 from __future__ import annotations
@@ -17,12 +18,12 @@ from typing import Any
 
 import numpy as np
 
-from codeqa.chunk import chunk_file
+from codeqa.chunk import chunk_and_tag
 from codeqa.config import Settings
 from codeqa.embed import Embedder, EmbeddingCache, embed_chunks
 from codeqa.index.freshness import FileState, save_state
 from codeqa.index.report import StageClock
-from codeqa.records import Chunk, SourceFile
+from codeqa.records import Chunk, FileTags, SourceFile
 from codeqa.store import Generation, Manifest, SearchFilesBuilder
 from codeqa.store.chroma_rows import chunk_metadata
 
@@ -110,26 +111,27 @@ class Producer:
 
     def _rows(self, builder: SearchFilesBuilder, totals: Produced) -> Iterator[tuple[list[Chunk], np.ndarray, int]]:
         """Feed ``builder`` every row in file order; yield each batch's fresh rows (to store) and the files done."""
-        pending: list[tuple[list[int] | None, list[Chunk]]] = []  # per file: its kept rows, or its fresh chunks
+        pending: list[tuple[list[int] | None, list[Chunk], FileTags | None]] = []  # per file: kept rows or fresh
         fresh_count = 0
         for done, file in enumerate(self.files, start=1):
             kept = self.plan.rows.get(file.path)
             chunks: list[Chunk] = []
+            tags: FileTags | None = None
             if kept is None:
                 started = time.perf_counter()
-                chunks = chunk_file(file, self.settings)
+                chunks, tags = chunk_and_tag(file, self.settings)
                 self.clock.add("chunk", started)
                 fresh_count += len(chunks)
-            pending.append((kept, chunks))
+            pending.append((kept, chunks, tags))
             if fresh_count >= BATCH_CHUNKS or done == len(self.files):
                 fresh, vectors = self._flush(pending, builder, totals)
                 yield fresh, vectors, done
                 pending, fresh_count = [], 0
 
-    def _flush(self, pending: list[tuple[list[int] | None, list[Chunk]]], builder: SearchFilesBuilder,
-               totals: Produced) -> tuple[list[Chunk], np.ndarray]:  # fmt: skip
+    def _flush(self, pending: list[tuple[list[int] | None, list[Chunk], FileTags | None]],
+               builder: SearchFilesBuilder, totals: Produced) -> tuple[list[Chunk], np.ndarray]:  # fmt: skip
         """Embed a batch's fresh chunks at once, then hand every file's rows to the builder in order."""
-        fresh = [chunk for kept, chunks in pending if kept is None for chunk in chunks]
+        fresh = [chunk for kept, chunks, _ in pending if kept is None for chunk in chunks]
         started = time.perf_counter()
         vectors, computed = embed_chunks(fresh, self.embedder, self.cache)  # type: ignore[arg-type]
         self.clock.add("embed", started)
@@ -138,7 +140,7 @@ class Producer:
         position = 0
         generation = self.plan.generation
         carried: list[int] = []  # consecutive kept files' rows, carried in one go
-        for kept, chunks in [*pending, (None, [])]:
+        for kept, chunks, tags in [*pending, (None, [], None)]:
             if kept is not None:
                 carried.extend(kept)
                 continue
@@ -150,7 +152,7 @@ class Producer:
                 totals.ids.extend(generation.files.table.ids[row] for row in carried)
                 carried = []
             if chunks:
-                builder.add(chunks, vectors[position : position + len(chunks)])
+                builder.add(chunks, vectors[position : position + len(chunks)], [tags] if tags is not None else ())
                 totals.chunks += len(chunks)
                 totals.ids.extend(chunk.id for chunk in chunks)
                 position += len(chunks)

@@ -1,9 +1,10 @@
-"""The search files kept beside each Chroma collection: chunk table, BM25 index, symbol graph and vectors.
+"""The search files kept beside each Chroma collection: chunk table, BM25 index, symbol graph, vectors and tags.
 
 They are written by the index writer (``SearchFilesBuilder``: fresh chunks batch by batch as they stream through,
-rows of unchanged files carried from the previous generation) into one folder per generation, and loaded once per
-process (``open_search_files``, cached by folder). Retrieval, the map and the overview read them instead of Chroma;
-when they are missing (an index built on a shared Chroma server by another machine) they are rebuilt from the store.
+rows and tags of unchanged files carried from the previous generation) into one folder per generation, and loaded
+once per process (``open_search_files``, cached by folder). Retrieval, the map and the overview read them instead
+of Chroma; when they are missing (an index built on a shared Chroma server by another machine) they are rebuilt
+from the store.
 """
 
 from __future__ import annotations
@@ -13,14 +14,16 @@ import sys
 import threading
 from collections import OrderedDict
 from collections.abc import Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TYPE_CHECKING, Protocol
 
 import numpy as np
 
+from codeqa.chunk.resolve import ImportGraph
+from codeqa.chunk.tags import tag_chunks
 from codeqa.errors import DamagedSearchFilesError, StoreError
-from codeqa.records import Chunk
+from codeqa.records import Chunk, FileTags
 from codeqa.store import searchcheck as checked
 from codeqa.store.bm25 import bm25_from_ids
 from codeqa.store.corpus import Corpus, CorpusBuilder
@@ -29,6 +32,15 @@ from codeqa.store.graph import SymbolGraph
 from codeqa.store.lexical import LexicalIndex, code_tokens, path_tokens, plain_tokens, tokens_of_words
 from codeqa.store.manifest import Manifest
 from codeqa.store.table import TABLE_FILE, ChunkTable
+from codeqa.store.tagfile import (
+    IMPORTS_FILE,
+    TAGS_FILE,
+    StoredTags,
+    TagCollector,
+    load_imports,
+    load_stored_tags,
+    tags_current,
+)
 from codeqa.symbols import IDENTIFIER, defined_names
 
 if TYPE_CHECKING:
@@ -36,7 +48,7 @@ if TYPE_CHECKING:
 
 VECTORS_FILE = "vectors.npy"
 META_FILE = "search-files.json"
-SEARCH_FILES_VERSION = 3  # bump when what is written here changes: older search files are rebuilt from the store
+SEARCH_FILES_VERSION = 4  # bump when what is written here changes: older search files are rebuilt from the store
 CACHED_INDEXES = 8
 
 
@@ -52,10 +64,19 @@ def lexical_document(chunk: Chunk, code: list[str] | None = None) -> list[str]:
 
 @dataclass
 class Generation:
-    """An earlier generation whose rows an update carries over: its search files and its corpus."""
+    """An earlier generation whose rows an update carries over: its search files, its corpus and its files' tags."""
 
     files: SearchFiles
     corpus: Corpus
+    tags: StoredTags = field(default_factory=lambda: StoredTags({}))
+
+    @classmethod
+    def load(cls, directory: Path, files: SearchFiles) -> Generation | None:
+        corpus = Corpus.load(directory)
+        tags = load_stored_tags(directory)
+        if corpus is None or tags is None or len(corpus) != len(files.table):
+            return None
+        return cls(files, corpus, tags)
 
     @property
     def card_of(self) -> dict[str, int]:
@@ -64,21 +85,31 @@ class Generation:
 
 class SearchFilesBuilder:
     """Collects what lexical search and the graph need while rows stream through the index writer: fresh chunks
-    (tokenized here) and rows carried from an earlier generation (their tokens and vectors copied)."""
+    (tokenized here) and rows carried from an earlier generation (their tokens, vectors and tags copied).
+
+    A chunk's references (the symbol graph's edges) are what its file's tag query found on its lines: a call or a
+    type, not a name in a comment or a string. Text no tag query reads (docs, config, languages without a query)
+    links through the identifier pattern."""
 
     def __init__(self) -> None:
         self.table = ChunkTable()
         self._vectors: list[np.ndarray] = []
         self._corpus = CorpusBuilder()
         self._files = FileIndexBuilder()
+        self._tags = TagCollector()
 
-    def add(self, chunks: Sequence[Chunk], vectors: np.ndarray) -> None:
+    def add(self, chunks: Sequence[Chunk], vectors: np.ndarray, tags: Sequence[FileTags] = ()) -> None:
+        """Fresh chunks with their vectors and the tags of their files (``chunk_and_tag``; without them a chunk is
+        tagged on its own text)."""
+        self._tags.add_tags(tags)
         self.table.append(chunks)
         self._vectors.append(np.asarray(vectors, dtype=np.float32))
         for chunk in chunks:
             words = IDENTIFIER.findall(chunk.text)  # once, for the chunk's tokens and the names it mentions
             code = tokens_of_words(words)
-            refs = {sys.intern(word) for word in words if len(word) >= 3}  # = referenced_names(chunk.text)
+            refs = self._tags.tagged_references(chunk)
+            if refs is None:
+                refs = {sys.intern(word) for word in words if len(word) >= 3}  # = referenced_names(chunk.text)
             self._corpus.add(lexical_document(chunk, code), len(code), refs, plain_tokens(chunk.text))
             self._files.add(chunk.path, chunk.symbol, chunk.text)
 
@@ -91,13 +122,22 @@ class SearchFilesBuilder:
         self._vectors.append(np.asarray(base.files.vectors[np.asarray(rows)], dtype=np.float32))
         self._corpus.carry(base.corpus, rows)
         card_of, cards = base.card_of, base.files.files.cards
+        last = ""
         for row in rows:
             path = table.paths[row]
             self._files.add(path, table.symbols[row], None, cards[card_of[path]])
+            if path != last:
+                self._tags.carry(base.tags, path)
+            last = path
+
+    def add_tags(self, tags: Sequence[FileTags]) -> None:
+        """Tags of files whose chunks come later (search files rebuilt from the store tag whole files first)."""
+        self._tags.add_tags(tags)
 
     def finish(self, directory: Path, embedder: DocumentEmbedder | None = None) -> None:
         """Write every search file; ``embedder`` embeds the file cards (without one, cards are the mean vectors)."""
         directory.mkdir(parents=True, exist_ok=True)
+        self._tags.finish(directory)
         corpus = self._corpus.build()
         LexicalIndex(bm25_from_ids(corpus.lexical, corpus.vocab, k1=1.2, b=0.75), len(corpus)).save(directory / "bm25")
         SymbolGraph.from_ids(self.table.symbols, corpus.refs.flat, corpus.refs.offsets, corpus.vocab).save(directory)
@@ -127,9 +167,10 @@ class SearchFiles:
     files: FileIndex  # one entry per file
     definers: dict[str, list[int]]  # lower-cased defined name → rows
     rows_by_basename: dict[str, list[int]]  # lower-cased file name → rows, for questions that name a file
+    imports: ImportGraph = field(default_factory=lambda: ImportGraph({}, {}))  # file → files it imports (resolved)
 
 
-_Parts = tuple[ChunkTable, LexicalIndex, SymbolGraph, np.ndarray, FileIndex]
+_Parts = tuple[ChunkTable, LexicalIndex, SymbolGraph, np.ndarray, FileIndex, ImportGraph]
 _CACHE: OrderedDict[str, SearchFiles] = OrderedDict()
 _CACHE_LOCK = threading.Lock()
 
@@ -154,7 +195,7 @@ def load_search_files(directory: Path, dimension: int | None = None) -> SearchFi
     loaded = _load_files(directory, dimension)
     if loaded is None:
         return None
-    table, lexical, graph, vectors, file_index = loaded
+    table, lexical, graph, vectors, file_index, imports = loaded
     definers: dict[str, list[int]] = {}
     for row, symbol in enumerate(table.symbols):
         for name in defined_names(symbol):
@@ -162,7 +203,7 @@ def load_search_files(directory: Path, dimension: int | None = None) -> SearchFi
     rows_by_basename: dict[str, list[int]] = {}
     for row, path in enumerate(table.paths):
         rows_by_basename.setdefault(path.rsplit("/", 1)[-1].lower(), []).append(row)
-    files = SearchFiles(table, lexical, graph, vectors, file_index, definers, rows_by_basename)
+    files = SearchFiles(table, lexical, graph, vectors, file_index, definers, rows_by_basename, imports)
     with _CACHE_LOCK:
         _CACHE[key] = files
         while len(_CACHE) > CACHED_INDEXES:
@@ -190,7 +231,12 @@ def _load_files(directory: Path, dimension: int | None) -> _Parts | None:
     graph = checked.load_graph(directory, len(table))
     vectors = checked.load_vectors(directory / VECTORS_FILE, len(table), dimension)  # in memory: every question uses it
     file_index = checked.load_file_index(directory, table.paths, vectors.shape[1])
-    return table, lexical, graph, vectors, file_index
+    imports = load_imports(directory)
+    if imports is None:
+        raise checked.damaged(directory / IMPORTS_FILE, "is missing, unreadable or from another version")
+    if not tags_current(directory):
+        raise checked.damaged(directory / TAGS_FILE, "is missing, unreadable or from another version")
+    return table, lexical, graph, vectors, file_index, imports
 
 
 def rebuild_search_files(store: Store, manifest: Manifest, directory: Path, embedder: DocumentEmbedder) -> None:
@@ -206,6 +252,7 @@ def rebuild_search_files(store: Store, manifest: Manifest, directory: Path, embe
         rows.extend(zip(chunks, vectors, strict=True))
     rows.sort(key=lambda row: (row[0].path, row[0].start_line, row[0].end_line))  # the order an index writes
     builder = SearchFilesBuilder()
+    builder.add_tags(tag_chunks([chunk for chunk, _ in rows]))  # whole files, as indexed
     for start in range(0, len(rows), 2000):
         batch = rows[start : start + 2000]
         builder.add([chunk for chunk, _ in batch], np.asarray([vector for _, vector in batch], dtype=np.float32))

@@ -4,30 +4,21 @@ A specifier resolves like the bundlers do: ``./x`` tries ``x``, ``x.ts``, ``x.ts
 ``./x.js`` also finds ``x.ts``, as TypeScript's ESM output requires); ``@/x`` follows ``compilerOptions.paths`` of
 the nearest ``tsconfig.json``/``jsconfig.json`` (``extends`` of a relative file is followed), then ``baseUrl``;
 a bare name is a workspace package (a ``package.json`` in the repository with that ``name``) or an external
-package. Node built-ins are not reported.
+package; ``@/`` and ``~/`` without a config are tried under ``src/`` and the root. Node built-ins are not reported.
 """
 
 from __future__ import annotations
 
-import re
 from collections.abc import Iterator
 from dataclasses import dataclass
 
-from codeqa.explore.importers.project import Project, Resolution, join, parent, read_json
+from codeqa.chunk.resolve.project import RULES, Project, Resolution, join, parent, read_json, words
+from codeqa.records import FileTags
 
-EXTENSIONS = (".ts", ".tsx", ".js", ".jsx", ".mjs", ".cjs", ".mts", ".cts", ".vue", ".svelte", ".d.ts")
-_JS_OUT = (".js", ".jsx", ".mjs", ".cjs")
-_SPECIFIER = re.compile(
-    r"""(?:\bimport\s+(?:type\s+)?(?:[\w$*{}\s,]+?\s+from\s+)?|\bexport\s+(?:type\s+)?[\w$*{}\s,]+?\s+from\s+"""
-    r"""|\brequire\(\s*|\bimport\(\s*)['"]([^'"\n]+)['"]"""
-)
-BUILTINS = frozenset(
-    """
-    assert async_hooks buffer child_process cluster console constants crypto dgram dns domain events fs http
-    http2 https inspector module net os path perf_hooks process punycode querystring readline repl stream
-    string_decoder timers tls tty url util v8 vm worker_threads zlib
-    """.split()  # noqa: SIM905 - a word list reads better as text
-)
+_RULES = RULES["js"]
+EXTENSIONS: tuple[str, ...] = tuple(_RULES["extensions"])
+_COMPILED = tuple(_RULES["compiled"])
+BUILTINS = words(_RULES["builtins"])
 
 
 @dataclass(frozen=True)
@@ -52,21 +43,21 @@ def _compiler_options(project: Project, path: str, depth: int = 0) -> dict:
     extends = data.get("extends")
     if isinstance(extends, str) and extends.startswith(".") and depth < 3:
         inherited = join(parent(path), extends if extends.endswith(".json") else extends + ".json")
-        if inherited and inherited in project.texts:
+        if inherited and inherited in project.tags:
             options = {**_compiler_options(project, inherited, depth + 1), **options}
     return options
 
 
 def _prepare(project: Project) -> tuple[list[Aliases], dict[str, str]]:
     configs = []
-    for path in project.named("tsconfig.json", "jsconfig.json", "tsconfig.base.json", "tsconfig.app.json"):
+    for path in project.named(*_RULES["configs"]):
         options = _compiler_options(project, path)
         patterns = options.get("paths") if isinstance(options.get("paths"), dict) else {}
         paths = tuple((str(k), tuple(str(t) for t in v if isinstance(t, str))) for k, v in patterns.items())
         configs.append(Aliases(parent(path), options.get("_base"), options.get("_paths_root"), paths))
     configs.sort(key=lambda c: -c.folder.count("/") - (1 if c.folder else 0))  # the nearest config first
     packages = {}
-    for path in project.named("package.json"):
+    for path in project.named(_RULES["workspace_manifest"]):
         name = read_json(project.text(path)).get("name")
         if isinstance(name, str) and name:
             packages[name] = parent(path)
@@ -74,10 +65,11 @@ def _prepare(project: Project) -> tuple[list[Aliases], dict[str, str]]:
 
 
 def _candidates(base: str) -> list[str]:
-    options = [base, *(base + ext for ext in EXTENSIONS), *(f"{base}/index{ext}" for ext in EXTENSIONS)]
-    if base.endswith(_JS_OUT):
+    index = _RULES["index"]
+    options = [base, *(base + ext for ext in EXTENSIONS), *(f"{base}/{index}{ext}" for ext in EXTENSIONS)]
+    if base.endswith(_COMPILED):
         stem = base.rsplit(".", 1)[0]
-        options += [stem + ext for ext in (".ts", ".tsx", ".mts", ".cts")]
+        options += [stem + ext for ext in _RULES["compiled_from"]]
     return options
 
 
@@ -122,16 +114,17 @@ def resolve(path: str, specifier: str, project: Project) -> Resolution:
     if name in packages:
         rest = specifier[len(name) :].lstrip("/")
         folder = packages[name]
-        found = _find(files, join(folder, rest)) or _find(files, join(folder, "src", rest))
-        return found, None
-    if specifier.startswith(("@/", "~/")):  # the common alias when no config is indexed: src/ or the root
-        rest = specifier[2:]
-        return _find(files, join("src", rest)) or _find(files, rest), None
-    if specifier.startswith("node:") or name in BUILTINS or specifier.startswith(("http:", "https:", "/")):
+        return next((hit for sub in _RULES["workspace_sources"] if (hit := _find(files, join(folder, sub, rest)))),
+                    set()), None  # fmt: skip
+    for alias, folders in _RULES["default_aliases"].items():
+        if specifier.startswith(alias):  # the common alias when no indexed config defines it
+            rest = specifier[len(alias) :]
+            return next((hit for folder in folders if (hit := _find(files, join(folder, rest)))), set()), None
+    if specifier.startswith(tuple(_RULES["not_packages_prefixes"])) or name in BUILTINS:
         return set(), None
     return set(), name
 
 
-def imports(path: str, text: str, project: Project) -> Iterator[Resolution]:
-    for specifier in dict.fromkeys(_SPECIFIER.findall(text)):
-        yield resolve(path, specifier, project)
+def imports(tags: FileTags, project: Project) -> Iterator[Resolution]:
+    for specifier in dict.fromkeys(ref.target for ref in tags.imports):
+        yield resolve(tags.path, specifier, project)

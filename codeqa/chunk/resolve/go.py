@@ -11,26 +11,17 @@ from __future__ import annotations
 import re
 from collections.abc import Iterator
 
-from codeqa.explore.importers.project import Project, Resolution, join, parent
+from codeqa.chunk.resolve.project import RULES, Project, Resolution, join, parent
+from codeqa.records import FileTags
 
-_BLOCK = re.compile(r"^\s*import\s*\(([^)]*)\)", re.M | re.S)
-_LINE = re.compile(r'^\s*import\s+(?:[\w.]+\s+)?"([^"]+)"', re.M)
-_QUOTED = re.compile(r'"([^"]+)"')
+_RULES = RULES["go"]
 _MODULE = re.compile(r"^\s*module\s+(\S+)", re.M)
-_HOSTS_WITH_OWNER = ("github.com", "gitlab.com", "bitbucket.org", "golang.org", "go.googlesource.com")
-
-
-def import_paths(text: str) -> list[str]:
-    found = _LINE.findall(text)
-    for block in _BLOCK.findall(text):
-        found += _QUOTED.findall(block)
-    return list(dict.fromkeys(found))
 
 
 def _prepare(project: Project) -> list[tuple[str, str]]:
     """(module path, its folder) per go.mod, longest module path first."""
     modules = []
-    for path in project.named("go.mod"):
+    for path in project.named(_RULES["manifest"]):
         if match := _MODULE.search(project.text(path)):
             modules.append((match.group(1).strip('"'), parent(path)))
     return sorted(modules, key=lambda m: -len(m[0]))
@@ -40,12 +31,12 @@ def _package(project: Project, folder: str | None) -> set[str]:
     if folder is None:
         return set()
     inside = project.folders.get("go", {}).get(folder, set())
-    return {path for path in inside if not path.endswith("_test.go")} or set(inside)
+    return {path for path in inside if not path.endswith(_RULES["test_suffix"])} or set(inside)
 
 
 def module_name(import_path: str) -> str:
     parts = import_path.split("/")
-    return "/".join(parts[:3] if parts[0] in _HOSTS_WITH_OWNER else parts[:2])
+    return "/".join(parts[:3] if parts[0] in _RULES["hosts_with_owner"] else parts[:2])
 
 
 def resolve(import_path: str, project: Project) -> Resolution:
@@ -66,6 +57,6 @@ def resolve(import_path: str, project: Project) -> Resolution:
     return set(), module_name(import_path)
 
 
-def imports(path: str, text: str, project: Project) -> Iterator[Resolution]:
-    for import_path in import_paths(text):
+def imports(tags: FileTags, project: Project) -> Iterator[Resolution]:
+    for import_path in dict.fromkeys(ref.target for ref in tags.imports):
         yield resolve(import_path, project)

@@ -1,38 +1,37 @@
-"""What import resolution knows about a repository: its files per language family and their texts.
+"""What import resolution knows about a repository: each file's tags, its files per language family, build files.
 
-Resolution never crosses families: a Python ``import json`` is looked up among Python files only, so it can
-never land on ``viz-lib/json.tsx``. Build files that say how a language resolves (``go.mod``, ``tsconfig.json``,
-``package.json``, ``composer.json``) are read from the same texts.
+Resolution never crosses families (``rules.toml`` lists them): a Python ``import json`` is looked up among Python
+files only, so it can never land on ``viz-lib/json.tsx``. Build files that say how a language resolves
+(``go.mod``, ``tsconfig.json``, ``package.json``, ``composer.json``) come with their text in their tags.
 """
 
 from __future__ import annotations
 
 import json
 import re
+import tomllib
 from collections import defaultdict
 from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass, field
 from functools import cached_property
-from pathlib import PurePosixPath
+from pathlib import Path, PurePosixPath
 from typing import Any
 
-from codeqa.languages import detect_language
+from codeqa.records import FileTags
 
-FAMILIES: dict[str, str] = {
-    "python": "python",
-    **dict.fromkeys(("javascript", "typescript", "tsx", "vue", "svelte"), "js"),
-    "go": "go",
-    "java": "jvm",
-    "kotlin": "jvm",
-    "ruby": "ruby",
-    "php": "php",
-}
+RULES: dict[str, Any] = tomllib.loads((Path(__file__).parent / "rules.toml").read_text())
+FAMILIES: dict[str, str] = {language: family for family, langs in RULES["families"].items() for language in langs}
 
 Resolution = tuple[set[str], str | None]
 """(repository files an import names, the external package to report when none — None: nothing to report)."""
 
 _JSON_COMMENT = re.compile(r'("(?:\\.|[^"\\])*")|//[^\n]*|/\*.*?\*/', re.S)
 _TRAILING_COMMA = re.compile(r",(\s*[}\]])")
+
+
+def words(text: str) -> frozenset[str]:
+    """A word list written as text in ``rules.toml``."""
+    return frozenset(text.split())
 
 
 def read_json(text: str) -> dict[str, Any]:
@@ -65,26 +64,31 @@ def join(*parts: str) -> str | None:
     return "/".join(out)
 
 
+def first_file(files: frozenset[str], base: str | None, patterns: Iterable[str]) -> str | None:
+    """The first of ``pattern.format(base)`` that is a file (``{}.py``, ``{}/__init__.py``)."""
+    if base is None:
+        return None
+    return next((path for pattern in patterns if (path := pattern.format(base).lstrip("/")) in files), None)
+
+
 @dataclass
 class Project:
     """The repository as import resolution sees it; per-family lookups are built lazily and cached."""
 
-    texts: Mapping[str, tuple[str, str]]  # path → (language, text)
-    prepared: dict[str, Any] = field(default_factory=dict)  # family → what its resolver derived once
+    tags: Mapping[str, FileTags]  # path → what the file defines, uses and imports
+    prepared: dict[str, Any] = field(default_factory=dict)  # what a resolver derived once
 
     @classmethod
-    def from_paths(cls, paths: Iterable[str], texts: Mapping[str, str] | None = None) -> Project:
-        """For tests and callers with paths only: languages from the file names, texts where given."""
-        texts = texts or {}
-        return cls({p: (detect_language(p) or "text", texts.get(p, "")) for p in {*paths, *texts}})
+    def from_tags(cls, tags: Iterable[FileTags]) -> Project:
+        return cls({item.path: item for item in tags})
 
     @cached_property
     def files(self) -> dict[str, frozenset[str]]:
         """Family → its files."""
         grouped: dict[str, set[str]] = defaultdict(set)
-        for path, (language, _) in self.texts.items():
-            if language in FAMILIES:
-                grouped[FAMILIES[language]].add(path)
+        for path, item in self.tags.items():
+            if item.language in FAMILIES:
+                grouped[FAMILIES[item.language]].add(path)
         return {family: frozenset(paths) for family, paths in grouped.items()}
 
     def cached(self, key: str, factory: Callable[[Project], Any]) -> Any:
@@ -97,11 +101,13 @@ class Project:
         return self.files.get(family, frozenset())
 
     def text(self, path: str) -> str:
-        return self.texts.get(path, ("", ""))[1]
+        """The text of a build file (only build files keep theirs)."""
+        item = self.tags.get(path)
+        return item.build if item else ""
 
     def named(self, *names: str) -> list[str]:
         """Paths whose file name is one of ``names`` (build files), shallowest first."""
-        found = [path for path in self.texts if PurePosixPath(path).name in names]
+        found = [path for path in self.tags if PurePosixPath(path).name in names]
         return sorted(found, key=lambda p: (p.count("/"), p))
 
     @cached_property

@@ -1,0 +1,2 @@
+; inherits: typescript, jsx
+; TSX: TypeScript with JSX.

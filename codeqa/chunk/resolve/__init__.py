@@ -1,0 +1,89 @@
+"""Import resolution: which repository files each file imports, from the imports its tags recorded at index time.
+
+One resolver per language family, each resolving like the language does (``rules.toml`` holds the rules as data:
+package roots, index files, path aliases, autoload roots, module paths, include folders); a file is only ever
+resolved against files of its own family. What does not resolve is an external package, counted separately
+(standard libraries are left out).
+"""
+
+from __future__ import annotations
+
+from collections import Counter
+from collections.abc import Callable, Iterable, Iterator
+from dataclasses import dataclass
+
+from codeqa.chunk.resolve import dotnet, go, javascript, jvm, native, php, python, ruby, rust, scripts
+from codeqa.chunk.resolve.project import FAMILIES, Project, Resolution
+from codeqa.records import FileTags
+
+Resolver = Callable[[FileTags, Project], Iterator[Resolution]]
+
+RESOLVERS: dict[str, Resolver] = {
+    "python": python.imports,
+    "js": javascript.imports,
+    "go": go.imports,
+    "jvm": jvm.imports,
+    "ruby": ruby.imports,
+    "php": php.imports,
+    "native": native.imports,
+    "rust": rust.imports,
+    "dotnet": dotnet.imports,
+    "lua": scripts.lua,
+    "shell": scripts.shell,
+}
+
+# the families whose rules read a file's references (constants, types used); the others read imports, definitions,
+# namespaces and build files only, so a stored file's references need not be decoded to resolve it
+READS_REFERENCES = frozenset({"jvm", "ruby", "php", "dotnet"})
+
+
+def reads_references(language: str) -> bool:
+    return FAMILIES.get(language) in READS_REFERENCES
+
+
+@dataclass(frozen=True)
+class ImportGraph:
+    files: dict[str, tuple[str, ...]]  # file → repository files it imports (sorted)
+    external: dict[str, int]  # external package → how many files use it, most used first
+
+
+def file_imports(tags: FileTags, project: Project) -> tuple[set[str], set[str]]:
+    """(repository files ``tags.path`` imports, external packages it uses) — empty for languages without rules."""
+    resolved: set[str] = set()
+    external: set[str] = set()
+    family = FAMILIES.get(tags.language)
+    if family is None or family not in RESOLVERS:
+        return resolved, external
+    own_family = project.family_files(family)
+    for found, name in RESOLVERS[family](tags, project):
+        resolved.update(found & own_family)
+        if not found and name:
+            external.add(name)
+    resolved.discard(tags.path)
+    return resolved, external
+
+
+def resolve_imports(tags: Iterable[FileTags]) -> ImportGraph:
+    """Every file's imports resolved against the whole repository."""
+    project = Project.from_tags(tags)
+    files: dict[str, tuple[str, ...]] = {}
+    external: Counter[str] = Counter()
+    for path in sorted(project.tags):
+        resolved, names = file_imports(project.tags[path], project)
+        if resolved:
+            files[path] = tuple(sorted(resolved))
+        external.update(names)
+    return ImportGraph(files, dict(sorted(external.items(), key=lambda kv: (-kv[1], kv[0]))))
+
+
+__all__ = [
+    "FAMILIES",
+    "READS_REFERENCES",
+    "RESOLVERS",
+    "ImportGraph",
+    "Project",
+    "Resolution",
+    "file_imports",
+    "reads_references",
+    "resolve_imports",
+]
