@@ -50,7 +50,8 @@ PATH_RULES: list[PathRule] = [
              r"|(^|/)[a-z0-9_]+/packages/|(^|/)static/(js|css)/(lib|libs|vendor|plugins)/", None, "vendored"),
     PathRule(r"(^|/)(generated|gen|__generated__|autogen)/|_pb2(_grpc)?\.py$|\.pb\.go$|\.generated\.\w+$",
              None, "generated"),
-    PathRule(r"(^|/)(tests?|spec|specs|__tests__|__mocks__|testing|e2e|cypress|fixtures?|testdata)/", "test", "test"),
+    PathRule(r"(^|/)(tests?|spec|specs|__tests__|__mocks__|testing|e2e|cypress|fixtures?|testdata"
+             r"|snapshots?|__snapshots__)/", "test", "test"),
     # test files by each language's own naming convention (a shell library's test_functions.bash is not one)
     PathRule(r"(^|/)(test_[^/]*\.py|[^/]*_test\.(py|go|rb|exs?|c|cc|cpp|rs)|[^/]*_unittest\.(c|cc|cpp)|conftest\.py"
              r"|[^/]*_spec\.rb|[^/]*\.(spec|test)\.[cm]?[jt]sx?|[^/]*\.bats)$", "test", "test"),

@@ -24,12 +24,13 @@ from codeqa.retrieve.file_signals import (
     graph_spread,
     is_init,
     main_language,
+    module_paths,
     path_overlap,
     per_file_count,
     per_file_max,
     symbol_and_mention,
 )
-from codeqa.retrieve.query import question_tokens
+from codeqa.retrieve.query import qualified_names, question_tokens
 from codeqa.retrieve.registry import Columns, FeatureRegistry
 from codeqa.retrieve.roles import PERIPHERAL, Role, roles_asked_for
 from codeqa.store.lexical import plain_tokens
@@ -127,6 +128,7 @@ _add("fused", _relative_of("fused"), "the file's best chunk in the chunk-level f
 _add("fused_rr", _rank_of("fused"))
 _add("symbol", _relative_of("symbol"), "names the question mentions that the file defines (rarer weigh more)")
 _add("path_mention", lambda c: c.of("mention"), "the question names the file")
+_add("module_path", lambda c: c.of("module_path"), "the question names the file's module (Commands.Register)")
 _add("path_overlap", lambda c: path_overlap(c.files, c.numbers, c.query_tokens), "share of path words asked")
 _add("hits_dense", lambda c: np.log1p(per_file_count(c.files, c.signals.dense_top)[c.numbers]))
 _add("hits_bm25", lambda c: np.log1p(per_file_count(c.files, c.signals.lexical_top)[c.numbers]))
@@ -237,6 +239,7 @@ def per_file_evidence(
         "fused": fused,
         "symbol": symbol,
         "mention": mention,
+        "module_path": np.where(allowed, module_paths(files, qualified_names(query)), 0.0).astype(np.float32),
         "size": np.log1p(chunk_counts) / math.log(2 + chunk_counts.max()),
     }
 
@@ -250,6 +253,7 @@ POOL_SIGNALS = (
     ("fused", True),
     ("symbol", True),
     ("mention", True),
+    ("module_path", True),
 )  # fmt: skip  (signal, only files that scored)
 
 

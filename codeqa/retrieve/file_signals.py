@@ -54,6 +54,51 @@ def symbol_and_mention(files: SearchFiles, names: set[str], file_names: set[str]
     return symbol, mention
 
 
+def module_paths(files: SearchFiles, qualified: Sequence[Sequence[str]]) -> np.ndarray:
+    """Per file: the question names its module by a qualified name whose parts end the file's path, case, ``_``
+    and ``-`` aside (``Commands.Aregister`` → ``…/Commands/Aregister.hs``, ``Oban.TeamClient`` →
+    ``lib/oban/team_client.ex``, ``Mix.Tasks.Absinthe.Schema`` → ``lib/mix/tasks/absinthe.schema.ex``); the last part
+    may be a member of that module (``Register.postingsReport``). At least two parts must match; a name that fits
+    several files is shared among them. Code files only."""
+    out = np.zeros(len(files.files), dtype=np.float32)
+    if not qualified:
+        return out
+    parts_of, by_tail = _module_parts(files)
+    for parts in qualified:
+        wanted = tuple(_module_word(part) for part in parts)
+        for length in (len(wanted), len(wanted) - 1):
+            if length < 2:
+                break
+            tail = wanted[:length]
+            matches = [n for n in by_tail.get(tail[-2:], ()) if parts_of[n][-length:] == tail]
+            if matches:
+                for number in matches:
+                    out[number] = max(out[number], 1.0 / len(matches))
+                break
+    return out
+
+
+def _module_word(part: str) -> str:
+    return part.replace("_", "").replace("-", "").lower()
+
+
+def _module_parts(files: SearchFiles) -> tuple[list[tuple[str, ...]], dict[tuple[str, str], list[int]]]:
+    """Each code file's path as module words (folders and the dotted stem), and the files by their last two words;
+    computed once per loaded index."""
+    cached = getattr(files, "_module_parts", None)
+    if cached is None:
+        parts_of: list[tuple[str, ...]] = []
+        by_tail: dict[tuple[str, str], list[int]] = {}
+        for number, path in enumerate(files.files.paths):
+            words = tuple(_module_word(w) for w in re.split(r"[/.]", re.sub(r"\.[A-Za-z0-9]+$", "", path)) if w)
+            parts_of.append(words)
+            if len(words) >= 2 and file_language(files, number) not in NOT_CODE:
+                by_tail.setdefault((words[-2], words[-1]), []).append(number)
+        cached = (parts_of, by_tail)
+        files._module_parts = cached  # type: ignore[attr-defined]
+    return cached
+
+
 def file_language(files: SearchFiles, number: int) -> str:
     return files.table.languages[int(files.files.first_row[number])]
 

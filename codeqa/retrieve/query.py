@@ -22,6 +22,7 @@ FILE_LIKE = re.compile(
 )
 TRACEBACK_FRAME = re.compile(r'File "([^"\n]+)", line \d+, in ([A-Za-z_][\w]*)')
 MODULE_PATH = re.compile(r"\b[a-z_][a-z0-9_]*(?:\.[a-z_][a-z0-9_]*){2,}\b")  # package.module.sub → a file
+QUALIFIED = re.compile(r"\b[A-Za-z_]\w*(?:(?:\.|::|\\+)[A-Za-z_]\w*)+")  # Mod.Sub, Mod::Sub, Ns\\Class
 TEST_WORDS = re.compile(r"\btest(s|ing|ed)?\b|\bspec\b|\bfixture", re.IGNORECASE)
 
 
@@ -71,6 +72,19 @@ def query_identifiers(query: str) -> tuple[set[str], set[str]]:
     for module in MODULE_PATH.findall(query):
         files.add(module.replace(".", "/") + ".py")
     return names, files
+
+
+@lru_cache(maxsize=32)
+def qualified_names(query: str) -> tuple[tuple[str, ...], ...]:
+    """Qualified names the question mentions, as their parts: ``Commands.Aregister`` (Haskell, Elixir, Java),
+    ``Devise::Models::Confirmable`` (Ruby, Rust, C++), ``App\\Http\\Kernel`` (PHP), ``pkg.sub.mod``. Two lower-case
+    parts (``obj.attr``, ``os.path``, ``example.com``) are too common to name a file and are left out."""
+    found = []
+    for match in QUALIFIED.findall(query):
+        parts = tuple(part for part in re.split(r"\.|::|\\+", match) if part)
+        if len(parts) >= 2 and not (len(parts) == 2 and all(part.islower() for part in parts)):
+            found.append(parts)
+    return tuple(dict.fromkeys(found))
 
 
 def same_file(repo_path: str, mentioned: str) -> bool:
