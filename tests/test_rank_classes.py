@@ -5,6 +5,9 @@
   issue report's incidental "example" does not switch the example prior off, a Rails initializer full of
   commented configuration does not outrank the controller that does the work;
 - a question that names a defined class gets that definition first.
+
+Class 4 (near misses) is in ``test_rank_near_misses.py``, class 5 (natural questions in TypeScript, C and Haskell) in
+``test_rank_languages.py``.
 """
 
 from __future__ import annotations
