@@ -40,6 +40,13 @@ EXPECTED: dict[str, list[tuple[int, int, str, str]]] = {
         (13, 16, "method", "OrdersController.OrdersController"),
         (18, 29, "method", "OrdersController.Get"),
     ],
+    "sample.ex": [
+        (1, 6, "class", "Shop.Cart"),
+        (8, 12, "method", "Shop.Cart.add"),
+        (14, 15, "method", "Shop.Cart.total"),
+        (17, 17, "method", "Shop.Cart.discount"),
+        (19, 25, "method", "Shop.Cart.with_cart"),
+    ],
     "sample.go": [
         (1, 6, "module", ""),
         (8, 12, "class", "Server"),
@@ -47,6 +54,15 @@ EXPECTED: dict[str, list[tuple[int, int, str, str]]] = {
         (19, 20, "method", "Server.ServeHTTP"),
         (21, 28, "method", "Server.ServeHTTP"),
         (30, 32, "function", "NewServer"),
+    ],
+    "sample.hs": [
+        (1, 3, "module", ""),
+        (5, 10, "class", "Item"),
+        (12, 12, "class", "Cart"),
+        (14, 18, "function", "total"),
+        (19, 20, "function", "total'"),
+        (22, 24, "function", "discount"),
+        (26, 31, "class", "Priced, Item"),
     ],
     "sample.java": [
         (1, 4, "module", ""),
@@ -181,6 +197,8 @@ REQUIRED = {
     "csharp": "cs",
     "php": "php",
     "kotlin": "kt",
+    "haskell": "hs",
+    "elixir": "ex",
 }
 
 
@@ -237,6 +255,24 @@ def test_oversized_function_is_split_into_statement_groups_keeping_its_symbol() 
     assert {(c.symbol, c.kind) for c in parts} == {("long_job", "function")}
     assert parts[0].start_line == 4 and parts[-1].end_line == 85
     assert all(sum(not ch.isspace() for ch in c.text) <= 400 for c in parts)
+
+
+def test_a_multi_clause_definition_is_one_unit_and_is_cut_between_its_clauses() -> None:
+    equations = "".join(f"  | n == {i} = scale{i} * n + offset{i}\n" for i in range(6))
+    haskell = f"-- | Scales a number.\nscale :: Int -> Int\nscale 0 = 0\nscale n\n{equations}\nother = 1\n"
+    file = source("src/Scale.hs", haskell)
+    whole = chunk_file(file, Settings(chunk_max_chars=1000, chunk_min_chars=10))
+    assert summary(whole)[0] == (1, 10, "function", "scale")
+    cut = chunk_file(file, Settings(chunk_max_chars=120, chunk_min_chars=10))
+    assert_invariants(file, cut)
+    assert [c.symbol for c in cut if c.start_line <= 10] == ["scale"] * len([c for c in cut if c.start_line <= 10])
+    assert len([c for c in cut if c.start_line <= 10]) >= 2 and cut[0].start_line == 1
+    elixir = "defmodule A.B do\n  def f(0), do: :zero\n\n  def f(n) when n > 0, do: :pos\n  defp g, do: 1\nend\n"
+    assert summary(chunk_file(source("lib/a/b.ex", elixir), Settings(chunk_max_chars=40, chunk_min_chars=5))) == [
+        (1, 1, "class", "A.B"),
+        (2, 4, "method", "A.B.f"),
+        (5, 6, "method", "A.B.g"),
+    ]
 
 
 def test_small_siblings_are_merged_up_to_the_budget() -> None:

@@ -103,6 +103,32 @@ CASES = [
         [("digest", "", ()), ("../support/money", "relative", ()), ("shop/cart", "", ())],
     ),  # fmt: skip
     (
+        "Cart.hs",
+        {
+            ("Item", "class"),
+            ("itemPrice", "property"),
+            ("total", "function"),
+            ("total'", "function"),
+            ("discount", "function"),
+            ("Priced", "interface"),
+            ("price", "function"),
+        },
+        {("discount", "call"), ("null", "call"), ("Cart", "class"), ("Int", "type"), ("items", "identifier")},
+        [("Data.Map", "", ()), ("Data.List", "", ("sortOn", "foldl'"))],
+    ),  # fmt: skip
+    (
+        "cart.ex",
+        {
+            ("Shop.Cart", "module"),
+            ("add", "function"),
+            ("total", "function"),
+            ("discount", "function"),
+            ("with_cart", "macro"),
+        },
+        {("Enum", "class"), ("map", "call"), ("div", "call"), ("items", "identifier")},
+        [("Shop.Item", "", ()), ("Shop", "", ("Repo", "Tax")), ("Ecto.Query", "", ())],
+    ),  # fmt: skip
+    (
         "Orders.java",
         {("Orders", "class"), ("open", "method"), ("Listener", "interface"), ("State", "enum")},
         {("BaseRepository", "class"), ("Invoice", "type"), ("stream", "call"), ("isOpen", "call")},
@@ -227,7 +253,7 @@ def test_each_language_finds_definitions_references_and_imports(name, definition
 def test_every_grammar_but_config_has_a_query_that_compiles():
     languages = {language for language in GRAMMARS if language not in CONFIG_LANGUAGES}
     assert languages >= {"python", "javascript", "typescript", "tsx", "go", "ruby", "java", "php", "rust", "c",
-                         "cpp", "csharp", "kotlin", "scala", "swift", "lua", "bash"}  # fmt: skip
+                         "cpp", "csharp", "kotlin", "scala", "swift", "lua", "bash", "haskell", "elixir"}  # fmt: skip
     for language in languages:
         query = tag_query(language)
         assert query is not None and query.roles, language

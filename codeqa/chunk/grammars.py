@@ -19,6 +19,17 @@ COMMON_PREFIXES = frozenset({"comment", "line_comment", "block_comment", "multil
 
 
 @dataclass(frozen=True)
+class CallDefinitions:
+    """Definitions written as calls (Elixir ``def f(x) do … end``): the callee picks the kind."""
+
+    node: str  # the call node type
+    target: str  # field holding the callee
+    arguments: str  # child type holding the arguments; the name is in the first one
+    kinds: dict[str, str]  # callee -> definition kind
+    name_fields: tuple[str, ...]  # followed from the first argument to a name node (`f(x) when …` → f)
+
+
+@dataclass(frozen=True)
 class Grammar:
     """How to find definitions in one tree-sitter grammar."""
 
@@ -37,6 +48,12 @@ class Grammar:
     # parse only files whose lines start with fewer than this many indentation/indicator chars:
     # the grammar's external scanner crashes the process on deeper nesting (tree-sitter-yaml 0.7)
     max_indent: int | None = None
+    calls: CallDefinitions | None = None
+    # node type -> (field, node type): the name is the first such node inside that field (Haskell instances)
+    name_descendants: dict[str, tuple[str, str]] = field(default_factory=dict)
+    # node types whose consecutive same-named siblings are one definition (a Haskell signature and its equations)
+    clauses: frozenset[str] = frozenset()
+    inline: frozenset[str] = frozenset()  # lists whose items count as the parent's members (Haskell declarations)
 
 
 _JS_DEFS = {
@@ -80,6 +97,36 @@ _C_DEFS = {
 }
 
 _TS = Grammar("typescript", _TS_DEFS, _JS_WRAPPERS, assigned_functions=_JS_ASSIGNED, prefixes=_JS_PREFIXES)
+
+_HASKELL_DEFS = {
+    "function": "function",
+    "bind": "function",
+    "signature": "function",
+    "foreign_import": "function",
+    "data_type": "class",
+    "newtype": "class",
+    "type_synomym": "class",  # sic: the grammar's spelling
+    "type_family": "class",
+    "data_family": "class",
+    "type_instance": "class",
+    "data_instance": "class",
+    "class": "class",
+    "instance": "class",  # named by its type, like a Rust impl: `instance Show (Tree a)` → Tree
+}
+_ELIXIR_CALLS = CallDefinitions(
+    "call",
+    "target",
+    "arguments",
+    {
+        "defmodule": "class",
+        "defprotocol": "class",
+        "defimpl": "class",
+        "defstruct": "class",  # anonymous: takes its module's name
+        "defexception": "class",
+        **dict.fromkeys(("def", "defp", "defmacro", "defmacrop", "defguard", "defguardp", "defdelegate"), "function"),
+    },
+    ("target", "left"),
+)
 
 GRAMMARS: dict[str, Grammar] = {
     "python": Grammar(
@@ -194,6 +241,22 @@ GRAMMARS: dict[str, Grammar] = {
     ),
     "lua": Grammar("lua", {"function_declaration": "function"}),
     "bash": Grammar("bash", {"function_definition": "function"}),
+    "haskell": Grammar(
+        "haskell",
+        _HASKELL_DEFS,
+        inline=frozenset({"declarations", "class_declarations", "instance_declarations"}),
+        prefixes=COMMON_PREFIXES | {"haddock", "pragma"},
+        name_descendants={"instance": ("patterns", "name")},
+        clauses=frozenset({"signature", "function", "bind"}),
+    ),
+    "elixir": Grammar(
+        "elixir",
+        {},
+        name_types=frozenset({"identifier", "alias"}),
+        prefixes=COMMON_PREFIXES | {"unary_operator"},  # `@doc`, `@spec` above a def
+        calls=_ELIXIR_CALLS,
+        clauses=frozenset({"call"}),  # `def f(0)`, `def f(n)`
+    ),
     # Config files: keys and tables are the units; symbols are dotted key paths.
     "json": Grammar("json", {"pair": "config"}, name_fields=("key",)),
     "yaml": Grammar("yaml", {"block_mapping_pair": "config"}, name_fields=("key",), max_indent=160),

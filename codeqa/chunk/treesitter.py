@@ -64,6 +64,7 @@ class Atom:
     nodes: list[Node]
     defs: list[Node] = field(default_factory=list)
     prefix_only: bool = False
+    clauses: list[Atom] = field(default_factory=list)  # the atoms of one definition's clauses, when grouped
 
 
 def rows(node: Node) -> tuple[int, int]:
@@ -123,6 +124,8 @@ class _Chunker:
         """One piece for an atom that fits, or the recursive split of one that does not."""
         size = self.index.size(atom.start, atom.end)
         if size > self.max_chars and atom.end > atom.start:
+            if atom.clauses:  # an oversized multi-clause definition is cut between its clauses first
+                return [piece for clause in atom.clauses for piece in self.atom_pieces(clause, scope, depth + 1)]
             if atom.defs:
                 target = max(atom.defs, key=_span)
                 inner = self.describe(scope, target)[2]
@@ -137,7 +140,7 @@ class _Chunker:
             return self.split(target, atom.start, atom.end, scope, depth + 1, header_is_def=False)
         if atom.defs:
             described = [self.describe(scope, d) for d in atom.defs]
-            symbols = [s for s, _, _ in described if s]
+            symbols = list(dict.fromkeys(s for s, _, _ in described if s))
             return [Piece(atom.start, atom.end, symbols, described[0][1], True, size >= self.min_chars)]
         return [Piece(atom.start, atom.end, [scope.symbol] if scope.symbol else [], scope.kind)]
 
@@ -153,6 +156,8 @@ class _Chunker:
         for _ in range(MAX_DESCENT):
             body = self.body(current)
             kids = list((body if body is not None else current).named_children)
+            if self.g.inline:
+                kids = [g for k in kids for g in (k.named_children if k.type in self.g.inline else [k])]
             if body is not None:  # comments between the signature and the body (Ruby)
                 first_row = node.start_point.row
                 extra = [
@@ -207,7 +212,23 @@ class _Chunker:
             current.end = following.start - 1
         if found:
             found[-1].end = hi
-        return found
+        return self.group_clauses(found) if self.g.clauses else found
+
+    def group_clauses(self, found: list[Atom]) -> list[Atom]:
+        """Join consecutive clauses of one definition (``f :: …``, ``f 0 = …``, ``f n = …``) into one atom."""
+        out: list[Atom] = []
+        for atom in found:
+            last = out[-1] if out else None
+            name = self.clause_name(atom.defs[0]) if atom.defs else ""
+            if last is not None and last.defs and name and name == self.clause_name(last.defs[-1]):
+                clauses = [*(last.clauses or [last]), atom]
+                out[-1] = Atom(last.start, atom.end, last.nodes + atom.nodes, last.defs + atom.defs, False, clauses)
+            else:
+                out.append(atom)
+        return out
+
+    def clause_name(self, node: Node) -> str:
+        return self.name(node) if node.type in self.g.clauses else ""
 
     def carve_trailing_comment(self, found: list[Atom]) -> None:
         """Split off a comment that the grammar tucked inside the end of the previous node.
@@ -243,6 +264,8 @@ class _Chunker:
         current = node
         for _ in range(4):
             kind = current.type
+            if self.call_kind(current):
+                return current
             if kind in self.g.definitions:
                 rule = self.g.assigned_functions.get(kind)
                 if rule is None:
@@ -266,7 +289,7 @@ class _Chunker:
 
     def describe(self, scope: Scope, node: Node) -> tuple[str, str, Scope]:
         """Symbol, chunk kind and inner scope of a definition node."""
-        def_kind = self.g.definitions[node.type]
+        def_kind = self.g.definitions.get(node.type) or self.call_kind(node) or "function"
         name = self.name(node)
         if def_kind == "namespace":
             return name, "module", Scope(scope.prefix, name, "module", "namespace")
@@ -276,8 +299,31 @@ class _Chunker:
             return qualified, kind, Scope(qualified, qualified, kind, "function")
         return qualified, def_kind, Scope(qualified, qualified, def_kind, def_kind)
 
-    def name(self, node: Node) -> str:
-        """The bare (or receiver-qualified) name of a definition; "" when anonymous."""
+    def call_kind(self, node: Node) -> str | None:
+        """The definition kind of a call that defines (Elixir ``def``, ``defmodule``), else None."""
+        calls = self.g.calls
+        if calls is None or node.type != calls.node:
+            return None
+        target = node.child_by_field_name(calls.target)
+        return calls.kinds.get(target.text.decode("utf-8", "replace")) if target and target.text else None
+
+    def call_name(self, node: Node) -> Node | None:
+        """The name node of a defining call: inside its first argument (None: anonymous, like ``defstruct``)."""
+        calls = self.g.calls
+        assert calls is not None
+        arguments = next((c for c in node.named_children if c.type == calls.arguments), None)
+        found = arguments.named_children[0] if arguments is not None and arguments.named_child_count else None
+        for _ in range(8):
+            if found is None or found.type in self.g.name_types:
+                return found
+            found = next(filter(None, (found.child_by_field_name(f) for f in calls.name_fields)), None)
+        return None
+
+    def name_node(self, node: Node) -> Node | None:
+        rule = self.g.name_descendants.get(node.type)
+        holder = node.child_by_field_name(rule[0]) if rule else None
+        if rule and holder is not None:
+            return next((n for n in _descendants(holder) if n.type == rule[1]), None)
         found: Node | None = None
         for field_name in self.g.name_fields:
             found = node.child_by_field_name(field_name)
@@ -293,6 +339,11 @@ class _Chunker:
             found = current
         if found is None and self.g.name_types:
             found = next((c for c in node.named_children if c.type in self.g.name_types), None)
+        return found
+
+    def name(self, node: Node) -> str:
+        """The bare (or receiver-qualified) name of a definition; "" when anonymous."""
+        found = self.call_name(node) if self.call_kind(node) else self.name_node(node)
         name = clean_name(found.text.decode("utf-8", "replace")) if found and found.text else ""
         receiver = node.child_by_field_name(self.g.receiver_field) if self.g.receiver_field else None
         if receiver is not None and receiver.text:
@@ -306,10 +357,23 @@ def clean_name(text: str) -> str:
     """One-line, language-neutral name: ``a::b``/``a\\b`` → ``a.b``, generics and quotes dropped."""
     text = " ".join(text.split())
     text = _GENERICS.sub("", text).replace("::", ".").replace("\\", ".")
-    text = text.strip("\"'`").lstrip("*&")
+    if len(text) > 1 and text[0] == text[-1] and text[0] in "\"'`":  # not Haskell's `f'`
+        text = text[1:-1]
+    text = text.lstrip("*&")
     if "(" in text:
         text = text.split("(", 1)[0].strip()
     return text[:120]
+
+
+def _descendants(node: Node, limit: int = 64) -> list[Node]:
+    """Named nodes below ``node`` in pre-order (at most ``limit``)."""
+    out: list[Node] = []
+    stack = list(reversed(node.named_children))
+    while stack and len(out) < limit:
+        current = stack.pop()
+        out.append(current)
+        stack.extend(reversed(current.named_children))
+    return out
 
 
 def _span(node: Node) -> int:
