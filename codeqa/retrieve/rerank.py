@@ -152,6 +152,16 @@ _add("callee_of_first", lambda c: c.links()[0], "the first file uses a name this
 _add("caller_of_first", lambda c: c.links()[1], "this file uses a name the first file defines")
 _add("callee_of_hub", lambda c: c.links()[0] * _hub(c), "callee of a first file that is a hub (__init__, central)")
 _add(
+    "callee_dense_gap",
+    lambda c: c.links()[0] * (c.best_dense - c.best_dense[0]),
+    "for a callee of the first file: its best chunk's cosine minus the first's (a callee as close as its caller)",
+)
+_add(
+    "caller_dense_gap",
+    lambda c: c.links()[1] * (c.best_dense - c.best_dense[0]),
+    "for a caller of the first file: its best chunk's cosine minus the first's",
+)
+_add(
     "sibling_of_first",
     lambda c: np.asarray(
         [i > 0 and _folder(c.files.files.paths[int(n)]) == _folder(c.files.files.paths[c.top])
