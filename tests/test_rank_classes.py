@@ -257,6 +257,27 @@ def test_one_path_table_gives_layers_and_roles():
     assert {rule.role for rule in PATH_RULES if rule.role} <= {role.value for role in Role}
 
 
+@pytest.mark.parametrize(
+    ("path", "role"),
+    [
+        # each language's build files are tooling, not the code a question is about
+        ("mix.exs", Role.TOOLING), ("hledger/hledger.cabal", Role.TOOLING), ("stack.yaml", Role.TOOLING),
+        ("Package.swift", Role.TOOLING), ("build.zig", Role.TOOLING), ("build.sbt", Role.TOOLING),
+        ("kong-3.0.0-0.rockspec", Role.TOOLING), ("docker/Dockerfile.dev", Role.TOOLING),
+        # a module that writes Dockerfiles is code (the rule used to take any name starting with "dockerfile")
+        ("lib/livebook/hubs/dockerfile.ex", Role.SOURCE), ("src/dockerfile.ts", Role.SOURCE),
+        # a bundler's hashed or minified output is generated; a dated migration or a plain name is not
+        ("static/assets/pascal-35QHNCUU.js", Role.GENERATED), ("dist/main.3f9a2c1b.css", Role.GENERATED),
+        ("vendor-libs/react.min.js", Role.GENERATED), ("assets/js/hooks/js_view.js", Role.SOURCE),
+        ("src/notification-constraints.js", Role.SOURCE),
+        # snapshot inputs of snapshot tests are test data
+        ("Snapshots/Async/AsyncAwait.swift", Role.TEST), ("src/__snapshots__/app.test.js.snap", Role.TEST),
+    ],
+)  # fmt: skip
+def test_roles_of_many_languages_build_files_generated_bundles_and_snapshots(path: str, role: Role):
+    assert role_of(path) is role
+
+
 def test_features_are_declared_once_by_name():
     from codeqa.retrieve.chunks import CHUNKS
     from codeqa.retrieve.features import FEATURES, STAGE1, ChunkSignals

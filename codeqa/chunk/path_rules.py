@@ -48,7 +48,9 @@ PATH_RULES: list[PathRule] = [
              r"|(^|/)[a-z]{2,3}[-_][a-z]{2}\.(json|ya?ml|properties|arb|strings|ftl)$", "config", "i18n"),
     PathRule(r"(^|/)(vendor|vendored|_vendor|third[-_]?party|extern|externals?|deps)/"
              r"|(^|/)[a-z0-9_]+/packages/|(^|/)static/(js|css)/(lib|libs|vendor|plugins)/", None, "vendored"),
-    PathRule(r"(^|/)(generated|gen|__generated__|autogen)/|_pb2(_grpc)?\.py$|\.pb\.go$|\.generated\.\w+$",
+    # a bundler's output names files by a content hash (app-35QHNCUU.js, main.3f9a2c1b.css)
+    PathRule(r"(^|/)(generated|gen|__generated__|autogen)/|_pb2(_grpc)?\.py$|\.pb\.go$|\.generated\.\w+$"
+             r"|[-.](?=[a-z0-9]*\d)[a-z0-9]{8,}\.(js|mjs|css)$|\.min\.(js|css)$",
              None, "generated"),
     PathRule(r"(^|/)(tests?|spec|specs|__tests__|__mocks__|testing|e2e|cypress|fixtures?|testdata"
              r"|snapshots?|__snapshots__)/", "test", "test"),
@@ -64,14 +66,18 @@ PATH_RULES: list[PathRule] = [
     PathRule(r"(^|/)(setup\.py|setup\.cfg|pyproject\.toml|noxfile\.py|tox\.ini|makefile|cmakelists\.txt|[^/]*\.cmake"
              r"|package\.json|tsconfig[^/]*\.json|gemfile|rakefile|[^/]*\.gemspec|build\.gradle(\.kts)?"
              r"|settings\.gradle(\.kts)?|pom\.xml|cargo\.toml|build\.rs|go\.mod|justfile|build(\.bazel)?|workspace"
-             r"|composer\.json|(webpack|vite|rollup|babel|esbuild|jest|vitest|eslint|prettier|tailwind|postcss|next|nuxt)"
+             r"|composer\.json|mix\.exs|rebar\.config|[^/]*\.cabal|stack\.ya?ml|cabal\.project|build\.zig(\.zon)?"
+             r"|package\.swift|[^/]*\.podspec(\.json)?|build\.sbt|meson\.build|configure\.ac|[^/]*\.rockspec"
+             r"|(webpack|vite|rollup|babel|esbuild|jest|vitest|eslint|prettier|tailwind|postcss|next|nuxt)"
              r"\.config\.[cm]?[jt]s)$", "build", "tooling"),
     PathRule(r"(^|/)(manifest\.in|requirements[^/]*\.(txt|in)|\.eslintrc[^/]*|\.prettierrc[^/]*|babel\.config\.\w+"
              r"|(webpack|vite|rollup|esbuild|jest|vitest|karma|gulpfile|gruntfile)[^/]*\.[cm]?[jt]s|\.editorconfig"
              r"|\.gitignore|\.gitattributes|\.dockerignore|\.readthedocs\.ya?ml|mkdocs\.ya?ml|conf\.py|phpunit\.xml[^/]*"
              r"|\.flake8|\.pylintrc|mypy\.ini|pytest\.ini|\.coveragerc|\.bumpversion\.cfg|\.release[^/]*|renovate\.json"
              r"|\.?versioneer\.py|_version\.py|version\.py)$", None, "tooling"),
-    PathRule(r"(^|/)(dockerfile[^/]*|docker-compose[^/]*\.ya?ml)$", "config", "tooling"),
+    # Dockerfile, Dockerfile.dev, dev.Dockerfile; not a program that writes one (hubs/dockerfile.ex)
+    PathRule(r"(^|/)(dockerfile(?!\.(exs?|py|rb|go|[cm]?[jt]sx?|rs|java|kt|php|cs|swift|scala|hs|lua|c|h|cpp)$)[^/]*"
+             r"|[^/]*\.dockerfile|docker-compose[^/]*\.ya?ml)$", "config", "tooling"),
     PathRule(DOC_EXTENSIONS + "|" + DOC_NAMES, "docs", "docs"),
     PathRule(r"\.txt$", None, "docs"),
     # configuration: settings files and a framework's boot-time configuration code (Rails initializers)
