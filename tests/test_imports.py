@@ -293,3 +293,53 @@ def test_lua_require_and_vue_script_imports():
     assert imports["shop/init.lua"] == {"shop/util.lua"}
     assert imports["src/pages/Cart.vue"] == {"src/lib/money.ts"}
     assert external == {"cjson": 1}
+
+
+def test_haskell_modules_by_their_header_in_any_source_root():
+    imports, external = graph(
+        {
+            "src/App/Main.hs": (
+                "module App.Main (main) where\n\nimport App.Config\nimport qualified Data.Map as M\n"
+                "import qualified App.Store.Ledger as L\nimport Data.List (sortOn)\nimport Data.List.Extra (split)\n"
+                "import Script\n\nmain :: IO ()\nmain = print (M.empty :: M.Map Int Int)\n"
+            ),
+            "src/App/Config.hs": "module App.Config where\n\nport :: Int\nport = 8080\n",
+            "lib/App/Store/Ledger.hs": "module App.Store.Ledger (load) where\nimport qualified Data.Map.Strict as M\n",
+            "tools/Config.hs": "module Tools.Config where\n",
+            # a path ending App/Config.hs is not what decides: the header is
+            "app/App/Config.hs": "module Other.Config where\n",
+            "scripts/Script.hs": "main = pure ()\n",  # no header: found by its path
+            "web/src/Util.hs": "module Util where\n",
+            "ui/src/Util.hs": "module Util where\n",
+            "ui/app/Main.hs": "module Main where\nimport Util\n",
+        }
+    )
+    assert imports["ui/app/Main.hs"] == {"ui/src/Util.hs"}  # two packages define Util: the importer's own wins
+    assert imports["src/App/Main.hs"] == {"src/App/Config.hs", "lib/App/Store/Ledger.hs", "scripts/Script.hs"}
+    assert external == {"Data.Map": 2, "Data.List.Extra": 1}  # base (Data.List) is not a dependency
+
+
+def test_elixir_modules_by_defmodule_then_the_conventional_path():
+    imports, external = graph(
+        {
+            "lib/shop/worker.ex": (
+                "defmodule Shop.Worker do\n  alias Shop.{Config, Job}\n  use Shop.Queue.Producer\n  require Logger\n"
+                "  use Ecto.Schema\n  import Ecto.Query\n\n  def run(job), do: Job.new(Config.get())\n"
+                "  alias Shop.Legacy\n  def notify, do: Shop.Notifier.send()\nend\n"
+            ),
+            "lib/shop/config.ex": "defmodule Shop.Config do\n  def get, do: %{}\nend\n",
+            "lib/models.ex": "defmodule Shop.Job do\n  def new(c), do: c\nend\n",  # not where the path says
+            "lib/shop/queue/producer.ex": "defmodule Shop.Queue.Producer do\n  defmacro __using__(_), do: nil\nend\n",
+            "lib/shop.ex": "defmodule Shop do\n  defmodule Notifier do\n    def send, do: :ok\n  end\nend\n",
+            "lib/shop/job.ex": "# moved to lib/models.ex\n",
+            "lib/shop/legacy.ex": "Shop.Codegen.define(:legacy)\n",  # no defmodule: the path
+        }
+    )
+    assert imports["lib/shop/worker.ex"] == {
+        "lib/shop/config.ex",
+        "lib/models.ex",
+        "lib/shop/queue/producer.ex",
+        "lib/shop/legacy.ex",
+        "lib/shop.ex",  # Shop.Notifier, used without a directive, is nested in `defmodule Shop`
+    }
+    assert external == {"Ecto": 1}  # Logger is Elixir's own

@@ -12,7 +12,7 @@ from collections import Counter
 from collections.abc import Callable, Iterable, Iterator
 from dataclasses import dataclass
 
-from codeqa.chunk.resolve import dotnet, go, javascript, jvm, native, php, python, ruby, rust, scripts
+from codeqa.chunk.resolve import dotnet, elixir, go, haskell, javascript, jvm, native, php, python, ruby, rust, scripts
 from codeqa.chunk.resolve.project import FAMILIES, Project, Resolution
 from codeqa.records import FileTags
 
@@ -30,11 +30,13 @@ RESOLVERS: dict[str, Resolver] = {
     "dotnet": dotnet.imports,
     "lua": scripts.lua,
     "shell": scripts.shell,
+    "haskell": haskell.imports,
+    "elixir": elixir.imports,
 }
 
 # the families whose rules read a file's references (constants, types used); the others read imports, definitions,
 # namespaces and build files only, so a stored file's references need not be decoded to resolve it
-READS_REFERENCES = frozenset({"jvm", "ruby", "php", "dotnet"})
+READS_REFERENCES = frozenset({"jvm", "ruby", "php", "dotnet", "elixir"})
 
 
 def reads_references(language: str) -> bool:

@@ -142,3 +142,18 @@ def _suffix_index(paths: Iterable[str], extensions: tuple[str, ...]) -> dict[str
         for i in range(len(parts)):
             index["/".join(parts[i:])].add(path)
     return index
+
+
+def nearest(path: str, candidates: Iterable[str]) -> set[str]:
+    """The candidates sharing the most leading folders with ``path`` (the same package of a monorepo first)."""
+    found = set(candidates)
+    if len(found) <= 1:
+        return found
+    folders = path.split("/")[:-1]
+
+    def shared(other: str) -> int:
+        pairs = list(zip(folders, other.split("/")[:-1], strict=False))
+        return next((i for i, (a, b) in enumerate(pairs) if a != b), len(pairs))
+
+    best = max(shared(p) for p in found)
+    return {p for p in found if shared(p) == best}
