@@ -155,6 +155,11 @@ def test_chunk_metrics_count_each_gold_file_once_and_key_lines():
     concentrated, diverse = chunk_score(one_file, gold, [("b.py", 5)]), chunk_score(spread, gold, [("b.py", 5)])
     assert concentrated["chunk_recall@10"] == 0.5 and diverse["chunk_recall@10"] == 1.0
     assert concentrated["files@10"] == 1.0 and diverse["files@10"] == 2.0
+    assert concentrated["chunk_precision@10"] == diverse["chunk_precision@10"] == 1.0
+    assert (
+        chunk_score([("a.py", 1, 10), ("x.py", 1, 10), ("y.py", 1, 10), ("b.py", 1, 10)], gold)["chunk_precision@10"]
+        == 0.5
+    )
     assert diverse["chunk_ndcg@10"] == 1.0 and 0.6 < concentrated["chunk_ndcg@10"] < 0.62  # 1 / (1 + 1/log2(3))
     assert concentrated["lines@10"] == 0.0 and diverse["lines@10"] == 1.0
     assert "lines@10" not in chunk_score(one_file, gold)

@@ -1,9 +1,11 @@
 """Issue 17's class 4, near misses, on a small real repository indexed by the real pipeline: the file that
-defines what the question describes sits right behind a hub for the first stage alone (a package ``__init__.py``
-that re-exports it), and the second stage must put the definer first.
+defines what the question describes competes with a hub (a package ``__init__.py`` that re-exports it) and a caller
+(the module that starts the flow); the definer must come first, the other two right behind it.
 
-Each test also ranks with the first stage alone (a second stage that weighs only the ``stage1`` score), so the
-fixture is shown to be a near miss there, not a case any ranking gets right.
+The first stage alone (a second stage that weighs only the ``stage1`` score) put the ``__init__.py`` first when
+this test was written; since the ranker was refitted on 80 repositories it puts the definer first as well. A CLI
+commands module whose help texts describe each command still beats the modules that implement them (bench/README,
+"multi-language"): no test pins that, since neither stage gets it right.
 """
 
 from __future__ import annotations
@@ -126,8 +128,8 @@ def _paths(question: str, settings: Settings, **options: object) -> list[str]:
 
 def test_the_module_that_defines_it_comes_before_the_init_that_re_exports_it(mailer: Settings):
     question = "how does a user get an email to choose a new password?"
-    first_stage = _paths(question, mailer, later=FIRST_STAGE_ONLY)
-    assert first_stage.index("mailer/__init__.py") < first_stage.index("mailer/reset.py"), first_stage[:3]
+    # the near misses, the hub that names every function and the caller that starts the flow, follow it
     paths = _paths(question, mailer)
-    assert paths[0] == "mailer/reset.py", paths[:3]
-    assert paths.index("app/core.py") > 1, paths[:3]  # the caller stays behind too
+    assert paths[0] == "mailer/reset.py" and set(paths[1:3]) == {"mailer/__init__.py", "app/core.py"}, paths[:3]
+    # the first stage alone used to put the __init__ first; since the refit on 80 repositories it does not
+    assert _paths(question, mailer, later=FIRST_STAGE_ONLY)[0] == "mailer/reset.py"

@@ -76,7 +76,9 @@ def _cross_validate_stages(queries: list[Any], l2: float, rerank_out: Path | Non
         provenance = {
             "l2": l2,
             "cv": {key: summary["overall"][key] for key in ("acc@1", "acc@5", "mrr@10", "chunk_ndcg@10")},
-            "alpha_temperature_chosen_by": "chunk NDCG@10 + key lines@10 on the training questions",
+            "alpha_temperature_chosen_by": (
+                "chunk NDCG@10 + share of the ten chunks on gold files + key lines@10 on the training questions"
+            ),
             "questions": len(queries),
             "repositories": sorted({q.repo for q in queries}),
             "kinds": sorted({q.kind for q in queries}),

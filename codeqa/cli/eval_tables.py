@@ -6,8 +6,8 @@ from rich.table import Table
 
 from codeqa.cli.console import safe
 
-CHUNK_COLUMNS = (("chunk_ndcg@10", "NDCG@10"), ("chunk_recall@10", "gold files"), ("files@10", "files"),
-                 ("lines@10", "key lines"))  # fmt: skip
+CHUNK_COLUMNS = (("chunk_ndcg@10", "NDCG@10"), ("chunk_recall@10", "gold files"),
+                 ("chunk_precision@10", "on gold files"), ("files@10", "files"), ("lines@10", "key lines"))  # fmt: skip
 
 
 def ordered(summary: dict[str, dict[str, float]]) -> list[tuple[str, dict[str, float]]]:

@@ -72,6 +72,7 @@ def chunk_score(
         "chunk_ndcg@10": _ndcg(first_of_gold_file, min(len(gold_set), depth)),
         "chunk_recall@10": len(gold_set & seen) / len(gold_set) if gold_set else 0.0,
         "files@10": float(len(seen)),
+        "chunk_precision@10": sum(path in gold_set for path, _, _ in top) / len(top) if top else 0.0,
     }
     if key_lines:
         covered = sum(any(p == path and s <= line <= e for p, s, e in top) for path, line in key_lines)

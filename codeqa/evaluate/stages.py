@@ -188,6 +188,7 @@ def chunk_metrics(query: Query, picked: list[int]) -> dict[str, float]:
         "chunk_ndcg@10": gain / ideal,
         "chunk_recall@10": sum(1 for c in seen if query.gold[c]) / max(query.gold_count, 1),
         "files@10": float(len(seen)),
+        "chunk_precision@10": float(query.gold[candidate].sum()) / len(picked) if picked else 0.0,
     }
     if query.key_lines:
         metrics["lines@10"] = float(query.pool_answers[picked].sum()) / query.key_lines if picked else 0.0
@@ -195,17 +196,20 @@ def chunk_metrics(query: Query, picked: list[int]) -> dict[str, float]:
 
 
 def _objective(queries: Sequence[Query], cases: dict[str, ChunkCase], alpha: float, temperature: float) -> float:
-    """Chunk NDCG@10 of the gold files (all questions) plus the share of answering lines shown (the questions that
-    name them): covering the right files and showing the lines that answer count the same."""
+    """Chunk NDCG@10 of the gold files (all questions), the share of the ten chunks that come from them, and the
+    share of answering lines shown (the questions that name them): covering the right files, not filling the list
+    with files that do not answer, and showing the lines that answer count the same. Without the middle term the
+    objective is blind to a list that shows one chunk of each of ten files, the right two among them."""
     weights = balanced_weights(queries)
-    ndcg = lines = lined = 0.0
+    ndcg = precision = lines = lined = 0.0
     for query, weight in zip(queries, weights, strict=True):
         metrics = chunk_metrics(query, chosen_chunks(cases[query.instance_id], alpha, temperature))
         ndcg += weight * metrics["chunk_ndcg@10"]
+        precision += weight * metrics["chunk_precision@10"]
         if "lines@10" in metrics:
             lines += metrics["lines@10"]
             lined += 1
-    return ndcg / weights.sum() + (lines / lined if lined else 0.0)
+    return (ndcg + precision) / weights.sum() + (lines / lined if lined else 0.0)
 
 
 def fit_all(queries: Sequence[Query], config: StageConfig) -> Fitted:
