@@ -84,12 +84,17 @@ class RerankContext(Columns):
         return defines, uses
 
     def links(self) -> tuple[np.ndarray, np.ndarray]:
-        """Per file: does the current first file use it (callee), does it use the first file (caller)?"""
+        """Per file: does the current first file use it (callee), does it use the first file (caller)? Computed
+        once per question (five features read it)."""
+        cache = self.__dict__.get("_links")
+        if cache is not None:
+            return cache
         top = self.top
         uses, used_by = _row(file_links(self.files), top), _row(file_users(self.files), top)
         callee = np.isin(self.numbers, uses).astype(np.float32)
         caller = np.isin(self.numbers, used_by).astype(np.float32)
         callee[0] = caller[0] = 0.0
+        self.__dict__["_links"] = (callee, caller)
         return callee, caller
 
 
