@@ -238,8 +238,17 @@ def test_eval_saves_features_and_cross_validates_by_repository(tmp_path: Path):
     assert "leave-one-repository-out" in result.output and "acme/copy" in result.output
     trained = json.loads(weights.read_text())
     assert trained["provenance"]["repositories"] == ["acme/copy", "acme/uploader"] and trained["weights"]
-    reused = CliRunner().invoke(app, [*args, "--from-features", "--cv-by-repo", "--l2", "1"])
-    assert reused.exit_code == 0 and "leave-one-repository-out" in reused.output
+    rerank, ranks = tmp_path / "rerank.json", tmp_path / "cv.json"
+    reused = CliRunner().invoke(
+        app, [*args, "--from-features", "--cv-by-repo", "--l2", "1", "--rerank-out", str(rerank), "--json", str(ranks)]
+    )
+    assert reused.exit_code == 0 and "leave-one-repository-out" in reused.output, reused.output
+    assert "second boosted trees" in " ".join(reused.output.split())
+    held_out = json.loads(ranks.read_text())["instances"]
+    assert sorted(row["instance_id"] for row in held_out) == ["c-1", "c-2", "u-1", "u-2"]
+    assert all(row["rank"] is None or row["rank"] >= 1 for row in held_out)
+    settings = json.loads(rerank.read_text())["second_stage"]
+    assert settings["trees"]["roots"] and settings["trees"]["features"]
     missing = CliRunner().invoke(app, ["eval", "--dataset", str(dataset), "--trees", str(trees), "--cv-by-repo"])
     assert missing.exit_code != 0 and "--features" in missing.output
 

@@ -3,6 +3,7 @@
 
 from __future__ import annotations
 
+import json
 from pathlib import Path
 from typing import Annotated, Any
 
@@ -14,7 +15,12 @@ from codeqa.cli.eval_tables import chunk_table, files_table, language_table
 
 
 def _cross_validation(
-    features: Path, instances: list[Any], l2_values: str, train_out: Path | None, rerank_out: Path | None
+    features: Path,
+    instances: list[Any],
+    l2_values: str,
+    train_out: Path | None,
+    rerank_out: Path | None,
+    json_out: Path | None = None,
 ) -> None:
     """Leave-one-repository-out results of the learned ranker for each L2 strength, then (when the features were
     saved with their traces) of the whole ranking; optionally fit on all questions and save the settings."""
@@ -43,7 +49,8 @@ def _cross_validation(
     # the strongest regularization within one MRR point of the best: simpler weights carry over better
     chosen = max(l2 for l2, score in scores.items() if score >= max(scores.values()) - 1.0) if scores else 1.0
     if all(q.second is not None for q in queries) and queries:
-        _cross_validate_stages(queries, chosen, rerank_out, {i.instance_id: i.dataset for i in instances})
+        datasets = {i.instance_id: i.dataset for i in instances}
+        _cross_validate_stages(queries, chosen, rerank_out, datasets, json_out)
     if train_out is not None and scores:
         theta = fit(queries, chosen)
         provenance = {
@@ -58,15 +65,34 @@ def _cross_validation(
         out.print(f"wrote ranker weights (L2={chosen}) to {train_out}")
 
 
-def _cross_validate_stages(queries: list[Any], l2: float, rerank_out: Path | None, datasets: dict[str, str]) -> None:
+def _cross_validate_stages(
+    queries: list[Any], l2: float, rerank_out: Path | None, datasets: dict[str, str], json_out: Path | None = None
+) -> None:
     """The whole ranking (both file stages, the exact-name path, the chunk ranker) cross-validated by repository."""
     from codeqa.evaluate.metrics import summarize
-    from codeqa.evaluate.stages import StageConfig, cross_validate_stages, fit_all, later_from, outcome_results
+    from codeqa.evaluate.stages import (
+        TREE_PARAMS,
+        StageConfig,
+        cross_validate_stages,
+        fit_all,
+        later_from,
+        outcome_results,
+    )
 
     config = StageConfig(l2_first=l2)
     outcomes, _ = cross_validate_stages(queries, config)
     summary = summarize(outcome_results(queries, outcomes, datasets=datasets))
-    title = f"leave-one-repository-out, both stages and the exact-name path (L2={l2}, second stage {config.l2_second})"
+    if json_out is not None:
+        rows = [
+            {"instance_id": q.instance_id, "repo": q.repo, "language": q.language,
+             "dataset": datasets.get(q.instance_id), "first_rank": o.first_rank, "rank": o.rank, **o.chunks}
+            for q in queries
+            for o in (outcomes[q.instance_id],)
+        ]  # fmt: skip
+        json_out.write_text(json.dumps({"summary": summary, "instances": rows}, indent=1))
+        out.print(f"wrote the cross-validated ranks to {json_out}")
+    second = "boosted trees" if config.second_model == "trees" else f"linear, L2={config.l2_second}"
+    title = f"leave-one-repository-out, both stages and the exact-name path (first stage L2={l2}, second {second})"
     out.print(files_table(title, summary, (1, 5, 10)))
     for extra_table in (chunk_table(summary), language_table(summary, (1, 5, 10))):
         if extra_table is not None:
@@ -75,6 +101,20 @@ def _cross_validate_stages(queries: list[Any], l2: float, rerank_out: Path | Non
         fitted = fit_all(queries, config)
         provenance = {
             "l2": l2,
+            "second_stage": (
+                {
+                    "model": "a weighted sum over the best files; LightGBM trees reorder its first ones",
+                    "tree_top": config.tree_top,
+                    "tree_weight": config.tree_weight,
+                    "tree_weight_chosen_by": (
+                        "five folds by repository on dev (0.25/0.5/1/2), the largest that keeps the class-4 "
+                        "near-miss test green (1.0 puts a caller before the definer)"
+                    ),
+                    **{k: v for k, v in TREE_PARAMS.items() if k != "verbose"},
+                }
+                if config.second_model == "trees"
+                else {"model": "linear", "l2": config.l2_second}
+            ),
             "cv": {key: summary["overall"][key] for key in ("acc@1", "acc@5", "mrr@10", "chunk_ndcg@10")},
             "alpha_temperature_chosen_by": (
                 "chunk NDCG@10 + share of the ten chunks on gold files + key lines@10 on the training questions"
@@ -243,4 +283,5 @@ def evaluate(
             out.print(f"wrote {json_out}")
     if cv_by_repo or train_out or rerank_out:
         assert features is not None
-        run_or_exit(lambda: _cross_validation(features, instances, l2, train_out, rerank_out))
+        cv_json = json_out if from_features else None
+        run_or_exit(lambda: _cross_validation(features, instances, l2, train_out, rerank_out, cv_json))

@@ -24,9 +24,11 @@ from codeqa.retrieve.chunks import CHUNK_FEATURES, ChunkRanker
 from codeqa.retrieve.features import FEATURES
 from codeqa.retrieve.rerank import FIRST, STAGE2_FEATURES, Reranker
 from codeqa.retrieve.roles import SECONDARY
+from codeqa.retrieve.trees import TreeEnsemble
 
 WEIGHTS_FILE = "ranker.json"
 RERANK_FILE = "rerank.json"
+_TREES = "<trees>"  # where ``Later.to_json`` writes the tree arrays
 SECONDARY_GAP = 1000.0  # far more than any score difference the weights can make
 _SECONDARY_COLUMNS = [FEATURES.index(f"role_{role}") for role in SECONDARY]
 
@@ -90,13 +92,18 @@ class Later:
     provenance: dict[str, object] = field(default_factory=dict)
 
     def to_json(self) -> str:
-        return json.dumps(
+        text = json.dumps(
             {
                 "second_stage": {
                     "features": list(STAGE2_FEATURES),
                     "weights": self.reranker.weights,
                     "top": self.reranker.top,
                     "text_chunks": self.reranker.text_chunks,
+                    **(
+                        {"tree_top": self.reranker.tree_top, "tree_weight": self.reranker.tree_weight, "trees": _TREES}
+                        if self.reranker.trees
+                        else {}
+                    ),
                 },
                 "chunks": {
                     "features": list(CHUNK_FEATURES),
@@ -108,6 +115,12 @@ class Later:
             },
             indent=1,
         )
+        if self.reranker.trees is None:
+            return text
+        # thousands of node values: one line per array, not one per number
+        arrays = self.reranker.trees.to_dict()
+        lines = ",\n   ".join(f"{json.dumps(key)}: {json.dumps(value)}" for key, value in arrays.items())
+        return text.replace(json.dumps(_TREES), "{\n   " + lines + "\n  }")
 
     @classmethod
     def from_file(cls, path: Path) -> Later:
@@ -118,6 +131,9 @@ class Later:
                 {str(k): float(v) for k, v in second["weights"].items()},
                 int(second.get("top", 30)),
                 int(second.get("text_chunks", 2)),
+                TreeEnsemble.from_dict(second["trees"]) if second.get("trees") else None,
+                int(second.get("tree_top", 10)),
+                float(second.get("tree_weight", 0.5)),
             )
             chunk_ranker = ChunkRanker(
                 {str(k): float(v) for k, v in chunks["weights"].items()},
@@ -127,7 +143,8 @@ class Later:
         except (OSError, ValueError, KeyError, TypeError, AttributeError) as exc:
             raise QueryError(f"Cannot read re-ranking settings from {path}: {exc.__class__.__name__}: {exc}") from exc
         known = {*STAGE2_FEATURES, *(FIRST + name for name in FEATURES)}
-        unknown = sorted(set(reranker.weights) - known) + sorted(set(chunk_ranker.weights) - set(CHUNK_FEATURES))
+        unknown = sorted({*reranker.weights, *reranker.features} - known)
+        unknown += sorted(set(chunk_ranker.weights) - set(CHUNK_FEATURES))
         if unknown:
             raise QueryError(f"Re-ranking settings in {path} name unknown features: {', '.join(unknown)}.")
         return cls(reranker, chunk_ranker, dict(data.get("provenance", {})))

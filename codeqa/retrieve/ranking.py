@@ -116,8 +116,8 @@ def rank(
         texts,
     )
     second_features = STAGE2.matrix(context, len(numbers))
-    second = reranker.score(second_features, candidates.features[top]) - SECONDARY_GAP * secondary[top]
     cut = min(reranker.top, len(top))
+    second = reranker.score(second_features[:cut], candidates.features[top[:cut]], SECONDARY_GAP * secondary[top[:cut]])
     reordered = np.argsort(-second[:cut], kind="stable")
     final_positions = [*reordered.tolist(), *range(cut, len(top))]  # positions in ``top``
     scores = {int(top[p]): float(second[p]) for p in reordered}
