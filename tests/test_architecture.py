@@ -208,7 +208,8 @@ def test_every_imported_third_party_package_is_declared():
         "umap": "umap-learn",
         "markdown_it": "markdown-it-py",
     }  # import name → distribution, where they differ beyond "_" → "-"
-    optional = {"llama-cpp-python"}  # the embedded backend's extra, imported lazily with an install hint
+    # extras imported lazily with an install hint: the embedded backend's, and LightGBM for fitting the ranking
+    optional = {"llama-cpp-python", "lightgbm"}
     stdlib = set(sys.stdlib_module_names)
     for path in [*LIBRARY.rglob("*.py"), *UI_FILES]:
         for module in imported_modules(path):

@@ -9,8 +9,9 @@ import numpy as np
 import pytest
 
 from codeqa.errors import QueryError
-from codeqa.evaluate.stages import Fitted, StageConfig, fit_trees, later_from, second_names
+from codeqa.evaluate.stages import Fitted, StageConfig, later_from, second_names
 from codeqa.evaluate.train import fit_blocks
+from codeqa.evaluate.tree_fit import fit_trees
 from codeqa.retrieve.features import FEATURES
 from codeqa.retrieve.ranker import Later, default_later
 from codeqa.retrieve.rerank import FIRST, STAGE2_FEATURES, Reranker, reorder_head

@@ -70,14 +70,8 @@ def _cross_validate_stages(
 ) -> None:
     """The whole ranking (both file stages, the exact-name path, the chunk ranker) cross-validated by repository."""
     from codeqa.evaluate.metrics import summarize
-    from codeqa.evaluate.stages import (
-        TREE_PARAMS,
-        StageConfig,
-        cross_validate_stages,
-        fit_all,
-        later_from,
-        outcome_results,
-    )
+    from codeqa.evaluate.stages import StageConfig, cross_validate_stages, fit_all, later_from, outcome_results
+    from codeqa.evaluate.tree_fit import TREE_PARAMS
 
     config = StageConfig(l2_first=l2)
     outcomes, _ = cross_validate_stages(queries, config)

@@ -15,28 +15,14 @@ from dataclasses import dataclass, field, replace
 
 import numpy as np
 
-from codeqa.errors import QueryError
+from codeqa.evaluate.chunk_fit import ChunkCase, chosen_chunks, chunk_case, chunk_metrics, chunk_objective, fit_chunks
 from codeqa.evaluate.train import Query, balanced_weights, fit, fit_blocks
-from codeqa.retrieve.chunks import CHUNK_FEATURES, ChunkRanker, best_of_groups
+from codeqa.evaluate.tree_fit import fit_trees
+from codeqa.retrieve.chunks import CHUNK_FEATURES, ChunkRanker
 from codeqa.retrieve.features import FEATURES
 from codeqa.retrieve.ranker import SECONDARY_GAP, Later, Ranker, secondary_files
 from codeqa.retrieve.rerank import FIRST, STAGE2_FEATURES, TEXT_FEATURES, Reranker, reorder_head
 from codeqa.retrieve.trees import TreeEnsemble
-
-DEPTH = 10
-# LightGBM's lambdarank for the trees that reorder the second stage's first ten files: small trees, slow learning.
-# Chosen on the 1,767 dev questions by five folds by repository among 7 or 15 leaves, 300 or 600 trees, minimum
-# leaf 50 or 100, lambdarank or binary (bench/README.md, #17).
-TREE_PARAMS: dict[str, object] = {
-    "objective": "lambdarank",
-    "num_leaves": 7,
-    "learning_rate": 0.05,
-    "n_estimators": 300,
-    "min_child_samples": 50,
-    "colsample_bytree": 0.8,
-    "lambdarank_truncation_level": 10,
-    "verbose": -1,
-}
 
 
 @dataclass(frozen=True)
@@ -125,53 +111,12 @@ def fit_second(queries: Sequence[Query], theta: np.ndarray, config: StageConfig)
     return fit_blocks(second_blocks(queries, theta, config), config.l2_second, len(second_names(config)))
 
 
-def fit_trees(blocks: Sequence[tuple[np.ndarray, np.ndarray, float]], names: Sequence[str]) -> TreeEnsemble:
-    """LightGBM lambdarank over the blocks (one per question: its files' features, which are gold, its weight)."""
-    try:
-        import lightgbm
-    except ImportError as exc:
-        raise QueryError(
-            "Fitting the second stage needs LightGBM: pip install 'codeqa[train]' (or choose the linear model)."
-        ) from exc
-    usable = [(f, g, w) for f, g, w in blocks if g.any() and len(g) > 1]
-    if not usable:
-        raise QueryError("No training question has its gold file among the second stage's files.")
-    mean = float(np.mean([w for _, _, w in usable]))
-    model = lightgbm.LGBMRanker(**TREE_PARAMS)
-    model.fit(
-        np.concatenate([f for f, _, _ in usable]).astype(np.float64),
-        np.concatenate([g.astype(int) for _, g, _ in usable]),
-        group=[len(g) for _, g, _ in usable],
-        sample_weight=np.concatenate([np.full(len(g), w / mean) for _, g, w in usable]),
-    )
-    return TreeEnsemble.from_lightgbm(model.booster_.dump_model(), names)
-
-
 def second_scores(fitted: Fitted, matrix: np.ndarray, secondary: np.ndarray, config: StageConfig) -> np.ndarray:
     """The linear second stage's scores, its first ``tree_top`` files reordered by the trees (``reorder_head``)."""
     linear = matrix @ fitted.second - SECONDARY_GAP * secondary
     if fitted.trees is None:
         return linear
     return reorder_head(linear, linear + config.tree_weight * fitted.trees.predict(matrix), config.tree_top)
-
-
-def fit_chunks(queries: Sequence[Query], config: StageConfig) -> dict[str, float]:
-    """Within-file chunk weights: which chunk of a gold file holds the answering lines (questions that name them)."""
-    columns = [CHUNK_FEATURES.index(name) for name in config.chunks]
-    blocks = []
-    for query in queries:
-        if not query.key_lines or query.pool_owner is None:
-            continue
-        gold_owners = [o for o in np.unique(query.pool_owner) if query.gold[int(query.second[o])]]
-        for owner in gold_owners:
-            rows = query.pool_owner == owner
-            answers = query.pool_answers[rows] > 0
-            if answers.any():
-                blocks.append((query.pool_features[rows][:, columns], answers, 1.0 / len(gold_owners)))
-    if not blocks:
-        return {"fused": 1.0, "dense": 4.0, "bm25": 1.0}
-    theta = fit_blocks(blocks, config.l2_chunks, len(columns))
-    return {name: float(value) for name, value in zip(config.chunks, theta, strict=True)}
 
 
 def ranked_files(query: Query, fitted: Fitted, config: StageConfig) -> tuple[list[int], dict[int, float]]:
@@ -196,81 +141,8 @@ def ranked_files(query: Query, fitted: Fitted, config: StageConfig) -> tuple[lis
     return order, scores
 
 
-@dataclass
-class ChunkCase:
-    """One question's chunk choice inputs under fitted weights (``alpha`` and ``temperature`` still open)."""
-
-    keep: np.ndarray  # positions in the pool
-    owner: np.ndarray  # file of each (0..files-1)
-    file_scores: np.ndarray
-    within: np.ndarray
-    best: np.ndarray
-    exact: list[int]
-
-
-def chunk_case(query: Query, scores: dict[int, float], fitted: Fitted, config: StageConfig) -> ChunkCase:
-    assert query.pool_owner is not None and query.second is not None
-    candidate = query.second[query.pool_owner]
-    keep = np.flatnonzero(np.isin(candidate, list(scores)))
-    files = sorted({int(c) for c in candidate[keep]})
-    group = {c: i for i, c in enumerate(files)}
-    owner = np.asarray([group[int(c)] for c in candidate[keep]], dtype=np.int64)
-    columns = [CHUNK_FEATURES.index(name) for name in config.chunks]
-    weights = {name: fitted.chunk_weights.get(name, 0.0) for name in CHUNK_FEATURES}
-    features = np.zeros((len(keep), len(CHUNK_FEATURES)), dtype=np.float32)
-    features[:, columns] = query.pool_features[keep][:, columns]
-    within = ChunkRanker(weights).within(features, owner)
-    exact = [int(i) for i in np.flatnonzero(query.pool_exact)] if config.exact and query.pool_exact is not None else []
-    return ChunkCase(keep, owner, np.asarray([scores[c] for c in files]), within, best_of_groups(within, owner), exact)
-
-
-def chosen_chunks(case: ChunkCase, alpha: float, temperature: float) -> list[int]:
-    """Positions in the pool of the top ``DEPTH`` chunks (what ``ChunkRanker.values`` and ``ranking`` choose)."""
-    if not len(case.keep):
-        return case.exact[:DEPTH]
-    scaled = case.file_scores / max(temperature, 1e-6)
-    probability = np.exp(scaled - scaled.max())
-    probability /= probability.sum()
-    values = probability[case.owner] * (alpha * case.best + (1.0 - alpha) * case.within)
-    picked = [int(case.keep[i]) for i in np.argsort(-values, kind="stable")[:DEPTH]]
-    return list(dict.fromkeys([*case.exact, *picked]))[:DEPTH]
-
-
-def chunk_metrics(query: Query, picked: list[int]) -> dict[str, float]:
-    candidate = query.second[query.pool_owner[picked]] if picked else np.zeros(0, dtype=np.int64)
-    seen: set[int] = set()
-    gain = 0.0
-    for rank, c in enumerate(candidate.tolist()):
-        if query.gold[c] and c not in seen:
-            gain += 1.0 / math.log2(rank + 2)
-        seen.add(c)
-    ideal = sum(1.0 / math.log2(r + 2) for r in range(min(max(query.gold_count, 1), DEPTH)))
-    metrics = {
-        "chunk_ndcg@10": gain / ideal,
-        "chunk_recall@10": sum(1 for c in seen if query.gold[c]) / max(query.gold_count, 1),
-        "files@10": float(len(seen)),
-        "chunk_precision@10": float(query.gold[candidate].sum()) / len(picked) if picked else 0.0,
-    }
-    if query.key_lines:
-        metrics["lines@10"] = float(query.pool_answers[picked].sum()) / query.key_lines if picked else 0.0
-    return metrics
-
-
-def _objective(queries: Sequence[Query], cases: dict[str, ChunkCase], alpha: float, temperature: float) -> float:
-    """Chunk NDCG@10 of the gold files (all questions), the share of the ten chunks that come from them, and the
-    share of answering lines shown (the questions that name them): covering the right files, not filling the list
-    with files that do not answer, and showing the lines that answer count the same. Without the middle term the
-    objective is blind to a list that shows one chunk of each of ten files, the right two among them."""
-    weights = balanced_weights(queries)
-    ndcg = precision = lines = lined = 0.0
-    for query, weight in zip(queries, weights, strict=True):
-        metrics = chunk_metrics(query, chosen_chunks(cases[query.instance_id], alpha, temperature))
-        ndcg += weight * metrics["chunk_ndcg@10"]
-        precision += weight * metrics["chunk_precision@10"]
-        if "lines@10" in metrics:
-            lines += metrics["lines@10"]
-            lined += 1
-    return (ndcg + precision) / weights.sum() + (lines / lined if lined else 0.0)
+def _case(query: Query, scores: dict[int, float], fitted: Fitted, config: StageConfig) -> ChunkCase:
+    return chunk_case(query, scores, fitted.chunk_weights, config.chunks, config.exact)
 
 
 def _held_out_cases(queries: Sequence[Query], fitted: Fitted, config: StageConfig) -> dict[str, ChunkCase]:
@@ -294,7 +166,7 @@ def _held_out_cases(queries: Sequence[Query], fitted: Fitted, config: StageConfi
         trees = fit_trees(second_blocks(inside, fitted.first, config), second_names(config))
         partial = replace(fitted, trees=trees)
         for query in outside:
-            cases[query.instance_id] = chunk_case(query, ranked_files(query, partial, config)[1], partial, config)
+            cases[query.instance_id] = _case(query, ranked_files(query, partial, config)[1], partial, config)
     return cases
 
 
@@ -303,14 +175,14 @@ def fit_all(queries: Sequence[Query], config: StageConfig) -> Fitted:
     blocks = second_blocks(queries, first, config) if config.second or config.first_features else []
     second = fit_blocks(blocks, config.l2_second, len(second_names(config))) if blocks else np.zeros(0)
     trees = fit_trees(blocks, second_names(config)) if blocks and config.second_model == "trees" else None
-    fitted = Fitted(first, second, fit_chunks(queries, config), 0.5, 1.0, trees)
+    fitted = Fitted(first, second, fit_chunks(queries, config.chunks, config.l2_chunks), 0.5, 1.0, trees)
     cases = _held_out_cases(queries, fitted, config) if trees is not None else {}
     for query in queries:  # the linear second stage, or too few repositories to hold any out
         if query.instance_id not in cases:
-            cases[query.instance_id] = chunk_case(query, ranked_files(query, fitted, config)[1], fitted, config)
+            cases[query.instance_id] = _case(query, ranked_files(query, fitted, config)[1], fitted, config)
     best = max(
         ((a, t) for a in config.alphas for t in config.temperatures),
-        key=lambda at: _objective(queries, cases, *at),
+        key=lambda at: chunk_objective(queries, cases, *at),
     )
     return replace(fitted, alpha=best[0], temperature=best[1])
 
@@ -321,7 +193,7 @@ def outcome(query: Query, fitted: Fitted, config: StageConfig) -> Outcome:
     order, scores = ranked_files(query, fitted, config)
     gold_first = np.flatnonzero(query.gold[first_order])
     gold_final = [i for i, c in enumerate(order) if query.gold[c]]
-    picked = chosen_chunks(chunk_case(query, scores, fitted, config), fitted.alpha, fitted.temperature)
+    picked = chosen_chunks(_case(query, scores, fitted, config), fitted.alpha, fitted.temperature)
     return Outcome(
         int(gold_first[0]) + 1 if len(gold_first) else None,
         gold_final[0] + 1 if gold_final else None,

@@ -8,7 +8,7 @@ file (a softmax within the file over the chunk features in ``CHUNKS``). A chunk'
 
 so a second file that may well be the answer shows its best chunk before the first file's fifth, while a file
 that is clearly the answer keeps most places. The weights, ``alpha`` and ``temperature`` are fitted on dev data
-(``codeqa.evaluate.chunk_train``).
+(``codeqa.evaluate.chunk_fit``).
 """
 
 from __future__ import annotations
