@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import sys
 
 import lightgbm
 import numpy as np
@@ -125,3 +126,10 @@ def test_the_shipped_second_stage_is_trees_over_known_features():
     assert isinstance(reranker, Reranker) and reranker.trees is not None
     assert len(reranker.trees.roots) >= 50 and reranker.tree_top == 10 and 0 < reranker.tree_weight <= 1
     assert set(reranker.features) <= {*STAGE2_FEATURES, *(FIRST + name for name in FEATURES)}
+
+
+def test_fitting_without_lightgbm_says_what_to_install(monkeypatch):
+    monkeypatch.setitem(sys.modules, "lightgbm", None)  # ``import lightgbm`` now raises ImportError
+    config = StageConfig()
+    with pytest.raises(QueryError, match=r"pip install 'codeqa\[train\]'"):
+        fit_trees(_blocks(config, 0, 5), second_names(config))
