@@ -92,6 +92,7 @@ class Later:
     provenance: dict[str, object] = field(default_factory=dict)
 
     def to_json(self) -> str:
+        trees = self.reranker.trees
         text = json.dumps(
             {
                 "second_stage": {
@@ -101,7 +102,7 @@ class Later:
                     "text_chunks": self.reranker.text_chunks,
                     **(
                         {"tree_top": self.reranker.tree_top, "tree_weight": self.reranker.tree_weight, "trees": _TREES}
-                        if self.reranker.trees
+                        if trees is not None
                         else {}
                     ),
                 },
@@ -115,11 +116,10 @@ class Later:
             },
             indent=1,
         )
-        if self.reranker.trees is None:
+        if trees is None:
             return text
         # thousands of node values: one line per array, not one per number
-        arrays = self.reranker.trees.to_dict()
-        lines = ",\n   ".join(f"{json.dumps(key)}: {json.dumps(value)}" for key, value in arrays.items())
+        lines = ",\n   ".join(f"{json.dumps(key)}: {json.dumps(value)}" for key, value in trees.to_dict().items())
         return text.replace(json.dumps(_TREES), "{\n   " + lines + "\n  }")
 
     @classmethod
