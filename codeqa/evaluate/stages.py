@@ -39,8 +39,8 @@ class StageConfig:
     temperatures: tuple[float, ...] = (0.5, 1.0, 2.0, 4.0)
     exact: bool = True
     second_model: str = "trees"  # the linear order's head reordered by trees, or "linear" alone
-    tree_top: int = 10  # how many of the linear order's first files the trees reorder
-    tree_weight: float = 0.5  # ... by the weighted sum + tree_weight × the trees' score
+    tree_top: int = Reranker.tree_top  # how many of the linear order's first files the trees reorder
+    tree_weight: float = Reranker.tree_weight  # ... by the weighted sum + tree_weight × the trees' score
     inner_folds: int = 3  # alpha and temperature are chosen on orders the trees give questions they did not see
     # first-stage features the second stage weighs again, on the top files only (role flags stay with the gap)
     first_features: tuple[str, ...] = tuple(name for name in FEATURES if not name.startswith("role_"))

@@ -132,8 +132,8 @@ class Later:
                 int(second.get("top", 30)),
                 int(second.get("text_chunks", 2)),
                 TreeEnsemble.from_dict(second["trees"]) if second.get("trees") else None,
-                int(second.get("tree_top", 10)),
-                float(second.get("tree_weight", 0.5)),
+                int(second.get("tree_top", Reranker.tree_top)),
+                float(second.get("tree_weight", Reranker.tree_weight)),
             )
             chunk_ranker = ChunkRanker(
                 {str(k): float(v) for k, v in chunks["weights"].items()},
