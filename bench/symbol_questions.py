@@ -4,9 +4,11 @@
 
 For the first snapshot of every repository in the given dev sets, the tree is scanned with codeqa's own scanner
 and chunker; names defined exactly once outside tests (at least 6 characters, written like code: CamelCase or
-snake_case) are sampled, and each becomes three questions — ``Name``, ``Where is Name defined?``, ``What does
-Name do?`` — whose gold file is the defining file and whose answering line is the definition's first line. Only
-dev repositories: never the held-out ones. Deterministic for a seed.
+snake_case) are sampled, and each becomes seven questions — five short ones (``Name``, ``Where is Name
+defined?``, ``What does Name do?``, ``How does Name work?``, ``What is `Name` for?``) and two of 20+ words that name
+it inside a longer question (``long``, ``longtick``) — whose gold file is the defining file and whose answering line
+is the definition's first line; ``template`` says which. Only dev repositories: never the held-out ones.
+Deterministic for a seed.
 """
 
 from __future__ import annotations
@@ -28,7 +30,17 @@ from codeqa.scan import scan_repository  # noqa: E402
 from codeqa.symbols import qualified_names, short_name  # noqa: E402
 
 CODE_NAME = re.compile(r"^(?:[A-Z][a-z0-9]+[A-Z]\w*|[a-z][a-z0-9]*_[a-z0-9_]+|[A-Z][a-z]+[A-Z]?\w*)$")
-TEMPLATES = ("{name}", "Where is {name} defined?", "What does {name} do?")
+TEMPLATES = {
+    "bare": "{name}",
+    "where": "Where is {name} defined?",
+    "what": "What does {name} do?",
+    "how": "How does {name} work?",
+    "tick": "What is `{name}` for?",
+    "long": "I keep running into {name} while reading this codebase; can you explain what it is responsible for and "
+    "where it is implemented?",
+    "longtick": "When a request comes in, which part of the code ends up calling `{name}`, and what does that function "
+    "or type actually do with its inputs?",
+}
 
 
 def definitions(tree: Path) -> dict[str, list[tuple[str, int, str]]]:
@@ -68,13 +80,14 @@ def main() -> None:
                        and CODE_NAME.match(n) and not n.startswith("test"))  # fmt: skip
         for number, name in enumerate(rng.sample(names, min(args.per_tree, len(names)))):
             path, line, kind = min(defined[name])
-            for variant, template in enumerate(TEMPLATES):
+            for variant, (key, template) in enumerate(TEMPLATES.items()):
                 question = template.format(name=name)
                 lines.append({
                     "instance_id": f"symbol-{repo.replace('/', '__')}-{number:02d}-{variant}",
                     "repo": repo, "base_commit": instance.base_commit, "tree": instance.tree_path,
                     "problem_statement": question, "question": question, "gold_files": [path],
                     "key_fact_lines": {f"{kind} {name}": f"{path}:{line}"}, "source_split": "symbol-dev",
+                    "template": key,
                 })  # fmt: skip
         print(f"{repo}: {len(names)} unique names", file=sys.stderr)
     args.out.write_text("".join(json.dumps(line) + "\n" for line in lines))

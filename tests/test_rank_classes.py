@@ -17,7 +17,7 @@ from pathlib import Path
 import pytest
 
 from codeqa.config import Settings
-from codeqa.retrieve.exact import named_symbols
+from codeqa.retrieve.exact import MAX_WORDS_CODE, named_symbols
 from codeqa.retrieve.roles import Role, role_of, roles_asked_for
 from tests.conftest import init_repo
 from tests.helpers import build_index, retrieve_named
@@ -223,6 +223,26 @@ def test_an_exact_class_name_gets_its_definition_first(indexes: Settings):
         result = retrieve_named("exact", question, indexes)
         assert result.files[0].path == "throttle/core.py", [f.path for f in result.files[:3]]
         assert result.hits[0].chunk.symbol == "RateLimiter" and result.hits[0].chunk.path == "throttle/core.py"
+
+
+def test_a_longer_question_that_spells_the_name_as_code_gets_its_definition_first(indexes: Settings):
+    question = (
+        "When a request comes in, which part of the code ends up creating a `RateLimiter`, and what does that "
+        "type actually do with the calls it counts?"
+    )
+    assert 12 < len(question.split()) <= MAX_WORDS_CODE
+    result = retrieve_named("exact", question, indexes)
+    assert result.files[0].path == "throttle/core.py", [f.path for f in result.files[:3]]
+    assert result.hits[0].chunk.symbol == "RateLimiter"
+    # a capitalized word is a name only in a short question: "Where is Session" yes, a long sentence's "Session" no
+    assert named_symbols("Where is Throttle set up?") == ["Throttle"]
+    assert named_symbols("The Throttle and `RateLimiter` and rate_limit_for() " * 3, code_only=True) == [
+        "RateLimiter",
+        "rate_limit_for",
+    ]
+    assert retrieve_named("exact", question, indexes, trace=True).trace.exact_rows  # the path, not luck, put it first
+    too_long = "Please explain in detail why " + " ".join(["the"] * MAX_WORDS_CODE) + " `RateLimiter` exists"
+    assert retrieve_named("exact", too_long, indexes, trace=True).trace.exact_rows == []  # a report names in passing
 
 
 def test_search_shows_chunks_and_files_from_the_rankers(indexes: Settings, monkeypatch: pytest.MonkeyPatch):

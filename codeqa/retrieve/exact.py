@@ -3,7 +3,9 @@
 "Where is ``SessionStore`` defined?", "what does parse_header do", "RateLimiter": when a short question names a
 class or function exactly as the code spells it (case included), and that name is defined in at most
 ``MAX_FILES`` source files, those definitions lead the ranking. Long texts (issue reports, commit messages)
-mention names in passing, so the path is for short questions only (``MAX_WORDS``).
+mention names in passing, so the path is for short questions (``MAX_WORDS``), and for questions up to
+``MAX_WORDS_CODE`` words only when the name is spelled as code (``snake_case``, ``CamelCase``, ``call()``, backticks):
+"which part of the code ends up calling `parse_flags`, and what does it do?" asks for that definition too.
 """
 
 from __future__ import annotations
@@ -19,11 +21,12 @@ from codeqa.store.searchfiles import SearchFiles
 from codeqa.symbols import IDENTIFIER, defined_names
 
 MAX_WORDS = 12
+MAX_WORDS_CODE = 40
 MAX_FILES = 3
 _CAPITALIZED = re.compile(r"(?<![\w.])[A-Z][A-Za-z0-9_]*[a-z0-9_][A-Za-z0-9_]*")  # Session, HTTPAdapter, Flask
 
 
-def named_symbols(query: str) -> list[str]:
+def named_symbols(query: str, code_only: bool = False) -> list[str]:
     """Names the question spells like code, in order: code-like tokens, then capitalized words past the first."""
     names: list[str] = []
     for raw in CODE_LIKE.findall(query):
@@ -31,6 +34,8 @@ def named_symbols(query: str) -> list[str]:
         if IDENTIFIER.fullmatch(raw.replace(".", "_").replace("::", "_").replace("#", "_")):
             names.append(raw)
     words = query.split()
+    if code_only:
+        return list(dict.fromkeys(names))
     first = words[0] if len(words) > 1 else ""  # "Where is …": a sentence's first word is capitalized anyway
     names.extend(word for word in _CAPITALIZED.findall(query) if word != first)
     return list(dict.fromkeys(names))
@@ -45,11 +50,12 @@ def exact_definitions(
     files do (or, when no source file does, at most that many other files); the path applies when the qualifying
     names all point at the same definitions' files.
     """
-    if len(query.split()) > MAX_WORDS:
+    words = len(query.split())
+    if words > MAX_WORDS_CODE:
         return []
     row_file = files.files.row_file
     found: dict[str, list[int]] = {}
-    for name in named_symbols(query):
+    for name in named_symbols(query, code_only=words > MAX_WORDS):
         rows = [
             row
             for row in files.definers.get(name.lower(), ())
@@ -67,6 +73,11 @@ def exact_definitions(
         return []
     best = max(found, key=len)  # the longest (most specific) name decides the order: class before its method
     return sorted(found[best], key=lambda row: (_is_member(files.table.symbols[row], best), row))
+
+
+def asks_only_for_the_name(query: str) -> bool:
+    """A short question is about the name itself; a longer one names it while asking about more."""
+    return len(query.split()) <= MAX_WORDS
 
 
 def _is_member(symbol: str, name: str) -> bool:

@@ -13,7 +13,7 @@ import numpy as np
 from codeqa.records import Chunk
 from codeqa.retrieve.chunks import CHUNKS, chunk_pool
 from codeqa.retrieve.evidence import QueryTerms
-from codeqa.retrieve.exact import exact_definitions
+from codeqa.retrieve.exact import asks_only_for_the_name, exact_definitions
 from codeqa.retrieve.features import ChunkSignals, candidate_features
 from codeqa.retrieve.file_signals import file_roles
 from codeqa.retrieve.query import question_tokens
@@ -129,16 +129,19 @@ def rank(
     roles = file_roles(files)
     exact = exact_definitions(files, query, roles, mask)
     ranked = [int(top[p]) for p in final_positions[:cut]] + rest
+    chunk_file_scores = scores
     if exact:
         exact_files = {int(files.files.row_file[row]) for row in exact}
         leading = [c for c in ranked if int(candidates.files[c]) in exact_files]
         ranked = leading + [c for c in ranked if c not in leading]
+        if not asks_only_for_the_name(query):  # the other files' chunks keep their weight beside the definition
+            chunk_file_scores = dict(scores)
         lead = max(scores.values()) + 1.0
         for position, candidate in enumerate(leading):
             scores[candidate] = lead - position * 1e-3
 
     # chunks: across the re-ranked files, each file weighed by its score
-    file_score = np.asarray([scores[int(c)] for c in top[:cut]], dtype=np.float64)
+    file_score = np.asarray([chunk_file_scores[int(c)] for c in top[:cut]], dtype=np.float64)
     in_cut = pool.owner < cut
     values = np.full(len(pool.rows), -np.inf)
     values[in_cut] = later.chunks.values(file_score, pool_features[in_cut], pool.owner[in_cut])
@@ -146,8 +149,9 @@ def rank(
     chosen = [int(pool.rows[i]) for i in best]
     chunk_value = {int(pool.rows[i]): float(values[i]) for i in best}
     if exact:
-        chosen = list(dict.fromkeys([*exact, *chosen]))[:k]
-        chunk_value.update({row: 1.0 + 1e-3 * (len(exact) - i) for i, row in enumerate(exact)})
+        front = exact if asks_only_for_the_name(query) else exact[:1]
+        chosen = list(dict.fromkeys([*front, *chosen]))[:k]
+        chunk_value.update({row: 1.0 + 1e-3 * (len(front) - i) for i, row in enumerate(front)})
     missing = [row for row in chosen if row not in fetched]
     if missing:
         fetched.update(fetch(missing))
