@@ -35,6 +35,20 @@ FRAMEWORK_EXTS = {
     "echo": (".go",),
     "net/http": (".go",),
 }
+LANGUAGE_EXTS = {  # for lines whose framework is not a web framework above (newcomer_dev2: CLIs, libraries, apps)
+    "c": (".c", ".h"),
+    "cpp": (".cc", ".cpp", ".cxx", ".hpp", ".hh", ".h"),
+    "go": (".go",),
+    "rust": (".rs",),
+    "haskell": (".hs",),
+    "typescript": (".ts", ".tsx"),
+    "javascript": (".js", ".mjs", ".cjs"),
+    "java": (".java",),
+    "php": (".php",),
+    "ruby": (".rb", ".rake"),
+    "elixir": (".ex", ".exs"),
+    "python": (".py",),
+}
 SKIP_DIRS = {".git", "node_modules", "vendor", "__pycache__", "dist", "build", "target"}
 KS = (1, 5, 10)
 
@@ -60,6 +74,13 @@ def corpus(tree: str, exts: tuple[str, ...]) -> tuple[list[str], list[str]]:
     return paths, texts
 
 
+def corpus_extensions(row: dict, rows: list[dict]) -> tuple[str, ...]:
+    """The framework's extensions (else the language's), plus any other extension a gold file of that tree has."""
+    own = FRAMEWORK_EXTS.get(row["framework"]) or LANGUAGE_EXTS[row["language"]]
+    gold = {os.path.splitext(p)[1] for r in rows if r["tree"] == row["tree"] for p in r["gold_files"]}
+    return tuple(sorted(set(own) | gold))
+
+
 def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     ap.add_argument("--data", required=True)
@@ -73,10 +94,10 @@ def main() -> None:
     stemmer = Stemmer.Stemmer("english")
     by_tree = collections.defaultdict(list)
     for row in rows:
-        by_tree[(row["tree"], row["framework"])].append(row)
+        by_tree[(row["tree"], corpus_extensions(row, rows))].append(row)
     results = []
-    for (tree, framework), members in by_tree.items():
-        paths, texts = corpus(os.path.join(args.trees, tree), FRAMEWORK_EXTS[framework])
+    for (tree, exts), members in by_tree.items():
+        paths, texts = corpus(os.path.join(args.trees, tree), exts)
         retriever = bm25s.BM25(k1=args.k1, b=args.b)
         retriever.index(
             bm25s.tokenize(texts, stopwords="en", stemmer=stemmer, show_progress=False), show_progress=False
