@@ -272,6 +272,7 @@ def test_one_path_table_gives_layers_and_roles():
     assert layer_for(".github/workflows/ci.yml") == "build" and role_of(".github/workflows/ci.yml") is Role.CI
     assert layer_for("db/migrate/1_create_users.rb") == "migration" and role_of("db/migrate/1_x.rb") is Role.MIGRATION
     assert role_of("requirements.txt") is Role.TOOLING and role_of("app/history.py") is Role.SOURCE
+    assert role_of("mvnw") is Role.TOOLING and role_of("gradlew.bat") is Role.TOOLING  # generated build wrappers
     assert role_of("LICENSE-MIT") is Role.DOCS and role_of("app/Models/License.php") is Role.SOURCE
     assert role_of("app/jobs/security_health_check_job.rb") is Role.SOURCE and layer_for("templates/a.txt") != "docs"
     assert {rule.role for rule in PATH_RULES if rule.role} <= {role.value for role in Role}

@@ -74,7 +74,7 @@ PATH_RULES: list[PathRule] = [
              r"|(webpack|vite|rollup|esbuild|jest|vitest|karma|gulpfile|gruntfile)[^/]*\.[cm]?[jt]s|\.editorconfig"
              r"|\.gitignore|\.gitattributes|\.dockerignore|\.readthedocs\.ya?ml|mkdocs\.ya?ml|conf\.py|phpunit\.xml[^/]*"
              r"|\.flake8|\.pylintrc|mypy\.ini|pytest\.ini|\.coveragerc|\.bumpversion\.cfg|\.release[^/]*|renovate\.json"
-             r"|\.?versioneer\.py|_version\.py|version\.py)$", None, "tooling"),
+             r"|\.?versioneer\.py|_version\.py|version\.py|mvnw(\.cmd)?|gradlew(\.bat)?)$", None, "tooling"),
     # Dockerfile, Dockerfile.dev, dev.Dockerfile; not a program that writes one (hubs/dockerfile.ex)
     PathRule(r"(^|/)(dockerfile(?!\.(exs?|py|rb|go|[cm]?[jt]sx?|rs|java|kt|php|cs|swift|scala|hs|lua|c|h|cpp)$)[^/]*"
              r"|[^/]*\.dockerfile|docker-compose[^/]*\.ya?ml)$", "config", "tooling"),
