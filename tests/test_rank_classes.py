@@ -145,6 +145,31 @@ end
     "app/controllers/pages_controller.rb": "class PagesController < ApplicationController\n  def home\n  end\nend\n",
 }
 
+RAILS_APP = {  # the seed's logging question on a Rails app with dated migrations that add columns to users
+    "app/controllers/application_controller.rb": """class ApplicationController < ActionController::Base
+  # Every request of a signed-in user passes here first.
+  before_action :set_current_user
+
+  private
+
+  def set_current_user
+    Current.user = User.find_by(id: session[:user_id])
+  end
+end
+""",
+    "app/models/current.rb": "class Current < ActiveSupport::CurrentAttributes\n  attribute :user\nend\n",
+    "app/models/user.rb": "class User < ApplicationRecord\n  has_secure_password\n  has_many :sessions\nend\n",
+    **{
+        f"db/migrate/2024040{n}192649_add_{column}_to_users.rb": f"class Add{column.title().replace('_', '')}ToUsers"
+        f" < ActiveRecord::Migration[7.1]\n  def change\n    add_column :users, :{column}, :datetime\n  end\nend\n"
+        for n, column in enumerate(("last_login_at", "tracked_at", "behavior_logged_at"))
+    },
+    "db/schema.rb": 'ActiveRecord::Schema[7.1].define(version: 2024_04_03) do\n  create_table "users" do |t|\n'
+    '    t.string "email"\n    t.datetime "last_login_at"\n    t.datetime "tracked_at"\n  end\nend\n',
+    "app/javascript/icons/AddUser.jsx": "export default function AddUser(props) {\n  // add user icon: track the"
+    ' user\n  return <svg viewBox="0 0 30 30" {...props}><path d="M15 14a5.5 5.5 0 1 1 5.5-5.5" /></svg>;\n}\n',
+}
+
 _BODY = "".join(f"    value = value * 3 + len(str(value)) - {j}\n" for j in range(14)) + "    return value\n\n\n"
 EXACT = {  # the class sits in a big module; three files named after it use it thirty times each
     "throttle/core.py": '"""Core pieces."""\n\n\n'
@@ -169,7 +194,7 @@ def indexes(tmp_path_factory: pytest.TempPathFactory) -> Settings:
     base = tmp_path_factory.mktemp("rank-classes")
     settings = Settings(home=base / "home")
     for name, files in (("two", TWO_FILES), ("security", SECURITY), ("library", LIBRARY), ("issue", ISSUE_REPO),
-                        ("rails", RAILS), ("exact", EXACT)):  # fmt: skip
+                        ("rails", RAILS), ("exact", EXACT), ("rails_app", RAILS_APP)):  # fmt: skip
         build_index(str(init_repo(base / name, files)), settings, name=name)
     return settings
 
@@ -215,6 +240,32 @@ def test_a_rails_initializer_does_not_outrank_the_controller(indexes: Settings):
     assert paths.index("config/initializers/devise.rb") > paths.index("app/models/user.rb")
     asked = retrieve_named("rails", "where is Devise configured, e.g. the sign in settings?", indexes)
     assert asked.files[0].path == "config/initializers/devise.rb", [f.path for f in asked.files[:3]]
+
+
+def test_migrations_and_icons_rank_after_the_code_unless_asked_for(indexes: Settings):
+    result = retrieve_named("rails_app", "Where would I add logging to track user behavior?", indexes)
+    paths = [f.path for f in result.files]
+    code = {"app/controllers/application_controller.rb", "app/models/current.rb", "app/models/user.rb"}
+    peripheral = [n for n, path in enumerate(paths) if path.startswith("db/") or "/icons/" in path]
+    assert peripheral and min(peripheral) >= len(code & set(paths)), paths  # every source file first
+    assert Role.MIGRATION in roles_asked_for("which columns does the users table have?")
+    asked = retrieve_named("rails_app", "which columns does the users table have?", indexes)
+    assert asked.files[0].path.startswith("db/"), [f.path for f in asked.files[:3]]
+    icon = retrieve_named("rails_app", "where is the add user icon drawn?", indexes)
+    assert icon.files[0].path == "app/javascript/icons/AddUser.jsx", [f.path for f in icon.files[:3]]
+
+
+def test_a_migration_folder_inside_the_code_that_code_uses_is_code():
+    import numpy as np
+    from scipy import sparse
+
+    from codeqa.retrieve.roles import roles_from_evidence
+
+    paths = ["src/migration/MigrationExecutor.ts", "src/data-source/DataSource.ts", "src/commands/RunCommand.ts",
+             "db/migrate/1_add_email_to_users.rb", "priv/repo/migrations/2_add_table.exs"]  # fmt: skip
+    users = sparse.csr_matrix((np.ones(3), ([1, 2, 4], [0, 0, 3])), shape=(5, 5))  # [a, b]: a uses b
+    roles = roles_from_evidence(paths, [True] * 5, users)
+    assert roles == [Role.SOURCE, Role.SOURCE, Role.SOURCE, Role.MIGRATION, Role.MIGRATION]
 
 
 def test_an_exact_class_name_gets_its_definition_first(indexes: Settings):
@@ -273,6 +324,8 @@ def test_one_path_table_gives_layers_and_roles():
     assert layer_for("db/migrate/1_create_users.rb") == "migration" and role_of("db/migrate/1_x.rb") is Role.MIGRATION
     assert role_of("requirements.txt") is Role.TOOLING and role_of("app/history.py") is Role.SOURCE
     assert role_of("mvnw") is Role.TOOLING and role_of("gradlew.bat") is Role.TOOLING  # generated build wrappers
+    assert role_of("app/views/university/rebase.md.erb") is Role.DOCS and role_of(".cursor/rules/a.mdc") is Role.DOCS
+    assert role_of("src/components/svg/AddUser.tsx") is Role.ASSET and role_of("coil-svg/src/svg/Decoder.kt") is Role.SOURCE
     assert role_of("LICENSE-MIT") is Role.DOCS and role_of("app/Models/License.php") is Role.SOURCE
     assert role_of("app/jobs/security_health_check_job.rb") is Role.SOURCE and layer_for("templates/a.txt") != "docs"
     assert {rule.role for rule in PATH_RULES if rule.role} <= {role.value for role in Role}

@@ -26,7 +26,8 @@ class PathRule:
     weak: bool = False  # a naming habit only when the folder is nested in the code: used by source code, it is source
 
 
-DOC_EXTENSIONS = r"\.(md|markdown|mdx|rst|adoc)$"
+# .mdc: Cursor rules (markdown with front matter); .md.erb: a Rails page or mail written in markdown
+DOC_EXTENSIONS = r"\.(md|markdown|mdx|mdc|rst|adoc)(\.erb)?$"
 # README, LICENSE-MIT, SECURITY.md, AUTHORS.rst: documents by name (not License.php or security_check.rb)
 DOC_NAMES = (
     r"(^|/)(readme|changelog|contributing|license|licence|authors|code_of_conduct|security|copying|notice)"
@@ -58,8 +59,11 @@ PATH_RULES: list[PathRule] = [
     PathRule(r"(^|/)(test_[^/]*\.py|[^/]*_test\.(py|go|rb|exs?|c|cc|cpp|rs)|[^/]*_unittest\.(c|cc|cpp)|conftest\.py"
              r"|[^/]*_spec\.rb|[^/]*\.(spec|test)\.[cm]?[jt]sx?|[^/]*\.bats)$", "test", "test"),
     PathRule(r"(^|/)[^/]*Tests?\.(java|kt|cs|php|scala|swift)$", "test", "test", ignore_case=False),
+    # icons drawn as components (an svgr folder of <svg> paths): pictures, not behaviour (coil-svg/…Decoder.kt is code)
+    PathRule(r"(^|/)(svgs?|icons?)/[^/]*\.(jsx|tsx|vue|svelte)$", None, "asset"),
+    # a schema migration, unless nested in the code and used by it (typeorm's src/migration/ is the library)
     PathRule(r"(^|/)(migrations?|db/migrate|alembic|flyway|migrate)/|(^|/)db/(schema\.rb|structure\.sql|seeds\.rb)$",
-             "migration", "migration"),
+             "migration", "migration", weak=True),
     PathRule(r"(^|/)[._]?(examples?|samples?|demos?|benchmarks?|bench|asv_bench|scripts?|tools|contrib|extras?"
              r"|misc|playground|sandbox|devtools|ci)/", None, "example", weak=True),
     PathRule(r"(^|/)(docs?|documentation|doc_src|site-docs|man)/", "docs", "docs"),

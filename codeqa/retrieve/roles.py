@@ -39,6 +39,7 @@ class Role(StrEnum):
     I18N = "i18n"
     MIGRATION = "migration"
     CONFIG = "config"  # settings files, a framework's boot-time configuration (Rails initializers)
+    ASSET = "asset"  # pictures written as code: icon components
 
 
 # Words that say a question is about a role after all (then its prior does not apply).
@@ -54,7 +55,8 @@ ROLE_WORDS: dict[Role, str] = {
     Role.VENDORED: r"\b(vendored|vendor|third[- ]party|bundled)\b",
     Role.GENERATED: r"\b(generated|protobuf|codegen)\b",
     Role.I18N: r"\b(translations?|locales?|i18n|l10n|languages?|locali[sz]ation)\b",
-    Role.MIGRATION: r"\b(migrations?|schema changes?|alembic)\b",
+    Role.MIGRATION: r"\b(migrations?|migrate[sd]?|schemas?|alembic|tables?|columns?)\b",
+    Role.ASSET: r"\b(icons?|svgs?|logos?|images?|pictures?)\b",
     Role.CONFIG: r"\b(config|configs|configure[sd]?|configuring|configuration|settings?|initiali[sz]ers?|"
     r"environments?|env)\b",
 }
@@ -65,10 +67,10 @@ MIN_SOURCE_USERS = 2  # source files that use a file for a naming habit to give 
 _WORDS = {role: re.compile(pattern, re.IGNORECASE) for role, pattern in ROLE_WORDS.items()}
 PERIPHERAL = tuple(role for role in Role if role is not Role.SOURCE)
 # Roles ranked after every source file unless the question asks for them ("about implementation code unless it
-# says otherwise"); migrations are left to the learned prior: "where is the users table defined?" may mean one.
+# says otherwise"); a migration is asked for by its words ("the users table", "which columns", "the schema").
 SECONDARY = (
     Role.TEST, Role.DOCS, Role.CHANGELOG, Role.CI, Role.TOOLING, Role.EXAMPLE, Role.VENDORED, Role.GENERATED, Role.I18N,
-    Role.CONFIG,
+    Role.CONFIG, Role.MIGRATION, Role.ASSET,
 )  # fmt: skip
 
 
