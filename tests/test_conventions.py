@@ -11,10 +11,11 @@ from pathlib import Path
 
 import pytest
 
-from codeqa.answer.conventions import KINDS, load_all, parse
-from codeqa.answer.intent import INTENTS, intents
-from codeqa.answer.mechanism import answers_poorly, detect, matches_in
+from codeqa.answer.mechanism import answers_poorly, matches_in
 from codeqa.config import Settings
+from codeqa.frameworks.conventions import KINDS, load_all, parse
+from codeqa.frameworks.detection import detect
+from codeqa.frameworks.intent import INTENTS, intents
 from codeqa.records import Chunk
 from tests.framework_apps import APPS, SEEDS, build_framework_home
 from tests.helpers import ask_named

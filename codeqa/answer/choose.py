@@ -17,9 +17,9 @@ from collections.abc import Sequence
 from dataclasses import dataclass, replace
 
 from codeqa.answer.context import AnswerContext
-from codeqa.answer.conventions import Convention
 from codeqa.answer.keylines import IMPORT, KeyLine, Terms, clip, evidence, key_lines, scored_lines
 from codeqa.answer.mechanism import Match, answers_poorly, convention_chunks, matches_in, mechanism_score
+from codeqa.frameworks.conventions import Convention
 from codeqa.records import Chunk, Hit
 from codeqa.symbols import short_names
 

@@ -24,11 +24,11 @@ from codeqa.answer.context import AnswerContext
 from codeqa.answer.flow import Use, chains, link, role_of
 from codeqa.answer.fold import collapse, reading_order, split_open, weak_evidence
 from codeqa.answer.injection import instruction_like
-from codeqa.answer.intent import intents
 from codeqa.answer.keylines import KeyLine, Terms, question_terms
 from codeqa.answer.mechanism import Match, framework_name, frameworks
 from codeqa.answer.outline import summary
 from codeqa.answer.values import Value, values_read
+from codeqa.frameworks.intent import intents
 from codeqa.records import Chunk, Hit
 from codeqa.store.lexical import code_tokens
 from codeqa.symbols import IDENTIFIER, short_names

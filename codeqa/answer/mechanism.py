@@ -12,23 +12,20 @@ files cannot explain a mechanism whatever their words (migrations, seeds, SQL, l
 from __future__ import annotations
 
 import threading
-from collections import Counter, OrderedDict
-from collections.abc import Callable, Iterable, Sequence
+from collections import OrderedDict
+from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 from fnmatch import fnmatch
 from pathlib import PurePosixPath
 
 from codeqa.answer.context import AnswerContext
-from codeqa.answer.conventions import Construct, Convention, load_all
-from codeqa.answer.intent import intents
 from codeqa.answer.keylines import COMMENT, prose_lines
+from codeqa.frameworks.conventions import Construct, Convention
+from codeqa.frameworks.detection import detect
+from codeqa.frameworks.intent import intents
 from codeqa.records import Chunk
 
-SECONDARY = 0.5  # a construct for the question's second or third intent counts half
 OTHER_CONSTRUCTS = 0.3  # share of a chunk's other constructs in its mechanism score
-DETECTED = 2.0  # detection score a framework needs: a marker path counts 1.5, an identifier its code uses 1
-PATH_WEIGHT = 1.5
-LANGUAGE_SHARE = 0.15  # a framework's languages must make this share of the index's chunks
 PER_CONSTRUCT = 3  # index chunks brought in per construct, at most
 CHECKED_PER_CONSTRUCT = 12  # ... chosen among this many that hold its anchor, checked in the code
 ANCHOR_ROWS = 200
@@ -53,31 +50,6 @@ class Match:
     phrase: str  # what the construct does here (``says`` filled in)
     weight: float  # the construct's weight for this question (its intent's share included)
     handler: str = ""  # the function the construct hands control to (its ``handler`` group), if it names one
-
-
-def detect(
-    paths: Sequence[str], holds: Callable[[str, Sequence[str]], bool], languages: Sequence[str] = ()
-) -> tuple[Convention, ...]:
-    """The frameworks whose marker paths or identifiers an index holds (``common`` always), most evident first.
-
-    ``holds(word, languages)`` says whether code in those languages uses the identifier; ``languages`` (one per
-    chunk) gates the frameworks: one counts only where its languages make ``LANGUAGE_SHARE`` of the code (a Rails
-    app's few JavaScript assets do not make it an Express app)."""
-    counts = Counter(languages)
-    total = sum(counts.values())
-    scored: list[tuple[float, int, Convention]] = []
-    for order, convention in enumerate(load_all()):
-        if not convention.detect_paths and not convention.detect_words:
-            scored.append((99.0, order, convention))
-            continue
-        share = sum(counts[language] for language in convention.languages) / total if total else 1.0
-        if convention.languages and share < LANGUAGE_SHARE:
-            continue
-        score = PATH_WEIGHT * sum(any(fnmatch(path, glob) for path in paths) for glob in convention.detect_paths)
-        score += sum(holds(word, convention.languages) for word in convention.detect_words)
-        if score >= DETECTED:
-            scored.append((score, order, convention))
-    return tuple(convention for _, _, convention in sorted(scored, key=lambda item: (-item[0], item[1])))
 
 
 def frameworks(context: AnswerContext) -> tuple[Convention, ...]:
@@ -105,10 +77,7 @@ def framework_name(conventions: Sequence[Convention]) -> str:
 
 
 def intent_weight(construct: Construct, intents: Sequence[str]) -> float:
-    for position, intent in enumerate(intents):
-        if intent in construct.intents:
-            return construct.weight * (1.0 if position == 0 else SECONDARY)
-    return 0.0
+    return construct.weight_for(intents)
 
 
 def _code_lines(chunk: Chunk) -> Iterable[tuple[int, str]]:

@@ -16,6 +16,7 @@ from dataclasses import dataclass, field
 import numpy as np
 
 from codeqa.languages import CONFIG_LANGUAGES, DOC_LANGUAGES, MARKUP_LANGUAGES
+from codeqa.retrieve.constructs import construct_evidence
 from codeqa.retrieve.file_signals import (
     centrality,
     doc_bridge,
@@ -145,6 +146,7 @@ _add(
 _add("doc_bridge", lambda c: _relative(doc_bridge(c.files, c.signals.doc_texts)[c.numbers]))
 _add("graph", lambda c: _relative(graph_spread(c.files, c.signals.fused)[c.numbers]), "spread from the best chunks")
 _add("ui_markup", lambda c: c.column("markup") * float(bool(UI_WORDS.search(c.query))))
+_add("construct", lambda c: c.of("construct"), "the file's code holds a framework construct for the question's topic")
 
 
 def _interaction(name: str, condition):
@@ -241,6 +243,7 @@ def per_file_evidence(
         "mention": mention,
         "module_path": np.where(allowed, module_paths(files, qualified_names(query)), 0.0).astype(np.float32),
         "size": np.log1p(chunk_counts) / math.log(2 + chunk_counts.max()),
+        "construct": np.where(allowed, construct_evidence(files, query), 0.0).astype(np.float32),
     }
 
 
@@ -254,6 +257,7 @@ POOL_SIGNALS = (
     ("symbol", True),
     ("mention", True),
     ("module_path", True),
+    ("construct", True),
 )  # fmt: skip  (signal, only files that scored)
 
 

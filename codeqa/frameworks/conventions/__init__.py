@@ -13,6 +13,7 @@ from __future__ import annotations
 
 import re
 import tomllib
+from collections.abc import Sequence
 from dataclasses import dataclass
 from fnmatch import fnmatch
 from functools import lru_cache
@@ -20,6 +21,7 @@ from importlib import resources
 
 KINDS = ("entry", "route", "filter", "auth", "error", "logging", "config", "job", "data")
 COMMON = "common.toml"  # constructs of any application, loaded first
+SECONDARY_INTENT = 0.5  # a construct for the question's second or third intent counts half
 
 
 @dataclass(frozen=True)
@@ -33,6 +35,14 @@ class Construct:
     paths: tuple[str, ...] = ()  # globs the file must match (none: any file of the framework's languages)
     weight: float = 1.0
     languages: tuple[str, ...] = ()  # narrower than the framework's (none: the framework's)
+
+    def weight_for(self, intents: Sequence[str]) -> float:
+        """The construct's weight for a question of these intents (most specific first): full for the first intent
+        it answers, ``SECONDARY_INTENT`` of it for a later one, 0 when it answers none."""
+        for position, intent in enumerate(intents):
+            if intent in self.intents:
+                return self.weight * (1.0 if position == 0 else SECONDARY_INTENT)
+        return 0.0
 
     def applies_to(self, path: str, language: str = "") -> bool:
         if self.languages and language and language not in self.languages:
