@@ -19,6 +19,7 @@ import pytest
 from codeqa.config import Settings
 from codeqa.retrieve.exact import MAX_WORDS_CODE, named_symbols
 from codeqa.retrieve.roles import Role, role_of, roles_asked_for
+from tests import framework_apps
 from tests.conftest import init_repo
 from tests.helpers import build_index, retrieve_named
 
@@ -145,25 +146,9 @@ end
     "app/controllers/pages_controller.rb": "class PagesController < ApplicationController\n  def home\n  end\nend\n",
 }
 
-RAILS_APP = {  # the seed's logging question on a Rails app with dated migrations that add columns to users
-    "app/controllers/application_controller.rb": """class ApplicationController < ActionController::Base
-  # Every request of a signed-in user passes here first.
-  before_action :set_current_user
-  rescue_from ActiveRecord::RecordNotFound, with: :not_found
-
-  private
-
-  def not_found
-    render json: { error: "not found" }, status: :not_found
-  end
-
-  def set_current_user
-    Current.user = User.find_by(id: session[:user_id])
-  end
-end
-""",
+RAILS_APP = {  # the seed's logging question on a Rails app with dated migrations that add columns to users, an icon
+    **framework_apps.RAILS_APP,
     "app/models/current.rb": "class Current < ActiveSupport::CurrentAttributes\n  attribute :user\nend\n",
-    "app/models/user.rb": "class User < ApplicationRecord\n  has_secure_password\n  has_many :sessions\nend\n",
     **{
         f"db/migrate/2024040{n}192649_add_{column}_to_users.rb": f"class Add{column.title().replace('_', '')}ToUsers"
         f" < ActiveRecord::Migration[7.1]\n  def change\n    add_column :users, :{column}, :datetime\n  end\nend\n"
@@ -174,6 +159,7 @@ end
     "app/javascript/icons/AddUser.jsx": "export default function AddUser(props) {\n  // add user icon: track the"
     ' user\n  return <svg viewBox="0 0 30 30" {...props}><path d="M15 14a5.5 5.5 0 1 1 5.5-5.5" /></svg>;\n}\n',
 }
+
 
 _BODY = "".join(f"    value = value * 3 + len(str(value)) - {j}\n" for j in range(14)) + "    return value\n\n\n"
 EXACT = {  # the class sits in a big module; three files named after it use it thirty times each
@@ -250,9 +236,10 @@ def test_a_rails_initializer_does_not_outrank_the_controller(indexes: Settings):
 def test_migrations_and_icons_rank_after_the_code_unless_asked_for(indexes: Settings):
     result = retrieve_named("rails_app", "Where would I add logging to track user behavior?", indexes)
     paths = [f.path for f in result.files]
-    code = {"app/controllers/application_controller.rb", "app/models/current.rb", "app/models/user.rb"}
-    peripheral = [n for n, path in enumerate(paths) if path.startswith("db/") or "/icons/" in path]
-    assert peripheral and min(peripheral) >= len(code & set(paths)), paths  # every source file first
+    peripheral = [n for n, path in enumerate(paths) if role_of(path) is not Role.SOURCE]
+    assert {paths[n] for n in peripheral} >= {"db/schema.rb", "app/javascript/icons/AddUser.jsx"}, paths
+    source = [n for n in range(len(paths)) if n not in peripheral]
+    assert peripheral and source and max(source) < min(peripheral), paths  # every source file first
     assert Role.MIGRATION in roles_asked_for("which columns does the users table have?")
     asked = retrieve_named("rails_app", "which columns does the users table have?", indexes)
     assert any(f.path.startswith("db/") for f in asked.files[:2]), [f.path for f in asked.files[:3]]
@@ -269,7 +256,8 @@ def test_framework_constructs_for_the_questions_topic_are_evidence(indexes: Sett
     errors = construct_evidence(files, "What happens when an API request fails?")  # rescue_from
     assert [files.files.paths[n] for n in errors.nonzero()[0]] == ["app/controllers/application_controller.rb"]
     logging = construct_evidence(files, "Where would I add logging to track user behavior?")  # the filters
-    assert files.files.paths[int(logging.argmax())] == "app/controllers/application_controller.rb"
+    controller = files.files.paths.index("app/controllers/application_controller.rb")
+    assert logging[controller] > 0  # coarse for logging: single-word anchors (Current, trackable) hold many files
     assert not construct_evidence(files, "how is the price of an order rounded?").any()  # no topic, no evidence
 
 
