@@ -20,7 +20,7 @@ from pathlib import PurePosixPath
 
 from codeqa.answer.context import AnswerContext
 from codeqa.answer.keylines import COMMENT, prose_lines
-from codeqa.frameworks.conventions import Construct, Convention
+from codeqa.frameworks.conventions import Construct, Convention, anchor_rows
 from codeqa.frameworks.detection import detect
 from codeqa.frameworks.intent import intents
 from codeqa.records import Chunk
@@ -76,10 +76,6 @@ def framework_name(conventions: Sequence[Convention]) -> str:
     return next((c.name for c in conventions if c.detect_paths or c.detect_words), "")
 
 
-def intent_weight(construct: Construct, intents: Sequence[str]) -> float:
-    return construct.weight_for(intents)
-
-
 def _code_lines(chunk: Chunk) -> Iterable[tuple[int, str]]:
     lines = chunk.text.split("\n")
     prose = prose_lines(lines) if '"""' in chunk.text or "'''" in chunk.text else set()
@@ -98,7 +94,7 @@ def matches_in(chunk: Chunk, conventions: Sequence[Convention], intents: Sequenc
         for convention in conventions
         if not convention.languages or chunk.language in convention.languages
         for construct in convention.constructs
-        if (weight := intent_weight(construct, intents)) > 0 and construct.applies_to(chunk.path, chunk.language)
+        if (weight := construct.weight_for(intents)) > 0 and construct.applies_to(chunk.path, chunk.language)
     ]
     found: list[Match] = []
     for number, line in _code_lines(chunk):
@@ -141,16 +137,7 @@ def _literal_paths(construct: Construct) -> list[str]:
 
 
 def _anchor_rows(context: AnswerContext, anchor: str) -> list[int]:
-    """Rows holding the anchor: every word of it (``err req res next``), or any of its ``|`` alternatives."""
-    if "|" in anchor:
-        return list(dict.fromkeys(row for part in anchor.split("|") for row in _anchor_rows(context, part.strip())))
-    rows: list[int] | None = None
-    for word in anchor.split():
-        found = context.rows_mentioning(word)
-        rows = found if rows is None else [row for row in rows if row in set(found)]
-        if not rows:
-            return []
-    return rows or []
+    return anchor_rows(anchor, context.rows_mentioning)
 
 
 def convention_chunks(
@@ -165,7 +152,7 @@ def convention_chunks(
     primary = intents[:1]
     wanted: dict[int, list[int]] = {}  # construct index -> candidate rows
     anchored = [c for convention in conventions for c in convention.constructs
-                if (c.anchor or _literal_paths(c)) and intent_weight(c, primary) > 0]  # fmt: skip
+                if (c.anchor or _literal_paths(c)) and c.weight_for(primary) > 0]  # fmt: skip
     anchored.sort(key=lambda c: -c.weight)
     for index, construct in enumerate(anchored):
         languages = next(v.languages for v in conventions if construct in v.constructs)

@@ -16,7 +16,7 @@ from collections.abc import Sequence
 
 import numpy as np
 
-from codeqa.frameworks.conventions import Construct, Convention
+from codeqa.frameworks.conventions import Construct, Convention, anchor_rows
 from codeqa.frameworks.detection import detect
 from codeqa.frameworks.intent import intents
 from codeqa.store.lexical import code_tokens
@@ -32,21 +32,6 @@ def _rows_holding(files: SearchFiles, word: str) -> np.ndarray:
     if not tokens:
         return np.zeros(0, dtype=np.int64)
     return np.flatnonzero(files.lexical.scores(tokens[:1]) > 0)
-
-
-def _anchor_rows(files: SearchFiles, anchor: str) -> np.ndarray:
-    """Rows holding the anchor: every word of it (``err req res next``), or any of its ``|`` alternatives (the
-    answer stage's reading of an anchor)."""
-    if "|" in anchor:
-        parts = [_anchor_rows(files, part.strip()) for part in anchor.split("|") if part.strip()]
-        return np.unique(np.concatenate(parts)) if parts else np.zeros(0, dtype=np.int64)
-    rows: np.ndarray | None = None
-    for word in anchor.split():
-        found = _rows_holding(files, word)
-        rows = found if rows is None else np.intersect1d(rows, found, assume_unique=True)
-        if not rows.size:
-            break
-    return rows if rows is not None else np.zeros(0, dtype=np.int64)
 
 
 def index_conventions(files: SearchFiles) -> tuple[Convention, ...]:
@@ -75,7 +60,7 @@ def _anchor_files(files: SearchFiles, construct: Construct, languages: Sequence[
     table, row_file = files.table, files.files.row_file
     numbers = {
         int(row_file[row])
-        for row in _anchor_rows(files, construct.anchor)
+        for row in anchor_rows(construct.anchor, lambda word: _rows_holding(files, word).tolist())
         if (not languages or table.languages[row] in languages)
         and construct.applies_to(table.paths[row], table.languages[row])
     }

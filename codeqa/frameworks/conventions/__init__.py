@@ -13,7 +13,7 @@ from __future__ import annotations
 
 import re
 import tomllib
-from collections.abc import Sequence
+from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass
 from fnmatch import fnmatch
 from functools import lru_cache
@@ -112,3 +112,19 @@ def load_all() -> tuple[Convention, ...]:
     names = sorted(entry.name for entry in folder.iterdir() if entry.name.endswith(".toml"))
     names.sort(key=lambda name: name != COMMON)
     return tuple(parse(folder.joinpath(name).read_text(encoding="utf-8")) for name in names)
+
+
+def anchor_rows(anchor: str, rows_holding: Callable[[str], Iterable[int]]) -> list[int]:
+    """Rows holding a construct's anchor, in ``rows_holding``'s order: every word of it (``err req res next``), or any
+    of its ``|`` alternatives (``jwt|jwtVerify|verifyToken``)."""
+    if "|" in anchor:
+        parts = (anchor_rows(part.strip(), rows_holding) for part in anchor.split("|") if part.strip())
+        return list(dict.fromkeys(row for part in parts for row in part))
+    rows: list[int] | None = None
+    for word in anchor.split():
+        found = list(rows_holding(word))
+        held = set(found)
+        rows = found if rows is None else [row for row in rows if row in held]
+        if not rows:
+            return []
+    return rows or []
