@@ -205,6 +205,30 @@ def detect_language(path: str) -> str | None:
 
 MARKUP_LANGUAGES = frozenset({"html", "erb", "css", "scss", "xml"})  # templates and styles
 
+# Languages whose code calls each other's names directly (one runtime, or a bridge every build uses). A name an
+# Elixir module uses is not a TypeScript class of the same name; a C++ file does call a C header's function.
+RUNTIMES: dict[str, str] = {
+    **dict.fromkeys(("javascript", "typescript", "tsx", "vue", "svelte", "coffeescript"), "javascript"),
+    **dict.fromkeys(("ruby", "erb", "haml", "slim"), "ruby"),
+    **dict.fromkeys(("python", "jupyter"), "python"),
+    **dict.fromkeys(("java", "kotlin", "scala", "groovy", "clojure"), "jvm"),
+    **dict.fromkeys(("c", "cpp", "objc", "swift"), "native"),
+    **dict.fromkeys(("elixir", "erlang"), "beam"),
+    **dict.fromkeys(("csharp", "fsharp"), "dotnet"),
+}
+# Languages that name code without running in a runtime of their own: docs, configuration, generic templates,
+# styles, schemas and queries. Their links go to any language, and any language's links go to them.
+NEUTRAL_LANGUAGES = (
+    DOC_LANGUAGES | CONFIG_LANGUAGES | frozenset({"html", "pug", "css", "scss", "sql", "proto", "graphql", "prisma"})
+)
+
+
+def runtime(language: str | None) -> str | None:
+    """The runtime whose names ``language``'s code can call (None: a neutral language, or none known)."""
+    if not language or language in NEUTRAL_LANGUAGES:
+        return None
+    return RUNTIMES.get(language, language)
+
 
 def has_extension(name: str) -> bool:
     """``bin/setup`` and ``.envrc`` have none; ``app.py`` has one."""

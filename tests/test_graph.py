@@ -56,3 +56,39 @@ def test_every_edge_is_a_real_use(language: str):
         for target in graph.callees(row):
             assert target != row
             assert mentioned & set(defined_names(chunks[target].symbol)), (chunk.location, chunks[target].symbol)
+
+
+# (path, text): a Phoenix app whose React front end defines a class with the name of Elixir's Logger module
+MIXED_APP = [
+    ("lib/chat/tracking.ex", "defmodule Chat.Tracking do\n  require Logger\n\n  def track(event) do\n    Logger.info(\"tracked #{event}\")\n    Chat.Mailer.deliver(event)\n  end\nend\n"),
+    ("lib/chat/mailer.ex", "defmodule Chat.Mailer do\n  def deliver(event) do\n    {:ok, event}\n  end\nend\n"),
+    ("assets/src/logger.tsx", "export class Logger {\n  info(message: string) {\n    console.log(message);\n  }\n}\n"),
+    ("assets/src/app.tsx", "import { Logger } from './logger';\nexport function start() {\n  new Logger().info('started');\n}\n"),
+    ("native/codec.c", "int decode_frame(const char *buffer, int length) {\n  return length;\n}\n"),
+    ("native/player.cpp", "#include \"codec.h\"\nint play(const char *buffer) {\n  return decode_frame(buffer, 42);\n}\n"),
+    ("docs/logging.md", "# Logging\n\nEvents go through `Logger` and `Chat.Tracking`.\n"),
+]  # fmt: skip
+
+
+def test_a_name_links_only_to_code_its_runtime_can_call():
+    chunks = [chunk for path, text in MIXED_APP for chunk in chunk_file(source(path, text), SMALL)]
+    graph = SymbolGraph.build(
+        [c.symbol for c in chunks], [referenced_names(c.text) for c in chunks], [c.language for c in chunks]
+    )
+
+    def row(path: str, symbol_part: str = "") -> int:
+        return next(i for i, c in enumerate(chunks) if c.path == path and symbol_part in c.symbol)
+
+    def callee_paths(path: str) -> set[str]:
+        return {chunks[target].path for source in range(len(chunks)) if chunks[source].path == path
+                for target in graph.callees(source)}  # fmt: skip
+
+    assert callee_paths("lib/chat/tracking.ex") == {"lib/chat/mailer.ex"}  # not the TypeScript Logger
+    assert "assets/src/logger.tsx" in callee_paths("assets/src/app.tsx")  # tsx and ts are one runtime
+    assert "native/codec.c" in callee_paths("native/player.cpp")  # C++ calls C
+    assert {"assets/src/logger.tsx", "lib/chat/tracking.ex"} <= callee_paths("docs/logging.md")  # docs name any code
+    assert row("lib/chat/tracking.ex") not in graph.callers(row("assets/src/logger.tsx", "Logger"))
+    unsplit = SymbolGraph.build([c.symbol for c in chunks], [referenced_names(c.text) for c in chunks])
+    assert "assets/src/logger.tsx" in {  # without languages every chunk is neutral: the link this rule removes
+        chunks[t].path for s, c in enumerate(chunks) if c.path == "lib/chat/tracking.ex" for t in unsplit.callees(s)
+    }

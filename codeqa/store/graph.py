@@ -3,7 +3,8 @@
 Edges come from identifiers: chunk A references chunk B when A's text mentions a name B defines (a function,
 class or method name; ``Class.method`` defines ``Class.method`` and ``method``). That catches calls, imports,
 inheritance and type uses in every language we parse, without a resolver per language. Names defined in many
-places (``get``, ``run``) are too ambiguous to be evidence and are ignored.
+places (``get``, ``run``) are too ambiguous to be evidence and are ignored. A name links only within a runtime
+(``languages.RUNTIMES``): Elixir's ``Logger`` is not the TypeScript class ``Logger`` of the same app's front end.
 """
 
 from __future__ import annotations
@@ -16,6 +17,7 @@ from pathlib import Path
 import numpy as np
 from scipy import sparse
 
+from codeqa.languages import runtime
 from codeqa.symbols import defined_names
 
 GRAPH_FILE = "graph.npz"
@@ -30,47 +32,61 @@ class SymbolGraph:
     matrix: sparse.csr_matrix
 
     @classmethod
-    def build(cls, symbols: Sequence[str], references: Iterable[Iterable[str]]) -> SymbolGraph:
-        """From each chunk's symbol and the names it mentions (strings)."""
+    def build(
+        cls, symbols: Sequence[str], references: Iterable[Iterable[str]], languages: Sequence[str] | None = None
+    ) -> SymbolGraph:
+        """From each chunk's symbol and the names it mentions (strings), and each chunk's language."""
         vocab: dict[str, int] = {}
         ids = [[vocab.setdefault(name, len(vocab)) for name in names] for names in references]
         flat = np.fromiter((i for row in ids for i in row), dtype=np.int64)
         offsets = np.zeros(len(ids) + 1, dtype=np.int64)
         np.cumsum([len(row) for row in ids], out=offsets[1:])
-        return cls.from_ids(symbols, flat, offsets, list(vocab))
+        return cls.from_ids(symbols, flat, offsets, list(vocab), languages)
 
     @classmethod
-    def from_ids(cls, symbols: Sequence[str], flat: np.ndarray, offsets: np.ndarray, vocab: Sequence[str]):
+    def from_ids(
+        cls,
+        symbols: Sequence[str],
+        flat: np.ndarray,
+        offsets: np.ndarray,
+        vocab: Sequence[str],
+        languages: Sequence[str] | None = None,
+    ) -> SymbolGraph:
         """From each chunk's symbol and the names it mentions as ids into ``vocab`` (row ``r``'s names are
-        ``flat[offsets[r]:offsets[r + 1]]``, in the order they were collected)."""
-        definers: dict[str, list[int]] = defaultdict(list)
+        ``flat[offsets[r]:offsets[r + 1]]``, in the order they were collected), and each chunk's language.
+
+        A name links only to definitions its chunk's code could call: in the same runtime (``languages.runtime``),
+        or in a neutral language (docs, configuration, schemas). How ambiguous a name is, is counted there too.
+        """
+        size = len(symbols)
+        runtime_of = [runtime(language) for language in languages] if languages is not None else [None] * size
+        number = {name: i for i, name in enumerate(vocab)}
+        definers: dict[str | None, dict[int, list[int]]] = defaultdict(lambda: defaultdict(list))
         for row, symbol in enumerate(symbols):
             for name in defined_names(symbol):
-                if name not in COMMON_NAMES:
-                    definers[name].append(row)
-        number = {name: i for i, name in enumerate(vocab)}
-        useful = {
-            number[name]: rows for name, rows in definers.items() if len(rows) <= MAX_DEFINITIONS and name in number
-        }
-        size = len(symbols)
-        # every (row, mentioned name) pair whose name has useful definers, expanded to one edge per definer
-        first = np.full(len(vocab) + 1, 0, dtype=np.int64)
-        count = np.zeros(len(vocab) + 1, dtype=np.int64)
-        targets_of = np.fromiter((r for i in sorted(useful) for r in useful[i]), dtype=np.int64)
-        position = 0
-        for i in sorted(useful):
-            first[i], count[i] = position, len(useful[i])
-            position += len(useful[i])
+                if name not in COMMON_NAMES and name in number:
+                    definers[runtime_of[row]][number[name]].append(row)
         flat = np.asarray(flat, dtype=np.int64)
         row_of = np.repeat(np.arange(size, dtype=np.int64), np.diff(offsets))
-        mentions = count[flat]
-        sources = np.repeat(row_of, mentions)
-        within = np.arange(int(mentions.sum()), dtype=np.int64) - np.repeat(np.cumsum(mentions) - mentions, mentions)
-        targets = targets_of[np.repeat(first[flat], mentions) + within] if len(sources) else sources
-        weights = (1.0 / np.repeat(mentions, mentions)).astype(np.float64)
-        keep = sources != targets
+        code = {name: i for i, name in enumerate(dict.fromkeys(runtime_of))}
+        code_of_row = np.fromiter((code[name] for name in runtime_of), dtype=np.int64, count=size)
+        parts = []
+        for name, number_of_runtime in code.items():
+            # docs and configuration name code of every runtime; code calls its own runtime and neutral languages
+            callable_here = list(definers.values()) if name is None else [definers[name], definers[None]]
+            useful: dict[int, list[int]] = defaultdict(list)
+            for by_name in callable_here:
+                for i, rows in by_name.items():
+                    useful[i].extend(rows)
+            useful = {i: sorted(rows) for i, rows in useful.items() if len(rows) <= MAX_DEFINITIONS}
+            here = code_of_row[row_of] == number_of_runtime
+            parts.append(_expand(row_of[here], flat[here], useful, len(vocab)))
+        if not parts:
+            return cls(sparse.csr_matrix((size, size), dtype=np.float32))
+        source, target, weight = (np.concatenate([part[k] for part in parts]) for k in range(3))
+        keep = source != target
         matrix = sparse.csr_matrix(
-            (weights[keep], (sources[keep], targets[keep])), shape=(size, size), dtype=np.float32
+            (weight[keep].astype(np.float64), (source[keep], target[keep])), shape=(size, size), dtype=np.float32
         )
         matrix.sum_duplicates()
         return cls(matrix)
@@ -122,3 +138,22 @@ class SymbolGraph:
             degree[degree == 0] = 1.0
             self._transition_matrix = (undirected @ sparse.diags(1.0 / degree)).tocsr().astype(np.float32)
         return self._transition_matrix
+
+
+def _expand(
+    rows: np.ndarray, names: np.ndarray, useful: dict[int, list[int]], vocab_size: int
+) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """Every (row, mentioned name) pair whose name has useful definers, one edge per definer, weighted 1/definers."""
+    first = np.zeros(vocab_size + 1, dtype=np.int64)
+    count = np.zeros(vocab_size + 1, dtype=np.int64)
+    targets_of = np.fromiter((r for i in sorted(useful) for r in useful[i]), dtype=np.int64)
+    position = 0
+    for i in sorted(useful):
+        first[i], count[i] = position, len(useful[i])
+        position += len(useful[i])
+    mentions = count[names]
+    sources = np.repeat(rows, mentions)
+    within = np.arange(int(mentions.sum()), dtype=np.int64) - np.repeat(np.cumsum(mentions) - mentions, mentions)
+    targets = targets_of[np.repeat(first[names], mentions) + within] if len(sources) else sources
+    weights = (1.0 / np.repeat(mentions, mentions)).astype(np.float64)
+    return sources, targets, weights
