@@ -92,3 +92,37 @@ def test_a_name_links_only_to_code_its_runtime_can_call():
     assert "assets/src/logger.tsx" in {  # without languages every chunk is neutral: the link this rule removes
         chunks[t].path for s, c in enumerate(chunks) if c.path == "lib/chat/tracking.ex" for t in unsplit.callees(s)
     }
+
+
+def _elixir_module(name: str, caller: str, key: str) -> str:
+    """A module whose ``caller`` calls its own private ``configured()``; bodies long enough to be chunks of their own."""
+    log = '    Logger.debug("checking the #{inspect(__MODULE__)} settings before each delivery attempt")\n' * 3
+    return (f"defmodule {name} do\n  def {caller}(event) do\n{log}    if configured(), do: send_event(event)\n  end\n\n"
+            f"  defp configured() do\n{log}    System.get_env(\"{key}\") != nil\n  end\nend\n")  # fmt: skip
+
+
+def test_a_name_its_own_file_defines_means_that_definition():
+    files = [
+        ("lib/chat/emails/customer_io.ex", _elixir_module("Chat.CustomerIO", "track", "CUSTOMER_IO_KEY")),
+        ("lib/chat/emails/debounce.ex", _elixir_module("Chat.Debounce", "check", "DEBOUNCE_KEY")),
+        (
+            "lib/chat/reports.ex",
+            "defmodule Chat.Reports do\n  def weekly do\n    if configured(), do: :sent\n  end\nend\n",
+        ),
+    ]
+    chunks = [chunk for path, text in files for chunk in chunk_file(source(path, text), SMALL)]
+    graph = SymbolGraph.build(
+        [c.symbol for c in chunks],
+        [referenced_names(c.text) for c in chunks],
+        [c.language for c in chunks],
+        [c.path for c in chunks],
+    )
+
+    def callee_paths(path: str) -> set[str]:  # what the calling function's chunks link to (not the definitions')
+        rows = [i for i, c in enumerate(chunks) if c.path == path and not c.symbol.endswith("configured")]
+        return {chunks[target].path for row in rows for target in graph.callees(row)}
+
+    definers = {c.path for c in chunks if c.symbol.endswith("configured")}
+    assert definers == {"lib/chat/emails/customer_io.ex", "lib/chat/emails/debounce.ex"}, [c.symbol for c in chunks]
+    assert callee_paths("lib/chat/emails/customer_io.ex") == {"lib/chat/emails/customer_io.ex"}
+    assert callee_paths("lib/chat/reports.ex") == definers  # no local definition: both namesakes

@@ -80,7 +80,7 @@ class AnswerContext:
         table = ChunkTable()
         table.append(unique)
         tags = tag_chunks(unique)
-        graph = SymbolGraph.build(table.symbols, chunk_references(unique, tags), table.languages)
+        graph = SymbolGraph.build(table.symbols, chunk_references(unique, tags), table.languages, table.paths)
         by_id = {chunk.id: chunk for chunk in unique}
         ranked = list(files) or list(dict.fromkeys(hit.chunk.path for hit in pool))
         fetch = lambda ids: [by_id[i] for i in ids if i in by_id]  # noqa: E731

@@ -33,15 +33,19 @@ class SymbolGraph:
 
     @classmethod
     def build(
-        cls, symbols: Sequence[str], references: Iterable[Iterable[str]], languages: Sequence[str] | None = None
+        cls,
+        symbols: Sequence[str],
+        references: Iterable[Iterable[str]],
+        languages: Sequence[str] | None = None,
+        paths: Sequence[str] | None = None,
     ) -> SymbolGraph:
-        """From each chunk's symbol and the names it mentions (strings), and each chunk's language."""
+        """From each chunk's symbol and the names it mentions (strings), and each chunk's language and file."""
         vocab: dict[str, int] = {}
         ids = [[vocab.setdefault(name, len(vocab)) for name in names] for names in references]
         flat = np.fromiter((i for row in ids for i in row), dtype=np.int64)
         offsets = np.zeros(len(ids) + 1, dtype=np.int64)
         np.cumsum([len(row) for row in ids], out=offsets[1:])
-        return cls.from_ids(symbols, flat, offsets, list(vocab), languages)
+        return cls.from_ids(symbols, flat, offsets, list(vocab), languages, paths)
 
     @classmethod
     def from_ids(
@@ -51,12 +55,15 @@ class SymbolGraph:
         offsets: np.ndarray,
         vocab: Sequence[str],
         languages: Sequence[str] | None = None,
+        paths: Sequence[str] | None = None,
     ) -> SymbolGraph:
         """From each chunk's symbol and the names it mentions as ids into ``vocab`` (row ``r``'s names are
         ``flat[offsets[r]:offsets[r + 1]]``, in the order they were collected), and each chunk's language.
 
         A name links only to definitions its chunk's code could call: in the same runtime (``languages.runtime``),
         or in a neutral language (docs, configuration, schemas). How ambiguous a name is, is counted there too.
+        A name its own file defines means that definition (``enabled?()`` in a module that has one), not the
+        namesakes elsewhere.
         """
         size = len(symbols)
         runtime_of = [runtime(language) for language in languages] if languages is not None else [None] * size
@@ -70,6 +77,12 @@ class SymbolGraph:
         row_of = np.repeat(np.arange(size, dtype=np.int64), np.diff(offsets))
         code = {name: i for i, name in enumerate(dict.fromkeys(runtime_of))}
         code_of_row = np.fromiter((code[name] for name in runtime_of), dtype=np.int64, count=size)
+        file_numbers: dict[str, int] = {}
+        file_of = np.fromiter(
+            (file_numbers.setdefault(path, len(file_numbers)) for path in paths) if paths is not None else range(size),
+            dtype=np.int64,
+            count=size,
+        )
         parts = []
         for name, number_of_runtime in code.items():
             # docs and configuration name code of every runtime; code calls its own runtime and neutral languages
@@ -80,7 +93,7 @@ class SymbolGraph:
                     useful[i].extend(rows)
             useful = {i: sorted(rows) for i, rows in useful.items() if len(rows) <= MAX_DEFINITIONS}
             here = code_of_row[row_of] == number_of_runtime
-            parts.append(_expand(row_of[here], flat[here], useful, len(vocab)))
+            parts.append(_expand(row_of[here], flat[here], useful, len(vocab), file_of))
         if not parts:
             return cls(sparse.csr_matrix((size, size), dtype=np.float32))
         source, target, weight = (np.concatenate([part[k] for part in parts]) for k in range(3))
@@ -141,9 +154,10 @@ class SymbolGraph:
 
 
 def _expand(
-    rows: np.ndarray, names: np.ndarray, useful: dict[int, list[int]], vocab_size: int
+    rows: np.ndarray, names: np.ndarray, useful: dict[int, list[int]], vocab_size: int, file_of: np.ndarray
 ) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
-    """Every (row, mentioned name) pair whose name has useful definers, one edge per definer, weighted 1/definers."""
+    """Every (row, mentioned name) pair whose name has useful definers, one edge per definer, weighted 1/definers;
+    a pair whose own file holds another definer keeps only the definers in that file."""
     first = np.zeros(vocab_size + 1, dtype=np.int64)
     count = np.zeros(vocab_size + 1, dtype=np.int64)
     targets_of = np.fromiter((r for i in sorted(useful) for r in useful[i]), dtype=np.int64)
@@ -155,5 +169,11 @@ def _expand(
     sources = np.repeat(rows, mentions)
     within = np.arange(int(mentions.sum()), dtype=np.int64) - np.repeat(np.cumsum(mentions) - mentions, mentions)
     targets = targets_of[np.repeat(first[names], mentions) + within] if len(sources) else sources
-    weights = (1.0 / np.repeat(mentions, mentions)).astype(np.float64)
+    pair = np.repeat(np.arange(len(mentions), dtype=np.int64), mentions)
+    local = (file_of[sources] == file_of[targets]) & (sources != targets)
+    has_local = np.bincount(pair, weights=local, minlength=len(mentions)) > 0
+    keep = local | ~has_local[pair]
+    sources, targets, pair = sources[keep], targets[keep], pair[keep]
+    kept = np.bincount(pair, minlength=len(mentions))
+    weights = (1.0 / kept[pair]).astype(np.float64)
     return sources, targets, weights

@@ -48,7 +48,7 @@ if TYPE_CHECKING:
 
 VECTORS_FILE = "vectors.npy"
 META_FILE = "search-files.json"
-SEARCH_FILES_VERSION = 5  # bump when what is written here changes: older search files are rebuilt from the store
+SEARCH_FILES_VERSION = 6  # bump when what is written here changes: older search files are rebuilt from the store
 CACHED_INDEXES = 8
 
 
@@ -141,7 +141,8 @@ class SearchFilesBuilder:
         corpus = self._corpus.build()
         LexicalIndex(bm25_from_ids(corpus.lexical, corpus.vocab, k1=1.2, b=0.75), len(corpus)).save(directory / "bm25")
         refs, table = corpus.refs, self.table
-        SymbolGraph.from_ids(table.symbols, refs.flat, refs.offsets, corpus.vocab, table.languages).save(directory)
+        graph = SymbolGraph.from_ids(table.symbols, refs.flat, refs.offsets, corpus.vocab, table.languages, table.paths)
+        graph.save(directory)
         dimension = self._vectors[0].shape[1] if self._vectors else 0
         vectors = np.concatenate(self._vectors) if self._vectors else np.zeros((0, dimension), np.float32)
         np.save(directory / VECTORS_FILE, vectors)
