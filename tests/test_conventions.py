@@ -161,3 +161,36 @@ def test_construct_weights_rank_the_error_middleware_above_a_route() -> None:
     context = AnswerContext.from_chunks([], [Hit(route, 1.0, route.id), Hit(middleware, 0.5, middleware.id)])
     weights = construct_weights(context, SEEDS["errors"], [route, middleware])
     assert weights[middleware.id] > 1.0 > weights[route.id]
+
+
+@pytest.mark.parametrize(
+    ("line", "reads"),
+    [
+        ('["Bearer " <> token] <- get_req_header(conn, "authorization")', True),
+        ('token = request.headers.get("Authorization", "").replace("Bearer ", "")', True),
+        ("if (header.startsWith('Bearer ')) {", True),
+        ('{Tesla.Middleware.Headers, [{"Authorization", "Bearer " <> access_token}]}', False),
+        ("headers: { Authorization: 'Bearer ' + apiKey },", False),
+        ('session.headers["Authorization"] = "Bearer " + token', False),
+    ],
+)
+def test_a_bearer_token_is_read_from_a_request_not_set_by_a_client(line: str, reads: bool) -> None:
+    path, language = ("lib/app/auth.ex", "elixir") if "<>" in line else ("app/auth.py", "python")
+    hits = found(chunk(path, line, language), SEEDS["auth"], "any framework")
+    assert any("reads the bearer token" in phrase for _, _, phrase in hits) is reads
+
+
+def test_phoenix_plugs_in_parentheses_and_pow_are_the_auth_mechanism() -> None:
+    router = chunk(
+        "lib/chat_web/router.ex",
+        "  pipeline :api do\n    plug(ChatWeb.APIAuthPlug, otp_app: :chat)\n  end\n\n"
+        '  scope "/api" do\n    pipe_through([:api, :api_protected])\n  end',
+        "elixir",
+    )
+    hits = found(router, SEEDS["auth"], "Phoenix")
+    assert (2, "filter", "runs the `ChatWeb.APIAuthPlug` plug on each request") in hits
+    assert (6, "filter", "sends these routes through a pipeline of plugs") in hits
+    session = chunk("lib/chat_web/controllers/session_controller.ex",
+                    "  def create(conn, %{\"user\" => params}) do\n    conn\n    |> Pow.Plug.authenticate_user(params)",
+                    "elixir")  # fmt: skip
+    assert [h[:2] for h in found(session, SEEDS["auth"], "Phoenix")] == [(3, "auth")]
