@@ -75,8 +75,8 @@ class SymbolGraph:
                     definers[runtime_of[row]][number[name]].append(row)
         flat = np.asarray(flat, dtype=np.int64)
         row_of = np.repeat(np.arange(size, dtype=np.int64), np.diff(offsets))
-        code = {name: i for i, name in enumerate(dict.fromkeys(runtime_of))}
-        code_of_row = np.fromiter((code[name] for name in runtime_of), dtype=np.int64, count=size)
+        code = {shared: i for i, shared in enumerate(dict.fromkeys(runtime_of))}
+        code_of_row = np.fromiter((code[shared] for shared in runtime_of), dtype=np.int64, count=size)
         file_numbers: dict[str, int] = {}
         file_of = np.fromiter(
             (file_numbers.setdefault(path, len(file_numbers)) for path in paths) if paths is not None else range(size),
@@ -84,9 +84,9 @@ class SymbolGraph:
             count=size,
         )
         parts = []
-        for name, number_of_runtime in code.items():
+        for shared, number_of_runtime in code.items():
             # docs and configuration name code of every runtime; code calls its own runtime and neutral languages
-            callable_here = list(definers.values()) if name is None else [definers[name], definers[None]]
+            callable_here = list(definers.values()) if shared is None else [definers[shared], definers[None]]
             useful: dict[int, list[int]] = defaultdict(list)
             for by_name in callable_here:
                 for i, rows in by_name.items():
