@@ -11,6 +11,8 @@ from pathlib import Path
 
 import pytest
 
+from codeqa.answer.keylines import question_terms
+from codeqa.answer.lead import _said_of
 from codeqa.answer.mechanism import answers_poorly, matches_in
 from codeqa.config import Settings
 from codeqa.frameworks.conventions import KINDS, load_all, parse
@@ -194,3 +196,18 @@ def test_phoenix_plugs_in_parentheses_and_pow_are_the_auth_mechanism() -> None:
                     "  def create(conn, %{\"user\" => params}) do\n    conn\n    |> Pow.Plug.authenticate_user(params)",
                     "elixir")  # fmt: skip
     assert [h[:2] for h in found(session, SEEDS["auth"], "Phoenix")] == [(3, "auth")]
+
+
+def test_a_router_full_of_plugs_names_the_ones_the_question_is_about() -> None:
+    plugs = ["Accepts", "FetchSession", "FetchFlash", "ProtectFromForgery", "PutSecureBrowserHeaders",
+             "ChatWeb.APIAuthPlug", "ChatWeb.EnsureUserEnabledPlug", "CORSPlug", "RequestId"]  # fmt: skip
+    router = chunk("lib/chat_web/router.ex", "\n".join(f"  plug({name})" for name in plugs), "elixir")
+    conventions = [c for c in load_all() if c.name in ("Phoenix", "any framework")]
+    matches = [m for m in matches_in(router, conventions, intents(SEEDS["auth"])) if "plug" in m.phrase]
+    assert len(matches) == len(plugs)
+    said = _said_of(matches, question_terms(SEEDS["auth"]))
+    assert "APIAuthPlug" in said and "EnsureUserEnabledPlug" in said
+    assert "FetchFlash" not in said and "RequestId" not in said
+    assert said.endswith("plugs on each request (and 7 more)")
+    few = _said_of(matches[:3], question_terms(SEEDS["auth"]))  # a handful is said in full
+    assert all(name in few for name in plugs[:3]) and "more" not in few

@@ -20,7 +20,7 @@ from dataclasses import dataclass
 from codeqa.answer.explain import Explanation, Step
 from codeqa.answer.fold import weak_evidence
 from codeqa.answer.injection import instruction_like
-from codeqa.answer.keylines import COMMENT, IMPORT, KeyLine, evidence, question_terms, term_score
+from codeqa.answer.keylines import COMMENT, IMPORT, KeyLine, Terms, evidence, question_terms, term_score
 from codeqa.answer.mechanism import Match
 from codeqa.answer.outline import display_name
 from codeqa.answer.render import code_span
@@ -29,9 +29,11 @@ from codeqa.symbols import short_names
 MAX_SENTENCES = 4
 MECHANISM_CONSTRUCTS = 3
 MECHANISM_STEPS = 2
+MATCHES_SAID = 4  # a construct on more lines than this (a router's plugs) names the ones the question is about
 PHRASE_WEIGHT = 0.9  # constructs below this weight (a status code, a log call) are said only when no other is
 OUTCOME_LINES = 2
 OUTCOME_SOURCES = 2  # the outcome is read in the lead and the next best source
+PLURALS = {"plug": "plugs", "error": "errors", "filter": "filters", "hook": "hooks", "handler": "handlers"}
 QUOTE_CHARS = 90  # a quoted line longer than this is cut (the full line is in the source below)
 WEAK = (
     "The code found answers this only loosely: no source holds a construct for it or a line naming two of the "
@@ -130,11 +132,35 @@ def _handing_over(steps: Sequence[Step], chosen: dict[int, list[Match]], positio
     return (-1 if hands_over else 0 if position == 0 else 1, position)
 
 
+def _said_of(matches: Sequence[Match], terms: Terms) -> str:
+    """What ``matches`` (one source's, in line order) do, in one phrase. A construct found on more than
+    ``MATCHES_SAID`` lines names those holding the question's words (else its first ones) and counts the rest:
+    "runs the `APIAuthPlug` and `EnsureUserEnabledPlug` plugs on each request (and 7 more)"."""
+    by_construct: dict[int, list[Match]] = {}
+    for match in matches:
+        by_construct.setdefault(id(match.construct), []).append(match)
+    kept: list[Match] = []
+    untold = 0
+    for group in by_construct.values():
+        distinct = list({match.phrase: match for match in group}.values())
+        if len(distinct) <= MATCHES_SAID:
+            kept.extend(distinct)
+            continue
+        scored = sorted(distinct, key=lambda match: -term_score(terms, match.text))
+        about = [match for match in scored[:MATCHES_SAID] if term_score(terms, match.text) > 0]
+        about = about or distinct[:MATCHES_SAID]
+        kept.extend(about)
+        untold += len(distinct) - len(about)
+    said = merged([match.phrase for match in sorted(kept, key=lambda match: match.line)])
+    return f"{said} (and {untold} more)" if untold else said
+
+
 def _mechanism_sentence(explanation: Explanation, chosen: Sequence[tuple[Step, list[Match]]]) -> Sentence:
     parts_md, parts_plain = [], []
+    terms = question_terms(explanation.question)
     for step, matches in chosen:
         named_md, named_plain = _named(step)
-        said = merged([match.phrase for match in matches])
+        said = _said_of(matches, terms)
         parts_md.append(f"{named_md} {said}")
         parts_plain.append(f"{named_plain} {said.replace('`', '')}")
     return Sentence("; ".join(parts_md) + ".", "; ".join(parts_plain) + ".")
@@ -162,7 +188,10 @@ def merged(phrases: Sequence[str]) -> str:
             continue
         head, tail = _shape(group[0], group[1]) or (0, 0)
         middles = [" ".join(words[head : len(words) - tail]) for words in group]
-        said.append(" ".join([*group[0][:head], _and(middles), *group[0][len(group[0]) - tail :]]))
+        after = group[0][len(group[0]) - tail :]
+        if head and group[0][head - 1] == "the" and after and after[0] in PLURALS:
+            after = [PLURALS[after[0]], *after[1:]]  # "the `A` and `B` plugs"
+        said.append(" ".join([*group[0][:head], _and(middles), *after]))
     return _and(said)
 
 
