@@ -136,6 +136,23 @@ def test_content_decides_when_the_path_says_nothing() -> None:
     assert layer_for("app/notify.rb", "class Notify < ApplicationMailer\nend") == "service"
 
 
+@pytest.mark.parametrize(
+    ("path", "text", "layer"),
+    [
+        ("lib/chat_api_web/router.ex", "defmodule ChatApiWeb.Router do\n  use ChatApiWeb, :router\n", "api"),
+        ("lib/chat_api_web/endpoint.ex", "defmodule ChatApiWeb.Endpoint do\n  use Phoenix.Endpoint", "api"),
+        ("lib/chat_api_web/api_auth_plug.ex", "defmodule ChatApiWeb.APIAuthPlug do\n  import Plug.Conn\n", "api"),
+        ("lib/chat_api_web/live/inbox.ex", "defmodule ChatApiWeb.InboxLive do\n  use ChatApiWeb, :live_view\n", "view"),
+        ("lib/chat_api/users/user.ex", "defmodule ChatApi.Users.User do\n  use Ecto.Schema\n", "model"),
+        ("priv/repo/add_users.exs", "defmodule ChatApi.Repo.AddUsers do\n  use Ecto.Migration\n", "migration"),
+        # a plain module under lib/ is a helper, whatever its neighbours are
+        ("lib/chat_api/emails/helpers.ex", "defmodule ChatApi.Emails.Helpers do\n  def format(x), do: x", "util"),
+    ],
+)
+def test_phoenix_modules_are_told_by_what_they_use(path: str, text: str, layer: str) -> None:
+    assert layer_for(path, text) == layer
+
+
 def test_layers_are_known_and_text_is_optional() -> None:
     assert layer_for("src/thing.py", None) == "core"
     assert layer_for("tests/models/user.py") == "test"  # tests beat everything

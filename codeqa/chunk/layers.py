@@ -144,7 +144,10 @@ WEAK_SUFFIXES: list[tuple[str, tuple[str, ...]]] = [("view", (".jsx", ".tsx"))]
 
 # Literal signals (plain substring tests: fast enough to run on every file), strongest first.
 CONTENT_RULES: list[tuple[str, tuple[str, ...]]] = [
-    ("migration", ("op.create_table(", "op.add_column(", "migrations.Migration", "ActiveRecord::Migration")),
+    (
+        "migration",
+        ("op.create_table(", "op.add_column(", "migrations.Migration", "ActiveRecord::Migration", "use Ecto.Migration"),
+    ),
     (
         "api",
         (
@@ -170,11 +173,25 @@ CONTENT_RULES: list[tuple[str, tuple[str, ...]]] = [
     ("api", ("http.HandleFunc(", "http.ResponseWriter", "*gin.Context", "echo.Context", "fiber.Ctx")),  # Go
     ("api", ("< ApplicationController", "< ActionController::")),  # Rails
     (
+        "api",
+        (
+            "use Phoenix.Router", "use Phoenix.Endpoint", "use Phoenix.Controller", "use Phoenix.Channel",
+            "use Plug.Router", "Web, :router\n", "Web, :controller\n", "Web, :channel\n", "import Plug.Conn",
+        ),
+    ),  # Phoenix / Plug: routers, endpoints, controllers, channels and plugs (``lib/app_web/`` says nothing)
+    (
+        "view",
+        (
+            "use Phoenix.LiveView", "use Phoenix.LiveComponent", "use Phoenix.Component", "Web, :live_view\n",
+            "Web, :live_component\n", "Web, :view\n", "Web, :html\n",
+        ),
+    ),  # Phoenix
+    (
         "model",
         (
             "models.Model", "@Entity", "@Table(", "declarative_base(", "(DeclarativeBase)", "db.Model",
             "< ApplicationRecord", "< ActiveRecord::Base", "mongoose.Schema", "new Schema(", "gorm.Model",
-            "sequelize.define(", "(BaseModel)", "(SQLModel",
+            "sequelize.define(", "(BaseModel)", "(SQLModel", "use Ecto.Schema",
         ),
     ),
     ("service", ("< ApplicationJob", "< ActiveJob::Base", "< ApplicationMailer", "< ActionMailer::Base")),  # Rails
