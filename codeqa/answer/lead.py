@@ -60,6 +60,7 @@ OUTCOMES = (
 )  # fmt: skip
 
 
+CODE_SPAN = re.compile(r"`[^`]+`")
 AMOUNT = re.compile(r"^\s*(?:[-\d.+*/ ()_]+|\"[^\"]*\"|'[^']*'|\d[\w.* ]*)\s*[;,]?\s*$")
 
 
@@ -135,23 +136,28 @@ def _handing_over(steps: Sequence[Step], chosen: dict[int, list[Match]], positio
 def _said_of(matches: Sequence[Match], terms: Terms) -> str:
     """What ``matches`` (one source's, in line order) do, in one phrase. A construct found on more than
     ``MATCHES_SAID`` lines names those holding the question's words (else its first ones) and counts the rest:
-    "runs the `APIAuthPlug` and `EnsureUserEnabledPlug` plugs on each request (and 7 more)"."""
+    "runs the `APIAuthPlug`, `EnsureUserEnabledPlug` and 7 other plugs on each request"."""
     by_construct: dict[int, list[Match]] = {}
     for match in matches:
         by_construct.setdefault(id(match.construct), []).append(match)
-    kept: list[Match] = []
+    phrases: list[tuple[int, int, str]] = []  # (line, order, phrase)
     untold = 0
     for group in by_construct.values():
         distinct = list({match.phrase: match for match in group}.values())
-        if len(distinct) <= MATCHES_SAID:
-            kept.extend(distinct)
-            continue
-        scored = sorted(distinct, key=lambda match: -term_score(terms, match.text))
-        about = [match for match in scored[:MATCHES_SAID] if term_score(terms, match.text) > 0]
-        about = about or distinct[:MATCHES_SAID]
-        kept.extend(about)
-        untold += len(distinct) - len(about)
-    said = merged([match.phrase for match in sorted(kept, key=lambda match: match.line)])
+        about = distinct
+        if len(distinct) > MATCHES_SAID:
+            scored = sorted(distinct, key=lambda match: -term_score(terms, match.text))
+            about = [match for match in scored[:MATCHES_SAID] if term_score(terms, match.text) > 0]
+            about = sorted(about or distinct[:MATCHES_SAID], key=lambda match: match.line)
+        phrases.extend((match.line, 0, match.phrase) for match in about)
+        rest = len(distinct) - len(about)
+        last = about[-1]
+        named = next((span for span in CODE_SPAN.findall(last.phrase) if last.handler and last.handler in span), "")
+        if rest and named:
+            phrases.append((last.line, 1, last.phrase.replace(named, f"{rest} other", 1)))
+        else:
+            untold += rest
+    said = merged([phrase for _, _, phrase in sorted(phrases)])
     return f"{said} (and {untold} more)" if untold else said
 
 
