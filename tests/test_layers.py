@@ -145,8 +145,10 @@ def test_content_decides_when_the_path_says_nothing() -> None:
         ("lib/chat_api_web/live/inbox.ex", "defmodule ChatApiWeb.InboxLive do\n  use ChatApiWeb, :live_view\n", "view"),
         ("lib/chat_api/users/user.ex", "defmodule ChatApi.Users.User do\n  use Ecto.Schema\n", "model"),
         ("priv/repo/add_users.exs", "defmodule ChatApi.Repo.AddUsers do\n  use Ecto.Migration\n", "migration"),
-        # a plain module under lib/ is a helper, whatever its neighbours are
-        ("lib/chat_api/emails/helpers.ex", "defmodule ChatApi.Emails.Helpers do\n  def format(x), do: x", "util"),
+        # an Elixir app keeps all its code under lib/: that says nothing; a utils/ folder still does
+        ("lib/chat_api/emails/customer_io.ex", "defmodule ChatApi.Emails.CustomerIO do\n  def track(x), do: x", "core"),
+        ("lib/chat_api/utils/format.ex", "defmodule ChatApi.Utils.Format do\n  def format(x), do: x", "util"),
+        ("lib/money_format.rb", "module MoneyFormat\nend", "util"),  # a Rails app's lib/ is its odds and ends
     ],
 )
 def test_phoenix_modules_are_told_by_what_they_use(path: str, text: str, layer: str) -> None:

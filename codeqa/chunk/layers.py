@@ -13,7 +13,8 @@ conventions, kept as data and checked in this order (first match wins):
    compared case-insensitively (``Http/Controllers``); a two-part key (``app/helpers``) beats a one-part one;
 5. ``WEAK_SUFFIXES`` — ``.jsx``/``.tsx`` are usually views, unless a folder said otherwise;
 6. ``CONTENT_RULES`` — framework signals (literal substrings) in the text: ``@app.route(``…;
-7. ``FALLBACK_FOLDERS`` — generic library folders (``lib/``, ``common/``) when nothing else said more;
+7. ``FALLBACK_FOLDERS`` — generic library folders (``lib/``, ``common/``) when nothing else said more (not a top
+   ``lib/`` in languages that keep all their code there, ``LIB_ROOTED``);
 then ``core``.
 """
 
@@ -204,6 +205,9 @@ CONTENT_RULES: list[tuple[str, tuple[str, ...]]] = [
 ]  # fmt: skip
 
 FALLBACK_FOLDERS: dict[str, str] = dict.fromkeys(("lib", "libs", "common", "shared", "support", "misc"), "util")
+# Languages whose projects keep all their code under a top-level lib/ (Elixir and Phoenix apps, Flutter, Haskell and
+# OCaml libraries): there, lib/ says nothing about a file's part.
+LIB_ROOTED = (".ex", ".exs", ".dart", ".hs", ".ml")
 
 CONTENT_PREFIX = 50_000  # framework signals sit near the top; don't scan megabytes
 
@@ -245,4 +249,6 @@ def layer_for(path: str, text: str | None = "") -> Layer:
     for layer, signals in _CONTENT:
         if any(signal in head for signal in signals):
             return layer
+    if folders[:1] == ["lib"] and name.endswith(LIB_ROOTED):
+        folders = folders[1:]
     return _by_folder(folders, FALLBACK_FOLDERS) or Layer.CORE
