@@ -12,8 +12,8 @@ from pathlib import Path
 import pytest
 
 from codeqa.answer.keylines import question_terms
-from codeqa.answer.lead import _said_of
 from codeqa.answer.mechanism import answers_poorly, matches_in
+from codeqa.answer.phrasing import said_of
 from codeqa.config import Settings
 from codeqa.frameworks.conventions import KINDS, load_all, parse
 from codeqa.frameworks.detection import detect
@@ -205,9 +205,9 @@ def test_a_router_full_of_plugs_names_the_ones_the_question_is_about() -> None:
     conventions = [c for c in load_all() if c.name in ("Phoenix", "any framework")]
     matches = [m for m in matches_in(router, conventions, intents(SEEDS["auth"])) if "plug" in m.phrase]
     assert len(matches) == len(plugs)
-    said = _said_of(matches, question_terms(SEEDS["auth"]))
+    said = said_of(matches, question_terms(SEEDS["auth"]))
     assert "APIAuthPlug" in said and "EnsureUserEnabledPlug" in said
     assert "FetchFlash" not in said and "RequestId" not in said
     assert said.endswith("`ChatWeb.EnsureUserEnabledPlug` and 7 other plugs on each request")
-    few = _said_of(matches[:3], question_terms(SEEDS["auth"]))  # a handful is said in full
+    few = said_of(matches[:3], question_terms(SEEDS["auth"]))  # a handful is said in full
     assert all(name in few for name in plugs[:3]) and "more" not in few
