@@ -53,6 +53,17 @@ from codeqa.chunk.layers import LAYERS, layer_for
         ("cmd/shop/main.go", "func main() {}", "cli"),
         ("internal/store/store_test.go", "func TestStore(t *testing.T) {}", "test"),
         ("pkg/money/money.go", "package money", "core"),
+        # Phoenix / Elixir: told by what a module uses
+        ("lib/chat_api_web/router.ex", "defmodule ChatApiWeb.Router do\n  use ChatApiWeb, :router\n", "api"),
+        ("lib/chat_api_web/endpoint.ex", "defmodule ChatApiWeb.Endpoint do\n  use Phoenix.Endpoint", "api"),
+        ("lib/chat_api_web/api_auth_plug.ex", "defmodule ChatApiWeb.APIAuthPlug do\n  import Plug.Conn\n", "api"),
+        ("lib/chat_api_web/live/inbox.ex", "defmodule ChatApiWeb.InboxLive do\n  use ChatApiWeb, :live_view\n", "view"),
+        ("lib/chat_api/users/user.ex", "defmodule ChatApi.Users.User do\n  use Ecto.Schema\n", "model"),
+        ("priv/repo/add_users.exs", "defmodule ChatApi.Repo.AddUsers do\n  use Ecto.Migration\n", "migration"),
+        # an Elixir app keeps all its code under lib/: that says nothing; a utils/ folder still does
+        ("lib/chat_api/emails/customer_io.ex", "defmodule ChatApi.Emails.CustomerIO do\n  def track(x), do: x", "core"),
+        ("lib/chat_api/utils/format.ex", "defmodule ChatApi.Utils.Format do\n  def format(x), do: x", "util"),
+        ("lib/money_format.rb", "module MoneyFormat\nend", "util"),  # a Rails app's lib/ is its odds and ends
         # Everything else
         ("README.md", "# Shop", "docs"),
         ("docs/conf.py", "project = 'x'", "docs"),
@@ -134,25 +145,6 @@ def test_conventions_as_data(path: str, layer: str) -> None:
 def test_content_decides_when_the_path_says_nothing() -> None:
     assert layer_for("app/lib/sync.rb", "class Sync < ApplicationJob\nend") == "service"
     assert layer_for("app/notify.rb", "class Notify < ApplicationMailer\nend") == "service"
-
-
-@pytest.mark.parametrize(
-    ("path", "text", "layer"),
-    [
-        ("lib/chat_api_web/router.ex", "defmodule ChatApiWeb.Router do\n  use ChatApiWeb, :router\n", "api"),
-        ("lib/chat_api_web/endpoint.ex", "defmodule ChatApiWeb.Endpoint do\n  use Phoenix.Endpoint", "api"),
-        ("lib/chat_api_web/api_auth_plug.ex", "defmodule ChatApiWeb.APIAuthPlug do\n  import Plug.Conn\n", "api"),
-        ("lib/chat_api_web/live/inbox.ex", "defmodule ChatApiWeb.InboxLive do\n  use ChatApiWeb, :live_view\n", "view"),
-        ("lib/chat_api/users/user.ex", "defmodule ChatApi.Users.User do\n  use Ecto.Schema\n", "model"),
-        ("priv/repo/add_users.exs", "defmodule ChatApi.Repo.AddUsers do\n  use Ecto.Migration\n", "migration"),
-        # an Elixir app keeps all its code under lib/: that says nothing; a utils/ folder still does
-        ("lib/chat_api/emails/customer_io.ex", "defmodule ChatApi.Emails.CustomerIO do\n  def track(x), do: x", "core"),
-        ("lib/chat_api/utils/format.ex", "defmodule ChatApi.Utils.Format do\n  def format(x), do: x", "util"),
-        ("lib/money_format.rb", "module MoneyFormat\nend", "util"),  # a Rails app's lib/ is its odds and ends
-    ],
-)
-def test_phoenix_modules_are_told_by_what_they_use(path: str, text: str, layer: str) -> None:
-    assert layer_for(path, text) == layer
 
 
 def test_layers_are_known_and_text_is_optional() -> None:
