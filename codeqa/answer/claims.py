@@ -16,15 +16,16 @@ made, verified, dropped.
 
 from __future__ import annotations
 
+import re
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 
 from codeqa.answer.context import AnswerContext
 from codeqa.answer.flow import Use, link
-from codeqa.chunk.resolve.calls import CallSite, bound_elsewhere, call_sites, resolves_to
+from codeqa.chunk.resolve.calls import CallSite, bound_elsewhere, call_sites, names_in
 from codeqa.chunk.tags import text_of
 from codeqa.records import Chunk
-from codeqa.symbols import qualified_names
+from codeqa.symbols import qualified_names, short_name
 
 RESOLVED_LANGUAGES = frozenset({"python"})
 
@@ -89,17 +90,25 @@ class ClaimChecker:
         """The first call in ``user``'s lines that resolves to a definition in ``used``, as a use naming both."""
         if not text:
             return None
-        wanted = [q for q in qualified_names(used.symbol) if names is None or q.split(".")[-1] in names]
+        wanted = qualified_names(used.symbol)
         lines = text.split("\n")
         for site in call_sites(user.path, text, user.start_line, user.end_line):
-            callee = _callee(site, user.path, used.path, wanted)
-            if callee and not _own_definition(site, callee):
+            callee = _callee(site, user.path, used, wanted)
+            if callee and not _own_definition(site, callee) and (names is None or short_name(callee) in names):
                 return Use(callee, site.line, "calls", lines[site.line - 1].strip(), site.caller)
         return None
 
 
-def _callee(site: CallSite, caller_path: str, path: str, wanted: Sequence[str]) -> str:
-    return next((q for q in wanted if resolves_to(site, caller_path, path, q)), "")
+def _callee(site: CallSite, caller_path: str, used: Chunk, wanted: Sequence[str]) -> str:
+    """The definition in ``used`` that ``site`` calls: one its symbol names (a class for its constructor), or a
+    method defined in the lines of a class it names (a whole class is one chunk named after the class)."""
+    for name in names_in(site, caller_path, used.path):
+        if name in wanted or f"{name}.__init__" in wanted:
+            return name
+        owner, _, method = name.rpartition(".")
+        if owner in wanted and re.search(rf"^\s*(?:async\s+)?def\s+{re.escape(method)}\b", used.text, re.M):
+            return name
+    return ""
 
 
 def _own_definition(site: CallSite, callee: str) -> bool:

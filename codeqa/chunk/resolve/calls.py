@@ -267,14 +267,15 @@ def _site(scope: _Scope, call: Node, caller: str, local: dict[str, str], classes
     return CallSite(call.start_point[0] + 1, caller, written, tuple(targets))
 
 
+def names_in(site: CallSite, caller_path: str, path: str) -> list[str]:
+    """The qualified names ``site`` (in ``caller_path``) can call in the file ``path``."""
+    return [name for module, name in site.targets if (path == caller_path if module is None else module.holds(path))]
+
+
 def resolves_to(site: CallSite, caller_path: str, path: str, qualified: str) -> bool:
-    """Whether ``site`` (in ``caller_path``) can be a call of ``qualified`` defined in ``path``; a class's name
-    stands for its constructor (``User(...)`` calls ``User.__init__``)."""
-    for module, name in site.targets:
-        here = path == caller_path if module is None else module.holds(path)
-        if here and (name == qualified or f"{name}.__init__" == qualified):
-            return True
-    return False
+    """Whether ``site`` can be a call of ``qualified`` defined in ``path``; a class's name stands for its
+    constructor (``User(...)`` calls ``User.__init__``)."""
+    return any(name in (qualified, qualified.removesuffix(".__init__")) for name in names_in(site, caller_path, path))
 
 
 def bound_elsewhere(path: str, text: str, name: str, used_path: str) -> bool:
