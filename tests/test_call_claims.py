@@ -190,6 +190,21 @@ def test_caller_and_callee_are_the_definitions_at_the_call_site_not_the_chunk_na
     assert "is called by `login` (`app/auth/routes.py:10-16`) for `User.check_password`" in text
 
 
+def test_graph_links_a_name_only_where_the_file_can_mean_it(settings: Settings) -> None:
+    """The index's symbol graph: ``login`` in create_app is the imported LoginManager, not the view; ``User`` in the
+    routes is the imported model; a module's name (``from app import permissions``) is no definition."""
+    from codeqa.answer.context import AnswerContext
+    from codeqa.index import Index
+
+    context = AnswerContext.from_index(Index.open("shop", settings), [], [])
+    chunks = {(c.path, c.symbol): c for c in context.chunks(range(len(context.table)))}
+    factory, view = chunks[("app/__init__.py", "create_app")], chunks[("app/auth/routes.py", "login")]
+    admin = chunks[("app/auth/routes.py", "admin")]
+    model = next(c for (path, symbol), c in chunks.items() if path == "app/models.py" and symbol.startswith("User"))
+    assert not context.has_edge(factory, view)
+    assert context.has_edge(view, model) and context.has_edge(admin, chunks[("app/permissions.py", "has_access")])
+
+
 def test_calls_resolve_through_imports_and_scopes() -> None:
     from codeqa.chunk.resolve.calls import call_sites, resolves_to
 
