@@ -206,7 +206,7 @@ def test_graph_links_a_name_only_where_the_file_can_mean_it(settings: Settings) 
 
 
 def test_calls_resolve_through_imports_and_scopes() -> None:
-    from codeqa.chunk.resolve.calls import call_sites, resolves_to
+    from codeqa.chunk.resolve.calls import call_sites, resolves_to, use_reaches
 
     path, text = "app/auth/routes.py", CLAIMS_APP["app/auth/routes.py"]
     sites = {site.written: site for site in call_sites(path, text)}
@@ -218,6 +218,10 @@ def test_calls_resolve_through_imports_and_scopes() -> None:
     factory = {s.written: s for s in call_sites("app/__init__.py", CLAIMS_APP["app/__init__.py"])}["login.init_app"]
     assert not resolves_to(factory, "app/__init__.py", "app/auth/routes.py", "login")
     assert not any(resolves_to(factory, "app/__init__.py", "app/auth/routes.py", name) for name in ("login", "admin"))
+    urls = "from app.auth import routes\n\nrules = [routes.login]\nlogin_view = request.login\n"
+    line_of = dict(enumerate(urls.split("\n"), start=1))
+    assert use_reaches("app/urls.py", urls, "login", line_of[3], "app/auth/routes.py", top_level=True)
+    assert not use_reaches("app/urls.py", urls, "login", line_of[4], "app/auth/routes.py", top_level=True)
     model = CLAIMS_APP["app/models.py"] + "\n    def promote(self):\n        self.check_password('x')\n"
     own = {s.written: s for s in call_sites("app/models.py", model)}["self.check_password"]
     assert own.caller == "User.promote" and resolves_to(own, "app/models.py", "app/models.py", "User.check_password")

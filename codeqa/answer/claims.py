@@ -8,8 +8,9 @@ another definition in it. So for Python every proposed link is checked again on 
 (``chunk.resolve.calls``):
 - the call site must lie in A's lines, and A is the definition that encloses it (not the chunk's first name);
 - the call must resolve, through the file's imports and scopes, to a definition inside B, and B is that definition.
-A claim that fails is dropped, never softened into "uses". A "uses" link whose name the caller's file binds to
-something else (an import from another module, a module-level variable) is dropped too. Languages without a
+A claim that fails is dropped, never softened into "uses". A "uses" link is dropped too where the caller's file binds
+the name to something else (an import from another module, a module-level variable), or where the name is an
+attribute (``request.profile``) and B's definition a function, not a method. Languages without a
 resolver keep ``flow.link``'s check and are counted apart (``by_name``). Every answer counts its call claims:
 made, verified, dropped.
 """
@@ -22,7 +23,7 @@ from dataclasses import dataclass, field
 
 from codeqa.answer.context import AnswerContext
 from codeqa.answer.flow import Use, link
-from codeqa.chunk.resolve.calls import CallSite, bound_elsewhere, call_sites, names_in
+from codeqa.chunk.resolve.calls import CallSite, call_sites, names_in, use_reaches
 from codeqa.chunk.tags import text_of
 from codeqa.records import Chunk
 from codeqa.symbols import qualified_names, short_name
@@ -84,7 +85,9 @@ class ClaimChecker:
         if proposed.verb == "calls":
             self.tally.made.add(pair)
             return None
-        return None if bound_elsewhere(user.path, text, proposed.name, used.path) else proposed
+        top_level = proposed.name in qualified_names(used.symbol)  # a function or class, not a method
+        reaches = use_reaches(user.path, text, proposed.name, proposed.text, used.path, top_level=top_level)
+        return proposed if reaches else None
 
     def call_of(self, user: Chunk, used: Chunk, text: str, names: Sequence[str] | None = None) -> Use | None:
         """The first call in ``user``'s lines that resolves to a definition in ``used``, as a use naming both."""

@@ -15,6 +15,7 @@ Which file a module is, is decided when a target is matched against a definition
 
 from __future__ import annotations
 
+import re
 from dataclasses import dataclass, field
 from functools import lru_cache
 
@@ -278,18 +279,33 @@ def resolves_to(site: CallSite, caller_path: str, path: str, qualified: str) -> 
     return any(name in (qualified, qualified.removesuffix(".__init__")) for name in names_in(site, caller_path, path))
 
 
-def bound_elsewhere(path: str, text: str, name: str, used_path: str) -> bool:
-    """Whether the file binds the bare ``name`` to something not in ``used_path``: an import from another module,
-    or a module-level variable (a use of ``login`` there is not a use of a ``login`` view elsewhere)."""
+def use_reaches(path: str, text: str, name: str, line: str, used_path: str, *, top_level: bool) -> bool:
+    """Whether a use of ``name`` on ``line`` (not a call) can mean its definition in ``used_path``: a bare name not
+    bound to something else (an import from another module, a module-level variable); ``recv.name`` of a function
+    or class only where ``recv`` is a module that holds it (``views.profile``; ``request.profile`` is not)."""
     parsed = _parse(path, text)
     if parsed is None or not name.isidentifier():
-        return False
-    scope = parsed[1]
-    if name in scope.assigned and name not in scope.defined:
         return True
-    if name in scope.imported:
-        module, inside = scope.imported[name]
-        return not module.holds(used_path) and not (
-            inside and Module(f"{module.dotted}.{inside}", module.level, module.origin).holds(used_path)
-        )
-    return False
+    scope = parsed[1]
+    code = re.sub(r"\"[^\"]*\"|'[^']*'", '""', line)
+    if re.search(rf"(?<![\w.]){re.escape(name)}\b", code):
+        if name in scope.assigned and name not in scope.defined:
+            return False
+        if name in scope.imported:
+            return _holds(*scope.imported[name], used_path)
+        return True
+    if not top_level:
+        return True  # an attribute of an object: any class's, as far as this file tells
+    receivers = re.findall(rf"([A-Za-z_]\w*)\s*\.\s*{re.escape(name)}\b", code)
+    return any(r in scope.imported and _module_holds(*scope.imported[r], used_path) for r in receivers)
+
+
+def _holds(module: Module, inside: str, path: str) -> bool:
+    """Whether what ``from module import inside`` (or ``import module``) binds can be defined in ``path``."""
+    return module.holds(path) or (bool(inside) and _module_holds(module, inside, path))
+
+
+def _module_holds(module: Module, inside: str, path: str) -> bool:
+    """Whether the module a name is bound to (``import a.b``, ``from a import b``) is the file ``path``."""
+    named = Module(f"{module.dotted}.{inside}".strip("."), module.level, module.origin) if inside else module
+    return named.holds(path)
