@@ -253,3 +253,36 @@ def test_eval_answers_counts_call_claims_made_verified_and_dropped(
     assert overall["claims_made"] == overall["claims_verified"] + overall["claims_dropped"]
     assert items["shop-1"]["claims_dropped"] >= 1  # create_app → the login view (it is login.init_app) is dropped
     assert items["shop-2"]["claims_verified"] >= 1 and items["shop-2"]["claims_by_name"] == 0
+
+
+def test_nested_functions_inherited_methods_and_annotated_factories_resolve() -> None:
+    from codeqa.chunk.resolve.calls import call_sites, resolves_to
+
+    text = """from app.transports import HttpTransport
+from app.models import Project, Profile
+
+
+def _project_for(code) -> Project:
+    return Project.get(code)
+
+
+class Webhook(HttpTransport):
+    def notify(self, request, code):
+        def safe(value):
+            return value
+
+        safe(code)
+        self.last_ping()
+        project = _project_for(code)
+        project.num_checks_available()
+        request.profile.send_change_email_link()
+"""
+    sites = {site.written: site for site in call_sites("app/hooks.py", text)}
+    assert resolves_to(sites["safe"], "app/hooks.py", "app/hooks.py", "Webhook.notify.safe")
+    assert resolves_to(sites["self.last_ping"], "app/hooks.py", "app/transports.py", "Transport.last_ping")
+    assert not resolves_to(sites["self.last_ping"], "app/hooks.py", "app/models.py", "Project.last_ping")
+    check = sites["project.num_checks_available"]
+    assert resolves_to(check, "app/hooks.py", "app/models.py", "Project.num_checks_available")
+    assert not resolves_to(check, "app/hooks.py", "app/models.py", "Profile.num_checks_available")
+    profile = sites["request.profile.send_change_email_link"]
+    assert resolves_to(profile, "app/hooks.py", "app/models.py", "Profile.send_change_email_link")

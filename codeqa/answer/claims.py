@@ -109,9 +109,19 @@ def _callee(site: CallSite, caller_path: str, used: Chunk, wanted: Sequence[str]
         if name in wanted or f"{name}.__init__" in wanted:
             return name
         owner, _, method = name.rpartition(".")
-        if owner in wanted and re.search(rf"^\s*(?:async\s+)?def\s+{re.escape(method)}\b", used.text, re.M):
+        if owner == "*":  # a method inherited from some class of the base's module
+            name = next((q for q in wanted if q.rpartition(".")[2] == method and "." in q), "")
+            owner = next((q for q in wanted if "." not in q and _defines(used, method)), "") if not name else ""
+            if name or owner:
+                return name or f"{owner}.{method}"
+            continue
+        if owner in wanted and _defines(used, method):
             return name
     return ""
+
+
+def _defines(chunk: Chunk, method: str) -> bool:
+    return bool(re.search(rf"^\s*(?:async\s+)?def\s+{re.escape(method)}\b", chunk.text, re.M))
 
 
 def _own_definition(site: CallSite, callee: str) -> bool:

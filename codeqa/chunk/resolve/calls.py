@@ -6,56 +6,26 @@ A call resolves to the definitions it can name, as targets ``(module or this fil
   defined anywhere: no target.
 - ``mod.f()`` where ``mod`` is an imported module (``import pkg.mod``, ``from pkg import mod``): ``f`` in it;
   ``Cls.f()`` where the file defines or imports ``Cls``: ``Cls.f``.
-- ``self.f()`` / ``cls.f()``: ``Class.f`` of the enclosing class, and of its bases (resolved like names).
-- ``obj.f()`` where the enclosing function assigns ``obj = Cls(...)`` or ``obj = Cls.make(...)``, annotates
-  ``obj: Cls``, or ``obj`` is the class's name in lower case (``user`` for ``User``): ``Cls.f``.
-Anything else (a call on what another call returned, on an attribute, on a name of unknown type) has no target.
+- ``f()`` inside a function that defines ``f`` itself: that nested function.
+- ``self.f()`` / ``cls.f()``: ``Class.f`` of the enclosing class, of its bases in the file, and of any class in an
+  imported base's module (its own bases are there or further up).
+- ``obj.f()`` where the enclosing function assigns ``obj = Cls(...)``, ``obj = Cls.make(...)`` or
+  ``obj = make()`` with ``make`` annotated ``-> Cls``, annotates ``obj: Cls``, or ``obj`` (or ``x.obj``) is the
+  class's name in lower case (``user`` for ``User``): ``Cls.f``.
+Anything else (a call on what another call returned, on a name of unknown type) has no target.
 Which file a module is, is decided when a target is matched against a definition's path (``Module.holds``).
 """
 
 from __future__ import annotations
 
 import re
-from dataclasses import dataclass, field
-from functools import lru_cache
+from dataclasses import dataclass
 
 from tree_sitter import Node
 
-from codeqa.chunk.resolve.project import join, parent
-from codeqa.chunk.treesitter import get_parser
+from codeqa.chunk.resolve.pyscope import FileScope, Module, locals_of, parse_scope, text_of
 
 SELF = frozenset({"self", "cls"})
-
-
-@dataclass(frozen=True)
-class Module:
-    """A module as an import names it: dotted, with its relative level, from the importing file."""
-
-    dotted: str
-    level: int = 0
-    origin: str = ""
-
-    def stem(self) -> str | None:
-        """Its path without ``.py`` (absolute imports: the tail a file's path must end with)."""
-        dotted = self.dotted.replace(".", "/")
-        if not self.level:
-            return dotted
-        base = parent(self.origin)
-        for _ in range(self.level - 1):
-            base = parent(base)
-        return join(base, dotted)
-
-    def holds(self, path: str) -> bool:
-        """Whether ``path`` is this module's file, or a file inside its package (a package re-exports its own)."""
-        want = self.stem()
-        if want is None:
-            return False
-        stem = path[:-3] if path.endswith(".py") else path
-        stem = stem.removesuffix("/__init__")
-        if self.level:
-            return stem == want or (bool(want) and stem.startswith(want + "/")) or not want
-        return stem == want or stem.endswith("/" + want) or stem.startswith(want + "/") or f"/{want}/" in stem
-
 
 Target = tuple[Module | None, str]  # (None: this file; the qualified name defined there)
 
@@ -68,127 +38,7 @@ class CallSite:
     targets: tuple[Target, ...]
 
 
-@dataclass
-class _Scope:
-    """Names one file binds: its definitions, imports, module-level assignments, classes' bases."""
-
-    path: str
-    defined: dict[str, str] = field(default_factory=dict)  # top-level def/class name → "def" or "class"
-    assigned: dict[str, str] = field(default_factory=dict)  # module-level name → the class it is made of ("")
-    imported: dict[str, tuple[Module, str]] = field(default_factory=dict)  # name → (module, name in it; "" module)
-    bases: dict[str, list[str]] = field(default_factory=dict)  # qualified class name → base names
-
-
-def _text(node: Node | None) -> str:
-    return node.text.decode("utf-8", "replace") if node is not None and node.text is not None else ""
-
-
-def _module(node: Node, origin: str) -> Module:
-    if node.type == "relative_import":
-        prefix = next((c for c in node.children if c.type == "import_prefix"), None)
-        dotted = next((c for c in node.children if c.type == "dotted_name"), None)
-        return Module(_text(dotted), len(_text(prefix)), origin)
-    return Module(_text(node))
-
-
-def _imports(node: Node, scope: _Scope) -> None:
-    if node.type == "import_statement":
-        for name in node.children_by_field_name("name"):
-            if name.type == "aliased_import":
-                scope.imported[_text(name.child_by_field_name("alias"))] = (
-                    Module(_text(name.child_by_field_name("name"))),
-                    "",
-                )
-            else:  # import a.b.c binds a; a.b.c.f() is looked up by its dotted receiver
-                dotted = _text(name)
-                scope.imported.setdefault(dotted.split(".")[0], (Module(dotted.split(".")[0]), ""))
-                scope.imported[dotted] = (Module(dotted), "")
-    elif node.type == "import_from_statement":
-        module_node = node.child_by_field_name("module_name")
-        if module_node is None:
-            return
-        module = _module(module_node, scope.path)
-        for name in node.children_by_field_name("name"):
-            original, alias = (name.child_by_field_name("name"), name.child_by_field_name("alias")) \
-                if name.type == "aliased_import" else (name, name)  # fmt: skip
-            scope.imported[_text(alias)] = (module, _text(original))
-
-
-def _made_of(value: Node | None) -> str:
-    """``Cls(...)`` or ``Cls.make(...)`` → ``Cls`` (what an assignment's value is probably an instance of)."""
-    if value is None or value.type != "call":
-        return ""
-    function = value.child_by_field_name("function")
-    if function is not None and function.type == "attribute":
-        function = function.child_by_field_name("object")
-    name = _text(function) if function is not None and function.type == "identifier" else ""
-    return name if name[:1].isupper() else ""  # a class, by convention (``get_user()`` is not one)
-
-
-@lru_cache(maxsize=64)
-def _parse(path: str, text: str) -> tuple[Node, _Scope] | None:
-    parser = get_parser("python")
-    if parser is None:
-        return None
-    root = parser.parse(text.encode("utf-8", "surrogatepass")).root_node
-    scope = _Scope(path)
-    stack = [(root, "")]
-    while stack:
-        node, prefix = stack.pop()
-        if node.type in ("import_statement", "import_from_statement"):
-            _imports(node, scope)
-            continue
-        if node.type in ("function_definition", "class_definition"):
-            name = _text(node.child_by_field_name("name"))
-            qualified = f"{prefix}.{name}" if prefix else name
-            if not prefix:
-                scope.defined[name] = "class" if node.type == "class_definition" else "def"
-            if node.type == "class_definition":
-                arguments = node.child_by_field_name("superclasses")
-                scope.bases[qualified] = [_text(c) for c in arguments.named_children] if arguments else []
-            prefix = qualified
-        elif node.type == "assignment" and node.parent is not None and node.parent.parent == root:
-            left = node.child_by_field_name("left")
-            if left is not None and left.type == "identifier":
-                scope.assigned[_text(left)] = _made_of(node.child_by_field_name("right"))
-        stack.extend((child, prefix) for child in reversed(node.named_children))
-    return root, scope
-
-
-def _locals(function: Node) -> dict[str, str]:
-    """A function's parameters and local variables → the class each is probably an instance of ("" unknown)."""
-    found: dict[str, str] = {}
-    parameters = function.child_by_field_name("parameters")
-    for parameter in parameters.named_children if parameters else []:
-        if parameter.type == "identifier":
-            found[_text(parameter)] = ""
-        elif parameter.type in ("typed_parameter", "typed_default_parameter", "default_parameter"):
-            name = parameter.child_by_field_name("name") or next(
-                (c for c in parameter.named_children if c.type == "identifier"), None
-            )
-            kind = parameter.child_by_field_name("type")
-            found[_text(name)] = _text(kind) if kind is not None and _text(kind).isidentifier() else ""
-    stack = list(function.named_children)
-    while stack:
-        node = stack.pop()
-        if node.type in ("function_definition", "class_definition", "lambda"):
-            continue
-        if node.type == "assignment":
-            left, kind = node.child_by_field_name("left"), node.child_by_field_name("type")
-            if left is not None and left.type == "identifier":
-                made = _text(kind) if kind is not None and _text(kind).isidentifier() else ""
-                found[_text(left)] = made or _made_of(node.child_by_field_name("right")) or found.get(_text(left), "")
-            elif left is not None:
-                found.update({_text(n): "" for n in left.named_children if n.type == "identifier"})
-        elif node.type in ("for_statement", "with_item", "as_pattern") or node.type.endswith("_clause"):
-            target = node.child_by_field_name("left") or node.child_by_field_name("alias")
-            if target is not None:
-                found.setdefault(_text(target), "")
-        stack.extend(node.named_children)
-    return found
-
-
-def _name(scope: _Scope, name: str, local: dict[str, str]) -> list[Target]:
+def _name(scope: FileScope, name: str, local: dict[str, str]) -> list[Target]:
     """What a bare name ``name`` names as a function or class: this file's definition, or an import's."""
     if name in local or name in scope.assigned:
         return []  # a variable: not a definition anywhere (``login = LoginManager()``)
@@ -200,14 +50,10 @@ def _name(scope: _Scope, name: str, local: dict[str, str]) -> list[Target]:
     return []
 
 
-def _member(scope: _Scope, receiver: str, attribute: str, local: dict[str, str], classes: list[str]) -> list[Target]:
+def _member(scope: FileScope, receiver: str, attribute: str, local: dict[str, str], classes: list[str]) -> list[Target]:
     """``receiver.attribute()`` (see the module docstring)."""
     if receiver in SELF and classes:
-        owner = classes[-1]
-        found: list[Target] = [(None, f"{owner}.{attribute}")]
-        for base in scope.bases.get(owner, []):
-            found += [(module, f"{name}.{attribute}") for module, name in _name(scope, base, {})]
-        return found
+        return _inherited(scope, classes[-1], attribute)
     if receiver in scope.imported and receiver not in local:
         module, inside = scope.imported[receiver]
         if not inside:  # import pkg.mod [as m]
@@ -218,34 +64,54 @@ def _member(scope: _Scope, receiver: str, attribute: str, local: dict[str, str],
         return [(None, f"{receiver}.{attribute}")]
     made = local.get(receiver) or scope.assigned.get(receiver, "")
     if not made and receiver not in scope.assigned:
-        made = next((name for name in [*scope.defined, *scope.imported] if name.lower() == receiver.lower()
-                     and name != receiver and name[:1].isupper()), "")  # fmt: skip
+        made = _class_named(scope, receiver)
     return [(module, f"{name}.{attribute}") for module, name in _name(scope, made, {})] if made else []
+
+
+def _class_named(scope: FileScope, variable: str) -> str:
+    """The class the file defines or imports whose name is ``variable`` capitalized (``user`` → ``User``)."""
+    return next((name for name in [*scope.defined, *scope.imported] if name.lower() == variable.lower()
+                 and name != variable and name[:1].isupper()), "")  # fmt: skip
+
+
+def _inherited(scope: FileScope, owner: str, attribute: str, depth: int = 3) -> list[Target]:
+    """``self.attribute()`` in class ``owner``: its own method, its bases' in this file (a few levels up), and in
+    an imported base's module any class's (the base's own bases live there or further: ``*.attribute``)."""
+    found: list[Target] = [(None, f"{owner}.{attribute}")]
+    for base in scope.bases.get(owner, []) if depth else []:
+        if base in scope.defined and base not in scope.assigned:
+            found += _inherited(scope, base, attribute, depth - 1)
+        for module, name in _name(scope, base, {}):
+            if module is not None:
+                found += [(module, f"{name}.{attribute}"), (module, f"*.{attribute}")]
+    return found
 
 
 def call_sites(path: str, text: str, start: int = 1, end: int | None = None) -> list[CallSite]:
     """The calls on lines ``start``..``end`` of a Python file, each with its enclosing definition and targets."""
-    parsed = _parse(path, text)
+    parsed = parse_scope(path, text)
     if parsed is None:
         return []
     root, scope = parsed
     last = end if end is not None else text.count("\n") + 1
     sites: list[CallSite] = []
-    locals_of: dict[int, dict[str, str]] = {}
+    found_locals: dict[int, dict[str, str]] = {}
 
     def visit(node: Node, names: list[str], classes: list[str], function: Node | None) -> None:
         if node.end_point[0] + 1 < start or node.start_point[0] + 1 > last:
             return
         if node.type in ("function_definition", "class_definition"):
-            name = _text(node.child_by_field_name("name"))
+            name = text_of(node.child_by_field_name("name"))
             names = [*names, name]
             if node.type == "class_definition":
                 classes = [*classes, ".".join(names)]
             else:
                 function = node
         if node.type == "call" and start <= node.start_point[0] + 1 <= last:
-            local = {} if function is None else locals_of.setdefault(function.id, _locals(function))
-            sites.append(_site(scope, node, ".".join(names), local, classes))
+            if function is not None and function.id not in found_locals:
+                found_locals[function.id] = locals_of(function, scope.returns)
+            local = {} if function is None else found_locals[function.id]
+            sites.append(_site(scope, node, names, local, classes))
         for child in node.named_children:
             visit(child, names, classes, function)
 
@@ -253,19 +119,31 @@ def call_sites(path: str, text: str, start: int = 1, end: int | None = None) -> 
     return sites
 
 
-def _site(scope: _Scope, call: Node, caller: str, local: dict[str, str], classes: list[str]) -> CallSite:
+def _site(scope: FileScope, call: Node, names: list[str], local: dict[str, str], classes: list[str]) -> CallSite:
     function = call.child_by_field_name("function")
-    written = _text(function)
+    written = text_of(function)
     targets: list[Target] = []
     if function is not None and function.type == "identifier":
-        targets = _name(scope, written, local)
+        targets = _nested(scope, written, names, classes) or _name(scope, written, local)
     elif function is not None and function.type == "attribute":
-        receiver, attribute = function.child_by_field_name("object"), _text(function.child_by_field_name("attribute"))
+        receiver, attribute = function.child_by_field_name("object"), text_of(function.child_by_field_name("attribute"))
         if receiver is not None and receiver.type == "identifier":
-            targets = _member(scope, _text(receiver), attribute, local, classes)
-        elif receiver is not None and _text(receiver) in scope.imported:  # a.b.f() after import a.b
-            targets = [(scope.imported[_text(receiver)][0], attribute)]
-    return CallSite(call.start_point[0] + 1, caller, written, tuple(targets))
+            targets = _member(scope, text_of(receiver), attribute, local, classes)
+        elif receiver is not None and text_of(receiver) in scope.imported:  # a.b.f() after import a.b
+            targets = [(scope.imported[text_of(receiver)][0], attribute)]
+        elif receiver is not None and receiver.type == "attribute":  # request.user.check_password(): a User's
+            made = _class_named(scope, text_of(receiver.child_by_field_name("attribute")))
+            targets = [(module, f"{name}.{attribute}") for module, name in _name(scope, made, {})] if made else []
+    return CallSite(call.start_point[0] + 1, ".".join(names), written, tuple(targets))
+
+
+def _nested(scope: FileScope, name: str, names: list[str], classes: list[str]) -> list[Target]:
+    """A function defined inside an enclosing function (not a class: its body does not see class attributes)."""
+    for end in range(len(names), 0, -1):
+        prefix = ".".join(names[:end])
+        if prefix not in classes and f"{prefix}.{name}" in scope.functions:
+            return [(None, f"{prefix}.{name}")]
+    return []
 
 
 def names_in(site: CallSite, caller_path: str, path: str) -> list[str]:
@@ -276,14 +154,16 @@ def names_in(site: CallSite, caller_path: str, path: str) -> list[str]:
 def resolves_to(site: CallSite, caller_path: str, path: str, qualified: str) -> bool:
     """Whether ``site`` can be a call of ``qualified`` defined in ``path``; a class's name stands for its
     constructor (``User(...)`` calls ``User.__init__``)."""
-    return any(name in (qualified, qualified.removesuffix(".__init__")) for name in names_in(site, caller_path, path))
+    method = qualified.rpartition(".")[2]
+    return any(name in (qualified, qualified.removesuffix(".__init__")) or (name == f"*.{method}" and "." in qualified)
+               for name in names_in(site, caller_path, path))  # fmt: skip
 
 
 def use_reaches(path: str, text: str, name: str, line: str, used_path: str, *, top_level: bool) -> bool:
     """Whether a use of ``name`` on ``line`` (not a call) can mean its definition in ``used_path``: a bare name not
     bound to something else (an import from another module, a module-level variable); ``recv.name`` of a function
     or class only where ``recv`` is a module that holds it (``views.profile``; ``request.profile`` is not)."""
-    parsed = _parse(path, text)
+    parsed = parse_scope(path, text)
     if parsed is None or not name.isidentifier():
         return True
     scope = parsed[1]
