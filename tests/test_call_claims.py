@@ -277,7 +277,12 @@ class Webhook(HttpTransport):
         project.num_checks_available()
         request.profile.send_change_email_link()
 """
-    sites = {site.written: site for site in call_sites("app/hooks.py", text)}
+    text += "\n\nclass Loud(Webhook):\n    def last_ping(self):\n        return None\n"
+    text += "\n\nclass Quiet(Loud):\n    def quiet(self):\n        self.last_ping()\n"
+    overridden = {site.caller: site for site in call_sites("app/hooks.py", text)}["Quiet.quiet"]
+    assert resolves_to(overridden, "app/hooks.py", "app/hooks.py", "Loud.last_ping")  # overridden on the way up
+    assert not resolves_to(overridden, "app/hooks.py", "app/transports.py", "Transport.last_ping")
+    sites = {site.written: site for site in call_sites("app/hooks.py", text) if site.caller != "Quiet.quiet"}
     assert resolves_to(sites["safe"], "app/hooks.py", "app/hooks.py", "Webhook.notify.safe")
     assert resolves_to(sites["self.last_ping"], "app/hooks.py", "app/transports.py", "Transport.last_ping")
     assert not resolves_to(sites["self.last_ping"], "app/hooks.py", "app/models.py", "Project.last_ping")

@@ -78,6 +78,8 @@ def _inherited(scope: FileScope, owner: str, attribute: str, depth: int = 3) -> 
     """``self.attribute()`` in class ``owner``: its own method, its bases' in this file (a few levels up), and in
     an imported base's module any class's (the base's own bases live there or further: ``*.attribute``)."""
     found: list[Target] = [(None, f"{owner}.{attribute}")]
+    if f"{owner}.{attribute}" in scope.functions:
+        return found  # the class's own method: its bases' are overridden
     for base in scope.bases.get(owner, []) if depth else []:
         if base in scope.defined and base not in scope.assigned:
             found += _inherited(scope, base, attribute, depth - 1)
