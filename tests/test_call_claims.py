@@ -283,6 +283,10 @@ class Webhook(HttpTransport):
     assert resolves_to(overridden, "app/hooks.py", "app/hooks.py", "Loud.last_ping")  # overridden on the way up
     assert not resolves_to(overridden, "app/hooks.py", "app/transports.py", "Transport.last_ping")
     sites = {site.written: site for site in call_sites("app/hooks.py", text) if site.caller != "Quiet.quiet"}
+    starred = call_sites(
+        "app/cli.py", "from app.permissions import *\n\n\ndef main(user):\n    has_access(user, 'x')\n"
+    )
+    assert resolves_to(starred[0], "app/cli.py", "app/permissions.py", "has_access")
     assert resolves_to(sites["safe"], "app/hooks.py", "app/hooks.py", "Webhook.notify.safe")
     assert resolves_to(sites["self.last_ping"], "app/hooks.py", "app/transports.py", "Transport.last_ping")
     assert not resolves_to(sites["self.last_ping"], "app/hooks.py", "app/models.py", "Project.last_ping")

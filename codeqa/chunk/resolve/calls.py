@@ -2,8 +2,8 @@
 
 A call resolves to the definitions it can name, as targets ``(module or this file, qualified name)``:
 - ``f()``: the file's own ``def f`` / ``class f``; else what an import binds ``f`` to (``from m import f``: ``f`` in
-  m). A parameter, a local variable or a module-level assignment (``login = LoginManager()``) is not a function
-  defined anywhere: no target.
+  m; ``from m import *``: ``f`` in m). A parameter, a local variable or a module-level assignment
+  (``login = LoginManager()``) is not a function defined anywhere: no target.
 - ``mod.f()`` where ``mod`` is an imported module (``import pkg.mod``, ``from pkg import mod``): ``f`` in it;
   ``Cls.f()`` where the file defines or imports ``Cls``: ``Cls.f``.
 - ``f()`` inside a function that defines ``f`` itself: that nested function.
@@ -47,7 +47,7 @@ def _name(scope: FileScope, name: str, local: dict[str, str]) -> list[Target]:
     if name in scope.imported:
         module, inside = scope.imported[name]
         return [(module, inside)] if inside else []
-    return []
+    return [(module, name) for module in scope.starred]
 
 
 def _member(scope: FileScope, receiver: str, attribute: str, local: dict[str, str], classes: list[str]) -> list[Target]:

@@ -57,6 +57,7 @@ class FileScope:
     bases: dict[str, list[str]] = field(default_factory=dict)  # qualified class name → base names
     functions: set[str] = field(default_factory=set)  # every qualified function name (nested ones too)
     returns: dict[str, str] = field(default_factory=dict)  # function name → the class its annotation returns
+    starred: list[Module] = field(default_factory=list)  # modules imported with ``*``
 
 
 def text_of(node: Node | None) -> str:
@@ -88,6 +89,8 @@ def _imports(node: Node, scope: FileScope) -> None:
         if module_node is None:
             return
         module = _module(module_node, scope.path)
+        if any(child.type == "wildcard_import" for child in node.named_children):
+            scope.starred.append(module)  # from m import *: any name m defines
         for name in node.children_by_field_name("name"):
             original, alias = (name.child_by_field_name("name"), name.child_by_field_name("alias")) \
                 if name.type == "aliased_import" else (name, name)  # fmt: skip
