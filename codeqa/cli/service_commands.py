@@ -115,10 +115,17 @@ def serve(
         )
     out.print(f"codeqa app: http://{address}:{port}")
     command = [
-        sys.executable, "-m", "streamlit", "run", str(APP_SERVER),
+        sys.executable, "-P", "-m", "streamlit", "run", str(APP_SERVER),
         "--server.headless", "true", "--server.address", address, "--server.port", str(port),
         "--server.fileWatcherType", "none", "--browser.gatherUsageStats", "false", *extra,
     ]  # fmt: skip
     sys.stdout.flush()
     sys.stderr.flush()
-    os.execv(sys.executable, command)  # Streamlit becomes this process: a signal to it stops the server itself
+    # Started inside a repository, the server must run none of its code or settings: `-P` (and PYTHONSAFEPATH for
+    # every Python the server starts) keeps the current folder off the import path, where a `streamlit/` or `json.py`
+    # would shadow the real one; the app's own folder as working directory means Streamlit reads the app's
+    # `.streamlit/config.toml`, never the repository's. Relative paths typed in the app still mean the launch folder.
+    env = {**os.environ, "PYTHONSAFEPATH": "1"}
+    env.setdefault("CODEQA_LAUNCH_DIR", os.getcwd())
+    os.chdir(APP_SERVER.parent)
+    os.execve(sys.executable, command, env)  # Streamlit becomes this process: a signal to it stops the server itself

@@ -16,6 +16,7 @@ Decisions (the tests pin them down):
 
 from __future__ import annotations
 
+import os
 import re
 from dataclasses import dataclass
 from pathlib import Path
@@ -96,6 +97,8 @@ def parse_source(
         path = Path(raw).expanduser()
     except RuntimeError:  # ``~name`` of an unknown user
         path = Path(raw)
+    if not path.is_absolute() and (launched_in := os.environ.get("CODEQA_LAUNCH_DIR")):
+        path = Path(launched_in) / path  # the served app runs in its own folder; "." is where `codeqa serve` ran
     if raw.startswith(("/", "~", ".")) or (allow_local and path.exists()):
         if not allow_local:
             raise UnsafeSourceError(f"Local paths are not allowed here: {_REMOTE}")
