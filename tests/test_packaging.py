@@ -2,18 +2,24 @@
 
 An editable install reads every file from the checkout, so it hides what a wheel leaves out; these tests look at
 what the wheel ships:
-- every file in git under ``codeqa/`` and ``codeqa_ui/`` is a module or matched by ``package-data`` (fast).
+- every file in git under ``codeqa/`` and ``codeqa_ui/`` is a module or matched by ``package-data`` (fast);
+- the checkout's ``app.py``/``pages/`` are the shipped app's twins, so ``streamlit run app.py`` and ``codeqa serve``
+  run the same thing.
 """
 
 from __future__ import annotations
 
+import ast
 import glob
 import subprocess
 import tomllib
 from pathlib import Path
 
+from codeqa.cli.service_commands import APP_SERVER
+
 ROOT = Path(__file__).resolve().parent.parent
 PACKAGES = ("codeqa", "codeqa_ui")
+SERVED = ROOT / "codeqa_ui" / "served"
 
 
 def tracked(*paths: str) -> list[str]:
@@ -61,7 +67,8 @@ def test_every_file_in_the_packages_ships_in_the_wheel():
     # what the code reads at run time, among them those the wheel used to leave out
     read_at_run_time = {"codeqa/chunk/resolve/rules.toml", "codeqa/chunk/queries/python-tags.scm",
                         "codeqa/frameworks/conventions/rails.toml", "codeqa/retrieve/ranker.json",
-                        "codeqa/models/static-code/model.safetensors"}  # fmt: skip
+                        "codeqa/models/static-code/model.safetensors", "codeqa_ui/served/app_server.py",
+                        "codeqa_ui/served/pages/1_Chat.py", "codeqa_ui/served/.streamlit/config.toml"}  # fmt: skip
     assert read_at_run_time <= package_data_files(package_data)
     scm = [path for path in files if path.endswith(".scm")]
     assert len(scm) >= 20 and not unshipped(scm, package_data)
@@ -74,3 +81,19 @@ def test_a_data_file_without_a_glob_is_reported(tmp_path: Path):
         (tmp_path / path).write_text("")
     assert unshipped(files, {"pkg": ["rules.toml"]}, tmp_path) == ["pkg/q/a-tags.scm", "pkg/entry/app.py"]
     assert unshipped(files, {"pkg": ["*.toml", "q/*.scm", "entry/*.py"]}, tmp_path) == []
+
+
+def test_the_checkout_runs_the_app_the_wheel_ships():
+    """``streamlit run app.py`` (checkout) and ``codeqa serve`` (``codeqa_ui/served``, shipped) run the same
+    scripts with the same configuration; the scripts only call ``codeqa_ui``."""
+    assert APP_SERVER == SERVED / "app_server.py" and APP_SERVER.is_file()
+    twins = ["app.py", *(f"pages/{page.name}" for page in sorted((ROOT / "pages").glob("*.py"))),
+             ".streamlit/config.toml"]  # fmt: skip
+    assert sorted(path.name for path in (SERVED / "pages").glob("*.py")) == [Path(p).name for p in twins[1:-1]]
+    for path in twins:
+        assert (ROOT / path).read_text() == (SERVED / path).read_text(), f"{path} differs from codeqa_ui/served/{path}"
+    for path in twins[:-1]:  # a docstring, one import from codeqa_ui, one call: nothing to keep in step by hand
+        _docstring, imported, call = ast.parse((ROOT / path).read_text()).body
+        assert isinstance(imported, ast.ImportFrom) and imported.module == "codeqa_ui", path
+        assert isinstance(call, ast.Expr) and isinstance(call.value, ast.Call) and not call.value.args, path
+    assert not (ROOT / "app_server.py").exists(), "the served entry lives in codeqa_ui/served/ only"
