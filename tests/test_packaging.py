@@ -4,16 +4,24 @@ An editable install reads every file from the checkout, so it hides what a wheel
 what the wheel ships:
 - every file in git under ``codeqa/`` and ``codeqa_ui/`` is a module or matched by ``package-data`` (fast);
 - the checkout's ``app.py``/``pages/`` are the shipped app's twins, so ``streamlit run app.py`` and ``codeqa serve``
-  run the same thing.
+  run the same thing;
+- the Dockerfile copies what exists, installs the whole package, and runs what the package ships (no Docker engine
+  runs here: the file is read, not built).
 """
 
 from __future__ import annotations
 
 import ast
 import glob
+import json
+import re
+import shlex
 import subprocess
 import tomllib
+from fnmatch import fnmatch
 from pathlib import Path
+
+import yaml
 
 from codeqa.cli.service_commands import APP_SERVER
 
@@ -97,3 +105,68 @@ def test_the_checkout_runs_the_app_the_wheel_ships():
         assert isinstance(imported, ast.ImportFrom) and imported.module == "codeqa_ui", path
         assert isinstance(call, ast.Expr) and isinstance(call.value, ast.Call) and not call.value.args, path
     assert not (ROOT / "app_server.py").exists(), "the served entry lives in codeqa_ui/served/ only"
+
+
+# --- Docker (no engine here: the files are read, never built) -------------------------------------------------
+
+
+def dockerfile_instructions(path: Path = ROOT / "Dockerfile") -> list[tuple[str, str]]:
+    """(INSTRUCTION, arguments) with continuation lines joined and comments dropped."""
+    lines = [line for line in path.read_text().splitlines() if not line.lstrip().startswith("#")]
+    joined = re.sub(r"\\\n", " ", "\n".join(lines))
+    return [(line.split(None, 1)[0].upper(), line.split(None, 1)[1]) for line in joined.splitlines() if line.strip()]
+
+
+def copy_sources(arguments: str) -> list[str]:
+    words = json.loads(arguments) if arguments.lstrip().startswith("[") else shlex.split(arguments)
+    return [word for word in words[:-1] if not word.startswith("--")]
+
+
+def docker_ignored(path: str) -> bool:
+    """Whether ``.dockerignore`` keeps ``path`` (or a folder above it) out of the build context."""
+    patterns = [line.strip() for line in (ROOT / ".dockerignore").read_text().splitlines()
+                if line.strip() and not line.startswith("#")]  # fmt: skip
+    assert not [p for p in patterns if p.startswith("!")], "exceptions are not read by this check"
+    parts = Path(path).parts
+    prefixes = [Path(*parts[:depth]).as_posix() for depth in range(1, len(parts) + 1)]
+    return any(fnmatch(prefix, pattern.strip("/")) for pattern in patterns for prefix in prefixes)
+
+
+def test_every_path_the_dockerfile_copies_exists_and_reaches_the_build_context():
+    in_git = set(tracked())
+    copied = [source for name, arguments in dockerfile_instructions() if name == "COPY"
+              for source in copy_sources(arguments)]  # fmt: skip
+    assert copied
+    for source in copied:
+        source = source.rstrip("/")
+        files = [path for path in in_git if path == source or path.startswith(f"{source}/")]
+        assert files, f"the Dockerfile copies {source}, which is not in the repository"
+        assert not [path for path in files if docker_ignored(path)], f".dockerignore drops {source} (or part of it)"
+    for stale in ("build/lib/codeqa/x.py", "codeqa.egg-info/PKG-INFO", ".venv/bin/python", "dist/x.whl"):
+        assert docker_ignored(stale), f"{stale}: old build output must not reach the image's wheel"
+
+
+def test_the_dockerfile_installs_the_whole_package_and_runs_what_it_ships():
+    """The package is installed from everything it is built from (the old file installed before copying
+    ``codeqa_ui``), and the container starts an installed command, not a file it never copied."""
+    instructions = dockerfile_instructions()
+    install = next(i for i, (name, args) in enumerate(instructions)
+                   if name == "RUN" and "pip install" in args and "torch" not in args)  # fmt: skip
+    before = {source.rstrip("/") for name, args in instructions[:install] if name == "COPY"
+              for source in copy_sources(args)}  # fmt: skip
+    project = pyproject()
+    needed = {"pyproject.toml", project["project"]["readme"], *PACKAGES}
+    assert needed <= before, f"installed before copying {needed - before}"
+
+    (command,) = [json.loads(args) for name, args in instructions if name == "CMD"]
+    assert command[0] in project["project"]["scripts"], f"CMD runs {command[0]}, which the package does not install"
+    from codeqa.cli import app
+
+    assert command[1] in {c.name or c.callback.__name__ for c in app.registered_commands}
+    (exposed,) = [args.split("/")[0] for name, args in instructions if name == "EXPOSE"]
+    (health,) = [args for name, args in instructions if name == "HEALTHCHECK"]
+    assert command[command.index("--port") + 1] == exposed and f"127.0.0.1:{exposed}/_stcore/health" in health
+
+    compose = yaml.safe_load((ROOT / "compose.yaml").read_text())
+    assert compose["services"]["app"]["build"] == "."
+    assert compose["services"]["app"]["ports"] == [f"127.0.0.1:{exposed}:{exposed}"]
