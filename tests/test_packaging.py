@@ -6,7 +6,9 @@ what the wheel ships:
 - the checkout's ``app.py``/``pages/`` are the shipped app's twins, so ``streamlit run app.py`` and ``codeqa serve``
   run the same thing;
 - the Dockerfile copies what exists, installs the whole package, and runs what the package ships (no Docker engine
-  runs here: the file is read, not built).
+  runs here: the file is read, not built);
+- slow: the wheel is built, installed into a clean virtualenv outside the checkout, and indexes, searches, asks and
+  serves from a temporary folder.
 """
 
 from __future__ import annotations
@@ -14,16 +16,26 @@ from __future__ import annotations
 import ast
 import glob
 import json
+import os
 import re
 import shlex
+import signal
 import subprocess
+import sys
+import sysconfig
 import tomllib
+import urllib.request
+import zipfile
 from fnmatch import fnmatch
 from pathlib import Path
 
+import pytest
 import yaml
 
 from codeqa.cli.service_commands import APP_SERVER
+from tests.indexed_home import make_sample_repo
+from tests.test_app import NO_LLM
+from tests.test_browser import free_port, wait_healthy
 
 ROOT = Path(__file__).resolve().parent.parent
 PACKAGES = ("codeqa", "codeqa_ui")
@@ -170,3 +182,91 @@ def test_the_dockerfile_installs_the_whole_package_and_runs_what_it_ships():
     compose = yaml.safe_load((ROOT / "compose.yaml").read_text())
     assert compose["services"]["app"]["build"] == "."
     assert compose["services"]["app"]["ports"] == [f"127.0.0.1:{exposed}:{exposed}"]
+
+
+# --- the wheel, installed -----------------------------------------------------------------------------------
+
+
+def run(command: list[str | Path], cwd: Path, env: dict[str, str], seconds: float) -> str:
+    """Run ``command``; its output, or a failure that shows it."""
+    try:
+        done = subprocess.run([str(word) for word in command], cwd=cwd, env=env, capture_output=True, text=True,
+                              timeout=seconds)  # fmt: skip
+    except subprocess.TimeoutExpired as exc:
+        pytest.fail(f"{command[:3]} took more than {seconds} s:\n{exc.stdout}\n{exc.stderr}")
+    assert done.returncode == 0, f"{command}: exit {done.returncode}\n{done.stdout}\n{done.stderr}"
+    return done.stdout + done.stderr
+
+
+def build_wheel(base: Path) -> Path:
+    """The wheel of the files git knows (copied out, so no earlier ``build/`` folder leaks into it)."""
+    source = base / "source"
+    for path in tracked():
+        (source / path).parent.mkdir(parents=True, exist_ok=True)
+        (source / path).write_bytes((ROOT / path).read_bytes())
+    run([sys.executable, "-m", "pip", "wheel", "--no-deps", "--no-build-isolation", "--no-index", "-q",
+         "-w", base / "dist", source], base, dict(os.environ), 300)  # fmt: skip
+    (wheel,) = (base / "dist").glob("codeqa-*.whl")
+    return wheel
+
+
+def clean_venv(base: Path, wheel: Path) -> Path:
+    """A new virtualenv with the wheel installed and this one's third-party packages on its path.
+
+    This environment's site-packages is added as a plain path, so its ``.pth`` files do not run: among them is the
+    editable install's, which would put the checkout on ``sys.path``."""
+    venv = base / "venv"
+    run([sys.executable, "-m", "venv", "--without-pip", venv], base, dict(os.environ), 120)
+    python = venv / "bin" / "python"
+    run([sys.executable, "-m", "pip", "--python", python, "install", "--no-deps", "--no-index", "-q", wheel],
+        base, dict(os.environ), 300)  # fmt: skip
+    purelib = run([python, "-c", "import sysconfig; print(sysconfig.get_path('purelib'))"], base, dict(os.environ), 60)
+    (Path(purelib.strip()) / "third_party_from_the_test_venv.pth").write_text(sysconfig.get_path("purelib") + "\n")
+    return venv
+
+
+@pytest.mark.slow
+def test_a_wheel_in_a_clean_venv_indexes_searches_asks_and_serves(tmp_path: Path, models_dir: Path):
+    wheel = build_wheel(tmp_path)
+    inside = set(zipfile.ZipFile(wheel).namelist())
+    assert [path for path in tracked(*PACKAGES) if path not in inside] == []
+
+    venv = clean_venv(tmp_path, wheel)
+    work = tmp_path / "elsewhere"  # a user's folder: neither the checkout nor the venv
+    work.mkdir()
+    env = {name: value for name, value in os.environ.items() if not name.startswith(("PYTHON", "CODEQA_"))}
+    env.update(NO_LLM, CODEQA_HOME=str(tmp_path / "home"), CODEQA_MODELS_DIR=str(models_dir), CODEQA_WARM_APP="false",
+               PATH=f"{venv / 'bin'}{os.pathsep}{env.get('PATH', '')}")  # fmt: skip
+    where = run([venv / "bin" / "python", "-c", "import codeqa, codeqa_ui; print(codeqa.__file__, codeqa_ui.__file__)"],
+                work, env, 120).split()  # fmt: skip
+    assert all(Path(path).is_relative_to(venv) for path in where), where
+
+    codeqa = venv / "bin" / "codeqa"
+    repo = make_sample_repo(tmp_path / "shop")
+    indexed = run([codeqa, "index", repo, "--name", "shop"], work, env, 300)
+    assert "Indexed shop" in indexed
+    found = run([codeqa, "search", "shop", "how are passwords hashed?", "-k", "3"], work, env, 120)
+    assert found.splitlines()[0].startswith("shop/auth.py:"), found
+    answered = run([codeqa, "ask", "shop", "how are passwords hashed?", "--backend", "none"], work, env, 120)
+    assert "Extractive map" in answered and "`shop/auth.py:" in answered, answered
+
+    port = free_port()
+    server = subprocess.Popen([str(codeqa), "serve", "--port", str(port)], cwd=work, env=env,
+                              stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True)  # fmt: skip
+    try:
+        url = f"http://127.0.0.1:{port}"
+        wait_healthy(url, server, seconds=120)
+        argv = Path(f"/proc/{server.pid}/cmdline").read_bytes().decode().split("\0")  # Streamlit, exec'd
+        (script,) = [word for word in argv if word.endswith(".py")]
+        assert Path(script).is_relative_to(venv) and script.endswith("codeqa_ui/served/app_server.py")
+        # Home runs once through the script health check: on only if the shipped .streamlit/config.toml was read
+        with urllib.request.urlopen(f"{url}/_stcore/script-health-check", timeout=120) as response:
+            assert response.status == 200
+    finally:
+        server.send_signal(signal.SIGTERM)
+        try:
+            server.wait(15)
+        except subprocess.TimeoutExpired:
+            server.kill()
+            server.wait(5)
+            pytest.fail("codeqa serve was still running 15 s after SIGTERM")
