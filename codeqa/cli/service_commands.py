@@ -16,7 +16,8 @@ import typer
 
 from codeqa.cli.console import err, out, run_or_exit, settings
 
-APP_SERVER = Path(__file__).resolve().parent.parent.parent / "app_server.py"
+# the web app's entry ships inside codeqa_ui (package data), beside codeqa in a checkout and in an install alike
+APP_SERVER = Path(__file__).resolve().parent.parent.parent / "codeqa_ui" / "served" / "app_server.py"
 OWN_OPTIONS = ("--server.address", "--server.port")  # set by --address/--port, where the exposure check sees them
 
 AllowWrite = Annotated[
@@ -92,7 +93,7 @@ def serve(
     from codeqa.service.hosts import is_loopback, served_hosts
 
     if not APP_SERVER.exists():
-        err.print("[bold red]error:[/] app_server.py not found next to the codeqa package; run from a source checkout.")
+        err.print(f"[bold red]error:[/] {APP_SERVER} is missing from this installation; reinstall codeqa.")
         raise typer.Exit(1)
     extra = list(streamlit_args or [])
     if any(arg.split("=")[0] in OWN_OPTIONS for arg in extra):
