@@ -10,6 +10,7 @@ from __future__ import annotations
 import subprocess
 from pathlib import Path
 
+import anyio
 import httpx
 import pytest
 from typer.testing import CliRunner
@@ -24,6 +25,7 @@ from tests.conftest import init_repo
 from tests.helpers import build_index, search_hits
 from tests.service_servers import api_server, server_env
 from tests.test_app import app, button, clean_streamlit_caches, index_table, no_llm, ok, texts, wait_for_job
+from tests.test_mcp import call, mcp_session
 
 __all__ = ["clean_streamlit_caches", "no_llm"]  # the app's autouse fixtures, for the Home page test here
 
@@ -156,7 +158,7 @@ def test_home_indexes_both_mirrors_and_refuses_a_taken_name(click: Path, request
     assert sorted(index_table(at)["Name"]) == ["pallets-click", "psf-requests"]
 
 
-# -- the HTTP API ----------------------------------------------------------------------------------------------------
+# -- the HTTP API and MCP --------------------------------------------------------------------------------------------
 def test_the_api_answers_409_with_the_message(click: Path, requests: Path, settings: Settings):
     build_index(str(click), settings, name="shop")
     with api_server(server_env(settings), "--allow-write") as url:
@@ -165,3 +167,16 @@ def test_the_api_answers_409_with_the_message(click: Path, requests: Path, setti
         error = refused.json()["error"]
         assert error["type"] == "IndexNameTakenError" and str(click) in error["message"]
         assert httpx.get(f"{url}/indexes").json()["indexes"][0]["source"] == str(click)
+
+
+def test_mcp_says_so_as_a_tool_error(click: Path, requests: Path, settings: Settings):
+    build_index(str(click), settings, name="shop")
+
+    async def scenario() -> None:
+        async with mcp_session(server_env(settings), "--allow-write") as client:
+            failed, error = await call(client, "index", source=str(requests), name="shop")
+            assert failed and error["error"]["type"] == "IndexNameTakenError"
+            assert str(click) in error["error"]["message"] and str(requests) in error["error"]["message"]
+
+    anyio.run(scenario)
+    assert Index.open("shop", settings).manifest.source == str(click)
