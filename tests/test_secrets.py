@@ -62,14 +62,14 @@ FORMATS = [
         "AZURE_STORAGE = 'DefaultEndpointsProtocol=https;AccountName=shopfiles;"
         f"AccountKey={_AZURE};EndpointSuffix=core.windows.net'",
         _AZURE,
-    ),  # fmt: skip
+    ),
     ("SendGrid key", f'sg = SendGridAPIClient("{_SENDGRID}")', _SENDGRID),
     ("db_pass assignment", f'db_pass="{_DB_PASS}"', _DB_PASS),
     (
         "kubeconfig client-key-data",
         _KUBECONFIG.format(cert=_b64(b"-----BEGIN CERTIFICATE-----"), key=_KUBE_KEY),
         _KUBE_KEY,
-    ),  # fmt: skip
+    ),
     (".npmrc _authToken", f"//registry.npmjs.org/:_authToken={_NPM}", _NPM),
     (".npmrc _auth", f"registry=https://npm.internal/\n_auth={_NPM_AUTH}\nalways-auth=true", _NPM_AUTH),
     (".netrc one line", f"machine api.example.com login octocat password {_NETRC}", _NETRC),
@@ -237,6 +237,37 @@ def test_remote_backend_receives_redacted_sources(secret_index: Settings, monkey
             ask_named("shop", question, local_settings.model_copy(update={"openai_base_url": server.url}),
                 backend="openai", k=2).result()  # fmt: skip
             assert "hunter2hunter2" in _sent(server)
+
+
+BILLING = {
+    "shop/settings.py": f'"""Production settings."""\nSTRIPE = "{_STRIPE}"\ndb_pass="{_DB_PASS}"\n',
+    "shop/billing.py": f'FALLBACK_STRIPE = "{_STRIPE}"\n\n\ndef charge_card(amount):\n    return STRIPE, amount\n',
+    "shop/storage.py": f"def report_store():\n    return 'AccountKey={_AZURE}'\n",
+}
+
+
+@pytest.mark.parametrize("budget", [6000, 420])
+def test_the_note_counts_the_secrets_really_sent(
+    tmp_path: Path, settings: Settings, budget: int, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    write_files(tmp_path / "repo", BILLING)
+    build_index(str(tmp_path / "repo"), settings, name="billing")
+    monkeypatch.setattr("codeqa.answer.backends.openai.is_loopback_url", lambda url: False)
+    question = "where is the stripe key used to charge a card?"
+    with OpenAIStandIn(reply=["In shop/settings.py [1]."]) as server:
+        update = {"openai_base_url": server.url, "answer_token_budget": budget}
+        stream = ask_named("billing", question, settings.model_copy(update=update), backend="openai", k=3)
+        answer, sent = stream.result(), _sent(server)
+    planted = {_STRIPE, _DB_PASS, _AZURE}
+    assert not [secret for secret in planted if secret in sent]
+    shown = {secret for secret in planted if tag_for(secret) in sent}
+    assert answer.notice and f"{len(shown)} likely secret(s) in the sources were masked" in answer.notice
+    assert len(shown) == count_masked(sent) >= 1
+    assert len(stream.sources) == 3  # all three sources went out, whole or cut to their leading lines
+    if budget > 1000:  # whole: the one Stripe key, quoted in two files and in the key lines, is one secret
+        assert shown == planted and sent.count(tag_for(_STRIPE)) >= 3
+    else:  # cut to fit: the secrets in the lines left out were not sent, so they are not counted
+        assert len(shown) < len(planted)
 
 
 # ------------------------------------------------------------------------------------------------ tokens
