@@ -239,6 +239,24 @@ def test_remote_backend_receives_redacted_sources(secret_index: Settings, monkey
             assert "hunter2hunter2" in _sent(server)
 
 
+# runs of look-alikes that some of the library's patterns read in quadratic time when given a whole text
+HOSTILE = ["sk-" * 100 + "T3BlbkFJ", "eyJ", "//a/:_authToken=", "password = '", "xoxb-1-"]
+
+
+@pytest.mark.parametrize("unit", HOSTILE)
+def test_masking_time_grows_linearly(unit: str) -> None:
+    def seconds(length: int) -> float:
+        text = (unit * (length // len(unit) + 1))[:length]
+        runs = []
+        for _ in range(3):
+            began = time.perf_counter()
+            redact_secrets(text)
+            runs.append(time.perf_counter() - began)
+        return min(runs)
+
+    assert seconds(40_000) < 8 * seconds(10_000) + 0.05  # linear: ~4 times; quadratic: ~16 times
+
+
 BILLING = {
     "shop/settings.py": f'"""Production settings."""\nSTRIPE = "{_STRIPE}"\ndb_pass="{_DB_PASS}"\n',
     "shop/billing.py": f'FALLBACK_STRIPE = "{_STRIPE}"\n\n\ndef charge_card(amount):\n    return STRIPE, amount\n',

@@ -10,6 +10,7 @@ anything about it, and :func:`count_masked` counts the distinct secrets really m
 
 from __future__ import annotations
 
+import bisect
 import functools
 import hashlib
 import hmac
@@ -25,14 +26,14 @@ _TAG = re.compile(r"\[REDACTED:[0-9a-f]{6}\]")
 _KEY = secrets.token_bytes(16)  # this process's own: a tag says nothing about its secret to whoever reads it
 # detect-secrets plugins left out: any long random-looking string, and public IP addresses, are mostly not
 # secrets; private keys and GitHub tokens are found by secret_formats (the plugins report a header and a prefix);
-# the keyword detector runs line by line (_named_values)
+# the keyword detector runs line by line (_named_values), the JWT one once per token (_jwts)
 _LEFT_OUT = {"Base64HighEntropyString", "HexHighEntropyString", "IPPublicDetector", "PrivateKeyDetector",
-             "GitHubTokenDetector", "KeywordDetector"}  # fmt: skip
+             "GitHubTokenDetector", "KeywordDetector", "JwtTokenDetector"}  # fmt: skip
 # a line the library's keyword detector could flag names one of these (a cheap test before its dozen regexes)
 _KEYWORD_HINT = re.compile(
     r"(?i)(?:api|auth|service|account|db|database|priv|private|client)_?key|pass|pwd|secret|contrase"
 )
-# the slowest plugins' secrets have a shape a cheap search rules out first (a long run of one alphabet, a prefix)
+# the slowest plugins' secrets have a shape a cheap search rules out first (a long run of one alphabet, a marker)
 _NEEDS = {
     "IbmCloudIamDetector": re.compile(r"[A-Za-z0-9_-]{44}"),
     "IbmCosHmacDetector": re.compile(r"[a-f0-9]{48}"),
@@ -40,7 +41,11 @@ _NEEDS = {
     "SoftlayerDetector": re.compile(r"[a-zA-Z0-9]{64}"),
     "MailchimpDetector": re.compile(r"-us[0-9]"),
     "ArtifactoryDetector": re.compile(r"AKC|AP[0-9A-F]"),
+    "OpenAIDetector": re.compile(r"T3BlbkFJ"),
+    "NpmDetector": re.compile(r"_authToken"),
 }
+_WINDOW = 1024  # characters the library's token detectors read at once (see _windows)
+_TOKEN_RUN = re.compile(r"[A-Za-z0-9_=.+/-]+")
 Span = tuple[int, int]
 
 
@@ -82,29 +87,33 @@ def redact_turns(turns: list[tuple[str, str]]) -> tuple[list[tuple[str, str]], i
 
 def _secret_spans(text: str) -> list[Span]:
     """Non-overlapping spans to mask, in order: known formats first, then assignments whose name says secret."""
-    found: list[Span] = []
+    found: list[Span] = []  # sorted, none overlapping
     for spans in (_known_formats(text), _named_values(text)):
         for start, end in sorted(set(spans)):
             value = text[start:end]
             if end > start and value.strip() and MASK not in value and not _overlaps(found, start, end):
-                found.append((start, end))
-    return sorted(found)
+                bisect.insort(found, (start, end))
+    return found
 
 
 def _overlaps(found: list[Span], start: int, end: int) -> bool:
-    return any(start < other_end and other_start < end for other_start, other_end in found)
+    """Whether [start, end) overlaps one of ``found`` (sorted, disjoint: only its neighbours can)."""
+    at = bisect.bisect_left(found, (start, end))
+    return (at > 0 and found[at - 1][1] > start) or (at < len(found) and found[at][0] < end)
 
 
 def _known_formats(text: str) -> Iterator[Span]:
     """Spans of the library's token detectors, key block bodies and the formats the library lacks."""
     for match in KEY_BLOCK.finditer(text):  # the library flags the BEGIN line; the key is the body below it
         yield match.span("v")
-    for name, analyze in _detectors():
-        if name in _NEEDS and not _NEEDS[name].search(text):
-            continue
-        for value in set(analyze(text)):
-            if len(value) < 8:  # a prefix a plugin's capture group reported, not a secret
-                continue
+    found: set[tuple[str, str]] = set()
+    for _, window in _windows(text):
+        for name, analyze in _detectors():
+            if name not in _NEEDS or _NEEDS[name].search(window):
+                found.update((name, value) for value in analyze(window))
+    found.update(("JwtTokenDetector", value) for value in _jwts(text))
+    for name, value in found:
+        if len(value) >= 8:  # shorter: a prefix a plugin's capture group reported, not a secret
             for start, end in _occurrences(text, value):
                 yield _trim(name, text, start, end)
     lowered = text.lower()
@@ -113,23 +122,47 @@ def _known_formats(text: str) -> Iterator[Span]:
             yield match.span("v")
 
 
+def _windows(text: str) -> Iterator[tuple[int, str]]:
+    """``text`` in overlapping windows: some of the library's patterns take quadratic time on a long run of
+    look-alikes (``sk-sk-sk…``), so a long text costs a bounded square per window, linear in all."""
+    if len(text) <= 2 * _WINDOW:  # a chunk (1,500 characters by default): read at once
+        yield 0, text
+        return
+    step = _WINDOW // 2  # every secret up to half a window long lies whole in one window
+    for start in range(0, max(1, len(text) - step), step):
+        yield start, text[start : start + _WINDOW]
+
+
+def _jwts(text: str) -> Iterator[str]:
+    """JWTs by the library's pattern and check, tried once per run of token characters (linear; a JWT can be
+    longer than a window)."""
+    from detect_secrets.plugins.jwt import JwtTokenDetector
+
+    pattern = JwtTokenDetector.denylist[0]
+    for run in _TOKEN_RUN.finditer(text):
+        start = text.find("eyJ", run.start(), run.end())
+        match = pattern.match(text, start, run.end()) if start >= 0 else None
+        if match and JwtTokenDetector.is_formally_valid(match.group()):
+            yield match.group()
+
+
 def _named_values(text: str) -> Iterator[Span]:
     """Values assigned to names that say secret: the library's keyword detector, line by line, and ``NAMED``."""
     keyword, config = _keyword_detector()
-    done = -1
+    line_end = -1
     for hint in _KEYWORD_HINT.finditer(text):
+        if hint.start() < line_end:
+            continue  # on a line already read
         offset = text.rfind("\n", 0, hint.start()) + 1
-        if offset <= done:
-            continue  # this line was read for an earlier hint
-        done = offset
-        end = text.find("\n", hint.end())
-        line = text[offset : end if end >= 0 else len(text)]
-        for value in set(keyword.analyze_string(line)):  # quoted values: any file type
-            yield from _occurrences(line, value, offset)
-        for value in set(keyword.analyze_string(line, denylist_regex_to_group=config)):  # unquoted
-            value = config_value(value)
-            if value and not CODE_LIKE.fullmatch(value) and not _indirect(line):
-                yield from _occurrences(line, value, offset)
+        line_end = text.find("\n", hint.end()) % (len(text) + 1)  # -1 (the last line) becomes len(text)
+        line = text[offset:line_end]
+        for at, part in _windows(line):  # a line is one window unless it is very long
+            for value in set(keyword.analyze_string(part)):  # quoted values: any file type
+                yield from _occurrences(part, value, offset + at)
+            for value in set(keyword.analyze_string(part, denylist_regex_to_group=config)):  # unquoted
+                value = config_value(value)
+                if value and not CODE_LIKE.fullmatch(value) and not _indirect(part):
+                    yield from _occurrences(part, value, offset + at)
     for pattern in NAMED:
         for match in pattern.finditer(text):
             if not CODE_LIKE.fullmatch(match.group("v")):
