@@ -4,6 +4,7 @@ masked (values only, lines kept) before sources go to a model that is not on thi
 from __future__ import annotations
 
 import base64
+import json
 import logging
 import random
 import string
@@ -132,6 +133,19 @@ def test_key_blocks_keep_their_armour_lines(kind: str) -> None:
     assert count == 1
     cut, _ = redact_secrets("\n".join([begin, *body[:1]]))  # a chunk that ends inside the block
     assert body[0] not in cut and cut.startswith(begin)
+
+
+def test_spans_are_exact_in_long_texts() -> None:
+    dsn = "DSN = 'postgres://app:pw12@db.internal/shop'  # the passwords rotate monthly"
+    assert redact_secrets(dsn) == (dsn.replace("pw12", tag_for("pw12")), 1)  # a short password, and only there
+    claims = _b64(json.dumps({"sub": "42", "groups": [_fake(30) for _ in range(60)]}).encode(), url=True)
+    long_jwt = f"eyJhbGciOiJSUzI1NiJ9.{claims}.{_b64(_RNG.randbytes(256), url=True)}"  # longer than a window
+    filler = "".join(f"value_{n} = compute({n})\n" for n in range(150))
+    for secret in (long_jwt, _SLACK, _NPM):
+        for shift in range(0, 1100, 157):  # across the windows' edges
+            text = f"{filler[:shift]}\nLEAK = '{secret}'\n{filler}"
+            masked, count = redact_secrets(text)
+            assert masked == text.replace(secret, tag_for(secret)) and count == 1, (secret[:12], shift)
 
 
 @pytest.mark.parametrize("secret", sorted(SECRETS))

@@ -16,7 +16,7 @@ import hashlib
 import hmac
 import re
 import secrets
-from collections.abc import Callable, Iterator
+from collections.abc import Iterator
 from typing import Any
 
 from codeqa.answer.secret_formats import CODE_LIKE, KEY_BLOCK, LACKING, NAMED, config_value
@@ -89,7 +89,7 @@ def _secret_spans(text: str) -> list[Span]:
     """Non-overlapping spans to mask, in order: known formats first, then assignments whose name says secret."""
     found: list[Span] = []  # sorted, none overlapping
     for spans in (_known_formats(text), _named_values(text)):
-        for start, end in sorted(set(spans)):
+        for start, end in sorted(set(spans), key=lambda span: (span[0], -span[1])):  # the longest from a start
             value = text[start:end]
             if end > start and value.strip() and MASK not in value and not _overlaps(found, start, end):
                 bisect.insort(found, (start, end))
@@ -106,16 +106,17 @@ def _known_formats(text: str) -> Iterator[Span]:
     """Spans of the library's token detectors, key block bodies and the formats the library lacks."""
     for match in KEY_BLOCK.finditer(text):  # the library flags the BEGIN line; the key is the body below it
         yield match.span("v")
-    found: set[tuple[str, str]] = set()
-    for _, window in _windows(text):
-        for name, analyze in _detectors():
-            if name not in _NEEDS or _NEEDS[name].search(window):
-                found.update((name, value) for value in analyze(window))
-    found.update(("JwtTokenDetector", value) for value in _jwts(text))
-    for name, value in found:
-        if len(value) >= 8:  # shorter: a prefix a plugin's capture group reported, not a secret
-            for start, end in _occurrences(text, value):
-                yield _trim(name, text, start, end)
+    for at, window in _windows(text):
+        for name, patterns in _detectors():
+            if name in _NEEDS and not _NEEDS[name].search(window):
+                continue
+            for pattern in patterns:  # as the plugin's own analyze_string: each group that matched, or the match
+                for match in pattern.finditer(window):
+                    for group in range(1, pattern.groups + 1) if pattern.groups else (0,):
+                        if match.start(group) < match.end(group):
+                            yield _trim(name, text, at + match.start(group), at + match.end(group))
+    for start, end in _jwts(text):
+        yield _trim("JwtTokenDetector", text, start, end)
     lowered = text.lower()
     for hint, pattern in LACKING:
         for match in pattern.finditer(text) if hint in lowered else ():
@@ -133,7 +134,7 @@ def _windows(text: str) -> Iterator[tuple[int, str]]:
         yield start, text[start : start + _WINDOW]
 
 
-def _jwts(text: str) -> Iterator[str]:
+def _jwts(text: str) -> Iterator[Span]:
     """JWTs by the library's pattern and check, tried once per run of token characters (linear; a JWT can be
     longer than a window)."""
     from detect_secrets.plugins.jwt import JwtTokenDetector
@@ -143,7 +144,7 @@ def _jwts(text: str) -> Iterator[str]:
         start = text.find("eyJ", run.start(), run.end())
         match = pattern.match(text, start, run.end()) if start >= 0 else None
         if match and JwtTokenDetector.is_formally_valid(match.group()):
-            yield match.group()
+            yield match.span()
 
 
 def _named_values(text: str) -> Iterator[Span]:
@@ -193,12 +194,17 @@ def _trim(name: str, text: str, start: int, end: int) -> Span:
 
 
 @functools.cache
-def _detectors() -> list[tuple[str, Callable[[str], Any]]]:
-    """The library's token detectors (imported on first use: detect-secrets takes ~0.1 s to import)."""
+def _detectors() -> list[tuple[str, tuple[re.Pattern[str], ...]]]:
+    """The library's regex detectors and their patterns (imported on first use: detect-secrets takes ~0.1 s)."""
     from detect_secrets.core.plugins.util import get_mapping_from_secret_type_to_class
+    from detect_secrets.plugins.base import RegexBasedDetector
 
     classes = get_mapping_from_secret_type_to_class().values()
-    return sorted((cls.__name__, cls().analyze_string) for cls in classes if cls.__name__ not in _LEFT_OUT)
+    return sorted(
+        (cls.__name__, tuple(cls.denylist))
+        for cls in classes
+        if issubclass(cls, RegexBasedDetector) and cls.__name__ not in _LEFT_OUT
+    )
 
 
 @functools.cache

@@ -28,6 +28,8 @@ LACKING: tuple[tuple[str, re.Pattern[str]], ...] = (
     # .npmrc: _auth (base64 user:password) and an _authToken that is neither npm_… nor a UUID (the library's
     # NpmDetector knows those two); a ${VARIABLE} reference is not a secret
     ("_auth", re.compile(r"(?m)(?:^|:)_auth(?:Token)?[ \t]*=[ \t]*(?!\$\{)(?P<v>[^\s\"']{8,})")),
+    # npm tokens anywhere (the library's NpmDetector finds them only in an .npmrc _authToken line)
+    ("npm_", re.compile(r"\b(?P<v>npm_[A-Za-z0-9]{36})\b")),
     # GitHub tokens: the library's pattern reports only the "ghp" prefix (a capture group) and misses github_pat_
     ("gh", re.compile(r"\b(?P<v>gh[pousr]_[A-Za-z0-9]{36,255}|github_pat_[A-Za-z0-9_]{22,255})\b")),
     # OpenAI keys without the "T3BlbkFJ" marker the library requires, and Anthropic's sk-ant-…
