@@ -138,6 +138,7 @@ def test_key_blocks_keep_their_armour_lines(kind: str) -> None:
 def test_spans_are_exact_in_long_texts() -> None:
     dsn = "DSN = 'postgres://app:pw12@db.internal/shop'  # the passwords rotate monthly"
     assert redact_secrets(dsn) == (dsn.replace("pw12", tag_for("pw12")), 1)  # a short password, and only there
+    assert redact_secrets('api_key = "key"') == (f'api_key = "{tag_for("key")}"', 1)  # the value, not the name
     claims = _b64(json.dumps({"sub": "42", "groups": [_fake(30) for _ in range(60)]}).encode(), url=True)
     long_jwt = f"eyJhbGciOiJSUzI1NiJ9.{claims}.{_b64(_RNG.randbytes(256), url=True)}"  # longer than a window
     filler = "".join(f"value_{n} = compute({n})\n" for n in range(150))

@@ -46,6 +46,7 @@ _NEEDS = {
 }
 _WINDOW = 1024  # characters the library's token detectors read at once (see _windows)
 _TOKEN_RUN = re.compile(r"[A-Za-z0-9_=.+/-]+")
+_WORD = re.compile(r"\w")
 Span = tuple[int, int]
 
 
@@ -159,22 +160,26 @@ def _named_values(text: str) -> Iterator[Span]:
         line = text[offset:line_end]
         for at, part in _windows(line):  # a line is one window unless it is very long
             for value in set(keyword.analyze_string(part)):  # quoted values: any file type
-                yield from _occurrences(part, value, offset + at)
+                yield from _values_in(part, value, offset + at)
             for value in set(keyword.analyze_string(part, denylist_regex_to_group=config)):  # unquoted
                 value = config_value(value)
                 if value and not CODE_LIKE.fullmatch(value) and not _indirect(part):
-                    yield from _occurrences(part, value, offset + at)
+                    yield from _values_in(part, value, offset + at)
     for pattern in NAMED:
         for match in pattern.finditer(text):
             if not CODE_LIKE.fullmatch(match.group("v")):
                 yield match.span("v")
 
 
-def _occurrences(text: str, value: str, offset: int = 0) -> Iterator[Span]:
-    start = text.find(value) if value else -1
+def _values_in(line: str, value: str, offset: int) -> Iterator[Span]:
+    """Where ``value`` stands as a value in ``line`` (after a quote, ``=``, ``:`` or a space), not inside the name
+    (``key = "key"`` masks the second one only)."""
+    start = line.find(value)
     while start >= 0:
-        yield offset + start, offset + start + len(value)
-        start = text.find(value, start + len(value))
+        end = start + len(value)
+        if start > 0 and line[start - 1] in "\"'`=:( \t" and not (end < len(line) and _WORD.match(line, end)):
+            yield offset + start, offset + end
+        start = line.find(value, end)
 
 
 def _trim(name: str, text: str, start: int, end: int) -> Span:
