@@ -118,7 +118,7 @@ def _json_keys(text: str, tables: tuple[str, ...]) -> set[str]:
         return {str(name).lower() for table in tables if isinstance(data.get(table), dict) for name in data[table]}
     found: set[str] = set()  # not JSON as read: the keys inside each named table's braces
     for table in tables:
-        for block in re.finditer(rf'"{re.escape(table)}"\s*:\s*\{{([^}}]*)\}}', text):
+        for block in re.finditer(rf'"{re.escape(table)}"\s*:\s*\{{([^}}]*)', text):
             found |= {name.lower() for name in re.findall(r'"([^"]+)"\s*:', block.group(1))}
     return found
 
