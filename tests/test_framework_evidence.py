@@ -96,6 +96,15 @@ def test_a_name_the_evidence_does_not_back_is_dropped_not_softened() -> None:
     assert parts.opening("tools/run.py", "python") == "" and Evidence().opening("app.py", "python") == ""
 
 
+def test_overlapping_parts_are_told_apart_by_the_files_ecosystem() -> None:
+    rails = Evidence((Found("Rails", "", "Gemfile", "manifest"),))
+    assert rails.opening("app/javascript/controllers/chat.js", "javascript") == "In this Rails app, "
+    koel = Evidence((Found("Laravel", "", "composer.json", "manifest"), Found("Vue", "", "package.json", "manifest")))
+    assert koel.opening("app/Http/Kernel.php", "php") == "In the Laravel backend, "
+    assert koel.opening("resources/js/App.vue", "vue") == "In the Vue client, "
+    assert koel.opening("scripts/release.py", "python") == ""  # two frameworks there, neither of its own
+
+
 LOOKALIKE_FLASK = {  # a Flask app that talks about Django in its comments, with a settings.py and a urls.py
     **FLASK_APP,
     "app/settings.py": '"""Settings, kept like Django\'s settings.py (INSTALLED_APPS, urlpatterns) for old hands."""\n'

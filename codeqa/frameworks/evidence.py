@@ -91,15 +91,17 @@ class Evidence:
         return any(f.framework == framework and _contains(f.part, path) for f in self.found for path in paths)
 
     def framework_of(self, path: str, language: str = "") -> Found | None:
-        """The framework of the part ``path`` is in, and that part: the one of the file's own ecosystem (a
-        Python file in a folder with React evidence only has none), the deepest part, the most evident."""
-        held = [f for f in self.found if _contains(f.part, path)]
+        """The framework of the part ``path`` is in, and that part: where parts overlap (a Laravel backend and a
+        Vue client both at the root), the one of the file's own ecosystem; then the deepest part, the most evident.
+        A file of another ecosystem in a part with one framework is in that part (a Rails app's Stimulus
+        controllers); with several and none of its own, it has none."""
         conventions = _conventions()
-        ecosystem = ECOSYSTEMS.get(language)
-        if ecosystem:
-            held = [f for f in held if f.framework in conventions and ecosystem in ecosystems(conventions[f.framework])]
+        held = [f for f in self.found if _contains(f.part, path) and f.framework in conventions]
         names = {f.framework for f in held}
-        held = [f for f in held if not set(conventions[f.framework].yields_to) & names] if held else held
+        held = [f for f in held if not set(conventions[f.framework].yields_to) & names]
+        ecosystem = ECOSYSTEMS.get(language)
+        own = [f for f in held if ecosystem in ecosystems(conventions[f.framework])]
+        held = own or (held if len({f.framework for f in held}) == 1 else [])
         if not held:
             return None
         strength = Counter(f.framework for f in held)
