@@ -91,6 +91,10 @@ def test_a_name_the_evidence_does_not_back_is_dropped_not_softened() -> None:
     )
     assert flask.drop_unbacked("`settings.py` configures Django's logging", cited) == "`settings.py` configures logging"
     assert flask.drop_unbacked("`app` builds the Flask application", cited) == "`app` builds the Flask application"
+    assert flask.drop_unbacked("runs first (Next.js `middleware`), see `React.useState` (React)", cited) == (
+        "runs first (`middleware`), see `React.useState`"
+    )
+    assert flask.drop_unbacked("Rails writes to the log", cited) == "The framework writes to the log"
     parts = Evidence((Found("Flask", "backend", "backend/requirements.txt", "manifest"),))
     assert parts.drop_unbacked("builds the Flask application", ["tools/run.py"]) == "builds the application"
     assert parts.opening("tools/run.py", "python") == "" and Evidence().opening("app.py", "python") == ""

@@ -132,14 +132,18 @@ class Evidence:
 
 
 def _drop_name(text: str, name: str) -> str:
-    """``name`` taken out of ``text`` where it stands for the framework (a product named after it, "Flask-Login" or
-    "Spring Security", stays): "Django's logging" → "logging", ": Django runs it" → ": the framework runs it",
-    "the Rails log" → "the log"."""
+    """``name`` taken out of ``text`` where it stands for the framework, outside code spans (a product named after
+    it, "Flask-Login" or "Spring Security", stays): "Django's logging" → "logging", ": Django runs it" → ": the
+    framework runs it", "the Rails log" → "the log", "(Next.js `middleware`)" → "(`middleware`)"."""
     word = rf"(?<![\w./-]){re.escape(name)}(?![\w-])(?! [A-Z])"
-    text = re.sub(word + r"'s\s+", "", text)
-    text = re.sub(rf"(^|[:(,;]\s*|\.\s+){word}\s+(?=[a-z])", r"\1the framework ", text)
-    text = re.sub(word + r"\s+", "", text)
-    return re.sub(r"\s*\(\s*" + word + r"\s*\)", "", re.sub(word + r"(?=[),.;:])", "", text))
+    pieces = re.split(r"(`[^`]*`)", text)
+    for index in range(0, len(pieces), 2):  # the odd pieces are code spans
+        piece = re.sub(word + r"'s\s+", "", pieces[index])
+        piece = re.sub(rf"(^|[:(,;]\s*|\.\s+){word}\s+(?=[a-z])", r"\1the framework ", piece)
+        piece = re.sub(r"\s*\(\s*" + word + r"\s*\)", "", piece)
+        pieces[index] = re.sub(word + r"(?:\s+|(?=[),.;:]))", "", piece)
+    dropped = "".join(pieces)
+    return "The framework" + dropped[len("the framework") :] if dropped.startswith("the framework ") else dropped
 
 
 def _code_lines(text: str) -> Iterable[str]:
