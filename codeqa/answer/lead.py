@@ -255,8 +255,9 @@ def lead_sentences(explanation: Explanation) -> list[Sentence]:
 def _cited(explanation: Explanation, sentence: Sentence) -> list[tuple[str, str]]:
     """(path, language) of the sources ``sentence`` cites, in the order it cites them."""
     languages = {hit.chunk.path: hit.chunk.language for hit in explanation.sources}
-    at = {path: sentence.plain.find(f"{path}:") for path in languages}
-    return [(path, languages[path]) for path in sorted((p for p in at if at[p] >= 0), key=at.__getitem__)]
+    at = {path: re.search(rf"(?<![\w./-]){re.escape(path)}:\d", sentence.plain) for path in languages}
+    found = {path: match.start() for path, match in at.items() if match}  # not "app.py" inside "web/app.py"
+    return [(path, languages[path]) for path in sorted(found, key=found.__getitem__)]
 
 
 def _framework_checked(explanation: Explanation, sentence: Sentence) -> Sentence:
