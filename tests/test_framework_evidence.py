@@ -68,6 +68,8 @@ def test_each_ecosystems_manifest_declares_its_dependencies(path: str, text: str
         ("from flask_login import LoginManager", "python", "flask", False),  # an extension, not the framework
         ("# from django.conf import settings", "python", "django", False),
         ('"""Unlike Django:\n\nfrom django.db import models\n"""\nx = 1', "python", "django", False),
+        ('HELP = """Migrating?\nfrom django.db import models\n"""\nfrom flask import Flask', "python", "django", False),
+        ('HELP = """Migrating?\nfrom django.db import models\n"""\nfrom flask import Flask', "python", "flask", True),
         ("import React, { useState } from 'react';", "javascript", "react", True),
         ("// import React from 'react'", "javascript", "react", False),
         ("const express = require('express');", "javascript", "express", True),

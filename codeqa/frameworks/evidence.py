@@ -147,14 +147,16 @@ def _drop_name(text: str, name: str) -> str:
 
 
 def _code_lines(text: str) -> Iterable[str]:
-    """The lines of ``text`` that are code: comment lines and Python docstring blocks left out."""
+    """The lines of ``text`` that are code: comment lines and the inside of triple-quoted strings left out."""
     quoted = False
     for line in text.split("\n"):
         fences = line.count('"""') + line.count("'''")
-        if quoted or (fences and line.strip()[:3] in ('"""', "'''")):
-            quoted = quoted != (fences % 2 == 1)
+        if quoted:
+            quoted = fences % 2 == 0
             continue
-        if not _COMMENT.match(line):
+        opens_with_string = line.strip()[:3] in ('"""', "'''")
+        quoted = fences % 2 == 1
+        if not opens_with_string and not _COMMENT.match(line):
             yield line
 
 
