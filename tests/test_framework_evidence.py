@@ -109,6 +109,10 @@ def test_overlapping_parts_are_told_apart_by_the_files_ecosystem() -> None:
     assert koel.opening("app/Http/Kernel.php", "php") == "In the Laravel backend, "
     assert koel.opening("resources/js/App.vue", "vue") == "In the Vue client, "
     assert koel.opening("scripts/release.py", "python") == ""  # two frameworks there, neither of its own
+    stray = Evidence((Found("Flask", "", "requirements.txt", "manifest"),
+                      *(Found("Django", "", f"app/compat{n}.py", "import") for n in range(3))))  # fmt: skip
+    chosen = stray.framework_of("app/views.py", "python")
+    assert chosen and chosen.framework == "Flask"
 
 
 LOOKALIKE_FLASK = {  # a Flask app that talks about Django in its comments, with a settings.py and a urls.py

@@ -92,7 +92,8 @@ class Evidence:
 
     def framework_of(self, path: str, language: str = "") -> Found | None:
         """The framework of the part ``path`` is in, and that part: where parts overlap (a Laravel backend and a
-        Vue client both at the root), the one of the file's own ecosystem; then the deepest part, the most evident.
+        Vue client both at the root), the one of the file's own ecosystem; then the deepest part, then the framework
+        a manifest there declares (a stray import of another one does not decide), then the most imported.
         A file of another ecosystem in a part with one framework is in that part (a Rails app's Stimulus
         controllers); with several and none of its own, it has none."""
         conventions = _conventions()
@@ -104,7 +105,9 @@ class Evidence:
         held = own or (held if len({f.framework for f in held}) == 1 else [])
         if not held:
             return None
-        strength = Counter(f.framework for f in held)
+        strength = Counter({f.framework: 0 for f in held})
+        for item in held:  # a declared dependency outweighs any number of imports
+            strength[item.framework] += 1000 if item.how == "manifest" else 1
         order = self.frameworks()
         return min(held, key=lambda f: (-f.part.count("/") - bool(f.part), -strength[f.framework],
                                         order.index(f.framework)))  # fmt: skip
