@@ -113,6 +113,12 @@ def test_overlapping_parts_are_told_apart_by_the_files_ecosystem() -> None:
                       *(Found("Django", "", f"app/compat{n}.py", "import") for n in range(3))))  # fmt: skip
     chosen = stray.framework_of("app/views.py", "python")
     assert chosen and chosen.framework == "Flask"
+    declared = (Found("Express", "", "package.json", "manifest"), Found("React", "", "package.json", "manifest"))
+    imported = (Found("Express", "", "server/app.js", "import"), Found("React", "", "client/src/App.jsx", "import"),
+                Found("React", "", "client/src/Nav.jsx", "import"))  # fmt: skip
+    mern = Evidence(declared + imported)
+    assert mern.opening("server/routes/users.js", "javascript") == "In the Express backend, "
+    assert mern.opening("client/src/api.js", "javascript") == "In the React client, "
 
 
 LOOKALIKE_FLASK = {  # a Flask app that talks about Django in its comments, with a settings.py and a urls.py

@@ -11,6 +11,7 @@ importing files' common top folder). An answer names the framework of the part t
 
 from __future__ import annotations
 
+import os
 import re
 from collections import Counter
 from collections.abc import Callable, Iterable, Sequence
@@ -91,11 +92,12 @@ class Evidence:
         return any(f.framework == framework and _contains(f.part, path) for f in self.found for path in paths)
 
     def framework_of(self, path: str, language: str = "") -> Found | None:
-        """The framework of the part ``path`` is in, and that part: where parts overlap (a Laravel backend and a
-        Vue client both at the root), the one of the file's own ecosystem; then the deepest part, then the framework
-        a manifest there declares (a stray import of another one does not decide), then the most imported.
-        A file of another ecosystem in a part with one framework is in that part (a Rails app's Stimulus
-        controllers); with several and none of its own, it has none."""
+        """The framework of the part ``path`` is in, and that part. Where parts overlap (a Laravel backend and a
+        Vue client both at the root), the one of the file's own ecosystem; then the deepest part; then one a
+        manifest declares (a stray import of another does not decide); then the one imported nearest the file (an
+        Express ``server/`` and a React ``client/`` under one ``package.json``), then the most imported. A file of
+        another ecosystem in a part with one framework is in that part (a Rails app's Stimulus controllers); with
+        several and none of its own, it has none."""
         conventions = _conventions()
         held = [f for f in self.found if _contains(f.part, path) and f.framework in conventions]
         names = {f.framework for f in held}
@@ -105,12 +107,22 @@ class Evidence:
         held = own or (held if len({f.framework for f in held}) == 1 else [])
         if not held:
             return None
-        strength = Counter({f.framework: 0 for f in held})
-        for item in held:  # a declared dependency outweighs any number of imports
-            strength[item.framework] += 1000 if item.how == "manifest" else 1
+        declared = {f.framework for f in held if f.how == "manifest"}
+        imports = Counter(f.framework for f in held if f.how == "import")
+        near: Counter[str] = Counter()
+        folders = PurePosixPath(path).parts[:-1]
+        for item in held:
+            if item.how == "import":
+                shared = len(os.path.commonprefix([folders, PurePosixPath(item.source).parts[:-1]]))
+                near[item.framework] = max(near[item.framework], shared)
         order = self.frameworks()
-        return min(held, key=lambda f: (-f.part.count("/") - bool(f.part), -strength[f.framework],
-                                        order.index(f.framework)))  # fmt: skip
+
+        def rank(item: Found) -> tuple[int, bool, int, int, int]:
+            name = item.framework
+            depth = item.part.count("/") + bool(item.part)
+            return -depth, name not in declared, -near[name], -imports[name], order.index(name)
+
+        return min(held, key=rank)
 
     def opening(self, path: str, language: str = "") -> str:
         """How an answer citing ``path`` first begins: "In this Flask app, " when the app has one framework, "In the
