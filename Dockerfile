@@ -22,14 +22,12 @@ WORKDIR /app
 # CPU torch first: an unpinned torch would pull a multi-GB CUDA build
 RUN pip install torch==2.13.0 --index-url https://download.pytorch.org/whl/cpu
 
-COPY pyproject.toml README.md ./
-COPY codeqa ./codeqa
-RUN pip install .
-
-COPY app.py ./
-COPY pages ./pages
-COPY codeqa_ui ./codeqa_ui
-COPY .streamlit ./.streamlit
+# Installed as a wheel, the way `pip install codeqa` installs it, from everything the package is built from; the web
+# app's scripts and Streamlit config ship inside it (codeqa_ui/served/), so no source stays in the image.
+COPY pyproject.toml README.md /tmp/codeqa-src/
+COPY codeqa /tmp/codeqa-src/codeqa
+COPY codeqa_ui /tmp/codeqa-src/codeqa_ui
+RUN pip install /tmp/codeqa-src && rm -rf /tmp/codeqa-src
 
 # load the embedding model once at build time: the build fails here, not at the first index, if it cannot load
 RUN codeqa prepare
@@ -44,9 +42,7 @@ EXPOSE 8501
 HEALTHCHECK --interval=30s --timeout=5s --start-period=30s --retries=3 \
     CMD ["python", "-c", "import sys, urllib.request; sys.exit(urllib.request.urlopen('http://127.0.0.1:8501/_stcore/health', timeout=4).status != 200)"]
 
-# 0.0.0.0 inside the container only: compose publishes the port on the host's 127.0.0.1
-# app_server.py = app.py behind the Host/Origin check (what `codeqa serve` runs): the published port is the host's
-# loopback, so browsers arrive as 127.0.0.1/localhost; add other names with CODEQA_ALLOWED_HOSTS.
-CMD ["python", "-m", "streamlit", "run", "app_server.py", "--server.headless", "true", \
-     "--server.address", "0.0.0.0", "--server.port", "8501", "--server.fileWatcherType", "none", \
-     "--browser.gatherUsageStats", "false"]
+# 0.0.0.0 inside the container only: compose publishes the port on the host's 127.0.0.1. `codeqa serve` runs the app
+# the package ships behind the Host/Origin check (it warns that 0.0.0.0 is reachable: in a container that is what the
+# port is for); browsers arrive as 127.0.0.1/localhost, add other names with CODEQA_ALLOWED_HOSTS.
+CMD ["codeqa", "serve", "--address", "0.0.0.0", "--allow-remote", "--port", "8501"]

@@ -159,15 +159,19 @@ def test_allow_remote_warns_and_the_launch_line(monkeypatch: pytest.MonkeyPatch)
     from codeqa.cli import app
 
     launched: list[list[str]] = []
-    monkeypatch.setattr(os, "execv", lambda path, argv: launched.append(argv))
+    moved: list[Path] = []
+    monkeypatch.setattr(os, "execve", lambda path, argv, env: launched.append(argv) or moved.append(env))
+    monkeypatch.setattr(os, "chdir", lambda folder: moved.append(Path(folder)))
     monkeypatch.setenv("CODEQA_ALLOWED_HOSTS", "devbox.lan")
     result = CliRunner().invoke(app, ["serve", "--address", "0.0.0.0", "--allow-remote", "--port", "9999"])
     assert result.exit_code == 0, result.output
     said = " ".join(result.output.split())
     assert "reachable from other machines on 0.0.0.0 and has no login" in said and "devbox.lan" in said
     (argv,) = launched
-    assert argv[1:4] == ["-m", "streamlit", "run"] and argv[4].endswith("app_server.py")
-    flags = dict(zip(argv[5::2], argv[6::2], strict=False))
+    assert argv[1:5] == ["-P", "-m", "streamlit", "run"] and argv[5].endswith("app_server.py")
+    folder, env = moved  # in the app's own folder, never importing from it or reading its settings (#34)
+    assert folder == Path(argv[5]).parent and env["PYTHONSAFEPATH"] == "1" and env["CODEQA_LAUNCH_DIR"] == os.getcwd()
+    flags = dict(zip(argv[6::2], argv[7::2], strict=False))
     assert flags["--server.address"] == "0.0.0.0" and flags["--server.port"] == "9999"
     assert flags["--server.fileWatcherType"] == "none" and flags["--server.headless"] == "true"
 

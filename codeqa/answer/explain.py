@@ -25,9 +25,10 @@ from codeqa.answer.flow import Use, chains, role_of
 from codeqa.answer.fold import collapse, reading_order, split_open, weak_evidence
 from codeqa.answer.injection import instruction_like
 from codeqa.answer.keylines import KeyLine, Terms, question_terms
-from codeqa.answer.mechanism import Match, framework_name, frameworks
+from codeqa.answer.mechanism import Match, evidence, frameworks
 from codeqa.answer.outline import summary
 from codeqa.answer.values import Value, values_read
+from codeqa.frameworks.evidence import Evidence
 from codeqa.frameworks.intent import intents
 from codeqa.records import Chunk, Hit
 from codeqa.store.lexical import code_tokens
@@ -98,9 +99,10 @@ class Explanation:
     not_found: list[str]  # question words the index does not hold
     sources: list[Hit]  # the steps in order, then their repeats, then related code
     opened: int = 0  # how many of ``steps`` are shown with their key lines
-    framework: str = ""  # the framework detected ("" when none)
+    framework: str = ""  # the most evident framework of the app's manifests and imports ("" when none)
     intents: tuple[str, ...] = ()
     lead: int = 1  # rank of the source that answers best (the lead sentences cite it first)
+    evidence: Evidence = field(default_factory=Evidence)  # the frameworks of the app's parts (what may be named)
     chain_uses: list[Use] = field(default_factory=list)  # the checked call of each hop of ``chain``
     claims: ClaimTally = field(default_factory=ClaimTally)  # the call claims made, verified and dropped
 
@@ -270,7 +272,9 @@ def explain(question: str, context: AnswerContext, *, limit: int = 8, max_files:
     missing = missing_words(question, [step.chunk for step in ordered], context)
     sources = [*(step.hit for step in ordered), *unique]
     lead = opened[0].rank if opened else 1
-    explanation = Explanation(question, ordered, chain, missing, sources, len(opened), framework_name(conventions))
-    explanation.intents, explanation.lead = topics, lead
+    shown = evidence(context)
+    main = next(iter(shown.frameworks()), "")
+    explanation = Explanation(question, ordered, chain, missing, sources, len(opened), main)
+    explanation.intents, explanation.lead, explanation.evidence = topics, lead, shown
     explanation.chain_uses, explanation.claims = hops, checker.tally
     return explanation

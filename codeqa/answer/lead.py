@@ -247,8 +247,26 @@ def lead_sentences(explanation: Explanation) -> list[Sentence]:
                   _value_sentence(explanation)):  # fmt: skip
         if extra is not None and len(sentences) < MAX_SENTENCES:
             sentences.append(extra)
-    if explanation.framework:  # said once, at the start
+    sentences = [_framework_checked(explanation, sentence) for sentence in sentences]
+    cited = _cited(explanation, sentences[0])
+    prefix = explanation.evidence.opening(*cited[0]) if cited else ""  # said once, at the start
+    if prefix:
         first = sentences[0]
-        prefix = f"In this {explanation.framework} app, "
         sentences[0] = Sentence(prefix + first.markdown, prefix + first.plain)
     return sentences
+
+
+def _cited(explanation: Explanation, sentence: Sentence) -> list[tuple[str, str]]:
+    """(path, language) of the sources ``sentence`` cites, in the order it cites them."""
+    languages = {hit.chunk.path: hit.chunk.language for hit in explanation.sources}
+    at = {path: re.search(rf"(?<![\w./-]){re.escape(path)}:\d", sentence.plain) for path in languages}
+    found = {path: match.start() for path, match in at.items() if match}  # not "app.py" inside "web/app.py"
+    return [(path, languages[path]) for path in sorted(found, key=found.__getitem__)]
+
+
+def _framework_checked(explanation: Explanation, sentence: Sentence) -> Sentence:
+    """``sentence`` without the framework names the app's manifests and imports do not back for the code it cites
+    (the name is dropped, the rest of the claim stays)."""
+    paths = [path for path, _ in _cited(explanation, sentence)]
+    drop = explanation.evidence.drop_unbacked
+    return Sentence(drop(sentence.markdown, paths), drop(sentence.plain, paths))

@@ -16,7 +16,8 @@ import typer
 
 from codeqa.cli.console import err, out, run_or_exit, settings
 
-APP_SERVER = Path(__file__).resolve().parent.parent.parent / "app_server.py"
+# the web app's entry ships inside codeqa_ui (package data), beside codeqa in a checkout and in an install alike
+APP_SERVER = Path(__file__).resolve().parent.parent.parent / "codeqa_ui" / "served" / "app_server.py"
 OWN_OPTIONS = ("--server.address", "--server.port")  # set by --address/--port, where the exposure check sees them
 
 AllowWrite = Annotated[
@@ -92,7 +93,7 @@ def serve(
     from codeqa.service.hosts import is_loopback, served_hosts
 
     if not APP_SERVER.exists():
-        err.print("[bold red]error:[/] app_server.py not found next to the codeqa package; run from a source checkout.")
+        err.print(f"[bold red]error:[/] {APP_SERVER} is missing from this installation; reinstall codeqa.")
         raise typer.Exit(1)
     extra = list(streamlit_args or [])
     if any(arg.split("=")[0] in OWN_OPTIONS for arg in extra):
@@ -115,10 +116,17 @@ def serve(
         )
     out.print(f"codeqa app: http://{address}:{port}")
     command = [
-        sys.executable, "-m", "streamlit", "run", str(APP_SERVER),
+        sys.executable, "-P", "-m", "streamlit", "run", str(APP_SERVER),
         "--server.headless", "true", "--server.address", address, "--server.port", str(port),
         "--server.fileWatcherType", "none", "--browser.gatherUsageStats", "false", *extra,
     ]  # fmt: skip
     sys.stdout.flush()
     sys.stderr.flush()
-    os.execv(sys.executable, command)  # Streamlit becomes this process: a signal to it stops the server itself
+    # Started inside a repository, the server must run none of its code or settings: `-P` (and PYTHONSAFEPATH for
+    # every Python the server starts) keeps the current folder off the import path, where a `streamlit/` or `json.py`
+    # would shadow the real one; the app's own folder as working directory means Streamlit reads the app's
+    # `.streamlit/config.toml`, never the repository's. Relative paths typed in the app still mean the launch folder.
+    env = {**os.environ, "PYTHONSAFEPATH": "1"}
+    env.setdefault("CODEQA_LAUNCH_DIR", os.getcwd())
+    os.chdir(APP_SERVER.parent)
+    os.execve(sys.executable, command, env)  # Streamlit becomes this process: a signal to it stops the server itself

@@ -32,8 +32,8 @@ class WorkerProducer:
         self._producer = producer
         context = multiprocessing.get_context("fork")
         self._receive, send = context.Pipe(duplex=False)
-        self._process = context.Process(target=_serve, args=(producer, send, os.getpid()), daemon=True,
-                                        name="codeqa-index-worker")  # fmt: skip
+        self._process = context.Process(target=_serve, args=(producer, send, self._receive, os.getpid()),
+                                        daemon=True, name="codeqa-index-worker")  # fmt: skip
         self._process.start()
         send.close()
         self._ended = False
@@ -69,10 +69,15 @@ class WorkerProducer:
         return f"signal {-code}" if code is not None and code < 0 else f"exit code {code}"
 
 
-def _serve(producer: Producer, send: Any, parent: int) -> None:
+def _serve(producer: Producer, send: Any, receive: Any, parent: int) -> None:
     """The worker: produce, sending each item; on failure send the error (its vector run kept unless the disk is
     full, like an in-process run). A thread sends, so production runs ahead while the parent is busy storing: by
-    the time the last rows are stored, the search files are written too."""
+    the time the last rows are stored, the search files are written too.
+
+    It dies with its parent, and closes the pipe's reading end it inherited: with the parent gone, a send fails at
+    once instead of blocking forever. (The index lock it inherited is closed at fork: see ``codeqa.locks``.)"""
+    _die_with(parent)
+    receive.close()
     outbox: queue.Queue = queue.Queue()
     sender = threading.Thread(target=_send_all, args=(outbox, send), daemon=True)
     sender.start()

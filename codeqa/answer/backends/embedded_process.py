@@ -18,11 +18,13 @@ import sys
 import threading
 import time
 from collections.abc import Iterator
+from pathlib import Path
 from typing import IO, Any
 
 from codeqa.errors import LLMCrashedError, LLMError, LLMTimeoutError, LLMUnavailableError
 
 WORKER_MODULE = "codeqa.answer.backends.embedded_worker"
+WORKER_CWD = Path(__file__).resolve().parents[2]  # the codeqa package's own folder
 ANOTHER_BACKEND = "choose another backend (Ollama, an OpenAI-compatible server, or none)"
 _SIGNAL_REASONS = {
     signal.SIGILL: (
@@ -70,7 +72,7 @@ class WorkerProcess:
     """A JSON-lines conversation with one worker; requests are serialized, an answer streams token by token."""
 
     def __init__(self, command: list[str] | None = None) -> None:
-        self.command = command or [sys.executable, "-m", WORKER_MODULE]
+        self.command = command or [sys.executable, "-P", "-m", WORKER_MODULE]  # -P: never import from the cwd
         self._cond = threading.Condition()
         self._proc: subprocess.Popen[bytes] | None = None
         self._replies: queue.Queue[dict[str, Any] | None] = queue.Queue()
@@ -92,6 +94,7 @@ class WorkerProcess:
                 stdout=subprocess.PIPE,
                 stderr=subprocess.PIPE,
                 start_new_session=True,  # a Ctrl-C in the terminal reaches the app, which then ends the worker
+                cwd=WORKER_CWD,  # a fixed folder, not the one the app was started in (a repository, maybe)
             )
         except OSError as exc:
             raise LLMUnavailableError(f"Could not start the embedded model's process ({exc}).") from None

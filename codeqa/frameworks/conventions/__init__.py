@@ -1,8 +1,10 @@
 """Framework conventions as data: which constructs of a web framework are its entry points, filters and middleware,
 error handlers, auth hooks, configuration and logging set-up — one TOML file per framework in this folder.
 
-A file names the framework, how to recognise it in an index (``detect``: paths that exist, identifiers the code
-uses) and its constructs. A construct is one line pattern (a regular expression, matched on code lines, never on
+A file names the framework, its ``role`` in an app (``backend``, ``client``), how to recognise it in an index
+(``detect``: paths that exist and identifiers the code uses, which choose the constructs to look for; ``packages``
+its manifests declare and ``imports`` its code makes, the evidence that may name it, ``frameworks.evidence``) and its
+constructs. A construct is one line pattern (a regular expression, matched on code lines, never on
 comments) with the question intents it answers (``intent.INTENTS``), a kind (what it is, for the sentence that
 cites it), an optional identifier the index must hold for it (``anchor``, found through the word index so the
 answer can bring in the line even when retrieval ranked it low) and ``says``: how the answer's lead sentence
@@ -67,6 +69,15 @@ class Convention:
     detect_paths: tuple[str, ...]  # globs: a file of the index matching one is evidence
     detect_words: tuple[str, ...]  # identifiers the framework's users write (``before_action``, ``Blueprint``)
     constructs: tuple[Construct, ...]
+    packages: tuple[str, ...] = ()  # globs: a dependency a manifest of its languages declares (``flask``)
+    imports: tuple[str, ...] = ()  # modules its code imports (``flask``, ``@angular/core``, ``org.springframework``)
+    role: str = "app"  # what the part it runs is, in an answer's opening ("backend", "client")
+    yields_to: tuple[str, ...] = ()  # frameworks built on it that name a part better (React in a Next.js app)
+
+    @property
+    def common(self) -> bool:
+        """The constructs of any application (no framework to recognise)."""
+        return not (self.detect_paths or self.detect_words or self.packages or self.imports)
 
 
 def _construct(framework: str, raw: dict) -> Construct:
@@ -102,6 +113,10 @@ def parse(text: str) -> Convention:
         tuple(detect.get("paths", ())),
         tuple(detect.get("words", ())),
         constructs,
+        tuple(detect.get("packages", ())),
+        tuple(detect.get("imports", ())),
+        data.get("role", "app"),
+        tuple(data.get("yields_to", ())),
     )
 
 

@@ -1,0 +1,19 @@
+"""The web app as ``codeqa serve`` serves it: ``app.py`` (and ``pages/``) beside this file, behind the Host and
+Origin check.
+
+This folder ships in the wheel (package data), so an installed codeqa serves the same app as a checkout; its
+``.streamlit/config.toml`` is the app's configuration (Streamlit reads the one beside the script it runs).
+Streamlit itself accepts any ``Host`` header, so a page on another site that points its own name at 127.0.0.1 (DNS
+rebinding) could drive the app. ``st.App`` runs ``app.py`` exactly as ``streamlit run app.py`` does, with
+``codeqa.service.hosts``' middleware in front of every request and WebSocket: only loopback names, the address the
+server is bound to and ``CODEQA_ALLOWED_HOSTS`` get through.
+"""
+
+import streamlit as st
+from streamlit import config
+
+from codeqa.config import get_settings
+from codeqa.service.hosts import guard_middleware, served_hosts
+
+hosts = served_hosts(str(config.get_option("server.address") or "127.0.0.1"), get_settings().allowed_hosts)
+app = st.App("app.py", middleware=guard_middleware(hosts))  # relative to this file when run by `streamlit run`
