@@ -82,6 +82,51 @@ def test_rails_before_action_names_the_filter_and_comments_never_count() -> None
     assert answers_poorly(initializer) and not found(initializer, SEEDS["auth"], "Rails")
 
 
+def test_a_filter_block_is_said_as_a_block_not_as_a_handler_named_do() -> None:
+    controller = chunk(
+        "app/controllers/application_controller.rb",
+        "class ApplicationController < ActionController::Base\n  before_action do\n    log_visit\n  end\nend",
+        "ruby",
+    )
+    hits = found(controller, SEEDS["logging"], "Rails")
+    assert [line for line, _, _ in hits] == [2]
+    assert "runs a block of code for every controller" in hits[0][2] and "`do`" not in hits[0][2]
+
+
+@pytest.mark.parametrize(
+    ("question", "expected"),
+    [
+        ("Where would I add logging to track user behavior?", ("hook", "logging")),
+        ("Where should we put an audit of each sign-in?", ("hook", "logging", "auth")),
+        ("Where is the best place to add a permission check?", ("hook", "auth")),
+        ("Where would I add handling for a failed payment?", ("errors",)),  # the error handler, not a hook
+        ("How is logging set up?", ("logging",)),  # not a placement question
+        ("Where would I add a configuration setting?", ("config",)),  # not a concern every request meets
+        ("Where would I add support for a new language?", ()),
+    ],
+)
+def test_a_placement_question_about_a_request_wide_concern_asks_for_the_hook(question: str, expected: tuple) -> None:
+    assert intents(question) == expected
+
+
+def test_for_where_to_add_logging_the_request_path_outweighs_code_that_already_logs() -> None:
+    rails = [c for c in load_all() if c.name in ("Rails", "any framework")]
+    base = chunk(
+        "app/controllers/users_controller.rb",
+        "class UsersController < ApplicationController\n  after_action :track\nend",
+        "ruby",
+    )
+    model = chunk("app/models/user.rb", "class User < ApplicationRecord\n  devise :trackable\nend", "ruby", "model")
+
+    def strongest(piece: Chunk, question: str) -> float:
+        return max(m.weight for m in matches_in(piece, rails, intents(question)))
+
+    placement, topic = SEEDS["logging"], "How is user behavior logged?"
+    assert strongest(model, topic) > strongest(base, topic)  # what records sign-ins answers how they are logged
+    assert strongest(base, placement) > strongest(model, placement)  # ... the hook answers where to add logging
+    assert strongest(model, placement) == pytest.approx(0.5 * strongest(model, topic))  # still said, at half
+
+
 def test_flask_errorhandler_and_django_middleware() -> None:
     errors = chunk("app/errors.py", "@bp.app_errorhandler(404)\ndef not_found(error):\n    return 'x', 404", "python")
     assert [h[:2] for h in found(errors, SEEDS["errors"], "Flask")] == [(1, "error")]
