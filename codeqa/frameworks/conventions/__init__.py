@@ -37,7 +37,8 @@ class Construct:
     paths: tuple[str, ...] = ()  # globs the file must match (none: any file of the framework's languages)
     weight: float = 1.0
     languages: tuple[str, ...] = ()  # narrower than the framework's (none: the framework's)
-    every_request: bool = False  # on the path of every request (middleware, filters, pipelines): a hook
+    every_request: bool = False  # on the path of every request of the app (global middleware, a base controller's
+    # filters): the hook for "where would I add …"; a blueprint's or one controller's filter is not
 
     def weight_for(self, intents: Sequence[str]) -> float:
         """The construct's weight for a question of these intents (most specific first): full for the first intent
@@ -91,7 +92,7 @@ def _construct(framework: str, raw: dict) -> Construct:
         tuple(raw.get("paths", ())),
         float(raw.get("weight", 1.0)),
         tuple(raw.get("languages", ())),
-        bool(raw.get("every_request", kind == "filter")),
+        bool(raw.get("every_request", False)),
     )
 
 
