@@ -296,7 +296,8 @@ def test_a_blueprints_own_hook_is_no_place_for_what_every_request_needs(tmp_path
         "app/__init__.py": "from flask import Flask\n\ndef create_app():\n    app = Flask(__name__)\n    return app\n",
         "app/admin.py": (
             "from flask import Blueprint\nimport logging\n\nbp = Blueprint('admin', __name__)\n"
-            "log = logging.getLogger()\n\n\n@bp.before_request\ndef audit_admin():\n    log.info('admin request by user')\n"
+            "log = logging.getLogger()\n\n\n@bp.before_request\ndef audit_admin():\n"
+            "    log.info('admin request by user')\n"
         ),
         "requirements.txt": "flask\n",
     }
