@@ -17,6 +17,7 @@ import re
 from collections.abc import Sequence
 from dataclasses import dataclass
 
+from codeqa.answer.conclusion import placement
 from codeqa.answer.explain import Explanation, Step
 from codeqa.answer.fold import weak_evidence
 from codeqa.answer.injection import instruction_like
@@ -253,6 +254,8 @@ def lead_sentences(explanation: Explanation) -> list[Sentence]:
     if prefix:
         first = sentences[0]
         sentences[0] = Sentence(prefix + first.markdown, prefix + first.plain)
+    if (advice := placement(explanation)) is not None:  # "where would I add …": the hook, last, as the conclusion
+        sentences.append(Sentence(*advice))
     return sentences
 
 
