@@ -255,7 +255,7 @@ def lead_sentences(explanation: Explanation) -> list[Sentence]:
         first = sentences[0]
         sentences[0] = Sentence(prefix + first.markdown, prefix + first.plain)
     if (advice := placement(explanation)) is not None:  # "where would I add …": the hook, last, as the conclusion
-        sentences.append(Sentence(*advice))
+        sentences.append(_framework_checked(explanation, Sentence(*advice)))
     return sentences
 
 
