@@ -1,4 +1,5 @@
-"""The test command checks style and types before the suite, and the modules mypy does not check only get fewer."""
+"""The test command checks style and types before the suite, the modules mypy does not check only get fewer, and
+the README names every setting the scripts read."""
 
 from __future__ import annotations
 
@@ -69,3 +70,13 @@ def test_the_project_passes_ruff() -> None:
     for command in (["check", "--quiet", "."], ["format", "--check", "--quiet", "."]):
         result = subprocess.run([sys.executable, "-m", "ruff", *command], cwd=ROOT, capture_output=True, text=True)
         assert result.returncode == 0, result.stdout + result.stderr
+
+
+def test_the_readme_names_every_setting_the_scripts_read() -> None:
+    import re
+
+    readme = (ROOT / "README.md").read_text()
+    for script in ("run", "test", "setup"):
+        for name in set(re.findall(r"\$\{?(CODEQA_[A-Z_]+)", (ROOT / "scripts" / script).read_text())):
+            assert f"`{name}" in readme, f"scripts/{script} reads {name}; say in the README what it does"
+    assert "CODEQA_PORT=8600 scripts/run" in readme
