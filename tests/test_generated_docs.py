@@ -232,3 +232,9 @@ def test_index_summary_reports_generated_docs(make_git_repo) -> None:
     assert "skipped: generated-docs 3" in result.output
     assert "    generated-docs   docs/api/navigation.html" in result.output
     assert "files 1 " in result.output
+
+
+def test_a_setting_indexes_generated_docs_after_all(tmp_path: Path, isolated_home: Path) -> None:
+    write_files(tmp_path, {"docs/api/index.html": DOKKA_HTML_INDEX, "docs/api/navigation.html": DOKKA_NAVIGATION})
+    files, skipped = _scan(tmp_path, Settings(home=isolated_home, index_generated_docs=True))
+    assert files == {"docs/api/index.html", "docs/api/navigation.html"} and skipped == {}

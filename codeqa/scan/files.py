@@ -140,7 +140,7 @@ def examine_file(entry: os.DirEntry[str], rel: str, settings: Settings) -> Sourc
     language = language or detect_shebang(text) or ""
     if not language:
         return SkipReason.UNSUPPORTED_TYPE
-    if is_generated_docs(text, language):
+    if not settings.index_generated_docs and is_generated_docs(text, language):
         return SkipReason.GENERATED_DOCS
     head = text[:2048]
     if ("enerated" in head and _GENERATED_TEXT_RE.search(head)) or (
