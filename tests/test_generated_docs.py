@@ -164,6 +164,10 @@ def test_each_generators_pages_are_skipped_as_generated_docs(tmp_path: Path, set
         "docs/_build/html/searchindex.js": SPHINX_SEARCHINDEX,
         "docs/_build/html/_static/basic.css": SPHINX_BASIC_CSS,
         "site/guide/index.html": MKDOCS,
+        "docs/api2/navigation.html": (  # Dokka 1.9's navigation: no head, but its declaration ids
+            '<div class="sideMenu">\n <div class="sideMenuPart" id="kotstep-nav-submenu" '
+            'pageid="kotstep::////PointingToDeclaration//-1064426359">\n'
+        ),
     }
     write_files(tmp_path, {**pages, "src/client.kt": "class Client {\n    fun call() = 1\n}\n"})
     files, skipped = _scan(tmp_path, settings)
