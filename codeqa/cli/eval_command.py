@@ -125,7 +125,7 @@ def _answers_table(summary: dict[str, dict[str, float]], ks: tuple[int, ...], ba
     columns = [f"Acc@{x}" for x in ks]
     table = Table(
         "group", "n", *columns, "facts shown", ">=1 fact", "facts in prompt", "opening file", "lines (median)",
-        "citations valid", "s/answer", title=f"answers ({backend})",
+        "citations valid", "call claims", "s/answer", title=f"answers ({backend})",
     )  # fmt: skip
     order = sorted(summary.items(), key=lambda kv: (kv[0] != "overall", kv[0]))
     for group, row in order:
@@ -141,6 +141,7 @@ def _answers_table(summary: dict[str, dict[str, float]], ks: tuple[int, ...], ba
             f"{row['opening_pct']:.1f} ({int(row['opening_ok'])})",
             f"{row['lines_median']:g}",
             f"{row['citations_valid_pct']:.1f} ({int(row['citations'])})",
+            f"{int(row['claims_verified'])}/{int(row['claims_made'])} ({int(row['claims_dropped'])} dropped)",
             f"{row['seconds_per_answer']:.2f}",
         )
     return table

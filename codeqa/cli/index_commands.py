@@ -19,7 +19,13 @@ from codeqa.version import __version__
 def index(
     source: Annotated[str, typer.Argument(help="GitHub URL, owner/repo, any https git URL, or a local path.")],
     ref: Annotated[str | None, typer.Option(help="Branch, tag or commit to index.")] = None,
-    name: Annotated[str | None, typer.Option(help="Index name (default: derived from the source).")] = None,
+    name: Annotated[
+        str | None,
+        typer.Option(
+            help="Index name (default: the source's index, or derived from the source: owner-repo, a folder's "
+            "name); a name holding another source is refused."
+        ),
+    ] = None,
     token: Annotated[
         str | None,
         typer.Option(
@@ -46,6 +52,7 @@ def index(
     if token_stdin:
         token = _token_from_stdin(token)
     config = settings()
+    name = run_or_exit(lambda: Index.claim_name(source, config, name=name, ref=ref))  # refused before a clone
     built = _with_progress(lambda on_progress: Index.build(source, config, name=name, ref=ref, token=token,
                                                            progress=on_progress))  # fmt: skip
     _print_report(built.report, verbose=verbose)

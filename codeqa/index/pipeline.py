@@ -21,12 +21,13 @@ from codeqa.index.freshness import FileState, load_state, record_state
 from codeqa.index.journal import live_manifest, recover
 from codeqa.index.produce import CarryPlan
 from codeqa.index.report import IndexReport, ProgressCallback, ProgressEvent, StageClock
+from codeqa.index.target import pick_name, refuse_other_source
 from codeqa.index.writer import write_generation
 from codeqa.locks import index_lock
 from codeqa.records import ResolvedSource, ScanResult, SkippedFile, SkipReason
 from codeqa.scan import scan_repository
 from codeqa.source import resolve_source
-from codeqa.store import Generation, Manifest, Store, manifest_dir, open_search_files, validate_index_name
+from codeqa.store import Generation, Manifest, Store, manifest_dir, open_search_files
 
 
 def run_build(
@@ -42,17 +43,19 @@ def run_build(
     allow_local: bool = True,
     exclude: Callable[[str], bool] | None = None,
 ) -> IndexReport:
-    """Index ``source`` (URL, ``owner/repo`` or local path) under ``name``; the old index survives failure."""
+    """Index ``source`` (URL, ``owner/repo`` or local path) under ``name`` (``target.pick_name``); the old index
+    survives failure, and another source's index is never replaced."""
     emit = progress or (lambda event: None)
     clock = StageClock()
     with contextlib.ExitStack() as tree:  # a clone's folder lock: held until its files have been read
         resolved = _resolve(source, settings, ref, token, allow_local, emit, clock, tree)
-        index_name = validate_index_name(name or resolved.default_name)
+        index_name = pick_name(store.list_manifests(), resolved.spec, resolved.subdir, resolved.default_name, name)
         with index_lock(settings.home_dir / "locks", index_name):
             recover(store, settings, index_name)
             scan, state = _scan(resolved, settings, emit, clock, exclude, tree)
-            embedder = _embedder(settings, embedder, emit)
             base = live_manifest(store, settings, index_name) if store.exists(index_name) else None
+            refuse_other_source(base, resolved.spec, resolved.subdir)  # a name never changes hands
+            embedder = _embedder(settings, embedder, emit)
             plan = CarryPlan(base)
             return write_generation(resolved, index_name, settings, scan, state, plan, embedder, store, clock, emit)
 
