@@ -53,7 +53,7 @@ def _cross_validation(
         _cross_validate_stages(queries, chosen, rerank_out, datasets, json_out)
     if train_out is not None and scores:
         theta = fit(queries, chosen)
-        provenance = {
+        provenance: dict[str, object] = {
             "l2": chosen,
             "chosen_by": "the strongest L2 within 1 point of the best leave-one-repository-out MRR@10",
             "cv_mrr10": {str(l2): score for l2, score in scores.items()},
@@ -93,7 +93,7 @@ def _cross_validate_stages(
             out.print(extra_table)
     if rerank_out is not None:
         fitted = fit_all(queries, config)
-        provenance = {
+        provenance: dict[str, object] = {
             "l2": l2,
             "second_stage": (
                 {
@@ -232,7 +232,7 @@ def evaluate(
             raise typer.Exit(2)
     if (cv_by_repo or train_out or rerank_out or from_features) and features is None:
         raise typer.BadParameter("--cv-by-repo, --from-features, --train-out and --rerank-out need --features DIR")
-    instances = [i for path in dataset for i in run_or_exit(lambda p=path: load_dataset(p, limit))]
+    instances = [i for path in dataset for i in run_or_exit(lambda p=path: load_dataset(p, limit))]  # type: ignore[misc]
     if answers:
         from codeqa.answer.backends.registry import choices, choices_text
 
