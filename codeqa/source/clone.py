@@ -3,8 +3,11 @@
 A clone goes to a temporary directory and is swapped in atomically, with a timeout; a killed clone leaves nothing
 behind that the next run does not clean up. Runs on the same source share its clone folder, so the swap happens
 under that folder's lock, and a caller that reads the tree afterwards (``hold=``) keeps the lock until it is done:
-no run ever reads a tree another run is swapping out. ``settings.github_token`` is only sent to github.com; an explicit
-``token=`` is sent to whatever host was asked. The token travels only through git's environment config.
+no run ever reads a tree another run is swapping out. A clone is fetched without checkout and its tree is checked
+against the scan's limits first (``codeqa.source.checkout``): a git bomb is refused before it writes its files. A run
+marks its clone in use until its index owns it (``codeqa.source.leftovers`` sweeps the clones nobody owns).
+``settings.github_token`` is only sent to github.com; an explicit ``token=`` is sent to whatever host was asked. The
+token travels only through git's environment config.
 """
 
 from __future__ import annotations
