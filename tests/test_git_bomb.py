@@ -16,7 +16,7 @@ from codeqa.cli import app
 from codeqa.config import Settings
 from codeqa.errors import ScanError
 from codeqa.index import Index
-from tests.conftest import git
+from tests.conftest import git, init_repo
 from tests.helpers import build_index
 from tests.test_local_sources import git_daemon, mirror  # noqa: F401 (a fixture)
 
@@ -78,9 +78,19 @@ def test_a_git_bomb_is_refused_from_its_tree_before_checkout(bomb: Path, isolate
 def test_a_tree_over_the_byte_limit_is_refused_before_checkout(bomb: Path, isolated_home: Path, monkeypatch):
     monkeypatch.setenv("CODEQA_MAX_TOTAL_BYTES", "1000000")  # 30,000 × 240 bytes = 7.2 MB
     settings = Settings(home=isolated_home)
-    with git_daemon(bomb.parent) as port, pytest.raises(ScanError, match=r"more than 1,000,000 bytes"):
+    with git_daemon(bomb.parent) as port, pytest.raises(ScanError) as refused:
         build_index(f"git://127.0.0.1:{port}/bomb.git", settings, name="bomb")
     assert _clones(settings) == [] and _footprint(isolated_home)[0] < 100
+    assert "refused before checkout: its files hold more than 1,000,000 bytes" in str(refused.value)
+
+
+def test_a_clone_the_scan_refuses_is_deleted(tmp_path: Path, settings: Settings):
+    served = tmp_path / "served"
+    source = init_repo(tmp_path / "images", {"logo.png": b"\x89PNG\r\n\x1a\n" + bytes(range(256)) * 4})
+    git(tmp_path, "clone", "-q", "--bare", str(source), str(served / "images.git"))
+    with git_daemon(served) as port, pytest.raises(ScanError, match="Nothing to index"):
+        build_index(f"git://127.0.0.1:{port}/images.git", settings, name="images")  # checked out, then refused
+    assert _clones(settings) == []
 
 
 def test_clones_no_index_owns_are_swept_and_owned_or_busy_ones_kept(mirror: Path, settings: Settings):  # noqa: F811
