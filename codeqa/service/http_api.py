@@ -55,7 +55,7 @@ from codeqa.service.models import (
 )
 from codeqa.service.operations import Operations
 from codeqa.service.ratelimit import RateLimiter
-from codeqa.service.results import chunk_result
+from codeqa.service.results import AnswerPieces, chunk_result
 from codeqa.version import __version__
 
 # most specific first: the first class an error is an instance of decides its status
@@ -233,8 +233,12 @@ def create_app(ops: Operations, bind: str | None = None) -> FastAPI:
             try:
                 sources = [chunk_result(hit, stream.question).model_dump() for hit in stream.sources]
                 yield sse("sources", {"sources": sources, "backend": stream.backend, "notice": stream.notice})
+                pieces = AnswerPieces()  # the tokens join into the final answer's text, made safe the same way
                 for piece in stream:
-                    yield sse("token", {"text": piece})
+                    if text := pieces.feed(piece):
+                        yield sse("token", {"text": text})
+                if text := pieces.flush():
+                    yield sse("token", {"text": text})
                 yield sse("answer", ops.answer_result(index, stream.result()))
             finally:
                 streams.give()
