@@ -50,9 +50,9 @@ def run_build(
     clock = StageClock()
     resolved: ResolvedSource | None = None
     try:
-        # keep: a clone stays marked in use until its index is written; tree: its folder lock, until it is read
-        with contextlib.ExitStack() as keep, contextlib.ExitStack() as tree:
-            resolved = _resolve(source, settings, store, ref, token, allow_local, emit, clock, tree, keep)
+        # in_use: a clone stays marked in use until its index is written; tree: its folder lock, until it is read
+        with contextlib.ExitStack() as in_use, contextlib.ExitStack() as tree:
+            resolved = _resolve(source, settings, store, ref, token, allow_local, emit, clock, tree, in_use)
             index_name = pick_name(store.list_manifests(), resolved.spec, resolved.subdir, resolved.default_name, name)
             with index_lock(settings.home_dir / "locks", index_name):
                 recover(store, settings, index_name)
@@ -86,8 +86,8 @@ def run_update(
         return run_build(manifest.source, settings, store, name=manifest.name, ref=ref, token=token, progress=progress,
                      embedder=embedder)  # fmt: skip
     clock = StageClock()
-    with contextlib.ExitStack() as keep, contextlib.ExitStack() as tree:
-        resolved = _resolve(manifest.source, settings, store, ref, token, True, emit, clock, tree, keep)
+    with contextlib.ExitStack() as in_use, contextlib.ExitStack() as tree:
+        resolved = _resolve(manifest.source, settings, store, ref, token, True, emit, clock, tree, in_use)
         with index_lock(settings.home_dir / "locks", manifest.name):
             recover(store, settings, manifest.name)
             base = live_manifest(store, settings, manifest.name)  # re-indexed while we waited for the lock?
