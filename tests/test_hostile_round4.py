@@ -1,0 +1,76 @@
+"""Security round 4 (#34), the medium and low findings, each against the real server it is about: ``codeqa api``
+under uvicorn, the app as ``codeqa serve`` serves it, raw sockets for what no polite client sends.
+
+A page on another local port; clients hanging up on a streamed answer; a 20,000-character pathological question;
+a 200 MB header and 300 slowloris connections; cross-site ``<img>`` tags guessing no token; ``git://`` to names
+that only look like loopback.
+"""
+
+from __future__ import annotations
+
+import socket
+from pathlib import Path
+
+import httpx
+import pytest
+
+from codeqa.config import Settings
+from tests.indexed_home import build_sample_index
+from tests.served_app import serve_app
+from tests.service_servers import api_server, server_env
+
+SEARCH = {"question": "how is the password hashed?", "k": 3}
+
+
+@pytest.fixture(scope="module")
+def indexed(tmp_path_factory: pytest.TempPathFactory) -> tuple[Settings, Path]:
+    return build_sample_index(tmp_path_factory.mktemp("round4"))
+
+
+def port_of(url: str) -> int:
+    return int(url.rsplit(":", 1)[1])
+
+
+def websocket_status(port: int, origin: str, host: str | None = None) -> int:
+    """The status a WebSocket upgrade to the app's ``/_stcore/stream`` gets (101 = opened), sent as a browser would."""
+    lines = [
+        "GET /_stcore/stream HTTP/1.1",
+        f"Host: {host or f'127.0.0.1:{port}'}",
+        "Upgrade: websocket",
+        "Connection: Upgrade",
+        "Sec-WebSocket-Key: dGhlIHNhbXBsZSBub25jZQ==",
+        "Sec-WebSocket-Version: 13",
+        f"Origin: {origin}",
+    ]
+    with socket.create_connection(("127.0.0.1", port), timeout=20) as sock:
+        sock.sendall(("\r\n".join(lines) + "\r\n\r\n").encode())
+        answer = b""
+        while b"\r\n" not in answer and (data := sock.recv(4096)):
+            answer += data
+    return int(answer.split(b" ", 2)[1])
+
+
+def test_a_page_on_another_port_cannot_open_the_apps_websocket(isolated_home: Path):
+    """Finding 3: a page on http://localhost:3000 opened the app's WebSocket (101) and could re-run its pages."""
+    with serve_app(isolated_home) as url:
+        port = port_of(url)
+        for other in ("http://localhost:3000", "http://127.0.0.1:3000", f"https://localhost:{port + 1}"):
+            assert websocket_status(port, other) == 403, other
+            assert httpx.get(f"{url}/_stcore/health", headers={"Origin": other}).status_code == 403, other
+        for own in (f"http://localhost:{port}", f"http://127.0.0.1:{port}"):
+            assert websocket_status(port, own) == 101, own
+        # a published container port (8080 → this port): the browser's Origin and Host both say 8080
+        assert websocket_status(port, "http://localhost:8080", host="localhost:8080") == 101
+        assert websocket_status(port, "http://localhost:3000", host="localhost:8080") == 403
+
+
+def test_a_page_on_another_port_is_refused_by_the_api(indexed):
+    """Finding 3, the API: only its own port is its own origin."""
+    with api_server(server_env(indexed[0])) as url:
+        port = port_of(url)
+        search = f"{url}/indexes/shop/search"
+        for other in ("http://localhost:3000", f"http://127.0.0.1:{port + 1}", "http://localhost"):
+            refused = httpx.post(search, json=SEARCH, headers={"Origin": other})
+            assert refused.status_code == 403 and other in refused.text, other
+        for own in (f"http://localhost:{port}", f"http://127.0.0.1:{port}"):
+            assert httpx.post(search, json=SEARCH, headers={"Origin": own}).status_code == 200, own
