@@ -9,6 +9,8 @@ that only look like loopback.
 from __future__ import annotations
 
 import socket
+import threading
+import time
 from pathlib import Path
 
 import httpx
@@ -16,6 +18,7 @@ import pytest
 
 from codeqa.config import Settings
 from tests.indexed_home import build_sample_index
+from tests.llm_standins import OpenAIStandIn
 from tests.served_app import serve_app
 from tests.service_servers import api_server, server_env
 
@@ -74,3 +77,34 @@ def test_a_page_on_another_port_is_refused_by_the_api(indexed):
             assert refused.status_code == 403 and other in refused.text, other
         for own in (f"http://localhost:{port}", f"http://127.0.0.1:{port}"):
             assert httpx.post(search, json=SEARCH, headers={"Origin": own}).status_code == 200, own
+
+
+def test_a_client_that_hangs_up_gives_its_stream_slot_back(indexed):
+    """Finding 4: two clients giving up on a streamed answer (``curl -m 2``) left every later stream refused."""
+    model_may_answer = threading.Event()
+
+    def silent_model(_: dict) -> list[str]:
+        model_may_answer.wait(60)  # the model thinks for a long time before its first word
+        return ["Hashed with PBKDF2 [1]."]
+
+    with OpenAIStandIn(reply=silent_model) as llm:
+        env = server_env(
+            indexed[0], CODEQA_LLM_BACKEND="openai", CODEQA_OPENAI_BASE_URL=f"{llm.url}/v1", CODEQA_API_MAX_STREAMS="2"
+        )
+        try:
+            with api_server(env) as url:
+                stream = f"{url}/indexes/shop/ask/stream"
+                for _ in range(2):  # read the sources, then hang up while the model is silent
+                    with httpx.stream("POST", stream, json=SEARCH, timeout=30) as response:
+                        assert response.status_code == 200
+                        assert next(response.iter_lines()).startswith("event: sources")
+                deadline = time.monotonic() + 10
+                while True:
+                    with httpx.stream("POST", stream, json=SEARCH, timeout=30) as again:
+                        if again.status_code == 200:
+                            break
+                        assert again.status_code == 429
+                    assert time.monotonic() < deadline, "streams whose clients left still hold their slots"
+                    time.sleep(0.5)
+        finally:
+            model_may_answer.set()

@@ -230,16 +230,13 @@ def create_app(ops: Operations, bind: str | None = None) -> FastAPI:
             raise
 
         def events() -> Iterator[bytes]:
-            try:
-                sources = [chunk_result(hit, stream.question).model_dump() for hit in stream.sources]
-                yield sse("sources", {"sources": sources, "backend": stream.backend, "notice": stream.notice})
-                for piece in stream:
-                    yield sse("token", {"text": piece})
-                yield sse("answer", ops.answer_result(index, stream.result()))
-            finally:
-                streams.give()
+            sources = [chunk_result(hit, stream.question).model_dump() for hit in stream.sources]
+            yield sse("sources", {"sources": sources, "backend": stream.backend, "notice": stream.notice})
+            for piece in stream:
+                yield sse("token", {"text": piece})
+            yield sse("answer", ops.answer_result(index, stream.result()))
 
-        return event_stream(events())
+        return event_stream(events(), streams.give)
 
     app.include_router(reads)
     app.include_router(asks)
@@ -271,7 +268,7 @@ def write_routes(ops: Operations, authorized, stream_slot, streams: StreamSlots)
         """Progress as server-sent events: ``progress`` on each change, then ``done`` with the final status."""
         status = ops.job(job_id)
         stream_slot()
-        return event_stream(job_progress(ops, status, streams.give))
+        return event_stream(job_progress(ops, status), streams.give)
 
     @router.delete("/indexes/{index}")
     def remove(index: str) -> Removed:
