@@ -17,12 +17,20 @@ import httpx
 import pytest
 
 from codeqa.config import Settings
+from codeqa.retrieve.query import CODE_LIKE, FILE_LIKE, qualified_names, query_identifiers
 from tests.indexed_home import build_sample_index
 from tests.llm_standins import OpenAIStandIn
 from tests.served_app import serve_app
 from tests.service_servers import api_server, server_env
 
 SEARCH = {"question": "how is the password hashed?", "k": 3}
+PATHOLOGICAL = {
+    "traceback": 'File "' + "a" * 19_994,
+    "word": "a1" * 10_000,
+    "dots": "a." * 10_000,
+    "camel": "aA" * 10_000,
+    "snake": "a_" * 10_000,
+}
 
 
 @pytest.fixture(scope="module")
@@ -108,3 +116,21 @@ def test_a_client_that_hangs_up_gives_its_stream_slot_back(indexed):
                     time.sleep(0.5)
         finally:
             model_may_answer.set()
+
+
+def test_a_pathological_question_parses_in_linear_time(indexed):
+    """Finding 6: ``File "`` and 19,994 × 'a' took 14 s to parse (each start of a long word rescanned the rest)."""
+    for name, question in PATHOLOGICAL.items():
+        started = time.perf_counter()
+        CODE_LIKE.findall(question)
+        FILE_LIKE.findall(question)
+        query_identifiers(question)
+        qualified_names(question)
+        assert time.perf_counter() - started < 0.5, name
+    names, files = query_identifiers('File "pkg/auth.py", line 3, in hash_password and Hasher.make_hash(pw)')
+    assert {"hash_password", "hasher.make_hash", "make_hash"} <= names and "pkg/auth.py" in files
+    with api_server(server_env(indexed[0])) as url:
+        for name, question in PATHOLOGICAL.items():
+            started = time.perf_counter()
+            found = httpx.post(f"{url}/indexes/shop/search", json={"question": question, "k": 3}, timeout=60)
+            assert found.status_code == 200 and time.perf_counter() - started < 2, name
