@@ -18,11 +18,13 @@ import pytest
 
 from codeqa.config import Settings
 from codeqa.retrieve.query import CODE_LIKE, FILE_LIKE, qualified_names, query_identifiers
+from codeqa.service.serving import HEADER_TIMEOUT_SECONDS
 from tests.indexed_home import build_sample_index
 from tests.llm_standins import OpenAIStandIn
 from tests.served_app import serve_app
-from tests.service_servers import api_server, server_env
+from tests.service_servers import api_server, limited_api_server, server_env
 
+TOKEN = "a-long-random-token-for-tests-0123456789"
 SEARCH = {"question": "how is the password hashed?", "k": 3}
 PATHOLOGICAL = {
     "traceback": 'File "' + "a" * 19_994,
@@ -134,3 +136,97 @@ def test_a_pathological_question_parses_in_linear_time(indexed):
             started = time.perf_counter()
             found = httpx.post(f"{url}/indexes/shop/search", json={"question": question, "k": 3}, timeout=60)
             assert found.status_code == 200 and time.perf_counter() - started < 2, name
+
+
+def send_huge_header(port: int, size: int) -> tuple[bytes, int]:
+    """A request whose one header grows to ``size`` bytes until the server answers or hangs up; (answer, bytes sent)."""
+    answer = bytearray()
+    sent = 0
+    with socket.create_connection(("127.0.0.1", port), timeout=30) as sock:
+
+        def read() -> None:
+            try:
+                while data := sock.recv(65536):
+                    answer.extend(data)
+            except OSError:
+                pass
+
+        reader = threading.Thread(target=read, daemon=True)
+        reader.start()
+        sock.sendall(f"GET /indexes HTTP/1.1\r\nHost: 127.0.0.1:{port}\r\nX-Filler: ".encode())
+        block = b"a" * (1 << 20)
+        try:
+            while sent < size and reader.is_alive():
+                sock.sendall(block)
+                sent += len(block)
+        except OSError:  # the server gave up on this request and closed the connection
+            pass
+        reader.join(10)
+    return bytes(answer), sent
+
+
+def slowloris(port: int, connections: int, seconds: float) -> int:
+    """Open ``connections`` requests that send a header line every second and never finish; how many are still
+    open after ``seconds`` (a request that is cut off sees the connection closed)."""
+    socks = []
+    for _ in range(connections):
+        sock = socket.create_connection(("127.0.0.1", port), timeout=5)
+        sock.sendall(f"GET /health HTTP/1.1\r\nHost: 127.0.0.1:{port}\r\n".encode())
+        sock.setblocking(False)
+        socks.append(sock)
+    deadline = time.monotonic() + seconds
+    open_ = set(socks)
+    try:
+        while open_ and time.monotonic() < deadline:
+            for sock in list(open_):
+                try:
+                    if sock.recv(4096) == b"":
+                        open_.discard(sock)
+                        continue
+                except BlockingIOError:
+                    pass
+                except OSError:
+                    open_.discard(sock)
+                    continue
+                try:
+                    sock.send(b"X-Slow: 1\r\n")
+                except BlockingIOError:
+                    pass
+                except OSError:
+                    open_.discard(sock)
+            time.sleep(1)
+        return len(open_)
+    finally:
+        for sock in socks:
+            sock.close()
+
+
+def check_header_limits(url: str, health: str) -> None:
+    """The 200 MB header is refused after at most a few MB; 300 slow requests are all cut off in time while
+    ``health`` keeps answering."""
+    port = port_of(url)
+    answer, sent = send_huge_header(port, 200 * 1024 * 1024)
+    assert sent <= 8 * 1024 * 1024, f"the server read {sent >> 20} MB of one header"
+    assert answer == b"" or answer.startswith((b"HTTP/1.1 400", b"HTTP/1.1 431")), answer[:80]
+    started = time.monotonic()
+    still_open: list[int] = []
+    holding = threading.Thread(target=lambda: still_open.append(slowloris(port, 300, HEADER_TIMEOUT_SECONDS + 15)))
+    holding.start()
+    time.sleep(2)
+    assert httpx.get(f"{url}{health}", timeout=10).status_code == 200
+    holding.join()
+    assert still_open == [0], f"{still_open[0]} of 300 slow requests were still open"
+    assert time.monotonic() - started < HEADER_TIMEOUT_SECONDS + 14
+
+
+def test_a_huge_or_slow_header_is_cut_off_by_the_api(indexed):
+    """Finding 7, the API: a 200 MB header was read in full; 300 slowloris connections were never closed."""
+    with limited_api_server(server_env(indexed[0], CODEQA_API_TOKEN=TOKEN)) as url:
+        check_header_limits(url, "/health")
+        assert httpx.get(f"{url}/indexes", headers={"Authorization": f"Bearer {TOKEN}"}).status_code == 200
+
+
+def test_a_huge_or_slow_header_is_cut_off_by_the_app(isolated_home: Path):
+    """Finding 7, the served app (uvicorn under Streamlit): the same two attacks."""
+    with serve_app(isolated_home) as url:
+        check_header_limits(url, "/_stcore/health")
