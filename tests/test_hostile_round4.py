@@ -230,3 +230,27 @@ def test_a_huge_or_slow_header_is_cut_off_by_the_app(isolated_home: Path):
     """Finding 7, the served app (uvicorn under Streamlit): the same two attacks."""
     with serve_app(isolated_home) as url:
         check_header_limits(url, "/_stcore/health")
+
+
+IMAGE_ON_ANOTHER_SITE = {"Sec-Fetch-Site": "cross-site", "Sec-Fetch-Mode": "no-cors", "Sec-Fetch-Dest": "image"}
+
+
+def test_cross_site_requests_cannot_lock_out_the_token(indexed):
+    """Finding 10: twenty ``<img src=…/indexes>`` on another site locked the real token out for 600 s."""
+    env = server_env(indexed[0], CODEQA_API_TOKEN=TOKEN, CODEQA_API_FAILED_AUTH_LIMIT="5")
+    with api_server(env) as url:
+        auth = {"Authorization": f"Bearer {TOKEN}"}
+        for site in ("cross-site", "same-site"):  # same-site: a page on another port of localhost
+            headers = {**IMAGE_ON_ANOTHER_SITE, "Sec-Fetch-Site": site}
+            images = [httpx.get(f"{url}/indexes", headers=headers) for _ in range(20)]
+            assert {r.status_code for r in images} == {403} and "another site" in images[0].json()["error"]["message"]
+        bare = [httpx.get(f"{url}/indexes").status_code for _ in range(20)]  # no token at all is no guess
+        assert bare == [401] * 20
+        assert httpx.get(f"{url}/indexes", headers=auth).status_code == 200
+        followed = {"Sec-Fetch-Site": "cross-site", "Sec-Fetch-Mode": "navigate", "Sec-Fetch-Dest": "document"}
+        assert httpx.get(f"{url}/health", headers=followed).status_code == 200  # a link the user clicked
+        assert httpx.get(f"{url}/indexes", headers=followed).status_code == 401
+        own = {**auth, "Sec-Fetch-Site": "same-origin", "Sec-Fetch-Mode": "cors"}
+        assert httpx.get(f"{url}/indexes", headers=own).status_code == 200
+        guesses = [httpx.get(f"{url}/indexes", headers={"Authorization": f"Bearer guess{n}"}) for n in range(6)]
+        assert [r.status_code for r in guesses] == [401] * 5 + [429]  # a wrong token still counts

@@ -37,7 +37,7 @@ from codeqa.errors import (
     StoreError,
 )
 from codeqa.service.events import StreamSlots, event_stream, job_progress, sse
-from codeqa.service.guards import BodyLimit, TokenGuard
+from codeqa.service.guards import BodyLimit, CrossSiteGuard, TokenGuard
 from codeqa.service.hosts import guard_middleware, served_hosts
 from codeqa.service.models import (
     AskRequest,
@@ -103,10 +103,11 @@ def error_response(status: int, kind: str, message: str, headers: dict[str, str]
 
 
 def edge(settings, bind: str) -> list[Middleware]:
-    """What runs before FastAPI, outermost first: Host and Origin check, token, body size."""
+    """What runs before FastAPI, outermost first: Host and Origin check, other sites' requests, token, body size."""
     token = settings.api_token.get_secret_value() if settings.api_token else None
     return [
         *guard_middleware(served_hosts(bind, settings.allowed_hosts)),
+        Middleware(CrossSiteGuard),
         Middleware(TokenGuard, token=token, failures_allowed=settings.api_failed_auth_limit, public=PUBLIC_PATHS),
         Middleware(BodyLimit, limit=settings.api_max_body_bytes),
     ]
