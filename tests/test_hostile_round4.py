@@ -17,6 +17,8 @@ import httpx
 import pytest
 
 from codeqa.config import Settings
+from codeqa.errors import UnsafeSourceError
+from codeqa.jobs import check_source
 from codeqa.retrieve.query import CODE_LIKE, FILE_LIKE, qualified_names, query_identifiers
 from codeqa.service.serving import HEADER_TIMEOUT_SECONDS
 from tests.indexed_home import build_sample_index
@@ -254,3 +256,20 @@ def test_cross_site_requests_cannot_lock_out_the_token(indexed):
         assert httpx.get(f"{url}/indexes", headers=own).status_code == 200
         guesses = [httpx.get(f"{url}/indexes", headers={"Authorization": f"Bearer guess{n}"}) for n in range(6)]
         assert [r.status_code for r in guesses] == [401] * 5 + [429]  # a wrong token still counts
+
+
+@pytest.mark.parametrize("host", ["127.evil.example", "127.0.0.1.nip.io"])
+def test_git_to_a_name_that_only_looks_like_loopback_is_refused(host: str):
+    """Finding 11: ``git://127.evil.example/r.git`` passed the loopback test (a prefix match on "127.")."""
+    with pytest.raises(UnsafeSourceError, match="git:// is accepted from this machine only"):
+        check_source(f"git://{host}/team/r.git", None)
+    for own in ("127.0.0.1", "127.0.0.2:9418", "localhost", "[::1]"):
+        assert check_source(f"git://{own}/team/r.git", None)
+
+
+def test_git_to_a_lookalike_name_is_refused_by_the_api(indexed):
+    """Finding 11 through ``POST /jobs``: refused before any clone starts."""
+    with api_server(server_env(indexed[0]), "--allow-write") as url:
+        for host in ("127.evil.example", "127.0.0.1.nip.io"):
+            job = httpx.post(f"{url}/jobs", json={"source": f"git://{host}/team/r.git", "name": "r"})
+            assert job.status_code == 422 and "from this machine only" in job.json()["error"]["message"], job.text
