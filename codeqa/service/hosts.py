@@ -25,6 +25,7 @@ from codeqa.errors import CodeqaError
 
 LOOPBACK_HOSTS = ("127.0.0.1", "localhost", "[::1]")
 MIN_TOKEN_CHARS = 16
+MIN_TOKEN_DISTINCT = 8  # "aaaaaaaaaaaaaaaa" is long but guessable; 16 random hex digits have fewer than 8 in 1 of 100
 DEFAULT_PORTS = {"http": 80, "https": 443}
 
 
@@ -123,8 +124,9 @@ def check_bind(host: str, token: str | None) -> None:
             f"Refusing to serve the API on {host} without a token: set CODEQA_API_TOKEN to a long random secret "
             "(clients send it as 'Authorization: Bearer <token>'), or bind to 127.0.0.1."
         )
-    if len(token) < MIN_TOKEN_CHARS or any(char.isspace() for char in token):
+    if len(token) < MIN_TOKEN_CHARS or any(char.isspace() for char in token) or len(set(token)) < MIN_TOKEN_DISTINCT:
         raise CodeqaError(
             f"Refusing to serve the API on {host} with a weak token: CODEQA_API_TOKEN must be at least "
-            f"{MIN_TOKEN_CHARS} characters without spaces (e.g. `openssl rand -hex 24`)."
+            f"{MIN_TOKEN_CHARS} characters without spaces, at least {MIN_TOKEN_DISTINCT} of them different "
+            "(e.g. `openssl rand -hex 24`)."
         )
