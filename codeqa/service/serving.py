@@ -16,6 +16,7 @@ from __future__ import annotations
 
 import asyncio
 import sys
+from types import FrameType
 from typing import Any
 
 import uvicorn
@@ -30,6 +31,7 @@ class LimitedH11Protocol(H11Protocol):
     """uvicorn's h11 protocol with a deadline for each request's headers (the size cap is h11's buffer limit)."""
 
     header_timeout = HEADER_TIMEOUT_SECONDS
+    _header_deadline: asyncio.TimerHandle | None = None
 
     def connection_made(self, transport: asyncio.Transport) -> None:  # type: ignore[override]
         super().connection_made(transport)
@@ -48,9 +50,8 @@ class LimitedH11Protocol(H11Protocol):
         self._header_deadline = self.loop.call_later(self.header_timeout, self._header_deadline_passed, self.scope)
 
     def _disarm_header_deadline(self) -> None:
-        deadline: asyncio.TimerHandle | None = getattr(self, "_header_deadline", None)
-        if deadline is not None:
-            deadline.cancel()
+        if self._header_deadline is not None:
+            self._header_deadline.cancel()
         self._header_deadline = None
 
     def _header_deadline_passed(self, scope_when_armed: object) -> None:
@@ -76,7 +77,7 @@ def limit_loading_server() -> bool:
     """Apply ``api_server_options()`` to the uvicorn server that is importing the caller (``app_server.py`` under
     ``streamlit run``): Streamlit creates that server's config itself. False when not imported by uvicorn (AppTest,
     a test importing the module). uvicorn reads the protocol class when a connection opens, after the import."""
-    frame = sys._getframe(1)
+    frame: FrameType | None = sys._getframe(1)
     while frame is not None:
         config = frame.f_locals.get("self")
         if isinstance(config, uvicorn.Config):
