@@ -78,11 +78,3 @@ def api_server(env: dict[str, str], *args: str, seconds: float = 120) -> Iterato
     """``python -m codeqa api --port N ARGS`` until it answers /health; yields its base URL, stops it after."""
     with api_process(env, *args, seconds=seconds) as (url, _):
         yield url
-
-
-@contextmanager
-def limited_api_server(env: dict[str, str], *args: str, seconds: float = 120) -> Iterator[str]:
-    """The API served as ``codeqa api`` serves it, with ``codeqa.service.serving.api_server_options()`` (header cap
-    and deadline) passed to uvicorn (``tests/limited_api.py``)."""
-    with api_process(env, *args, seconds=seconds, module="tests.limited_api") as (url, _):
-        yield url
