@@ -56,7 +56,10 @@ OUTCOMES = (
     ("stores", re.compile(
         r"\b(?:session|cookies|Current)\b[\[.][^=]*=[^=]|\.(?:save|create|insert|update|commit|persist|"
         r"increment!?|update_columns?|insertOne|updateOne)!?\(|\.(?:save|create|update)!?(?:\s|$)")),
-    ("logs with", re.compile(r"\b(?:log(?:ger)?|Log|Rails\.logger|console|slog)\.\w+\(|(?<![\w.])log\(")),
+    ("logs with", re.compile(  # a call that writes a log line: not one that configures the logger (`logger.token`)
+        r"\b(?:log(?:ger)?|Log|Rails\.logger|console|slog)\.(?:info|warn|warning|error|debug|log|trace|fatal|"
+        r"critical|exception|notice|verbose|Info|Warn|Error|Debug|Print|Printf|Println|Fatal|Fatalf)\w*\(|"
+        r"\bLog\.[deiwv]\(|(?<![\w.])log\(")),
 )  # fmt: skip
 
 
