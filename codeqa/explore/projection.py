@@ -16,7 +16,7 @@ import time
 from collections.abc import Sequence
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import numpy as np
 
@@ -26,7 +26,9 @@ from codeqa.explore.layout import layout, principal_axes, umap_layout
 from codeqa.explore.mapfile import PROJECTION_VERSION, Projection, read_projection, save_projection
 from codeqa.index import Index
 from codeqa.records import Chunk
-from codeqa.retrieve import Filters
+
+if TYPE_CHECKING:  # retrieval is not needed to lay out or read a map (`codeqa update` starts without it)
+    from codeqa.retrieve import Filters
 
 __all__ = ["PROJECTION_VERSION", "IndexVectors", "Projection", "get_projection", "read_projection", "save_projection"]
 PROJECTION_FILE = "projection.npz"
