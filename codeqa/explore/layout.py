@@ -242,10 +242,10 @@ def structure_pulls(paths: Sequence[str], known: np.ndarray, coords: np.ndarray)
     folder_of = [path.rpartition("/")[0] for path in paths]
     wanted = {folder_of[i] for i in new}
     members: dict[str, list[int]] = defaultdict(list)
-    for i in np.flatnonzero(known):
+    for i in np.flatnonzero(known).tolist():
         if folder_of[i] in wanted:
-            members[folder_of[i]].append(int(i))
-    for j, i in enumerate(new):
+            members[folder_of[i]].append(i)
+    for j, i in enumerate(new.tolist()):
         for slot, step in ((0, -1), (1, 1)):
             row = i + step
             while 0 <= row < len(paths) and paths[row] == paths[i] and not known[row]:
