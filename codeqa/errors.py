@@ -57,6 +57,12 @@ class IncompatibleIndexError(StoreError):
     """The index was built with another embedding model or chunker version."""
 
 
+class IndexNameTakenError(CodeqaError):
+    """The index name asked for (or derived from the source) holds another source's index: nothing was replaced."""
+
+    exit_code = 2
+
+
 class IndexBusyError(StoreError):
     """Another process is indexing the same repository right now."""
 

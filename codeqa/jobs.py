@@ -185,6 +185,8 @@ class JobRegistry:
             if self.current is not None and self.current.running:
                 raise IndexBusyError(f"Already indexing {self.current.label}; wait for it or cancel it first.")
             label = source if update else check_source(source, ref)
+            if not update:  # another source's index is refused now, not after the clone (target.claim_name)
+                name = Index.claim_name(source.strip(), settings, name=name, ref=ref or None)
             job = IndexJob(source=source, name=name, ref=ref or None, label=label, update=update, owner=owner)
             job.thread = threading.Thread(
                 target=_run, args=(job, settings, token or None), name="codeqa-index", daemon=True

@@ -13,7 +13,7 @@ from dataclasses import dataclass
 from codeqa.answer.backends.base import LLMBackend
 from codeqa.answer.backends.registry import traits_of
 from codeqa.answer.backends.select import FALLBACK, choose_backend
-from codeqa.answer.brief import budget_for, build_brief
+from codeqa.answer.brief import budget_for, build_brief, prompt_text
 from codeqa.answer.citations import check_citations
 from codeqa.answer.conversation import HISTORY_SHARE, condense_query, fit_history, normalize_history
 from codeqa.answer.explain import Explanation
@@ -22,7 +22,7 @@ from codeqa.answer.graphqa import answer_from_graph, graph_intent
 from codeqa.answer.injection import flag_sources
 from codeqa.answer.pool import explain_index
 from codeqa.answer.prompt import Prompt, build_summary_prompt
-from codeqa.answer.redact import redact_secrets, redact_turns
+from codeqa.answer.redact import count_masked, redact_secrets, redact_turns
 from codeqa.answer.render import link_hosts, remote_references
 from codeqa.config import Settings
 from codeqa.errors import LLMError, QueryError, SymbolNotFoundError
@@ -237,9 +237,9 @@ def ask(
     except LLMError as exc:  # e.g. the embedded model cannot be loaded to count tokens
         return AnswerStream(sources=hits, notice=_join(f"{exc} {FALLBACK}", flagged), **common)
     notice = _join(graph_notice, choice.notice)
-    if prompt.redacted or masked:
+    if prompt.redacted:  # the distinct secrets masked in what is sent: sources, key lines, conversation, question
         where = "the sources" + (" and the conversation" if masked else "")
-        notice = _join(notice, f"{prompt.redacted + masked} likely secret(s) in {where} were masked before sending.")
+        notice = _join(notice, f"{prompt.redacted} likely secret(s) in {where} were masked before sending.")
     notice = _join(notice, flag_sources(prompt.sources))
     return AnswerStream(
         sources=prompt.sources,
@@ -264,25 +264,21 @@ def _prompt(
     summary_only: bool = False,
 ) -> Prompt:
     flow = flow_text(explanation)
+    redacting = settings.redact_secrets_for_remote and not backend.local  # the code leaves the machine: mask secrets
+    if redacting:
+        flow, _ = redact_secrets(flow)
     if summary_only:
         budget = max(256, min(settings.answer_token_budget, backend.context_tokens - SUMMARY_TOKENS - 16))
-        if settings.redact_secrets_for_remote and not backend.local:
-            flow, _ = redact_secrets(flow)
-        return build_summary_prompt(question, hits, flow, budget=budget, count=backend.count_tokens)
-    budget = _prompt_budget(settings, backend)
-    history = fit_history(turns, int(budget * HISTORY_SHARE), backend.count_tokens)
-    repo = manifest.name + (f" @ {manifest.sha[:12]}" if manifest.sha else "")
-    redacted, texts = 0, {}
-    if settings.redact_secrets_for_remote and not backend.local:  # the code leaves the machine: mask secrets
-        for hit in hits:
-            text, count = redact_secrets(hit.chunk.text)
-            texts[hit.chunk.id] = text
-            redacted += count
-        flow, count = redact_secrets(flow)
-        redacted += count
-    prompt = build_brief(question, explanation, budget=budget, count=backend.count_tokens, history=history,
-                         repo=repo, flow=flow, texts=texts)  # fmt: skip
-    prompt.redacted = redacted
+        prompt = build_summary_prompt(question, hits, flow, budget=budget, count=backend.count_tokens)
+    else:
+        budget = _prompt_budget(settings, backend)
+        history = fit_history(turns, int(budget * HISTORY_SHARE), backend.count_tokens)
+        repo = manifest.name + (f" @ {manifest.sha[:12]}" if manifest.sha else "")
+        texts = {hit.chunk.id: redact_secrets(hit.chunk.text)[0] for hit in hits} if redacting else {}
+        prompt = build_brief(question, explanation, budget=budget, count=backend.count_tokens, history=history,
+                             repo=repo, flow=flow, texts=texts)  # fmt: skip
+    if redacting:  # count what the model will read (sources may be dropped or cut to fit), each secret once
+        prompt.redacted = count_masked(prompt_text(prompt))
     return prompt
 
 

@@ -2,26 +2,31 @@
 constructs for what the question is about (the error middleware for "what happens when a request fails", the
 ``before_action`` filters for "how does authentication flow").
 
-``frameworks`` reads the index once (paths and identifiers); ``matches_in`` finds the constructs on a chunk's code
-lines (comments and docstrings never count: a commented-out initializer answers nothing); ``convention_chunks``
-brings in code of the index that holds a construct the question needs, found through the word index, so an answer
-can show the error handler even when retrieval ranked it below the routes that raise. ``answers_poorly`` says which
-files cannot explain a mechanism whatever their words (migrations, seeds, SQL, lock files, tests, docs).
+``evidence`` reads which frameworks the index's manifests declare and its code imports, part by part (what an
+answer may name); ``frameworks`` the conventions whose constructs to look for (marker paths and identifiers, less
+the frameworks the evidence contradicts); both read the index once. ``matches_in`` finds the constructs on a
+chunk's code lines (comments and docstrings never count: a commented-out initializer answers nothing);
+``convention_chunks`` brings in code of the index that holds a construct the question needs, found through the word
+index, so an answer can show the error handler even when retrieval ranked it below the routes that raise.
+``answers_poorly`` says which files cannot explain a mechanism whatever their words (migrations, seeds, SQL, lock
+files, tests, docs).
 """
 
 from __future__ import annotations
 
 import threading
 from collections import OrderedDict
-from collections.abc import Iterable, Sequence
+from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass
 from fnmatch import fnmatch
 from pathlib import PurePosixPath
+from typing import TypeVar
 
 from codeqa.answer.context import AnswerContext
 from codeqa.answer.keylines import COMMENT, prose_lines
-from codeqa.frameworks.conventions import Construct, Convention, anchor_rows
+from codeqa.frameworks.conventions import Construct, Convention, anchor_rows, load_all
 from codeqa.frameworks.detection import detect
+from codeqa.frameworks.evidence import Code, Evidence, ecosystems, gather
 from codeqa.frameworks.intent import intents
 from codeqa.records import Chunk
 
@@ -35,8 +40,11 @@ POOR_PATHS = (
     "*.sql", "*seed*", "*fixtures*", "*.lock", "*lock.json", "*.min.js", "*.snap", "*.svg", "*/vendor/*",
     "db/schema.rb", "*/schema.prisma", "*.d.ts", "*/locales/*", "*/i18n/*", "*/translations/*", "*CHANGELOG*",
 )  # fmt: skip
+EVIDENCE_ROWS = 40  # chunks checked for a framework's import lines, per module it names
 _DETECTED: OrderedDict[int, tuple[Convention, ...]] = OrderedDict()
+_EVIDENCE: OrderedDict[int, Evidence] = OrderedDict()
 _LOCK = threading.Lock()
+T = TypeVar("T")
 
 
 @dataclass(frozen=True)
@@ -52,28 +60,73 @@ class Match:
     handler: str = ""  # the function the construct hands control to (its ``handler`` group), if it names one
 
 
-def frameworks(context: AnswerContext) -> tuple[Convention, ...]:
-    """The conventions that apply to the index behind ``context`` (cached per loaded index)."""
+def _cached(cache: OrderedDict[int, T], context: AnswerContext, make: Callable[[], T]) -> T:
+    """``make()``, once per loaded index (tables are immutable once loaded)."""
     key = id(context.table)
     with _LOCK:
-        if key in _DETECTED:
-            return _DETECTED[key]
+        if key in cache:
+            return cache[key]
+    value = make()
+    with _LOCK:
+        cache[key] = value
+        while len(cache) > 8:
+            cache.popitem(last=False)
+    return value
+
+
+def evidence(context: AnswerContext) -> Evidence:
+    """The frameworks the index's manifests declare and its code imports, each with its part (cached per index)."""
+    table = context.table
+    rows_by_path: dict[str, list[int]] = {}
+    for row, path in enumerate(table.paths):
+        rows_by_path.setdefault(path, []).append(row)
+
+    def read(paths: list[str]) -> dict[str, str]:
+        chunks = context.chunks([row for path in paths for row in rows_by_path.get(path, [])])
+        return {path: _file_text([c for c in chunks if c.path == path]) for path in paths}
+
+    def lookup(wanted: Sequence[tuple[str, tuple[str, ...]]]) -> dict[tuple[str, tuple[str, ...]], list[Code]]:
+        rows = {
+            key: [row for row in context.rows_mentioning(key[0]) if table.languages[row] in key[1]][:EVIDENCE_ROWS]
+            for key in wanted
+        }
+        fetched = {
+            chunk.id: chunk for chunk in context.chunks(list(dict.fromkeys(r for rs in rows.values() for r in rs)))
+        }
+        chunks = {key: [fetched[table.ids[r]] for r in rs if table.ids[r] in fetched] for key, rs in rows.items()}
+        return {key: [(c.path, c.language, c.text) for c in found] for key, found in chunks.items()}
+
+    return _cached(_EVIDENCE, context, lambda: gather(sorted(rows_by_path), read, lookup))
+
+
+def _file_text(chunks: Sequence[Chunk]) -> str:
+    """A file's text put back together from its chunks, each at its own lines."""
+    lines: list[str] = []
+    for chunk in sorted(chunks, key=lambda c: c.start_line):
+        lines += [""] * (chunk.start_line - 1 - len(lines))
+        lines[chunk.start_line - 1 :] = chunk.text.split("\n")
+    return "\n".join(lines)
+
+
+def frameworks(context: AnswerContext) -> tuple[Convention, ...]:
+    """The conventions whose constructs apply to the index behind ``context`` (cached per loaded index): those its
+    paths and identifiers suggest, less a framework the evidence contradicts (the manifests and imports show another
+    one of its languages, and none of it), plus one the evidence shows that its words missed."""
 
     def holds(word: str, languages: Sequence[str]) -> bool:
         rows = context.rows_mentioning(word)[:200]
         return any(not languages or context.table.languages[row] in languages for row in rows)
 
-    found = detect(sorted(set(context.table.paths)), holds, context.table.languages)
-    with _LOCK:
-        _DETECTED[key] = found
-        while len(_DETECTED) > 8:
-            _DETECTED.popitem(last=False)
-    return found
+    def make() -> tuple[Convention, ...]:
+        suggested = detect(sorted(set(context.table.paths)), holds, context.table.languages)
+        shown = evidence(context).frameworks()
+        by_name = {c.name: c for c in load_all()}
+        shown_ecosystems = {e for name in shown if name in by_name for e in ecosystems(by_name[name])}
+        kept = [c for c in suggested if c.common or c.name in shown or not ecosystems(c) & shown_ecosystems]
+        kept += [by_name[name] for name in shown if by_name[name] not in kept and by_name[name].constructs]
+        return tuple(kept)
 
-
-def framework_name(conventions: Sequence[Convention]) -> str:
-    """The name of the most evident real framework ("" when only the common constructs apply)."""
-    return next((c.name for c in conventions if c.detect_paths or c.detect_words), "")
+    return _cached(_DETECTED, context, make)
 
 
 def _code_lines(chunk: Chunk) -> Iterable[tuple[int, str]]:

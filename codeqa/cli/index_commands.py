@@ -19,7 +19,13 @@ from codeqa.version import __version__
 def index(
     source: Annotated[str, typer.Argument(help="GitHub URL, owner/repo, any https git URL, or a local path.")],
     ref: Annotated[str | None, typer.Option(help="Branch, tag or commit to index.")] = None,
-    name: Annotated[str | None, typer.Option(help="Index name (default: derived from the source).")] = None,
+    name: Annotated[
+        str | None,
+        typer.Option(
+            help="Index name (default: the source's index, or derived from the source: owner-repo, a folder's "
+            "name); a name holding another source is refused."
+        ),
+    ] = None,
     token: Annotated[
         str | None,
         typer.Option(
@@ -46,6 +52,7 @@ def index(
     if token_stdin:
         token = _token_from_stdin(token)
     config = settings()
+    name = run_or_exit(lambda: Index.claim_name(source, config, name=name, ref=ref))  # refused before a clone
     built = _with_progress(lambda on_progress: Index.build(source, config, name=name, ref=ref, token=token,
                                                            progress=on_progress))  # fmt: skip
     _print_report(built.report, verbose=verbose)
@@ -223,6 +230,8 @@ def repair(
 
     config = settings()
     report = run_or_exit(lambda: run_repair(config, name))
+    for clone in report.removed_clones:
+        out.print(safe(f"Deleted {clone}: a clone no index owns."), soft_wrap=True)
     if report.healthy:
         files = f"the search files of {name}" if name else f"the search files of {report.checked} index(es)"
         out.print(safe(f"The index store {store_database(config)} and {files} are healthy; nothing to repair."),

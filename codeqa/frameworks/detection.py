@@ -1,4 +1,6 @@
-"""Which web frameworks an index uses: marker paths that exist and identifiers its code uses, gated by language."""
+"""Which web frameworks' constructs to look for in an index: marker paths that exist and identifiers its code uses,
+gated by language. A guess good enough to choose constructs, never to name the app: that takes a manifest or an
+import (``frameworks.evidence``)."""
 
 from __future__ import annotations
 
@@ -25,7 +27,7 @@ def detect(
     total = sum(counts.values())
     scored: list[tuple[float, int, Convention]] = []
     for order, convention in enumerate(load_all()):
-        if not convention.detect_paths and not convention.detect_words:
+        if convention.common:
             scored.append((99.0, order, convention))
             continue
         share = sum(counts[language] for language in convention.languages) / total if total else 1.0

@@ -24,7 +24,7 @@ from codeqa.index.journal import discard_collection, live_manifest, needs_recove
 from codeqa.index.mend import rebuild
 from codeqa.index.pipeline import run_build, run_update
 from codeqa.index.report import IndexReport, ProgressCallback
-from codeqa.index.target import PREVIOUS
+from codeqa.index.target import PREVIOUS, claim_name
 from codeqa.locks import index_lock
 from codeqa.records import Chunk, FileTags
 from codeqa.store import Manifest, SearchFiles, Store, load_search_files, manifest_dir, open_search_files
@@ -113,6 +113,13 @@ class Index:
         report = run_build(source, settings, store, name=name, ref=ref, token=token, progress=progress,
                               embedder=embedder, allow_local=allow_local, exclude=exclude)  # fmt: skip
         return cls._built(report, settings, store, embedder)
+
+    @staticmethod
+    def claim_name(source: str, settings: Settings, *, name: str | None = None, ref: str | None = None,
+                   store: Store | None = None) -> str:  # fmt: skip
+        """The name ``Index.build(source, …)`` will write, checked before a clone that may take minutes: refused
+        (``IndexNameTakenError``) when it holds another source's index."""
+        return claim_name(source, settings, store or shared_store(settings), name=name, ref=ref)
 
     def update(self, *, token: str | None = None, progress: ProgressCallback | None = None) -> Index:
         """Bring the index up to date with its source: changed files are written in place, the rest kept."""

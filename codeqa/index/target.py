@@ -6,6 +6,11 @@
   generation no longer has.
 Either way the readers of the previous generation keep what they read until the registry names the new one, and
 ``abandon`` (or, after a kill, ``journal.recover``) leaves the index exactly as it was.
+
+Which index a write goes to is decided here too, by one rule for the CLI, the app, the API and MCP: a name never
+changes hands. A source is written under the name given, else under the name of the index that already holds it,
+else under its derived name; a name that holds another source's index is refused (``IndexNameTakenError``), never
+replaced. The faces check it before any work starts (``claim_name``); the writer checks it again under the lock.
 """
 
 from __future__ import annotations
@@ -20,8 +25,10 @@ from typing import Any
 import numpy as np
 
 from codeqa.config import Settings
+from codeqa.errors import IndexNameTakenError
 from codeqa.index.journal import JournalWriter, discard_collection, drop_generation, drop_journal
-from codeqa.store import Manifest, Store, generation_dir
+from codeqa.source import parse_source, source_key
+from codeqa.store import Manifest, Store, generation_dir, validate_index_name
 from codeqa.store.layout import save_manifest_copy, write_live
 
 PREVIOUS = "previous"  # in a generation's folder: the views its base generation had, handed forward by an update
@@ -125,3 +132,42 @@ def hand_forward(base: Path, folder: Path) -> None:
     for name, path in views.items():
         into.mkdir(exist_ok=True)
         os.replace(path, into / name)
+
+
+def same_source(manifest: Manifest, display: str, subdir: str) -> bool:
+    """True when ``manifest``'s index holds the repository (and the folder of it) that ``display`` names."""
+    if manifest.subdir != subdir:
+        return False
+    return manifest.source == display or source_key(manifest.source) == source_key(display)
+
+
+def pick_name(manifests: Iterable[Manifest], display: str, subdir: str, default: str, given: str | None) -> str:
+    """The name to write a source under: ``given``; else ``default`` when it already holds this source; else the
+    one index that does (e.g. ``repo``, as an earlier codeqa named a bare mirror), so that it is updated; else
+    ``default`` (which ``refuse_other_source`` then checks)."""
+    if given:
+        return validate_index_name(given)
+    holding = [m.name for m in manifests if same_source(m, display, subdir)]
+    return holding[0] if len(holding) == 1 and default not in holding else validate_index_name(default)
+
+
+def refuse_other_source(existing: Manifest | None, display: str, subdir: str) -> None:
+    """Never replace the index of another source: say which two sources, and what to do instead."""
+    if existing is None or same_source(existing, display, subdir):
+        return
+    name = existing.name
+    raise IndexNameTakenError(
+        f"The index {name!r} holds another source ({existing.source}): {display} was not indexed and {name!r} is "
+        f"unchanged. Choose another name with --name (in the app: Index name), or remove {name!r} first."
+    )
+
+
+def claim_name(source: str, settings: Settings, store: Store, *, name: str | None = None, ref: str | None = None,
+               allow_local: bool = True) -> str:  # fmt: skip
+    """The name ``source`` will be indexed under, refused now if it holds another source (a clone can take
+    minutes, and an API call should fail at once); the writer checks again under the index's lock."""
+    spec = parse_source(source, ref=ref, allow_local=allow_local, allow_insecure=settings.allow_insecure_sources)
+    manifests = store.list_manifests()
+    chosen = pick_name(manifests, spec.display, spec.subdir, spec.default_name, name)
+    refuse_other_source(next((m for m in manifests if m.name == chosen), None), spec.display, spec.subdir)
+    return chosen

@@ -10,16 +10,21 @@ Decisions (the tests pin them down):
 - ``git://`` to this machine (a team mirror served by ``git daemon`` on loopback) is accepted: nothing leaves the
   machine and git:// never carries a token. ``http://`` stays refused unless ``allow_insecure`` (a token would
   travel unencrypted); the message says what to paste instead.
+- A default index name says what the repository is: ``owner-repo`` for a URL, a folder's name for a path. A folder
+  called ``repo``, ``repo.git`` or ``.git`` (a bare mirror's path ends in ``/repo``) is named by its parent
+  (``pallets+click/repo`` → ``pallets-click``), one called ``src``, ``code``, ``project``… by both (``shop-src``).
 - ``/tree/<ref>/<more>`` is ambiguous when a branch has slashes: the first segment is the ref unless an explicit
   ``ref=`` is given, which must then be a prefix of ``<ref>/<more>``.
 """
 
 from __future__ import annotations
 
+import ipaddress
 import os
+import posixpath
 import re
 from dataclasses import dataclass
-from pathlib import Path
+from pathlib import Path, PurePath
 from urllib.parse import quote, unquote, urlsplit
 
 from codeqa.errors import SourceError, UnsafeSourceError
@@ -39,10 +44,13 @@ SHA_RE = re.compile(r"^(?:[0-9a-f]{40}|[0-9a-f]{64})$")
 # "-evil" is a valid branch (a repository's default branch may be one): refs are only ever passed attached
 # (--branch=-evil), so none can read as an option; "--…" is still refused as a likely mistake
 _BAD_REF_RE = re.compile(r"[\s~^:?*\[\\\x00-\x1f\x7f]|\.\.|@\{|^--|^[/.]|/$|\.lock$|//")
-_LOOPBACK = {"127.0.0.1", "localhost", "::1"}
 _GITHUB_FORM = "https://github.com/owner/repo[/tree/<ref>[/<directory>]]"
 _REMOTE = "give a GitHub URL (https://github.com/owner/repo), owner/repo, or another https git URL"
 _HELP = _REMOTE.replace(", or", ",") + ", or a local directory"
+# a folder called so stands for the repository itself: its parent says which one (a bare mirror's path ends in /repo)
+_PLACEHOLDERS = frozenset({"", "repo", "repos", "repository", "git", "mirror", "clone", "checkout"})
+# a folder called so is a part or a copy of a project: its name goes after the project's
+_VAGUE = frozenset({"src", "source", "code", "project", "app", "main", "master", "trunk", "workspace"})
 
 
 @dataclass(frozen=True)
@@ -64,7 +72,34 @@ class SourceSpec:
 
 def _slug(text: str) -> str:
     """An index/folder name made of ``[a-zA-Z0-9._-]`` that cannot be hidden or ``..``."""
-    return re.sub(r"[^A-Za-z0-9._-]+", "-", text).strip(".-_")[:100] or "repo"
+    return re.sub(r"[^A-Za-z0-9._-]+", "-", text).strip(".-_")[:63].rstrip(".-_") or "repo"
+
+
+def _path_name(path: PurePath) -> str:
+    """What to call a repository on disk: its folder's name, without ``.git``, or its parent's (see the docstring)."""
+    parts = [part.removesuffix(".git") for part in path.parts[1:]]  # the root (``/``) names nothing
+    while len(parts) > 1 and parts[-1].lower() in _PLACEHOLDERS:
+        parts.pop()
+    name = parts[-1] if parts else ""
+    if len(parts) > 1 and name.lower() in _VAGUE:
+        name = f"{parts[-2]}-{name}"
+    return name or path.name
+
+
+def source_key(display: str) -> str:
+    """The repository a source names, to tell whether two indexes hold the same one: a folder on this machine or a
+    clone URL (GitHub's in lower case). Neither the ref nor the spelling (``owner/repo``, ``.git``, ssh) changes it."""
+    text = display.strip()
+    if text.startswith("file://"):
+        text = unquote(urlsplit(text).path)
+    if text.startswith("/"):
+        return "path:" + posixpath.normpath(text)
+    try:
+        spec = parse_source(text, allow_local=False, allow_insecure=True)
+    except SourceError:
+        return text
+    url = (spec.clone_url or text).removesuffix(".git")
+    return url.lower() if spec.host == "github.com" else url
 
 
 def _check_ref(ref: str | None) -> str | None:
@@ -115,7 +150,7 @@ def _parse_local(raw: str, path: Path, ref: str | None) -> SourceSpec:
     if not path.is_dir():
         raise SourceError(f"{'Not a directory' if path.exists() else 'No such directory'}: {raw}")
     name = (root := path.resolve()).name.removesuffix(".git") or root.name
-    return SourceSpec("local", None, root, None, None, name, ref, "", None, str(root), _slug(name))
+    return SourceSpec("local", None, root, None, None, name, ref, "", None, str(root), _slug(_path_name(root)))
 
 
 def _parse_url(url: str, scheme: str, ref: str | None, allow_local: bool, allow_insecure: bool) -> SourceSpec:
@@ -138,7 +173,7 @@ def _parse_url(url: str, scheme: str, ref: str | None, allow_local: bool, allow_
     if not host or len(host) > 253 or not _HOST_RE.match(host):
         raise SourceError(f"Not a valid host in the repository URL: {_HELP}")
     if scheme in ("http", "git"):
-        loopback = host in _LOOPBACK or host.startswith("127.")
+        loopback = is_loopback_host(host)
         if not (loopback and (scheme == "git" or allow_insecure)):
             raise UnsafeSourceError(_insecure_hint(scheme, loopback))
         netloc = parts.netloc
@@ -152,6 +187,17 @@ def _parse_url(url: str, scheme: str, ref: str | None, allow_local: bool, allow_
     if host in ("github.com", "www.github.com"):
         return _parse_github(segments, ref)
     return _parse_generic(scheme, netloc, host, segments, ref)
+
+
+def is_loopback_host(host: str) -> bool:
+    """``localhost`` or a loopback address (127.0.0.0/8, ::1), exactly: ``127.evil.example`` and
+    ``127.0.0.1.nip.io`` are names that other machines' DNS answers for."""
+    if host.lower() == "localhost":
+        return True
+    try:
+        return ipaddress.ip_address(host.strip("[]")).is_loopback
+    except ValueError:
+        return False
 
 
 def _insecure_hint(scheme: str, loopback: bool) -> str:
@@ -242,4 +288,4 @@ def _parse_file_url(url: str, ref: str | None, allow_local: bool) -> SourceSpec:
         raise UnsafeSourceError("file:// URLs must name an absolute path on this machine, without '..'")
     clone_url = "file://" + quote(str(path))
     name = path.name.removesuffix(".git") or "repo"
-    return SourceSpec("remote", clone_url, path, None, None, name, ref, "", None, clone_url, _slug(name))
+    return SourceSpec("remote", clone_url, path, None, None, name, ref, "", None, clone_url, _slug(_path_name(path)))

@@ -1,8 +1,10 @@
 """Framework conventions as data: which constructs of a web framework are its entry points, filters and middleware,
 error handlers, auth hooks, configuration and logging set-up — one TOML file per framework in this folder.
 
-A file names the framework, how to recognise it in an index (``detect``: paths that exist, identifiers the code
-uses) and its constructs. A construct is one line pattern (a regular expression, matched on code lines, never on
+A file names the framework, its ``role`` in an app (``backend``, ``client``), how to recognise it in an index
+(``detect``: paths that exist and identifiers the code uses, which choose the constructs to look for; ``packages``
+its manifests declare and ``imports`` its code makes, the evidence that may name it, ``frameworks.evidence``) and its
+constructs. A construct is one line pattern (a regular expression, matched on code lines, never on
 comments) with the question intents it answers (``intent.INTENTS``), a kind (what it is, for the sentence that
 cites it), an optional identifier the index must hold for it (``anchor``, found through the word index so the
 answer can bring in the line even when retrieval ranked it low) and ``says``: how the answer's lead sentence
@@ -18,6 +20,8 @@ from dataclasses import dataclass
 from fnmatch import fnmatch
 from functools import lru_cache
 from importlib import resources
+
+from codeqa.frameworks.intent import HOOK
 
 KINDS = ("entry", "route", "filter", "auth", "error", "logging", "config", "job", "data")
 COMMON = "common.toml"  # constructs of any application, loaded first
@@ -35,12 +39,15 @@ class Construct:
     paths: tuple[str, ...] = ()  # globs the file must match (none: any file of the framework's languages)
     weight: float = 1.0
     languages: tuple[str, ...] = ()  # narrower than the framework's (none: the framework's)
+    every_request: bool = False  # on the path of every request of the app (global middleware, a base controller's
+    # filters): the hook for "where would I add …"; a blueprint's or one controller's filter is not
 
     def weight_for(self, intents: Sequence[str]) -> float:
         """The construct's weight for a question of these intents (most specific first): full for the first intent
-        it answers, ``SECONDARY_INTENT`` of it for a later one, 0 when it answers none."""
+        it answers, ``SECONDARY_INTENT`` of it for a later one, 0 when it answers none. A construct on every
+        request's path answers ``HOOK`` ("where would I add logging?")."""
         for position, intent in enumerate(intents):
-            if intent in self.intents:
+            if intent in self.intents or (intent == HOOK and self.every_request):
                 return self.weight * (1.0 if position == 0 else SECONDARY_INTENT)
         return 0.0
 
@@ -67,6 +74,15 @@ class Convention:
     detect_paths: tuple[str, ...]  # globs: a file of the index matching one is evidence
     detect_words: tuple[str, ...]  # identifiers the framework's users write (``before_action``, ``Blueprint``)
     constructs: tuple[Construct, ...]
+    packages: tuple[str, ...] = ()  # globs: a dependency a manifest of its languages declares (``flask``)
+    imports: tuple[str, ...] = ()  # modules its code imports (``flask``, ``@angular/core``, ``org.springframework``)
+    role: str = "app"  # what the part it runs is, in an answer's opening ("backend", "client")
+    yields_to: tuple[str, ...] = ()  # frameworks built on it that name a part better (React in a Next.js app)
+
+    @property
+    def common(self) -> bool:
+        """The constructs of any application (no framework to recognise)."""
+        return not (self.detect_paths or self.detect_words or self.packages or self.imports)
 
 
 def _construct(framework: str, raw: dict) -> Construct:
@@ -87,6 +103,7 @@ def _construct(framework: str, raw: dict) -> Construct:
         tuple(raw.get("paths", ())),
         float(raw.get("weight", 1.0)),
         tuple(raw.get("languages", ())),
+        bool(raw.get("every_request", False)),
     )
 
 
@@ -102,6 +119,10 @@ def parse(text: str) -> Convention:
         tuple(detect.get("paths", ())),
         tuple(detect.get("words", ())),
         constructs,
+        tuple(detect.get("packages", ())),
+        tuple(detect.get("imports", ())),
+        data.get("role", "app"),
+        tuple(data.get("yields_to", ())),
     )
 
 
