@@ -19,6 +19,7 @@ from codeqa.explore.clusters import Region
 PROJECTION_VERSION = 3
 _COLUMNS = ("paths", "symbols", "kinds", "layers", "languages")
 _REGION_TEXT = ("folder", "place")
+_ARRAYS = ("x", "y", "start_lines", "end_lines", "subsystems", "areas")
 
 
 @dataclass(frozen=True)
@@ -113,7 +114,7 @@ def save_projection(projection: Projection, path: Path) -> None:
         "seconds": np.asarray(projection.seconds),
         "drift": np.asarray(projection.drift),
         "ids": np.asarray(projection.ids, dtype=str),
-        **{name: getattr(projection, name) for name in ("x", "y", "start_lines", "end_lines", "subsystems", "areas")},
+        **{name: getattr(projection, name) for name in _ARRAYS},
         "pca_mean": projection.pca_mean,
         "pca_components": projection.pca_components,
         **_region_arrays(projection.regions),
@@ -132,8 +133,8 @@ def read_projection(path: Path) -> Projection | None:
             if int(data["version"]) != PROJECTION_VERSION:
                 return None
             index, collection, method = (str(v) for v in data["meta"])
-            columns = {name: tuple(values) for name, values in json.loads(str(data["columns"])).items()}
-            arrays = {name: data[name] for name in ("x", "y", "start_lines", "end_lines", "subsystems", "areas")}
+            columns: dict[str, Any] = {name: tuple(v) for name, v in json.loads(str(data["columns"])).items()}
+            arrays: dict[str, Any] = {name: data[name] for name in _ARRAYS}
             return Projection(
                 index=index,
                 collection=collection,
