@@ -101,14 +101,15 @@ def test_an_update_writes_the_search_files_a_build_of_the_same_tree_writes(
     assert [h.id for h in retrieve(updated, question).hits] == [h.id for h in retrieve(rebuilt, question).hits]
 
 
-def test_nothing_changed_is_a_cheap_update_that_keeps_every_row(forum: Path, settings: Settings) -> None:
+def test_nothing_changed_is_an_update_that_writes_nothing(forum: Path, settings: Settings) -> None:
     before = opened(settings)
+    written = {path: path.stat().st_mtime_ns for path in before.folder.iterdir() if path.is_file()}
+    (forum / "app/db.py").touch()  # a newer time, the same content: still nothing to write
     after = before.update()
     assert after.report is not None and after.report.carried == after.report.chunks and after.report.embedded == 0
-    assert (
-        after.manifest.generation == before.manifest.generation + 1
-        and after.count() == before.manifest.counts["chunks"]
-    )
+    assert after.manifest.key == before.manifest.key and after.count() == before.manifest.counts["chunks"]
+    assert {path for path in written if path.stat().st_mtime_ns != written[path]} == {before.folder / STATE_FILE}
+    assert opened(settings).freshness().state == "fresh" and opened(settings).manifest.key == before.manifest.key
 
 
 def test_uncommitted_edits_count_too_and_a_touch_alone_does_not(tmp_path: Path, settings: Settings) -> None:

@@ -14,7 +14,7 @@ import math
 import re
 from collections import Counter
 from collections.abc import Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 
 import numpy as np
 
@@ -247,3 +247,18 @@ def regions(
                 place = TOP_LEVEL
             found.append(Region(level, g, parent, folder, place, terms, len(members), *centre, _bounds(x, y)))
     return top, areas, found
+
+
+def remeasure(found: Sequence[Region], coords: np.ndarray, top: np.ndarray, areas: np.ndarray) -> list[Region]:
+    """The same regions, names kept, with the size, centre and bounds of the members they have now (``top`` and
+    ``areas`` per point); a region left with no member is gone. For a map that followed a small change: renaming
+    would cost as much as the change, and a name that stays put is one the reader has already learnt."""
+    kept: list[Region] = []
+    for region in found:
+        members = np.flatnonzero((top if region.level == SUBSYSTEM else areas) == region.id)
+        if len(members) == 0:
+            continue
+        x, y = coords[members, 0], coords[members, 1]
+        centre = (float(np.median(x)), float(np.median(y)))
+        kept.append(replace(region, size=len(members), x=centre[0], y=centre[1], bounds=_bounds(x, y)))
+    return kept

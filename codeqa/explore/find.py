@@ -4,13 +4,16 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from dataclasses import dataclass
+from typing import TYPE_CHECKING
 
 import numpy as np
 
 from codeqa.errors import StoreError
 from codeqa.explore.projection import Projection
 from codeqa.index import Index
-from codeqa.retrieve import Filters, retrieve
+
+if TYPE_CHECKING:
+    from codeqa.retrieve import Filters
 
 QUERY_NEIGHBOURS = 8
 
@@ -68,6 +71,8 @@ def locate_question(
     index: Index, projection: Projection, question: str, *, filters: Filters | None = None, k: int = 8
 ) -> QuestionMarks:
     """Retrieve ``question`` once and place it on the map: its hits (within ``filters``) and its position."""
+    from codeqa.retrieve import retrieve  # here: `codeqa update` prepares the map without loading retrieval
+
     retrieval = retrieve(index, question, k=k, filters=filters)
     vector = retrieval.query_vector
     if vector is None:  # nothing in scope: place the question by its embedding alone

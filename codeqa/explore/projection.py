@@ -1,91 +1,40 @@
 """The project stage: a 2-D map of an index's chunks, with named regions, computed once and cached with the index.
 
-The layout (``layout.py``: the neighbour graph of the embeddings plus the folder structure; PCA for tiny
-indexes or as a quick preview) and its regions (``clusters.py``) are cached as
-``projection.npz`` in the index generation's folder (``Index.path``). A re-index or an update writes a new
-generation, so its map is a new file and a stale map can never be shown; dropping a generation removes its folder,
-map included. Points are row-aligned with the index's chunk table, so the retrieval filter mask is the map's mask.
-No Streamlit here.
+The layout (``layout.py``: the neighbour graph of the embeddings plus the folder structure; PCA for tiny indexes or
+as a quick preview) and its regions (``clusters.py``) are cached as ``projection.npz`` in the index generation's
+folder (``Index.path``). A re-index or an update writes a new generation, so its map is a new file and a stale map
+can never be shown; dropping a generation removes its folder, map included. An update hands the previous map
+forward, and the new one follows it when the change is small (``follow.py``): the untouched chunks keep their
+places. The file format is ``mapfile.py``. Points are row-aligned with the index's chunk table, so the retrieval
+filter mask is the map's mask. No Streamlit here.
 """
 
 from __future__ import annotations
 
-import json
 import threading
 import time
 from collections.abc import Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import numpy as np
 
 from codeqa.explore.clusters import Region, regions
+from codeqa.explore.follow import follow
 from codeqa.explore.layout import layout, principal_axes, umap_layout
+from codeqa.explore.mapfile import PROJECTION_VERSION, Projection, read_projection, save_projection
 from codeqa.index import Index
 from codeqa.records import Chunk
-from codeqa.retrieve import Filters
 
-PROJECTION_VERSION = 3
+if TYPE_CHECKING:  # retrieval is not needed to lay out or read a map (`codeqa update` starts without it)
+    from codeqa.retrieve import Filters
+
+__all__ = ["PROJECTION_VERSION", "IndexVectors", "Projection", "get_projection", "read_projection", "save_projection"]
 PROJECTION_FILE = "projection.npz"
 LAYOUT_MIN_POINTS = 50  # below this a neighbour graph is meaningless: PCA is the honest picture
-_COLUMNS = ("paths", "symbols", "kinds", "layers", "languages")
-_REGION_TEXT = ("folder", "place")
 _LOCKS: dict[str, threading.Lock] = {}
 _LOCKS_GUARD = threading.Lock()
-
-
-@dataclass(frozen=True)
-class Projection:
-    """One point per chunk (row-aligned with the chunk table): its position, region and map metadata."""
-
-    index: str
-    collection: str
-    method: str  # "graph" (the final layout) or "pca"
-    ids: tuple[str, ...]
-    x: np.ndarray
-    y: np.ndarray
-    paths: tuple[str, ...]
-    symbols: tuple[str, ...]
-    kinds: tuple[str, ...]
-    layers: tuple[str, ...]
-    languages: tuple[str, ...]
-    start_lines: np.ndarray
-    end_lines: np.ndarray
-    seconds: float = 0.0  # time the layout took to compute
-    pca_mean: np.ndarray = field(default_factory=lambda: np.zeros(0, dtype=np.float32))
-    pca_components: np.ndarray = field(default_factory=lambda: np.zeros((0, 0), dtype=np.float32))
-    subsystems: np.ndarray = field(default_factory=lambda: np.zeros(0, dtype=np.int32))  # region id per point
-    areas: np.ndarray = field(default_factory=lambda: np.zeros(0, dtype=np.int32))
-    regions: tuple[Region, ...] = ()
-
-    def __len__(self) -> int:
-        return len(self.ids)
-
-    def location(self, i: int) -> str:
-        return f"{self.paths[i]}:{int(self.start_lines[i])}-{int(self.end_lines[i])}"
-
-    @property
-    def top_dirs(self) -> tuple[str, ...]:
-        """First path component (``"(root)"`` for files at the top level): a coarse colouring."""
-        return tuple(path.split("/", 1)[0] if "/" in path else "(root)" for path in self.paths)
-
-    def level(self, level: int) -> tuple[Region, ...]:
-        return tuple(region for region in self.regions if region.level == level)
-
-    def field_values(self, name: str) -> tuple[str, ...]:
-        """Values of a colouring field: ``region``, ``layer``, ``kind``, ``language`` or ``directory``."""
-        if name == "region":
-            titles = {r.id: r.title for r in self.level(0)}
-            return tuple(titles.get(int(i), "other") for i in self.subsystems)
-        columns = {"layer": self.layers, "kind": self.kinds, "language": self.languages, "directory": self.top_dirs}
-        if name not in columns:
-            raise ValueError(f"Unknown map colouring {name!r}; choose one of region, {', '.join(columns)}.")
-        return columns[name]
-
-    def positions(self, ids: Sequence[str]) -> dict[str, tuple[float, float]]:
-        where = {chunk_id: i for i, chunk_id in enumerate(self.ids)}
-        return {i: (float(self.x[where[i]]), float(self.y[where[i]])) for i in ids if i in where}
 
 
 @dataclass(frozen=True)
@@ -132,9 +81,8 @@ def compute_projection(data: IndexVectors, index: Index, *, method: str = "auto"
     if method not in ("auto", "graph", "umap", "pca"):
         raise ValueError(f"Unknown projection method {method!r}; use 'auto', 'graph', 'umap' or 'pca'.")
     started = time.perf_counter()
-    metas = data.metadatas
-    paths = tuple(str(m.get("path", "")) for m in metas)
-    symbols = tuple(str(m.get("symbol", "") or "") for m in metas)
+    paths = tuple(str(m.get("path", "")) for m in data.metadatas)
+    symbols = tuple(str(m.get("symbol", "") or "") for m in data.metadatas)
     coords, mean, components = _pca(data.vectors)
     chosen = "pca"
     if method == "umap" and len(data.ids) >= LAYOUT_MIN_POINTS:
@@ -142,101 +90,53 @@ def compute_projection(data: IndexVectors, index: Index, *, method: str = "auto"
     elif method == "graph" or (method == "auto" and len(data.ids) >= LAYOUT_MIN_POINTS):
         coords, chosen = layout(data.vectors, paths, seed=seed), "graph"
     subsystems, areas, named = regions(coords, paths, symbols, seed=seed)
+    return _assemble(
+        data, index, chosen, coords, subsystems, areas, tuple(named), started=started, pca=(mean, components)
+    )
+
+
+def _assemble(data: IndexVectors, index: Index, method: str, coords: np.ndarray, subsystems: np.ndarray,
+              areas: np.ndarray, named: tuple[Region, ...], *, started: float, pca: tuple[np.ndarray, np.ndarray],
+              drift: int = 0) -> Projection:  # fmt: skip
+    metas = data.metadatas
     return Projection(
         index=index.name,
         collection=index.key,
-        method=chosen,
+        method=method,
         ids=tuple(data.ids),
         x=coords[:, 0].copy() if len(coords) else np.zeros(0, dtype=np.float32),
         y=coords[:, 1].copy() if len(coords) else np.zeros(0, dtype=np.float32),
-        paths=paths,
-        symbols=symbols,
+        paths=tuple(str(m.get("path", "")) for m in metas),
+        symbols=tuple(str(m.get("symbol", "") or "") for m in metas),
         kinds=tuple(str(m.get("kind", "other")) for m in metas),
         layers=tuple(str(m.get("layer", "core")) for m in metas),
         languages=tuple(str(m.get("language", "text")) for m in metas),
         start_lines=np.asarray([int(m.get("start_line", 0)) for m in metas], dtype=np.int32),
         end_lines=np.asarray([int(m.get("end_line", 0)) for m in metas], dtype=np.int32),
         seconds=round(time.perf_counter() - started, 3),
-        pca_mean=mean,
-        pca_components=components,
+        pca_mean=pca[0],
+        pca_components=pca[1],
         subsystems=subsystems.astype(np.int32),
         areas=areas.astype(np.int32),
-        regions=tuple(named),
+        regions=named,
+        drift=drift,
     )
 
 
-def _region_arrays(found: Sequence[Region]) -> dict[str, np.ndarray]:
-    return {
-        "region_numbers": np.asarray([[r.level, r.id, r.parent, r.size] for r in found], dtype=np.int64).reshape(-1, 4),
-        "region_coords": np.asarray([[r.x, r.y, *r.bounds] for r in found], dtype=np.float64).reshape(-1, 6),
-        **{f"region_{name}": np.asarray([getattr(r, name) for r in found], dtype=str) for name in _REGION_TEXT},
-        "region_terms": np.asarray(["\x1f".join(r.terms) for r in found], dtype=str),
-    }
-
-
-def _read_regions(data: Any) -> tuple[Region, ...]:
-    numbers, coords = data["region_numbers"], data["region_coords"]
-    folders, places, terms = data["region_folder"], data["region_place"], data["region_terms"]
-    return tuple(
-        Region(
-            int(level),
-            int(number),
-            int(parent),
-            str(folders[i]),
-            str(places[i]),
-            tuple(t for t in str(terms[i]).split("\x1f") if t),
-            int(size),
-            float(coords[i, 0]),
-            float(coords[i, 1]),
-            tuple(float(v) for v in coords[i, 2:6]),  # type: ignore[arg-type]
-        )  # fmt: skip
-        for i, (level, number, parent, size) in enumerate(numbers)
-    )
-
-
-def save_projection(projection: Projection, path: Path) -> None:
-    path.parent.mkdir(parents=True, exist_ok=True)
-    tmp = path.with_suffix(".tmp.npz")
-    arrays: dict[str, Any] = {
-        "version": np.asarray(PROJECTION_VERSION),
-        "meta": np.asarray([projection.index, projection.collection, projection.method]),
-        "seconds": np.asarray(projection.seconds),
-        "ids": np.asarray(projection.ids, dtype=str),
-        **{name: getattr(projection, name) for name in ("x", "y", "start_lines", "end_lines", "subsystems", "areas")},
-        "pca_mean": projection.pca_mean,
-        "pca_components": projection.pca_components,
-        **_region_arrays(projection.regions),
-    }
-    columns = {name: list(getattr(projection, name)) for name in _COLUMNS}
-    arrays["columns"] = np.asarray(json.dumps(columns, separators=(",", ":")))  # one string: no fixed-width padding
-    with open(tmp, "wb") as handle:
-        np.savez(handle, **arrays)  # uncompressed: opening the map is a read, not an unzip
-    tmp.replace(path)  # atomic: a reader never sees half a file
-
-
-def read_projection(path: Path) -> Projection | None:
-    """The cached projection at ``path``, or None when missing, unreadable or from another version."""
-    try:
-        with np.load(path, allow_pickle=False) as data:
-            if int(data["version"]) != PROJECTION_VERSION:
-                return None
-            index, collection, method = (str(v) for v in data["meta"])
-            columns = {name: tuple(values) for name, values in json.loads(str(data["columns"])).items()}
-            arrays = {name: data[name] for name in ("x", "y", "start_lines", "end_lines", "subsystems", "areas")}
-            return Projection(
-                index=index,
-                collection=collection,
-                method=method,
-                ids=tuple(data["ids"].tolist()),
-                seconds=float(data["seconds"]),
-                pca_mean=data["pca_mean"],
-                pca_components=data["pca_components"],
-                regions=_read_regions(data),
-                **arrays,
-                **columns,
-            )
-    except (OSError, KeyError, ValueError, IndexError):
+def follow_update(index: Index, data: IndexVectors, method: str = "auto") -> Projection | None:
+    """The map of the generation this one was updated from, followed to this one (``follow.py``); None when there
+    is none, it is of another kind than ``method`` asks for, or the change is too large to follow."""
+    previous = read_projection(index.previous_path(PROJECTION_FILE))
+    wanted = "umap" if method == "umap" else "graph"
+    if previous is None or previous.method != wanted or len(data.ids) < LAYOUT_MIN_POINTS:
+        return None  # a PCA map (a tiny index) is recomputed: it costs less than following it
+    started = time.perf_counter()
+    followed = follow(previous, data.ids, data.vectors, [str(m.get("path", "")) for m in data.metadatas])
+    if followed is None:
         return None
+    return _assemble(data, index, previous.method, followed.coords, followed.subsystems, followed.areas,
+                     followed.regions, started=started, pca=(previous.pca_mean, previous.pca_components),
+                     drift=followed.drift)  # fmt: skip
 
 
 def cached_projection(index: Index) -> Projection | None:
@@ -257,22 +157,29 @@ def _lock(collection: str) -> threading.Lock:
 def get_projection(index: Index, *, compute: bool = True) -> Projection:
     """The final map of an index: from disk when cached; else computed (``compute``) and cached, or a PCA preview.
 
-    With ``compute=False`` a missing layout is not computed; a PCA preview is returned (not cached) so a page can
-    draw something at once while the layout runs elsewhere. Two threads asking at once compute it once.
+    After an update the previous generation's map is followed when the change is small (``follow.py``): quick, so
+    even ``compute=False`` does it. Otherwise, with ``compute=False`` a missing layout is not computed; a PCA preview
+    is returned (not cached) so a page can draw something at once while the layout runs elsewhere. Two threads
+    asking at once compute it once.
     """
     cached = cached_projection(index)
     if cached is not None:
         return cached
+    method = "umap" if index.settings.map_layout == "umap" else "auto"
     if not compute:
         data = load_vectors(index)
+        followed = follow_update(index, data, method)  # as quick as a preview, and final
+        if followed is not None:
+            save_projection(followed, projection_path(index))
+            return followed
         if len(data.ids) >= LAYOUT_MIN_POINTS:
             return compute_projection(data, index, method="pca")
     with _lock(index.key):
         cached = cached_projection(index)  # computed by another thread while we waited
         if cached is not None:
             return cached
-        method = "umap" if index.settings.map_layout == "umap" else "auto"
-        projection = compute_projection(load_vectors(index), index, method=method)
+        data = load_vectors(index)
+        projection = follow_update(index, data, method) or compute_projection(data, index, method=method)
         save_projection(projection, projection_path(index))
         return projection
 

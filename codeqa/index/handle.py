@@ -24,7 +24,7 @@ from codeqa.index.journal import discard_collection, live_manifest, needs_recove
 from codeqa.index.mend import rebuild
 from codeqa.index.pipeline import run_build, run_update
 from codeqa.index.report import IndexReport, ProgressCallback
-from codeqa.index.target import claim_name
+from codeqa.index.target import PREVIOUS, claim_name
 from codeqa.locks import index_lock
 from codeqa.records import Chunk, FileTags
 from codeqa.store import Manifest, SearchFiles, Store, load_search_files, manifest_dir, open_search_files
@@ -160,6 +160,11 @@ class Index:
     def path(self, filename: str) -> Path:
         """A per-index file of this generation (``overview.json``, ``projection.npz``, …)."""
         return self.folder / filename
+
+    def previous_path(self, filename: str) -> Path:
+        """That file as the generation this one was updated from had it (``target.hand_forward``): a starting
+        point for recomputing it, never current."""
+        return self.folder / PREVIOUS / filename
 
     def file_state(self) -> FileState | None:
         return load_state(self.settings, self.manifest)

@@ -3,8 +3,10 @@
 ``build`` resolves the source (a URL is cloned), scans it and writes a new generation into a new collection.
 ``update`` resolves the same source again, scans it, and compares each file's content hash with the file state
 recorded for the live generation: unchanged files are carried, the rest are written into the live collection in
-place. An index with no file state, corpus or tags (built by an earlier codeqa), or built with another chunker or
-embedding model, is rebuilt whole instead. Both recover whatever a killed run left before they write.
+place; when nothing changed (same commit, files and skipped files), nothing is written and the live generation
+stays, map and overview included. An index with no file state, corpus or tags (built by an earlier codeqa), or built
+with another chunker or embedding model, is rebuilt whole instead. Both recover whatever a killed run left before
+they write.
 """
 
 from __future__ import annotations
@@ -12,18 +14,19 @@ from __future__ import annotations
 import contextlib
 import time
 from collections.abc import Callable
+from dataclasses import fields
 
 from codeqa.chunk import CHUNKER_VERSION
 from codeqa.config import Settings
 from codeqa.embed import Embedder, embedder_ready, get_embedder
 from codeqa.errors import ScanError
 from codeqa.index.clones import sweep_clones
-from codeqa.index.freshness import FileState, load_state, record_state
+from codeqa.index.freshness import FileState, load_state, record_state, save_state
 from codeqa.index.journal import live_manifest, recover
 from codeqa.index.produce import CarryPlan
 from codeqa.index.report import IndexReport, ProgressCallback, ProgressEvent, StageClock
 from codeqa.index.target import pick_name, refuse_other_source
-from codeqa.index.writer import write_generation
+from codeqa.index.writer import index_manifest, write_generation
 from codeqa.locks import index_lock
 from codeqa.records import ResolvedSource, ScanResult, SkippedFile, SkipReason
 from codeqa.scan import scan_repository
@@ -81,7 +84,8 @@ def run_update(
     emit = progress or (lambda event: None)
     embedder = embedder or get_embedder(settings)
     ref = manifest.ref if manifest.source_kind == "git" else None
-    if _carry_from(manifest, settings, embedder) is None:
+    first = _carry_from(manifest, settings, embedder)
+    if first is None:
         emit(ProgressEvent("clone", "Rebuilding the whole index (it has no file record, or another model built it)"))
         return run_build(manifest.source, settings, store, name=manifest.name, ref=ref, token=token, progress=progress,
                      embedder=embedder)  # fmt: skip
@@ -92,7 +96,7 @@ def run_update(
             recover(store, settings, manifest.name)
             base = live_manifest(store, settings, manifest.name)  # re-indexed while we waited for the lock?
             scan, state = _scan(resolved, settings, emit, clock, None, tree)
-            carried = _carry_from(base, settings, embedder)
+            carried = first if base.key == manifest.key else _carry_from(base, settings, embedder)
             if carried is None:
                 plan = CarryPlan(base)
                 return write_generation(resolved, base.name, settings, scan, state, plan, embedder, store, clock, emit)
@@ -102,8 +106,32 @@ def run_update(
                 rows.setdefault(path, []).append(row)
             keep = {f.path: rows[f.path] for f in scan.files if hashes.get(f.path) == f.hash and f.path in rows}
             emit(ProgressEvent("scan", f"{len(scan.files) - len(keep)} of {len(scan.files)} files changed or new", 1.0))
+            if len(keep) == len(scan.files) == len(rows) and _same_source(base, resolved, scan, embedder):
+                return _unchanged(base, scan, state, settings, clock, emit)
             plan = CarryPlan(base, generation, keep, in_place=True)
             return write_generation(resolved, base.name, settings, scan, state, plan, embedder, store, clock, emit)
+
+
+def _same_source(base: Manifest, resolved: ResolvedSource, scan: ScanResult, embedder: Embedder) -> bool:
+    """Would a write record what ``base`` records (same commit, files, skipped files, model and versions)?"""
+    again = index_manifest(resolved, base.name, base.collection, embedder, scan.files, scan.skipped_by_reason())
+    kept = ("created_at", "collection", "counts", "timings", "generation")
+    same = all(getattr(again, f.name) == getattr(base, f.name) for f in fields(Manifest) if f.name not in kept)
+    return same and all(base.counts.get(key) == value for key, value in again.counts.items())
+
+
+def _unchanged(base: Manifest, scan: ScanResult, state: FileState, settings: Settings, clock: StageClock,
+               emit: ProgressCallback) -> IndexReport:  # fmt: skip
+    """Nothing changed: the live generation stays as it is (its map and overview too); only the files' times are
+    recorded again when some were touched, so a freshness check need not read them again."""
+    folder = manifest_dir(settings, base)
+    if load_state(settings, base) != state:
+        save_state(folder, state)  # the same hashes: only the stat cache a freshness check reads moves on
+    chunks = base.counts.get("chunks", 0)
+    emit(ProgressEvent("done", f"Nothing changed: {len(scan.files)} files, {chunks} chunks as indexed", 1.0))
+    return IndexReport(manifest=base, files=len(scan.files), chunks=chunks, lines=base.counts.get("lines", 0),
+                       embedded=0, skipped=base.skipped, languages=base.languages, timings=clock.rounded(),
+                       skipped_files=tuple(scan.skipped), carried=chunks)  # fmt: skip
 
 
 def _carry_from(manifest: Manifest, settings: Settings, embedder: Embedder) -> tuple[Generation, dict] | None:

@@ -16,8 +16,10 @@ replaced. The faces check it before any work starts (``claim_name``); the writer
 from __future__ import annotations
 
 import contextlib
+import os
 import shutil
 from collections.abc import Iterable, Sequence
+from pathlib import Path
 from typing import Any
 
 import numpy as np
@@ -28,6 +30,8 @@ from codeqa.index.journal import JournalWriter, discard_collection, drop_generat
 from codeqa.source import parse_source, source_key
 from codeqa.store import Manifest, Store, generation_dir, validate_index_name
 from codeqa.store.layout import save_manifest_copy, write_live
+
+PREVIOUS = "previous"  # in a generation's folder: the views its base generation had, handed forward by an update
 
 
 class Target:
@@ -90,6 +94,7 @@ class Target:
             if self.in_place:
                 self.store.delete_chunks(self.collection, removed)
                 if self.base is not None:
+                    hand_forward(generation_dir(self.settings, self.collection, self.base.generation), self.folder)
                     drop_generation(self.settings, self.collection, self.base.generation)
                 drop_journal(self.settings, self.collection)
                 self.store.reclaim(merge=False)
@@ -111,6 +116,22 @@ class Target:
             self.store.reclaim()
             return True
         return discard_collection(self.store, self.settings, self.collection)
+
+
+def hand_forward(base: Path, folder: Path) -> None:
+    """Move the files of the ``base`` generation that the write did not make itself into ``folder/previous/``.
+
+    Those are the views computed from the index after it was written (the map, the overview). They describe the
+    base, not this generation, so nothing shows them; they are a starting point: the map keeps the places of the
+    chunks an update did not touch. A view the base had only as its own ``previous`` (never recomputed, e.g. after
+    ``update --no-map``) is handed on as it is.
+    """
+    into = folder / PREVIOUS
+    views = {path.name: path for path in (base / PREVIOUS).glob("*") if path.is_file()}
+    views.update({path.name: path for path in base.glob("*") if path.is_file() and not (folder / path.name).exists()})
+    for name, path in views.items():
+        into.mkdir(exist_ok=True)
+        os.replace(path, into / name)
 
 
 def same_source(manifest: Manifest, display: str, subdir: str) -> bool:
