@@ -39,7 +39,9 @@ STARTERS = (
 REDRAW_SECONDS = 0.05  # a streamed answer is re-rendered (safely) at most this often
 WRAP_KEY_LINES = (  # an answer's key lines wrap at the message's edge instead of being cut off on the right
     "<style>[data-testid='stChatMessage'] pre, [data-testid='stChatMessage'] pre code "
-    "{white-space: pre-wrap !important; overflow-wrap: anywhere;}</style>"
+    "{white-space: pre-wrap !important; overflow-wrap: anywhere;}"
+    # a link's underline drawn through underscores hid them: `app/__init__.py` read "app/ init .py"
+    "[data-testid='stChatMessage'] a {text-underline-offset: 0.3em;}</style>"
 )
 
 
