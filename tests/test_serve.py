@@ -177,3 +177,38 @@ def test_allow_remote_warns_and_the_launch_line(monkeypatch: pytest.MonkeyPatch)
 
     sneaky = CliRunner().invoke(app, ["serve", "--", "--server.address", "0.0.0.0"])
     assert sneaky.exit_code == 2 and "--address" in sneaky.output and not launched[1:]
+
+
+def _children(pid: int) -> list[tuple[int, str]]:
+    """(pid, state) of each child of ``pid``, read from /proc."""
+    found = []
+    for stat in Path("/proc").glob("[0-9]*/stat"):
+        try:
+            fields = stat.read_text().rsplit(")", 1)[1].split()
+        except (OSError, IndexError):
+            continue
+        if int(fields[1]) == pid:
+            found.append((int(stat.parent.name), fields[0]))
+    return found
+
+
+@pytest.mark.slow
+def test_scripts_run_leaves_no_zombie_beside_the_server(isolated_home: Path):
+    """`scripts/run` warms the server from a helper process; once it is done, nothing of it stays (#37)."""
+    port = free_port()
+    env = {**os.environ, "CODEQA_HOME": str(isolated_home), "CODEQA_PORT": str(port), **NO_LLM}
+    process = subprocess.Popen([str(ROOT / "scripts" / "run")], cwd=ROOT, env=env, stdout=subprocess.DEVNULL,
+                               stderr=subprocess.STDOUT, start_new_session=True)  # fmt: skip
+    try:
+        wait_healthy(f"http://127.0.0.1:{port}", process, seconds=300)
+        deadline = time.monotonic() + 240
+        while time.monotonic() < deadline and any(state != "Z" for _, state in _children(process.pid)):
+            time.sleep(0.5)  # the warm-up helper is still working (it is no child once it is fixed)
+        assert [pid for pid, state in _children(process.pid) if state == "Z"] == [], "a zombie beside the server"
+    finally:
+        os.killpg(process.pid, signal.SIGTERM)
+        try:
+            process.wait(15)
+        except subprocess.TimeoutExpired:
+            os.killpg(process.pid, signal.SIGKILL)
+            process.wait(5)
