@@ -256,3 +256,14 @@ def test_files_are_read_when_chunked_and_an_edit_after_the_scan_is_indexed_as_it
     state = load_state(settings, index.manifest)
     assert state is not None and state.files["shop/config.py"][2] == content_hash(edited)
     assert "shop/config.py" not in check_freshness(settings, index.manifest).changed
+
+
+def test_file_cards_embedded_in_batches_are_those_of_one_call(sample_repo: Path, settings: Settings, monkeypatch):
+    """The cards of 30k files are embedded a batch at a time (one call held 100 MB more): the same vectors."""
+    import codeqa.store.searchfiles as searchfiles
+
+    one_call = Index.build(str(sample_repo), settings, name="shop").files.files
+    monkeypatch.setattr(searchfiles, "CARD_BATCH", 2)
+    batched = Index.build(str(sample_repo), settings, name="shop").files.files
+    assert len(batched.paths) > 4 and batched.paths == one_call.paths
+    assert np.allclose(batched.cards, one_call.cards, atol=1e-6)
