@@ -75,6 +75,8 @@ ORDINARY = [
     "# Do not show the user's password in the log.",
     "DEVELOPER_MODE = os.environ.get('DEVELOPER_MODE') == '1'",
     "The new task is queued after the current one finishes.",
+    'print("New message: " + text)',
+    'log.info("New orders: %d", count)',
 ]
 
 

@@ -44,7 +44,7 @@ PHRASES = re.compile(
     r"|\b(?:reply|respond|answer) to (?:every|each|all|any) (?:question|request|prompt|message)s? with\b"
     # fake markers of a new system prompt or of a chat template
     r"|(?:^|[\s:])(?:system|new|updated|real|actual|hidden|secret|additional|revised|admin|developer) "
-    r"(?:prompt|instructions?|directives?|orders|message) ?:"
+    r"(?:prompt|instructions?|directives?) ?:|(?:^|[\s:])system message ?:"
     r"|<\|(?:im_start|im_end|im_sep|system|user|assistant|endoftext|eot_id|start_header_id|begin_of_text)\|>"
     r"|\[/?inst\]|<</?sys>>|<(?:start|end)_of_turn>"
     # words to the model itself
