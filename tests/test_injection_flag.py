@@ -77,6 +77,8 @@ ORDINARY = [
     "The new task is queued after the current one finishes.",
     'print("New message: " + text)',
     'log.info("New orders: %d", count)',
+    "# skip instructions the emulator does not support",
+    "# ignore system messages from the broker",
 ]
 
 

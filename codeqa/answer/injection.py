@@ -23,10 +23,10 @@ _AI = r"(?:ai|llms?|language models?|large language models?|assistants?|chatbots
 # on the text with comment markers and line breaks gone ("# ignore the\n# previous instructions" is one phrase)
 PHRASES = re.compile(
     # overrides: ignore previous instructions, disregard the above, forget everything you were told
-    r"\b(?:ignore|disregard|forget|override|bypass|skip)\b (?:(?:all|any|every|the|your|my|of|these|those) ){0,3}"
+    r"\b(?:ignore|disregard|forget|override|bypass)\b (?:(?:all|any|every|the|your|my|of|these|those) ){0,3}"
     r"(?:(?:previous|prior|preceding|earlier|above|foregoing|former|initial|original|system|safety|developer)"
-    r"[a-z ]{0,20}?\b(?:instructions?|prompts?|directions|directives|guidelines|rules|commands|context|messages"
-    r"|conversation|constraints|restrictions|policies|guardrails|programming|training|orders|text)"
+    r"[a-z ]{0,20}?\b(?:instructions?|prompts?|directions|directives|guidelines|rules|conversation|constraints"
+    r"|restrictions|policies|guardrails|programming|training)"
     r"|(?:instructions|programming|guardrails|guidelines|directives|system prompt))\b"
     r"|\b(?:ignore|disregard|forget) (?:all |everything |anything |all of )?(?:the |that )?(?:above|before|so far)"
     r"(?=$|[,.;:!)]| and | then | this | instructions)"
