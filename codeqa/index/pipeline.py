@@ -47,7 +47,7 @@ def run_build(
     survives failure, and another source's index is never replaced."""
     emit = progress or (lambda event: None)
     clock = StageClock()
-    with contextlib.ExitStack() as tree:  # a clone's folder lock: held until its files have been read and indexed
+    with contextlib.ExitStack() as tree:  # a clone's folder lock: held until its files have been read
         resolved = _resolve(source, settings, ref, token, allow_local, emit, clock, tree)
         index_name = pick_name(store.list_manifests(), resolved.spec, resolved.subdir, resolved.default_name, name)
         with index_lock(settings.home_dir / "locks", index_name):
