@@ -46,6 +46,7 @@ class Settings(BaseSettings):
     max_files: int = 100_000
     max_total_bytes: int = 2_000_000_000
     max_line_length: int = 5_000  # a file with a longer line is treated as minified/generated
+    index_generated_docs: bool = False  # index a documentation generator's output (Dokka, Javadoc, Sphinx …) too
     clone_timeout_seconds: int = 600
 
     # chunking budget, in non-whitespace characters (cAST-style)

@@ -122,7 +122,7 @@ class SentenceTransformerEmbedder:
         self.model_id = model
         self.revision = 1
         self.batch_size = batch_size
-        self.dimension = int(self._model.get_embedding_dimension())
+        self.dimension = int(self._model.get_embedding_dimension())  # type: ignore[arg-type]  # None: no model
         self._lock = threading.Lock()  # torch models are not safe to call from two Streamlit threads at once
 
     def embed_documents(self, texts: Sequence[str]) -> np.ndarray:
@@ -184,7 +184,7 @@ class StaticEmbedder:
             ) from exc
         self._by_word = WordTokenizer.fits(self._model)  # the same ids, a dict lookup for each word seen before
         if self._by_word:
-            self._model.tokenize = WordTokenizer(self._model, split_identifiers)
+            self._model.tokenize = WordTokenizer(self._model, split_identifiers)  # type: ignore[method-assign]
         self.model_id = name
         self.revision = 2 if name == STATIC_MINILM else 1  # static:minilm got identifier splitting in revision 2
         self.fork_safe = True  # plain numpy and a Rust tokenizer: an index worker process may be forked with it

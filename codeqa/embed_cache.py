@@ -92,7 +92,7 @@ class EmbeddingCache:
             for start in range(0, len(missing), 500):
                 batch = missing[start : start + 500]
                 query = f"SELECT hash, vector FROM vectors WHERE model = ? AND hash IN ({','.join('?' * len(batch))})"
-                rows = self._guard(lambda d=database, q=query, b=batch: d.execute(q, [model, *b]).fetchall())
+                rows = self._guard(lambda d=database, q=query, b=batch: d.execute(q, [model, *b]).fetchall())  # type: ignore[misc]
                 found.update((text_hash, np.frombuffer(blob, dtype=np.float32)) for text_hash, blob in rows)
         return found
 

@@ -177,3 +177,42 @@ def folder_lock(path: Path) -> Iterator[None]:
             path.unlink()
         _HELD.discard(fd)
         os.close(fd)
+
+
+@contextlib.contextmanager
+def try_folder_lock(path: Path) -> Iterator[bool]:
+    """``folder_lock`` without the wait: yields False at once when another run holds ``path``."""
+    path.parent.mkdir(parents=True, exist_ok=True)
+    fd = _lock(path)
+    if fd is None:
+        yield False
+        return
+    _HELD.add(fd)
+    try:
+        yield True
+    finally:
+        with contextlib.suppress(OSError):
+            path.unlink()
+        _HELD.discard(fd)
+        os.close(fd)
+
+
+@contextlib.contextmanager
+def use_lock(path: Path, *, exclusive: bool = False) -> Iterator[bool]:
+    """A lock many users share (``exclusive=False``: wait, then yield True) and a sweeper takes alone
+    (``exclusive=True``: yield False at once when anyone uses it). The file is never deleted on release: users
+    share it. Take it only while holding the matching ``folder_lock``, so no sweeper can delete it meanwhile."""
+    path.parent.mkdir(parents=True, exist_ok=True)
+    fd = os.open(path, os.O_RDWR | os.O_CREAT, 0o644)
+    try:
+        fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB if exclusive else fcntl.LOCK_SH)
+    except BlockingIOError:
+        os.close(fd)
+        yield False
+        return
+    _HELD.add(fd)
+    try:
+        yield True
+    finally:
+        _HELD.discard(fd)
+        os.close(fd)

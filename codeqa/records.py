@@ -50,6 +50,7 @@ class SkipReason(StrEnum):
     BINARY = "binary"
     MINIFIED = "minified"
     GENERATED = "generated"
+    GENERATED_DOCS = "generated-docs"  # a documentation generator's output (Dokka, Javadoc, Sphinx …), not code
     LOCKFILE = "lockfile"
     TOO_LARGE = "too-large"
     UNSUPPORTED_TYPE = "unsupported-type"

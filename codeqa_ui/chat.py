@@ -219,7 +219,12 @@ def turn(manifest: Manifest, question: str, filters: Filters, backend: str, mode
         answer = stream.result()
         if answer.notice and answer.notice != shown:
             _notice(answer.notice.removeprefix(shown or "").strip())
-        reply = {"role": "assistant", "content": answer.text, "sources": answer.sources, "notice": answer.notice}
+        reply: dict[str, Any] = {
+            "role": "assistant",
+            "content": answer.text,
+            "sources": answer.sources,
+            "notice": answer.notice,
+        }
         reply["caption"] = _caption(answer)
         if not answer.generated and stream.explanation is not None:
             reply["listed"] = len(stream.explanation.steps)

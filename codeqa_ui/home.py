@@ -135,7 +135,8 @@ def skipped_list(report: IndexReport) -> None:
     st.dataframe(rows, hide_index=True, width="stretch", height=min(400, 38 + 35 * len(rows)))
     st.caption(
         "unsupported-type: not a language codeqa reads · vendored: dependencies and build output · gitignored: "
-        "ignored by .gitignore · binary, minified, generated, lockfile, too-large: not worth embedding."
+        "ignored by .gitignore · generated-docs: a documentation generator's output (Dokka, Javadoc, Sphinx …) · "
+        "binary, minified, generated, lockfile, too-large: not worth embedding."
     )
 
 

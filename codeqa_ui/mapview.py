@@ -122,6 +122,8 @@ def spread(found: list[Label], view: View) -> list[Label]:
         width = max(len(label.title) * label.size * 0.6, len(label.words) * (label.size - 2) * 0.55) + 10
         height = (label.size + 6) * (2 if label.words else 1)
         x, y = label.x * per_x, label.y * per_y
+        dx: float
+        dy: float
         for dx, dy in ((0, 0), (0, -height), (0, height), (width, 0), (-width, 0), (0, -2 * height), (0, 2 * height)):
             box = (x + dx - width / 2, x + dx + width / 2, y + dy - height / 2, y + dy + height / 2)
             if not any(box[0] < b[1] and b[0] < box[1] and box[2] < b[3] and b[2] < box[3] for b in placed):

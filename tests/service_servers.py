@@ -41,24 +41,27 @@ def server_env(settings: Settings, **extra: str) -> dict[str, str]:
 
 
 @contextmanager
-def api_process(env: dict[str, str], *args: str, seconds: float = 120) -> Iterator[tuple[str, subprocess.Popen]]:
-    """``python -m codeqa api --port N ARGS`` until it answers /health; yields its base URL and process."""
+def api_process(
+    env: dict[str, str], *args: str, seconds: float = 120, module: str = "codeqa api"
+) -> Iterator[tuple[str, subprocess.Popen]]:
+    """``python -m codeqa api --port N ARGS`` (or another ``module``) until it answers /health; yields its base URL
+    and process."""
     port = free_port()
-    command = [sys.executable, "-m", "codeqa", "api", "--host", "127.0.0.1", "--port", str(port), *args]
+    command = [sys.executable, "-m", *module.split(), "--host", "127.0.0.1", "--port", str(port), *args]
     process = subprocess.Popen(command, cwd=ROOT, env=env, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True)
     url = f"http://127.0.0.1:{port}"
     try:
         deadline = time.monotonic() + seconds
         while True:
             if process.poll() is not None:
-                raise AssertionError(f"codeqa api exited early:\n{process.stdout.read() if process.stdout else ''}")
+                raise AssertionError(f"{module} exited early:\n{process.stdout.read() if process.stdout else ''}")
             try:
                 if httpx.get(f"{url}/health", timeout=2).status_code == 200:
                     break
             except httpx.TransportError:
                 pass
             if time.monotonic() > deadline:
-                raise AssertionError(f"codeqa api did not answer /health within {seconds} s")
+                raise AssertionError(f"{module} did not answer /health within {seconds} s")
             time.sleep(0.3)
         yield url, process
     finally:

@@ -292,3 +292,23 @@ def test_remote_endpoint_is_flagged_as_leaving_the_machine(settings: Settings):
     )
     local = OpenAICompatibleBackend(settings.model_copy(update={"openai_base_url": "http://127.0.0.1:8080"}))
     assert local.local and warning_for(local, "m") is None
+
+
+@pytest.mark.parametrize(
+    ("line", "logs"),
+    [
+        ("logger.info('signed in %s', user.id)", True),
+        ("console.error(err)", True),
+        ('log.Printf("%s", path)', True),
+        ('Rails.logger.info("#{current_user&.id}")', True),
+        ("Log.d(TAG, message)", True),
+        ('log("logins", "[{date}] {ip} - {name} logged in")', True),
+        ("logger.token('short-date', () => {", False),  # defines a morgan token: configures, writes nothing
+        ("logger.setLevel(logging.INFO)", False),
+        ("logging.getLogger(__name__)", False),
+    ],
+)
+def test_an_outcome_logs_only_where_a_line_writes_a_log_entry(line: str, logs: bool) -> None:
+    from codeqa.answer.lead import OUTCOMES
+
+    assert bool(dict(OUTCOMES)["logs with"].search(line)) is logs

@@ -150,7 +150,7 @@ def test_wrong_tokens_are_limited(indexed):
         assert httpx.get(f"{url}/health").status_code == 200
 
 
-@pytest.mark.parametrize("weak", ["x", "   ", "short-token", "has some spaces in it"])
+@pytest.mark.parametrize("weak", ["x", "   ", "short-token", "has some spaces in it", "a" * 16, "abab" * 8])
 def test_a_weak_token_is_refused_off_loopback(indexed, weak: str):
     """Finding 6: a one-character or whitespace token is not accepted for binding 0.0.0.0 (the server never starts)."""
     env = server_env(indexed[0], CODEQA_API_TOKEN=weak)

@@ -82,6 +82,57 @@ def test_rails_before_action_names_the_filter_and_comments_never_count() -> None
     assert answers_poorly(initializer) and not found(initializer, SEEDS["auth"], "Rails")
 
 
+def test_a_filter_block_is_said_as_a_block_not_as_a_handler_named_do() -> None:
+    controller = chunk(
+        "app/controllers/application_controller.rb",
+        "class ApplicationController < ActionController::Base\n  before_action do\n    log_visit\n  end\nend",
+        "ruby",
+    )
+    hits = found(controller, SEEDS["logging"], "Rails")
+    assert [line for line, _, _ in hits] == [2]
+    assert "runs a block of code for every controller" in hits[0][2] and "`do`" not in hits[0][2]
+
+
+@pytest.mark.parametrize(
+    ("question", "expected"),
+    [
+        ("Where would I add logging to track user behavior?", ("hook", "logging")),
+        ("Where should we put an audit of each sign-in?", ("hook", "logging", "auth")),
+        ("Where is the best place to add a permission check?", ("hook", "auth")),
+        ("Where would I add handling for a failed payment?", ("errors",)),  # the error handler, not a hook
+        ("How is logging set up?", ("logging",)),  # not a placement question
+        ("Where would I add a configuration setting?", ("config",)),  # not a concern every request meets
+        ("Where would I add support for a new language?", ()),
+    ],
+)
+def test_a_placement_question_about_a_request_wide_concern_asks_for_the_hook(question: str, expected: tuple) -> None:
+    assert intents(question) == expected
+
+
+def test_for_where_to_add_logging_the_request_path_outweighs_code_that_already_logs() -> None:
+    rails = [c for c in load_all() if c.name in ("Rails", "any framework")]
+    base = chunk(
+        "app/controllers/application_controller.rb",
+        "class ApplicationController < ActionController::Base\n  after_action :track\nend",
+        "ruby",
+    )
+    one_controller = chunk(
+        "app/controllers/users_controller.rb",
+        "class UsersController < ApplicationController\n  after_action :track\nend",
+        "ruby",
+    )
+    model = chunk("app/models/user.rb", "class User < ApplicationRecord\n  devise :trackable\nend", "ruby", "model")
+
+    def strongest(piece: Chunk, question: str) -> float:
+        return max(m.weight for m in matches_in(piece, rails, intents(question)))
+
+    placement, topic = SEEDS["logging"], "How is user behavior logged?"
+    assert strongest(model, topic) > strongest(one_controller, topic)  # what records sign-ins: how they are logged
+    assert strongest(base, placement) > strongest(model, placement)  # ... the hook answers where to add logging
+    assert strongest(model, placement) == pytest.approx(0.5 * strongest(model, topic))  # still said, at half
+    assert strongest(base, placement) > strongest(one_controller, placement)  # one controller's filter is no hook
+
+
 def test_flask_errorhandler_and_django_middleware() -> None:
     errors = chunk("app/errors.py", "@bp.app_errorhandler(404)\ndef not_found(error):\n    return 'x', 404", "python")
     assert [h[:2] for h in found(errors, SEEDS["errors"], "Flask")] == [(1, "error")]
@@ -211,3 +262,47 @@ def test_a_router_full_of_plugs_names_the_ones_the_question_is_about() -> None:
     assert said.endswith("`ChatWeb.EnsureUserEnabledPlug` and 7 other plugs on each request")
     few = said_of(matches[:3], question_terms(SEEDS["auth"]))  # a handful is said in full
     assert all(name in few for name in plugs[:3]) and "more" not in few
+
+
+HOOK_LINES = {  # what the recommended line of each fixture app must be: a hook every request passes through
+    "express": r"\bapp\.use\(",
+    "rails": r"^\s*(?:before|after)_action\b",
+    "flask": r"^\s*@\w+\.before_app_request\b",
+    "django": r"^\s*MIDDLEWARE\s*=|def __call__\(self, request",
+}
+WHERE = re.compile(
+    r"\*\*Where to add it:\*\* in `[^`]+` \(`([\w./-]+):\d+-\d+`\), because it (.+), at `([\w./-]+):(\d+)`\."
+)
+
+
+@pytest.mark.parametrize("app", sorted(APPS))
+def test_where_to_add_logging_ends_with_the_hook_every_request_passes(framework_home: Path, app: str) -> None:
+    settings = Settings(home=framework_home)
+    lead = ask_named(app, SEEDS["logging"], settings, backend="none").result().text.split("\n")[0]
+    found = WHERE.search(lead)
+    assert found and found.group(1) == found.group(3), lead
+    line = APPS[app][found.group(3)].split("\n")[int(found.group(4)) - 1]
+    assert re.search(HOOK_LINES[app], line), (line, lead)  # the cited line is the hook the reason names
+    assert "every" in found.group(2)
+    for kind in ("auth", "errors"):  # no advice where none was asked for
+        assert "Where to add it" not in ask_named(app, SEEDS[kind], settings, backend="none").result().text
+
+
+def test_a_blueprints_own_hook_is_no_place_for_what_every_request_needs(tmp_path: Path) -> None:
+    from tests.conftest import init_repo
+    from tests.helpers import build_index
+
+    files = {
+        "app/__init__.py": "from flask import Flask\n\ndef create_app():\n    app = Flask(__name__)\n    return app\n",
+        "app/admin.py": (
+            "from flask import Blueprint\nimport logging\n\nbp = Blueprint('admin', __name__)\n"
+            "log = logging.getLogger()\n\n\n@bp.before_request\ndef audit_admin():\n"
+            "    log.info('admin request by user')\n"
+        ),
+        "requirements.txt": "flask\n",
+    }
+    build_index(str(init_repo(tmp_path / "shop", files)), Settings(home=tmp_path / "home"), name="shop")
+    text = ask_named("shop", SEEDS["logging"], Settings(home=tmp_path / "home"), backend="none").result().text
+    assert "audit_admin" in text.split("\n")[0]  # found and said ...
+    assert "every request to the `bp` blueprint" in text.split("\n")[0]
+    assert "Where to add it" not in text  # ... but not recommended for what every request needs

@@ -21,7 +21,7 @@ if TYPE_CHECKING:
     from codeqa.answer.graphqa import GraphAnswer, graph_answer, graph_intent, render_graph
     from codeqa.answer.keylines import KeyLine, key_lines
     from codeqa.answer.links import code_view_url, is_code_view_url, link_citations, parse_lines
-    from codeqa.answer.render import chart_text, code_span, escape_markdown, link_hosts, safe_markdown
+    from codeqa.answer.render import chart_text, code_span, escape_markdown, link_hosts, plain_text, safe_markdown
 
 _EXPORTS = {
     "Answer": "codeqa.answer.answering",
@@ -54,6 +54,7 @@ _EXPORTS = {
     "code_span": "codeqa.answer.render",
     "escape_markdown": "codeqa.answer.render",
     "link_hosts": "codeqa.answer.render",
+    "plain_text": "codeqa.answer.render",
     "safe_markdown": "codeqa.answer.render",
 }
 __all__ = [
@@ -86,6 +87,7 @@ __all__ = [
     "key_lines",
     "link_hosts",
     "list_backends",
+    "plain_text",
     "safe_markdown",
     "split_more_places",
 ]

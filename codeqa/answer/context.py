@@ -17,7 +17,7 @@ from pathlib import PurePosixPath
 
 import numpy as np
 
-from codeqa.chunk.resolve import resolve_imports
+from codeqa.chunk.resolve import name_scopes, resolve_imports
 from codeqa.chunk.tags import tag_chunks
 from codeqa.index import Index
 from codeqa.records import Chunk, Hit
@@ -80,11 +80,13 @@ class AnswerContext:
         table = ChunkTable()
         table.append(unique)
         tags = tag_chunks(unique)
-        graph = SymbolGraph.build(table.symbols, chunk_references(unique, tags), table.languages, table.paths)
+        resolved = resolve_imports(tags)
+        graph = SymbolGraph.build(table.symbols, chunk_references(unique, tags), table.languages, table.paths,
+                                  name_scopes(tags, resolved))  # fmt: skip
         by_id = {chunk.id: chunk for chunk in unique}
         ranked = list(files) or list(dict.fromkeys(hit.chunk.path for hit in pool))
         fetch = lambda ids: [by_id[i] for i in ids if i in by_id]  # noqa: E731
-        imports = resolve_imports(tags).files
+        imports = resolved.files
         return cls(list(pool), ranked, table, graph, fetch, file_imports=imports)
 
     @classmethod

@@ -15,13 +15,13 @@ Rendering (markdown for the app and CLI, plain text for a prompt, the lead sente
 
 from __future__ import annotations
 
-import re
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 
 from codeqa.answer.choose import LEAD_MECHANISM, Candidate, allocate_lines, candidates, select_sources, source_lines
+from codeqa.answer.claims import ClaimChecker, ClaimTally, consistent_chain
 from codeqa.answer.context import AnswerContext
-from codeqa.answer.flow import Use, chains, link, role_of
+from codeqa.answer.flow import Use, chains, role_of
 from codeqa.answer.fold import collapse, reading_order, split_open, weak_evidence
 from codeqa.answer.injection import instruction_like
 from codeqa.answer.keylines import KeyLine, Terms, question_terms
@@ -32,7 +32,7 @@ from codeqa.frameworks.evidence import Evidence
 from codeqa.frameworks.intent import intents
 from codeqa.records import Chunk, Hit
 from codeqa.store.lexical import code_tokens
-from codeqa.symbols import IDENTIFIER, short_names
+from codeqa.symbols import IDENTIFIER
 
 MAX_FILES = 6
 KEY_LINES = 38  # key lines shown across the open sources (the answer stays within 60 lines)
@@ -47,18 +47,6 @@ RELATED_CANDIDATES = 6
 MAX_RELATED = 6
 VALUES_FOR = 3  # the best sources show the values their key lines read
 HIDDEN = "# (line not shown: it may contain instructions aimed at an AI assistant; read the code itself)"
-CALLED = re.compile(r"([A-Za-z_$][\w$]*)\s*\(")
-NOT_CALLS = frozenset(
-    """
-    if elif for while switch return catch function def print super self this new typeof await async not and or in
-    with except raise throw assert lambda sizeof defined require include isset empty array list dict set tuple str
-    int len string bool float echo fn func match when unless get put pop push append extend replace format join
-    split strip lower upper keys values items map filter reduce find then sort sorted range enumerate zip isinstance
-    hasattr getattr setattr type call apply bind log debug info warn warning error trim parse tostring toString
-    valueOf slice concat includes indexOf forEach length Sprintf Printf Println Errorf make cap copy delete
-    byte rune int8 int16 int32 int64 uint uint8 uint16 uint32 uint64 uintptr float32 float64 error any
-    """.split()  # noqa: SIM905 - a word list reads better as text
-)
 FILLER = frozenset(
     """
     work works working happen happens happening handle handled handles done code codebase app application way
@@ -96,7 +84,6 @@ class Step:
     calls: list[tuple[int, Use]] = field(default_factory=list)  # (rank of the step called, use)
     called_by: list[tuple[int, Use]] = field(default_factory=list)
     related: list[Related] = field(default_factory=list)
-    external_calls: list[str] = field(default_factory=list)  # names its key lines call, defined outside the answer
     values: list[Value] = field(default_factory=list)  # literal values its key lines read, set elsewhere
 
     @property
@@ -116,6 +103,8 @@ class Explanation:
     intents: tuple[str, ...] = ()
     lead: int = 1  # rank of the source that answers best (the lead sentences cite it first)
     evidence: Evidence = field(default_factory=Evidence)  # the frameworks of the app's parts (what may be named)
+    chain_uses: list[Use] = field(default_factory=list)  # the checked call of each hop of ``chain``
+    claims: ClaimTally = field(default_factory=ClaimTally)  # the call claims made, verified and dropped
 
     @property
     def open_steps(self) -> list[Step]:
@@ -143,22 +132,6 @@ def _shown(lines: list[KeyLine]) -> list[KeyLine]:
     return [KeyLine(line.line, HIDDEN) if instruction_like(line.text) else line for line in lines]
 
 
-def _external_calls(lines: Sequence[KeyLine], known: set[str]) -> list[str]:
-    names: list[str] = []
-    for line in lines:
-        for match in CALLED.finditer(re.sub(r"\"[^\"]*\"|'[^']*'", "", line.text)):
-            name = match.group(1)
-            if (
-                name not in NOT_CALLS
-                and name.lower() not in NOT_CALLS
-                and name not in known
-                and len(name) > 3
-                and name not in names
-            ):
-                names.append(name)
-    return names[:4]
-
-
 def missing_words(question: str, chunks: Sequence[Chunk], context: AnswerContext | None = None) -> list[str]:
     """Words of the question (not filler) that appear in none of ``chunks`` — nor anywhere in the index, when
     ``context`` is given (a part the question names that really has no match) — as the question spells them."""
@@ -180,10 +153,10 @@ def missing_words(question: str, chunks: Sequence[Chunk], context: AnswerContext
 
 
 def _related(
-    context: AnswerContext, steps: list[Step], imports: dict[str, set[str]], shown: Sequence[Step] = ()
+    checker: ClaimChecker, steps: list[Step], imports: dict[str, set[str]], shown: Sequence[Step] = ()
 ) -> None:
     """Callers and callees outside the answer, checked in the code, at most ``RELATED_PER_STEP`` per step."""
-    inside = {step.chunk.id for step in [*steps, *shown]}
+    inside, context = {step.chunk.id for step in [*steps, *shown]}, checker.context
     total = 0
     for step in sorted(steps, key=lambda s: s.rank):
         callers, callees = context.neighbours(step.chunk)
@@ -197,7 +170,7 @@ def _related(
             if other is None or other.id in inside or any(r.chunk.id == other.id for r in step.related):
                 continue
             user, used = (other, step.chunk) if direction == "called_by" else (step.chunk, other)
-            use = link(user, used, imports)
+            use = checker.link(user, used, imports)
             if use is not None and use.verb == "calls":  # outside the answer only calls are worth a mention
                 step.related.append(Related(other, use, direction))
                 total += 1
@@ -225,15 +198,16 @@ def _steps(terms: Terms, found: Sequence[Candidate]) -> list[Step]:
     ]  # fmt: skip
 
 
-def _link(steps: list[Step], context: AnswerContext, imports: dict[str, set[str]]) -> tuple[set, set]:
+def _link(steps: list[Step], checker: ClaimChecker, imports: dict[str, set[str]]) -> tuple[set, set]:
     """Checked symbol-graph links between the steps: (edges, calls) as index pairs into ``steps``."""
+    context = checker.context
     edges: set[tuple[int, int]] = set()
     calls: set[tuple[int, int]] = set()
     for i, a in enumerate(steps):
         for j, b in enumerate(steps):
             if a is b or a.chunk.id == b.chunk.id or not context.has_edge(a.chunk, b.chunk):
                 continue
-            use = link(a.chunk, b.chunk, imports)
+            use = checker.link(a.chunk, b.chunk, imports)
             if use is not None:
                 edges.add((i, j))
                 if use.verb == "calls":
@@ -241,6 +215,15 @@ def _link(steps: list[Step], context: AnswerContext, imports: dict[str, set[str]
                 a.calls.append((b.rank, use))
                 b.called_by.append((a.rank, use))
     return edges, calls
+
+
+def _chain(ordered: list[Step], longest: list[list[int]]) -> tuple[list[int], list[Use]]:
+    """The longest call chain as ranks with the call of each hop, cut where the callee is not the next caller."""
+    path = longest[0] if longest else []
+    hops = [next(use for rank, use in ordered[a].calls if rank == ordered[b].rank and use.verb == "calls")
+            for a, b in zip(path, path[1:], strict=False)]  # fmt: skip
+    kept = consistent_chain(hops)
+    return ([i + 1 for i in path[: kept + 1]], hops[:kept]) if kept else ([], [])
 
 
 def _imports(context: AnswerContext, steps: Sequence[Step]) -> dict[str, set[str]]:
@@ -260,8 +243,8 @@ def explain(question: str, context: AnswerContext, *, limit: int = 8, max_files:
         step.repeats = [other.hit for other in repeats.get(index, [])]
     opened, folded = split_open(kept)
     folded = folded[:MAX_FOLDED]
-    imports = _imports(context, [*opened, *folded])
-    edges, calls = _link(opened, context, imports)
+    imports, checker = _imports(context, [*opened, *folded]), ClaimChecker(context)
+    edges, calls = _link(opened, checker, imports)
     strong = next((n for n, step in enumerate(opened) if step.score_mechanism < LEAD_MECHANISM), len(opened))
     ordered = [*(reading_order(opened, edges, calls, strong) if not weak_evidence(terms, opened) else opened), *folded]
     for number, step in enumerate(ordered, start=1):  # numbering follows reading order
@@ -273,18 +256,14 @@ def explain(question: str, context: AnswerContext, *, limit: int = 8, max_files:
         step.lines = _shown(source_lines(terms, step.chunk, step.matches, allotted.get(id(step), LINES_FOLDED)))
         if id(step) not in allotted:  # a model reads more of a folded source than the answer shows
             step.brief_lines = _shown(source_lines(terms, step.chunk, step.matches, LINES_BRIEF))
-    _link(ordered, context, imports)  # what the sentences say: calls between all the sources shown
-    edges, calls = _link(ordered[: len(opened)], context, imports)  # the chain: between the open ones
+    _link(ordered, checker, imports)  # what the sentences say: calls between all the sources shown
+    edges, calls = _link(ordered[: len(opened)], checker, imports)  # the chain: between the open ones
     for step in ordered:  # the second pass doubled the links between open steps
         step.calls = list(dict.fromkeys(step.calls))
         step.called_by = list(dict.fromkeys(step.called_by))
-    _related(context, ordered[: len(opened)], imports, ordered)
-    known = {name for step in ordered for name in short_names(step.chunk.symbol)}
-    for step in ordered:
-        step.external_calls = _external_calls(step.lines, known | {r.use.name for r in step.related})
+    _related(checker, ordered[: len(opened)], imports, ordered)
     _values(context, ordered[: len(opened)])
-    longest = chains(list(range(len(opened))), calls)
-    chain = [i + 1 for i in longest[0]] if longest else []
+    chain, hops = _chain(ordered, chains(list(range(len(opened))), calls))
     extra = [hit for step in ordered for hit in step.repeats]
     extra += [Hit(r.chunk, 0.0, r.chunk.id) for step in ordered for r in step.related]
     extra += [Hit(v.chunk, 0.0, v.chunk.id) for step in ordered for v in step.values]
@@ -297,4 +276,5 @@ def explain(question: str, context: AnswerContext, *, limit: int = 8, max_files:
     main = next(iter(shown.frameworks()), "")
     explanation = Explanation(question, ordered, chain, missing, sources, len(opened), main)
     explanation.intents, explanation.lead, explanation.evidence = topics, lead, shown
+    explanation.chain_uses, explanation.claims = hops, checker.tally
     return explanation

@@ -13,7 +13,7 @@ from __future__ import annotations
 
 from codeqa.answer.context import AnswerContext
 from codeqa.answer.explain import Explanation, Step, explain
-from codeqa.answer.flow import ROLE_TITLES
+from codeqa.answer.flow import ROLE_TITLES, Use
 from codeqa.answer.injection import FLAG, describe, instruction_like
 from codeqa.answer.keylines import KeyLine
 from codeqa.answer.lead import lead_sentences
@@ -58,17 +58,34 @@ def _join(items: list[str]) -> str:
 def _related(step: Step, explanation: Explanation) -> dict[str, list[str]]:
     """What the step calls / uses and what calls / uses it, as cited names grouped by phrase."""
     phrases: dict[str, list[str]] = {"calls": [], "uses": [], "is called by": [], "is used by": []}
+    own = _first_name(step.chunk)
     for rank, use in step.calls:
-        phrases[use.verb].append(_named(use.name, explanation.step(rank).chunk))
+        phrases[use.verb].append(_named(use.name, explanation.step(rank).chunk) + _from(use, own))
     for rank, use in step.called_by:
         caller = explanation.step(rank).chunk
-        phrases[PASSIVE[use.verb]].append(_named(display_name(caller), caller))
+        phrases[PASSIVE[use.verb]].append(_named(use.caller or display_name(caller), caller) + _for(use, own))
     for related in step.related:
+        use = related.use
         if related.direction == "calls":
-            phrases[related.use.verb].append(_named(related.use.name, related.chunk))
+            phrases[use.verb].append(_named(use.name, related.chunk) + _from(use, own))
         else:
-            phrases[PASSIVE[related.use.verb]].append(_named(display_name(related.chunk), related.chunk))
+            phrases[PASSIVE[use.verb]].append(_named(use.caller or display_name(related.chunk), related.chunk)
+                                              + _for(use, own))  # fmt: skip
     return phrases
+
+
+def _first_name(chunk: Chunk) -> str:
+    return display_name(chunk).split(" (+", 1)[0]
+
+
+def _from(use: Use, own: str) -> str:
+    """A call made by another definition than the one the sentence names: which one (checked claims only)."""
+    return f" from {code_span(use.caller)}" if use.caller and use.caller != own else ""
+
+
+def _for(use: Use, own: str) -> str:
+    """A call to another definition of the chunk than the one the sentence names: which one."""
+    return f" for {code_span(use.name)}" if use.caller and use.name != own else ""
 
 
 def repeats_note(step: Step) -> str:
@@ -190,16 +207,21 @@ def extractive_answer(
     return render_markdown(explain(question, context, limit=limit or len(hits)))
 
 
+def _by(use: Use) -> str:
+    return f" from {use.caller}" if use.caller else ""
+
+
 def flow_text(explanation: Explanation) -> str:
     """The explanation as plain text for a language model: the lead, then each source's links and key lines."""
     lines = ["How the code answers (checked facts from the symbol graph and the sources):"]
     lines += [sentence.plain for sentence in lead_sentences(explanation)]
     for step in explanation.steps:
         chunk = step.chunk
-        calls = [f"{use.name} [{rank}]" for rank, use in step.calls]
-        calls += [f"{r.use.name} ({r.chunk.location})" for r in step.related if r.direction == "calls"]
-        callers = [f"[{rank}]" for rank, _ in step.called_by]
-        callers += [f"{display_name(r.chunk)} ({r.chunk.location})" for r in step.related if r.direction == "called_by"]
+        calls = [f"{use.name} [{rank}]{_by(use)}" for rank, use in step.calls]
+        calls += [f"{r.use.name} ({r.chunk.location}){_by(r.use)}" for r in step.related if r.direction == "calls"]
+        callers = [f"{use.caller} [{rank}]" if use.caller else f"[{rank}]" for rank, use in step.called_by]
+        callers += [f"{r.use.caller or display_name(r.chunk)} ({r.chunk.location})" for r in step.related
+                    if r.direction == "called_by"]  # fmt: skip
         head = f"- [{step.rank}] {ROLE_TITLES[step.role].lower()}: {display_name(chunk)} at {chunk.location}"
         head += f"; calls {', '.join(calls)}" if calls else ""
         head += f"; called by {', '.join(callers)}" if callers else ""

@@ -61,6 +61,7 @@ class Use:
     line: int  # 1-based file line in A
     verb: str  # "calls" or "uses" (a type, a base class, a constant, a reference passed along)
     text: str  # that line, stripped
+    caller: str = ""  # the definition enclosing the line, where a resolver found it (``claims``)
 
 
 def role_of(chunk: Chunk) -> str:

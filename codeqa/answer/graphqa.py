@@ -12,8 +12,9 @@ import difflib
 import re
 from dataclasses import dataclass, field, replace
 
+from codeqa.answer.claims import ClaimChecker, ClaimTally
 from codeqa.answer.context import AnswerContext
-from codeqa.answer.flow import Use, link
+from codeqa.answer.flow import Use
 from codeqa.answer.injection import describe
 from codeqa.answer.outline import display_name, summary
 from codeqa.answer.render import code_span, escape_markdown
@@ -59,6 +60,7 @@ class GraphAnswer:
     definitions: list[Chunk]
     links: list[tuple[Chunk, Use]] = field(default_factory=list)  # the other chunk, and the use (in the caller)
     unchecked: int = 0  # graph neighbours whose use the code does not confirm
+    claims: ClaimTally = field(default_factory=ClaimTally)
 
     @property
     def sources(self) -> list[Hit]:
@@ -174,12 +176,13 @@ def graph_answer(relation: str, symbol: str, context: AnswerContext, *, limit: i
     others = context.chunks(candidates[:MAX_CANDIDATES])
     imports = context.imports([*(c.path for c in definitions), *(c.path for c in others)])
     mentions = re.compile(rf"(?<![\w$]){re.escape(name)}(?![\w$])")
+    checker = ClaimChecker(context)
     for other in others:
         for definition in definitions:
             if relation == "callers":
-                use = link(_outside(other, definition), definition, imports, names=[name])
+                use = checker.link(_outside(other, definition), definition, imports, names=[name])
             else:
-                use = link(definition, other, imports) if not _inside(other, definition) else None
+                use = checker.link(definition, other, imports) if not _inside(other, definition) else None
             if use is not None:
                 answer.links.append((other, use))
                 break
@@ -187,7 +190,7 @@ def graph_answer(relation: str, symbol: str, context: AnswerContext, *, limit: i
             holds_definition = any(_inside(d, other) for d in definitions)
             if relation == "callees" or (mentions.search(other.text) and not holds_definition):
                 answer.unchecked += 1
-    answer.links = answer.links[:limit]
+    answer.links, answer.claims = answer.links[:limit], checker.tally
     return answer
 
 
@@ -228,7 +231,7 @@ def render_graph(answer: GraphAnswer) -> str:
         title = "Called by" if answer.relation == "callers" else "Calls"
         parts += ["", f"**{title}** ({len(answer.links)}, each checked in the code)", ""]
         for other, use in answer.links:
-            where = f"{code_span(display_name(other))} ({code_span(other.location)})"
+            where = f"{code_span(use.caller or display_name(other))} ({code_span(other.location)})"
             if answer.relation == "callers":
                 parts.append(f"- {where} — line {use.line} {use.verb} {name}: {code_span(use.text)}")
             else:

@@ -17,6 +17,7 @@ import re
 from collections.abc import Sequence
 from dataclasses import dataclass
 
+from codeqa.answer.conclusion import placement
 from codeqa.answer.explain import Explanation, Step
 from codeqa.answer.fold import weak_evidence
 from codeqa.answer.injection import instruction_like
@@ -55,7 +56,10 @@ OUTCOMES = (
     ("stores", re.compile(
         r"\b(?:session|cookies|Current)\b[\[.][^=]*=[^=]|\.(?:save|create|insert|update|commit|persist|"
         r"increment!?|update_columns?|insertOne|updateOne)!?\(|\.(?:save|create|update)!?(?:\s|$)")),
-    ("logs with", re.compile(r"\b(?:log(?:ger)?|Log|Rails\.logger|console|slog)\.\w+\(|(?<![\w.])log\(")),
+    ("logs with", re.compile(  # a call that writes a log line: not one that configures the logger (`logger.token`)
+        r"\b(?:log(?:ger)?|Log|Rails\.logger|console|slog)\.(?:info|warn|warning|error|debug|log|trace|fatal|"
+        r"critical|exception|notice|verbose|Info|Warn|Error|Debug|Print|Printf|Println|Fatal|Fatalf)\w*\(|"
+        r"\bLog\.[deiwv]\(|(?<![\w.])log\(")),
 )  # fmt: skip
 
 
@@ -164,8 +168,11 @@ def _flow_sentence(explanation: Explanation) -> Sentence | None:
     """The call chain between the open sources (checked links), or the lead's checked calls outside them."""
     hops = [explanation.step(rank) for rank in explanation.chain]
     if len(hops) >= 2:
-        md = [_named(step)[0] for step in hops]
-        plain = [_named(step)[1] for step in hops]
+        names = [_name(step) for step in hops]  # each hop as the checked call names it: caller, then callee
+        for n, use in enumerate(explanation.chain_uses):
+            names[n], names[n + 1] = (use.caller or names[n], use.name) if use.caller else (names[n], names[n + 1])
+        md = [f"{code_span(name)} ({code_span(step.chunk.location)})" for name, step in zip(names, hops, strict=True)]
+        plain = [f"{name} ({step.chunk.location})" for name, step in zip(names, hops, strict=True)]
         return Sentence(md[0] + " calls " + ", which calls ".join(md[1:]) + ".",
                         plain[0] + " calls " + ", which calls ".join(plain[1:]) + ".")  # fmt: skip
     lead = explanation.step(explanation.lead)
@@ -174,9 +181,10 @@ def _flow_sentence(explanation: Explanation) -> Sentence | None:
     calls = sorted(related, key=lambda r: -evidence(terms, r.chunk.text))[:2]  # the callees that speak to it
     if not calls:
         return None
+    name = calls[0].use.caller or _name(lead)  # the definition that makes the calls, not the chunk's first name
+    calls = [r for r in calls if (r.use.caller or _name(lead)) == name]
     md = " and ".join(f"{code_span(r.use.name)} ({code_span(r.chunk.location)})" for r in calls)
     plain = " and ".join(f"{r.use.name} ({r.chunk.location})" for r in calls)
-    name = _name(lead)
     return Sentence(f"{code_span(name)} calls {md}.", f"{name} calls {plain}.")
 
 
@@ -249,6 +257,8 @@ def lead_sentences(explanation: Explanation) -> list[Sentence]:
     if prefix:
         first = sentences[0]
         sentences[0] = Sentence(prefix + first.markdown, prefix + first.plain)
+    if (advice := placement(explanation)) is not None:  # "where would I add …": the hook, last, as the conclusion
+        sentences.append(_framework_checked(explanation, Sentence(*advice)))
     return sentences
 
 

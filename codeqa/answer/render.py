@@ -7,6 +7,9 @@ machine (and the index's own web host) become ``text (host)``, raw HTML is shown
 contain such things are rewritten, so ordinary answers render exactly as before, code blocks included. The
 result is parsed again until no image or outside link is left (CommonMark, as the browser's renderer reads it).
 
+Terminal escapes and control characters (an OSC-8 hyperlink, colours) are removed, and bare URLs to other hosts
+get an invisible word joiner that keeps a GFM renderer (Streamlit's) from making them links (``inert_bare_urls``).
+
 ``escape_markdown`` and ``code_span`` embed repository text into markdown as text: no metacharacter in a name,
 path or docstring can open an image, a link or a span, and no backtick can close the code span around it.
 ``chart_text`` does the same for chart labels, hover texts and legends (plotly reads ``<a href>``, ``<b>``… there).
@@ -41,7 +44,24 @@ _ACTIVE_HTML = re.compile(
     r"|input|track|use|a)\b|\b(?:src|href|srcset|style|background|poster|action|data)\s*=",
     re.IGNORECASE,
 )
+_BARE_URL = re.compile(
+    r"(?i)(?<![\w.+-])(?:(?P<scheme>https?)(?P<cut>:)//[^\s<>]*|www(?P<w>\.)[^\s<>]*"
+    r"|[\w.+-]+(?P<at>@)[\w-]+(?:\.[\w-]+)+)"
+)
+_JOINER = "\u2060"
 MAX_PASSES = 4
+_ESCAPES = re.compile(
+    r"(?:\x1b\]|\x9d)[^\x07\x1b\x9c\n]*(?:\x07|\x1b\\|\x9c)?"  # OSC (hyperlinks, titles) to BEL or ST
+    r"|(?:\x1b[P_^X]|[\x90\x98\x9e\x9f])[^\x1b\x9c\n]*(?:\x1b\\|\x9c)?"  # DCS, SOS, PM, APC
+    r"|(?:\x1b\[|\x9b)[0-?]*[ -/]*[@-~]?"  # CSI (colours, cursor moves, erases)
+    r"|\x1b[ -/]*[0-~]?"  # every other escape
+)
+_CONTROLS = re.compile(r"[\x00-\x08\x0b-\x1f\x7f-\x9f]")  # C0 but \t and \n, DEL, C1
+
+
+def plain_text(text: str) -> str:
+    """``text`` without terminal escapes and control characters (newlines and tabs kept)."""
+    return _CONTROLS.sub("", _ESCAPES.sub("", text))
 
 
 def escape_markdown(text: str) -> str:
@@ -180,14 +200,44 @@ def _neutralize(line: str, allowed: tuple[str, ...], strict: bool = False) -> st
     return _REFERENCE_DEFINITION.sub(r"\1\\[", line)
 
 
-def safe_markdown(markdown: str, allowed_hosts: Iterable[str] = (), *, code_links_only: bool = False) -> str:
+def inert_bare_urls(markdown: str, allowed_hosts: Iterable[str] = ()) -> str:
+    """``markdown`` whose bare URLs (``https://host/…``, ``www.host``, ``name@host``) to other hosts stay text: a
+    word joiner (U+2060, invisible) inside ``https://``, after ``www`` or after ``@`` keeps a GFM renderer (the app's)
+    from turning them into links. Code blocks are left alone; markdown links were made safe by ``safe_markdown``."""
+    if not _BARE_URL.search(markdown):
+        return markdown
+    allowed = tuple(allowed_hosts)
+    blocks = [token.map for token in _PARSER.parse(markdown, {}) if token.type in ("fence", "code_block")]
+    code = {number for block in blocks if block for number in range(*block)}
+
+    def inert(match: re.Match[str]) -> str:
+        found = match.group(0)
+        url = found if match["scheme"] else f"http://{found.split('@')[-1]}"
+        if is_local_url(url, allowed):
+            return found
+        cut = match.start("cut" if match["cut"] else "w" if match["w"] else "at") - match.start()
+        return found[:cut] + _JOINER + found[cut:]  # https⁠://, www⁠., name⁠@host
+
+    lines = markdown.split("\n")
+    for number, line in enumerate(lines):
+        if number not in code:
+            lines[number] = _BARE_URL.sub(inert, line)
+    return "\n".join(lines)
+
+
+def safe_markdown(markdown: str, allowed_hosts: Iterable[str] = (), *, code_links_only: bool = False,
+                  bare_urls: bool = False) -> str:  # fmt: skip
     """``markdown`` that renders the same, except that nothing in it can load or link to another host.
 
     ``code_links_only`` (answers in the app): relative links pass only when they are our code-view links.
+    ``bare_urls``: leave bare URLs as they are (``inert_bare_urls`` is for a renderer that autolinks them).
+    Terminal escapes and control characters are removed first (``plain_text``).
     """
-    allowed = tuple(allowed_hosts)
-    strict = code_links_only
-    text = str(markdown)
+    text = _safe_markdown(plain_text(str(markdown)), tuple(allowed_hosts), code_links_only)
+    return text if bare_urls else inert_bare_urls(text, allowed_hosts)
+
+
+def _safe_markdown(text: str, allowed: tuple[str, ...], strict: bool) -> str:
     for attempt in range(MAX_PASSES):
         hostile = _hostile_lines(text, allowed, strict)
         if not hostile:

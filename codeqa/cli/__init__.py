@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import typer
 
+from codeqa.cli.console import fit_output
 from codeqa.cli.eval_command import evaluate
 from codeqa.cli.graph_commands import callees, callers
 from codeqa.cli.index_commands import index, list_indexes, prepare, remove, repair, update, version
@@ -18,6 +19,7 @@ app = typer.Typer(
     no_args_is_help=True,
     add_completion=False,
     pretty_exceptions_enable=False,
+    callback=fit_output,
 )
 app.command()(index)
 app.command()(update)

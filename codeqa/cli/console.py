@@ -21,6 +21,7 @@ from codeqa.errors import CodeqaError
 out = Console(highlight=False)
 err = Console(stderr=True, highlight=False)
 T = TypeVar("T")
+PIPED_WIDTH = 10_000  # wide enough that no table cell or line of a piped command is ever wrapped
 
 _SEQUENCE = re.compile(  # ESC sequences (CSI, OSC, DCS/SOS/PM/APC, two-byte) and their 8-bit C1 forms
     r"\x1b(?:\[[0-?]*[ -/]*[@-~]?|\][^\x07\x1b\x9c]*(?:\x07|\x1b\\|\x9c)?|[PX^_][^\x1b\x9c]*(?:\x1b\\|\x9c)?|[ -~])?"
@@ -61,6 +62,14 @@ class TerminalFilter:
     def close(self) -> str:
         rest, self._pending = self._pending, ""
         return terminal_text(rest)
+
+
+def fit_output() -> None:
+    """Piped stdout is never hard-wrapped (rich wraps at 80 columns): a path split over two lines cannot be grepped,
+    clicked or pasted. Called as each command starts, when stdout is what the command will write to."""
+    if not out.is_terminal:
+        out.soft_wrap = True
+        out.width = PIPED_WIDTH
 
 
 def run_or_exit(action: Callable[[], T]) -> T:

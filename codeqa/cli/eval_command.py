@@ -53,7 +53,7 @@ def _cross_validation(
         _cross_validate_stages(queries, chosen, rerank_out, datasets, json_out)
     if train_out is not None and scores:
         theta = fit(queries, chosen)
-        provenance = {
+        provenance: dict[str, object] = {
             "l2": chosen,
             "chosen_by": "the strongest L2 within 1 point of the best leave-one-repository-out MRR@10",
             "cv_mrr10": {str(l2): score for l2, score in scores.items()},
@@ -93,7 +93,7 @@ def _cross_validate_stages(
             out.print(extra_table)
     if rerank_out is not None:
         fitted = fit_all(queries, config)
-        provenance = {
+        provenance: dict[str, object] = {
             "l2": l2,
             "second_stage": (
                 {
@@ -125,7 +125,7 @@ def _answers_table(summary: dict[str, dict[str, float]], ks: tuple[int, ...], ba
     columns = [f"Acc@{x}" for x in ks]
     table = Table(
         "group", "n", *columns, "facts shown", ">=1 fact", "facts in prompt", "opening file", "lines (median)",
-        "citations valid", "s/answer", title=f"answers ({backend})",
+        "citations valid", "call claims", "s/answer", title=f"answers ({backend})",
     )  # fmt: skip
     order = sorted(summary.items(), key=lambda kv: (kv[0] != "overall", kv[0]))
     for group, row in order:
@@ -141,6 +141,7 @@ def _answers_table(summary: dict[str, dict[str, float]], ks: tuple[int, ...], ba
             f"{row['opening_pct']:.1f} ({int(row['opening_ok'])})",
             f"{row['lines_median']:g}",
             f"{row['citations_valid_pct']:.1f} ({int(row['citations'])})",
+            f"{int(row['claims_verified'])}/{int(row['claims_made'])} ({int(row['claims_dropped'])} dropped)",
             f"{row['seconds_per_answer']:.2f}",
         )
     return table
@@ -231,7 +232,7 @@ def evaluate(
             raise typer.Exit(2)
     if (cv_by_repo or train_out or rerank_out or from_features) and features is None:
         raise typer.BadParameter("--cv-by-repo, --from-features, --train-out and --rerank-out need --features DIR")
-    instances = [i for path in dataset for i in run_or_exit(lambda p=path: load_dataset(p, limit))]
+    instances = [i for path in dataset for i in run_or_exit(lambda p=path: load_dataset(p, limit))]  # type: ignore[misc]
     if answers:
         from codeqa.answer.backends.registry import choices, choices_text
 

@@ -230,6 +230,8 @@ def repair(
 
     config = settings()
     report = run_or_exit(lambda: run_repair(config, name))
+    for clone in report.removed_clones:
+        out.print(safe(f"Deleted {clone}: a clone no index owns."), soft_wrap=True)
     if report.healthy:
         files = f"the search files of {name}" if name else f"the search files of {report.checked} index(es)"
         out.print(safe(f"The index store {store_database(config)} and {files} are healthy; nothing to repair."),

@@ -1,7 +1,8 @@
 """Commands that query an index: ``search`` (ranked code), ``ask`` (a cited answer) and ``models`` (LLM backends).
 
-An answer streams to stdout as it is generated; notices (fallbacks, code leaving the machine, tiny model) go to
-stderr as one line each, so ``codeqa ask ... > answer.md`` keeps a clean answer. Library imports happen inside
+An answer streams to stdout as it is generated: rendered Markdown on a terminal, plain text when piped, the model's
+Markdown itself with ``--markdown`` (``codeqa ask ... --markdown > answer.md``). Notices (fallbacks, code leaving the
+machine, tiny model) go to stderr as one line each, so a redirected answer stays clean. Library imports happen inside
 the commands to keep ``codeqa --help`` fast.
 """
 
@@ -11,6 +12,7 @@ from typing import Annotated, Any
 
 import typer
 
+from codeqa.cli.answer_text import answer_writer
 from codeqa.cli.console import TerminalFilter, err, out, run_or_exit, safe, settings
 from codeqa.cli.options import GlobOption, KindOption, LanguageOption, LayerOption, PathOption, make_filters
 
@@ -89,6 +91,9 @@ def ask(
         str | None, typer.Option(help="auto (default: CODEQA_LLM_BACKEND), ollama, openai, embedded or none.")
     ] = None,
     model: Annotated[str | None, typer.Option(help="Model name (Ollama/OpenAI) or a .gguf path (embedded).")] = None,
+    markdown: Annotated[
+        bool, typer.Option("--markdown", help="Print the answer's Markdown as is (rendered on a terminal otherwise).")
+    ] = False,
 ) -> None:
     """Answer a question about an indexed repository, citing path:start-end for every claim."""
 
@@ -108,15 +113,17 @@ def ask(
         err.print(f"[yellow]note:[/] {safe(stream.notice)}", soft_wrap=True)
     shown = stream.notice
     terminal = TerminalFilter()  # the answer quotes the repository: no escape sequence reaches the terminal
+    writer = answer_writer(out, markdown=markdown)
     try:
         for piece in stream:
-            out.file.write(terminal.feed(piece))
-            out.file.flush()
+            writer.feed(terminal.feed(piece))
     except KeyboardInterrupt:
+        writer.close()
         err.print("\n[yellow]Cancelled.[/]")
         raise typer.Exit(130) from None
     answer = stream.result()
-    out.file.write(terminal.close() + "\n")
+    writer.feed(terminal.close())
+    writer.close()
     if answer.notice and answer.notice != shown:
         err.print(f"[yellow]note:[/] {safe(answer.notice.removeprefix(shown or '').strip())}", soft_wrap=True)
     _print_sources(answer)

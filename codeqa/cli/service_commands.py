@@ -46,6 +46,7 @@ def api(
     from codeqa.service import Operations
     from codeqa.service.hosts import check_bind, is_loopback, served_hosts
     from codeqa.service.http_api import create_app
+    from codeqa.service.serving import api_server_options
 
     config = settings()
     host = host or config.api_host
@@ -71,6 +72,7 @@ def api(
         proxy_headers=bool(proxies),
         forwarded_allow_ips=proxies or None,
         server_header=False,
+        **api_server_options(),  # headers capped at 64 KB and read within 10 s (#34 finding 7)
     )
 
 

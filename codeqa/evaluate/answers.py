@@ -10,7 +10,8 @@ correct explanation has to show: the hashing call, the status code, the config k
 - answer length: non-empty lines of the answer text (what the CLI prints, the sources' one-line count aside);
 - opening-line file accuracy: whether the first file the answer cites is a gold file;
 - key facts in the prompt: the facts present in the brief a language model is given for the same question
-  (``brief.build_brief`` with Ollama's budget), measured without any model — what a local model can use.
+  (``brief.build_brief`` with Ollama's budget), measured without any model — what a local model can use;
+- call claims ("A calls B") the extractive answer made, verified in the caller's code and dropped (``claims``).
 
 Any backend can be measured (``none`` is the extractive answer). Indexes are built like ``codeqa eval``'s (test
 files left out) and share its names, so ``--keep``/``--reuse`` work across both.
@@ -57,6 +58,13 @@ class AnswerResult:
     opening_ok: bool = False  # ... is a gold file
     prompt_shown: list[str] = field(default_factory=list)  # key facts in the brief a model would get
     prompt_tokens: int = 0
+    claims_made: int = 0  # "A calls B" claims the extractive answer proposed
+    claims_verified: int = 0  # ... that a call in A's lines resolves to B (or, without a resolver, by name)
+    claims_dropped: int = 0  # ... dropped, not shown
+    claims_by_name: int = 0  # verified by name only (languages without a call resolver)
+
+
+CLAIM_COUNTS = ("claims_made", "claims_verified", "claims_dropped", "claims_by_name")
 
 
 def collapse(text: str) -> str:
@@ -124,6 +132,7 @@ def summarize_answers(results: Sequence[AnswerResult]) -> dict[str, dict[str, fl
             prompt_facts=sum(len(m.prompt_shown) for m in members),
             prompt_pct=round(100 * sum(len(m.prompt_shown) for m in members) / facts, 1) if facts else 0.0,
             prompt_tokens_median=statistics.median(m.prompt_tokens for m in members),
+            **{key: sum(getattr(m, key) for m in members) for key in CLAIM_COUNTS},
         )
         summary[group] = row
     return summary
@@ -198,6 +207,7 @@ def run_answer_eval(
             is_gold(first, instance.gold_files),
             facts_shown(prompt_text(prompt), instance.key_facts) if prompt else [],
             prompt.tokens if prompt else 0,
+            **(stream.explanation.claims.counts() if stream.explanation is not None else {}),
         )
         if answers_dir is not None:
             (answers_dir / f"{instance.instance_id}.md").write_text(

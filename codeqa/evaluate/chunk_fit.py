@@ -22,6 +22,7 @@ def fit_chunks(queries: Sequence[Query], names: Sequence[str], l2: float) -> dic
     for query in queries:
         if not query.key_lines or query.pool_owner is None:
             continue
+        assert query.second is not None and query.pool_answers is not None and query.pool_features is not None
         gold_owners = [o for o in np.unique(query.pool_owner) if query.gold[int(query.second[o])]]
         for owner in gold_owners:
             rows = query.pool_owner == owner
@@ -51,7 +52,7 @@ def chunk_case(
 ) -> ChunkCase:
     """The pooled chunks of the scored files, their within-file probabilities under ``chunk_weights`` (columns
     ``names``), and the chunks the exact-name path puts first (``exact``)."""
-    assert query.pool_owner is not None and query.second is not None
+    assert query.pool_owner is not None and query.second is not None and query.pool_features is not None
     candidate = query.second[query.pool_owner]
     keep = np.flatnonzero(np.isin(candidate, list(scores)))
     files = sorted({int(c) for c in candidate[keep]})
@@ -62,8 +63,10 @@ def chunk_case(
     features = np.zeros((len(keep), len(CHUNK_FEATURES)), dtype=np.float32)
     features[:, columns] = query.pool_features[keep][:, columns]
     within = ChunkRanker(weights).within(features, owner)
-    exact = [int(i) for i in np.flatnonzero(query.pool_exact)] if exact and query.pool_exact is not None else []
-    return ChunkCase(keep, owner, np.asarray([scores[c] for c in files]), within, best_of_groups(within, owner), exact)
+    exact_rows = [int(i) for i in np.flatnonzero(query.pool_exact)] if exact and query.pool_exact is not None else []
+    return ChunkCase(
+        keep, owner, np.asarray([scores[c] for c in files]), within, best_of_groups(within, owner), exact_rows
+    )
 
 
 def chosen_chunks(case: ChunkCase, alpha: float, temperature: float) -> list[int]:
@@ -79,7 +82,9 @@ def chosen_chunks(case: ChunkCase, alpha: float, temperature: float) -> list[int
 
 
 def chunk_metrics(query: Query, picked: list[int]) -> dict[str, float]:
-    candidate = query.second[query.pool_owner[picked]] if picked else np.zeros(0, dtype=np.int64)
+    owner, answers = query.pool_owner, query.pool_answers  # saved together: both there whenever a chunk is picked
+    second = query.second
+    candidate = second[owner[picked]] if picked and owner is not None and second is not None else np.zeros(0, np.int64)
     seen: set[int] = set()
     gain = 0.0
     for rank, c in enumerate(candidate.tolist()):
@@ -94,7 +99,7 @@ def chunk_metrics(query: Query, picked: list[int]) -> dict[str, float]:
         "chunk_precision@10": float(query.gold[candidate].sum()) / len(picked) if picked else 0.0,
     }
     if query.key_lines:
-        metrics["lines@10"] = float(query.pool_answers[picked].sum()) / query.key_lines if picked else 0.0
+        metrics["lines@10"] = float(answers[picked].sum()) / query.key_lines if picked and answers is not None else 0.0
     return metrics
 
 

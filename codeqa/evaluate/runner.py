@@ -11,6 +11,7 @@ import time
 from collections import Counter
 from collections.abc import Callable, Iterator, Sequence
 from pathlib import Path
+from typing import Any
 
 import numpy as np
 
@@ -45,7 +46,7 @@ def save_features(
     holds a line that answers)."""
     gold = set(instance.gold_files)
     matrix = features if features is not None else np.zeros((0, len(FEATURES)), dtype=np.float32)
-    extra: dict[str, np.ndarray] = {}
+    extra: dict[str, Any] = {}
     if trace is not None and table is not None:
         rows = trace.pool_rows.tolist()
         paths = [table.paths[row] for row in rows]

@@ -5,6 +5,12 @@ framework constructs (``conventions``) count as evidence of the mechanism: for "
 that is the error handlers and the error middleware, for "how does authentication flow" the filters, guards and
 session set-up. Words are matched as the question spells them (lower case, word starts), so "authenticating",
 "logged" and "misconfigured" count.
+
+"Where would I add logging?" asks for a *place*: for a concern every request meets (logging, auth) that is the
+hook every request passes through — the middleware, the base controller's filters, the router's pipeline, the
+interceptor — more than the code that already logs somewhere. Such a question leads with the derived intent
+``HOOK``, which the constructs on every request's path answer (``Construct.every_request``); its topics follow.
+(Errors are not such a concern: where to handle one is the error handler, an intent of its own.)
 """
 
 from __future__ import annotations
@@ -26,9 +32,20 @@ INTENTS: dict[str, str] = {
 }
 _COMPILED = {name: re.compile(rf"\b(?:{pattern})", re.IGNORECASE) for name, pattern in INTENTS.items()}
 PRIMARY = ("errors", "logging", "auth", "config", "jobs", "entry")  # the more specific topic leads
+HOOK = "hook"
+CROSS_CUTTING = ("logging", "auth")
+PLACEMENT = re.compile(
+    r"\bwhere (?:would|should|could|can|do|might|to|is the (?:best |right )?place to) (?:i |we |you |one )?"
+    r"(?:best )?(?:add|put|hook|plug|insert|wire|attach|register|implement|introduce)\b",
+    re.IGNORECASE,
+)
 
 
 @lru_cache(maxsize=512)
 def intents(question: str) -> tuple[str, ...]:
-    """The question's intents, most specific first (``PRIMARY`` order); empty when none applies."""
-    return tuple(name for name in PRIMARY if _COMPILED[name].search(question))
+    """The question's intents, most specific first (``PRIMARY`` order), led by ``HOOK`` when it asks where to add
+    a concern every request meets; empty when none applies."""
+    found = tuple(name for name in PRIMARY if _COMPILED[name].search(question))
+    if found and found[0] in CROSS_CUTTING and PLACEMENT.search(question):
+        return (HOOK, *found)
+    return found

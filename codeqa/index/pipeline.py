@@ -17,6 +17,7 @@ from codeqa.chunk import CHUNKER_VERSION
 from codeqa.config import Settings
 from codeqa.embed import Embedder, embedder_ready, get_embedder
 from codeqa.errors import ScanError
+from codeqa.index.clones import sweep_clones
 from codeqa.index.freshness import FileState, load_state, record_state
 from codeqa.index.journal import live_manifest, recover
 from codeqa.index.produce import CarryPlan
@@ -47,17 +48,24 @@ def run_build(
     survives failure, and another source's index is never replaced."""
     emit = progress or (lambda event: None)
     clock = StageClock()
-    with contextlib.ExitStack() as tree:  # a clone's folder lock: held until its files have been read
-        resolved = _resolve(source, settings, ref, token, allow_local, emit, clock, tree)
-        index_name = pick_name(store.list_manifests(), resolved.spec, resolved.subdir, resolved.default_name, name)
-        with index_lock(settings.home_dir / "locks", index_name):
-            recover(store, settings, index_name)
-            scan, state = _scan(resolved, settings, emit, clock, exclude, tree)
-            base = live_manifest(store, settings, index_name) if store.exists(index_name) else None
-            refuse_other_source(base, resolved.spec, resolved.subdir)  # a name never changes hands
-            embedder = _embedder(settings, embedder, emit)
-            plan = CarryPlan(base)
-            return write_generation(resolved, index_name, settings, scan, state, plan, embedder, store, clock, emit)
+    resolved: ResolvedSource | None = None
+    try:
+        # in_use: a clone stays marked in use until its index is written; tree: its folder lock, until it is read
+        with contextlib.ExitStack() as in_use, contextlib.ExitStack() as tree:
+            resolved = _resolve(source, settings, store, ref, token, allow_local, emit, clock, tree, in_use)
+            index_name = pick_name(store.list_manifests(), resolved.spec, resolved.subdir, resolved.default_name, name)
+            with index_lock(settings.home_dir / "locks", index_name):
+                recover(store, settings, index_name)
+                scan, state = _scan(resolved, settings, emit, clock, exclude, tree)
+                base = live_manifest(store, settings, index_name) if store.exists(index_name) else None
+                refuse_other_source(base, resolved.spec, resolved.subdir)  # a name never changes hands
+                embedder = _embedder(settings, embedder, emit)
+                plan = CarryPlan(base)
+                return write_generation(resolved, index_name, settings, scan, state, plan, embedder, store, clock, emit)
+    except BaseException:
+        if resolved is not None and resolved.kind == "git":  # refused or failed: its clone goes unless an index owns it
+            sweep_clones(settings, store, only=resolved.root)
+        raise
 
 
 def run_update(
@@ -78,8 +86,8 @@ def run_update(
         return run_build(manifest.source, settings, store, name=manifest.name, ref=ref, token=token, progress=progress,
                      embedder=embedder)  # fmt: skip
     clock = StageClock()
-    with contextlib.ExitStack() as tree:
-        resolved = _resolve(manifest.source, settings, ref, token, True, emit, clock, tree)
+    with contextlib.ExitStack() as in_use, contextlib.ExitStack() as tree:
+        resolved = _resolve(manifest.source, settings, store, ref, token, True, emit, clock, tree, in_use)
         with index_lock(settings.home_dir / "locks", manifest.name):
             recover(store, settings, manifest.name)
             base = live_manifest(store, settings, manifest.name)  # re-indexed while we waited for the lock?
@@ -112,15 +120,17 @@ def _carry_from(manifest: Manifest, settings: Settings, embedder: Embedder) -> t
     return generation, state.hashes()
 
 
-def _resolve(source: str, settings: Settings, ref: str | None, token: str | None, allow_local: bool,
-             emit: ProgressCallback, clock: StageClock, tree: contextlib.ExitStack) -> ResolvedSource:  # fmt: skip
+def _resolve(source: str, settings: Settings, store: Store, ref: str | None, token: str | None, allow_local: bool,
+             emit: ProgressCallback, clock: StageClock, tree: contextlib.ExitStack,
+             keep: contextlib.ExitStack) -> ResolvedSource:  # fmt: skip
     started = time.perf_counter()
     emit(ProgressEvent("clone", f"Resolving {source}"))
+    sweep_clones(settings, store)  # what refused or killed runs and removed indexes left behind
 
     def forward(message: str, fraction: float | None) -> None:
         emit(ProgressEvent("clone", message, fraction))
 
-    resolved = resolve_source(source, settings, ref=ref, token=token, allow_local=allow_local, hold=tree,
+    resolved = resolve_source(source, settings, ref=ref, token=token, allow_local=allow_local, hold=tree, keep=keep,
                               progress=forward)  # fmt: skip
     clock.add("clone", started)
     return resolved

@@ -4,8 +4,9 @@ What survives a damaged ``chroma.sqlite3``: each index's search files (chunk tab
 manifest under ``indexes/``, the clones under ``repos/``, the files of local sources and the embedding cache. The
 chunk texts are read back from the files, and an index is restored only when every chunk's content still matches
 (a chunk's id is derived from its content); otherwise the report names the ``codeqa index`` command that rebuilds
-it, which is quick because the embedding cache is kept. Nothing is embedded again and nothing is deleted: the
-damaged store is renamed, so it can still be inspected (and removed by hand).
+it, which is quick because the embedding cache is kept. Nothing is embedded again and no index is deleted: the
+damaged store is renamed, so it can still be inspected (and removed by hand). Clones that no index owns and no run is
+using (a refused or killed run's, a removed index's) are deleted last.
 
 Then the search files of every index in the store (or of the one named) are checked file by file
 (``codeqa.index.mend``), and damaged ones are written again from the store; only their file cards are embedded.
@@ -22,6 +23,7 @@ import numpy as np
 from codeqa.config import Settings
 from codeqa.embed import Embedder, get_embedder
 from codeqa.errors import CodeqaError, DamagedSearchFilesError, StoreError
+from codeqa.index.clones import sweep_clones
 from codeqa.index.journal import live_manifest
 from codeqa.index.mend import damage_of, rebuild
 from codeqa.locks import index_lock
@@ -50,6 +52,7 @@ class RepairReport:
     mended: list[tuple[str, str]] = field(default_factory=list)  # (name, what was wrong): search files rebuilt
     unmended: list[tuple[str, str]] = field(default_factory=list)  # (name, why they could not be rebuilt)
     checked: int = 0  # how many indexes' search files were checked
+    removed_clones: list[Path] = field(default_factory=list)  # clones no index owned and no run was using
 
     @property
     def healthy(self) -> bool:
@@ -96,6 +99,7 @@ def repair(settings: Settings, name: str | None = None) -> RepairReport:
     lost = {lost_name for lost_name, _, _ in report.lost}
     manifests = store.list_manifests() if name is None else [] if name in lost else [store.get_manifest(name)]
     _mend_search_files(store, settings, manifests, report)
+    report.removed_clones = sweep_clones(settings, store)  # after the restores: they read the clones' files
     return report
 
 

@@ -136,7 +136,7 @@ def file_rows(files: SearchFiles) -> list[np.ndarray]:
 def chunk_pool(
     files: SearchFiles,
     signals: ChunkSignals,
-    numbers: Sequence[int],
+    numbers: Sequence[int] | np.ndarray,
     mask: np.ndarray | None,
     named_rows: Sequence[int] = (),
 ) -> ChunkContext:

@@ -14,8 +14,12 @@ import math
 import re
 from collections.abc import Sequence
 from dataclasses import dataclass
+from typing import TYPE_CHECKING
 
 from codeqa.store.lexical import code_tokens
+
+if TYPE_CHECKING:
+    import numpy as np
 
 WINDOW = 24  # code tokens
 _LINE_COMMENT = re.compile(r"^\s*(#|//|--|;|%|\*|/\*|<!--|\{\{!|\{#)")
@@ -34,7 +38,7 @@ class QueryTerms:
         return sum(self.weights.values())
 
     @classmethod
-    def of(cls, terms: Sequence[str], document_counts: Sequence[float], documents: int) -> QueryTerms:
+    def of(cls, terms: Sequence[str], document_counts: Sequence[float] | np.ndarray, documents: int) -> QueryTerms:
         """``terms`` weighted by ``log(1 + (documents - count + 0.5) / (count + 0.5))``; unknown terms dropped."""
         weights = {}
         for term, count in zip(terms, document_counts, strict=True):

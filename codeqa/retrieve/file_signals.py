@@ -82,13 +82,13 @@ def _module_word(part: str) -> str:
     return part.replace("_", "").replace("-", "").lower()
 
 
-def _module_parts(files: SearchFiles) -> tuple[list[tuple[str, ...]], dict[tuple[str, str], list[int]]]:
+def _module_parts(files: SearchFiles) -> tuple[list[tuple[str, ...]], dict[tuple[str, ...], list[int]]]:
     """Each code file's path as module words (folders and the dotted stem), and the files by their last two words;
     computed once per loaded index."""
     cached = getattr(files, "_module_parts", None)
     if cached is None:
         parts_of: list[tuple[str, ...]] = []
-        by_tail: dict[tuple[str, str], list[int]] = {}
+        by_tail: dict[tuple[str, ...], list[int]] = {}
         for number, path in enumerate(files.files.paths):
             words = tuple(_module_word(w) for w in re.split(r"[/.]", re.sub(r"\.[A-Za-z0-9]+$", "", path)) if w)
             parts_of.append(words)

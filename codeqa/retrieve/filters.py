@@ -21,9 +21,12 @@ MAX_FILTER_CHARS = 300  # per value
 class HasFacetValues(Protocol):
     """A chunk table (one value per chunk) or ``Facets`` (value → count): anything naming the values present."""
 
-    layers: Iterable[str]
-    kinds: Iterable[str]
-    languages: Iterable[str]
+    @property
+    def layers(self) -> Iterable[str]: ...
+    @property
+    def kinds(self) -> Iterable[str]: ...
+    @property
+    def languages(self) -> Iterable[str]: ...
 
 
 @dataclass(frozen=True)

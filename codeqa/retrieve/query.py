@@ -10,15 +10,20 @@ from codeqa.store.lexical import code_tokens
 
 MAX_QUERY_CHARS = 20_000
 SURROGATE = re.compile("[\ud800-\udfff]")
+# Linear on any text (a 20,000-character question once took 14 s): a name starts where no letter precedes it (a
+# later start in the same word cannot match where the word's start did not), runs are bounded and possessive, so no
+# start scans the rest of a long word again. The matches are those of the plain patterns for names under 100 chars.
+_NAME = r"[A-Za-z_]\w{0,100}+"
+_START = r"(?<![A-Za-z_])"
 CODE_LIKE = re.compile(
-    r"[A-Za-z_]\w*(?:\.[A-Za-z_]\w*)+"  # dotted: module.func, obj.attr
-    r"|[A-Za-z_]\w*(?=\()"  # call: name(
-    r"|[A-Za-z]\w*_\w+|_\w+"  # snake_case / _private
-    r"|[a-z]+[A-Z]\w*|[A-Z][a-z0-9]+[A-Z]\w*"  # camelCase / PascalCase
+    rf"{_START}{_NAME}(?:(?:\.{_NAME})+|(?=\())"  # dotted: module.func, obj.attr; or a call: name(
+    rf"|{_START}[A-Za-z]\w{{0,100}}_\w+|{_START}_\w+"  # snake_case / _private
+    r"|(?<![a-z])[a-z]{1,100}+[A-Z]\w*|[A-Z][a-z0-9]{1,100}+[A-Z]\w*"  # camelCase / PascalCase
     r"|`[^`\n]{2,60}`"  # inline code
 )
-FILE_LIKE = re.compile(
-    r"[\w./-]+\.(?:py|js|jsx|ts|tsx|rb|go|java|rs|c|h|cc|cpp|hpp|cs|php|kt|swift|scala|md|rst|yaml|yml|toml|json)\b"
+FILE_LIKE = re.compile(  # from the start of a path-like run only: a later start finds nothing the first did not
+    r"(?<![\w./-])[\w./-]+\."
+    r"(?:py|js|jsx|ts|tsx|rb|go|java|rs|c|h|cc|cpp|hpp|cs|php|kt|swift|scala|md|rst|yaml|yml|toml|json)\b"
 )
 TRACEBACK_FRAME = re.compile(r'File "([^"\n]+)", line \d+, in ([A-Za-z_][\w]*)')
 MODULE_PATH = re.compile(r"\b[a-z_][a-z0-9_]*(?:\.[a-z_][a-z0-9_]*){2,}\b")  # package.module.sub → a file
@@ -55,8 +60,14 @@ def query_identifiers(query: str) -> tuple[set[str], set[str]]:
 
     Traceback frames give both (``File ".../pkg/mod.py", line 3, in func``); a dotted module path
     (``pkg.sub.mod``) also names the file ``pkg/sub/mod.py``. Paths may be absolute or relative: they are matched
-    against repository paths by suffix.
+    against repository paths by suffix. Parsed once per question (the sets returned are the caller's own).
     """
+    names, files = _identifiers(query)
+    return set(names), set(files)
+
+
+@lru_cache(maxsize=32)
+def _identifiers(query: str) -> tuple[frozenset[str], frozenset[str]]:
     names: set[str] = set()
     for raw in CODE_LIKE.findall(query):
         raw = raw.strip("`").strip()
@@ -71,7 +82,7 @@ def query_identifiers(query: str) -> tuple[set[str], set[str]]:
             names.add(function.lower())
     for module in MODULE_PATH.findall(query):
         files.add(module.replace(".", "/") + ".py")
-    return names, files
+    return frozenset(names), frozenset(files)
 
 
 @lru_cache(maxsize=32)

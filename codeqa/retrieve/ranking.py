@@ -145,9 +145,9 @@ def rank(
     in_cut = pool.owner < cut
     values = np.full(len(pool.rows), -np.inf)
     values[in_cut] = later.chunks.values(file_score, pool_features[in_cut], pool.owner[in_cut])
-    best = [int(i) for i in np.argsort(-values, kind="stable")[:k] if np.isfinite(values[i])]
-    chosen = [int(pool.rows[i]) for i in best]
-    chunk_value = {int(pool.rows[i]): float(values[i]) for i in best}
+    top_chunks = [int(i) for i in np.argsort(-values, kind="stable")[:k] if np.isfinite(values[i])]
+    chosen = [int(pool.rows[i]) for i in top_chunks]
+    chunk_value = {int(pool.rows[i]): float(values[i]) for i in top_chunks}
     if exact:
         front = exact if asks_only_for_the_name(query) else exact[:1]
         chosen = list(dict.fromkeys([*front, *chosen]))[:k]

@@ -68,8 +68,8 @@ class RerankContext(Columns):
             return cache
         index = self.files.files
         names = [n for n in sorted(self.names) if IDENTIFIER.fullmatch(n)]
-        defines = np.zeros(len(self.numbers), dtype=np.float32)
-        uses = np.zeros(len(self.numbers), dtype=np.float32)
+        defines: np.ndarray = np.zeros(len(self.numbers), dtype=np.float32)
+        uses: np.ndarray = np.zeros(len(self.numbers), dtype=np.float32)
         counted = 0
         tokens, wanted = [], []
         for name in names:

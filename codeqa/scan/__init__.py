@@ -19,6 +19,7 @@ from pathlib import Path, PurePosixPath
 from codeqa.config import Settings
 from codeqa.errors import ScanError
 from codeqa.records import ProgressFn, ScanResult, SkippedFile, SkipReason, SourceFile
+from codeqa.scan.docs_output import generated_docs_folders, inside
 from codeqa.scan.files import decode_text, examine_file, notebook_text, read_source
 from codeqa.scan.walk import iter_candidate_paths
 
@@ -72,11 +73,28 @@ def scan_repository(
                 continue
             reason = outcome
         result.skipped.append(SkippedFile(rel, reason or SkipReason.UNSUPPORTED_TYPE))
+    _skip_generated_docs_folders(result)
     result.files.sort(key=lambda f: f.path)
     result.skipped.sort(key=lambda s: s.path)
     if progress:
         progress(f"Scanned {seen} files: {len(result.files)} to index, {len(result.skipped)} skipped", 1.0)
     return result
+
+
+def _skip_generated_docs_folders(result: ScanResult) -> None:
+    """A generator's unmarked pages (navigation, styles, copied sources) go with the marked pages of their folder.
+
+    Each file is reported on its own (not the folder once) so that the file states an update compares with know
+    every one of them.
+    """
+    marked = [item.path for item in result.skipped if item.reason is SkipReason.GENERATED_DOCS]
+    if not marked:
+        return
+    folders = generated_docs_folders(marked, ((file.path, file.language) for file in result.files))
+    moved = [file for file in result.files if inside(file.path, folders)]
+    if moved:
+        result.files = [file for file in result.files if not inside(file.path, folders)]
+        result.skipped.extend(SkippedFile(file.path, SkipReason.GENERATED_DOCS) for file in moved)
 
 
 def _check_limits(files: int, total_bytes: int, settings: Settings) -> None:

@@ -15,6 +15,7 @@ from pathlib import Path, PurePosixPath
 from codeqa.config import Settings
 from codeqa.languages import detect_language, detect_shebang, has_extension
 from codeqa.records import SkipReason, SourceFile
+from codeqa.scan.docs_output import is_generated_docs
 
 LOCKFILES = frozenset(
     {
@@ -140,6 +141,8 @@ def examine_file(entry: os.DirEntry[str] | _Named, rel: str, settings: Settings)
     language = language or detect_shebang(text) or ""
     if not language:
         return SkipReason.UNSUPPORTED_TYPE
+    if not settings.index_generated_docs and is_generated_docs(text, language):
+        return SkipReason.GENERATED_DOCS
     head = text[:2048]
     if ("enerated" in head and _GENERATED_TEXT_RE.search(head)) or (
         language in ("javascript", "typescript") and _BUNDLE_TEXT_RE.search(head)

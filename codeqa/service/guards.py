@@ -1,6 +1,9 @@
 """The HTTP API's edge, as ASGI middleware that runs before FastAPI reads a byte of the body.
 
-``TokenGuard`` checks the bearer token (and refuses a client after too many wrong ones, 429 with ``Retry-After``);
+``CrossSiteGuard`` refuses what a page on another site makes a browser send (``Sec-Fetch-Site``) before the token is
+looked at; ``TokenGuard`` checks the bearer token and refuses a client after too many wrong ones (429 with
+``Retry-After``), counting only a token that was sent: twenty ``<img>`` tags on another site cannot lock out the real
+token;
 ``BodyLimit`` refuses a body larger than the limit from its ``Content-Length`` alone, and reads a body without one
 (chunked) only up to the limit. So a stranger's 200 MB upload costs neither memory nor parsing.
 """
@@ -17,6 +20,8 @@ from starlette.types import ASGIApp, Message, Receive, Scope, Send
 from codeqa.service.ratelimit import RateLimiter
 
 FAILURE_WINDOW_SECONDS = 600.0
+OTHER_SITES = ("cross-site", "same-site")  # same-site: another port of localhost is another program's page
+EMBEDDED = ("object", "embed")  # a navigation into these is a resource load, not the user opening a page
 
 
 async def send_error(send: Send, status: int, kind: str, message: str, headers: dict[str, str] | None = None) -> None:
@@ -31,6 +36,30 @@ async def send_error(send: Send, status: int, kind: str, message: str, headers: 
 def client_of(scope: Scope) -> str:
     client = scope.get("client")
     return client[0] if client else "unknown"
+
+
+def from_another_site(headers: Headers, method: str) -> bool:
+    """A request a page on another site (or another port) made the browser send: its fetch metadata says so. A
+    plain GET navigation (the user following a link) is let through; it carries no token, so it cannot guess."""
+    if headers.get("sec-fetch-site", "").lower() not in OTHER_SITES:
+        return False  # same-origin, typed by the user ("none"), or a script or agent (no fetch metadata at all)
+    navigation = headers.get("sec-fetch-mode", "").lower() == "navigate" and method == "GET"
+    return not (navigation and headers.get("sec-fetch-dest", "").lower() not in EMBEDDED)
+
+
+class CrossSiteGuard:
+    """Refuse (403) requests that pages on other sites make a browser send, before any token is checked."""
+
+    def __init__(self, app: ASGIApp) -> None:
+        self.app = app
+
+    async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
+        if scope["type"] == "http" and from_another_site(Headers(scope=scope), scope["method"]):
+            site = Headers(scope=scope).get("sec-fetch-site")
+            message = f"Refused: a page on another site made this request (Sec-Fetch-Site: {site})."
+            await send_error(send, 403, "CrossSiteRequest", message)
+            return
+        await self.app(scope, receive, send)
 
 
 class TokenGuard:
@@ -58,7 +87,8 @@ class TokenGuard:
             await send_error(send, 429, "RateLimited", message, {"Retry-After": str(wait)})
             return
         if not hmac.compare_digest(self._given(scope), self.token):
-            self.failures.check(client, "auth")  # counts this failure
+            if Headers(scope=scope).get("authorization", "").strip():
+                self.failures.check(client, "auth")  # a wrong token counts; none at all is no guess
             await send_error(send, 401, "Unauthorized", "Missing or wrong token: send 'Authorization: Bearer <token>'.")
             return
         await self.app(scope, receive, send)

@@ -4,8 +4,9 @@ A web page on another site can make a browser send requests to ``127.0.0.1``: ei
 then that site) or after pointing its own name at ``127.0.0.1`` (DNS rebinding: the ``Host`` header is then that
 name). The HTTP API and the served app both accept only the hosts they serve — loopback names, the address they
 are bound to and the names in ``CODEQA_ALLOWED_HOSTS`` — for plain requests and WebSocket upgrades alike. The Host
-check is Starlette's ``TrustedHostMiddleware``; ``OriginGuard`` refuses a request whose ``Origin`` is not one of
-those hosts (scripts and agents send no ``Origin``; browsers always do on a POST and a WebSocket).
+check is Starlette's ``TrustedHostMiddleware``; ``OriginGuard`` refuses a request whose ``Origin`` is not this
+server's own (scripts and agents send no ``Origin``; browsers always do on a POST and a WebSocket). An origin is a
+scheme, a host *and a port*: a page on ``http://localhost:3000`` is another program's page, not ours.
 """
 
 from __future__ import annotations
@@ -24,6 +25,8 @@ from codeqa.errors import CodeqaError
 
 LOOPBACK_HOSTS = ("127.0.0.1", "localhost", "[::1]")
 MIN_TOKEN_CHARS = 16
+MIN_TOKEN_DISTINCT = 8  # "aaaaaaaaaaaaaaaa" is long but guessable; 16 random hex digits have fewer than 8 in 1 of 100
+DEFAULT_PORTS = {"http": 80, "https": 443}
 
 
 def host_name(address: str) -> str:
@@ -54,26 +57,40 @@ def host_allowed(host: str, patterns: Iterable[str]) -> bool:
 
 
 class OriginGuard:
-    """Refuse (403) a request or WebSocket whose ``Origin`` header names a host this server does not serve."""
+    """Refuse (403) a request or WebSocket whose ``Origin`` is not this server's own page.
+
+    Own means a served host name and either this server's scheme and port (a page on ``http://localhost:8501``
+    calling ``127.0.0.1:8501``) or exactly the host and port the browser addressed (``Host``: the port a
+    container maps, or a TLS proxy in front, which this server cannot see). Any other port on the same name is
+    another program: a page on ``http://localhost:3000`` must not drive the app on ``localhost:8501``.
+    """
 
     def __init__(self, app: ASGIApp, allowed_hosts: Iterable[str]) -> None:
         self.app = app
         self.allowed_hosts = tuple(allowed_hosts)
 
-    def allows(self, origin: str) -> bool:
+    def allows(self, origin: str, scope: Scope) -> bool:
         try:
             parts = urlsplit(origin)
-            hostname = parts.hostname
+            hostname, port = parts.hostname, parts.port
         except ValueError:
             return False
-        if parts.scheme not in ("http", "https") or not hostname:
+        if parts.scheme not in DEFAULT_PORTS or not hostname:
             return False  # "null" (a sandboxed frame, a file:// page) or a malformed origin
-        return host_allowed(host_name(hostname), self.allowed_hosts)
+        if not host_allowed(host_name(hostname), self.allowed_hosts):
+            return False
+        port = port or DEFAULT_PORTS[parts.scheme]
+        server = scope.get("server")
+        own_scheme = "https" if scope.get("scheme") in ("https", "wss") else "http"
+        if server and server[1] == port and parts.scheme == own_scheme:
+            return True
+        addressed = Headers(scope=scope).get("host", "").lower()
+        return addressed != "" and parts.netloc.lower() == addressed
 
     async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
         if scope["type"] in ("http", "websocket"):
             origin = Headers(scope=scope).get("origin")
-            if origin is not None and not self.allows(origin):
+            if origin is not None and not self.allows(origin, scope):
                 message = f"Requests from pages on {origin} are refused: this server only answers its own pages."
                 await PlainTextResponse(message, status_code=403)(scope, receive, send)
                 return
@@ -107,8 +124,9 @@ def check_bind(host: str, token: str | None) -> None:
             f"Refusing to serve the API on {host} without a token: set CODEQA_API_TOKEN to a long random secret "
             "(clients send it as 'Authorization: Bearer <token>'), or bind to 127.0.0.1."
         )
-    if len(token) < MIN_TOKEN_CHARS or any(char.isspace() for char in token):
+    if len(token) < MIN_TOKEN_CHARS or any(char.isspace() for char in token) or len(set(token)) < MIN_TOKEN_DISTINCT:
         raise CodeqaError(
             f"Refusing to serve the API on {host} with a weak token: CODEQA_API_TOKEN must be at least "
-            f"{MIN_TOKEN_CHARS} characters without spaces (e.g. `openssl rand -hex 24`)."
+            f"{MIN_TOKEN_CHARS} characters without spaces, at least {MIN_TOKEN_DISTINCT} of them different "
+            "(e.g. `openssl rand -hex 24`)."
         )

@@ -37,7 +37,7 @@ from codeqa.errors import (
     StoreError,
 )
 from codeqa.service.events import StreamSlots, event_stream, job_progress, sse
-from codeqa.service.guards import BodyLimit, TokenGuard
+from codeqa.service.guards import BodyLimit, CrossSiteGuard, TokenGuard
 from codeqa.service.hosts import guard_middleware, served_hosts
 from codeqa.service.models import (
     AskRequest,
@@ -55,7 +55,7 @@ from codeqa.service.models import (
 )
 from codeqa.service.operations import Operations
 from codeqa.service.ratelimit import RateLimiter
-from codeqa.service.results import chunk_result
+from codeqa.service.results import AnswerPieces, chunk_result
 from codeqa.version import __version__
 
 # most specific first: the first class an error is an instance of decides its status
@@ -103,10 +103,11 @@ def error_response(status: int, kind: str, message: str, headers: dict[str, str]
 
 
 def edge(settings, bind: str) -> list[Middleware]:
-    """What runs before FastAPI, outermost first: Host and Origin check, token, body size."""
+    """What runs before FastAPI, outermost first: Host and Origin check, other sites' requests, token, body size."""
     token = settings.api_token.get_secret_value() if settings.api_token else None
     return [
         *guard_middleware(served_hosts(bind, settings.allowed_hosts)),
+        Middleware(CrossSiteGuard),
         Middleware(TokenGuard, token=token, failures_allowed=settings.api_failed_auth_limit, public=PUBLIC_PATHS),
         Middleware(BodyLimit, limit=settings.api_max_body_bytes),
     ]
@@ -230,16 +231,17 @@ def create_app(ops: Operations, bind: str | None = None) -> FastAPI:
             raise
 
         def events() -> Iterator[bytes]:
-            try:
-                sources = [chunk_result(hit, stream.question).model_dump() for hit in stream.sources]
-                yield sse("sources", {"sources": sources, "backend": stream.backend, "notice": stream.notice})
-                for piece in stream:
-                    yield sse("token", {"text": piece})
-                yield sse("answer", ops.answer_result(index, stream.result()))
-            finally:
-                streams.give()
+            sources = [chunk_result(hit, stream.question).model_dump() for hit in stream.sources]
+            yield sse("sources", {"sources": sources, "backend": stream.backend, "notice": stream.notice})
+            pieces = AnswerPieces()  # the tokens join into the final answer's text, made safe the same way
+            for piece in stream:
+                if text := pieces.feed(piece):
+                    yield sse("token", {"text": text})
+            if text := pieces.flush():
+                yield sse("token", {"text": text})
+            yield sse("answer", ops.answer_result(index, stream.result()))
 
-        return event_stream(events())
+        return event_stream(events(), streams.give)
 
     app.include_router(reads)
     app.include_router(asks)
@@ -271,7 +273,7 @@ def write_routes(ops: Operations, authorized, stream_slot, streams: StreamSlots)
         """Progress as server-sent events: ``progress`` on each change, then ``done`` with the final status."""
         status = ops.job(job_id)
         stream_slot()
-        return event_stream(job_progress(ops, status, streams.give))
+        return event_stream(job_progress(ops, status), streams.give)
 
     @router.delete("/indexes/{index}")
     def remove(index: str) -> Removed:

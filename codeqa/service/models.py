@@ -56,7 +56,8 @@ class IndexRequest(Request):
 
 class KeyLine(BaseModel):
     line: int
-    text: str
+    text: str = Field(description="The line of code as written, without control characters and terminal escapes: "
+                      "code to show as text, not markdown to render.")  # fmt: skip
 
 
 class ChunkResult(BaseModel):
@@ -96,7 +97,10 @@ class FilesResult(BaseModel):
 class AskResult(BaseModel):
     index: str
     question: str
-    answer: str = Field(description="Markdown; cites [n] (the numbered sources) and path:start-end.")
+    answer: str = Field(
+        description="Markdown; cites [n] (the numbered sources) and path:start-end. Safe to render: images and links "
+        "to other hosts are shown as text, raw HTML is inert, control characters and terminal escapes are removed."
+    )
     sources: list[ChunkResult]
     backend: str = Field(description="The backend that answered; 'none' for the extractive answer.")
     model: str | None

@@ -37,7 +37,7 @@ from codeqa.service.models import (
     SearchResult,
     SymbolResult,
 )
-from codeqa.service.results import chunk_result, index_info, job_status
+from codeqa.service.results import answer_text, chunk_result, index_info, job_status, plain_text
 
 MAX_SEARCH_K = 200
 MAX_ASK_K = 50
@@ -135,14 +135,14 @@ class Operations:
         return AskResult(
             index=index,
             question=answer.question,
-            answer=answer.text,
+            answer=answer_text(answer.text),
             sources=[chunk_result(hit, answer.question) for hit in answer.sources],
             backend=answer.backend,
             model=answer.model,
             generated=answer.generated,
             citations_valid=answer.citations_valid,
             citations_invalid=answer.citations_invalid,
-            notice=answer.notice,
+            notice=None if answer.notice is None else plain_text(answer.notice),
         )
 
     def symbol(self, index: str, symbol: str, relation: str, limit: int = 20) -> SymbolResult:

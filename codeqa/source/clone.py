@@ -3,8 +3,11 @@
 A clone goes to a temporary directory and is swapped in atomically, with a timeout; a killed clone leaves nothing
 behind that the next run does not clean up. Runs on the same source share its clone folder, so the swap happens
 under that folder's lock, and a caller that reads the tree afterwards (``hold=``) keeps the lock until it is done:
-no run ever reads a tree another run is swapping out. ``settings.github_token`` is only sent to github.com; an explicit
-``token=`` is sent to whatever host was asked. The token travels only through git's environment config.
+no run ever reads a tree another run is swapping out. A clone is fetched without checkout and its tree is checked
+against the scan's limits first (``codeqa.source.checkout``): a git bomb is refused before it writes its files. A run
+marks its clone in use until its index owns it (``codeqa.source.leftovers`` sweeps the clones nobody owns).
+``settings.github_token`` is only sent to github.com; an explicit ``token=`` is sent to whatever host was asked. The
+token travels only through git's environment config.
 """
 
 from __future__ import annotations
@@ -26,8 +29,10 @@ from git.util import RemoteProgress
 
 from codeqa.config import Settings
 from codeqa.errors import CloneError, SourceError
-from codeqa.locks import folder_lock, process_alive
+from codeqa.locks import folder_lock
 from codeqa.records import ProgressFn, ResolvedSource
+from codeqa.source.checkout import check_tree, has_commit
+from codeqa.source.leftovers import folder_lock_path, in_use, remove_dead_temporaries
 from codeqa.source.parse import SHA_RE, SourceSpec, looks_like_git_dir, parse_source
 
 _NETWORK_MARKERS = ("could not resolve host", "failed to connect", "connection refused", "network is unreachable",
@@ -38,9 +43,12 @@ _MISSING_MARKERS = ("not found", "does not appear to be a git repository", "auth
 
 def resolve_source(spec: str, settings: Settings, *, ref: str | None = None, token: str | None = None,
                    progress: ProgressFn | None = None, allow_local: bool = True,
-                   hold: contextlib.ExitStack | None = None) -> ResolvedSource:  # fmt: skip
+                   hold: contextlib.ExitStack | None = None,
+                   keep: contextlib.ExitStack | None = None) -> ResolvedSource:  # fmt: skip
     """Give back a local working tree for ``spec``: the directory itself, or a fresh shallow clone (``hold``: the
-    clone folder's lock stays on that stack until it is closed, so the tree cannot be swapped while it is read)."""
+    clone folder's lock stays on that stack until it is closed, so the tree cannot be swapped while it is read;
+    ``keep``: the clone stays marked in use until that stack is closed, so no sweep of unowned clones deletes it
+    before the caller's index owns it)."""
     parsed = parse_source(spec, ref=ref, allow_local=allow_local, allow_insecure=settings.allow_insecure_sources)
     resolved = _resolve_local(parsed) if parsed.kind == "local" else None
     if resolved is None:  # a remote, or a bare local repository (it has no files to read in place)
@@ -48,7 +56,7 @@ def resolve_source(spec: str, settings: Settings, *, ref: str | None = None, tok
             parsed = replace(parsed, kind="remote", clone_url=Path(parsed.display).as_uri())
         elif token is None and settings.github_token is not None and parsed.host == "github.com":
             token = settings.github_token.get_secret_value()
-        resolved = _clone(parsed, settings, token or None, progress, hold)
+        resolved = _clone(parsed, settings, token or None, progress, hold, keep)
     if resolved.subdir and not (resolved.root / resolved.subdir).is_dir():
         raise SourceError(f"No directory {resolved.subdir!r} in {resolved.spec}")
     return resolved
@@ -137,39 +145,46 @@ def _run_git(args: list[str], cwd: Path, env: dict[str, str], deadline: float, p
         raise handler.failure
 
 
-def _fetch(parsed: SourceSpec, tmp: Path, env: dict[str, str], deadline: float, progress: ProgressFn | None) -> None:
-    """Shallow clone into ``tmp``; a commit SHA is fetched by itself (init + fetch --depth 1 + checkout)."""
+def _fetch(parsed: SourceSpec, tmp: Path, settings: Settings, env: dict[str, str], deadline: float,
+           progress: ProgressFn | None) -> None:  # fmt: skip
+    """Shallow clone into ``tmp`` without checkout, check the tree against the limits, then check it out; a commit
+    SHA is fetched by itself (init + fetch --depth 1)."""
     url, ref = parsed.clone_url or "", parsed.ref
     if ref and SHA_RE.match(ref):
         _run_git(["init", "-q", "--", str(tmp)], tmp, env, deadline, None)
         _run_git(["remote", "add", "origin", "--", url], tmp, env, deadline, None)
         _run_git(["fetch", "--depth=1", "--progress", "origin", ref], tmp, env, deadline, progress)
-        _run_git(["-c", "advice.detachedHead=false", "checkout", "-q", "FETCH_HEAD"], tmp, env, deadline, progress)
+        rev = "FETCH_HEAD"
     else:
         branch = [f"--branch={ref}"] if ref else []  # attached: a branch named "-evil" cannot read as an option
-        args = ["clone", "--depth=1", "--single-branch", "--progress", *branch, "--", url, str(tmp)]
+        args = ["clone", "--depth=1", "--single-branch", "--no-checkout", "--progress", *branch, "--", url, str(tmp)]
         _run_git(args, tmp.parent, env, deadline, progress)
+        rev = "HEAD"
+    if has_commit(tmp, rev, env):  # an empty repository has nothing to check out
+        check_tree(tmp, rev, settings, env, deadline, parsed.display)
+        _run_git(["-c", "advice.detachedHead=false", "checkout", "-q", rev], tmp, env, deadline, progress)
 
 
 def _clone(parsed: SourceSpec, settings: Settings, token: str | None, progress: ProgressFn | None,
-           hold: contextlib.ExitStack | None = None) -> ResolvedSource:  # fmt: skip
+           hold: contextlib.ExitStack | None, keep: contextlib.ExitStack | None) -> ResolvedSource:  # fmt: skip
     """Clone into a temporary sibling, then swap it in under the folder's lock: a failed clone never destroys the
     previous one, and two runs never swap the same folder at once."""
     assert parsed.clone_url is not None
     (clones := settings.clones_dir).mkdir(parents=True, exist_ok=True)
     dest = clones / f"{parsed.default_name}-{hashlib.sha256(parsed.clone_url.encode()).hexdigest()[:8]}"
-    _remove_leftovers(dest)
+    remove_dead_temporaries(clones)
     tmp = Path(tempfile.mkdtemp(prefix=f".{dest.name}.{os.getpid()}.", suffix=".partial", dir=clones))
     if progress:
         progress(f"Cloning {parsed.display}", None)
     try:
-        _fetch(
-            parsed, tmp, _git_env(token, parsed.clone_url), time.monotonic() + settings.clone_timeout_seconds, progress
-        )
+        deadline = time.monotonic() + settings.clone_timeout_seconds
+        _fetch(parsed, tmp, settings, _git_env(token, parsed.clone_url), deadline, progress)
         sha, branch = _head_info(git.Repo(tmp))
         with contextlib.ExitStack() as local:
-            lock = folder_lock(settings.home_dir / "locks" / "clones" / f"{dest.name}.lock")
-            (hold if hold is not None else local).enter_context(lock)
+            locks = settings.home_dir / "locks"
+            (hold if hold is not None else local).enter_context(folder_lock(folder_lock_path(locks, dest.name)))
+            # in use (no sweep deletes it) from before it is in place until the caller's index owns it
+            (keep if keep is not None else hold if hold is not None else local).enter_context(in_use(locks, dest.name))
             _swap_in(tmp, dest)
     except TimeoutError:
         hint = f"{settings.clone_timeout_seconds} s: raise CODEQA_CLONE_TIMEOUT_SECONDS or check your network"
@@ -183,15 +198,6 @@ def _clone(parsed: SourceSpec, settings: Settings, token: str | None, progress: 
     return ResolvedSource(
         parsed.display, dest, parsed.subdir, "git", parsed.ref or branch, sha, parsed.web_url, parsed.default_name
     )
-
-
-def _remove_leftovers(dest: Path) -> None:
-    """Delete the temporary trees of clones whose process was killed (``.<name>.<pid>.….partial``, ``.old-<pid>-…``)."""
-    pattern = re.compile(rf"^\.{re.escape(dest.name)}\.(?:old-)?(\d+)[.-]")
-    for path in dest.parent.glob(f".{dest.name}.*"):
-        match = pattern.match(path.name)
-        if match and not process_alive(int(match[1])):  # a live process may still be cloning: leave it
-            shutil.rmtree(path, ignore_errors=True)
 
 
 def _swap_in(tmp: Path, dest: Path) -> None:

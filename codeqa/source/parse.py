@@ -19,6 +19,7 @@ Decisions (the tests pin them down):
 
 from __future__ import annotations
 
+import ipaddress
 import os
 import posixpath
 import re
@@ -43,7 +44,6 @@ SHA_RE = re.compile(r"^(?:[0-9a-f]{40}|[0-9a-f]{64})$")
 # "-evil" is a valid branch (a repository's default branch may be one): refs are only ever passed attached
 # (--branch=-evil), so none can read as an option; "--…" is still refused as a likely mistake
 _BAD_REF_RE = re.compile(r"[\s~^:?*\[\\\x00-\x1f\x7f]|\.\.|@\{|^--|^[/.]|/$|\.lock$|//")
-_LOOPBACK = {"127.0.0.1", "localhost", "::1"}
 _GITHUB_FORM = "https://github.com/owner/repo[/tree/<ref>[/<directory>]]"
 _REMOTE = "give a GitHub URL (https://github.com/owner/repo), owner/repo, or another https git URL"
 _HELP = _REMOTE.replace(", or", ",") + ", or a local directory"
@@ -173,7 +173,7 @@ def _parse_url(url: str, scheme: str, ref: str | None, allow_local: bool, allow_
     if not host or len(host) > 253 or not _HOST_RE.match(host):
         raise SourceError(f"Not a valid host in the repository URL: {_HELP}")
     if scheme in ("http", "git"):
-        loopback = host in _LOOPBACK or host.startswith("127.")
+        loopback = is_loopback_host(host)
         if not (loopback and (scheme == "git" or allow_insecure)):
             raise UnsafeSourceError(_insecure_hint(scheme, loopback))
         netloc = parts.netloc
@@ -187,6 +187,17 @@ def _parse_url(url: str, scheme: str, ref: str | None, allow_local: bool, allow_
     if host in ("github.com", "www.github.com"):
         return _parse_github(segments, ref)
     return _parse_generic(scheme, netloc, host, segments, ref)
+
+
+def is_loopback_host(host: str) -> bool:
+    """``localhost`` or a loopback address (127.0.0.0/8, ::1), exactly: ``127.evil.example`` and
+    ``127.0.0.1.nip.io`` are names that other machines' DNS answers for."""
+    if host.lower() == "localhost":
+        return True
+    try:
+        return ipaddress.ip_address(host.strip("[]")).is_loopback
+    except ValueError:
+        return False
 
 
 def _insecure_hint(scheme: str, loopback: bool) -> str:

@@ -15,6 +15,7 @@ import json
 import math
 from collections.abc import Sequence
 from pathlib import Path
+from typing import Literal
 
 import numpy as np
 
@@ -53,7 +54,7 @@ class Bm25Index:
     @classmethod
     def load(cls, directory: Path, *, mmap: bool = False) -> Bm25Index:
         """``OSError``/``ValueError`` when the files are missing or damaged."""
-        mode = "r" if mmap else None
+        mode: Literal["r"] | None = "r" if mmap else None
         data, indices, indptr = (np.load(directory / name, mmap_mode=mode) for name in cls.FILES)
         vocab = json.loads((directory / "vocab.index.json").read_text("utf-8"))
         params = json.loads((directory / "params.index.json").read_text())

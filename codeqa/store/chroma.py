@@ -147,7 +147,7 @@ class Store:
     # -- registry ----------------------------------------------------------------------------
     def list_manifests(self) -> list[Manifest]:
         records = self._guard(lambda: self._registry.get(include=["documents"]))
-        manifests = [self._guard(lambda doc=doc: Manifest.from_json(doc)) for doc in records["documents"] or []]
+        manifests = [self._guard(lambda doc=doc: Manifest.from_json(doc)) for doc in records["documents"] or []]  # type: ignore[misc]
         return sorted(manifests, key=lambda m: m.name)
 
     def get_manifest(self, name: str) -> Manifest:
@@ -203,7 +203,7 @@ class Store:
         ids = list(ids)
         limit = max(1, min(self._client.get_max_batch_size(), 2000))
         for start in range(0, len(ids), limit):
-            self._guard(lambda batch=ids[start : start + limit]: collection.delete(ids=batch))
+            self._guard(lambda batch=ids[start : start + limit]: collection.delete(ids=batch))  # type: ignore[misc]
 
     def commit(self, manifest: Manifest) -> Manifest | None:
         """Make ``manifest`` (its collection and generation) the live index for ``manifest.name``; returns the
@@ -295,7 +295,10 @@ class Store:
         include = ["documents", "metadatas", *(["embeddings"] if vectors else [])]
         total = self.count(manifest)
         for offset in range(0, total, batch):
-            records = self._read(manifest, lambda c, o=offset: c.get(include=include, limit=batch, offset=o))
+            records = self._read(
+                manifest,
+                lambda c, o=offset: c.get(include=include, limit=batch, offset=o),  # type: ignore[misc]
+            )
             chunks = [
                 chunk_from_record(doc, meta)
                 for doc, meta in zip(records["documents"], records["metadatas"], strict=True)

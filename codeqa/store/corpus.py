@@ -47,12 +47,12 @@ class Ragged:
 
     def take(self, rows: Sequence[int]) -> Ragged:
         """The sequences of ``rows``, in that order, as a new ``Ragged`` (one vectorized gather)."""
-        rows = np.asarray(rows, dtype=np.int64)
-        starts, ends = self.offsets[rows], self.offsets[rows + 1]
+        picked = np.asarray(rows, dtype=np.int64)
+        starts, ends = self.offsets[picked], self.offsets[picked + 1]
         lengths = ends - starts
-        offsets = np.zeros(len(rows) + 1, dtype=np.int64)
+        offsets = np.zeros(len(picked) + 1, dtype=np.int64)
         np.cumsum(lengths, out=offsets[1:])
-        if not len(rows) or not offsets[-1]:
+        if not len(picked) or not offsets[-1]:
             return Ragged(np.zeros(0, np.int32), offsets)
         source = np.repeat(starts - offsets[:-1], lengths) + np.arange(offsets[-1], dtype=np.int64)
         return Ragged(self.flat[source], offsets)
@@ -124,7 +124,7 @@ class Corpus:
                 parts = {key: data[key] for key in data.files}
             corpus = cls(
                 vocab,
-                *(Ragged(parts[f"{name}_flat"], parts[f"{name}_offsets"]) for name in ("lexical",)),
+                Ragged(parts["lexical_flat"], parts["lexical_offsets"]),
                 parts["code_len"],
                 Ragged(parts["refs_flat"], parts["refs_offsets"]),
                 Ragged(parts["plain_flat"], parts["plain_offsets"]),
@@ -135,8 +135,8 @@ class Corpus:
             return None
         if len(corpus.lexical) != len(corpus.code_len):
             return None
-        parts = (corpus.lexical, corpus.refs, corpus.plain)
-        return corpus if all(_well_formed(part, len(vocab)) for part in parts) else None
+        sequences = (corpus.lexical, corpus.refs, corpus.plain)
+        return corpus if all(_well_formed(part, len(vocab)) for part in sequences) else None
 
 
 def _well_formed(part: Ragged, vocabulary: int) -> bool:

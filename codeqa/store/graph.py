@@ -5,20 +5,25 @@ class or method name; ``Class.method`` defines ``Class.method`` and ``method``).
 inheritance and type uses in every language we parse, without a resolver per language. Names defined in many
 places (``get``, ``run``) are too ambiguous to be evidence and are ignored. A name links only within a runtime
 (``languages.RUNTIMES``): Elixir's ``Logger`` is not the TypeScript class ``Logger`` of the same app's front end.
+Where a file's names are resolved (``scopes``: Python, ``resolve.python.NameScope``), a name links to another file
+only if the file can mean it there: a name ``from m import name`` binds links to m only (to nothing when m is an
+external package), a name the file defines itself (``login = LoginManager()``) to nothing elsewhere, any other name
+(an attribute, a method on an object) only to files the file imports.
 """
 
 from __future__ import annotations
 
 from collections import defaultdict
-from collections.abc import Iterable, Sequence
+from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 
 import numpy as np
 from scipy import sparse
 
+from codeqa.chunk.resolve.python import NameScope
 from codeqa.languages import runtime
-from codeqa.symbols import defined_names
+from codeqa.symbols import defined_names, qualified_names
 
 GRAPH_FILE = "graph.npz"
 MAX_DEFINITIONS = 4  # a name defined in more places than this is not evidence of a link
@@ -38,6 +43,7 @@ class SymbolGraph:
         references: Iterable[Iterable[str]],
         languages: Sequence[str] | None = None,
         paths: Sequence[str] | None = None,
+        scopes: Mapping[str, NameScope] | None = None,
     ) -> SymbolGraph:
         """From each chunk's symbol and the names it mentions (strings), and each chunk's language and file."""
         vocab: dict[str, int] = {}
@@ -45,7 +51,7 @@ class SymbolGraph:
         flat = np.fromiter((i for row in ids for i in row), dtype=np.int64)
         offsets = np.zeros(len(ids) + 1, dtype=np.int64)
         np.cumsum([len(row) for row in ids], out=offsets[1:])
-        return cls.from_ids(symbols, flat, offsets, list(vocab), languages, paths)
+        return cls.from_ids(symbols, flat, offsets, list(vocab), languages, paths, scopes)
 
     @classmethod
     def from_ids(
@@ -56,6 +62,7 @@ class SymbolGraph:
         vocab: Sequence[str],
         languages: Sequence[str] | None = None,
         paths: Sequence[str] | None = None,
+        scopes: Mapping[str, NameScope] | None = None,
     ) -> SymbolGraph:
         """From each chunk's symbol and the names it mentions as ids into ``vocab`` (row ``r``'s names are
         ``flat[offsets[r]:offsets[r + 1]]``, in the order they were collected), and each chunk's language.
@@ -63,7 +70,8 @@ class SymbolGraph:
         A name links only to definitions its chunk's code could call: in the same runtime (``languages.runtime``),
         or in a neutral language (docs, configuration, schemas). How ambiguous a name is, is counted there too.
         A name its own file defines means that definition (``enabled?()`` in a module that has one), not the
-        namesakes elsewhere.
+        namesakes elsewhere. With ``scopes`` (path → how that file binds names), a link to another file is kept only
+        where the file's scope reaches it (see the module docstring).
         """
         size = len(symbols)
         runtime_of = [runtime(language) for language in languages] if languages is not None else [None] * size
@@ -93,7 +101,10 @@ class SymbolGraph:
                     useful[i].extend(rows)
             useful = {i: sorted(rows) for i, rows in useful.items() if len(rows) <= MAX_DEFINITIONS}
             here = code_of_row[row_of] == number_of_runtime
-            parts.append(_expand(row_of[here], flat[here], useful, len(vocab), file_of))
+            found = _expand(row_of[here], flat[here], useful, len(vocab), file_of)
+            if scopes and paths is not None:
+                found = _in_scope(found, scopes, paths, symbols, vocab)
+            parts.append(_weighted(*found))
         if not parts:
             return cls(sparse.csr_matrix((size, size), dtype=np.float32))
         source, target, weight = (np.concatenate([part[k] for part in parts]) for k in range(3))
@@ -153,11 +164,14 @@ class SymbolGraph:
         return self._transition_matrix
 
 
+Edges = tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]  # sources, targets, (row, name) pair, name
+
+
 def _expand(
     rows: np.ndarray, names: np.ndarray, useful: dict[int, list[int]], vocab_size: int, file_of: np.ndarray
-) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
-    """Every (row, mentioned name) pair whose name has useful definers, one edge per definer, weighted 1/definers;
-    a pair whose own file holds another definer keeps only the definers in that file."""
+) -> Edges:
+    """Every (row, mentioned name) pair whose name has useful definers, one edge per definer; a pair whose own file
+    holds another definer keeps only the definers in that file."""
     first = np.zeros(vocab_size + 1, dtype=np.int64)
     count = np.zeros(vocab_size + 1, dtype=np.int64)
     targets_of = np.fromiter((r for i in sorted(useful) for r in useful[i]), dtype=np.int64)
@@ -173,7 +187,27 @@ def _expand(
     local = (file_of[sources] == file_of[targets]) & (sources != targets)
     has_local = np.bincount(pair, weights=local, minlength=len(mentions)) > 0
     keep = local | ~has_local[pair]
-    sources, targets, pair = sources[keep], targets[keep], pair[keep]
-    kept = np.bincount(pair, minlength=len(mentions))
-    weights = (1.0 / kept[pair]).astype(np.float64)
+    return sources[keep], targets[keep], pair[keep], names[pair[keep]]
+
+
+def _in_scope(
+    edges: Edges, scopes: Mapping[str, NameScope], paths: Sequence[str], symbols: Sequence[str], vocab: Sequence[str]
+) -> Edges:
+    """The edges whose source file's scope reaches the target's definition (edges within a file, and from files
+    without a scope, all stay)."""
+    sources, targets, pair, names = edges
+    scoped = np.fromiter((path in scopes for path in paths), dtype=bool, count=len(paths))
+    keep = np.ones(len(sources), dtype=bool)
+    for n in np.flatnonzero(scoped[sources]).tolist():
+        here, there, name = paths[sources[n]], paths[targets[n]], vocab[names[n]]
+        if here != there:
+            top_level = name in qualified_names(symbols[targets[n]])  # a function or class, not a method
+            keep[n] = scopes[here].reaches(name, there, top_level=top_level)
+    return sources[keep], targets[keep], pair[keep], names[keep]
+
+
+def _weighted(sources: np.ndarray, targets: np.ndarray, pair: np.ndarray, _names: np.ndarray) -> tuple:
+    """Each (row, name) pair's edges weighted 1/its definers kept."""
+    kept = np.bincount(pair, minlength=int(pair.max()) + 1 if len(pair) else 0)
+    weights = (1.0 / kept[pair]).astype(np.float64) if len(pair) else np.zeros(0, dtype=np.float64)
     return sources, targets, weights

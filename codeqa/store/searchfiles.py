@@ -48,7 +48,7 @@ if TYPE_CHECKING:
 
 VECTORS_FILE = "vectors.npy"
 META_FILE = "search-files.json"
-SEARCH_FILES_VERSION = 6  # bump when what is written here changes: older search files are rebuilt from the store
+SEARCH_FILES_VERSION = 7  # bump when what is written here changes: older search files are rebuilt from the store
 CACHED_INDEXES = 8
 
 
@@ -138,10 +138,13 @@ class SearchFilesBuilder:
         """Write every search file; ``embedder`` embeds the file cards (without one, cards are the mean vectors)."""
         directory.mkdir(parents=True, exist_ok=True)
         self._tags.finish(directory)
+        scopes = self._tags.scopes
         corpus = self._corpus.build()
         LexicalIndex(bm25_from_ids(corpus.lexical, corpus.vocab, k1=1.2, b=0.75), len(corpus)).save(directory / "bm25")
         refs, table = corpus.refs, self.table
-        graph = SymbolGraph.from_ids(table.symbols, refs.flat, refs.offsets, corpus.vocab, table.languages, table.paths)
+        graph = SymbolGraph.from_ids(
+            table.symbols, refs.flat, refs.offsets, corpus.vocab, table.languages, table.paths, scopes
+        )
         graph.save(directory)
         dimension = self._vectors[0].shape[1] if self._vectors else 0
         vectors = np.concatenate(self._vectors) if self._vectors else np.zeros((0, dimension), np.float32)

@@ -18,7 +18,8 @@ import sys
 from collections.abc import Sequence
 from pathlib import Path
 
-from codeqa.chunk.resolve import ImportGraph, reads_references, resolve_imports
+from codeqa.chunk.resolve import ImportGraph, name_scopes, reads_references, resolve_imports
+from codeqa.chunk.resolve.python import NameScope
 from codeqa.chunk.tags import supports, tag_text
 from codeqa.records import Chunk, FileTags, ImportRef, Tag
 from codeqa.symbols import referenced_names
@@ -27,6 +28,7 @@ TAGS_FILE = "tags.json"
 IMPORTS_FILE = "imports.json"
 TAGS_VERSION = 3  # 3: one line per file
 MIN_REFERENCE = 3  # as ``symbols.referenced_names``: shorter names are never evidence of a link
+PYTHON_FILES = (".py", ".pyi", ".pyw")  # carried files decoded for their names' scopes (the others are not read)
 GRAPH_KINDS: frozenset[str] | None = None  # the reference kinds that make symbol-graph edges (None: every kind)
 
 
@@ -42,6 +44,7 @@ class TagCollector:
         self._carried: dict[str, StoredTags] = {}  # path → the generation its line is copied from
         self._lines: tuple[str, list[int], list[str]] = ("", [], [])  # the last file's reference lines and names
         self._pieces: dict[str, list[FileTags]] = {}  # files tagged chunk by chunk
+        self.scopes: dict[str, NameScope] = {}  # how each Python file binds names (after ``finish``)
 
     def add_tags(self, tags: Sequence[FileTags]) -> None:
         for item in tags:
@@ -76,12 +79,14 @@ class TagCollector:
         return set(names[bisect.bisect_left(lines, chunk.start_line) : bisect.bisect_right(lines, chunk.end_line)])
 
     def finish(self, directory: Path) -> ImportGraph:
-        """Resolve every file's imports and write both files."""
+        """Resolve every file's imports (and its names: ``scopes``) and write both files."""
         for path, pieces in self._pieces.items():
             self.tags[path] = merge_pieces(pieces)
         graph = self._unchanged_graph()
         if graph is None:
             graph = resolve_imports([*self.tags.values(), *(s.for_resolution(p) for p, s in self._carried.items())])
+        python = [s.for_resolution(p) for p, s in self._carried.items() if p.endswith(PYTHON_FILES)]
+        self.scopes = name_scopes([*self.tags.values(), *python], graph)  # only Python files have a scope
         lines = {path: _line(item) for path, item in self.tags.items()}
         lines.update({path: stored.lines[path] for path, stored in self._carried.items()})
         _save(directory, lines, graph)

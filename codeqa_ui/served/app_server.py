@@ -6,7 +6,8 @@ This folder ships in the wheel (package data), so an installed codeqa serves the
 Streamlit itself accepts any ``Host`` header, so a page on another site that points its own name at 127.0.0.1 (DNS
 rebinding) could drive the app. ``st.App`` runs ``app.py`` exactly as ``streamlit run app.py`` does, with
 ``codeqa.service.hosts``' middleware in front of every request and WebSocket: only loopback names, the address the
-server is bound to and ``CODEQA_ALLOWED_HOSTS`` get through.
+server is bound to and ``CODEQA_ALLOWED_HOSTS`` get through. The uvicorn server importing this module is given a
+cap on request headers and a deadline for sending them (``codeqa.service.serving``).
 """
 
 import streamlit as st
@@ -14,6 +15,9 @@ from streamlit import config
 
 from codeqa.config import get_settings
 from codeqa.service.hosts import guard_middleware, served_hosts
+from codeqa.service.serving import limit_loading_server
+
+limit_loading_server()
 
 hosts = served_hosts(str(config.get_option("server.address") or "127.0.0.1"), get_settings().allowed_hosts)
 app = st.App("app.py", middleware=guard_middleware(hosts))  # relative to this file when run by `streamlit run`

@@ -65,6 +65,14 @@ def file_imports(tags: FileTags, project: Project) -> tuple[set[str], set[str]]:
     return resolved, external
 
 
+def name_scopes(tags: Iterable[FileTags], graph: ImportGraph | None = None) -> dict[str, python.NameScope]:
+    """How each Python file binds the names it uses (``python.NameScope``), for the symbol graph's links."""
+    project = Project.from_tags(tags)
+    files = graph.files if graph is not None else resolve_imports(project.tags.values()).files
+    return {path: python.name_scope(item, project, files) for path, item in sorted(project.tags.items())
+            if FAMILIES.get(item.language) == "python"}  # fmt: skip
+
+
 def resolve_imports(tags: Iterable[FileTags]) -> ImportGraph:
     """Every file's imports resolved against the whole repository."""
     project = Project.from_tags(tags)
@@ -86,6 +94,7 @@ __all__ = [
     "Project",
     "Resolution",
     "file_imports",
+    "name_scopes",
     "reads_references",
     "resolve_imports",
 ]

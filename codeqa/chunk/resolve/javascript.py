@@ -52,7 +52,8 @@ def _prepare(project: Project) -> tuple[list[Aliases], dict[str, str]]:
     configs = []
     for path in project.named(*_RULES["configs"]):
         options = _compiler_options(project, path)
-        patterns = options.get("paths") if isinstance(options.get("paths"), dict) else {}
+        paths_option = options.get("paths")
+        patterns = paths_option if isinstance(paths_option, dict) else {}
         paths = tuple((str(k), tuple(str(t) for t in v if isinstance(t, str))) for k, v in patterns.items())
         configs.append(Aliases(parent(path), options.get("_base"), options.get("_paths_root"), paths))
     configs.sort(key=lambda c: -c.folder.count("/") - (1 if c.folder else 0))  # the nearest config first

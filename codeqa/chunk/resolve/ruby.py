@@ -110,7 +110,7 @@ def imports(tags: FileTags, project: Project) -> Iterator[Resolution]:
     for ref in tags.imports:
         if ref.kind == "relative":
             hit = join(parent(tags.path), ref.target if ref.target.endswith(".rb") else ref.target + ".rb")
-            yield ({hit} if hit in files else set()), None
+            yield ({hit} if hit is not None and hit in files else set()), None
         else:
             found = _required(files, roots, ref.target)
             gem = ref.target.split("/")[0]

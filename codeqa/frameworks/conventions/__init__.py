@@ -21,6 +21,8 @@ from fnmatch import fnmatch
 from functools import lru_cache
 from importlib import resources
 
+from codeqa.frameworks.intent import HOOK
+
 KINDS = ("entry", "route", "filter", "auth", "error", "logging", "config", "job", "data")
 COMMON = "common.toml"  # constructs of any application, loaded first
 SECONDARY_INTENT = 0.5  # a construct for the question's second or third intent counts half
@@ -37,12 +39,15 @@ class Construct:
     paths: tuple[str, ...] = ()  # globs the file must match (none: any file of the framework's languages)
     weight: float = 1.0
     languages: tuple[str, ...] = ()  # narrower than the framework's (none: the framework's)
+    every_request: bool = False  # on the path of every request of the app (global middleware, a base controller's
+    # filters): the hook for "where would I add …"; a blueprint's or one controller's filter is not
 
     def weight_for(self, intents: Sequence[str]) -> float:
         """The construct's weight for a question of these intents (most specific first): full for the first intent
-        it answers, ``SECONDARY_INTENT`` of it for a later one, 0 when it answers none."""
+        it answers, ``SECONDARY_INTENT`` of it for a later one, 0 when it answers none. A construct on every
+        request's path answers ``HOOK`` ("where would I add logging?")."""
         for position, intent in enumerate(intents):
-            if intent in self.intents:
+            if intent in self.intents or (intent == HOOK and self.every_request):
                 return self.weight * (1.0 if position == 0 else SECONDARY_INTENT)
         return 0.0
 
@@ -98,6 +103,7 @@ def _construct(framework: str, raw: dict) -> Construct:
         tuple(raw.get("paths", ())),
         float(raw.get("weight", 1.0)),
         tuple(raw.get("languages", ())),
+        bool(raw.get("every_request", False)),
     )
 
 

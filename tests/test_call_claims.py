@@ -1,0 +1,297 @@
+"""Call claims ("A calls B") in answers on a real index: each one is a call in A's own lines that resolves to B.
+
+The app holds the three ways a match of names went wrong (issue #35, class 2): a module-level
+``login = LoginManager()`` beside a ``login`` view, a ``permissions.has_access`` beside ``User.has_access``, and a
+model chunk named after its first method (``User.__repr__``) when the call is ``check_password``.
+"""
+
+from __future__ import annotations
+
+import json
+import re
+from pathlib import Path
+
+import pytest
+from typer.testing import CliRunner
+
+from codeqa.answer.citations import check_citations
+from codeqa.cli import app
+from codeqa.config import Settings
+from tests.conftest import init_repo, write_files
+from tests.helpers import ask_named, build_index
+
+CLAIMS_APP: dict[str, str] = {
+    "app/__init__.py": '''"""The shop application."""
+from flask import Flask
+
+from app.extensions import db, login
+
+
+def create_app():
+    """Build the app: the database, the login manager, then the routes."""
+    app = Flask(__name__)
+    db.init_app(app)
+    login.init_app(app)
+    from app.auth import routes
+
+    app.register_blueprint(routes.bp)
+    return app
+''',
+    "app/extensions.py": '''"""The extensions, made once and bound to the app in create_app."""
+from flask_login import LoginManager
+from flask_sqlalchemy import SQLAlchemy
+
+db = SQLAlchemy()
+login = LoginManager()
+login.login_view = "auth.login"
+''',
+    "app/auth/__init__.py": '''"""Signing in and the admin pages."""
+''',
+    "app/auth/routes.py": '''"""Sign-in and admin routes."""
+from flask import Blueprint, abort, redirect, request
+
+from app import permissions
+from app.models import User
+
+bp = Blueprint("auth", __name__)
+
+
+@bp.route("/login", methods=["POST"])
+def login():
+    """Sign a user in: look the user up by email and check the password."""
+    user = User.query.filter_by(email=request.form["email"]).first()
+    if user is None or not user.check_password(request.form["password"]):
+        abort(401)
+    return redirect("/")
+
+
+@bp.route("/admin")
+def admin():
+    """The admin page, for the users the permissions allow in."""
+    if not permissions.has_access(request.user, "admin"):
+        abort(403)
+    return "admin"
+''',
+    "app/permissions.py": '''"""Who may open which area of the site."""
+
+
+def has_access(user, area):
+    """Whether the user may open the area: the areas come from the user's roles."""
+    return area in {role.area for role in user.roles}
+''',
+    "app/models.py": '''"""The stored users."""
+from werkzeug.security import check_password_hash
+
+from app.extensions import db
+
+
+class User(db.Model):
+    id = db.Column(db.Integer, primary_key=True)
+    email = db.Column(db.String(120), unique=True)
+    password_hash = db.Column(db.String(256))
+    is_admin = db.Column(db.Boolean, default=False)
+
+    def __repr__(self):
+        return f"<User {self.email}>"
+
+    def check_password(self, password):
+        """Whether the password matches the stored hash."""
+        return check_password_hash(self.password_hash, password)
+
+    def has_access(self, area):
+        """Admins may open every area."""
+        return self.is_admin
+
+    def display_1(self):
+        """How the user is shown in list 1: name, email and the date they joined, for the admin pages."""
+        parts = [self.email, str(self.id), "admin" if self.is_admin else "member"]
+        label = " / ".join(part for part in parts if part)
+        return label.upper() if 1 % 2 else label.lower()
+
+    def display_2(self):
+        """How the user is shown in list 2: name, email and the date they joined, for the admin pages."""
+        parts = [self.email, str(self.id), "admin" if self.is_admin else "member"]
+        label = " / ".join(part for part in parts if part)
+        return label.upper() if 2 % 2 else label.lower()
+
+    def display_3(self):
+        """How the user is shown in list 3: name, email and the date they joined, for the admin pages."""
+        parts = [self.email, str(self.id), "admin" if self.is_admin else "member"]
+        label = " / ".join(part for part in parts if part)
+        return label.upper() if 3 % 2 else label.lower()
+
+    def display_4(self):
+        """How the user is shown in list 4: name, email and the date they joined, for the admin pages."""
+        parts = [self.email, str(self.id), "admin" if self.is_admin else "member"]
+        label = " / ".join(part for part in parts if part)
+        return label.upper() if 4 % 2 else label.lower()
+
+    def display_5(self):
+        """How the user is shown in list 5: name, email and the date they joined, for the admin pages."""
+        parts = [self.email, str(self.id), "admin" if self.is_admin else "member"]
+        label = " / ".join(part for part in parts if part)
+        return label.upper() if 5 % 2 else label.lower()
+
+    def display_6(self):
+        """How the user is shown in list 6: name, email and the date they joined, for the admin pages."""
+        parts = [self.email, str(self.id), "admin" if self.is_admin else "member"]
+        label = " / ".join(part for part in parts if part)
+        return label.upper() if 6 % 2 else label.lower()
+''',
+}
+
+
+@pytest.fixture(scope="module")
+def shop_home(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    base = tmp_path_factory.mktemp("claims")
+    home = base / "home"
+    build_index(str(init_repo(base / "shop", CLAIMS_APP)), Settings(home=home), name="shop")
+    return home
+
+
+@pytest.fixture
+def settings(shop_home: Path, monkeypatch: pytest.MonkeyPatch) -> Settings:
+    monkeypatch.setenv("CODEQA_HOME", str(shop_home))
+    return Settings(home=shop_home)
+
+
+def answer(settings: Settings, question: str) -> str:
+    result = ask_named("shop", question, settings, backend="none").result()
+    assert not result.generated and check_citations(result.text, result.sources).invalid == []
+    return result.text
+
+
+def source_line(text: str, location: str) -> str:
+    """The sentence of the source at ``location`` (its ``- **[n]**`` line)."""
+    return next((line for line in text.split("\n") if line.startswith("- **[") and f"(`{location}`)" in line), "")
+
+
+def test_a_module_level_object_is_not_the_view_of_the_same_name(settings: Settings) -> None:
+    text = answer(settings, "How does the app start and set up login?")
+    assert "`create_app`" in text  # the app factory is in the answer ...
+    assert not re.search(r"`create_app` \(`[^`]+`\) calls", text)  # ... and calls nothing the index defines:
+    assert "calls `login" not in text and "called by `create_app`" not in text  # login.init_app is LoginManager's
+
+
+def test_a_namesake_in_another_module_is_not_the_callee(settings: Settings) -> None:
+    text = answer(settings, "How does the admin page check access?")
+    assert "`admin` (`app/auth/routes.py:19-24`) calls `has_access` (`app/permissions.py:1-6`)" in text  # true
+    assert "`has_access` (`app/models.py" not in text
+    assert "`admin`" not in source_line(text, "app/models.py:7-22")  # User.has_access is not called by admin
+    graph = answer(settings, "who calls User.has_access?")
+    assert "`admin`" not in graph and "No code in this index calls `User.has_access`" in graph
+    assert "`admin` (`app/auth/routes.py:19-24`) — line 22 calls" in answer(settings, "who calls has_access?")
+
+
+def test_caller_and_callee_are_the_definitions_at_the_call_site_not_the_chunk_names(settings: Settings) -> None:
+    text = answer(settings, "How does signing in check the password?")
+    assert "calls `User.__repr__`" not in text  # the model chunk's first name is not what login calls
+    assert "`login` (`app/auth/routes.py:10-16`) calls `User.check_password` (`app/models.py:7-22`)" in text
+    assert "is called by `login` (`app/auth/routes.py:10-16`) for `User.check_password`" in text
+
+
+def test_graph_links_a_name_only_where_the_file_can_mean_it(settings: Settings) -> None:
+    """The index's symbol graph: ``login`` in create_app is the imported LoginManager, not the view; ``User`` in the
+    routes is the imported model; a module's name (``from app import permissions``) is no definition."""
+    from codeqa.answer.context import AnswerContext
+    from codeqa.index import Index
+
+    context = AnswerContext.from_index(Index.open("shop", settings), [], [])
+    chunks = {(c.path, c.symbol): c for c in context.chunks(range(len(context.table)))}
+    factory, view = chunks[("app/__init__.py", "create_app")], chunks[("app/auth/routes.py", "login")]
+    admin = chunks[("app/auth/routes.py", "admin")]
+    model = next(c for (path, symbol), c in chunks.items() if path == "app/models.py" and symbol.startswith("User"))
+    assert not context.has_edge(factory, view)
+    assert context.has_edge(view, model) and context.has_edge(admin, chunks[("app/permissions.py", "has_access")])
+
+
+def test_calls_resolve_through_imports_and_scopes() -> None:
+    from codeqa.chunk.resolve.calls import call_sites, resolves_to, use_reaches
+
+    path, text = "app/auth/routes.py", CLAIMS_APP["app/auth/routes.py"]
+    sites = {site.written: site for site in call_sites(path, text)}
+    has_access, check = sites["permissions.has_access"], sites["user.check_password"]
+    assert (has_access.caller, check.caller) == ("admin", "login")
+    assert resolves_to(has_access, path, "app/permissions.py", "has_access")
+    assert not resolves_to(has_access, path, "app/models.py", "User.has_access")
+    assert resolves_to(check, path, "app/models.py", "User.check_password")  # user = User.query...first()
+    factory = {s.written: s for s in call_sites("app/__init__.py", CLAIMS_APP["app/__init__.py"])}["login.init_app"]
+    assert not resolves_to(factory, "app/__init__.py", "app/auth/routes.py", "login")
+    assert not any(resolves_to(factory, "app/__init__.py", "app/auth/routes.py", name) for name in ("login", "admin"))
+    urls = "from app.auth import routes\n\nrules = [routes.login]\nlogin_view = request.login\n"
+    line_of = dict(enumerate(urls.split("\n"), start=1))
+    assert use_reaches("app/urls.py", urls, "login", line_of[3], "app/auth/routes.py", top_level=True)
+    assert not use_reaches("app/urls.py", urls, "login", line_of[4], "app/auth/routes.py", top_level=True)
+    model = CLAIMS_APP["app/models.py"] + "\n    def promote(self):\n        self.check_password('x')\n"
+    own = {s.written: s for s in call_sites("app/models.py", model)}["self.check_password"]
+    assert own.caller == "User.promote" and resolves_to(own, "app/models.py", "app/models.py", "User.check_password")
+
+
+def test_eval_answers_counts_call_claims_made_verified_and_dropped(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    commit = "0123456789abcdef0123456789abcdef01234567"
+    write_files(tmp_path / "trees" / "acme__shop" / commit, CLAIMS_APP)
+    rows = [
+        ("shop-1", "How does the app start and set up login?", ["app/__init__.py"], ["login.init_app(app)"]),
+        ("shop-2", "How does signing in check the password?", ["app/auth/routes.py"], ["user.check_password"]),
+    ]
+    dataset = tmp_path / "answers.jsonl"
+    dataset.write_text("".join(
+        json.dumps({"instance_id": i, "repo": "acme/shop", "base_commit": commit, "problem_statement": q,
+                    "gold_files": g, "key_facts": f}) + "\n"
+        for i, q, g, f in rows
+    ))  # fmt: skip
+    monkeypatch.setenv("COLUMNS", "240")
+    out = tmp_path / "out.json"
+    args = ["eval", "--answers", "--dataset", str(dataset), "--trees", str(tmp_path / "trees"), "--json", str(out)]
+    result = CliRunner().invoke(app, args)
+    assert result.exit_code == 0, result.output
+    assert "call claims" in result.output and " dropped)" in result.output
+    payload = json.loads(out.read_text())
+    overall, items = payload["summary"]["overall"], {i["instance_id"]: i for i in payload["instances"]}
+    assert overall["claims_made"] == overall["claims_verified"] + overall["claims_dropped"]
+    assert items["shop-1"]["claims_dropped"] >= 1  # create_app → the login view (it is login.init_app) is dropped
+    assert items["shop-2"]["claims_verified"] >= 1 and items["shop-2"]["claims_by_name"] == 0
+
+
+def test_nested_functions_inherited_methods_and_annotated_factories_resolve() -> None:
+    from codeqa.chunk.resolve.calls import call_sites, resolves_to
+
+    text = """from app.transports import HttpTransport
+from app.models import Project, Profile
+
+
+def _project_for(code) -> Project:
+    return Project.get(code)
+
+
+class Webhook(HttpTransport):
+    def notify(self, request, code):
+        def safe(value):
+            return value
+
+        safe(code)
+        self.last_ping()
+        project = _project_for(code)
+        project.num_checks_available()
+        request.profile.send_change_email_link()
+"""
+    text += "\n\nclass Loud(Webhook):\n    def last_ping(self):\n        return None\n"
+    text += "\n\nclass Quiet(Loud):\n    def quiet(self):\n        self.last_ping()\n"
+    overridden = {site.caller: site for site in call_sites("app/hooks.py", text)}["Quiet.quiet"]
+    assert resolves_to(overridden, "app/hooks.py", "app/hooks.py", "Loud.last_ping")  # overridden on the way up
+    assert not resolves_to(overridden, "app/hooks.py", "app/transports.py", "Transport.last_ping")
+    sites = {site.written: site for site in call_sites("app/hooks.py", text) if site.caller != "Quiet.quiet"}
+    starred = call_sites(
+        "app/cli.py", "from app.permissions import *\n\n\ndef main(user):\n    has_access(user, 'x')\n"
+    )
+    assert resolves_to(starred[0], "app/cli.py", "app/permissions.py", "has_access")
+    assert resolves_to(sites["safe"], "app/hooks.py", "app/hooks.py", "Webhook.notify.safe")
+    assert resolves_to(sites["self.last_ping"], "app/hooks.py", "app/transports.py", "Transport.last_ping")
+    assert not resolves_to(sites["self.last_ping"], "app/hooks.py", "app/models.py", "Project.last_ping")
+    check = sites["project.num_checks_available"]
+    assert resolves_to(check, "app/hooks.py", "app/models.py", "Project.num_checks_available")
+    assert not resolves_to(check, "app/hooks.py", "app/models.py", "Profile.num_checks_available")
+    profile = sites["request.profile.send_change_email_link"]
+    assert resolves_to(profile, "app/hooks.py", "app/models.py", "Profile.send_change_email_link")
