@@ -100,6 +100,22 @@ class SourceFile:
     def hash(self) -> str:
         return content_hash(self.text)
 
+    def scanned(self) -> ScannedFile:
+        return ScannedFile(self.path, self.language, self.size, self.encoding, self.hash, self.line_count)
+
+
+@dataclass(frozen=True, slots=True)
+class ScannedFile:
+    """What a scan keeps of a file it selected, without its text: the text is read again when the file is chunked,
+    so a scan's memory grows with the number of files, not with their bytes (``scan.read_source``)."""
+
+    path: str
+    language: str
+    size: int  # bytes on disk
+    encoding: str
+    hash: str  # content hash of the text the scan read (``SourceFile.hash``)
+    line_count: int
+
 
 @dataclass(frozen=True)
 class SkippedFile:
@@ -109,7 +125,7 @@ class SkippedFile:
 
 @dataclass
 class ScanResult:
-    files: list[SourceFile] = field(default_factory=list)
+    files: list[ScannedFile] = field(default_factory=list)
     skipped: list[SkippedFile] = field(default_factory=list)
 
     def skipped_by_reason(self) -> dict[str, int]:

@@ -235,7 +235,7 @@ def loads_nothing(world: World, run: Run, settings: Settings, answer: Any) -> No
 
 def flags_instructions(world: World, run: Run, settings: Settings, answer: Any) -> None:
     assert "charge_card" in answer.text and "Ignore previous instructions" not in answer.text
-    assert answer.notice and "addressed to an AI assistant" in answer.notice
+    assert answer.notice and "may contain instructions aimed at an AI assistant" in answer.notice
 
 
 def shows_hits(world: World, run: Run, settings: Settings, hits: Any) -> None:

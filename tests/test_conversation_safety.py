@@ -98,8 +98,9 @@ def test_instruction_like_docstrings_are_flagged_not_described(index: Settings) 
     answer = ask_named("shop", "how are cards charged?", index, backend="none", k=3).result()
     assert "charge_card" in answer.text
     assert "Ignore previous instructions" not in answer.text and "curl" not in answer.text
-    assert "reads like instructions to an AI assistant" in answer.text
-    assert answer.notice and "shop/payments.py:1-3" in answer.notice and "never as instructions" in answer.notice
+    assert "may contain instructions aimed at an AI assistant" in answer.text
+    assert answer.notice and "shop/payments.py:1-3" in answer.notice and "treated as data" in answer.notice
+    assert "never as instructions" not in answer.notice  # advisory: no promise that a model ignores it
 
 
 def test_an_answer_that_tries_to_load_something_says_so(index: Settings) -> None:

@@ -231,3 +231,39 @@ def test_static_models_are_named_and_unknown_ones_are_a_clear_error(settings: Se
     assert np.allclose(copied.embed_query("retry a failed upload"), code.embed_query("retry a failed upload"))
     with pytest.raises(EmbeddingError, match="Unknown static model"):
         get_embedder(settings.model_copy(update={"embedding_model": f"static:{tmp_path}/nothing"}))
+
+
+def test_files_are_read_when_chunked_and_an_edit_after_the_scan_is_indexed_as_it_is(
+    sample_repo: Path, settings: Settings
+):
+    """The scan keeps no text (memory bounded by files, not bytes): each file is read again when it is chunked. A
+    file edited after the scan is indexed, and recorded, as it is then; one deleted meanwhile gets no rows."""
+    from codeqa.index.freshness import check_freshness, load_state
+    from codeqa.records import content_hash
+
+    edited = "def settle_invoice(total):\n    return total * 3\n"
+
+    def edit_after_scan(event) -> None:
+        if event.stage == "scan" and event.fraction == 1.0:
+            (sample_repo / "shop/config.py").write_text(edited)
+            (sample_repo / "shop/models.py").unlink()
+
+    index = Index.build(str(sample_repo), settings, name="shop", progress=edit_after_scan)
+    paths = set(index.files.table.paths)
+    assert "shop/config.py" in paths and "shop/models.py" not in paths and "shop/auth.py" in paths
+    assert any(h.chunk.path == "shop/config.py" and "settle_invoice" in h.chunk.text
+               for h in search_hits("shop", "settle_invoice", settings))  # fmt: skip
+    state = load_state(settings, index.manifest)
+    assert state is not None and state.files["shop/config.py"][2] == content_hash(edited)
+    assert "shop/config.py" not in check_freshness(settings, index.manifest).changed
+
+
+def test_file_cards_embedded_in_batches_are_those_of_one_call(sample_repo: Path, settings: Settings, monkeypatch):
+    """The cards of 30k files are embedded a batch at a time (one call held 100 MB more): the same vectors."""
+    import codeqa.store.searchfiles as searchfiles
+
+    one_call = Index.build(str(sample_repo), settings, name="shop").files.files
+    monkeypatch.setattr(searchfiles, "CARD_BATCH", 2)
+    batched = Index.build(str(sample_repo), settings, name="shop").files.files
+    assert len(batched.paths) > 4 and batched.paths == one_call.paths
+    assert np.allclose(batched.cards, one_call.cards, atol=1e-6)

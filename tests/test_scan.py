@@ -2,15 +2,18 @@
 
 from __future__ import annotations
 
+import dataclasses
 import json
 import os
+import sys
 from pathlib import Path
 
 import pytest
 
 from codeqa.config import Settings
 from codeqa.errors import ScanError
-from codeqa.scan import SKIP_REASONS, decode_text, iter_candidate_paths, scan_repository
+from codeqa.records import ScannedFile, SourceFile
+from codeqa.scan import SKIP_REASONS, decode_text, iter_candidate_paths, read_source, scan_repository
 from tests.conftest import write_files
 
 
@@ -20,6 +23,15 @@ def _skipped(result) -> dict[str, str]:
 
 def _files(result) -> dict[str, object]:
     return {f.path: f for f in result.files}
+
+
+def _read(root: Path, result, settings: Settings) -> dict[str, SourceFile]:
+    """Each scanned file's text, read as the index reads it (the scan keeps none), checked against the scan."""
+    sources = {f.path: read_source(root, f.path, settings) for f in result.files}
+    for f in result.files:
+        source = sources[f.path]
+        assert source is not None and source.scanned() == f, f.path
+    return sources  # type: ignore[return-value]
 
 
 def test_gitignore_root_nested_and_info_exclude(make_git_repo, settings: Settings) -> None:
@@ -120,7 +132,7 @@ def test_encodings_and_newlines(tmp_path: Path, settings: Settings) -> None:
         "invalid.c": b"int x; /* \xff\xfe\x81 */\n",
         "mac.txt": b"one\rtwo\rthree",
     })  # fmt: skip
-    files = _files(scan_repository(tmp_path, settings))
+    files = _read(tmp_path, scan_repository(tmp_path, settings), settings)
     assert files["utf8.py"].text == "s = 'héllo ✓'\n" and files["utf8.py"].encoding == "utf-8"
     assert files["bom.py"].text == "x = 1\ny = 2\n" and files["bom.py"].encoding == "utf-8-sig"
     assert files["u16.txt"].text == "hello\nwörld\n" and files["u16.txt"].encoding == "utf-16"
@@ -154,7 +166,7 @@ def test_notebook_cells_are_extracted(tmp_path: Path, settings: Settings) -> Non
         {"cell_type": "raw", "source": "ignored"},
     ]}  # fmt: skip
     write_files(tmp_path, {"nb.ipynb": json.dumps(notebook)})
-    (nb,) = scan_repository(tmp_path, settings).files
+    (nb,) = _read(tmp_path, scan_repository(tmp_path, settings), settings).values()
     assert nb.language == "jupyter"
     assert nb.text == "# %% [markdown]\n# Title\nIntro\n\n# %% [code]\nimport os\nprint(os.getcwd())\n"
 
@@ -170,7 +182,7 @@ def test_symlinks_are_never_followed(tmp_path: Path, settings: Settings) -> None
     assert sorted(_files(result)) == ["pkg/mod.py", "real.py"]
     assert _skipped(result) == {p: "symlink" for p in ("passwd.txt", "alias.py", "pkg/loop", "outside",
                                                       "dangling.py")}  # fmt: skip
-    assert all("root:" not in f.text for f in result.files)
+    assert all("root:" not in f.text for f in _read(tmp_path, result, settings).values())
 
 
 def test_special_files_are_not_opened(tmp_path: Path, settings: Settings) -> None:
@@ -265,3 +277,21 @@ def test_files_a_user_reads_are_indexed_scripts_by_their_shebang(tmp_path: Path,
         ".env.test.example": "ini",
     }
     assert _skipped(result) == {"CODEOWNERS": "unsupported-type", "data.bin2": "unsupported-type"}
+
+
+def _size_of(file: object) -> int:
+    """Bytes a scanned file's record holds: the object and each of its fields' values."""
+    return sys.getsizeof(file) + sum(sys.getsizeof(getattr(file, f.name)) for f in dataclasses.fields(file))  # type: ignore[arg-type]
+
+
+def test_the_scan_result_holds_no_file_contents(tmp_path: Path, settings: Settings) -> None:
+    """Memory grows with the number of files, not with their bytes (up to 2 GB by default): the text is read
+    again when a file is chunked, so each selected file costs a record of a few hundred bytes."""
+    body = "".join(f"value_{i} = compute({i})  # a line that makes the file bigger\n" for i in range(400))
+    write_files(tmp_path, {f"pkg/m{i}.py": f"{body}LAST = {i}\n" for i in range(100)})
+    result = scan_repository(tmp_path, settings)
+    assert len(result.files) == 100 and all(type(f) is ScannedFile for f in result.files)
+    assert "text" not in {f.name for f in dataclasses.fields(ScannedFile)}
+    assert max(_size_of(f) for f in result.files) < 600 < len(body) // 40
+    (first,) = [f for f in result.files if f.path == "pkg/m0.py"]
+    assert first.line_count == 401 and first.hash == read_source(tmp_path, "pkg/m0.py", settings).hash  # type: ignore[union-attr]

@@ -11,7 +11,7 @@ from codeqa.chunk.resolve import READS_REFERENCES, RESOLVERS
 from codeqa.config import Settings
 from codeqa.explore.overview import load_overview
 from codeqa.index import Index
-from codeqa.scan import scan_repository
+from codeqa.scan import read_source, scan_repository
 from codeqa.store import forget_search_files
 from codeqa.store.searchfiles import META_FILE
 from codeqa.store.tagfile import IMPORTS_FILE, TAGS_FILE, load_imports, load_tags
@@ -67,7 +67,7 @@ def test_tags_are_written_once_and_read_back_as_extracted(tmp_path, settings: Se
     stored = load_tags(index.folder)
     assert stored is not None
     for file in scan_repository(root, settings).files:
-        _, tags = chunk_and_tag(file, settings)
+        _, tags = chunk_and_tag(read_source(root, file.path, settings), settings)  # type: ignore[arg-type]
         assert stored[file.path] == tags, file.path
     imports = load_imports(index.folder)
     assert imports is not None

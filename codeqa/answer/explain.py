@@ -46,7 +46,7 @@ RELATED_PER_STEP = 2
 RELATED_CANDIDATES = 6
 MAX_RELATED = 6
 VALUES_FOR = 3  # the best sources show the values their key lines read
-HIDDEN = "# (line not shown: it reads like instructions to an AI assistant; read the code itself)"
+HIDDEN = "# (line not shown: it may contain instructions aimed at an AI assistant; read the code itself)"
 FILLER = frozenset(
     """
     work works working happen happens happening handle handled handles done code codebase app application way

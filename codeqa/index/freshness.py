@@ -16,7 +16,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from codeqa.config import Settings
-from codeqa.records import SkippedFile, SourceFile
+from codeqa.records import ScannedFile, SkippedFile, SourceFile
 from codeqa.scan import iter_candidate_paths
 from codeqa.scan.files import examine_file
 from codeqa.store import Manifest, manifest_dir
@@ -59,7 +59,7 @@ def _stat(path: Path) -> tuple[int, int]:
     return info.st_size, info.st_mtime_ns
 
 
-def record_state(root: Path, files: Iterable[SourceFile], skipped: Iterable[SkippedFile]) -> FileState:
+def record_state(root: Path, files: Iterable[ScannedFile], skipped: Iterable[SkippedFile]) -> FileState:
     """The state of the files a scan just read (stat now: a file edited since is seen as changed next time)."""
     state = FileState()
     for file in files:

@@ -167,7 +167,8 @@ def _resolve(source: str, settings: Settings, store: Store, ref: str | None, tok
 def _scan(resolved: ResolvedSource, settings: Settings, emit: ProgressCallback, clock: StageClock,
           exclude: Callable[[str], bool] | None,
           tree: contextlib.ExitStack) -> tuple[ScanResult, FileState]:  # fmt: skip
-    """Scan the tree and record its files' state, then let go of a clone's lock (the texts are in memory now)."""
+    """Scan the tree and record its files' state. A clone's lock (``tree``) stays held until the write is done:
+    the scan keeps no text, and each file is read again when it is chunked."""
     started = time.perf_counter()
     emit(ProgressEvent("scan", f"Scanning {resolved.root}"))
     scan = scan_repository(resolved.root, settings, subdir=resolved.subdir)
@@ -180,7 +181,6 @@ def _scan(resolved: ResolvedSource, settings: Settings, emit: ProgressCallback, 
         skipped = ", ".join(f"{n} {reason}" for reason, n in scan.skipped_by_reason().items()) or "no files at all"
         raise ScanError(f"Nothing to index in {resolved.spec}: no source or text files found ({skipped}).")
     state = record_state(resolved.root, scan.files, scan.skipped)  # stat now: a later edit is seen as a change
-    tree.close()
     emit(ProgressEvent("scan", f"{len(scan.files)} files to index, {len(scan.skipped)} skipped", 1.0))
     return scan, state
 

@@ -1,8 +1,9 @@
 """What a write produces beside the store's writes: chunks, vectors and search files, from a scan and a carry plan.
 
 Files stream through in the scan's order. A kept file's rows come from the previous generation (its table rows,
-vectors, tokens, file card and tags); the others are chunked and tagged from one parse, embedded in batches (the
-embedding cache skips text it has seen) and tokenized. Each batch's fresh rows go to the store as they are made
+vectors, tokens, file card and tags); the others are read again (the scan keeps no text, and a file's text is let
+go once it is chunked), chunked and tagged from one parse, embedded in batches (the embedding cache skips text it
+has seen) and tokenized. Each batch's fresh rows go to the store as they are made
 (``Batch``), and at the end the search files of the new generation are written into its folder (``Produced``).
 The same producer runs in this process or, for a large write, in a worker process (``worker``) while this one
 stores: the tags stay with the search files it writes.
@@ -23,7 +24,8 @@ from codeqa.config import Settings
 from codeqa.embed import Embedder, EmbeddingCache, embed_chunks
 from codeqa.index.freshness import FileState, save_state
 from codeqa.index.report import StageClock
-from codeqa.records import Chunk, FileTags, SourceFile
+from codeqa.records import Chunk, FileTags, ScannedFile, SourceFile
+from codeqa.scan import read_source
 from codeqa.store import Generation, Manifest, SearchFilesBuilder
 from codeqa.store.chroma_rows import chunk_metadata
 
@@ -75,10 +77,10 @@ FINISHING = "finishing"  # announced before the search files are built (the long
 class Producer:
     """Produces a write's rows and search files here, in this process."""
 
-    def __init__(self, files: Sequence[SourceFile], plan: CarryPlan, settings: Settings, embedder: Embedder,
-                 folder: Path, state: FileState) -> None:  # fmt: skip
+    def __init__(self, files: Sequence[ScannedFile], plan: CarryPlan, settings: Settings, embedder: Embedder,
+                 folder: Path, state: FileState, root: Path) -> None:  # fmt: skip
         self.files, self.plan, self.settings, self.embedder = files, plan, settings, embedder
-        self.folder, self.state = folder, state
+        self.folder, self.state, self.root = folder, state, root
         self.clock = StageClock()  # its seconds travel with ``Produced`` (the producer may be another process)
         self.cache: EmbeddingCache | None = None  # opened by whichever process produces
 
@@ -119,7 +121,9 @@ class Producer:
             tags: FileTags | None = None
             if kept is None:
                 started = time.perf_counter()
-                chunks, tags = chunk_and_tag(file, self.settings)
+                source = self._read(file)
+                if source is not None:
+                    chunks, tags = chunk_and_tag(source, self.settings)
                 self.clock.add("chunk", started)
                 fresh_count += len(chunks)
             pending.append((kept, chunks, tags))
@@ -127,6 +131,16 @@ class Producer:
                 fresh, vectors = self._flush(pending, builder, totals)
                 yield fresh, vectors, done
                 pending, fresh_count = [], 0
+
+    def _read(self, file: ScannedFile) -> SourceFile | None:
+        """The file's text as the scan read it; a file edited since is chunked as it is now (and recorded so), and
+        one gone or no longer indexable since gets no rows."""
+        source = read_source(self.root, file.path, self.settings)
+        digest = source.hash if source is not None else ""
+        if digest != file.hash and file.path in self.state.files:
+            size, mtime, _ = self.state.files[file.path]
+            self.state.files[file.path] = (size, mtime, digest)
+        return source
 
     def _flush(self, pending: list[tuple[list[int] | None, list[Chunk], FileTags | None]],
                builder: SearchFilesBuilder, totals: Produced) -> tuple[list[Chunk], np.ndarray]:  # fmt: skip

@@ -27,7 +27,7 @@ from codeqa.index.produce import FINISHING, Batch, CarryPlan, Produced, Producer
 from codeqa.index.report import IndexReport, ProgressCallback, ProgressEvent, StageClock
 from codeqa.index.target import Target
 from codeqa.index.worker import WorkerProducer
-from codeqa.records import ResolvedSource, ScanResult, SourceFile
+from codeqa.records import ResolvedSource, ScannedFile, ScanResult
 from codeqa.store import Manifest, Store, chroma_files
 from codeqa.version import __version__
 
@@ -48,7 +48,7 @@ def write_generation(
 ) -> IndexReport:
     """Write and commit the next generation of index ``name`` (the caller holds its lock and has recovered it)."""
     target = Target(store, settings, name, plan.base, plan.in_place, plan.base_ids())
-    producer = Producer(scan.files, plan, settings, embedder, target.folder, state)
+    producer = Producer(scan.files, plan, settings, embedder, target.folder, state, resolved.root)
     elsewhere = getattr(embedder, "fork_safe", False) and 0 <= settings.index_worker_min_bytes <= producer.fresh_bytes
     source: Producer | WorkerProducer = producer
     produced: Produced | None = None
@@ -133,7 +133,7 @@ def index_manifest(
     name: str,
     collection: str,
     embedder: Embedder,
-    files: Sequence[SourceFile],
+    files: Sequence[ScannedFile],
     skipped: dict[str, int],
 ) -> Manifest:
     languages = Counter(file.language for file in files)

@@ -1,5 +1,9 @@
 """Which files to index: walk a working tree, apply ignore rules and file filters, decode text.
 
+The result keeps what is known of each selected file (``ScannedFile``: language, size, hash, lines), never its
+text: the index reads each file again when it chunks it (``read_source``), so memory stays bounded by the number of
+files, not by the repository's bytes (up to ``CODEQA_MAX_TOTAL_BYTES``, 2 GB by default).
+
 Every file the scan passes over is either returned or reported with a reason (``SKIP_REASONS``) — never
 dropped silently. Two cheap exceptions: VCS metadata (``.git``, ``.hg`` …) is not reported at all, and a
 skipped *directory* (vendored, gitignored, unreadable) is reported as ONE ``SkippedFile`` whose path ends in
@@ -44,7 +48,8 @@ def _check_subdir(root: Path, subdir: str) -> str:
 def scan_repository(
     root: Path, settings: Settings, *, subdir: str = "", progress: ProgressFn | None = None
 ) -> ScanResult:
-    """Select and decode the files to index below ``root/subdir``; paths stay relative to ``root``.
+    """Select the files to index below ``root/subdir`` (each read and decoded once, then let go); paths stay
+    relative to ``root``.
 
     Raises ``ScanError`` when a limit (``max_files``, ``max_total_bytes``) is exceeded, so a monorepo fails fast
     with the setting to raise instead of indexing for an hour.
@@ -62,7 +67,7 @@ def scan_repository(
         if reason is None and entry is not None:
             outcome = examine_file(entry, rel, settings)
             if isinstance(outcome, SourceFile):
-                result.files.append(outcome)
+                result.files.append(outcome.scanned())  # its text is dropped here
                 total_bytes += outcome.size
                 _check_limits(len(result.files), total_bytes, settings)
                 continue

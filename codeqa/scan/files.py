@@ -9,6 +9,7 @@ import codecs
 import json
 import os
 import re
+import stat
 from pathlib import Path, PurePosixPath
 
 from codeqa.config import Settings
@@ -112,7 +113,7 @@ def _has_long_line(text: str, limit: int) -> bool:
     return len(text) > limit and max(map(len, text.split("\n"))) > limit
 
 
-def examine_file(entry: os.DirEntry[str], rel: str, settings: Settings) -> SourceFile | SkipReason:
+def examine_file(entry: os.DirEntry[str] | _Named, rel: str, settings: Settings) -> SourceFile | SkipReason:
     """A ``SourceFile`` or the skip reason for one regular file; cheapest checks first, size before reading."""
     reason, language = _classify_name(entry.name, rel)
     if reason:
@@ -161,8 +162,22 @@ def examine_file(entry: os.DirEntry[str], rel: str, settings: Settings) -> Sourc
     return SourceFile(path=rel, language=language, text=text, size=len(data), encoding=encoding)
 
 
+class _Named:
+    """The part of an ``os.DirEntry`` that ``examine_file`` reads, for a file named by an earlier scan."""
+
+    __slots__ = ("name", "path")
+
+    def __init__(self, path: str) -> None:
+        self.path, self.name = path, os.path.basename(path)
+
+    def stat(self, *, follow_symlinks: bool = True) -> os.stat_result:
+        return os.lstat(self.path)
+
+
 def read_source(root: Path, rel: str, settings: Settings) -> SourceFile | None:
-    """File ``rel`` of the tree at ``root`` exactly as a scan reads it now; None when a scan would not index it."""
+    """File ``rel`` of the tree at ``root`` exactly as a scan reads it now; None when a scan would not index it.
+
+    Costs a few ``lstat`` calls, not a listing of the file's folder (the index reads every file this way)."""
     parts = PurePosixPath(rel).parts
     if not parts or any(part in ("..", ".", "/") for part in parts):
         return None
@@ -171,12 +186,11 @@ def read_source(root: Path, rel: str, settings: Settings) -> SourceFile | None:
         directory = directory / part
         if directory.is_symlink() or not directory.is_dir():
             return None
+    path = os.path.join(directory, parts[-1])
     try:
-        with os.scandir(directory) as entries:
-            entry = next((e for e in entries if e.name == parts[-1]), None)
+        if not stat.S_ISREG(os.lstat(path).st_mode):
+            return None
     except OSError:
         return None
-    if entry is None or not entry.is_file(follow_symlinks=False):
-        return None
-    outcome = examine_file(entry, rel, settings)
+    outcome = examine_file(_Named(path), rel, settings)
     return outcome if isinstance(outcome, SourceFile) else None

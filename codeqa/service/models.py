@@ -107,7 +107,10 @@ class AskResult(BaseModel):
     generated: bool = Field(description="False when this is the extractive answer (no language model).")
     citations_valid: int
     citations_invalid: list[str]
-    notice: str | None = None
+    notice: str | None = Field(None, description=(
+        "Advisory notes: no model reachable, secrets masked, or sources that may contain instructions aimed at an "
+        "AI assistant (a heuristic that spots common phrasings; such text is sent as quoted data, which does not "
+        "guarantee a model ignores it)."))  # fmt: skip
 
 
 class SymbolResult(BaseModel):
