@@ -312,3 +312,18 @@ def test_an_outcome_logs_only_where_a_line_writes_a_log_entry(line: str, logs: b
     from codeqa.answer.lead import OUTCOMES
 
     assert bool(dict(OUTCOMES)["logs with"].search(line)) is logs
+
+
+@pytest.mark.parametrize("unit", ["a", "a.", "x1", "](", "a-", "a.png."])
+def test_a_hostile_line_is_read_in_linear_time(unit: str) -> None:
+    """A repository's 20k-character line of look-alikes took 5-7 s per line in the answer's line scoring and the
+    map's region words (the patterns restarted at every character); now each grows linearly with the line."""
+    import time
+
+    from codeqa.answer.keylines import action_score, sets_a_number
+    from codeqa.explore.clusters import words
+
+    line = (unit * (40_000 // len(unit) + 1))[:40_000]
+    began = time.perf_counter()
+    action_score(line), sets_a_number(line), words("x.py", line)
+    assert time.perf_counter() - began < 2.0  # linear: ~20 ms here; the restarting patterns took 20-80 s

@@ -23,7 +23,9 @@ from codeqa.store.lexical import code_tokens
 MAX_KEY_LINES = 5
 MAX_LINE_CHARS = 200
 PREFIX_MIN = 4  # a stem this long or longer also matches words it begins ("expir" → "expiri")
-CALL = re.compile(r"[A-Za-z_][\w.]*\s*\(")
+CALL = re.compile(  # a name called, dotted or chained (`.then(`); each match starts once, so a line is read once
+    r"(?<![\w.])[A-Za-z_][\w.]*\s*\(|\.\s*[A-Za-z_]\w*\s*\("
+)
 RAISE_RETURN = re.compile(r"^\s*(?:return|raise|throw|abort|yield|panic|fail|reject|redirect)\b|\bthrow\s+new\b")
 CONDITION = re.compile(r"^\s*(?:if|elif|else\s+if|unless|while|when|case|catch|except|rescue|guard|switch)\b|\?\s")
 STATUS = re.compile(r"(?<![\w.])(?:[1-5]\d\d)(?![\w.])|\b(?:HTTP_\d{3}|Status[A-Z]\w+|status\s*[:=(])")

@@ -33,7 +33,9 @@ GENERIC = frozenset(
     png jpg jpeg gif svg ico webp bmp pdf toml ini cfg env lock http https www com org net github gitlab
     """.split()  # noqa: SIM905 - a word list reads better as text
 )
-LINKS = re.compile(r"[A-Za-z][\w+.-]*://\S+|\]\([^)\s]*\)|\b[\w.-]+\.(?:png|jpe?g|gif|svg|ico|webp)\b")
+LINKS = re.compile(  # each alternative starts where a run of its characters starts: a long symbol is read once
+    r"(?<![\w+.-])[A-Za-z][\w+.-]*://\S+|\]\([^)\s\]]*\)|(?<![\w.-])[\w.-]+\.(?:png|jpe?g|gif|svg|ico|webp)\b"
+)
 TOP_LEVEL = "top-level files"  # a region of files at the repository's root (README, package.json, tsconfig…)
 
 
