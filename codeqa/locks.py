@@ -60,12 +60,15 @@ def _read_owner(path: Path) -> dict:
     return owner if isinstance(owner, dict) else {}
 
 
-def _lock(path: Path) -> int | None:
-    """A descriptor holding the lock on the file ``path`` names now, or None when another process holds it."""
-    for _ in range(ATTEMPTS):
+def _lock(path: Path, *, wait: bool = False) -> int | None:
+    """A descriptor holding the lock on the file ``path`` names now; None when another process holds it (unless
+    ``wait``: then its turn comes)."""
+    attempt = 0
+    while wait or attempt < ATTEMPTS:
+        attempt += 1
         fd = os.open(path, os.O_RDWR | os.O_CREAT, 0o644)
         try:
-            fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
+            fcntl.flock(fd, fcntl.LOCK_EX if wait else fcntl.LOCK_EX | fcntl.LOCK_NB)
         except BlockingIOError:
             os.close(fd)
             return None
@@ -77,6 +80,21 @@ def _lock(path: Path) -> int | None:
             return fd
         os.close(fd)  # the holder before us deleted this file as it released it: lock the new one
     raise IndexBusyError(f"Could not take the lock {path}; another process keeps taking it. Try again.")
+
+
+@contextlib.contextmanager
+def _holding(path: Path, fd: int, *, delete: bool = True) -> Iterator[None]:
+    """Keep ``fd``'s lock (closed in a forked child, see ``_HELD``) until the block ends; then delete the file while
+    still locked (whoever opened it before sees it is gone and retries), unless users share it."""
+    _HELD.add(fd)
+    try:
+        yield
+    finally:
+        if delete:
+            with contextlib.suppress(OSError):
+                path.unlink()
+        _HELD.discard(fd)
+        os.close(fd)
 
 
 @contextlib.contextmanager
@@ -93,17 +111,11 @@ def index_lock(locks_dir: Path, name: str) -> Iterator[None]:
             f"Index {name!r} is being built by another process (pid {pid}, lock {path}). Wait for it to finish: "
             "the lock is released by itself when that process ends."
         )
-    _HELD.add(fd)
-    try:
+    with _holding(path, fd):
         owner = {"pid": os.getpid(), "host": socket.gethostname(), "since": time.time()}
         os.ftruncate(fd, 0)
         os.pwrite(fd, json.dumps(owner).encode(), 0)
         yield
-    finally:
-        with contextlib.suppress(OSError):
-            path.unlink()  # while still locked: whoever opened this file before sees it is gone and retries
-        _HELD.discard(fd)
-        os.close(fd)
 
 
 def _holders(path: Path) -> list[int]:
@@ -159,24 +171,10 @@ def folder_lock(path: Path) -> Iterator[None]:
     """Hold the lock file ``path``, waiting for whoever has it (runs on one shared clone take turns: one swaps its
     tree in and reads it while the others wait). Released and deleted like ``index_lock``'s."""
     path.parent.mkdir(parents=True, exist_ok=True)
-    while True:
-        fd = os.open(path, os.O_RDWR | os.O_CREAT, 0o644)
-        fcntl.flock(fd, fcntl.LOCK_EX)
-        try:
-            same = os.stat(path).st_ino == os.fstat(fd).st_ino
-        except FileNotFoundError:
-            same = False
-        if same:
-            break
-        os.close(fd)  # the holder before us deleted this file as it released it: lock the new one
-    _HELD.add(fd)
-    try:
+    fd = _lock(path, wait=True)
+    assert fd is not None  # a waiting lock always comes
+    with _holding(path, fd):
         yield
-    finally:
-        with contextlib.suppress(OSError):
-            path.unlink()
-        _HELD.discard(fd)
-        os.close(fd)
 
 
 @contextlib.contextmanager
@@ -187,14 +185,8 @@ def try_folder_lock(path: Path) -> Iterator[bool]:
     if fd is None:
         yield False
         return
-    _HELD.add(fd)
-    try:
+    with _holding(path, fd):
         yield True
-    finally:
-        with contextlib.suppress(OSError):
-            path.unlink()
-        _HELD.discard(fd)
-        os.close(fd)
 
 
 @contextlib.contextmanager
@@ -210,9 +202,5 @@ def use_lock(path: Path, *, exclusive: bool = False) -> Iterator[bool]:
         os.close(fd)
         yield False
         return
-    _HELD.add(fd)
-    try:
+    with _holding(path, fd, delete=False):
         yield True
-    finally:
-        _HELD.discard(fd)
-        os.close(fd)
