@@ -23,17 +23,21 @@ APP_ASSET_HOSTS: set[str] = set()  # none: the tab icon is a local emoji, not a 
 
 @contextlib.contextmanager
 def serve_app(
-    home: Path, env: dict[str, str] | None = None, processes: list[subprocess.Popen] | None = None
+    home: Path,
+    env: dict[str, str] | None = None,
+    processes: list[subprocess.Popen] | None = None,
+    cwd: Path = ROOT,
 ) -> Iterator[str]:
-    """``codeqa serve`` with ``CODEQA_HOME=home`` (and ``env``), until the block ends (its process, Streamlit
-    itself once ``codeqa serve`` has exec'd, is appended to ``processes`` for a test that watches it)."""
+    """``codeqa serve`` (the console script, as users run it) with ``CODEQA_HOME=home`` (and ``env``), started in
+    ``cwd``, until the block ends (its process, Streamlit itself once ``codeqa serve`` has exec'd, is appended to
+    ``processes`` for a test that watches it)."""
     port = free_port()
     full = {**os.environ, "CODEQA_HOME": str(home), **NO_LLM, **(env or {})}
     for name in ("CODEQA_OPENAI_BASE_URL", "CODEQA_LLM_BACKEND"):
         if name not in (env or {}):
             full.pop(name, None)
-    command = [sys.executable, "-m", "codeqa", "serve", "--address", "127.0.0.1", "--port", str(port)]
-    process = subprocess.Popen(command, cwd=ROOT, env=full, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True)
+    command = [str(Path(sys.executable).with_name("codeqa")), "serve", "--address", "127.0.0.1", "--port", str(port)]
+    process = subprocess.Popen(command, cwd=cwd, env=full, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True)
     url = f"http://127.0.0.1:{port}"
     if processes is not None:
         processes.append(process)

@@ -8,19 +8,13 @@ ran when `codeqa serve` (or the embedded model's worker) was started there; and 
 
 from __future__ import annotations
 
-import os
-import subprocess
-import sys
 from pathlib import Path
 
 import httpx
 import pytest
 
 from codeqa.answer.backends.embedded_process import WorkerProcess
-from tests.test_app import NO_LLM
-from tests.test_browser import free_port, wait_healthy
-
-CODEQA = Path(sys.executable).with_name("codeqa")  # the console script, as a user runs it
+from tests.served_app import serve_app
 
 
 def hostile_folder(root: Path) -> Path:
@@ -48,26 +42,11 @@ def test_serving_from_inside_a_repository_runs_none_of_its_code(
     if only_settings:  # the settings alone, so the server starts on an unprotected main too and the check is seen
         for module in (*folder.glob("*.py"), folder / "streamlit" / "__init__.py"):
             module.unlink()
-    port = free_port()
-    env = {**os.environ, "CODEQA_HOME": str(isolated_home), **NO_LLM}
-    process = subprocess.Popen(
-        [str(CODEQA), "serve", "--address", "127.0.0.1", "--port", str(port)],
-        cwd=folder, env=env, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True,
-    )  # fmt: skip
-    url = f"http://127.0.0.1:{port}"
-    try:
-        wait_healthy(url, process)
+    with serve_app(isolated_home, cwd=folder) as url:
         health = httpx.get(f"{url}/_stcore/health", timeout=30)
         assert health.status_code == 200
         assert "_streamlit_xsrf" in health.headers.get("set-cookie", ""), "the repository's config turned XSRF off"
         assert not marker.exists(), f"the repository's code ran: {marker.read_text()}"
-    finally:
-        process.terminate()
-        try:
-            process.wait(10)
-        except subprocess.TimeoutExpired:
-            process.kill()
-            process.wait(5)
 
 
 def test_the_embedded_models_worker_never_imports_from_the_current_folder(
