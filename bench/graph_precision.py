@@ -28,8 +28,8 @@ import codeqa.chunk as chunking
 from codeqa.config import Settings
 from codeqa.evaluate.data import is_test
 from codeqa.scan import scan_repository
-from codeqa.store.graph import COMMON_NAMES, SymbolGraph
-from codeqa.store.tagfile import chunk_references
+from codeqa.searchfiles.graph import COMMON_NAMES, SymbolGraph
+from codeqa.searchfiles.tagfile import chunk_references
 from codeqa.symbols import defined_names
 
 USES_CHECKED = 6  # uses of the linking names looked up per link

@@ -1,5 +1,6 @@
 """The shape of the code: pipeline folders, no import cycles, Chroma only in the store, one handle on an index (only
-``codeqa.index`` and ``codeqa.store`` open the store or its search files), no Streamlit in the library.
+``codeqa.index``, ``codeqa.store`` and ``codeqa.searchfiles`` open the store or its search files), no Streamlit in
+the library.
 
 Imports are read statically (``ast``), so these checks see every module, including ones no test imports.
 """
@@ -15,10 +16,16 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parent.parent
 LIBRARY = ROOT / "codeqa"
 UI_FILES = [ROOT / "app.py", *sorted((ROOT / "pages").glob("*.py")), *sorted((ROOT / "codeqa_ui").glob("*.py"))]
-STAGES = ("source", "scan", "chunk", "embed", "index", "store", "retrieve", "answer", "explore", "cli")
-# what opens an index's store or files: codeqa.index (the Index handle and its writer) and codeqa.store itself;
+STAGES = ("source", "scan", "chunk", "embed", "index", "store", "searchfiles", "retrieve", "answer", "explore", "cli")
+# what opens an index's store or files: codeqa.index (the Index handle and its writer), codeqa.store and
+# codeqa.searchfiles themselves;
 # the rest may name the types those hand out (Manifest, SearchFiles, ChunkTable, …)
-STORE_INTERNALS = {"codeqa.store.chroma", "codeqa.store.chroma_files", "codeqa.store.layout", "codeqa.store.corpus"}
+STORE_INTERNALS = {
+    "codeqa.store.chroma",
+    "codeqa.store.chroma_files",
+    "codeqa.store.layout",
+    "codeqa.searchfiles.corpus",
+}
 STORE_OPENERS = {"Store", "chroma_files", "open_search_files", "rebuild_search_files", "forget_search_files",
                  "SearchFilesBuilder", "Generation", "Corpus", "collection_dir", "generation_dir",
                  "manifest_dir"}  # fmt: skip
@@ -127,12 +134,14 @@ def test_only_the_index_and_the_store_open_the_store_or_its_files():
     ``Index`` and never opens Chroma, the registry or the search files itself."""
     for path in [*LIBRARY.rglob("*.py"), *UI_FILES]:
         name = module_name(path) if path.is_relative_to(LIBRARY) else path.name
-        if name.startswith(("codeqa.index", "codeqa.store")):
+        if name.startswith(("codeqa.index", "codeqa.store", "codeqa.searchfiles")):
             continue
         imported = imported_modules(path)
         assert not imported & STORE_INTERNALS, (name, imported & STORE_INTERNALS)
         openers = {
-            f"{module}.{opener}" for module in ("codeqa.store", "codeqa.store.searchfiles") for opener in STORE_OPENERS
+            f"{module}.{opener}"
+            for module in ("codeqa.store", "codeqa.searchfiles", "codeqa.searchfiles.files")
+            for opener in STORE_OPENERS
         }
         assert not openers & imported, (name, openers & imported)
 

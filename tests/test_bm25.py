@@ -10,8 +10,9 @@ import bm25s
 import numpy as np
 import pytest
 
-from codeqa.store.bm25 import Bm25Index
-from codeqa.store.lexical import LexicalIndex, code_tokens, plain_tokens
+from codeqa.searchfiles.bm25 import Bm25Index
+from codeqa.searchfiles.lexical import LexicalIndex
+from codeqa.tokens import code_tokens, plain_tokens
 from tests.sample_repo import SAMPLE_FILES
 from tests.test_interruptions import filler
 

@@ -18,7 +18,7 @@ from typer.testing import CliRunner
 from codeqa.config import Settings
 from codeqa.errors import QueryError
 from codeqa.retrieve import Filters
-from codeqa.store.table import ChunkTable
+from codeqa.searchfiles.table import ChunkTable
 from tests.indexed_home import build_sample_index
 from tests.service_servers import api_server, server_env
 

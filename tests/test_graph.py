@@ -7,7 +7,7 @@ import pytest
 
 from codeqa.chunk import chunk_file
 from codeqa.config import Settings
-from codeqa.store.graph import SymbolGraph
+from codeqa.searchfiles.graph import SymbolGraph
 from codeqa.symbols import defined_names, referenced_names
 from tests.test_chunk import FIXTURES, REQUIRED, source
 

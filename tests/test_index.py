@@ -260,7 +260,7 @@ def test_files_are_read_when_chunked_and_an_edit_after_the_scan_is_indexed_as_it
 
 def test_file_cards_embedded_in_batches_are_those_of_one_call(sample_repo: Path, settings: Settings, monkeypatch):
     """The cards of 30k files are embedded a batch at a time (one call held 100 MB more): the same vectors."""
-    import codeqa.store.searchfiles as searchfiles
+    import codeqa.searchfiles.files as searchfiles
 
     one_call = Index.build(str(sample_repo), settings, name="shop").files.files
     monkeypatch.setattr(searchfiles, "CARD_BATCH", 2)

@@ -17,7 +17,7 @@ import pytest
 from codeqa.config import Settings
 from codeqa.index import Index
 from codeqa.retrieve import retrieve
-from codeqa.store import open_search_files
+from codeqa.searchfiles import open_search_files
 from tests.conftest import git, init_repo, write_files
 from tests.sample_repo import SAMPLE_FILES
 from tests.test_interruptions import Victim, filler

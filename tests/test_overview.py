@@ -9,7 +9,7 @@ from codeqa.explore.imports import auto_modules, import_graph, module_graph, mod
 from codeqa.explore.overview import build_overview
 from codeqa.languages import detect_language
 from codeqa.records import Chunk
-from codeqa.store import ChunkTable
+from codeqa.searchfiles import ChunkTable
 from codeqa.symbols import short_names
 
 

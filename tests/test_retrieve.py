@@ -11,9 +11,9 @@ from codeqa.config import Settings
 from codeqa.index import Index
 from codeqa.retrieve import Filters, Weights, neighbors, query_identifiers, retrieve
 from codeqa.retrieve.fusion import fuse
-from codeqa.store.graph import SymbolGraph
-from codeqa.store.lexical import code_tokens
+from codeqa.searchfiles.graph import SymbolGraph
 from codeqa.symbols import defined_names, referenced_names
+from codeqa.tokens import code_tokens
 from tests.helpers import build_index, retrieve_named
 from tests.sample_repo import SAMPLE_FILES
 
@@ -93,7 +93,7 @@ FILTER_CASES = [
 @pytest.mark.parametrize("question", ["password login session", "price total cart", "hash_password"])
 def test_filters_never_leak(shop_index: Settings, filters: Filters, question: str):
     result = retrieve_named("shop", question, shop_index, k=50, filters=filters)
-    from codeqa.store import ChunkTable
+    from codeqa.searchfiles import ChunkTable
 
     for hit in result.hits:
         chunk = hit.chunk
@@ -105,7 +105,7 @@ def test_filters_never_leak(shop_index: Settings, filters: Filters, question: st
 
 
 def _table_of(hit):
-    from codeqa.store import ChunkTable
+    from codeqa.searchfiles import ChunkTable
 
     table = ChunkTable()
     table.append([hit.chunk])
@@ -125,7 +125,7 @@ def test_neighbors_of_a_symbol(shop_index: Settings):
 def test_artifacts_rebuild_from_store_when_missing(shop_index: Settings):
     import shutil
 
-    from codeqa.store import forget_search_files
+    from codeqa.searchfiles import forget_search_files
 
     index = Index.open("shop", shop_index)
     shutil.rmtree(index.folder)  # an index built on a shared Chroma server has no search files here

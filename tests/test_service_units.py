@@ -8,9 +8,9 @@ from codeqa.answer import key_lines
 from codeqa.errors import CodeqaError, QueryError
 from codeqa.records import Chunk
 from codeqa.retrieve import Filters, check_filter_values
+from codeqa.searchfiles import ChunkTable
 from codeqa.service.hosts import check_bind, is_loopback
 from codeqa.service.ratelimit import RateLimiter
-from codeqa.store import ChunkTable
 
 CODE = '''class SessionStore:
     """Keeps logged-in users' session tokens in memory."""

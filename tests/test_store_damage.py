@@ -23,7 +23,8 @@ from codeqa.config import Settings, get_settings
 from codeqa.errors import StoreError
 from codeqa.index import Index
 from codeqa.records import Chunk
-from codeqa.store import Store, forget_search_files
+from codeqa.searchfiles import forget_search_files
+from codeqa.store import Store
 from tests.helpers import build_index, search_hits
 from tests.indexed_home import build_sample_index
 

@@ -12,9 +12,9 @@ from codeqa.config import Settings
 from codeqa.explore.overview import load_overview
 from codeqa.index import Index
 from codeqa.scan import read_source, scan_repository
-from codeqa.store import forget_search_files
-from codeqa.store.searchfiles import META_FILE
-from codeqa.store.tagfile import IMPORTS_FILE, TAGS_FILE, load_imports, load_tags
+from codeqa.searchfiles import forget_search_files
+from codeqa.searchfiles.files import META_FILE
+from codeqa.searchfiles.tagfile import IMPORTS_FILE, TAGS_FILE, load_imports, load_tags
 from tests.conftest import git, init_repo, write_files
 from tests.web_apps import EXPRESS_APP, RAILS_APP
 

@@ -19,8 +19,9 @@ from codeqa.config import Settings, get_settings
 from codeqa.index import Index
 from codeqa.index.freshness import STATE_FILE
 from codeqa.retrieve import retrieve
-from codeqa.store import collection_dir, open_search_files
-from codeqa.store.corpus import Corpus
+from codeqa.searchfiles import open_search_files
+from codeqa.searchfiles.corpus import Corpus
+from codeqa.store import collection_dir
 from codeqa_ui import state
 from tests.conftest import git, init_repo, write_files
 from tests.test_app import NO_LLM

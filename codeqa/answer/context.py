@@ -21,11 +21,12 @@ from codeqa.chunk.resolve import name_scopes, resolve_imports
 from codeqa.chunk.tags import tag_chunks
 from codeqa.index import Index
 from codeqa.records import Chunk, Hit
-from codeqa.store.graph import SymbolGraph
-from codeqa.store.lexical import LexicalIndex, code_tokens
-from codeqa.store.table import ChunkTable
-from codeqa.store.tagfile import chunk_references
+from codeqa.searchfiles.graph import SymbolGraph
+from codeqa.searchfiles.lexical import LexicalIndex
+from codeqa.searchfiles.table import ChunkTable
+from codeqa.searchfiles.tagfile import chunk_references
 from codeqa.symbols import IDENTIFIER, defined_names
+from codeqa.tokens import code_tokens
 
 PACKAGE_ENTRIES = ("__init__.py", "index.js", "index.ts", "index.tsx", "mod.rs")
 MAX_FILE_CHUNKS = 120

@@ -31,8 +31,8 @@ from codeqa.answer.values import Value, values_read
 from codeqa.frameworks.evidence import Evidence
 from codeqa.frameworks.intent import intents
 from codeqa.records import Chunk, Hit
-from codeqa.store.lexical import code_tokens
 from codeqa.symbols import IDENTIFIER
+from codeqa.tokens import code_tokens
 
 MAX_FILES = 6
 KEY_LINES = 38  # key lines shown across the open sources (the answer stays within 60 lines)

@@ -18,7 +18,7 @@ from dataclasses import dataclass
 from functools import lru_cache
 
 from codeqa.answer.vocabulary import EXPANSION_WEIGHT, expansions
-from codeqa.store.lexical import code_tokens
+from codeqa.tokens import code_tokens
 
 MAX_KEY_LINES = 5
 MAX_LINE_CHARS = 200

@@ -12,7 +12,7 @@ from __future__ import annotations
 
 from functools import lru_cache
 
-from codeqa.store.lexical import code_tokens
+from codeqa.tokens import code_tokens
 
 CONCEPTS: tuple[str, ...] = (
     "login logon signin sign_in sign-in authenticate authentication authenticated auth credential credentials",

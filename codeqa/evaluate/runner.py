@@ -29,7 +29,7 @@ from codeqa.retrieve.ranker import Ranker
 from codeqa.retrieve.ranking import Trace
 from codeqa.retrieve.rerank import STAGE2_FEATURES
 from codeqa.retrieve.roles import ROLE_WORDS, Role, role_mentions
-from codeqa.store.table import ChunkTable
+from codeqa.searchfiles.table import ChunkTable
 
 
 def save_features(

@@ -18,8 +18,8 @@ from dataclasses import dataclass, replace
 
 import numpy as np
 
-from codeqa.store.lexical import STOPWORDS
 from codeqa.symbols import IDENTIFIER, identifier_words
+from codeqa.tokens import STOPWORDS
 
 SUBSYSTEM, AREA = 0, 1
 MIN_SHARE = 0.3  # a folder can name a region when it holds at least this share of the region's chunks

@@ -7,7 +7,7 @@ from dataclasses import dataclass
 
 from codeqa.index import Index
 from codeqa.records import ancestor_directories
-from codeqa.store.table import ChunkTable
+from codeqa.searchfiles.table import ChunkTable
 
 
 @dataclass(frozen=True)

@@ -18,7 +18,7 @@ from codeqa.chunk.tags import tag_chunks
 from codeqa.explore.imports import DependencyGraph, auto_modules, module_graph
 from codeqa.index import Index
 from codeqa.records import Chunk, FileTags
-from codeqa.store import ChunkTable
+from codeqa.searchfiles import ChunkTable
 from codeqa.symbols import short_names
 
 CALLS = frozenset({"call", "class"})  # how a plain word (``index``, ``search``) must be used to count

@@ -1,7 +1,7 @@
 """The index stage: an ``Index`` handle over one opened index, and the one writer that builds and updates it.
 
-Only ``codeqa.index`` and ``codeqa.store`` open Chroma or the search files; retrieve, answer, explore, the service
-and the faces take an ``Index``.
+Only ``codeqa.index`` opens Chroma (``codeqa.store``) or the search files (``codeqa.searchfiles``); retrieve, answer,
+explore, the service and the faces take an ``Index``.
 """
 
 from codeqa.index.freshness import FileState, Freshness

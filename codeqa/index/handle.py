@@ -27,9 +27,10 @@ from codeqa.index.report import IndexReport, ProgressCallback
 from codeqa.index.target import PREVIOUS, claim_name
 from codeqa.locks import index_lock
 from codeqa.records import Chunk, FileTags
-from codeqa.store import Manifest, SearchFiles, Store, load_search_files, manifest_dir, open_search_files
+from codeqa.searchfiles import SearchFiles, load_search_files, open_search_files
+from codeqa.searchfiles.tagfile import load_tags
+from codeqa.store import Manifest, Store, manifest_dir
 from codeqa.store.chroma import get_client
-from codeqa.store.tagfile import load_tags
 
 _STORES: dict[str, Store] = {}
 _STORES_LOCK = threading.Lock()

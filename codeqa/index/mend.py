@@ -1,4 +1,4 @@
-"""Damaged search files: found by checking every file (``codeqa.store.searchcheck``), mended from the store.
+"""Damaged search files: found by checking every file (``codeqa.searchfiles.check``), mended from the store.
 
 The store (Chroma) holds every chunk and its vector, so an index's search files can always be written again from it
 without touching the collection. The index handle does that when a file fails its check on load; `codeqa repair`
@@ -12,16 +12,9 @@ from pathlib import Path
 from codeqa.config import Settings
 from codeqa.embed import Embedder
 from codeqa.errors import DamagedSearchFilesError, DiskFullError, disk_full_message, is_disk_full
-from codeqa.store import (
-    Manifest,
-    SearchFiles,
-    Store,
-    forget_search_files,
-    load_search_files,
-    manifest_dir,
-    rebuild_search_files,
-)
-from codeqa.store.searchcheck import load_corpus
+from codeqa.searchfiles import SearchFiles, forget_search_files, load_search_files, rebuild_search_files
+from codeqa.searchfiles.check import load_corpus
+from codeqa.store import Manifest, Store, manifest_dir
 
 
 def repair_hint(manifest: Manifest) -> str:

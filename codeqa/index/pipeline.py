@@ -30,8 +30,9 @@ from codeqa.index.writer import index_manifest, write_generation
 from codeqa.locks import index_lock
 from codeqa.records import ResolvedSource, ScanResult, SkippedFile, SkipReason
 from codeqa.scan import scan_repository
+from codeqa.searchfiles import Generation, open_search_files
 from codeqa.source import resolve_source
-from codeqa.store import Generation, Manifest, Store, manifest_dir, open_search_files
+from codeqa.store import Manifest, Store, manifest_dir
 
 
 def run_build(

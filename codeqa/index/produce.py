@@ -26,7 +26,8 @@ from codeqa.index.freshness import FileState, save_state
 from codeqa.index.report import StageClock
 from codeqa.records import Chunk, FileTags, ScannedFile, SourceFile
 from codeqa.scan import read_source
-from codeqa.store import Generation, Manifest, SearchFilesBuilder
+from codeqa.searchfiles import Generation, SearchFilesBuilder
+from codeqa.store import Manifest
 from codeqa.store.chroma_rows import chunk_metadata
 
 BATCH_CHUNKS = 512

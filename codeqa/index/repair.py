@@ -29,11 +29,11 @@ from codeqa.index.mend import damage_of, rebuild
 from codeqa.locks import index_lock
 from codeqa.records import Chunk
 from codeqa.scan import read_source
+from codeqa.searchfiles.check import load_table, load_vectors
+from codeqa.searchfiles.files import VECTORS_FILE
 from codeqa.store import Manifest, Store, chroma_files
 from codeqa.store.chroma import forget_client
 from codeqa.store.layout import MANIFEST_COPY, manifest_dir
-from codeqa.store.searchcheck import load_table, load_vectors
-from codeqa.store.searchfiles import VECTORS_FILE
 
 BATCH = 2000
 

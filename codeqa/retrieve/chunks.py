@@ -20,7 +20,7 @@ import numpy as np
 
 from codeqa.retrieve.features import ChunkSignals
 from codeqa.retrieve.registry import Columns, FeatureRegistry
-from codeqa.store.searchfiles import SearchFiles
+from codeqa.searchfiles.files import SearchFiles
 
 
 @dataclass

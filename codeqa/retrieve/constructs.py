@@ -19,8 +19,8 @@ import numpy as np
 from codeqa.frameworks.conventions import Construct, Convention, anchor_rows
 from codeqa.frameworks.detection import detect
 from codeqa.frameworks.intent import intents
-from codeqa.store.lexical import code_tokens
-from codeqa.store.searchfiles import SearchFiles
+from codeqa.searchfiles.files import SearchFiles
+from codeqa.tokens import code_tokens
 
 DETECTION_ROWS = 200  # rows checked for an identifier's language when detecting a framework
 BROAD = 30  # an anchor found in more files than this says less: its weight shrinks as BROAD / files

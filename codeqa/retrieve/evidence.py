@@ -16,7 +16,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
-from codeqa.store.lexical import code_tokens
+from codeqa.tokens import code_tokens
 
 if TYPE_CHECKING:
     import numpy as np

@@ -17,7 +17,7 @@ import numpy as np
 
 from codeqa.retrieve.query import CODE_LIKE
 from codeqa.retrieve.roles import SECONDARY, Role
-from codeqa.store.searchfiles import SearchFiles
+from codeqa.searchfiles.files import SearchFiles
 from codeqa.symbols import IDENTIFIER, defined_names
 
 MAX_WORDS = 12

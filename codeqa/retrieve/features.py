@@ -34,8 +34,8 @@ from codeqa.retrieve.file_signals import (
 from codeqa.retrieve.query import qualified_names, question_tokens
 from codeqa.retrieve.registry import Columns, FeatureRegistry
 from codeqa.retrieve.roles import PERIPHERAL, Role, roles_asked_for
-from codeqa.store.lexical import plain_tokens
-from codeqa.store.searchfiles import SearchFiles
+from codeqa.searchfiles.files import SearchFiles
+from codeqa.tokens import plain_tokens
 
 PER_SIGNAL = 60  # best files taken from each signal
 LONG_QUERY_WORDS = 60

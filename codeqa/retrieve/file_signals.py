@@ -15,8 +15,8 @@ from scipy import sparse
 from codeqa.languages import CONFIG_LANGUAGES, DOC_LANGUAGES, MARKUP_LANGUAGES
 from codeqa.retrieve.query import query_identifiers, same_file
 from codeqa.retrieve.roles import Role, roles_from_evidence
-from codeqa.store.lexical import path_tokens
-from codeqa.store.searchfiles import SearchFiles
+from codeqa.searchfiles.files import SearchFiles
+from codeqa.tokens import path_tokens
 
 NOT_CODE = frozenset((*DOC_LANGUAGES, *CONFIG_LANGUAGES, *MARKUP_LANGUAGES))
 GRAPH_SEEDS = 10

@@ -11,7 +11,7 @@ import numpy as np
 
 from codeqa.errors import QueryError
 from codeqa.records import ChunkKind, Layer
-from codeqa.store.table import ChunkTable
+from codeqa.searchfiles.table import ChunkTable
 
 KNOWN_VALUES: dict[str, frozenset[str]] = {"layer": frozenset(Layer), "kind": frozenset(ChunkKind)}
 MAX_FILTER_VALUES = 50  # per filter (layers, kinds, languages, paths, globs): a scope, not a file list

@@ -5,7 +5,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from codeqa.errors import QueryError
-from codeqa.store.table import ChunkTable
+from codeqa.searchfiles.table import ChunkTable
 
 RRF_K = 60
 

@@ -6,7 +6,7 @@ import re
 from functools import lru_cache
 
 from codeqa.errors import QueryError
-from codeqa.store.lexical import code_tokens
+from codeqa.tokens import code_tokens
 
 MAX_QUERY_CHARS = 20_000
 SURROGATE = re.compile("[\ud800-\udfff]")

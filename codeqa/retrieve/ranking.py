@@ -19,7 +19,7 @@ from codeqa.retrieve.file_signals import file_roles
 from codeqa.retrieve.query import question_tokens
 from codeqa.retrieve.ranker import SECONDARY_GAP, Later, Ranker, secondary_files
 from codeqa.retrieve.rerank import STAGE2, RerankContext
-from codeqa.store.searchfiles import SearchFiles
+from codeqa.searchfiles.files import SearchFiles
 
 TRACE_TOP = 40  # files whose second-stage features evaluation saves (cross-validation re-cuts the top 30)
 TRACE_CHUNKS = 40  # chunks per file it saves for the chunk ranker

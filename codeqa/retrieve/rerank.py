@@ -24,9 +24,9 @@ from codeqa.retrieve.features import FEATURES
 from codeqa.retrieve.file_signals import centrality, file_links, file_users, is_init
 from codeqa.retrieve.registry import Columns, FeatureRegistry
 from codeqa.retrieve.trees import TreeEnsemble
-from codeqa.store.lexical import code_tokens
-from codeqa.store.searchfiles import SearchFiles
+from codeqa.searchfiles.files import SearchFiles
 from codeqa.symbols import IDENTIFIER
+from codeqa.tokens import code_tokens
 
 MAX_DEFINING_FILES = 20  # a name defined in more files says nothing about any one of them
 

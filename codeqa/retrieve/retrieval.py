@@ -33,7 +33,7 @@ from codeqa.retrieve.signals import (
     symbol_matches,
     top_rows,
 )
-from codeqa.store.table import ChunkTable
+from codeqa.searchfiles.table import ChunkTable
 
 DOC_BRIDGE_CHUNKS = 5  # documentation chunks whose mentioned names point at code
 

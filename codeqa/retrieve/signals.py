@@ -9,8 +9,8 @@ from __future__ import annotations
 import numpy as np
 
 from codeqa.retrieve.query import same_file
-from codeqa.store.graph import SymbolGraph
-from codeqa.store.searchfiles import SearchFiles
+from codeqa.searchfiles.files import SearchFiles
+from codeqa.searchfiles.graph import SymbolGraph
 
 CANDIDATES = 100
 

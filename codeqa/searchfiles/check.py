@@ -23,9 +23,9 @@ import numpy as np
 from scipy import sparse
 
 from codeqa.errors import DamagedSearchFilesError
-from codeqa.store.bm25 import Bm25Index
-from codeqa.store.corpus import CORPUS_FILE, VOCAB_FILE, Corpus
-from codeqa.store.fileindex import (
+from codeqa.searchfiles.bm25 import Bm25Index
+from codeqa.searchfiles.corpus import CORPUS_FILE, VOCAB_FILE, Corpus
+from codeqa.searchfiles.fileindex import (
     CARD_VECTORS_FILE,
     FILE_BM25,
     FILE_PLAIN_BM25,
@@ -33,9 +33,9 @@ from codeqa.store.fileindex import (
     MEAN_VECTORS_FILE,
     FileIndex,
 )
-from codeqa.store.graph import GRAPH_FILE, SymbolGraph
-from codeqa.store.lexical import LEXICAL_VERSION, PARAMS_FILE, LexicalIndex
-from codeqa.store.table import TABLE_FILE, ChunkTable
+from codeqa.searchfiles.graph import GRAPH_FILE, SymbolGraph
+from codeqa.searchfiles.lexical import LEXICAL_VERSION, PARAMS_FILE, LexicalIndex
+from codeqa.searchfiles.table import TABLE_FILE, ChunkTable
 
 STAGING_PREFIX = ".rebuild-"
 _CHECK_ROWS = 8192  # vectors are checked for finiteness this many rows at a time (no full-size temporary)

@@ -24,15 +24,14 @@ from codeqa.chunk.resolve import ImportGraph
 from codeqa.chunk.tags import tag_chunks
 from codeqa.errors import DamagedSearchFilesError, StoreError
 from codeqa.records import Chunk, FileTags
-from codeqa.store import searchcheck as checked
-from codeqa.store.bm25 import bm25_from_ids
-from codeqa.store.corpus import Corpus, CorpusBuilder
-from codeqa.store.fileindex import FileIndex, FileIndexBuilder
-from codeqa.store.graph import SymbolGraph
-from codeqa.store.lexical import LexicalIndex, code_tokens, path_tokens, plain_tokens, tokens_of_words
-from codeqa.store.manifest import Manifest
-from codeqa.store.table import TABLE_FILE, ChunkTable
-from codeqa.store.tagfile import (
+from codeqa.searchfiles import check as checked
+from codeqa.searchfiles.bm25 import bm25_from_ids
+from codeqa.searchfiles.corpus import Corpus, CorpusBuilder
+from codeqa.searchfiles.fileindex import FileIndex, FileIndexBuilder
+from codeqa.searchfiles.graph import SymbolGraph
+from codeqa.searchfiles.lexical import LexicalIndex
+from codeqa.searchfiles.table import TABLE_FILE, ChunkTable
+from codeqa.searchfiles.tagfile import (
     IMPORTS_FILE,
     TAGS_FILE,
     StoredTags,
@@ -41,7 +40,9 @@ from codeqa.store.tagfile import (
     load_stored_tags,
     tags_current,
 )
+from codeqa.store.manifest import Manifest
 from codeqa.symbols import IDENTIFIER, defined_names
+from codeqa.tokens import code_tokens, path_tokens, plain_tokens, tokens_of_words
 
 if TYPE_CHECKING:
     from codeqa.store.chroma import Store
@@ -234,7 +235,7 @@ def forget_search_files(directory: Path) -> None:
 
 
 def _load_files(directory: Path, dimension: int | None) -> _Parts | None:
-    """None when the files are not there (or from another version); every file checked (``searchcheck``)."""
+    """None when the files are not there (or from another version); every file checked (``check``)."""
     try:
         meta = json.loads((directory / META_FILE).read_text())
     except (OSError, ValueError):

@@ -17,10 +17,11 @@ from pathlib import Path
 
 import numpy as np
 
-from codeqa.store.bm25 import bm25_from_ids
-from codeqa.store.corpus import Corpus, Ragged
-from codeqa.store.lexical import LexicalIndex, code_tokens, path_tokens, plain_tokens
+from codeqa.searchfiles.bm25 import bm25_from_ids
+from codeqa.searchfiles.corpus import Corpus, Ragged
+from codeqa.searchfiles.lexical import LexicalIndex
 from codeqa.symbols import short_names
+from codeqa.tokens import code_tokens, path_tokens, plain_tokens
 
 FILES_FILE = "files.json"
 CARD_VECTORS_FILE = "file_cards.npy"

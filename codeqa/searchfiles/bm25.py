@@ -19,7 +19,7 @@ from typing import Literal
 
 import numpy as np
 
-from codeqa.store.corpus import Ragged
+from codeqa.searchfiles.corpus import Ragged
 
 EMPTY_DOCUMENT = "\u2205"  # bm25s needs at least one token per document
 
