@@ -1,10 +1,12 @@
-"""The layer table: path conventions first, framework signals in the text second."""
+"""The layer table: path conventions first, framework signals in the text (from the framework data files) second."""
 
 from __future__ import annotations
 
 import pytest
 
-from codeqa.chunk.layers import LAYERS, layer_for
+from codeqa.chunk import layers
+from codeqa.chunk.layers import LAYERS, content_signals, layer_for
+from codeqa.frameworks.conventions import load_all, parse
 
 
 @pytest.mark.parametrize(
@@ -153,3 +155,44 @@ def test_layers_are_known_and_text_is_optional() -> None:
     assert layer_for("lib/accounts.py", "@app.route('/x')") == "api"  # content beats lib/
     for path in ("a.py", "models/a.py", "x/y/z.md", "Dockerfile", "views/a.ejs"):
         assert layer_for(path, "") in LAYERS
+
+
+def test_every_framework_text_signal_in_the_data_files_decides_its_layer() -> None:
+    signals = content_signals()
+    assert {layer for layer, _ in signals} >= {"migration", "api", "view", "model", "service", "cli", "test"}
+    for layer, texts in signals:
+        for text in texts:
+            assert layer_for("src/part.unknown", f"x = 1\n{text}") == layer, text
+
+
+def test_a_migration_signal_beats_a_model_signal_in_the_same_file() -> None:
+    text = "class Migration(migrations.Migration):\n    model = models.Model"
+    assert layer_for("shop/setup_orders.py", text) == "migration"
+
+
+def test_adding_a_framework_is_one_data_file(monkeypatch: pytest.MonkeyPatch) -> None:
+    """A new framework's ``[layers]`` signals reach ``layer_for`` with no change to ``chunk/layers.py``."""
+    sinatra = parse('name = "Sinatra"\nlanguages = ["ruby"]\n[layers]\napi = ["< Sinatra::Base"]\n')
+    assert layer_for("app/shop.rb", "class Shop < Sinatra::Base\nend") == "core"
+    monkeypatch.setattr(layers, "load_all", lambda: (*load_all(), sinatra))
+    content_signals.cache_clear()
+    try:
+        assert layer_for("app/shop.rb", "class Shop < Sinatra::Base\nend") == "api"
+    finally:
+        monkeypatch.undo()
+        content_signals.cache_clear()
+    assert layer_for("app/shop.rb", "class Shop < Sinatra::Base\nend") == "core"
+
+
+@pytest.mark.parametrize(
+    ("toml", "message"),
+    [
+        ('name = "X"\n[layers]\napis = ["@get("]\n', "X: unknown layer 'apis' in \\[layers\\]"),
+        ('name = "X"\n[layers]\napi = "@get("\n', "X: \\[layers\\] api must be a list of non-empty strings"),
+        ('name = "X"\n[layers]\napi = [""]\n', "X: \\[layers\\] api must be a list of non-empty strings"),
+        ('name = "X"\nlayers = ["api"]\n', "X: \\[layers\\] must be a table"),
+    ],
+)
+def test_a_bad_layers_table_names_the_framework_and_what_is_wrong(toml: str, message: str) -> None:
+    with pytest.raises(ValueError, match=message):
+        parse(toml)

@@ -12,7 +12,8 @@ conventions, kept as data and checked in this order (first match wins):
 4. ``FOLDERS`` — the deepest ancestor folder with a known role (``app/jobs``, ``controllers``, ``services``),
    compared case-insensitively (``Http/Controllers``); a two-part key (``app/helpers``) beats a one-part one;
 5. ``WEAK_SUFFIXES`` — ``.jsx``/``.tsx`` are usually views, unless a folder said otherwise;
-6. ``CONTENT_RULES`` — framework signals (literal substrings) in the text: ``@app.route(``…;
+6. framework signals (literal substrings) in the text, ``@app.route(``…: each framework's data file lists its own
+   (``[layers]`` in ``codeqa/frameworks/conventions/<framework>.toml``), checked layer by layer (``CONTENT_ORDER``);
 7. ``FALLBACK_FOLDERS`` — generic library folders (``lib/``, ``common/``) when nothing else said more (not a top
    ``lib/`` in languages that keep all their code there, ``LIB_ROOTED``);
 then ``core``.
@@ -20,9 +21,11 @@ then ``core``.
 
 from __future__ import annotations
 
+from functools import lru_cache
 from pathlib import PurePosixPath
 
 from codeqa.chunk.path_rules import COMPILED_RULES, PATH_RULES, path_role
+from codeqa.frameworks.conventions import load_all
 from codeqa.records import Layer
 
 __all__ = ["LAYERS", "PATH_RULES", "layer_for", "path_role"]
@@ -143,66 +146,9 @@ FOLDERS: dict[str, str] = {
 
 WEAK_SUFFIXES: list[tuple[str, tuple[str, ...]]] = [("view", (".jsx", ".tsx"))]
 
-# Literal signals (plain substring tests: fast enough to run on every file), strongest first.
-CONTENT_RULES: list[tuple[str, tuple[str, ...]]] = [
-    (
-        "migration",
-        ("op.create_table(", "op.add_column(", "migrations.Migration", "ActiveRecord::Migration", "use Ecto.Migration"),
-    ),
-    (
-        "api",
-        (
-            "@app.route(", "@app.get(", "@app.post(", "@app.put(", "@app.delete(", "@bp.route(",
-            "@blueprint.route(", "@router.get(", "@router.post(", "@router.put(", "@router.delete(", "@api.route(",
-            "APIRouter(", "Blueprint(", "@api_view", "APIView", "ViewSet",
-        ),
-    ),  # Flask, FastAPI, Django REST framework
-    (
-        "api",
-        (
-            "@RestController", "@Controller", "@RequestMapping", "@GetMapping", "@PostMapping", "[ApiController]",
-            "[HttpGet", "@Get(", "@Post(",
-        ),
-    ),  # Spring, ASP.NET, NestJS
-    (
-        "api",
-        (
-            "express.Router(", "app.get('/", 'app.get("/', "app.post('/", 'app.post("/', "router.get('/",
-            'router.get("/', "router.post('/", 'router.post("/', "NextResponse", "NextApiRequest",
-        ),
-    ),  # Express, Next
-    ("api", ("http.HandleFunc(", "http.ResponseWriter", "*gin.Context", "echo.Context", "fiber.Ctx")),  # Go
-    ("api", ("< ApplicationController", "< ActionController::")),  # Rails
-    (
-        "api",
-        (
-            "use Phoenix.Router", "use Phoenix.Endpoint", "use Phoenix.Controller", "use Phoenix.Channel",
-            "use Plug.Router", "Web, :router\n", "Web, :controller\n", "Web, :channel\n", "import Plug.Conn",
-        ),
-    ),  # Phoenix / Plug: routers, endpoints, controllers, channels and plugs (``lib/app_web/`` says nothing)
-    (
-        "view",
-        (
-            "use Phoenix.LiveView", "use Phoenix.LiveComponent", "use Phoenix.Component", "Web, :live_view\n",
-            "Web, :live_component\n", "Web, :view\n", "Web, :html\n",
-        ),
-    ),  # Phoenix
-    (
-        "model",
-        (
-            "models.Model", "@Entity", "@Table(", "declarative_base(", "(DeclarativeBase)", "db.Model",
-            "< ApplicationRecord", "< ActiveRecord::Base", "mongoose.Schema", "new Schema(", "gorm.Model",
-            "sequelize.define(", "(BaseModel)", "(SQLModel", "use Ecto.Schema",
-        ),
-    ),
-    ("service", ("< ApplicationJob", "< ActiveJob::Base", "< ApplicationMailer", "< ActionMailer::Base")),  # Rails
-    (
-        "cli",
-        ("argparse.ArgumentParser(", "@click.command", "@click.group", "typer.Typer(", "cobra.Command", "clap::Parser"),
-    ),
-    ("service", ("@Service", "@Injectable")),
-    ("test", ("import pytest", "unittest.TestCase", "@Test\n", "RSpec.describe")),
-]  # fmt: skip
+# Framework text signals live in the framework data files (``[layers]`` in ``codeqa/frameworks/conventions/*.toml``);
+# a file matching signals of two layers takes the first of this order (a migration's model classes stay a migration).
+CONTENT_ORDER = (Layer.MIGRATION, Layer.API, Layer.VIEW, Layer.MODEL, Layer.SERVICE, Layer.CLI, Layer.TEST)
 
 FALLBACK_FOLDERS: dict[str, str] = dict.fromkeys(("lib", "libs", "common", "shared", "support", "misc"), "util")
 # Languages whose projects keep all their code under a top-level lib/ (Elixir and Phoenix apps, Flutter, Haskell and
@@ -214,7 +160,18 @@ CONTENT_PREFIX = 50_000  # framework signals sit near the top; don't scan megaby
 _NAMES = {name: Layer(layer) for layer, names in reversed(FILE_NAMES) for name in names}
 _SUFFIXES = [(Layer(layer), suffixes) for layer, suffixes in FILE_SUFFIXES]
 _WEAK = [(Layer(layer), suffixes) for layer, suffixes in WEAK_SUFFIXES]
-_CONTENT = [(Layer(layer), signals) for layer, signals in CONTENT_RULES]
+
+
+@lru_cache(maxsize=1)
+def content_signals() -> tuple[tuple[Layer, tuple[str, ...]], ...]:
+    """Every framework's text signals, grouped by layer in ``CONTENT_ORDER`` (other layers after, in ``Layer``'s order),
+    each signal once."""
+    by_layer: dict[Layer, dict[str, None]] = {}
+    for convention in load_all():
+        for layer, signals in convention.layer_signals:
+            by_layer.setdefault(layer, {}).update(dict.fromkeys(signals))
+    order = [*CONTENT_ORDER, *(layer for layer in Layer if layer not in CONTENT_ORDER)]
+    return tuple((layer, tuple(by_layer[layer])) for layer in order if layer in by_layer)
 
 
 def _by_suffix(name: str, table: list[tuple[Layer, tuple[str, ...]]]) -> Layer | None:
@@ -246,7 +203,7 @@ def layer_for(path: str, text: str | None = "") -> Layer:
     if found:
         return found
     head = (text or "")[:CONTENT_PREFIX]
-    for layer, signals in _CONTENT:
+    for layer, signals in content_signals():
         if any(signal in head for signal in signals):
             return layer
     if folders[:1] == ["lib"] and name.endswith(LIB_ROOTED):

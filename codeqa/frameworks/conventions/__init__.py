@@ -9,6 +9,10 @@ comments) with the question intents it answers (``intent.INTENTS``), a kind (wha
 cites it), an optional identifier the index must hold for it (``anchor``, found through the word index so the
 answer can bring in the line even when retrieval ranked it low) and ``says``: how the answer's lead sentence
 describes a match, with the pattern's named groups filled in (``runs `{name}` before each action``).
+
+A file may also list ``layers``: literal text that gives a file its architectural layer when its path says nothing
+(``@app.route(`` → ``api``, ``models.Model`` → ``model``), read by ``codeqa.chunk.layers``. Signals of libraries
+that belong to no framework here (SQLAlchemy, argparse, pytest …) are in ``common.toml``.
 """
 
 from __future__ import annotations
@@ -22,6 +26,7 @@ from functools import lru_cache
 from importlib import resources
 
 from codeqa.frameworks.intent import HOOK
+from codeqa.records import Layer
 
 KINDS = ("entry", "route", "filter", "auth", "error", "logging", "config", "job", "data")
 COMMON = "common.toml"  # constructs of any application, loaded first
@@ -78,6 +83,7 @@ class Convention:
     imports: tuple[str, ...] = ()  # modules its code imports (``flask``, ``@angular/core``, ``org.springframework``)
     role: str = "app"  # what the part it runs is, in an answer's opening ("backend", "client")
     yields_to: tuple[str, ...] = ()  # frameworks built on it that name a part better (React in a Next.js app)
+    layer_signals: tuple[tuple[Layer, tuple[str, ...]], ...] = ()  # literal text → a file's layer (``chunk.layers``)
 
     @property
     def common(self) -> bool:
@@ -107,6 +113,19 @@ def _construct(framework: str, raw: dict) -> Construct:
     )
 
 
+def _layer_signals(framework: str, raw: object) -> tuple[tuple[Layer, tuple[str, ...]], ...]:
+    if not isinstance(raw, dict):
+        raise ValueError(f"{framework}: [layers] must be a table of layer = [signals]")
+    signals = []
+    for layer, texts in raw.items():
+        if layer not in {str(known) for known in Layer}:
+            raise ValueError(f"{framework}: unknown layer {layer!r} in [layers] (one of {', '.join(Layer)})")
+        if not isinstance(texts, list) or not all(isinstance(text, str) and text for text in texts):
+            raise ValueError(f"{framework}: [layers] {layer} must be a list of non-empty strings")
+        signals.append((Layer(layer), tuple(texts)))
+    return tuple(signals)
+
+
 def parse(text: str) -> Convention:
     """One framework's conventions from TOML text (see the module docstring for the fields)."""
     data = tomllib.loads(text)
@@ -123,6 +142,7 @@ def parse(text: str) -> Convention:
         tuple(detect.get("imports", ())),
         data.get("role", "app"),
         tuple(data.get("yields_to", ())),
+        _layer_signals(name, data.get("layers", {})),
     )
 
 
