@@ -17,6 +17,7 @@ from typer.testing import CliRunner
 from codeqa.answer.citations import check_citations
 from codeqa.cli import app
 from codeqa.config import Settings
+from codeqa.records import Chunk
 from tests.conftest import init_repo, write_files
 from tests.helpers import ask_named, build_index
 
@@ -328,3 +329,92 @@ def test_eval_answers_reports_graph_precision_and_recall_per_framework(
     summary = checked["summary"]["framework: Flask"]
     assert summary["precision"] == resolved["precision"] and summary["right"] == resolved["right"]
     assert summary["recall"] is not None and 0 < summary["recall"] <= 100
+
+
+def _chunk(path: str, language: str, symbol: str, text: str = "", start: int = 1) -> Chunk:
+    lines = max(1, text.count("\n") + 1)
+    return Chunk(path, language, start, start + lines - 1, text, symbol, "method", "service")
+
+
+@pytest.mark.parametrize(
+    ("user", "used", "line", "holds"),
+    [
+        # a call never lands in another runtime or in data: Laravel's env() is no YAML workflow, join no JSON file
+        (
+            ("config/app.php", "php", "config"),
+            (".github/workflows/ci.yml", "yaml", "env"),
+            "'x' => env('APP_NAME'),",
+            False,
+        ),
+        (
+            ("src/tracker/index.js", "javascript", "track"),
+            ("public/intl/ja-JP.json", "json", "join"),
+            "return parts.join('/');",
+            False,
+        ),
+        (
+            ("app/Http/Kernel.php", "php", "Kernel.handle"),
+            ("resources/js/app.ts", "typescript", "handle"),
+            "$this->handle($request);",
+            False,
+        ),
+        # a method on a receiver must be the callee's: $request->user() is not Album::user, res.render not render
+        (
+            ("app/Http/Controllers/AlbumController.php", "php", "AlbumController.show"),
+            ("app/Models/Album.php", "php", "Album.user"),
+            "$user = $request->user();",
+            False,
+        ),
+        (
+            ("src/controllers/users.js", "javascript", "profile"),
+            ("src/views/render.js", "javascript", "render"),
+            "res.render('profile', data);",
+            False,
+        ),
+        (
+            ("app/models/transfer.rb", "ruby", "Transfer.confirm!"),
+            ("app/models/transfer/creator.rb", "ruby", "Transfer.Creator.inflow_transaction"),
+            "Transfer.inflow_transaction.update!(status: 'confirmed')",
+            False,
+        ),
+        # what a name can tell: the class by name, a variable named after it, its module, this in its own file
+        (
+            ("app/Http/Controllers/AlbumController.php", "php", "AlbumController.show"),
+            ("app/Models/Album.php", "php", "Album.find"),
+            "$album = Album::find($id);",
+            True,
+        ),
+        (
+            ("app/Http/Controllers/AlbumController.php", "php", "AlbumController.show"),
+            ("app/Models/Album.php", "php", "Album.tracks"),
+            "return $album->tracks();",
+            True,
+        ),
+        (
+            ("src/controllers/users.js", "javascript", "profile"),
+            ("src/utils.js", "javascript", "slugify"),
+            "const slug = utils.slugify(name);",
+            True,
+        ),
+        (
+            ("src/store.ts", "typescript", "Store.save"),
+            ("src/store.ts", "typescript", "Store.flush"),
+            "this.flush();",
+            True,
+        ),
+        (
+            ("src/controllers/users.js", "javascript", "profile"),
+            ("src/helpers.js", "javascript", "escape"),
+            "return escape(name);",
+            True,
+        ),
+    ],
+)
+def test_a_link_found_by_name_stands_only_where_a_name_can_tell(user: tuple, used: tuple, line: str,
+                                                                 holds: bool) -> None:  # fmt: skip
+    from codeqa.answer.claims import holds_by_name
+    from codeqa.answer.flow import Use
+
+    caller, callee = _chunk(*user, text=line), _chunk(*used)
+    name = used[2].rpartition(".")[2]
+    assert holds_by_name(caller, callee, Use(name, 1, "calls", line), line) is holds

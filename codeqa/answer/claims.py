@@ -11,7 +11,12 @@ another definition in it. So for Python every proposed link is checked again on 
 A claim that fails is dropped, never softened into "uses". A "uses" link is dropped too where the caller's file binds
 the name to something else (an import from another module, a module-level variable), or where the name is an
 attribute (``request.profile``) and B's definition a function, not a method. Languages without a
-resolver keep ``flow.link``'s check and are counted apart (``by_name``). Every answer counts its call claims:
+resolver keep ``flow.link``'s check and are counted apart (``by_name``), with what a name alone can still rule out
+(``holds_by_name``): B must run in A's runtime (a PHP ``env()`` call is no link to a YAML workflow, a JavaScript
+``join`` none to a JSON translation file), and a method called on a receiver must be B's: ``$request->user()`` is
+not ``Album::user``, ``res.render`` not the app's ``render``, ``Transfer.inflow_transaction`` not
+``Transfer::Creator#inflow_transaction``. A receiver is B's when it is ``this``/``self`` in B's own file or class
+family, B's class by name, a variable named after B's class, or B's module. Every answer counts its call claims:
 made, verified, dropped.
 """
 
@@ -20,11 +25,13 @@ from __future__ import annotations
 import re
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
+from pathlib import PurePosixPath
 
 from codeqa.answer.context import AnswerContext
 from codeqa.answer.flow import Use, link
 from codeqa.chunk.resolve.calls import CallSite, call_sites, names_in, use_reaches
 from codeqa.chunk.tags import text_of
+from codeqa.languages import runtime
 from codeqa.records import Chunk
 from codeqa.symbols import qualified_names, short_name
 
@@ -71,6 +78,10 @@ class ClaimChecker:
             return None
         pair = (user.id, used.id)
         if user.language not in RESOLVED_LANGUAGES or used.language not in RESOLVED_LANGUAGES:
+            if not holds_by_name(user, used, proposed, self.file_text(user.path)):
+                if proposed.verb == "calls":
+                    self.tally.made.add(pair)
+                return None
             if proposed.verb == "calls":
                 self.tally.made.add(pair)
                 self.tally.verified.add(pair)
@@ -100,6 +111,33 @@ class ClaimChecker:
             if callee and not _own_definition(site, callee) and (names is None or short_name(callee) in names):
                 return Use(callee, site.line, "calls", lines[site.line - 1].strip(), site.caller)
         return None
+
+
+SELF_RECEIVERS = frozenset({"this", "self", "static", "parent", "super", "cls", ""})
+_RECEIVER = r"(?P<receiver>[$@]{{0,2}}\w+)(?:\(\))?\s*(?:\.|\?\.|->|::|#)\s*{name}\b"
+
+
+def holds_by_name(user: Chunk, used: Chunk, use: Use, user_file: str) -> bool:
+    """Whether a link found by name alone (no resolver for the language) can stand: ``used`` runs in ``user``'s
+    runtime, and a method reached through a receiver belongs to ``used`` (see the module docstring)."""
+    if runtime(user.language) is None or runtime(user.language) != runtime(used.language):
+        return False
+    written = re.search(_RECEIVER.format(name=re.escape(short_name(use.name).rstrip("?!"))), use.text)
+    if written is None:  # a bare name: flow.link found it where the caller's imports reach
+        return True
+    receiver = written.group("receiver").lstrip("$@")
+    names = qualified_names(used.symbol)
+    method = short_name(use.name)
+    # the class a method belongs to: its owner, or the chunk's own class when the chunk is the whole class
+    owners = {q.rpartition(".")[0].rpartition(".")[2] if q.rpartition(".")[2] == method else q.rpartition(".")[2]
+              for q in names}  # fmt: skip
+    owners.discard("")
+    module = PurePosixPath(used.path).stem.split(".")[0]
+    if receiver in SELF_RECEIVERS:
+        return used.path == user.path or any(re.search(rf"\b{re.escape(owner)}\b", user_file) for owner in owners)
+    if receiver in owners or receiver == module:
+        return True
+    return receiver[:1].islower() and receiver.lower() in {owner.lower() for owner in owners}
 
 
 def _callee(site: CallSite, caller_path: str, used: Chunk, wanted: Sequence[str]) -> str:

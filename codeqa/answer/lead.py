@@ -26,6 +26,7 @@ from codeqa.answer.mechanism import Match
 from codeqa.answer.outline import display_name
 from codeqa.answer.phrasing import said_of
 from codeqa.answer.render import code_span
+from codeqa.answer.roles_said import shows_role
 from codeqa.symbols import short_names
 
 MAX_SENTENCES = 4
@@ -154,7 +155,7 @@ def best_line(step: Step, question: str) -> KeyLine | None:
 
 def _lead_sentence(explanation: Explanation, step: Step) -> Sentence:
     named_md, named_plain = _named(step)
-    verb = LAYER_VERBS.get(str(step.chunk.layer), "is where this happens")
+    verb = LAYER_VERBS[str(step.chunk.layer)] if shows_role(step.chunk, LAYER_VERBS) else "is the closest match found"
     line = best_line(step, explanation.question)
     text_md, text_plain = f"{named_md} {verb}", f"{named_plain} {verb}"
     if line is not None:
