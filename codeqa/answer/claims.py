@@ -114,7 +114,16 @@ class ClaimChecker:
 
 
 SELF_RECEIVERS = frozenset({"this", "self", "static", "parent", "super", "cls", ""})
-_RECEIVER = r"(?P<receiver>[$@]{{0,2}}\w+)(?:\(\))?\s*(?:\.|\?\.|->|::|#)\s*{name}\b"
+_RECEIVER = r"(?P<receiver>[$@]{{0,2}}\w+)(?:\([^()]*\))?\s*(?:\.|\?\.|->|::|#)\s*{name}(?![\w?!])"
+# a definition of {name} in the callee's lines, in the languages checked by name
+_DEFINES = (
+    r"\bdef\s+(?:self\.)?{name}(?![\w?!])|\bfunction\s+{name}\b|\bfunc\s+(?:\([^)]*\)\s*)?{name}\b|\bfn\s+{name}\b|"
+    r"^\s*(?:(?:public|private|protected|internal|static|async|final|override|abstract|export|default|get|set|"
+    r"suspend|open)\s+)*(?:[\w<>\[\],?]+\s+)?{name}\s*(?:<[^>]*>)?\s*\(|"
+    r"\b{name}\s*[:=]\s*(?:async\s+)?(?:function\b|\([^)]*\)\s*=>|\w+\s*=>)|"
+    r"\b(?:scope|has_many|has_one|belongs_to|has_and_belongs_to_many|delegate|alias_method)\s+:{name}\b|"
+    r"\battr_(?:reader|writer|accessor)\b.*:{name}\b|\bdefp?\s+{name}\b"
+)
 
 
 def holds_by_name(user: Chunk, used: Chunk, use: Use, user_file: str) -> bool:
@@ -122,7 +131,7 @@ def holds_by_name(user: Chunk, used: Chunk, use: Use, user_file: str) -> bool:
     runtime, and a method reached through a receiver belongs to ``used`` (see the module docstring)."""
     if runtime(user.language) is None or runtime(user.language) != runtime(used.language):
         return False
-    written = re.search(_RECEIVER.format(name=re.escape(short_name(use.name).rstrip("?!"))), use.text)
+    written = re.search(_RECEIVER.format(name=re.escape(short_name(use.name))), use.text)
     if written is None:  # a bare name: flow.link found it where the caller's imports reach
         return True
     receiver = written.group("receiver").lstrip("$@")
@@ -133,6 +142,8 @@ def holds_by_name(user: Chunk, used: Chunk, use: Use, user_file: str) -> bool:
               for q in names}  # fmt: skip
     owners.discard("")
     module = PurePosixPath(used.path).stem.split(".")[0]
+    if not re.search(_DEFINES.format(name=re.escape(method)), used.text, re.MULTILINE):
+        return False  # the receiver's method is not in the lines cited for it (a framework's, or another piece's)
     if receiver in SELF_RECEIVERS:
         return used.path == user.path or any(re.search(rf"\b{re.escape(owner)}\b", user_file) for owner in owners)
     if receiver in owners or receiver == module:
