@@ -28,7 +28,7 @@ from dataclasses import dataclass, field
 from pathlib import PurePosixPath
 
 from codeqa.answer.context import AnswerContext
-from codeqa.answer.flow import Use, link
+from codeqa.answer.flow import Use, find_uses, link
 from codeqa.chunk.resolve.calls import CallSite, call_sites, names_in, use_reaches
 from codeqa.chunk.tags import text_of
 from codeqa.languages import runtime
@@ -78,10 +78,12 @@ class ClaimChecker:
             return None
         pair = (user.id, used.id)
         if user.language not in RESOLVED_LANGUAGES or used.language not in RESOLVED_LANGUAGES:
-            if not holds_by_name(user, used, proposed, self.file_text(user.path)):
+            held = self._held_by_name(user, used, proposed, names)
+            if held is None:
                 if proposed.verb == "calls":
                     self.tally.made.add(pair)
                 return None
+            proposed = held
             if proposed.verb == "calls":
                 self.tally.made.add(pair)
                 self.tally.verified.add(pair)
@@ -100,6 +102,20 @@ class ClaimChecker:
         reaches = use_reaches(user.path, text, proposed.name, proposed.text, used.path, top_level=top_level)
         return proposed if reaches else None
 
+    def _held_by_name(self, user: Chunk, used: Chunk, proposed: Use, names: Sequence[str] | None) -> Use | None:
+        """The first use (calls first) of ``used`` in ``user`` that ``holds_by_name``: ``flow.link`` proposes one,
+        and when that one is a framework's namesake (``User.find_by``) another line may still hold
+        (``user.valid_password?``)."""
+        file_text = self.file_text(user.path)
+        if holds_by_name(user, used, proposed, file_text):
+            return proposed
+        uses = find_uses(user, used, names)
+        for use in sorted(uses, key=lambda use: use.verb != "calls"):
+            candidate = Use(use.name.split("@", 1)[0], use.line, use.verb, use.text)
+            if candidate != proposed and holds_by_name(user, used, candidate, file_text):
+                return candidate
+        return None
+
     def call_of(self, user: Chunk, used: Chunk, text: str, names: Sequence[str] | None = None) -> Use | None:
         """The first call in ``user``'s lines that resolves to a definition in ``used``, as a use naming both."""
         if not text:
@@ -113,6 +129,7 @@ class ClaimChecker:
         return None
 
 
+CONSTRUCTORS = frozenset({"new"})  # Ruby's X.new runs X#initialize
 SELF_RECEIVERS = frozenset({"this", "self", "static", "parent", "super", "cls", ""})
 _RECEIVER = r"(?P<receiver>[$@]{{0,2}}\w+)(?:\([^()]*\))?\s*(?:\.|\?\.|->|::|#)\s*{name}(?![\w?!])"
 # a definition of {name} in the callee's lines, in the languages checked by name
@@ -142,6 +159,8 @@ def holds_by_name(user: Chunk, used: Chunk, use: Use, user_file: str) -> bool:
               for q in names}  # fmt: skip
     owners.discard("")
     module = PurePosixPath(used.path).stem.split(".")[0]
+    if method in CONSTRUCTORS and (receiver in owners or receiver == module):
+        return True  # LoginService.new: the class's own constructor
     if not re.search(_DEFINES.format(name=re.escape(method)), used.text, re.MULTILINE):
         return False  # the receiver's method is not in the lines cited for it (a framework's, or another piece's)
     if receiver in SELF_RECEIVERS:
