@@ -7,7 +7,7 @@ from __future__ import annotations
 
 import re
 from collections import Counter
-from collections.abc import Sequence
+from collections.abc import Iterable, Sequence
 
 import numpy as np
 from scipy import sparse
@@ -34,7 +34,9 @@ def per_file_count(files: SearchFiles, rows: list[int]) -> np.ndarray:
     return out
 
 
-def symbol_and_mention(files: SearchFiles, names: set[str], file_names: set[str]) -> tuple[np.ndarray, np.ndarray]:
+def symbol_and_mention(
+    files: SearchFiles, names: Iterable[str], file_names: Iterable[str]
+) -> tuple[np.ndarray, np.ndarray]:
     """Per file: names it defines that the question mentions (rarer names weigh more), and file-name mentions."""
     index = files.files
     symbol = np.zeros(len(index), dtype=np.float32)
@@ -144,7 +146,7 @@ def doc_bridge(files: SearchFiles, doc_texts: list[str]) -> np.ndarray:
     return bridge
 
 
-def path_overlap(files: SearchFiles, numbers: Sequence[int], query_tokens: list[str]) -> np.ndarray:
+def path_overlap(files: SearchFiles, numbers: Sequence[int], query_tokens: Iterable[str]) -> np.ndarray:
     """Share of a path's words (directories and file stem) that the question uses."""
     wanted = set(query_tokens)
     words = _path_words(files)

@@ -18,7 +18,6 @@ from __future__ import annotations
 import re
 from collections.abc import Iterable, Sequence
 from enum import StrEnum
-from functools import lru_cache
 
 import numpy as np
 from scipy import sparse
@@ -103,9 +102,8 @@ def roles_from_evidence(paths: Sequence[str], code: Sequence[bool], users: spars
     return roles
 
 
-@lru_cache(maxsize=32)
 def role_mentions(query: str) -> dict[Role, int]:
-    """How often the question names each role ("the changelog", "tests", "an example"); once per question."""
+    """How often the question names each role ("the changelog", "tests", "an example")."""
     return {role: len(pattern.findall(query)) for role, pattern in _WORDS.items()}
 
 

@@ -1,0 +1,36 @@
+"""The question is parsed once (``Question.parse``): what each stage reads about it, and that the answer takes the
+parsed question from retrieval."""
+
+from __future__ import annotations
+
+import pytest
+
+from codeqa.errors import QueryError
+from codeqa.retrieve.question import Question
+from codeqa.retrieve.roles import Role
+from codeqa.store.lexical import code_tokens
+
+
+def test_a_question_is_read_once_into_what_every_stage_asks_about():
+    question = Question.parse("  Where is `SessionStore` in app/auth/session.py and the docs for login errors?  ")
+    assert question.text.startswith("Where is") and question.words == 11
+    assert question.tokens == tuple(code_tokens(question.text))
+    assert "sessionstore" in question.names and "app/auth/session.py" in question.file_names
+    assert question.spelled[0] == "SessionStore"
+    assert Role.DOCS in question.asks_for and Role.TEST not in question.asks_for
+    assert question.intents[:2] == ("errors", "auth")
+    assert question.names_code
+    assert Role.TEST in question.roles_asked([Role.TEST, Role.SOURCE])
+    assert Role.SOURCE not in question.roles_asked([Role.SOURCE])
+
+
+def test_qualified_names_and_plain_words():
+    question = Question.parse("why does Devise::Models::Confirmable send twice when sending mail")
+    assert question.qualified == (("Devise", "Models", "Confirmable"),)
+    assert "send" in question.plain and "mail" in question.plain and "Devise" not in question.plain  # stemmed
+    assert not Question.parse("how do users sign in?").qualified
+
+
+def test_an_empty_question_is_refused_with_a_hint():
+    with pytest.raises(QueryError, match="empty"):
+        Question.parse("   ")
