@@ -11,7 +11,7 @@ from dataclasses import dataclass
 from codeqa.frameworks.intent import intents
 from codeqa.retrieve.exact import MAX_WORDS, named_symbols
 from codeqa.retrieve.query import qualified_names, query_identifiers, validate_query
-from codeqa.retrieve.roles import Role, asked, role_mentions
+from codeqa.retrieve.roles import Role, role_mentions, roles_asked_by_words
 from codeqa.store.lexical import code_tokens, plain_tokens
 
 
@@ -46,7 +46,7 @@ class Question:
             spelled=tuple(named_symbols(text, code_only=words > MAX_WORDS)),
             words=words,
             mentions=tuple(mentions.items()),
-            asks_for=frozenset(role for role, count in mentions.items() if asked(count, words)),
+            asks_for=roles_asked_by_words(text, mentions),
             intents=intents(text),
         )
 

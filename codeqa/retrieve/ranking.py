@@ -16,6 +16,7 @@ from codeqa.retrieve.evidence import QueryTerms
 from codeqa.retrieve.exact import asks_only_for_the_name, exact_definitions
 from codeqa.retrieve.features import ChunkSignals, candidate_features
 from codeqa.retrieve.file_signals import file_roles
+from codeqa.retrieve.hubs import definers_before_hubs
 from codeqa.retrieve.question import Question
 from codeqa.retrieve.ranker import SECONDARY_GAP, Later, Ranker, secondary_files
 from codeqa.retrieve.rerank import STAGE2, RerankContext
@@ -126,9 +127,10 @@ def rank(
     for position, candidate in enumerate(rest):  # after the re-ranked files, in first-stage order
         scores[candidate] = floor - 1.0 - position * 1e-3
 
+    head = _definers_before_hubs(files, candidates.files, [int(top[p]) for p in final_positions[:cut]], scores)
     roles = file_roles(files)
     exact = exact_definitions(files, question.spelled, question.words, roles, mask)
-    ranked = [int(top[p]) for p in final_positions[:cut]] + rest
+    ranked = head + rest
     chunk_file_scores = scores
     if exact:
         exact_files = {int(files.files.row_file[row]) for row in exact}
@@ -180,6 +182,20 @@ def rank(
             mentioned=tuple(sorted(str(role) for role in candidates.mentioned)),
         )
     return result
+
+
+def _definers_before_hubs(
+    files: SearchFiles, numbers: np.ndarray, head: list[int], scores: dict[int, float]
+) -> list[int]:
+    """``head`` (candidates, best first) with each re-export hub after the module it takes names from (``hubs``);
+    the k-th file of the new order takes the k-th best score."""
+    order = definers_before_hubs(files, [int(numbers[c]) for c in head])
+    if order == list(range(len(head))):
+        return head
+    best = sorted((scores[c] for c in head), reverse=True)
+    head = [head[i] for i in order]
+    scores.update(zip(head, best, strict=True))
+    return head
 
 
 def _best_rows(
