@@ -72,7 +72,8 @@ CODE_QUESTION = re.compile(
     r"\bwhere (is|are|does|do|did)\b|\bwhich (file|module|function|class|method|part|code)\b|"
     r"\bin the (code|source|codebase|implementation)\b|\bhow (is|are|does|do)\b.{0,80}\b(implemented|work|works|"
     r"handled|computed|defined|done|parsed|generated|built)\b|\b(traceback|exception|bug|crash(es|ed)?|fails?|"
-    r"failing|failed|broken|error|regression|fix(es|ed)?)\b",
+    r"failing|failed|broken|error|regression|fix(es|ed)?|should|expected|instead|wrong|incorrect(ly)?|twice|"
+    r"unexpected(ly)?|doesn'?t|does not|not working)\b",
     re.IGNORECASE,
 )
 SHORT_QUESTION_WORDS = 60  # up to this long, one mention asks for a role
