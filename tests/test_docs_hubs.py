@@ -104,7 +104,7 @@ def run(command, args):
         command(*args)
     return captured.text
 ''',
-    "shellrun/testing.py": '''"""Helpers for testing commands: run one, intercept what it prints, check the printed output."""
+    "shellrun/testing.py": '''"""Helpers for testing commands: run one, intercept what it prints, check the output."""
 
 from shellrun.capture import OutputCapture
 from shellrun.runner import run

@@ -12,8 +12,9 @@ from codeqa.store.lexical import code_tokens
 
 
 def test_a_question_is_read_once_into_what_every_stage_asks_about():
-    question = Question.parse("  Where is `SessionStore` in app/auth/session.py and the docs for login errors?  ")
-    assert question.text.startswith("Where is") and question.words == 11
+    text = "  Where is `SessionStore` in app/auth/session.py and what do the docs say about login errors?  "
+    question = Question.parse(text)
+    assert question.text.startswith("Where is") and question.words == 14
     assert question.tokens == tuple(code_tokens(question.text))
     assert "sessionstore" in question.names and "app/auth/session.py" in question.file_names
     assert question.spelled[0] == "SessionStore"

@@ -1,8 +1,9 @@
 """Hubs judged by evidence: a file that defines nothing of its own and only gathers names other files define (a
 package ``__init__.py`` that re-exports, a barrel ``index.ts``, a ``mod.rs`` of ``pub use``) holds every word of the
-names it re-exports, so the word signals like it as much as the module that implements them. When both are among
-the best files, the module that defines the names comes first: the hub moves to just after the first file it takes
-names from. A hub that defines something itself (a central application object) is judged by the rankers as before.
+names it re-exports, so the word signals like it as much as the module that implements them. When such a hub leads
+every file it takes names from among the best files, it moves to just after the first of them: the module that
+defines the names comes first. A hub that defines something itself (a central application object) is judged by the
+rankers as before.
 """
 
 from __future__ import annotations
@@ -46,8 +47,8 @@ def reexport_hubs(files: SearchFiles) -> np.ndarray:
 
 
 def definers_before_hubs(files: SearchFiles, numbers: Sequence[int]) -> list[int]:
-    """A new order (positions into ``numbers``, file numbers best first) in which each re-export hub among the first
-    ``HUB_DEPTH`` files comes just after the first file below it that it takes names from."""
+    """A new order (positions into ``numbers``, file numbers best first) in which a re-export hub among the first
+    ``HUB_DEPTH`` files that leads every file it takes names from comes just after the first of them."""
     order = list(range(len(numbers)))
     hubs = reexport_hubs(files)
     depth = min(HUB_DEPTH, len(numbers))
@@ -60,6 +61,8 @@ def definers_before_hubs(files: SearchFiles, numbers: Sequence[int]) -> list[int
             continue
         sources = set(links.indices[links.indptr[number] : links.indptr[number + 1]].tolist()) - {number}
         at = order.index(position)
+        if any(int(numbers[order[i]]) in sources for i in range(at)):
+            continue  # a module it takes names from already leads it
         below = [i for i in range(at + 1, depth) if int(numbers[order[i]]) in sources]
         if below:
             order.insert(below[0], order.pop(at))
