@@ -35,3 +35,33 @@ def test_qualified_names_and_plain_words():
 def test_an_empty_question_is_refused_with_a_hint():
     with pytest.raises(QueryError, match="empty"):
         Question.parse("   ")
+
+
+def test_retrieval_hands_the_parsed_question_to_the_answer(tmp_path, monkeypatch: pytest.MonkeyPatch):
+    from codeqa.answer.keylines import question_terms
+    from codeqa.answer.pool import explain_index
+    from codeqa.config import Settings
+    from codeqa.index import Index
+    from codeqa.retrieve import retrieve
+    from tests.conftest import init_repo
+    from tests.helpers import build_index
+
+    files = {"app/errors.py": "def handle_error(request, exc):\n    log(exc)\n    return 500\n"}
+    settings = Settings(home=tmp_path / "home")
+    build_index(str(init_repo(tmp_path / "repo", files)), settings, name="errors")
+    index = Index.open("errors", settings)
+    text = "What happens when a request fails?"
+    found = retrieve(index, text)
+    assert isinstance(found.question, Question) and found.question.text == text
+    assert found.question.intents == ("errors",)
+    original, parsed = Question.parse, []
+
+    def counted(cls: type[Question], question: str) -> Question:
+        parsed.append(question)
+        return original(question)
+
+    monkeypatch.setattr(Question, "parse", classmethod(counted))
+    explanation = explain_index(index, text, text, None, 4)
+    assert parsed == [text]  # once, in retrieve(): the answer reads what retrieval parsed
+    assert explanation is not None and explanation.intents == ("errors",)
+    assert explanation.terms == question_terms(found.question)
