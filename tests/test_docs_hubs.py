@@ -26,6 +26,12 @@ def inherited_members(cls):
                 seen[name] = value
     return seen
 ''',
+    "docgen/themes/__init__.py": '''"""Themes."""
+
+
+def theme_names():
+    return ["plain"]
+''',
     "docgen/render.py": '''"""Writing a page."""
 
 
@@ -155,6 +161,8 @@ def test_a_doc_page_votes_for_the_module_its_directive_names(indexes: Settings):
     assert votes[paths.index("docgen/render.py")] == 0
     roles = doc_bridge(files, ["See :func:`~docgen.render.write_page` and ``docgen/inherit.py``."])
     assert roles[paths.index("docgen/render.py")] > 0 and roles[paths.index("docgen/inherit.py")] > 0
+    package = doc_bridge(files, [".. automodule:: docgen.themes"])  # a package's module is its __init__
+    assert package[paths.index("docgen/themes/__init__.py")] > 0 and package.sum() == package.max()
 
 
 def test_the_module_that_defines_the_names_beats_the_package_that_re_exports_them(indexes: Settings):

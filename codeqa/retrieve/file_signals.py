@@ -160,10 +160,10 @@ def doc_bridge(files: SearchFiles, doc_texts: list[str]) -> np.ndarray:
 
 
 def _pointed_files(files: SearchFiles, parts: tuple[str, ...]) -> dict[int, float]:
-    """The code files a documentation pointer names: by its module path (``pkg.mod.Cls`` → ``pkg/mod.py``), else the
-    few files defining its last part."""
-    if len(parts) >= 2:
-        by_path = module_paths(files, [parts])
+    """The code files a documentation pointer names: by its module path (``pkg.mod.Cls`` → ``pkg/mod.py``, a package
+    ``pkg.sub`` → ``pkg/sub/__init__.py``), else the few files defining its last part."""
+    for path_parts in (parts, (*parts, "__init__")) if len(parts) >= 2 else ():
+        by_path = module_paths(files, [path_parts])
         numbers = np.flatnonzero(by_path > 0)
         if numbers.size:
             return {int(n): float(by_path[n]) for n in numbers}
