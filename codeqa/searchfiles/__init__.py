@@ -3,7 +3,7 @@ file index, vectors and tags, one folder per generation (``codeqa.store.layout``
 
 ``files`` writes them (``SearchFilesBuilder``), loads them once per process and rebuilds them from the store;
 ``check`` reads each one defensively. Who uses what: ``codeqa.index`` (5 modules) opens, writes and mends them;
-retrieve (11 modules), answer (``context``), explore and ``evaluate.runner`` read what an ``Index`` hands out — the
+retrieve (12 modules), answer (``context``), explore and ``evaluate.runner`` read what an ``Index`` hands out — the
 loaded ``SearchFiles`` and its parts (``ChunkTable``, ``LexicalIndex``, ``SymbolGraph``, the tag file's
 references); ``evaluate.graphcheck`` builds a ``SymbolGraph`` of its own to measure it. The tokenizer they are built
 with is ``codeqa.tokens``.
