@@ -227,7 +227,7 @@ def index_table(token: str = "") -> None:
             icon=":material/explore:",
         )
         return
-    st.dataframe(_rows(manifests), hide_index=True, width="stretch")
+    ui.table(_rows(manifests), wrapped=("Source",), name="Indexed repositories")
     names = [m.name for m in manifests]
     busy = (latest := state.jobs().latest()) is not None and latest.running
     for m in manifests:
