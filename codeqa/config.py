@@ -117,6 +117,12 @@ class Settings(BaseSettings):
         "on this machine; line numbers are kept.",
     )
 
+    open_indexes: int = Field(
+        default=3,
+        ge=1,
+        description="How many indexes a long-running process (the web app, the API) keeps loaded: their search files, "
+        "overview and map. The least recently used beyond this is released and read again from disk when next used.",
+    )
     warm_app: bool = Field(
         default=True,
         description="Load what every page needs (indexes, map layouts, the embedding model) in the background when "

@@ -16,7 +16,6 @@ import threading
 import time
 import urllib.request
 
-WARMED_INDEXES = 8  # the first indexes of the picker (what pages open on); the rest load on their first visit
 _STARTED = threading.Lock()
 _LOG = logging.getLogger("codeqa.warm")
 started_at: float | None = None
@@ -47,7 +46,7 @@ def _warm() -> None:
         from codeqa_ui import charts, chat, codeview, mappanel, mapview, state  # noqa: F401 - every page's modules
 
         settings = state.settings()
-        manifests = state.manifests()[:WARMED_INDEXES]
+        manifests = state.manifests()[: settings.open_indexes]  # the picker's first (what pages open on)
         for manifest in manifests:
             state.facets(manifest)
             state.overview(manifest)

@@ -474,7 +474,7 @@ def test_map_shows_a_pca_preview_while_the_layout_runs_in_the_background(shop: S
         assert started.wait(30)
         assert "while the map is laid out" in texts(at.info) and "PCA projection" in texts(at.caption)
         release.set()
-        _, future = state._layout_pool(str(shop.home_dir))[1].popitem()
+        future = state.open_indexes().get(Index.open("shop", shop).manifest, "layout", lambda: None)
         future.result(30)
         at = ok(app(MAP))
         assert "laid out by what their code is about" in texts(at.caption) and not at.info
