@@ -49,10 +49,21 @@ class View:
 def full_view(projection: Projection) -> View:
     if not len(projection):
         return View((-1.0, 1.0), (-1.0, 1.0), FULL, "all")
-    x0, x1 = float(projection.x.min()), float(projection.x.max())
-    y0, y1 = float(projection.y.min()), float(projection.y.max())
+    x0, x1 = _extent(projection.x)
+    y0, y1 = _extent(projection.y)
     pad_x, pad_y = 0.04 * max(x1 - x0, 1e-6), 0.04 * max(y1 - y0, 1e-6)  # each axis scaled to its own spread
     return View((x0 - pad_x, x1 + pad_x), (y0 - pad_y, y1 + pad_y), FULL, "all")
+
+
+def _extent(values: np.ndarray) -> tuple[float, float]:
+    """Where the points are along one axis: all of them, unless a few strays (1% at either end) lie so far out that
+    the rest would be squeezed into part of the frame; those stay a pan away."""
+    low, high = float(values.min()), float(values.max())
+    inner_low, inner_high = (float(v) for v in np.percentile(values, [1, 99]))
+    if high - low > 1.5 * (inner_high - inner_low) * 1.1:
+        pad = 0.05 * (inner_high - inner_low)
+        return max(low, inner_low - pad), min(high, inner_high + pad)
+    return low, high
 
 
 def _level_for(span: float, full: float) -> str:

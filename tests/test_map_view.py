@@ -100,3 +100,11 @@ def test_each_place_is_named_once_and_names_never_overlap():
     assert "<b>tests</b>" in titles and "<b>click</b>" in titles  # the biggest of each name is kept
     boxes = _label_boxes(fig, view)
     assert not [(a, b) for a, b in combinations(boxes, 2) if mapview.overlap(a, b)]
+
+
+def test_a_few_strays_far_away_do_not_squeeze_the_rest():
+    rng = np.random.default_rng(3)
+    x, y = rng.uniform(-1, 1, 1000), rng.uniform(-1, 1, 1000)
+    x[:5], y[:5] = 0.0, 9.0  # a small clump far above the rest
+    view = mapview.full_view(_projection(x, y))
+    assert view.y[1] - view.y[0] < 2.5 and view.x[1] - view.x[0] < 2.5  # the bulk fills the frame
