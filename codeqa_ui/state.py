@@ -9,10 +9,11 @@ manifests (what they list and show); ``index(manifest)`` is the handle every rea
 
 from __future__ import annotations
 
+import contextlib
 import threading
 import uuid
 from collections import OrderedDict
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
 from concurrent.futures import Future, ThreadPoolExecutor
 from typing import Any, TypeVar
 
@@ -42,14 +43,33 @@ def settings() -> Settings:
     return get_settings()
 
 
-@st.cache_resource(show_spinner="Loading the embedding model…")
+_QUIET = threading.local()
+
+
+@contextlib.contextmanager
+def without_spinners() -> Iterator[None]:
+    """For a background thread (the warm-up): a spinner there writes to a visitor's page, and raises when that
+    page's run has been stopped meanwhile (a click elsewhere), which ended the warm-up half-way."""
+    _QUIET.on = True
+    try:
+        yield
+    finally:
+        _QUIET.on = False
+
+
+def spinner(message: str) -> contextlib.AbstractContextManager[Any]:
+    return contextlib.nullcontext() if getattr(_QUIET, "on", False) else st.spinner(message)
+
+
+@st.cache_resource(show_spinner=False)
 def _embedder(model: str, batch: int, max_seq: int) -> Embedder:
     return get_embedder(get_settings())
 
 
 def embedder() -> Embedder:
     s = settings()
-    return _embedder(s.embedding_model, s.embedding_batch_size, s.embedding_max_seq_length)
+    with spinner("Loading the embedding model…"):
+        return _embedder(s.embedding_model, s.embedding_batch_size, s.embedding_max_seq_length)
 
 
 @st.cache_resource(show_spinner=False)
@@ -130,7 +150,7 @@ def open_indexes() -> OpenIndexes:
 
 def overview(manifest: Manifest) -> Overview:
     def load() -> Overview:
-        with st.spinner("Reading the index…"):
+        with spinner("Reading the index…"):
             return get_overview(index(manifest))  # from disk once prepared after indexing
 
     return open_indexes().get(manifest, "overview", load)
@@ -142,7 +162,7 @@ def facets(manifest: Manifest) -> Facets:
 
 def _preview(manifest: Manifest) -> Projection:
     def load() -> Projection:
-        with st.spinner("Laying out the map…"):
+        with spinner("Laying out the map…"):
             return get_projection(index(manifest), compute=False)
 
     return open_indexes().get(manifest, "preview", load)

@@ -47,13 +47,14 @@ def _warm() -> None:
 
         settings = state.settings()
         manifests = state.manifests()[: settings.open_indexes]  # the picker's first (what pages open on)
-        for manifest in manifests:
-            state.facets(manifest)
-            state.overview(manifest)
-            state.projection(manifest)
-        state.embedder()  # Chat's questions and the Map's "Find on the map"
-        chat._backends(str(settings.home_dir), settings.ollama_host, settings.openai_base_url,
-                       str(settings.gguf_path or ""))  # fmt: skip
+        with state.without_spinners():
+            for manifest in manifests:
+                state.facets(manifest)
+                state.overview(manifest)
+                state.projection(manifest)
+            state.embedder()  # Chat's questions and the Map's "Find on the map"
+            chat._backends(str(settings.home_dir), settings.ollama_host, settings.openai_base_url,
+                           str(settings.gguf_path or ""))  # fmt: skip
         finished_at = time.monotonic()
         _LOG.warning("codeqa: warmed %d index(es) in %.1f s", len(manifests), finished_at - (started_at or 0.0))
     except Exception as exc:  # best effort: a page loads what it needs itself, and says so if that fails

@@ -66,3 +66,28 @@ def test_opening_a_page_directly_asks_the_server_for_nothing_that_is_not_there(d
             expect(page.get_by_role("heading", name=heading)).to_be_visible()
         assert not missing, missing  # were /Map/_stcore/health and /Map/_stcore/host-config
         assert not watched.foreign
+
+
+def test_the_warm_up_survives_a_visitor_clicking_away_while_it_runs(deep_shop_home: Path):
+    """The warm-up runs beside the first visitor's page; a click elsewhere stops that page's run, and a spinner the
+    warm-up showed there raised StopException in it (a traceback in the log, the warm-up ended half-way)."""
+    import threading
+    import time
+
+    from playwright.sync_api import expect
+
+    processes: list = []
+    with serve_app(deep_shop_home, {"CODEQA_WARM_APP": "true"}, processes) as url, watched_page() as watched:
+        lines: list[str] = []
+        reader = threading.Thread(target=lambda: lines.extend(iter(processes[0].stdout.readline, "")), daemon=True)
+        reader.start()
+        page = watched.page
+        page.goto(url)
+        for label in ("Map", "Overview", "Chat", "Map"):  # at once, while the first run is still warming
+            page.get_by_test_id("stSidebar").get_by_role("link", name=label).click()
+        expect(page.get_by_role("heading", name="Map of shop")).to_be_visible()
+        deadline = time.monotonic() + 120
+        while not any("codeqa: warm" in line for line in lines) and time.monotonic() < deadline:
+            time.sleep(0.2)
+        assert any("codeqa: warmed 1 index(es)" in line for line in lines), lines[-30:]
+        assert not any("Traceback" in line or "StopException" in line for line in lines), lines[-30:]
