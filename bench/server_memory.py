@@ -52,7 +52,7 @@ def index_in_app(page, url: str, source: str, name: str) -> None:
     page.get_by_label("Repository").fill(source)
     page.get_by_label("Index name").fill(name)
     page.get_by_role("button", name="Index", exact=True).click()
-    page.get_by_text(f"Indexed {name}").wait_for(timeout=600_000)
+    page.get_by_text(f"Indexed {name}").wait_for(timeout=1_500_000)
     settled(page)
 
 
