@@ -12,6 +12,8 @@ import json
 from starlette.datastructures import Headers, MutableHeaders
 from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
+NOT_PAGES = ("/_stcore/", "/media/", "/static/", "/component/", "/app/static/")  # Streamlit's own routes and files
+
 
 def base_script(base_path: str) -> bytes:
     base = "/" + base_path.strip("/") + ("/" if base_path.strip("/") else "")
@@ -30,7 +32,8 @@ class PageBase:
 
     async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
         wants_page = "text/html" in Headers(scope=scope).get("accept", "") if scope["type"] == "http" else False
-        if not wants_page or scope.get("method") != "GET" or "/_stcore/" in scope.get("path", ""):
+        path = scope.get("path", "")
+        if not wants_page or scope.get("method") != "GET" or any(part in path for part in NOT_PAGES):
             await self.app(scope, receive, send)
             return
         plain = [(key, value) for key, value in scope["headers"] if key.lower() != b"accept-encoding"]
