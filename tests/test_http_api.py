@@ -104,6 +104,8 @@ def test_read_routes(plain: str):
         ("post", "/indexes/shop/search", {"k": 3}, 422, "ValidationError", "question: Field required"),
         ("get", "/indexes/nope/overview", None, 404, "IndexNotFoundError", "(indexes: shop)"),
         ("get", "/indexes/shop/symbols/x/parents", None, 422, "ValidationError", "relation"),
+        ("get", "/indexes/shop/symbols/%20%20/callers", None, 422, "ValidationError",
+         "symbol: must hold a character other than white space (got '  ')"),
     ],
 )  # fmt: skip
 def test_errors_are_json_with_the_cli_messages(plain: str, method, path, body, status, kind, message):

@@ -44,6 +44,7 @@ from codeqa.service.events import StreamSlots, event_stream, job_progress, sse
 from codeqa.service.guards import BodyLimit, CrossSiteGuard, TokenGuard
 from codeqa.service.hosts import guard_middleware, served_hosts
 from codeqa.service.models import (
+    NOT_BLANK,
     AskRequest,
     AskResult,
     ErrorResult,
@@ -94,6 +95,7 @@ ERROR_TEXT = {
     502: "The language model failed.",
     503: "The vector store is not reachable.",
 }
+PATTERN_WORDS = {NOT_BLANK: "must hold a character other than white space"}  # pydantic would show the regex
 PLAIN_TEXT_TOO = (400, 403)  # the Host and Origin checks answer the app and the API alike, in plain text
 EDGE = (400, 403)  # every path, /health included
 GUARDED = (*EDGE, 429)  # every path behind the token (401 is added when the server has one)
@@ -152,7 +154,12 @@ def errors(*statuses: int) -> dict[int | str, dict]:
 def problem(error: dict) -> str:
     """One validation error in words: where, what, and the value given when it is short."""
     where = ".".join(str(part) for part in error["loc"] if part not in ("body", "query", "path")) or "body"
-    text = f"{where}: {error['msg']}"
+    rule = (
+        PATTERN_WORDS.get(str(error.get("ctx", {}).get("pattern")))
+        if error["type"] == "string_pattern_mismatch"
+        else None
+    )
+    text = f"{where}: {rule or error['msg']}"
     given = error.get("input")
     shown = isinstance(given, int | float | str) and len(repr(given)) <= 60
     if shown and error["type"] not in ("missing", "extra_forbidden", "json_invalid"):

@@ -23,7 +23,7 @@ from codeqa.store.manifest import MAX_NAME_CHARS, NAME_PATTERN, validate_index_n
 MAX_SEARCH_K = 200
 MAX_ASK_K = 50
 MAX_NEIGHBORS = 100
-MAX_SOURCE_CHARS = 2048  # a path or URL; the body limit would allow a megabyte
+MAX_SOURCE_CHARS = 4096  # a path (PATH_MAX on Linux) or a URL; the body limit would allow a megabyte
 MAX_MODEL_CHARS = 300
 NOT_BLANK = r"\S"  # at least one character that is not white space
 
@@ -73,7 +73,7 @@ class Request(BaseModel):
 
     model_config = ConfigDict(extra="forbid")
 
-    @field_validator("*", mode="after")
+    @field_validator("*", mode="before")  # before the field's own rules, which would name no position
     @classmethod
     def _is_text(cls, value: object, info: ValidationInfo) -> object:
         for item in value if isinstance(value, list) else [value]:

@@ -150,9 +150,7 @@ class Operations:
 
     def symbol(self, index: str, symbol: str, relation: str, limit: int = 20) -> SymbolResult:
         """Where ``symbol`` is defined, what uses it (callers) or what it uses (callees), from the symbol graph."""
-        symbol = (symbol or "").strip()
-        if not symbol:
-            raise QueryError("The symbol is empty: give a name such as 'SessionStore.login' or 'login'.")
+        symbol = symbol.strip()  # not blank: both faces declare it (SymbolName)
         opened = self._open(index)
         graph = neighbors(opened, symbol, limit=limit)
         short = symbol.replace("#", ".").replace("::", ".").split(".")[-1]
