@@ -154,12 +154,8 @@ def errors(*statuses: int) -> dict[int | str, dict]:
 def problem(error: dict) -> str:
     """One validation error in words: where, what, and the value given when it is short."""
     where = ".".join(str(part) for part in error["loc"] if part not in ("body", "query", "path")) or "body"
-    rule = (
-        PATTERN_WORDS.get(str(error.get("ctx", {}).get("pattern")))
-        if error["type"] == "string_pattern_mismatch"
-        else None
-    )
-    text = f"{where}: {rule or error['msg']}"
+    pattern = error.get("ctx", {}).get("pattern") if error["type"] == "string_pattern_mismatch" else None
+    text = f"{where}: {PATTERN_WORDS.get(str(pattern), error['msg'])}"
     given = error.get("input")
     shown = isinstance(given, int | float | str) and len(repr(given)) <= 60
     if shown and error["type"] not in ("missing", "extra_forbidden", "json_invalid"):
