@@ -5,6 +5,11 @@ Every operation is served (``--allow-write``), each over its own copy of the ind
 remove it. The run is bounded and repeatable: a fixed number of examples per operation, deterministic generation,
 one worker. Rate limits are off (a 429 would hide what the fuzzer is checking); the refusals themselves are tested
 in test_http_api and test_api_edge.
+
+Measured with these settings (schemathesis 4.32.5): before the contract was declared (main at 5521a65), 527 cases
+without a token and 490 with one found 16 and 4 distinct failures (Authorization marked required on loopback, a
+blank question or ``k`` out of range refused although the schema allowed it, a 400 the schema did not list); after,
+806 and 817 cases, none.
 """
 
 from __future__ import annotations
