@@ -16,6 +16,7 @@ from codeqa.searchfiles.files import (
     SearchFilesBuilder,
     forget_search_files,
     load_search_files,
+    loaded_search_files,
     open_search_files,
     rebuild_search_files,
 )
@@ -29,6 +30,7 @@ __all__ = [
     "SearchFilesBuilder",
     "forget_search_files",
     "load_search_files",
+    "loaded_search_files",
     "open_search_files",
     "rebuild_search_files",
 ]
