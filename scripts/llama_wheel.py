@@ -185,6 +185,7 @@ def ensure(
             check_wheel(wheels[0])
             (partial / HASH_FILE).write_text(sha256_of(wheels[0]) + "\n")
             (partial / KEY_FILE).write_text(json.dumps(asdict(key), indent=2) + "\n")
+            partial.chmod(0o755)  # mkdtemp's 0700 would hide the entry from other users of a shared cache
             os.replace(partial, entry)  # atomic: the entry appears whole or not at all
         except BaseException:
             shutil.rmtree(partial, ignore_errors=True)
