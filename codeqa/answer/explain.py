@@ -15,9 +15,11 @@ Rendering (markdown for the app and CLI, plain text for a prompt, the lead sente
 
 from __future__ import annotations
 
+import re
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 
+from codeqa.answer.absence import Absence, no_central_handler
 from codeqa.answer.choose import LEAD_MECHANISM, Candidate, allocate_lines, candidates, select_sources, source_lines
 from codeqa.answer.claims import ClaimChecker, ClaimTally, consistent_chain
 from codeqa.answer.context import AnswerContext
@@ -28,6 +30,7 @@ from codeqa.answer.keylines import KeyLine, Terms, question_terms
 from codeqa.answer.mechanism import Match, evidence, frameworks
 from codeqa.answer.outline import summary
 from codeqa.answer.values import Value, values_read
+from codeqa.answer.walk import ERROR_LINE, Walk, asks_flow, walk
 from codeqa.frameworks.evidence import Evidence
 from codeqa.frameworks.intent import intents
 from codeqa.records import Chunk, Hit
@@ -105,6 +108,9 @@ class Explanation:
     evidence: Evidence = field(default_factory=Evidence)  # the frameworks of the app's parts (what may be named)
     chain_uses: list[Use] = field(default_factory=list)  # the checked call of each hop of ``chain``
     claims: ClaimTally = field(default_factory=ClaimTally)  # the call claims made, verified and dropped
+    walk: Walk | None = None  # "how does X work / what happens when": entry → checked calls → outcome
+    absence: Absence | None = None  # "what happens when … fails" and no central error handler is in the index
+    own_errors: list[tuple[str, str]] = field(default_factory=list)  # (line, path:line): errors answered in place
 
     @property
     def open_steps(self) -> list[Step]:
@@ -277,4 +283,29 @@ def explain(question: str, context: AnswerContext, *, limit: int = 8, max_files:
     explanation = Explanation(question, ordered, chain, missing, sources, len(opened), main)
     explanation.intents, explanation.lead, explanation.evidence = topics, lead, shown
     explanation.chain_uses, explanation.claims = hops, checker.tally
+    _walk(explanation, context, checker)
     return explanation
+
+
+def _walk(explanation: Explanation, context: AnswerContext, checker: ClaimChecker) -> None:
+    """The flow from the entry point (``walk``), its hops counted as call claims; for "what happens when … fails",
+    what is absent and where errors are answered instead."""
+    explorer = ClaimChecker(context, checker._texts)  # the calls tried and not taken are not claims the answer makes
+    found = walk(explanation.question, context, explorer, [step.chunk for step in explanation.best_first])
+    if found is not None:
+        explanation.walk = found
+        for hop in found.hops:
+            pair = (hop.chunk.id, hop.callee.id)
+            checker.tally.made.add(pair)
+            checker.tally.verified.add(pair)
+            if hop.by_name:
+                checker.tally.by_name.add(pair)
+    if "errors" not in explanation.intents or not asks_flow(explanation.question):
+        return
+    explanation.absence = no_central_handler(context)
+    if explanation.absence is not None:
+        explanation.own_errors = [
+            (" ".join(line.text.split()), f"{step.chunk.path}:{line.line}")
+            for step in explanation.best_first for line in step.lines if ERROR_LINE.search(line.text)
+            and re.search(r"\babort\(|\b[45]\d\d\b|^\s*(?:raise|throw)\b", line.text)
+        ][:2]  # fmt: skip

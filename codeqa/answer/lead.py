@@ -247,7 +247,8 @@ def lead_sentences(explanation: Explanation) -> list[Sentence]:
         skip |= {(lead.chunk.path, line.line)} if line else set()
     if chosen:
         sentences.append(_mechanism_sentence(explanation, chosen))
-    for extra in (_flow_sentence(explanation), _outcome_sentence(_outcomes(explanation, skip)),
+    flow = None if explanation.walk is not None else _flow_sentence(explanation)  # the steps below say it
+    for extra in (flow, _outcome_sentence(_outcomes(explanation, skip)),
                   _value_sentence(explanation)):  # fmt: skip
         if extra is not None and len(sentences) < MAX_SENTENCES:
             sentences.append(extra)

@@ -1,0 +1,302 @@
+"""The flow for "how does X work / what happens when …": from the entry point, along checked calls, to the outcome.
+
+1. The entry is where a request, command or job comes in: the best open source in an entry layer (a route, a view,
+   a controller, a CLI command); else a checked caller of the lead source in one (the lead is then the second step);
+   else the lead source itself.
+2. From there the walk follows calls in the symbol graph, each one checked by the claim checker (``claims``): for
+   Python a call in the caller's own definition that resolves through imports and scopes to the callee's; other
+   languages by name and import, and marked so. A hop whose callee is not the definition that makes the next call
+   ends the walk there. At most ``MAX_HOPS`` hops (four steps); of the walks found, the one that ends best (a queued
+   job, a write or a response before a plain return) and then goes deepest is kept.
+3. The outcome is a line of the last definition on the success path: a queued job, a write to the store, a
+   response or a return — never a line inside an ``except``/``rescue``/``catch`` block or a branch that raises,
+   aborts or answers 4xx/5xx (those are the error branches, not what happens).
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Sequence
+from dataclasses import dataclass, field
+
+from codeqa.answer.claims import RESOLVED_LANGUAGES, ClaimChecker
+from codeqa.answer.context import AnswerContext
+from codeqa.answer.flow import Use, code_part
+from codeqa.answer.keylines import COMMENT, Terms, question_terms
+from codeqa.answer.outline import display_name
+from codeqa.answer.render import code_span
+from codeqa.frameworks.intent import PLACEMENT
+from codeqa.records import Chunk
+from codeqa.symbols import short_name
+
+MAX_HOPS = 3  # four steps
+BRANCHES = 3  # callees tried per step
+MAX_CHECKS = 40  # call claims checked per walk (the answer stays fast on a large graph)
+ENTRY_LAYERS = frozenset({"api", "view", "cli"})
+SKIPPED_LAYERS = frozenset({"test", "docs", "migration", "build"})
+ASKS_FLOW = re.compile(
+    r"\bhow (?:does|do|is|are)\b|\bwhat happens\b|\bwalk (?:me )?through\b|\btrace\b|\bstep by step\b|"
+    r"\bwhat (?:does|do) .* do when\b",
+    re.IGNORECASE,
+)
+OUTCOME_KINDS: tuple[tuple[str, re.Pattern[str]], ...] = (
+    ("queues a job with", re.compile(
+        r"\.(?:delay|apply_async|enqueue\w*|perform_later|perform_async|send_task|add_job)\(|\bqueue\.add\(")),
+    ("stores with", re.compile(
+        r"\b(?:session|db)\.(?:commit|add|add_all|merge|flush)\(|\.(?:save|create|insert\w*|update|bulk_create|"
+        r"persist|insertOne|updateOne|insertMany)!?\(")),
+    ("answers with", re.compile(
+        r"\b(?:redirect(?:_to)?|render(?:_template)?|jsonify|res\.(?:json|send|render|redirect)|Response\.json|"
+        r"HttpResponse\w*|JsonResponse|ResponseEntity\.ok|c\.JSON|send_resp|make_response)\b")),
+    ("returns", re.compile(r"^\s*return\b\s*\S")),
+)  # fmt: skip
+ERROR_LINE = re.compile(
+    r"^\s*(?:raise|throw)\b|\babort\(|\b[45]\d\d\b|\b(?:error|errors|fail\w*|invalid|denied|forbidden|unauthori[sz]ed|"
+    r"not_?found|NotFound|Forbidden|Unauthori[sz]ed|BadRequest)\b",
+    re.IGNORECASE,
+)
+ERROR_BLOCK = re.compile(r"^\s*(?:except\b|rescue\b|catch\b|\}\s*catch\b|else\s*:|if\s+not\b|unless\b)")
+
+
+@dataclass(frozen=True)
+class Hop:
+    """One checked call of the walk: ``caller`` (in ``chunk``) calls ``use.name`` (in ``callee``) at ``use.line``."""
+
+    chunk: Chunk
+    callee: Chunk
+    use: Use
+    by_name: bool  # checked by name and import only (no resolver for the language)
+
+
+@dataclass(frozen=True)
+class Outcome:
+    verb: str  # "queues a job with", "stores with", "answers with", "returns"
+    chunk: Chunk
+    name: str  # the definition the line is in
+    line: int
+    text: str
+
+
+@dataclass
+class Walk:
+    """The entry, the checked hops from it and the outcome they end in."""
+
+    entry: Chunk
+    entry_name: str
+    hops: list[Hop] = field(default_factory=list)
+    outcome: Outcome | None = None
+    response: Outcome | None = None  # the entry's own success response after the first call, when it is not the end
+
+    @property
+    def steps(self) -> int:
+        return len(self.hops) + 1
+
+
+def asks_flow(question: str) -> bool:
+    return bool(ASKS_FLOW.search(question)) and not PLACEMENT.search(question)
+
+
+def _name_of(chunk: Chunk) -> str:
+    return display_name(chunk).split(" (+", 1)[0]
+
+
+def definition_lines(chunk: Chunk, name: str) -> list[tuple[int, str]]:
+    """(file line, text) of the function ``name`` inside ``chunk`` (by its indentation); nothing when it is not a
+    function defined there (a class: its constructor call is not where anything ends); the whole chunk for no name."""
+    lines = chunk.text.split("\n")
+    short = short_name(name) if name else ""
+    head = re.compile(rf"^(\s*)(?:async\s+)?(?:def|function|func|fn)\s+{re.escape(short)}\b") if short else None
+    for index, line in enumerate(lines):
+        found = head.match(line) if head else None
+        if found is None:
+            continue
+        indent, body = len(found.group(1)), [(chunk.start_line + index, line)]
+        for offset, after in enumerate(lines[index + 1 :], start=index + 1):
+            if after.strip() and len(after) - len(after.lstrip()) <= indent and not after.lstrip().startswith(")"):
+                break
+            body.append((chunk.start_line + offset, after))
+        return body
+    return [] if short else [(chunk.start_line + n, line) for n, line in enumerate(lines)]
+
+
+def _in_error_branch(body: Sequence[tuple[int, str]], position: int) -> bool:
+    """Whether line ``position`` of ``body`` sits in a block opened by an ``except``/``catch``/``else``/``if not`` or
+    in a block whose opening condition names an error (the nearest less-indented lines above it)."""
+    text = body[position][1]
+    indent = len(text) - len(text.lstrip())
+    for _, above in reversed(body[1:position]):
+        if not above.strip() or COMMENT.match(above):
+            continue
+        depth = len(above) - len(above.lstrip())
+        if depth < indent:
+            if ERROR_BLOCK.match(above) or (re.match(r"^\s*(?:if|elif|unless)\b", above) and ERROR_LINE.search(above)):
+                return True
+            indent = depth
+    return False
+
+
+def outcome_of(chunk: Chunk, name: str, after: int = 0) -> Outcome | None:
+    """The success outcome in definition ``name`` of ``chunk`` (after file line ``after``): the first kind found of
+    ``OUTCOME_KINDS``, its least-indented and then last line outside the error branches."""
+    body = definition_lines(chunk, name)
+    for verb, pattern in OUTCOME_KINDS:
+        found = []
+        for position, (number, text) in enumerate(body):
+            if position == 0 or number <= after or not text.strip() or COMMENT.match(text):
+                continue
+            code = code_part(text)
+            if not pattern.search(code) or ERROR_LINE.search(code) or _in_error_branch(body, position):
+                continue
+            found.append((len(text) - len(text.lstrip()), -number, number, text.strip()))
+        if found:
+            _, _, number, text = min(found)
+            return Outcome(verb, chunk, name or _name_of(chunk), number, text)
+    return None
+
+
+def _ending(outcome: Outcome | None) -> int:
+    """How well a walk ends: in a queued job, a write or a response (2), in a plain return (1), in nothing (0)."""
+    return 0 if outcome is None else 1 if outcome.verb == "returns" else 2
+
+
+def _relevance(terms: Terms, chunk: Chunk) -> int:
+    words = {w.lower() for w in re.findall(r"[A-Za-z]+", f"{chunk.path} {chunk.symbol}")}
+    return sum(1 for term in terms.words if any(w.startswith(term) for w in words))
+
+
+class _Walker:
+    def __init__(self, context: AnswerContext, checker: ClaimChecker, terms: Terms) -> None:
+        self.context, self.checker, self.terms = context, checker, terms
+        self.checks = 0
+
+    def hop(self, user: Chunk, used: Chunk) -> Hop | None:
+        if self.checks >= MAX_CHECKS:
+            return None
+        self.checks += 1
+        use = self.checker.link(user, used, self.context.imports([user.path, used.path]))
+        if use is None or use.verb != "calls" or short_name(use.name)[:1].isupper():
+            return None  # no checked call, or a constructor (making an object is not a step of the flow)
+        by_name = user.language not in RESOLVED_LANGUAGES or used.language not in RESOLVED_LANGUAGES
+        return Hop(user, used, use, by_name)
+
+    def callees(self, chunk: Chunk, seen: set[str]) -> list[Chunk]:
+        _, rows = self.context.neighbours(chunk)
+        rows = [r for r in rows if self.context.table.layers[r] not in SKIPPED_LAYERS][: BRANCHES * 3]
+        found = [c for c in self.context.chunks(rows) if c.id not in seen]
+        found.sort(key=lambda c: -_relevance(self.terms, c))
+        return found[: BRANCHES * 2]
+
+    def longest(self, chunk: Chunk, caller: str, seen: set[str], depth: int) -> list[Hop]:
+        """The best walk from ``caller`` in ``chunk``: ending in an outcome, then deepest, then the question's words."""
+        best: list[Hop] = []
+        best_key = (_ending(outcome_of(chunk, caller)), 0, 0)
+        tried = 0
+        for callee in self.callees(chunk, seen) if depth < MAX_HOPS else []:
+            if tried >= BRANCHES:
+                break
+            hop = self.hop(chunk, callee)
+            if hop is None or (caller and hop.use.caller and hop.use.caller != caller):
+                continue  # no checked call, or the call is made by another definition of the chunk
+            tried += 1
+            rest = self.longest(callee, hop.use.name, seen | {callee.id}, depth + 1)
+            walk = [hop, *rest]
+            end = walk[-1]
+            key = (_ending(outcome_of(end.callee, end.use.name)), len(walk),
+                   sum(_relevance(self.terms, h.callee) for h in walk))  # fmt: skip
+            if key > best_key:
+                best, best_key = walk, key
+        return best
+
+
+def _entry(context: AnswerContext, walker: _Walker, ranked: Sequence[Chunk]) -> tuple[Chunk, list[Hop]]:
+    """The entry chunk, and the hop from it to the lead when the entry is the lead's caller."""
+    for chunk in ranked:
+        if str(chunk.layer) in ENTRY_LAYERS:
+            return chunk, []
+    lead = ranked[0]
+    callers, _ = context.neighbours(lead)
+    rows = [r for r in callers if context.table.layers[r] in ENTRY_LAYERS][:BRANCHES]
+    for caller in context.chunks(rows):
+        hop = walker.hop(caller, lead)
+        if hop is not None:
+            return caller, [hop]
+    return lead, []
+
+
+def walk(question: str, context: AnswerContext, checker: ClaimChecker, ranked: Sequence[Chunk]) -> Walk | None:
+    """The flow for ``question`` from the best sources ``ranked`` (best first); None when the question does not ask
+    how something works or no checked call leaves the entry."""
+    if not ranked or not asks_flow(question):
+        return None
+    walker = _Walker(context, checker, question_terms(question))
+    entry, first = _entry(context, walker, ranked)
+    start = first[-1] if first else None
+    begin, caller = (start.callee, start.use.name) if start else (entry, "")
+    hops = [*first, *walker.longest(begin, caller, {entry.id, begin.id}, len(first))]
+    if not hops:
+        return None
+    entry_name = hops[0].use.caller or _name_of(entry)
+    found = Walk(entry, entry_name, hops)
+    last = hops[-1]
+    found.outcome = outcome_of(last.callee, last.use.name)
+    response = outcome_of(entry, entry_name, after=hops[0].use.line)
+    end = found.outcome
+    if (
+        response is not None
+        and response.verb in ("answers with", "returns")
+        and (end is None or (end.chunk.id, end.line) != (entry.id, response.line))
+    ):
+        found.response = response
+    return found
+
+
+def _enqueues(use: Use) -> bool:
+    return bool(re.search(r"\.(?:delay|apply_async)\(", use.text))
+
+
+def _cited(name: str, chunk: Chunk) -> tuple[str, str]:
+    return f"{code_span(name)} ({code_span(chunk.location)})", f"{name} ({chunk.location})"
+
+
+def _quote(text: str, limit: int = 90) -> str:
+    flat = " ".join(text.split())
+    return flat if len(flat) <= limit else flat[: limit - 1] + "…"
+
+
+def walk_steps(found: Walk) -> list[tuple[str, str]]:
+    """The numbered steps as (markdown, plain): each hop a checked call cited at its line, the last step its outcome."""
+    rows: list[tuple[str, str]] = []
+    caller, chunk = found.entry_name, found.entry
+    for number, hop in enumerate(found.hops, start=1):
+        named_md, named = _cited(caller, chunk)
+        where = f"{hop.chunk.path}:{hop.use.line}"
+        verb = "queues" if _enqueues(hop.use) else "calls"
+        tail = " for a worker" if verb == "queues" else ""
+        mark = " (linked by name and import, not resolved)" if hop.by_name else ""
+        rows.append((f"{number}. {named_md} {verb} {code_span(hop.use.name)}{tail} at {code_span(where)}{mark}.",
+                     f"{number}. {named} {verb} {hop.use.name}{tail} at {where}{mark}."))  # fmt: skip
+        caller, chunk = hop.use.name, hop.callee
+    named_md, named = _cited(caller, chunk)
+    last = len(found.hops) + 1
+    outcome = found.outcome
+    if outcome is None:
+        rows.append((f"{last}. {named_md}: the calls could be checked this far.",
+                     f"{last}. {named}: the calls could be checked this far."))  # fmt: skip
+    else:
+        where = f"{outcome.chunk.path}:{outcome.line}"
+        rows.append((f"{last}. {named_md} {outcome.verb} {code_span(_quote(outcome.text))} ({code_span(where)}).",
+                     f"{last}. {named} {outcome.verb} {_quote(outcome.text)} ({where})."))  # fmt: skip
+    return rows
+
+
+def response_sentence(found: Walk) -> tuple[str, str] | None:
+    """ "What happens: `view` answers with `…` (`path:n`) once the calls above have run." (the entry's own success
+    response after its first call), or None."""
+    response = found.response
+    if response is None:
+        return None
+    where = f"{response.chunk.path}:{response.line}"
+    markdown = (f"**What happens:** {code_span(found.entry_name)} then {response.verb} "
+                f"{code_span(_quote(response.text))} ({code_span(where)}).")  # fmt: skip
+    plain = f"What happens: {found.entry_name} then {response.verb} {_quote(response.text)} ({where})."
+    return markdown, plain
