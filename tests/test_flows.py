@@ -3,8 +3,8 @@ numbered steps from the entry point along checked calls to the outcome on the su
 only when it was searched for and is not there, and a model's false call claim dropped before it is shown.
 
 The app: a Flask view that starts a report through a service, which queues a Celery task, which hands the report
-to the store function that writes it to the database (four steps). Its error branches (a 400 for a bad form, a 404) sit beside the success outcome, and
-it has no central error handler; a second app is the same with one.
+to the store function that writes it to the database (four steps). Its error branches (a 400 for a bad form, a
+404) sit beside the success outcome, and it has no central error handler; a second app is the same with one.
 """
 
 from __future__ import annotations
@@ -18,6 +18,7 @@ from codeqa.answer.citations import check_citations
 from codeqa.config import Settings
 from tests.conftest import init_repo
 from tests.helpers import ask_named, build_index
+from tests.llm_standins import OllamaStandIn
 
 REPORTS_APP: dict[str, str] = {
     "requirements.txt": "flask==3.0.0\ncelery==5.3.0\nflask-sqlalchemy==3.1.1\n",
@@ -36,10 +37,10 @@ def create_app():
     app.register_blueprint(views.bp)
     return app
 ''',
-    "reports/extensions.py": '''from flask_sqlalchemy import SQLAlchemy
+    "reports/extensions.py": """from flask_sqlalchemy import SQLAlchemy
 
 db = SQLAlchemy()
-''',
+""",
     "reports/views.py": '''"""The report pages: a user asks for a report, it is built in the background."""
 from flask import Blueprint, abort, jsonify, request
 
@@ -116,7 +117,7 @@ def save_report(report_id, title, rows):
     db.session.commit()
     return report.id
 ''',
-    "reports/models.py": '''from reports.extensions import db
+    "reports/models.py": """from reports.extensions import db
 
 
 class Report(db.Model):
@@ -126,9 +127,9 @@ class Report(db.Model):
 
     def as_dict(self):
         return {"id": self.id, "title": self.title, "rows": self.rows}
-''',
-    "reports/settings.py": '''CELERY_BROKER_URL = "redis://localhost:6379/0"
-''',
+""",
+    "reports/settings.py": """CELERY_BROKER_URL = "redis://localhost:6379/0"
+""",
 }
 HANDLED_APP = {
     **REPORTS_APP,
@@ -174,12 +175,17 @@ def test_a_four_step_flow_through_a_task_queue_ends_in_the_store(settings: Setti
     text = answer(settings, "What happens when a user asks for a new report?")
     found = steps(text)
     assert len(found) == 4, text
-    assert found[0].startswith("1. `create_report` (`reports/views.py:10-17`) calls `start_report` at `reports/views.py:16`")
+    assert found[0].startswith(
+        "1. `create_report` (`reports/views.py:10-17`) calls `start_report` at `reports/views.py:16`"
+    )
     assert found[1].startswith("2. `start_report` (`reports/services.py:7-13`) queues `build_report` for a worker at "
                                "`reports/services.py:12`")  # fmt: skip
     assert found[2].startswith("3. `build_report` (`reports/tasks.py:")
     assert "calls `save_report` at `reports/tasks.py:" in found[2]
-    assert found[3] == "4. `save_report` (`reports/store.py:1-10`) stores with `db.session.commit()` (`reports/store.py:9`)."
+    assert (
+        found[3]
+        == "4. `save_report` (`reports/store.py:1-10`) stores with `db.session.commit()` (`reports/store.py:9`)."
+    )
     assert "collect_rows" not in "\n".join(found)  # a helper that only returns is not where the story ends
 
 
@@ -209,3 +215,25 @@ def test_a_task_queued_with_delay_resolves_to_the_task() -> None:
     site = {s.written: s for s in call_sites(path, REPORTS_APP[path])}["build_report.delay"]
     assert site.caller == "start_report" and resolves_to(site, path, "reports/tasks.py", "build_report")
     assert not resolves_to(site, path, "reports/tasks.py", "collect_rows")
+
+
+def test_a_model_written_false_call_claim_is_dropped_before_it_is_shown(settings: Settings) -> None:
+    reply = [
+        "`create_report` calls `start_report` (reports/views.py:16). ",
+        "`create_report` calls `save_report` (reports/views.py:10-17). ",  # false: the task does, two hops away
+        "The worker stores the report.\n",
+        "```python\ncreate_report calls save_report\n```\n",  # code is quoted, not claimed
+        "`build_report` then calls `save_report` [9].",  # true (a number past the sources: found among them by name)
+    ]
+    with OllamaStandIn(reply=reply) as server:
+        ollama = Settings(**{**settings.model_dump(), "ollama_host": server.url})
+        stream = ask_named("reports", "What happens when a user asks for a new report?", ollama, backend="ollama")
+        pieces = list(stream)
+        answer = stream.result()
+    assert answer.generated and "".join(pieces) == answer.text
+    assert "`create_report` calls `start_report`" in answer.text and "The worker stores the report." in answer.text
+    assert "`create_report` calls `save_report`" not in answer.text  # dropped, never shown
+    assert "create_report calls save_report\n```" in answer.text
+    assert "`build_report` then calls `save_report`" in answer.text
+    assert stream.model_claims.counts() == {"claims_made": 3, "claims_verified": 2, "claims_dropped": 1,
+                                            "claims_by_name": 0}  # fmt: skip

@@ -15,11 +15,13 @@ from codeqa.answer.backends.registry import traits_of
 from codeqa.answer.backends.select import FALLBACK, choose_backend
 from codeqa.answer.brief import budget_for, build_brief, prompt_text
 from codeqa.answer.citations import check_citations
+from codeqa.answer.claims import ClaimTally
 from codeqa.answer.conversation import HISTORY_SHARE, condense_query, fit_history, normalize_history
 from codeqa.answer.explain import Explanation
 from codeqa.answer.extractive import flow_text, no_match, render_markdown
 from codeqa.answer.graphqa import answer_from_graph, graph_intent
 from codeqa.answer.injection import flag_sources
+from codeqa.answer.modelclaims import ModelClaims
 from codeqa.answer.pool import explain_index
 from codeqa.answer.prompt import Prompt, build_summary_prompt
 from codeqa.answer.redact import count_masked, redact_secrets, redact_turns
@@ -85,6 +87,7 @@ class AnswerStream:
         self.explanation = explanation  # what the extractive answer and the model's brief were built from
         self._parts: list[str] = []
         self._answer: Answer | None = None
+        self.model_claims = ClaimTally()  # the model's own "A calls B" sentences: made, verified, dropped
         self._started = False
 
     @property
@@ -104,23 +107,29 @@ class AnswerStream:
         if self._backend is None or self._prompt is None:
             yield from self._extractive()
             return
+        claims = ModelClaims(self.explanation.context if self.explanation else None, self.sources)
+        self.model_claims = claims.tally
         try:
             tokens = self._backend.stream_chat(self._prompt.messages, self._model or "", max_tokens=self._max_tokens)
             try:
                 for piece in tokens:
-                    self._parts.append(piece)
-                    yield piece
+                    for shown in claims.feed(piece):  # a line is shown once its "A calls B" sentences are checked
+                        self._parts.append(shown)
+                        yield shown
             finally:
                 close = getattr(tokens, "close", None)
                 if close:
                     close()
         except LLMError as exc:
+            yield from self._flushed(claims)
             yield from self._failed(str(exc))
             return
         except Exception as exc:  # a backend bug must still not reach the user as a traceback
+            yield from self._flushed(claims)
             reason = f"The {self.backend} backend failed unexpectedly ({exc.__class__.__name__}: {exc})."
             yield from self._failed(reason)
             return
+        yield from self._flushed(claims)
         if self._suffix:
             if not "".join(self._parts).strip():  # the model said nothing: the extractive answer alone
                 yield from self._extractive()
@@ -128,6 +137,11 @@ class AnswerStream:
             self._parts.append(self._suffix)
             yield self._suffix
         self._finish("".join(self._parts), generated=True)
+
+    def _flushed(self, claims: ModelClaims) -> Iterator[str]:
+        for shown in claims.flush():
+            self._parts.append(shown)
+            yield shown
 
     def _extractive(self) -> Iterator[str]:
         self._backend = None

@@ -111,6 +111,7 @@ class Explanation:
     walk: Walk | None = None  # "how does X work / what happens when": entry → checked calls → outcome
     absence: Absence | None = None  # "what happens when … fails" and no central error handler is in the index
     own_errors: list[tuple[str, str]] = field(default_factory=list)  # (line, path:line): errors answered in place
+    context: AnswerContext | None = None  # what it was built from (a model's claims are checked against it)
 
     @property
     def open_steps(self) -> list[Step]:
@@ -282,7 +283,7 @@ def explain(question: str, context: AnswerContext, *, limit: int = 8, max_files:
     main = next(iter(shown.frameworks()), "")
     explanation = Explanation(question, ordered, chain, missing, sources, len(opened), main)
     explanation.intents, explanation.lead, explanation.evidence = topics, lead, shown
-    explanation.chain_uses, explanation.claims = hops, checker.tally
+    explanation.chain_uses, explanation.claims, explanation.context = hops, checker.tally, context
     _walk(explanation, context, checker)
     return explanation
 

@@ -5,7 +5,7 @@ They are templates filled with checked facts only:
    before each action``), or else what the best source is and the line that answers best;
 2. the flow — the call chain the symbol graph has between the sources, each link checked in the code;
 3. the outcome — the lines of the leading sources that end the story: a status code or redirect, an exception,
-   a write to the session or the database, a log call;
+   a write to the session or the database, a log call (an error branch only when the question is about errors);
 4. a value they read (``MAX_FAILED_LOGINS = 5``), set elsewhere.
 When the evidence is weak (no construct, and no line holding two of the question's words) the opening says so in
 one line instead of citing the nearest file. Each sentence comes as markdown and as plain text (for a prompt).
@@ -19,6 +19,7 @@ from dataclasses import dataclass
 
 from codeqa.answer.conclusion import placement
 from codeqa.answer.explain import Explanation, Step
+from codeqa.answer.flow import code_part
 from codeqa.answer.fold import weak_evidence
 from codeqa.answer.injection import instruction_like
 from codeqa.answer.keylines import COMMENT, IMPORT, KeyLine, evidence, question_terms, term_score
@@ -26,6 +27,7 @@ from codeqa.answer.mechanism import Match
 from codeqa.answer.outline import display_name
 from codeqa.answer.phrasing import said_of
 from codeqa.answer.render import code_span
+from codeqa.answer.walk import ERROR_LINE
 from codeqa.symbols import short_names
 
 MAX_SENTENCES = 4
@@ -191,12 +193,14 @@ def _flow_sentence(explanation: Explanation) -> Sentence | None:
 def _outcomes(explanation: Explanation, skip: set[tuple[str, int]]) -> list[tuple[str, Step, KeyLine]]:
     """Up to ``OUTCOME_LINES`` lines of the first open sources that end the story, one per kind of outcome."""
     found: list[tuple[str, Step, KeyLine]] = []
+    errors = "errors" in explanation.intents  # else an error branch is not what happens (a 400, a raise)
     for step in explanation.best_first[:OUTCOME_SOURCES]:
         for verb, pattern in OUTCOMES:
             if any(verb == other for other, _, _ in found):
                 continue
             line = next((line for line in step.lines if (step.chunk.path, line.line) not in skip
-                         and pattern.search(line.text) and _said(line.text)), None)  # fmt: skip
+                         and pattern.search(line.text) and _said(line.text)
+                         and (errors or not ERROR_LINE.search(code_part(line.text)))), None)  # fmt: skip
             if line is not None:
                 found.append((verb, step, line))
                 skip.add((step.chunk.path, line.line))

@@ -141,10 +141,19 @@ def _answers_table(summary: dict[str, dict[str, float]], ks: tuple[int, ...], ba
             f"{row['opening_pct']:.1f} ({int(row['opening_ok'])})",
             f"{row['lines_median']:g}",
             f"{row['citations_valid_pct']:.1f} ({int(row['citations'])})",
-            f"{int(row['claims_verified'])}/{int(row['claims_made'])} ({int(row['claims_dropped'])} dropped)",
+            _claims(row),
             f"{row['seconds_per_answer']:.2f}",
         )
     return table
+
+
+def _claims(row: dict[str, float]) -> str:
+    """Call claims verified/made (dropped), and the model's own the same way when a model wrote any."""
+    text = f"{int(row['claims_verified'])}/{int(row['claims_made'])} ({int(row['claims_dropped'])} dropped)"
+    if row.get("model_claims_made"):
+        text += (f"; model {int(row['model_claims_verified'])}/{int(row['model_claims_made'])} "
+                 f"({int(row['model_claims_dropped'])} dropped)")  # fmt: skip
+    return text
 
 
 def _evaluate_answers(
