@@ -49,6 +49,7 @@ RELATED_PER_STEP = 2
 RELATED_CANDIDATES = 6
 MAX_RELATED = 6
 VALUES_FOR = 3  # the best sources show the values their key lines read
+OWN_ERROR = re.compile(r"\babort\(|\b[45]\d\d\b|^\s*(?:raise|throw)\b")  # an error answered where it happens
 HIDDEN = "# (line not shown: it may contain instructions aimed at an AI assistant; read the code itself)"
 FILLER = frozenset(
     """
@@ -257,7 +258,11 @@ def explain(question: str, context: AnswerContext, *, limit: int = 8, max_files:
     for number, step in enumerate(ordered, start=1):  # numbering follows reading order
         step.rank = number
         step.calls, step.called_by = [], []
-    counts = allocate_lines(terms, [(s.chunk, s.matches) for s in opened], KEY_LINES, LINES_LEAST, LINES_MOST)
+    ranked = [opened[0], *sorted(opened[1:], key=lambda s: (-s.score, s.rank))] if opened else []  # ``best_first``
+    found_walk, absence = _walk(question, topics, context, checker, [step.chunk for step in ranked])
+    block = (1 + found_walk.steps + (found_walk.response is not None) if found_walk else 0) + (absence is not None)
+    key_lines = KEY_LINES - block  # the steps take the place of key lines: the answer stays as long
+    counts = allocate_lines(terms, [(s.chunk, s.matches) for s in opened], key_lines, LINES_LEAST, LINES_MOST)
     allotted = {id(step): count for step, count in zip(opened, counts, strict=True)}
     for step in ordered:  # the best lines across the open sources are shown; a folded source shows its best one
         step.lines = _shown(source_lines(terms, step.chunk, step.matches, allotted.get(id(step), LINES_FOLDED)))
@@ -284,29 +289,28 @@ def explain(question: str, context: AnswerContext, *, limit: int = 8, max_files:
     explanation = Explanation(question, ordered, chain, missing, sources, len(opened), main)
     explanation.intents, explanation.lead, explanation.evidence = topics, lead, shown
     explanation.chain_uses, explanation.claims, explanation.context = hops, checker.tally, context
-    _walk(explanation, context, checker)
+    explanation.walk, explanation.absence = found_walk, absence
+    if absence is not None:
+        explanation.own_errors = [
+            (" ".join(line.text.split()), f"{step.chunk.path}:{line.line}")
+            for step in explanation.best_first for line in step.lines
+            if ERROR_LINE.search(line.text) and OWN_ERROR.search(line.text)
+        ][:2]  # fmt: skip
     return explanation
 
 
-def _walk(explanation: Explanation, context: AnswerContext, checker: ClaimChecker) -> None:
+def _walk(
+    question: str, topics: Sequence[str], context: AnswerContext, checker: ClaimChecker, ranked: Sequence[Chunk]
+) -> tuple[Walk | None, Absence | None]:
     """The flow from the entry point (``walk``), its hops counted as call claims; for "what happens when … fails",
-    what is absent and where errors are answered instead."""
+    whether the index has no central error handler."""
     explorer = ClaimChecker(context, checker._texts)  # the calls tried and not taken are not claims the answer makes
-    found = walk(explanation.question, context, explorer, [step.chunk for step in explanation.best_first])
-    if found is not None:
-        explanation.walk = found
-        for hop in found.hops:
-            pair = (hop.chunk.id, hop.callee.id)
-            checker.tally.made.add(pair)
-            checker.tally.verified.add(pair)
-            if hop.by_name:
-                checker.tally.by_name.add(pair)
-    if "errors" not in explanation.intents or not asks_flow(explanation.question):
-        return
-    explanation.absence = no_central_handler(context)
-    if explanation.absence is not None:
-        explanation.own_errors = [
-            (" ".join(line.text.split()), f"{step.chunk.path}:{line.line}")
-            for step in explanation.best_first for line in step.lines if ERROR_LINE.search(line.text)
-            and re.search(r"\babort\(|\b[45]\d\d\b|^\s*(?:raise|throw)\b", line.text)
-        ][:2]  # fmt: skip
+    found = walk(question, context, explorer, ranked)
+    for hop in found.hops if found is not None else []:
+        pair = (hop.chunk.id, hop.callee.id)
+        checker.tally.made.add(pair)
+        checker.tally.verified.add(pair)
+        if hop.by_name:
+            checker.tally.by_name.add(pair)
+    absent = no_central_handler(context) if "errors" in topics and asks_flow(question) else None
+    return found, absent
