@@ -200,10 +200,12 @@ def test_the_outcome_is_the_success_answer_not_an_error_branch_or_another_route(
 def test_no_central_error_handler_is_said_only_when_there_is_none(settings: Settings) -> None:
     question = "What happens when a report request fails?"
     absent = answer(settings, question)
-    assert "**What is absent:** there is no central error handler" in absent
+    assert "**What is absent:** the app's code defines no central error handler" in absent
+    assert "`abort(404)` (`reports/views.py:24`)" in absent  # where the error is answered instead
     assert "`errorhandler`" in absent and "`register_error_handler`" in absent
     handled = answer(settings, question, "handled")
     assert "What is absent" not in handled and "no central error handler" not in handled
+    assert "**What happens:**" not in absent  # the success answer is not what a question about failing asks for
     other = answer(settings, "What happens when a user asks for a new report?")
     assert "What is absent" not in other  # not a question about errors
 

@@ -115,10 +115,10 @@ def absence_sentence(absence: Absence, errors: Sequence[tuple[str, str]]) -> tup
     (``errors``: (line text, ``path:line``))."""
     searched_md = ", ".join(code_span(anchor) for anchor in absence.searched[:6])
     searched = ", ".join(absence.searched[:6])
-    markdown = (f"**What is absent:** there is no central error handler — no code line of the index uses "
-                f"{searched_md} ({' and '.join(absence.frameworks)})")  # fmt: skip
-    plain = (f"What is absent: there is no central error handler — no code line of the index uses {searched} "
-             f"({' and '.join(absence.frameworks)})")  # fmt: skip
+    said = "the app's code defines no central error handler — no code line of the index uses"
+    names = " and ".join(absence.frameworks)
+    markdown = f"**What is absent:** {said} {searched_md} ({names})"
+    plain = f"What is absent: {said} {searched} ({names})"
     if errors:
         cited_md = "; ".join(f"{code_span(text)} ({code_span(where)})" for text, where in errors[:2])
         cited = "; ".join(f"{text} ({where})" for text, where in errors[:2])
