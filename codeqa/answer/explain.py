@@ -259,7 +259,8 @@ def explain(question: str, context: AnswerContext, *, limit: int = 8, max_files:
         step.rank = number
         step.calls, step.called_by = [], []
     ranked = [opened[0], *sorted(opened[1:], key=lambda s: (-s.score, s.rank))] if opened else []  # ``best_first``
-    found_walk, absence = _walk(question, topics, context, checker, [step.chunk for step in ranked])
+    chunks = [step.chunk for step in ranked] if not weak_evidence(terms, opened) else []  # a loose match: no flow
+    found_walk, absence = _walk(question, topics, context, checker, chunks)
     if found_walk is not None and "errors" in topics:
         found_walk.response = None  # the success answer is not what a question about failing asks for
     block = (1 + found_walk.steps + (found_walk.response is not None) if found_walk else 0) + (absence is not None)

@@ -1,16 +1,19 @@
 """The flow for "how does X work / what happens when …": from the entry point, along checked calls, to the outcome.
 
-1. The entry is where a request, command or job comes in: the best open source in an entry layer (a route, a view,
-   a controller, a CLI command); else a checked caller of the lead source in one (the lead is then the second step);
-   else the lead source itself.
+1. The entry is where a request, command or job comes in: the lead source (the best answer) when it is in an entry
+   layer (a route, a view, a controller, a CLI command), else a checked caller of it in one (the lead is then the
+   second step), else the lead itself. No flow is walked from a loose match (weak evidence).
 2. From there the walk follows calls in the symbol graph, each one checked by the claim checker (``claims``): for
    Python a call in the caller's own definition that resolves through imports and scopes to the callee's; other
-   languages by name and import, and marked so. A hop whose callee is not the definition that makes the next call
-   ends the walk there. At most ``MAX_HOPS`` hops (four steps); of the walks found, the one that ends best (a queued
-   job, a write or a response before a plain return) and then goes deepest is kept.
+   languages by name and import, and marked so. A callee must be on the question's topic (retrieved, or holding a
+   question word in its code). A hop whose callee is not the definition that makes the next call ends the walk
+   there. At most ``MAX_HOPS`` hops (four steps); of the walks found, the one that ends best (a queued
+   job, a write or a response before a plain return) and then goes deepest is kept; two steps are shown only when
+   they end in a response, a write or a job.
 3. The outcome is a line of the last definition on the success path: a queued job, a write to the store, a
-   response or a return — never a line inside an ``except``/``rescue``/``catch`` block or a branch that raises,
-   aborts or answers 4xx/5xx (those are the error branches, not what happens).
+   response or a return of something (not ``return None``) — never a signature, a line inside an
+   ``except``/``rescue``/``catch`` block or a branch that raises, aborts or answers 4xx/5xx (those are the error
+   branches, not what happens).
 """
 
 from __future__ import annotations
@@ -21,8 +24,8 @@ from dataclasses import dataclass, field
 
 from codeqa.answer.claims import RESOLVED_LANGUAGES, ClaimChecker
 from codeqa.answer.context import AnswerContext
-from codeqa.answer.flow import Use, code_part
-from codeqa.answer.keylines import COMMENT, Terms, question_terms
+from codeqa.answer.flow import SIGNATURE, Use, code_part
+from codeqa.answer.keylines import COMMENT, Terms, evidence, question_terms
 from codeqa.answer.outline import display_name
 from codeqa.answer.render import code_span
 from codeqa.frameworks.intent import PLACEMENT
@@ -55,6 +58,7 @@ ERROR_LINE = re.compile(
     r"not_?found|NotFound|Forbidden|Unauthori[sz]ed|BadRequest)\b",
     re.IGNORECASE,
 )
+TRIVIAL = re.compile(r"^\s*return\s*(?:None|True|False|nil|null|undefined|self|this|\w{1,2})?\s*;?\s*$")  # says nothing
 ERROR_BLOCK = re.compile(r"^\s*(?:except\b|rescue\b|catch\b|\}\s*catch\b|else\s*:|if\s+not\b|unless\b)")
 
 
@@ -145,7 +149,9 @@ def outcome_of(chunk: Chunk, name: str, after: int = 0) -> Outcome | None:
             if position == 0 or number <= after or not text.strip() or COMMENT.match(text):
                 continue
             code = code_part(text)
-            if not pattern.search(code) or ERROR_LINE.search(code) or _in_error_branch(body, position):
+            if not pattern.search(code) or ERROR_LINE.search(code) or SIGNATURE.match(code) or TRIVIAL.match(code):
+                continue
+            if _in_error_branch(body, position):
                 continue
             found.append((len(text) - len(text.lstrip()), -number, number, text.strip()))
         if found:
@@ -182,7 +188,9 @@ class _Walker:
     def callees(self, chunk: Chunk, seen: set[str]) -> list[Chunk]:
         _, rows = self.context.neighbours(chunk)
         rows = [r for r in rows if self.context.table.layers[r] not in SKIPPED_LAYERS][: BRANCHES * 3]
-        found = [c for c in self.context.chunks(rows) if c.id not in seen]
+        pooled = {hit.chunk.id for hit in self.context.pool}
+        found = [c for c in self.context.chunks(rows) if c.id not in seen
+                 and (c.id in pooled or evidence(self.terms, c.text) > 0)]  # on the question's topic  # fmt: skip
         found.sort(key=lambda c: -_relevance(self.terms, c))
         return found[: BRANCHES * 2]
 
@@ -208,12 +216,11 @@ class _Walker:
         return best
 
 
-def _entry(context: AnswerContext, walker: _Walker, ranked: Sequence[Chunk]) -> tuple[Chunk, list[Hop]]:
-    """The entry chunk, and the hop from it to the lead when the entry is the lead's caller."""
-    for chunk in ranked:
-        if str(chunk.layer) in ENTRY_LAYERS:
-            return chunk, []
-    lead = ranked[0]
+def _entry(context: AnswerContext, walker: _Walker, lead: Chunk) -> tuple[Chunk, list[Hop]]:
+    """The entry chunk, and the hop from it to the lead when the entry is the lead's caller: the lead itself when it
+    is in an entry layer, else a caller of it in one whose call is checked, else the lead."""
+    if str(lead.layer) in ENTRY_LAYERS:
+        return lead, []
     callers, _ = context.neighbours(lead)
     rows = [r for r in callers if context.table.layers[r] in ENTRY_LAYERS][:BRANCHES]
     for caller in context.chunks(rows):
@@ -229,12 +236,12 @@ def walk(question: str, context: AnswerContext, checker: ClaimChecker, ranked: S
     if not ranked or not asks_flow(question):
         return None
     walker = _Walker(context, checker, question_terms(question))
-    entry, first = _entry(context, walker, ranked)
+    entry, first = _entry(context, walker, ranked[0])
     start = first[-1] if first else None
     begin, caller = (start.callee, start.use.name) if start else (entry, "")
     hops = [*first, *walker.longest(begin, caller, {entry.id, begin.id}, len(first))]
-    if not hops:
-        return None
+    if not hops or (len(hops) == 1 and _ending(outcome_of(hops[0].callee, hops[0].use.name)) < 2):
+        return None  # two steps that end in no response, write or job say no more than the lead does
     entry_name = hops[0].use.caller or _name_of(entry)
     found = Walk(entry, entry_name, hops)
     last = hops[-1]
@@ -275,7 +282,8 @@ def walk_steps(found: Walk) -> list[tuple[str, str]]:
         mark = " (linked by name and import, not resolved)" if hop.by_name else ""
         rows.append((f"{number}. {named_md} {verb} {code_span(hop.use.name)}{tail} at {code_span(where)}{mark}.",
                      f"{number}. {named} {verb} {hop.use.name}{tail} at {where}{mark}."))  # fmt: skip
-        caller, chunk = hop.use.name, hop.callee
+        caller = _name_of(hop.callee) if hop.by_name else hop.use.name  # by name: which definition calls is unsure
+        chunk = hop.callee
     named_md, named = _cited(caller, chunk)
     last = len(found.hops) + 1
     outcome = found.outcome
