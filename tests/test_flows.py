@@ -9,14 +9,17 @@ to the store function that writes it to the database (four steps). Its error bra
 
 from __future__ import annotations
 
+import json
 import re
 from pathlib import Path
 
 import pytest
+from typer.testing import CliRunner
 
 from codeqa.answer.citations import check_citations
+from codeqa.cli import app
 from codeqa.config import Settings
-from tests.conftest import init_repo
+from tests.conftest import init_repo, write_files
 from tests.helpers import ask_named, build_index
 from tests.llm_standins import OllamaStandIn
 
@@ -239,3 +242,27 @@ def test_a_model_written_false_call_claim_is_dropped_before_it_is_shown(settings
     assert "`build_report` then calls `save_report`" in answer.text
     assert stream.model_claims.counts() == {"claims_made": 3, "claims_verified": 2, "claims_dropped": 1,
                                             "claims_by_name": 0}  # fmt: skip
+
+
+def test_eval_answers_counts_the_model_claims_made_verified_and_dropped(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    commit = "0123456789abcdef0123456789abcdef01234567"
+    write_files(tmp_path / "trees" / "acme__reports" / commit, REPORTS_APP)
+    question = "What happens when a user asks for a new report?"
+    dataset = tmp_path / "answers.jsonl"
+    dataset.write_text(json.dumps({"instance_id": "reports-1", "repo": "acme/reports", "base_commit": commit,
+                                   "problem_statement": question, "gold_files": ["reports/views.py"],
+                                   "key_facts": ["start_report(title"]}) + "\n")  # fmt: skip
+    reply = ["`create_report` calls `start_report` [1]. ", "`create_report` calls `save_report` [1]. ", "Done."]
+    monkeypatch.setenv("COLUMNS", "260")
+    out = tmp_path / "out.json"
+    with OllamaStandIn(reply=reply) as server:
+        monkeypatch.setenv("OLLAMA_HOST", server.url)
+        args = ["eval", "--answers", "--backend", "ollama", "--dataset", str(dataset), "--trees",
+                str(tmp_path / "trees"), "--json", str(out)]  # fmt: skip
+        result = CliRunner().invoke(app, args)
+    assert result.exit_code == 0, result.output
+    assert "model 1/2 (1 dropped)" in result.output
+    item = json.loads(out.read_text())["instances"][0]
+    assert (item["model_claims_made"], item["model_claims_verified"], item["model_claims_dropped"]) == (2, 1, 1)

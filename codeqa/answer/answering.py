@@ -3,6 +3,8 @@
 Retrieval and the extractive map are done before the stream is returned, so a UI can show sources and the map
 at once and replace the map with generated text as it arrives. LLM failures never escape: before the first
 token they turn into the extractive answer plus a notice; after it, into the partial answer plus a notice.
+The model's text is shown sentence by sentence, each "A calls B" it states checked in the code first
+(``modelclaims``): a sentence whose claim fails is dropped before it is shown.
 """
 
 from __future__ import annotations
