@@ -28,9 +28,9 @@ from codeqa.answer.flow import SIGNATURE, Use, code_part
 from codeqa.answer.keylines import COMMENT, Terms, evidence, question_terms
 from codeqa.answer.outline import display_name
 from codeqa.answer.render import code_span
-from codeqa.frameworks.intent import PLACEMENT
+from codeqa.frameworks.intent import PLACEMENT, intents
 from codeqa.records import Chunk
-from codeqa.symbols import short_name
+from codeqa.symbols import qualified_names, short_name
 
 MAX_HOPS = 3  # four steps
 BRANCHES = 3  # callees tried per step
@@ -58,7 +58,10 @@ ERROR_LINE = re.compile(
     r"not_?found|NotFound|Forbidden|Unauthori[sz]ed|BadRequest)\b",
     re.IGNORECASE,
 )
-TRIVIAL = re.compile(r"^\s*return\s*(?:None|True|False|nil|null|undefined|self|this|\w{1,2})?\s*;?\s*$")  # says nothing
+TRIVIAL = re.compile(  # says nothing, or is cut at an open bracket (the statement goes on below)
+    r"^\s*return\s*(?:None|True|False|nil|null|undefined|self|this|\w{1,2})?\s*;?\s*$|^.*[\[({]\s*$"
+)
+FAILING_NAME = re.compile(r"(?i)error|fail|exception|invalid|denied|reject|abort|throw|unauthori")
 ERROR_BLOCK = re.compile(r"^\s*(?:except\b|rescue\b|catch\b|\}\s*catch\b|else\s*:|if\s+not\b|unless\b)")
 
 
@@ -171,8 +174,8 @@ def _relevance(terms: Terms, chunk: Chunk) -> int:
 
 
 class _Walker:
-    def __init__(self, context: AnswerContext, checker: ClaimChecker, terms: Terms) -> None:
-        self.context, self.checker, self.terms = context, checker, terms
+    def __init__(self, context: AnswerContext, checker: ClaimChecker, terms: Terms, errors: bool) -> None:
+        self.context, self.checker, self.terms, self.errors = context, checker, terms, errors
         self.checks = 0
 
     def hop(self, user: Chunk, used: Chunk) -> Hop | None:
@@ -182,8 +185,18 @@ class _Walker:
         use = self.checker.link(user, used, self.context.imports([user.path, used.path]))
         if use is None or use.verb != "calls" or short_name(use.name)[:1].isupper():
             return None  # no checked call, or a constructor (making an object is not a step of the flow)
+        if not self.errors and FAILING_NAME.search(short_name(use.name)):
+            return None  # an error path (``throwFailedAuthenticationException``) is not what happens
         by_name = user.language not in RESOLVED_LANGUAGES or used.language not in RESOLVED_LANGUAGES
+        if by_name and not self._unique(use.name, used):
+            return None  # by name, a method many classes define (``remove``, ``play``) may be any of them
         return Hop(user, used, use, by_name)
+
+    def _unique(self, name: str, used: Chunk) -> bool:
+        """The called name is defined in ``used`` and nowhere else in the index."""
+        short = re.split(r"\.|::|#", name)[-1]
+        defined = [short_name(q) for q in qualified_names(used.symbol)]
+        return short in defined and len(self.context.definers.get(short.lower(), [])) == 1
 
     def callees(self, chunk: Chunk, seen: set[str]) -> list[Chunk]:
         _, rows = self.context.neighbours(chunk)
@@ -199,12 +212,15 @@ class _Walker:
         best: list[Hop] = []
         best_key = (_ending(outcome_of(chunk, caller)), 0, 0)
         tried = 0
+        span = definition_lines(chunk, caller) if caller else []
         for callee in self.callees(chunk, seen) if depth < MAX_HOPS else []:
             if tried >= BRANCHES:
                 break
             hop = self.hop(chunk, callee)
             if hop is None or (caller and hop.use.caller and hop.use.caller != caller):
                 continue  # no checked call, or the call is made by another definition of the chunk
+            if hop.by_name and span and not span[0][0] <= hop.use.line <= span[-1][0]:
+                continue  # by name: the call must be in the lines of the definition called before
             tried += 1
             rest = self.longest(callee, hop.use.name, seen | {callee.id}, depth + 1)
             walk = [hop, *rest]
@@ -235,7 +251,7 @@ def walk(question: str, context: AnswerContext, checker: ClaimChecker, ranked: S
     how something works or no checked call leaves the entry."""
     if not ranked or not asks_flow(question):
         return None
-    walker = _Walker(context, checker, question_terms(question))
+    walker = _Walker(context, checker, question_terms(question), "errors" in intents(question))
     entry, first = _entry(context, walker, ranked[0])
     start = first[-1] if first else None
     begin, caller = (start.callee, start.use.name) if start else (entry, "")
