@@ -12,6 +12,7 @@ from __future__ import annotations
 import json
 import re
 from pathlib import Path
+from typing import Any
 
 import pytest
 from typer.testing import CliRunner
@@ -266,3 +267,20 @@ def test_eval_answers_counts_the_model_claims_made_verified_and_dropped(
     assert "model 1/2 (1 dropped)" in result.output
     item = json.loads(out.read_text())["instances"][0]
     assert (item["model_claims_made"], item["model_claims_verified"], item["model_claims_dropped"]) == (2, 1, 1)
+
+
+def test_an_outcome_line_is_named_after_the_definition_that_holds_it() -> None:
+    """A chunk of several methods is named after its first; the line ``Current.session = session`` is in another."""
+    from types import SimpleNamespace
+
+    from codeqa.answer.lead import name_at
+
+    text = (
+        "module Authentication\n  def terminate_current_session\n    reset_session\n  end\n\n"
+        "  def authenticated_as(session)\n    Current.session = session\n  end\nend"
+    )
+    symbol = "Authentication, Authentication.terminate_current_session, Authentication.authenticated_as"
+    chunk = SimpleNamespace(text=text, start_line=10, symbol=symbol, path="app/auth.rb")
+    step: Any = SimpleNamespace(chunk=chunk)
+    assert name_at(step, 16) == "Authentication.authenticated_as"
+    assert name_at(step, 12) == "Authentication.terminate_current_session"
