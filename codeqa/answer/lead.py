@@ -226,7 +226,9 @@ def name_at(step: Step, line: int) -> str:
         if found and len(found.group(1)) < indent:
             name = found.group("name")
             known = [q for q in qualified_names(step.chunk.symbol) if q.replace("::", ".").rpartition(".")[2] == name]
-            owner = _name(step).rpartition(".")[0]
+            chunk_name = _name(step)
+            last = chunk_name.rpartition(".")[2]
+            owner = chunk_name if last[:1].isupper() else chunk_name.rpartition(".")[0]  # a class's chunk: its own
             return known[0] if known else f"{owner}.{name}" if owner else name
     return _name(step)
 
