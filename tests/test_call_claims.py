@@ -295,3 +295,36 @@ class Webhook(HttpTransport):
     assert not resolves_to(check, "app/hooks.py", "app/models.py", "Profile.num_checks_available")
     profile = sites["request.profile.send_change_email_link"]
     assert resolves_to(profile, "app/hooks.py", "app/models.py", "Profile.send_change_email_link")
+
+
+def test_eval_answers_reports_graph_precision_and_recall_per_framework(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """``--graph-check``: the symbol graph's links checked against Jedi, per tree and per framework (the app's
+    requirements.txt says Flask). The names-only graph links ``create_app`` to the ``login`` view through
+    ``login.init_app`` (a LoginManager): Jedi calls that wrong; the resolved graph has no such link."""
+    commit = "0123456789abcdef0123456789abcdef01234567"
+    write_files(tmp_path / "trees" / "acme__shop" / commit, {**CLAIMS_APP, "requirements.txt": "Flask==3.0\n"})
+    row = {"instance_id": "shop-1", "repo": "acme/shop", "base_commit": commit, "gold_files": ["app/__init__.py"],
+           "problem_statement": "How does the app start and set up login?",
+           "key_facts": ["login.init_app(app)"]}  # fmt: skip
+    dataset = tmp_path / "answers.jsonl"
+    dataset.write_text(json.dumps(row) + "\n")
+    monkeypatch.setenv("COLUMNS", "240")
+    out = tmp_path / "out.json"
+    args = ["eval", "--answers", "--dataset", str(dataset), "--trees", str(tmp_path / "trees"), "--json", str(out),
+            "--graph-check", "400"]  # fmt: skip
+    result = CliRunner().invoke(app, args)
+    assert result.exit_code == 0, result.output
+    assert "symbol graph vs Jedi" in result.output
+    payload = json.loads(out.read_text())
+    assert payload["instances"][0]["framework"] == "Flask"
+    assert payload["summary"]["framework: Flask"]["n"] == 1
+    checked = payload["graph_check"]
+    (tree,) = checked["trees"]
+    names_only, resolved = tree["graphs"]["names only"], tree["graphs"]["resolved"]
+    assert names_only["wrong"] >= 1 and resolved["wrong"] < names_only["wrong"]
+    assert resolved["precision"] > names_only["precision"]
+    summary = checked["summary"]["framework: Flask"]
+    assert summary["precision"] == resolved["precision"] and summary["right"] == resolved["right"]
+    assert summary["recall"] is not None and 0 < summary["recall"] <= 100

@@ -156,11 +156,48 @@ def _claims(row: dict[str, float]) -> str:
     return text
 
 
+def _graph_table(summary: dict[str, dict[str, float | None]], sample: int) -> Table:
+    table = Table("group", "trees", "links checked", "right / wrong / unknown", "precision", "call precision",
+                  "recall", title=f"symbol graph vs Jedi ({sample} links per tree)")  # fmt: skip
+
+    def pct(value: float | None) -> str:
+        return "–" if value is None else f"{value:.1f}"
+
+    for group, row in sorted(summary.items(), key=lambda kv: (kv[0] != "overall", kv[0])):
+        table.add_row(
+            safe(group),
+            str(row["trees"]),
+            str(row["sampled"]),
+            f"{row['right']} / {row['wrong']} / {row['unknown']}",
+            pct(row["precision"]),
+            pct(row["call_precision"]),
+            pct(row["recall"]),
+        )
+    return table
+
+
 def _evaluate_answers(
-    instances: list[Any], trees: Path, ks: tuple[int, ...], options: dict[str, Any], json_out: Path | None
+    instances: list[Any],
+    trees: Path,
+    ks: tuple[int, ...],
+    options: dict[str, Any],
+    json_out: Path | None,
+    graph_check: int = 0,
 ) -> None:
-    """``codeqa eval --answers``: ask every question with the chosen backend and score the answers."""
-    from codeqa.evaluate.answers import run_answer_eval, summarize_answers, write_answers_json
+    """``codeqa eval --answers``: ask every question with the chosen backend and score the answers; with
+    ``graph_check``, also check that many symbol-graph links per Python tree against Jedi."""
+    from codeqa.evaluate.answers import (
+        graph_checks,
+        run_answer_eval,
+        summarize_answers,
+        summarize_graph_checks,
+        write_answers_json,
+    )
+    from codeqa.evaluate.graphcheck import jedi_missing
+
+    if graph_check and (reason := jedi_missing()):
+        err.print(f"[bold red]error:[/] {safe(reason)}")
+        raise typer.Exit(2)
 
     def show(result) -> None:
         gold = "gold in sources" if result.metrics.get(f"acc@{max(ks)}") else "gold missing"
@@ -174,8 +211,13 @@ def _evaluate_answers(
     results = run_or_exit(lambda: run_answer_eval(instances, trees, settings(), ks=ks, on_result=show, **options))
     summary = summarize_answers(results)
     out.print(_answers_table(summary, ks, options["backend"]))
+    extra: dict[str, Any] = {"backend": options["backend"], "model": options["model"]}
+    if graph_check:
+        checked = run_or_exit(lambda: graph_checks(results, instances, trees, graph_check))
+        extra["graph_check"] = {"summary": summarize_graph_checks(checked), "trees": checked}
+        out.print(_graph_table(extra["graph_check"]["summary"], graph_check))
     if json_out:
-        write_answers_json(json_out, results, {"backend": options["backend"], "model": options["model"]})
+        write_answers_json(json_out, results, extra)
         out.print(f"wrote {json_out}")
 
 
@@ -225,6 +267,14 @@ def evaluate(
     answers_dir: Annotated[
         Path | None, typer.Option(help="With --answers: write each answer's markdown here (one file per question).")
     ] = None,
+    graph_check: Annotated[
+        int,
+        typer.Option(
+            min=0,
+            help="With --answers: check N symbol-graph links per Python tree against Jedi (precision, recall; "
+            "needs jedi).",
+        ),
+    ] = 0,
 ) -> None:
     """Measure file localization: index each instance's tree, ask its question, score the file ranking."""
     from codeqa.evaluate import load_dataset, run_eval, summarize, write_json
@@ -249,7 +299,7 @@ def evaluate(
             raise typer.BadParameter(f"--backend must be {choices_text()}, got {backend!r}")
         options = {"backend": backend, "model": model, "keep_indexes": keep, "reuse_indexes": reuse,
                    "answers_dir": answers_dir}  # fmt: skip
-        _evaluate_answers(instances, trees, ks, options, json_out)
+        _evaluate_answers(instances, trees, ks, options, json_out, graph_check)
         return
 
     def show(result) -> None:
