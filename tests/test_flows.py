@@ -284,3 +284,11 @@ def test_an_outcome_line_is_named_after_the_definition_that_holds_it() -> None:
     step: Any = SimpleNamespace(chunk=chunk)
     assert name_at(step, 16) == "Authentication.authenticated_as"
     assert name_at(step, 12) == "Authentication.terminate_current_session"
+
+
+def test_a_status_in_a_comparison_is_not_an_answer() -> None:
+    """``status == 404`` in a predicate (``not_found?``) is a test, not "answers with" a 404."""
+    from codeqa.answer.lead import COMPARED
+
+    assert COMPARED.search("status == 404") and COMPARED.search("if (404 === code)")
+    assert not COMPARED.search("return jsonify(error), 404") and not COMPARED.search("res.status(404).json(e)")

@@ -65,6 +65,9 @@ OUTCOMES = (
 )  # fmt: skip
 
 
+COMPARED = re.compile(
+    r"(?:[=!]==?|[<>]=?)\s*[45]\d\d\b|\b[45]\d\d\s*(?:[=!]==?|[<>]=?)"
+)  # a test of a status, no answer
 AMOUNT = re.compile(r"^\s*(?:[-\d.+*/ ()_]+|\"[^\"]*\"|'[^']*'|\d[\w.* ]*)\s*[;,]?\s*$")
 
 
@@ -200,7 +203,8 @@ def _outcomes(explanation: Explanation, skip: set[tuple[str, int]]) -> list[tupl
                 continue
             line = next((line for line in step.lines if (step.chunk.path, line.line) not in skip
                          and pattern.search(line.text) and _said(line.text)
-                         and (errors or not ERROR_LINE.search(code_part(line.text)))), None)  # fmt: skip
+                         and (errors or not ERROR_LINE.search(code_part(line.text)))
+                         and not (verb == "answers with" and COMPARED.search(code_part(line.text)))), None)  # fmt: skip
             if line is not None:
                 found.append((verb, step, line))
                 skip.add((step.chunk.path, line.line))
