@@ -273,7 +273,7 @@ def test_an_outcome_line_is_named_after_the_definition_that_holds_it() -> None:
     """A chunk of several methods is named after its first; the line ``Current.session = session`` is in another."""
     from types import SimpleNamespace
 
-    from codeqa.answer.lead import name_at
+    from codeqa.answer.outline import name_at
 
     text = (
         "module Authentication\n  def terminate_current_session\n    reset_session\n  end\n\n"
@@ -281,9 +281,9 @@ def test_an_outcome_line_is_named_after_the_definition_that_holds_it() -> None:
     )
     symbol = "Authentication, Authentication.terminate_current_session, Authentication.authenticated_as"
     chunk = SimpleNamespace(text=text, start_line=10, symbol=symbol, path="app/auth.rb")
-    step: Any = SimpleNamespace(chunk=chunk)
-    assert name_at(step, 16) == "Authentication.authenticated_as"
-    assert name_at(step, 12) == "Authentication.terminate_current_session"
+    held: Any = chunk
+    assert name_at(held, 16) == "Authentication.authenticated_as"
+    assert name_at(held, 12) == "Authentication.terminate_current_session"
 
 
 def test_a_status_in_a_comparison_is_not_an_answer() -> None:

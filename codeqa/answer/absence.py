@@ -20,6 +20,7 @@ from __future__ import annotations
 import re
 from collections.abc import Sequence
 from dataclasses import dataclass
+from typing import Any
 
 from codeqa.answer.context import AnswerContext
 from codeqa.answer.mechanism import frameworks
@@ -125,3 +126,12 @@ def absence_sentence(absence: Absence, errors: Sequence[tuple[str, str]]) -> tup
         markdown += f", so each place answers its own error: {cited_md}"
         plain += f", so each place answers its own error: {cited}"
     return markdown + ".", plain + "."
+
+
+OWN_ERROR = re.compile(r"\babort\(|\b[45]\d\d\b|^\s*(?:raise|throw)\b")  # an error answered where it happens
+
+
+def errors_answered(steps: Sequence[Any]) -> list[tuple[str, str]]:
+    """(line, ``path:line``) of up to two key lines of ``steps`` (``explain.Step``) that answer an error in place."""
+    return [(" ".join(line.text.split()), f"{step.chunk.path}:{line.line}") for step in steps for line in step.lines
+            if OWN_ERROR.search(line.text)][:2]  # fmt: skip

@@ -15,11 +15,10 @@ Rendering (markdown for the app and CLI, plain text for a prompt, the lead sente
 
 from __future__ import annotations
 
-import re
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 
-from codeqa.answer.absence import Absence, no_central_handler
+from codeqa.answer.absence import Absence, errors_answered
 from codeqa.answer.choose import LEAD_MECHANISM, Candidate, allocate_lines, candidates, select_sources, source_lines
 from codeqa.answer.claims import ClaimChecker, ClaimTally, consistent_chain
 from codeqa.answer.context import AnswerContext
@@ -30,7 +29,7 @@ from codeqa.answer.keylines import KeyLine, Terms, question_terms
 from codeqa.answer.mechanism import Match, evidence, frameworks
 from codeqa.answer.outline import summary
 from codeqa.answer.values import Value, values_read
-from codeqa.answer.walk import ERROR_LINE, Walk, asks_flow, walk
+from codeqa.answer.walk import Walk, walk_for
 from codeqa.frameworks.evidence import Evidence
 from codeqa.frameworks.intent import intents
 from codeqa.records import Chunk, Hit
@@ -49,7 +48,6 @@ RELATED_PER_STEP = 2
 RELATED_CANDIDATES = 6
 MAX_RELATED = 6
 VALUES_FOR = 3  # the best sources show the values their key lines read
-OWN_ERROR = re.compile(r"\babort\(|\b[45]\d\d\b|^\s*(?:raise|throw)\b")  # an error answered where it happens
 HIDDEN = "# (line not shown: it may contain instructions aimed at an AI assistant; read the code itself)"
 FILLER = frozenset(
     """
@@ -260,7 +258,7 @@ def explain(question: str, context: AnswerContext, *, limit: int = 8, max_files:
         step.calls, step.called_by = [], []
     ranked = [opened[0], *sorted(opened[1:], key=lambda s: (-s.score, s.rank))] if opened else []  # ``best_first``
     chunks = [step.chunk for step in ranked] if not weak_evidence(terms, opened) else []  # a loose match: no flow
-    found_walk, absence = _walk(question, topics, context, checker, chunks)
+    found_walk, absence = walk_for(question, topics, context, checker, chunks)
     if found_walk is not None and "errors" in topics:
         found_walk.response = None  # the success answer is not what a question about failing asks for
     block = (1 + found_walk.steps + (found_walk.response is not None) if found_walk else 0) + (absence is not None)
@@ -295,27 +293,5 @@ def explain(question: str, context: AnswerContext, *, limit: int = 8, max_files:
     explanation.intents, explanation.lead, explanation.evidence = topics, lead, shown
     explanation.chain_uses, explanation.claims, explanation.context = hops, checker.tally, context
     explanation.walk, explanation.absence = found_walk, absence
-    if absence is not None:
-        explanation.own_errors = [
-            (" ".join(line.text.split()), f"{step.chunk.path}:{line.line}")
-            for step in explanation.best_first for line in step.lines
-            if ERROR_LINE.search(line.text) and OWN_ERROR.search(line.text)
-        ][:2]  # fmt: skip
+    explanation.own_errors = errors_answered(explanation.best_first) if absence is not None else []
     return explanation
-
-
-def _walk(
-    question: str, topics: Sequence[str], context: AnswerContext, checker: ClaimChecker, ranked: Sequence[Chunk]
-) -> tuple[Walk | None, Absence | None]:
-    """The flow from the entry point (``walk``), its hops counted as call claims; for "what happens when … fails",
-    whether the index has no central error handler."""
-    explorer = ClaimChecker(context, checker._texts)  # the calls tried and not taken are not claims the answer makes
-    found = walk(question, context, explorer, ranked)
-    for hop in found.hops if found is not None else []:
-        pair = (hop.chunk.id, hop.callee.id)
-        checker.tally.made.add(pair)
-        checker.tally.verified.add(pair)
-        if hop.by_name:
-            checker.tally.by_name.add(pair)
-    absent = no_central_handler(context) if "errors" in topics and asks_flow(question) else None
-    return found, absent

@@ -20,7 +20,7 @@ from codeqa.answer.keylines import KeyLine
 from codeqa.answer.lead import lead_sentences
 from codeqa.answer.outline import display_name
 from codeqa.answer.render import code_fence, code_span, escape_markdown
-from codeqa.answer.walk import response_sentence, walk_steps
+from codeqa.answer.walktext import response_sentence, walk_steps
 from codeqa.records import Chunk, Hit
 from codeqa.store import Manifest
 

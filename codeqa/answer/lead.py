@@ -24,11 +24,11 @@ from codeqa.answer.fold import weak_evidence
 from codeqa.answer.injection import instruction_like
 from codeqa.answer.keylines import COMMENT, IMPORT, KeyLine, evidence, question_terms, term_score
 from codeqa.answer.mechanism import Match
-from codeqa.answer.outline import display_name
+from codeqa.answer.outline import display_name, name_at
 from codeqa.answer.phrasing import said_of
 from codeqa.answer.render import code_span
 from codeqa.answer.walk import ERROR_LINE
-from codeqa.symbols import qualified_names, short_names
+from codeqa.symbols import short_names
 
 MAX_SENTENCES = 4
 MECHANISM_CONSTRUCTS = 3
@@ -213,37 +213,13 @@ def _outcomes(explanation: Explanation, skip: set[tuple[str, int]]) -> list[tupl
     return found
 
 
-DEFINITION = re.compile(r"^(\s*)(?:(?:export|public|private|protected|static|async|pub)\s+)*(?:def|function|func|fn)\s+"
-                        r"(?:\([^)]*\)\s*)?(?:self\.)?(?P<name>\w+[?!]?)")  # fmt: skip
-
-
-def name_at(step: Step, line: int) -> str:
-    """The definition that holds file line ``line`` of ``step``'s chunk (a chunk of several methods is named after
-    its first, which is not where every line is), prefixed like the chunk's name; the chunk's name when unsure."""
-    lines = step.chunk.text.split("\n")
-    offset = line - step.chunk.start_line
-    if not 0 <= offset < len(lines):
-        return _name(step)
-    indent = len(lines[offset]) - len(lines[offset].lstrip())
-    for above in reversed(lines[: offset + 1]):
-        found = DEFINITION.match(above)
-        if found and len(found.group(1)) < indent:
-            name = found.group("name")
-            known = [q for q in qualified_names(step.chunk.symbol) if q.replace("::", ".").rpartition(".")[2] == name]
-            chunk_name = _name(step)
-            last = chunk_name.rpartition(".")[2]
-            owner = chunk_name if last[:1].isupper() else chunk_name.rpartition(".")[0]  # a class's chunk: its own
-            return known[0] if known else f"{owner}.{name}" if owner else name
-    return _name(step)
-
-
 def _outcome_sentence(found: Sequence[tuple[str, Step, KeyLine]]) -> Sentence | None:
     if not found:
         return None
     md, plain = [], []
     for verb, step, line in found:
         at_md, at_plain = _at(step, line.line)
-        name = name_at(step, line.line)
+        name = name_at(step.chunk, line.line)
         md.append(f"{code_span(name)} {verb} {code_span(_quote(line.text))} ({at_md})")
         plain.append(f"{name} {verb} {_quote(line.text)} ({at_plain})")
     return Sentence("Then " + "; ".join(md) + ".", "Then " + "; ".join(plain) + ".")

@@ -64,10 +64,10 @@ class ModelClaims:
             self._line_start = False
             yield shown + gap if shown.strip() else ""
 
-    def flush(self) -> Iterator[str]:
-        if self._pending:
-            line, self._pending = self._pending, ""
-            yield self._line(line)
+    def flush(self) -> str:
+        """The checked rest of the text (the last sentence, when the model stopped or failed while writing it)."""
+        line, self._pending = self._pending, ""
+        return self._line(line) if line else ""
 
     def _line(self, line: str) -> str:
         if self._line_start and FENCE.match(line):
@@ -177,4 +177,6 @@ def checked(pieces: Iterable[str], claims: ModelClaims) -> Iterator[str]:
     """``pieces`` of a model's answer, each line shown once its call claims are checked (failing sentences out)."""
     for piece in pieces:
         yield from claims.feed(piece)
-    yield from claims.flush()
+    rest = claims.flush()
+    if rest:
+        yield rest
