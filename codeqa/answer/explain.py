@@ -31,8 +31,8 @@ from codeqa.answer.outline import summary
 from codeqa.answer.values import Value, values_read
 from codeqa.answer.walk import Walk, walk_for
 from codeqa.frameworks.evidence import Evidence
-from codeqa.frameworks.intent import intents
 from codeqa.records import Chunk, Hit
+from codeqa.retrieve.question import Question
 from codeqa.store.lexical import code_tokens
 from codeqa.symbols import IDENTIFIER
 
@@ -103,6 +103,7 @@ class Explanation:
     opened: int = 0  # how many of ``steps`` are shown with their key lines
     framework: str = ""  # the most evident framework of the app's manifests and imports ("" when none)
     intents: tuple[str, ...] = ()
+    terms: Terms = field(default_factory=lambda: Terms(frozenset(), frozenset()))  # the question's search terms
     lead: int = 1  # rank of the source that answers best (the lead sentences cite it first)
     evidence: Evidence = field(default_factory=Evidence)  # the frameworks of the app's parts (what may be named)
     chain_uses: list[Use] = field(default_factory=list)  # the checked call of each hop of ``chain``
@@ -240,9 +241,14 @@ def _imports(context: AnswerContext, steps: Sequence[Step]) -> dict[str, set[str
     return context.imports([*(s.chunk.path for s in steps), *neighbour_paths]) if steps else {}
 
 
-def explain(question: str, context: AnswerContext, *, limit: int = 8, max_files: int = MAX_FILES) -> Explanation:
-    """The extractive answer to ``question`` as data (see the module docstring)."""
-    terms, topics, conventions = question_terms(question), intents(question), frameworks(context)
+def explain(
+    question: str | Question, context: AnswerContext, *, limit: int = 8, max_files: int = MAX_FILES
+) -> Explanation:
+    """The extractive answer to ``question`` as data (see the module docstring); a ``Question`` parsed by retrieval
+    brings its terms and intents."""
+    parsed = question if isinstance(question, Question) else Question.parse(question)
+    question = question.text if isinstance(question, Question) else question
+    terms, topics, conventions = question_terms(parsed), parsed.intents, frameworks(context)
     found = candidates(terms, topics, conventions, context, select_sources(terms, context, limit, max_files))
     kept, repeats = collapse(_steps(terms, found))
     for index, step in enumerate(kept):
@@ -259,8 +265,6 @@ def explain(question: str, context: AnswerContext, *, limit: int = 8, max_files:
     ranked = [opened[0], *sorted(opened[1:], key=lambda s: (-s.score, s.rank))] if opened else []  # ``best_first``
     chunks = [step.chunk for step in ranked] if not weak_evidence(terms, opened) else []  # a loose match: no flow
     found_walk, absence = walk_for(question, topics, context, checker, chunks)
-    if found_walk is not None and "errors" in topics:
-        found_walk.response = None  # the success answer is not what a question about failing asks for
     block = (1 + found_walk.steps + (found_walk.response is not None) if found_walk else 0) + (absence is not None)
     key_lines = KEY_LINES - block  # the steps take the place of key lines: the answer stays as long
     counts = allocate_lines(terms, [(s.chunk, s.matches) for s in opened], key_lines, LINES_LEAST, LINES_MOST)
@@ -280,8 +284,7 @@ def explain(question: str, context: AnswerContext, *, limit: int = 8, max_files:
     extra = [hit for step in ordered for hit in step.repeats]
     extra += [Hit(r.chunk, 0.0, r.chunk.id) for step in ordered for r in step.related]
     extra += [Hit(v.chunk, 0.0, v.chunk.id) for step in ordered for v in step.values]
-    walked = [found_walk.entry, *(hop.callee for hop in found_walk.hops)] if found_walk else []
-    extra += [Hit(chunk, 0.0, chunk.id) for chunk in walked]  # the steps cite them
+    extra += [Hit(chunk, 0.0, chunk.id) for chunk in (found_walk.chunks if found_walk else [])]  # the steps cite
     shown_ids = {step.chunk.id for step in ordered}
     unique = [hit for hit in {hit.chunk.id: hit for hit in extra}.values() if hit.chunk.id not in shown_ids]
     missing = missing_words(question, [step.chunk for step in ordered], context)
@@ -290,7 +293,7 @@ def explain(question: str, context: AnswerContext, *, limit: int = 8, max_files:
     shown = evidence(context)
     main = next(iter(shown.frameworks()), "")
     explanation = Explanation(question, ordered, chain, missing, sources, len(opened), main)
-    explanation.intents, explanation.lead, explanation.evidence = topics, lead, shown
+    explanation.intents, explanation.terms, explanation.lead, explanation.evidence = topics, terms, lead, shown
     explanation.chain_uses, explanation.claims, explanation.context = hops, checker.tally, context
     explanation.walk, explanation.absence = found_walk, absence
     explanation.own_errors = errors_answered(explanation.best_first) if absence is not None else []

@@ -98,6 +98,11 @@ class Walk:
     def steps(self) -> int:
         return len(self.hops) + 1
 
+    @property
+    def chunks(self) -> list[Chunk]:
+        """The entry and each callee: what the steps cite."""
+        return [self.entry, *(hop.callee for hop in self.hops)]
+
 
 def asks_flow(question: str) -> bool:
     return bool(ASKS_FLOW.search(question)) and not PLACEMENT.search(question)
@@ -286,5 +291,7 @@ def walk_for(
         checker.tally.verified.add(pair)
         if hop.by_name:
             checker.tally.by_name.add(pair)
+    if found is not None and "errors" in topics:
+        found.response = None  # the success answer is not what a question about failing asks for
     absent = no_central_handler(context) if "errors" in topics and asks_flow(question) else None
     return found, absent

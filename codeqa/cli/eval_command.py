@@ -8,10 +8,9 @@ from pathlib import Path
 from typing import Annotated, Any
 
 import typer
-from rich.table import Table
 
 from codeqa.cli.console import err, out, run_or_exit, safe, settings
-from codeqa.cli.eval_tables import chunk_table, files_table, language_table
+from codeqa.cli.eval_tables import answers_table, chunk_table, files_table, graph_table, language_table
 
 
 def _cross_validation(
@@ -121,61 +120,6 @@ def _cross_validate_stages(
         out.print(f"wrote the second stage and chunk ranker settings to {rerank_out}")
 
 
-def _answers_table(summary: dict[str, dict[str, float]], ks: tuple[int, ...], backend: str) -> Table:
-    columns = [f"Acc@{x}" for x in ks]
-    table = Table(
-        "group", "n", *columns, "facts shown", ">=1 fact", "facts in prompt", "opening file", "lines (median)",
-        "citations valid", "call claims", "s/answer", title=f"answers ({backend})",
-    )  # fmt: skip
-    order = sorted(summary.items(), key=lambda kv: (kv[0] != "overall", kv[0]))
-    for group, row in order:
-        n = int(row["n"])
-        accs = [f"{row[f'acc@{x}']:.1f} ({round(row[f'acc@{x}'] * n / 100)})" for x in ks]
-        table.add_row(
-            safe(group),
-            str(n),
-            *accs,
-            f"{row['facts_pct']:.1f} ({int(row['facts_shown'])}/{int(row['facts'])})",
-            f"{row['with_fact_pct']:.1f} ({int(row['with_fact'])})",
-            f"{row['prompt_pct']:.1f} ({int(row['prompt_facts'])})",
-            f"{row['opening_pct']:.1f} ({int(row['opening_ok'])})",
-            f"{row['lines_median']:g}",
-            f"{row['citations_valid_pct']:.1f} ({int(row['citations'])})",
-            _claims(row),
-            f"{row['seconds_per_answer']:.2f}",
-        )
-    return table
-
-
-def _claims(row: dict[str, float]) -> str:
-    """Call claims verified/made (dropped), and the model's own the same way when a model wrote any."""
-    text = f"{int(row['claims_verified'])}/{int(row['claims_made'])} ({int(row['claims_dropped'])} dropped)"
-    if row.get("model_claims_made"):
-        text += (f"; model {int(row['model_claims_verified'])}/{int(row['model_claims_made'])} "
-                 f"({int(row['model_claims_dropped'])} dropped)")  # fmt: skip
-    return text
-
-
-def _graph_table(summary: dict[str, dict[str, float | None]], sample: int) -> Table:
-    table = Table("group", "trees", "links checked", "right / wrong / unknown", "precision", "call precision",
-                  "recall", title=f"symbol graph vs Jedi ({sample} links per tree)")  # fmt: skip
-
-    def pct(value: float | None) -> str:
-        return "–" if value is None else f"{value:.1f}"
-
-    for group, row in sorted(summary.items(), key=lambda kv: (kv[0] != "overall", kv[0])):
-        table.add_row(
-            safe(group),
-            str(row["trees"]),
-            str(row["sampled"]),
-            f"{row['right']} / {row['wrong']} / {row['unknown']}",
-            pct(row["precision"]),
-            pct(row["call_precision"]),
-            pct(row["recall"]),
-        )
-    return table
-
-
 def _evaluate_answers(
     instances: list[Any],
     trees: Path,
@@ -210,12 +154,12 @@ def _evaluate_answers(
 
     results = run_or_exit(lambda: run_answer_eval(instances, trees, settings(), ks=ks, on_result=show, **options))
     summary = summarize_answers(results)
-    out.print(_answers_table(summary, ks, options["backend"]))
+    out.print(answers_table(summary, ks, options["backend"]))
     extra: dict[str, Any] = {"backend": options["backend"], "model": options["model"]}
     if graph_check:
         checked = run_or_exit(lambda: graph_checks(results, instances, trees, graph_check))
         extra["graph_check"] = {"summary": summarize_graph_checks(checked), "trees": checked}
-        out.print(_graph_table(extra["graph_check"]["summary"], graph_check))
+        out.print(graph_table(extra["graph_check"]["summary"], graph_check))
     if json_out:
         write_answers_json(json_out, results, extra)
         out.print(f"wrote {json_out}")
