@@ -6,6 +6,10 @@ Before FastAPI sees a request, the edge (``hosts``, ``guards``) refuses foreign 
 wrong bearer token (``CODEQA_API_TOKEN``, required off loopback; repeated failures get 429) and bodies over the
 limit. Each client has a per-hour budget for questions and for other reads (429 with ``Retry-After`` beyond it).
 Answers and indexing progress stream as server-sent events, a bounded number at once.
+
+The schema is the contract (checked by schemathesis in tests/test_api_contract.py): the request models declare every
+limit, each operation lists every status it can answer, and the bearer scheme appears only when the server has a
+token (on loopback it may have none, and then nothing asks for one).
 """
 
 from __future__ import annotations
@@ -13,10 +17,10 @@ from __future__ import annotations
 from collections.abc import Iterator
 from typing import Annotated, Literal
 
-from fastapi import APIRouter, Depends, FastAPI, Query, Request
+from fastapi import APIRouter, Depends, FastAPI, Path, Query, Request, Security
 from fastapi.exceptions import RequestValidationError
 from fastapi.responses import HTMLResponse, JSONResponse, StreamingResponse
-from fastapi.security import HTTPAuthorizationCredentials, HTTPBearer
+from fastapi.security import HTTPBearer
 from starlette.exceptions import HTTPException as StarletteHTTPException
 from starlette.middleware import Middleware
 
@@ -40,6 +44,7 @@ from codeqa.service.events import StreamSlots, event_stream, job_progress, sse
 from codeqa.service.guards import BodyLimit, CrossSiteGuard, TokenGuard
 from codeqa.service.hosts import guard_middleware, served_hosts
 from codeqa.service.models import (
+    NOT_BLANK,
     AskRequest,
     AskResult,
     ErrorResult,
@@ -47,10 +52,12 @@ from codeqa.service.models import (
     IndexList,
     IndexRequest,
     JobStatus,
+    NeighborLimit,
     OverviewResult,
     Removed,
     SearchRequest,
     SearchResult,
+    SymbolName,
     SymbolResult,
 )
 from codeqa.service.operations import Operations
@@ -74,7 +81,38 @@ STATUS = [
     (EmbeddingError, 500),
     (LLMError, 502),
 ]
-ERRORS = {status: {"model": ErrorResult} for status in (401, 404, 409, 422, 429, 503)}
+ERROR_TEXT = {
+    400: "A Host header this server does not answer to (plain text), or a request the library refuses.",
+    401: "Missing or wrong bearer token.",
+    403: "Refused: a page on another site made the request, its Origin is not this server's (plain text), or the "
+    "server is read-only.",
+    404: "No such index, job or route.",
+    409: "The index is being built, was built by an incompatible codeqa, or its name holds another source.",
+    413: "The request body is larger than CODEQA_API_MAX_BODY_BYTES.",
+    422: "The request breaks a rule of this schema, or the library refuses its content; the message says which.",
+    429: "Too many requests (questions, reads, wrong tokens or open event streams): retry after Retry-After seconds.",
+    500: "The embedding model failed.",
+    502: "The language model failed.",
+    503: "The vector store is not reachable.",
+}
+PATTERN_WORDS = {NOT_BLANK: "must hold a character other than white space"}  # pydantic would show the regex
+PLAIN_TEXT_TOO = (400, 403)  # the Host and Origin checks answer the app and the API alike, in plain text
+EDGE = (400, 403)  # every path, /health included
+GUARDED = (*EDGE, 429)  # every path behind the token (401 is added when the server has one)
+READ_INDEX = (*GUARDED, 404, 409, 422, 503)
+QUESTION = (*READ_INDEX, 413, 500)
+
+
+def sse_content(*events: str) -> dict:
+    """How a server-sent events answer is documented: each event, its name and its JSON data."""
+    event = {
+        "type": "object",
+        "properties": {"event": {"enum": list(events)}, "data": {"type": "string", "description": "JSON"}},
+        "required": ["event", "data"],
+    }
+    return {"text/event-stream": {"schema": event}}
+
+
 PUBLIC_PATHS = ("/health", "/openapi.json", "/docs")  # answered without a token
 STREAM_RETRY_SECONDS = 5
 DOCS_PAGE = (
@@ -82,8 +120,8 @@ DOCS_PAGE = (
     "their scripts from a CDN, and nothing of codeqa leaves this machine. The OpenAPI schema is at "
     '<a href="/openapi.json">/openapi.json</a>; open it in any OpenAPI viewer you have installed.</p>'
 )
-BEARER = HTTPBearer(auto_error=False, description="The server's CODEQA_API_TOKEN, when it has one.")
-Credentials = Annotated[HTTPAuthorizationCredentials | None, Depends(BEARER)]
+BEARER = HTTPBearer(auto_error=False, description="The server's CODEQA_API_TOKEN (checked before FastAPI runs).")
+IndexPath = Annotated[str, Path(description="Index name, as listed by GET /indexes.")]
 
 
 class Refused(Exception):
@@ -102,6 +140,29 @@ def error_response(status: int, kind: str, message: str, headers: dict[str, str]
     return JSONResponse({"error": {"type": kind, "message": message}}, status_code=status, headers=headers)
 
 
+def errors(*statuses: int) -> dict[int | str, dict]:
+    """The documented error answers of an operation: ``{"error": {"type", "message"}}`` (and plain text for the
+    Host and Origin checks)."""
+    documented: dict[int | str, dict] = {}
+    for status in sorted(set(statuses)):
+        documented[status] = {"model": ErrorResult, "description": ERROR_TEXT[status]}
+        if status in PLAIN_TEXT_TOO:
+            documented[status]["content"] = {"text/plain": {"schema": {"type": "string"}}}
+    return documented
+
+
+def problem(error: dict) -> str:
+    """One validation error in words: where, what, and the value given when it is short."""
+    where = ".".join(str(part) for part in error["loc"] if part not in ("body", "query", "path")) or "body"
+    pattern = error.get("ctx", {}).get("pattern") if error["type"] == "string_pattern_mismatch" else None
+    text = f"{where}: {PATTERN_WORDS.get(str(pattern), error['msg'])}"
+    given = error.get("input")
+    shown = isinstance(given, int | float | str) and len(repr(given)) <= 60
+    if shown and error["type"] not in ("missing", "extra_forbidden", "json_invalid"):
+        text += f" (got {given!r})"
+    return text
+
+
 def edge(settings, bind: str) -> list[Middleware]:
     """What runs before FastAPI, outermost first: Host and Origin check, other sites' requests, token, body size."""
     token = settings.api_token.get_secret_value() if settings.api_token else None
@@ -116,6 +177,10 @@ def edge(settings, bind: str) -> list[Middleware]:
 def create_app(ops: Operations, bind: str | None = None) -> FastAPI:
     """The API for a server bound to ``bind`` (default ``CODEQA_API_HOST``): the only host names it answers to."""
     settings = ops.settings
+    token = settings.api_token.get_secret_value() if settings.api_token else None
+    # The schema says what this server requires: the bearer scheme only when it has a token (loopback may have none).
+    guard = [Security(BEARER)] if token else []
+    auth = (401,) if token else ()
     limiter = RateLimiter({"ask": settings.api_ask_per_hour, "search": settings.api_search_per_hour})
     streams = StreamSlots(settings.api_max_streams)
     app = FastAPI(
@@ -128,9 +193,8 @@ def create_app(ops: Operations, bind: str | None = None) -> FastAPI:
         middleware=edge(settings, bind or settings.api_host),
     )
 
-    def authorized(request: Request, credentials: Credentials) -> str:
-        """The client's identity for rate limits (the token was checked by ``TokenGuard`` before the body was read;
-        ``credentials`` documents the bearer scheme in the schema)."""
+    def authorized(request: Request) -> str:
+        """The client's identity for rate limits (the token was checked by ``TokenGuard`` before the body was read)."""
         return request.client.host if request.client else "unknown"
 
     def stream_slot() -> None:
@@ -158,9 +222,7 @@ def create_app(ops: Operations, bind: str | None = None) -> FastAPI:
 
     @app.exception_handler(RequestValidationError)
     async def bad_request(_: Request, exc: RequestValidationError) -> JSONResponse:
-        problems = "; ".join(
-            f"{'.'.join(str(p) for p in err['loc'] if p != 'body') or 'body'}: {err['msg']}" for err in exc.errors()
-        )
+        problems = "; ".join(problem(error) for error in exc.errors())
         return error_response(422, "ValidationError", f"Invalid request: {problems}.")
 
     @app.exception_handler(StarletteHTTPException)
@@ -171,46 +233,46 @@ def create_app(ops: Operations, bind: str | None = None) -> FastAPI:
     def docs() -> HTMLResponse:
         return HTMLResponse(DOCS_PAGE)
 
-    @app.get("/health", tags=["service"])
+    @app.get("/health", tags=["service"], responses=errors(*EDGE))
     def health() -> dict[str, object]:
         """Liveness (no token needed): version and whether write operations are enabled."""
         return {"status": "ok", "version": __version__, "allow_write": ops.allow_write}
 
-    reads = APIRouter(dependencies=[Depends(limited("search"))], responses=ERRORS)
-    asks = APIRouter(dependencies=[Depends(limited("ask"))], responses=ERRORS)
+    reads = APIRouter(dependencies=[*guard, Depends(limited("search"))])
+    asks = APIRouter(dependencies=[*guard, Depends(limited("ask"))])
 
-    @reads.get("/indexes", tags=["indexes"])
+    @reads.get("/indexes", tags=["indexes"], responses=errors(*GUARDED, *auth, 503))
     def list_indexes() -> IndexList:
         """The indexes on this machine."""
         return ops.list_indexes()
 
-    @reads.post("/indexes/{index}/search", tags=["search"])
-    def search(index: str, request: SearchRequest) -> SearchResult:
+    @reads.post("/indexes/{index}/search", tags=["search"], responses=errors(*QUESTION, *auth))
+    def search(index: IndexPath, request: SearchRequest) -> SearchResult:
         """Ranked chunks for a question: path:start-end, symbol, kind, layer, score and the key lines."""
         return ops.search(index, request)
 
-    @reads.post("/indexes/{index}/files", tags=["search"])
-    def find_files(index: str, request: SearchRequest) -> FilesResult:
+    @reads.post("/indexes/{index}/files", tags=["search"], responses=errors(*QUESTION, *auth))
+    def find_files(index: IndexPath, request: SearchRequest) -> FilesResult:
         """Ranked files for a question ("where is …?")."""
         return ops.find_files(index, request)
 
-    @reads.get("/indexes/{index}/symbols/{symbol}/{relation}", tags=["symbols"])
+    @reads.get("/indexes/{index}/symbols/{symbol}/{relation}", tags=["symbols"], responses=errors(*READ_INDEX, *auth))
     def symbol(
-        index: str,
-        symbol: str,
+        index: IndexPath,
+        symbol: Annotated[SymbolName, Path()],
         relation: Literal["definition", "callers", "callees"],
-        limit: int = Query(default=20, description="Most results (1-100)."),
+        limit: Annotated[NeighborLimit, Query()] = 20,
     ) -> SymbolResult:
         """Where a symbol is defined, what uses it (callers) or what it uses (callees), from the symbol graph."""
         return ops.symbol(index, symbol, relation, limit)
 
-    @reads.get("/indexes/{index}/overview", tags=["indexes"])
-    def overview(index: str) -> OverviewResult:
+    @reads.get("/indexes/{index}/overview", tags=["indexes"], responses=errors(*READ_INDEX, *auth))
+    def overview(index: IndexPath) -> OverviewResult:
         """Languages by size, layers, entry points and central symbols."""
         return ops.overview(index)
 
-    @asks.post("/indexes/{index}/ask", tags=["ask"])
-    def ask(index: str, request: AskRequest) -> AskResult:
+    @asks.post("/indexes/{index}/ask", tags=["ask"], responses=errors(*QUESTION, *auth, 502))
+    def ask(index: IndexPath, request: AskRequest) -> AskResult:
         """A cited answer; the extractive answer (a map of the sources) when no language model can answer."""
         return ops.ask(index, request)
 
@@ -218,9 +280,12 @@ def create_app(ops: Operations, bind: str | None = None) -> FastAPI:
         "/indexes/{index}/ask/stream",
         tags=["ask"],
         response_class=StreamingResponse,
-        responses={200: {"content": {"text/event-stream": {}}, "description": "events: sources, token…, answer"}},
+        responses={
+            200: {"content": sse_content("sources", "token", "answer"), "description": "sources, token…, answer"},
+            **errors(*QUESTION, *auth, 502),
+        },
     )
-    def ask_stream(index: str, request: AskRequest) -> StreamingResponse:
+    def ask_stream(index: IndexPath, request: AskRequest) -> StreamingResponse:
         """The answer as server-sent events: ``sources`` first, then ``token`` pieces, then the final ``answer``
         (with its citation report)."""
         stream_slot()
@@ -246,37 +311,44 @@ def create_app(ops: Operations, bind: str | None = None) -> FastAPI:
     app.include_router(reads)
     app.include_router(asks)
     if ops.allow_write:
-        app.include_router(write_routes(ops, authorized, stream_slot, streams))
+        app.include_router(write_routes(ops, guard, auth, stream_slot, streams))
     return app
 
 
-def write_routes(ops: Operations, authorized, stream_slot, streams: StreamSlots) -> APIRouter:
+def write_routes(ops: Operations, guard: list, auth: tuple[int, ...], stream_slot, streams: StreamSlots) -> APIRouter:
     """Indexing jobs and removal: only when the server was started with ``--allow-write``."""
-    router = APIRouter(dependencies=[Depends(authorized)], responses=ERRORS, tags=["write"])
+    router = APIRouter(dependencies=guard, tags=["write"])
 
-    @router.post("/jobs", status_code=202)
+    @router.post("/jobs", status_code=202, responses=errors(*GUARDED, *auth, 409, 413, 422, 503))
     def start_index(request: IndexRequest) -> JobStatus:
         """Start indexing a local path or a URL in the background; poll ``GET /jobs/{id}`` or stream its events."""
         return ops.start_index(request)
 
-    @router.get("/jobs/{job_id}")
+    @router.get("/jobs/{job_id}", responses=errors(*GUARDED, *auth, 404, 422))
     def job(job_id: str) -> JobStatus:
         return ops.job(job_id)
 
-    @router.delete("/jobs/{job_id}")
+    @router.delete("/jobs/{job_id}", responses=errors(*GUARDED, *auth, 404, 422))
     def cancel(job_id: str) -> JobStatus:
         """Cancel a running job (the previous index, if any, is untouched)."""
         return ops.cancel_job(job_id)
 
-    @router.get("/jobs/{job_id}/events", response_class=StreamingResponse)
+    @router.get(
+        "/jobs/{job_id}/events",
+        response_class=StreamingResponse,
+        responses={
+            200: {"content": sse_content("progress", "done"), "description": "Events: progress…, done."},
+            **errors(*GUARDED, *auth, 404, 422),
+        },
+    )
     def job_events(job_id: str) -> StreamingResponse:
         """Progress as server-sent events: ``progress`` on each change, then ``done`` with the final status."""
         status = ops.job(job_id)
         stream_slot()
         return event_stream(job_progress(ops, status), streams.give)
 
-    @router.delete("/indexes/{index}")
-    def remove(index: str) -> Removed:
+    @router.delete("/indexes/{index}", responses=errors(*GUARDED, *auth, 404, 409, 422, 503))
+    def remove(index: IndexPath) -> Removed:
         """Delete an index (the repository itself is not touched)."""
         return ops.remove(index)
 
