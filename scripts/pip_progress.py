@@ -54,6 +54,8 @@ def run(lines, out, *, tty: bool, started: float) -> None:
             else:
                 there = f"{already} already there; " if already else ""
                 say(f"installing {installing} packages ({there}unpacking the big ones takes a while)")
+        elif line.startswith("[wheel cache] "):  # scripts/llama_wheel.py: reused, built or refused, and why
+            say(line.removeprefix("[wheel cache] "))
         elif line.startswith(("ERROR", "WARNING")) and "is ignored" not in line:
             say(line)
     if shown:

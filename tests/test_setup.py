@@ -83,3 +83,8 @@ def test_setup_shows_what_pip_is_doing():
     assert progress("Requirement already satisfied: torch\n").strip() == "already installed"
     on_a_terminal = progress(collecting, tty=True)
     assert on_a_terminal.count("\r\033[K") == 45 and on_a_terminal.endswith("(package44)\n")
+
+
+def test_setup_shows_what_the_wheel_cache_did():
+    log = "[wheel cache] reusing /c/llama.whl (built on this machine …)\nProcessing /c/llama.whl\n"
+    assert progress(log).splitlines() == ["      reusing /c/llama.whl (built on this machine …)"]
