@@ -199,6 +199,26 @@ def learned_orders(subset: list[dict], records: list[dict], l2: float) -> list[l
     return [[int(i) for i in np.argsort(-(file_features(r) @ weights[r["repo"]]), kind="stable")] for r in subset]
 
 
+def nested_orders(subset: list[dict], records: list[dict], grid: tuple[float, ...]) -> list[list[int]]:
+    """Like ``learned_orders``, with the L2 also chosen on the other repositories (inner leave-one-repo-out)."""
+    orders = []
+    for repo in sorted({r["repo"] for r in subset}):
+        others = [r for r in records if r["repo"] != repo]
+        inner = {
+            l2: sum(hits(r, o)[1] for r, o in zip(others, learned_orders(others, others, l2), strict=True))
+            for l2 in grid
+        }
+        best = max(grid, key=lambda l2: (inner[l2], l2))
+        weights = fit_listwise(others, best)
+        for r in subset:
+            if r["repo"] == repo:
+                orders.append(
+                    (r["instance_id"], [int(i) for i in np.argsort(-(file_features(r) @ weights), kind="stable")])
+                )
+    by_id = dict(orders)
+    return [by_id[r["instance_id"]] for r in subset]
+
+
 def report(args: argparse.Namespace) -> None:
     records = [json.loads(p.read_text()) for folder in args.scores for p in sorted(folder.glob("*.json"))]
     by_set: dict[str, list[dict]] = defaultdict(list)
@@ -247,6 +267,11 @@ def report(args: argparse.Namespace) -> None:
                     learned_orders(subset, records, l2),
                 )
             )
+    if args.nested:
+        nested = nested_orders(records, records, (0.001, 0.01, 0.1))
+        order_of = {r["instance_id"]: o for r, o in zip(records, nested, strict=True)}
+        for name, subset in by_set.items():
+            print(row(f"{name}: listwise, L2 chosen by inner CV", subset, [order_of[r["instance_id"]] for r in subset]))
     names = ["place_rr", "log_place", *(f"{field}_rel" for field in FIELDS)]
     print(
         "\nlistwise weights fitted on all questions (l2=0.01):",
@@ -268,6 +293,7 @@ def main() -> None:
     r = sub.add_parser("report")
     r.add_argument("scores", type=Path, nargs="+", help="folders written by collect (pooled; CV by repository)")
     r.add_argument("--grid", action="store_true")
+    r.add_argument("--nested", action="store_true", help="also choose the listwise L2 by inner CV (minutes)")
     args = parser.parse_args()
     collect(args) if args.command == "collect" else report(args)
 
