@@ -1,160 +1,30 @@
 """Precision of the symbol graph's links on a Python repository, checked with Jedi at each use site.
 
 Usage: python bench/graph_precision.py TREE [TREE ...] [--sample N] [--seed S] [--json OUT]
-Needs ``pip install jedi``. Scans, chunks and tags each tree as indexing does (test files left out, as the
-evaluations' indexes; no embedding, no store) and builds the symbol graph two ways: by name only (as before #35)
-and with each Python file's names resolved (``resolve.python.NameScope``; skipped on a codeqa without it). It
-samples N links between two Python chunks of each graph and asks Jedi (``goto`` with imports followed, else
-``infer``) where each use of the linking name in the caller's lines goes:
-- right: a use resolves to a definition whose lines overlap the callee's (a long definition is split into chunks
-  that carry its name);
-- wrong: Jedi resolves the uses, and none into the callee (another module's namesake, a builtin, a variable);
-- unknown: Jedi resolves none of them (an attribute of an object of unknown type, a dynamic name).
-Precision = right / (right + wrong); "calls" are the links one of whose uses is followed by ``(``. For the
-names-only sample it also counts how many right links the resolved graph keeps (what resolution costs in recall).
+The check itself is ``codeqa.evaluate.graphcheck`` (``codeqa eval --answers --graph-check N`` runs it per tree and
+per framework); this prints its whole result per tree, wrong links' examples included.
 """
 
 from __future__ import annotations
 
 import argparse
 import json
-import random
-import re
 import sys
-import time
 from pathlib import Path
 
-import codeqa.chunk as chunking
-from codeqa.config import Settings
-from codeqa.evaluate.data import is_test
-from codeqa.scan import scan_repository
-from codeqa.store.graph import COMMON_NAMES, SymbolGraph
-from codeqa.store.tagfile import chunk_references
-from codeqa.symbols import defined_names
-
-USES_CHECKED = 6  # uses of the linking names looked up per link
-COMMENT = re.compile(r"^\s*#")
-
-
-def load(tree: Path) -> tuple[list, list, list[set[str]]]:
-    settings = Settings()
-    chunks, tags = [], []
-    for file in scan_repository(tree, settings).files:
-        if is_test(file.path):
-            continue
-        found, file_tags = chunking.chunk_and_tag(file, settings)
-        chunks.extend(found)
-        tags.append(file_tags)
-    return chunks, tags, chunk_references(chunks, tags)
-
-
-def graphs(chunks: list, tags: list, refs: list[set[str]]) -> dict[str, SymbolGraph]:
-    symbols, languages, paths = [c.symbol for c in chunks], [c.language for c in chunks], [c.path for c in chunks]
-    built = {"names only": SymbolGraph.build(symbols, refs, languages, paths)}
-    try:
-        from codeqa.chunk.resolve import name_scopes, resolve_imports
-    except ImportError:  # a codeqa before #35: names only
-        return built
-    scopes = name_scopes(tags, resolve_imports(tags))
-    built["resolved"] = SymbolGraph.build(symbols, refs, languages, paths, scopes)
-    return built
-
-
-def python_links(graph: SymbolGraph, chunks: list) -> list[tuple[int, int]]:
-    sources, targets = graph.matrix.nonzero()
-    return sorted(
-        (a, b)
-        for a, b in zip(sources.tolist(), targets.tolist(), strict=True)
-        if a != b and chunks[a].language == "python" and chunks[b].language == "python"
-    )
-
-
-class Checker:
-    """Jedi over one tree; a file's ``Script`` is made once."""
-
-    def __init__(self, tree: Path) -> None:
-        import jedi
-
-        self.jedi, self.tree = jedi, tree.resolve()
-        self.project = jedi.Project(self.tree)
-        self.scripts: dict[str, object] = {}
-
-    def script(self, path: str):
-        if path not in self.scripts:
-            code = (self.tree / path).read_text(encoding="utf-8", errors="replace")
-            self.scripts[path] = self.jedi.Script(code=code, path=self.tree / path, project=self.project)
-        return self.scripts[path]
-
-    def verdict(self, user, used, names: set[str]) -> tuple[str, bool]:
-        """("right" | "wrong" | "unknown", whether a use is a call) for the link ``user`` → ``used``."""
-        pattern = re.compile(rf"(?<![\w.])(?:\w+\.)*({'|'.join(map(re.escape, sorted(names)))})(?!\w)(\s*\()?")
-        uses = []
-        for offset, line in enumerate(user.text.split("\n")):
-            if COMMENT.match(line):
-                continue
-            uses += [(user.start_line + offset, m.start(1), bool(m.group(2))) for m in pattern.finditer(line)]
-        script, resolved, call = self.script(user.path), False, any(c for _, _, c in uses)
-        target = (self.tree / used.path).resolve()
-        for line, column, _ in uses[:USES_CHECKED]:
-            try:
-                found = script.goto(line, column, follow_imports=True) or script.infer(line, column)
-            except Exception:  # noqa: BLE001 - Jedi fails on some syntax; the use stays unknown
-                continue
-            for definition in found:
-                if definition.module_path is None or definition.line is None:
-                    continue
-                resolved = True
-                start = (definition.get_definition_start_position() or (definition.line, 0))[0]
-                end = (definition.get_definition_end_position() or (definition.line, 0))[0]
-                overlaps = start <= used.end_line and used.start_line <= end  # a piece of a long definition counts
-                if Path(definition.module_path).resolve() == target and overlaps:
-                    return "right", call
-        return ("wrong" if resolved else "unknown"), call
-
-
-def measure(tree: Path, sample: int, seed: int) -> dict:
-    started = time.perf_counter()
-    chunks, tags, refs = load(tree)
-    built = graphs(chunks, tags, refs)
-    checker = Checker(tree)
-    result: dict = {"tree": str(tree), "chunks": len(chunks), "graphs": {}}
-    links_of = {name: python_links(graph, chunks) for name, graph in built.items()}
-    for name, links in links_of.items():
-        chosen = random.Random(seed).sample(links, min(sample, len(links)))
-        counts = {"right": 0, "wrong": 0, "unknown": 0, "calls_right": 0, "calls_wrong": 0}
-        right_links = []
-        examples = []
-        for a, b in chosen:
-            names = {n for n in defined_names(chunks[b].symbol) if n in refs[a] and n not in COMMON_NAMES}
-            verdict, call = checker.verdict(chunks[a], chunks[b], names)
-            counts[verdict] += 1
-            if call and verdict != "unknown":
-                counts[f"calls_{verdict}"] += 1
-            if verdict == "right":
-                right_links.append((a, b))
-            elif verdict == "wrong" and len(examples) < 15:
-                examples.append(f"{chunks[a].location} → {chunks[b].location} ({', '.join(sorted(names))})")
-        decided = counts["right"] + counts["wrong"]
-        calls = counts["calls_right"] + counts["calls_wrong"]
-        row = {"links": len(links), "sampled": len(chosen), **counts,
-               "precision": round(100 * counts["right"] / decided, 1) if decided else None,
-               "call_precision": round(100 * counts["calls_right"] / calls, 1) if calls else None,
-               "wrong_examples": examples}  # fmt: skip
-        if name == "names only" and "resolved" in links_of:
-            kept = set(links_of["resolved"])
-            row["right_kept_by_resolved"] = sum(1 for link in right_links if link in kept)
-        result["graphs"][name] = row
-    result["seconds"] = round(time.perf_counter() - started, 1)
-    return result
+from codeqa.evaluate.graphcheck import jedi_missing, measure
 
 
 def main(argv: list[str] | None = None) -> int:
-    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser = argparse.ArgumentParser(description=(__doc__ or "").splitlines()[0])
     parser.add_argument("trees", nargs="+", type=Path)
     parser.add_argument("--sample", type=int, default=200, help="links sampled per graph (default 200)")
     parser.add_argument("--seed", type=int, default=35)
     parser.add_argument("--json", type=Path)
     args = parser.parse_args(argv)
+    if reason := jedi_missing():
+        print(reason, file=sys.stderr)
+        return 2
     results = [measure(tree, args.sample, args.seed) for tree in args.trees]
     for result in results:
         print(json.dumps(result, indent=1))

@@ -208,8 +208,9 @@ def test_every_imported_third_party_package_is_declared():
         "umap": "umap-learn",
         "markdown_it": "markdown-it-py",
     }  # import name → distribution, where they differ beyond "_" → "-"
-    # extras imported lazily with an install hint: the embedded backend's, and LightGBM for fitting the ranking
-    optional = {"llama-cpp-python", "lightgbm"}
+    # extras imported lazily with an install hint: the embedded backend's, LightGBM for fitting the ranking, Jedi for
+    # checking the symbol graph (`codeqa eval --answers --graph-check`)
+    optional = {"llama-cpp-python", "lightgbm", "jedi"}
     stdlib = set(sys.stdlib_module_names)
     for path in [*LIBRARY.rglob("*.py"), *UI_FILES]:
         for module in imported_modules(path):

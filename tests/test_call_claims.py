@@ -17,6 +17,7 @@ from typer.testing import CliRunner
 from codeqa.answer.citations import check_citations
 from codeqa.cli import app
 from codeqa.config import Settings
+from codeqa.records import Chunk
 from tests.conftest import init_repo, write_files
 from tests.helpers import ask_named, build_index
 
@@ -295,3 +296,145 @@ class Webhook(HttpTransport):
     assert not resolves_to(check, "app/hooks.py", "app/models.py", "Profile.num_checks_available")
     profile = sites["request.profile.send_change_email_link"]
     assert resolves_to(profile, "app/hooks.py", "app/models.py", "Profile.send_change_email_link")
+
+
+def test_eval_answers_reports_graph_precision_and_recall_per_framework(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """``--graph-check``: the symbol graph's links checked against Jedi, per tree and per framework (the app's
+    requirements.txt says Flask). The names-only graph links ``create_app`` to the ``login`` view through
+    ``login.init_app`` (a LoginManager): Jedi calls that wrong; the resolved graph has no such link."""
+    commit = "0123456789abcdef0123456789abcdef01234567"
+    write_files(tmp_path / "trees" / "acme__shop" / commit, {**CLAIMS_APP, "requirements.txt": "Flask==3.0\n"})
+    row = {"instance_id": "shop-1", "repo": "acme/shop", "base_commit": commit, "gold_files": ["app/__init__.py"],
+           "problem_statement": "How does the app start and set up login?",
+           "key_facts": ["login.init_app(app)"]}  # fmt: skip
+    dataset = tmp_path / "answers.jsonl"
+    dataset.write_text(json.dumps(row) + "\n")
+    monkeypatch.setenv("COLUMNS", "240")
+    out = tmp_path / "out.json"
+    args = ["eval", "--answers", "--dataset", str(dataset), "--trees", str(tmp_path / "trees"), "--json", str(out),
+            "--graph-check", "400"]  # fmt: skip
+    result = CliRunner().invoke(app, args)
+    assert result.exit_code == 0, result.output
+    assert "symbol graph vs Jedi" in result.output
+    payload = json.loads(out.read_text())
+    assert payload["instances"][0]["framework"] == "Flask"
+    assert payload["summary"]["framework: Flask"]["n"] == 1
+    checked = payload["graph_check"]
+    (tree,) = checked["trees"]
+    names_only, resolved = tree["graphs"]["names only"], tree["graphs"]["resolved"]
+    assert names_only["wrong"] >= 1 and resolved["wrong"] < names_only["wrong"]
+    assert resolved["precision"] > names_only["precision"]
+    summary = checked["summary"]["framework: Flask"]
+    assert summary["precision"] == resolved["precision"] and summary["right"] == resolved["right"]
+    assert summary["recall"] is not None and 0 < summary["recall"] <= 100
+
+
+def _chunk(path: str, language: str, symbol: str, text: str = "", start: int = 1) -> Chunk:
+    lines = max(1, text.count("\n") + 1)
+    return Chunk(path, language, start, start + lines - 1, text, symbol, "method", "service")
+
+
+@pytest.mark.parametrize(
+    ("user", "used", "line", "holds"),
+    [
+        # a call never lands in another runtime or in data: Laravel's env() is no YAML workflow, join no JSON file
+        (
+            ("config/app.php", "php", "config"),
+            (".github/workflows/ci.yml", "yaml", "env", "env: x"),
+            "'x' => env('APP_NAME'),",
+            False,
+        ),
+        (
+            ("src/tracker/index.js", "javascript", "track"),
+            ("public/intl/ja-JP.json", "json", "join", '"join": 1'),
+            "return parts.join('/');",
+            False,
+        ),
+        (
+            ("app/Http/Kernel.php", "php", "Kernel.handle"),
+            ("resources/js/app.ts", "typescript", "handle", "function handle() {}"),
+            "$this->handle($request);",
+            False,
+        ),
+        # a method on a receiver must be the callee's: $request->user() is not Album::user, res.render not render
+        (
+            ("app/Http/Controllers/AlbumController.php", "php", "AlbumController.show"),
+            ("app/Models/Album.php", "php", "Album.user", "public function user() {"),
+            "$user = $request->user();",
+            False,
+        ),
+        (
+            ("src/controllers/users.js", "javascript", "profile"),
+            ("src/views/render.js", "javascript", "render", "async function render(req, res) {"),
+            "res.status(400).render('400', data);",
+            False,
+        ),
+        (
+            ("app/models/transfer.rb", "ruby", "Transfer.confirm!"),
+            (
+                "app/models/transfer/creator.rb",
+                "ruby",
+                "Transfer.Creator.inflow_transaction",
+                "def inflow_transaction\n  end",
+            ),
+            "Transfer.inflow_transaction.update!(status: 'confirmed')",
+            False,
+        ),
+        # the receiver's class, but the method is the framework's: Rails' authenticate_by is not in User's lines
+        (
+            ("app/controllers/sessions_controller.rb", "ruby", "SessionsController.create"),
+            ("app/models/user.rb", "ruby", "User", "class User < ApplicationRecord\n  has_secure_password\nend"),
+            "if user = User.authenticate_by(email: params[:email], password: params[:password])",
+            False,
+        ),
+        # what a name can tell: the class by name, a variable named after it, its module, this in its own file
+        (
+            ("app/Http/Controllers/AlbumController.php", "php", "AlbumController.show"),
+            ("app/Models/Album.php", "php", "Album.find", "public static function find($id) {"),
+            "$album = Album::find($id);",
+            True,
+        ),
+        (
+            ("app/Http/Controllers/AlbumController.php", "php", "AlbumController.show"),
+            ("app/Models/Album.php", "php", "Album", "class Album extends Model {\n  public function tracks() {"),
+            "return $album->tracks();",
+            True,
+        ),
+        (
+            ("app/controllers/sessions_controller.rb", "ruby", "SessionsController.create"),
+            ("app/models/user.rb", "ruby", "User", "class User\n  def valid_password?(password)\n  end\nend"),
+            "return user if user.valid_password?(password)",
+            True,
+        ),
+        (
+            ("src/controllers/users.js", "javascript", "profile"),
+            ("src/utils.js", "javascript", "slugify", "export function slugify(name) {"),
+            "const slug = utils.slugify(name);",
+            True,
+        ),
+        (
+            ("src/store.ts", "typescript", "Store.save"),
+            ("src/store.ts", "typescript", "Store.flush", "  flush() {"),
+            "this.flush();",
+            True,
+        ),
+        (
+            ("src/controllers/users.js", "javascript", "profile"),
+            ("src/helpers.js", "javascript", "escape", "function escape(s) {"),
+            "return escape(name);",
+            True,
+        ),
+    ],
+)
+def test_a_link_found_by_name_stands_only_where_a_name_can_tell(user: tuple, used: tuple, line: str,
+                                                                 holds: bool) -> None:  # fmt: skip
+    from codeqa.answer.claims import holds_by_name
+    from codeqa.answer.flow import Use
+
+    caller, callee = _chunk(*user, text=line), _chunk(*used[:3], text=used[3])
+    whole_class = {"User": ("authenticate_by", "valid_password?"), "Album": ("tracks",)}  # a class's chunk
+    name = used[2].rpartition(".")[2]
+    name = next((n for n in whole_class.get(name, ()) if n + "(" in line), name)
+    assert holds_by_name(caller, callee, Use(name, 1, "calls", line), line) is holds

@@ -98,7 +98,7 @@ def test_a_filter_block_is_said_as_a_block_not_as_a_handler_named_do() -> None:
     [
         ("Where would I add logging to track user behavior?", ("hook", "logging")),
         ("Where should we put an audit of each sign-in?", ("hook", "logging", "auth")),
-        ("Where is the best place to add a permission check?", ("hook", "auth")),
+        ("Where is the best place to add a permission check?", ("hook", "access")),
         ("Where would I add handling for a failed payment?", ("errors",)),  # the error handler, not a hook
         ("How is logging set up?", ("logging",)),  # not a placement question
         ("Where would I add a configuration setting?", ("config",)),  # not a concern every request meets

@@ -17,6 +17,7 @@ from pathlib import Path
 import pytest
 
 from codeqa.config import Settings
+from codeqa.frameworks.intent import intents
 from codeqa.retrieve.exact import MAX_WORDS_CODE, named_symbols
 from codeqa.retrieve.roles import Role, role_of, roles_asked_for
 from tests import framework_apps
@@ -253,12 +254,12 @@ def test_framework_constructs_for_the_questions_topic_are_evidence(indexes: Sett
 
     files = Index.open("rails_app", indexes).files
     assert "Rails" in [convention.name for convention in index_conventions(files)]
-    errors = construct_evidence(files, "What happens when an API request fails?")  # rescue_from
+    errors = construct_evidence(files, intents("What happens when an API request fails?"))  # rescue_from
     assert [files.files.paths[n] for n in errors.nonzero()[0]] == ["app/controllers/application_controller.rb"]
-    logging = construct_evidence(files, "Where would I add logging to track user behavior?")  # the filters
+    logging = construct_evidence(files, intents("Where would I add logging to track user behavior?"))  # the filters
     controller = files.files.paths.index("app/controllers/application_controller.rb")
     assert logging[controller] > 0  # coarse for logging: single-word anchors (Current, trackable) hold many files
-    assert not construct_evidence(files, "how is the price of an order rounded?").any()  # no topic, no evidence
+    assert not construct_evidence(files, intents("how is the price of an order rounded?")).any()  # no topic: none
 
 
 def test_a_migration_folder_inside_the_code_that_code_uses_is_code():

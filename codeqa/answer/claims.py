@@ -11,7 +11,12 @@ another definition in it. So for Python every proposed link is checked again on 
 A claim that fails is dropped, never softened into "uses". A "uses" link is dropped too where the caller's file binds
 the name to something else (an import from another module, a module-level variable), or where the name is an
 attribute (``request.profile``) and B's definition a function, not a method. Languages without a
-resolver keep ``flow.link``'s check and are counted apart (``by_name``). Every answer counts its call claims:
+resolver keep ``flow.link``'s check and are counted apart (``by_name``), with what a name alone can still rule out
+(``holds_by_name``): B must run in A's runtime (a PHP ``env()`` call is no link to a YAML workflow, a JavaScript
+``join`` none to a JSON translation file), and a method called on a receiver must be B's: ``$request->user()`` is
+not ``Album::user``, ``res.render`` not the app's ``render``, ``Transfer.inflow_transaction`` not
+``Transfer::Creator#inflow_transaction``. A receiver is B's when it is ``this``/``self`` in B's own file or class
+family, B's class by name, a variable named after B's class, or B's module. Every answer counts its call claims:
 made, verified, dropped.
 """
 
@@ -20,11 +25,13 @@ from __future__ import annotations
 import re
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
+from pathlib import PurePosixPath
 
 from codeqa.answer.context import AnswerContext
-from codeqa.answer.flow import Use, link
+from codeqa.answer.flow import Use, find_uses, link
 from codeqa.chunk.resolve.calls import CallSite, call_sites, names_in, use_reaches
 from codeqa.chunk.tags import text_of
+from codeqa.languages import runtime
 from codeqa.records import Chunk
 from codeqa.symbols import qualified_names, short_name
 
@@ -71,6 +78,12 @@ class ClaimChecker:
             return None
         pair = (user.id, used.id)
         if user.language not in RESOLVED_LANGUAGES or used.language not in RESOLVED_LANGUAGES:
+            held = self._held_by_name(user, used, proposed, names)
+            if held is None:
+                if proposed.verb == "calls":
+                    self.tally.made.add(pair)
+                return None
+            proposed = held
             if proposed.verb == "calls":
                 self.tally.made.add(pair)
                 self.tally.verified.add(pair)
@@ -89,6 +102,20 @@ class ClaimChecker:
         reaches = use_reaches(user.path, text, proposed.name, proposed.text, used.path, top_level=top_level)
         return proposed if reaches else None
 
+    def _held_by_name(self, user: Chunk, used: Chunk, proposed: Use, names: Sequence[str] | None) -> Use | None:
+        """The first use (calls first) of ``used`` in ``user`` that ``holds_by_name``: ``flow.link`` proposes one,
+        and when that one is a framework's namesake (``User.find_by``) another line may still hold
+        (``user.valid_password?``)."""
+        file_text = self.file_text(user.path)
+        if holds_by_name(user, used, proposed, file_text):
+            return proposed
+        uses = find_uses(user, used, names)
+        for use in sorted(uses, key=lambda use: use.verb != "calls"):
+            candidate = Use(use.name.split("@", 1)[0], use.line, use.verb, use.text)
+            if candidate != proposed and holds_by_name(user, used, candidate, file_text):
+                return candidate
+        return None
+
     def call_of(self, user: Chunk, used: Chunk, text: str, names: Sequence[str] | None = None) -> Use | None:
         """The first call in ``user``'s lines that resolves to a definition in ``used``, as a use naming both."""
         if not text:
@@ -100,6 +127,47 @@ class ClaimChecker:
             if callee and not _own_definition(site, callee) and (names is None or short_name(callee) in names):
                 return Use(callee, site.line, "calls", lines[site.line - 1].strip(), site.caller)
         return None
+
+
+CONSTRUCTORS = frozenset({"new"})  # Ruby's X.new runs X#initialize
+SELF_RECEIVERS = frozenset({"this", "self", "static", "parent", "super", "cls", ""})
+_RECEIVER = r"(?P<receiver>[$@]{{0,2}}\w+)(?:\([^()]*\))?\s*(?:\.|\?\.|->|::|#)\s*{name}(?![\w?!])"
+# a definition of {name} in the callee's lines, in the languages checked by name
+_DEFINES = (
+    r"\bdef\s+(?:self\.)?{name}(?![\w?!])|\bfunction\s+{name}\b|\bfunc\s+(?:\([^)]*\)\s*)?{name}\b|\bfn\s+{name}\b|"
+    r"^\s*(?:(?:public|private|protected|internal|static|async|final|override|abstract|export|default|get|set|"
+    r"suspend|open)\s+)*(?:[\w<>\[\],?]+\s+)?{name}\s*(?:<[^>]*>)?\s*\(|"
+    r"\b{name}\s*[:=]\s*(?:async\s+)?(?:function\b|\([^)]*\)\s*=>|\w+\s*=>)|"
+    r"\b(?:scope|has_many|has_one|belongs_to|has_and_belongs_to_many|delegate|alias_method)\s+:{name}\b|"
+    r"\battr_(?:reader|writer|accessor)\b.*:{name}\b|\bdefp?\s+{name}\b"
+)
+
+
+def holds_by_name(user: Chunk, used: Chunk, use: Use, user_file: str) -> bool:
+    """Whether a link found by name alone (no resolver for the language) can stand: ``used`` runs in ``user``'s
+    runtime, and a method reached through a receiver belongs to ``used`` (see the module docstring)."""
+    if runtime(user.language) is None or runtime(user.language) != runtime(used.language):
+        return False
+    written = re.search(_RECEIVER.format(name=re.escape(short_name(use.name))), use.text)
+    if written is None:  # a bare name: flow.link found it where the caller's imports reach
+        return True
+    receiver = written.group("receiver").lstrip("$@")
+    names = qualified_names(used.symbol)
+    method = short_name(use.name)
+    # the class a method belongs to: its owner, or the chunk's own class when the chunk is the whole class
+    owners = {q.rpartition(".")[0].rpartition(".")[2] if q.rpartition(".")[2] == method else q.rpartition(".")[2]
+              for q in names}  # fmt: skip
+    owners.discard("")
+    module = PurePosixPath(used.path).stem.split(".")[0]
+    if method in CONSTRUCTORS and (receiver in owners or receiver == module):
+        return True  # LoginService.new: the class's own constructor
+    if not re.search(_DEFINES.format(name=re.escape(method)), used.text, re.MULTILINE):
+        return False  # the receiver's method is not in the lines cited for it (a framework's, or another piece's)
+    if receiver in SELF_RECEIVERS:
+        return used.path == user.path or any(re.search(rf"\b{re.escape(owner)}\b", user_file) for owner in owners)
+    if receiver in owners or receiver == module:
+        return True
+    return receiver[:1].islower() and receiver.lower() in {owner.lower() for owner in owners}
 
 
 def _callee(site: CallSite, caller_path: str, used: Chunk, wanted: Sequence[str]) -> str:

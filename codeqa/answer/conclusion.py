@@ -10,19 +10,19 @@ no open source holds such a construct, nothing is recommended: a guess would rea
 from __future__ import annotations
 
 from codeqa.answer.explain import Explanation, Step
-from codeqa.answer.keylines import question_terms, term_score
+from codeqa.answer.keylines import term_score
 from codeqa.answer.mechanism import Match
 from codeqa.answer.outline import display_name
 from codeqa.answer.render import code_span
-from codeqa.frameworks.intent import HOOK, intents
+from codeqa.frameworks.intent import HOOK
 
 
 def hook(explanation: Explanation) -> tuple[Step, Match] | None:
     """The strongest construct on every request's path among the open sources, with its source; None when the
     question is not a placement question or no such construct is there."""
-    if intents(explanation.question)[:1] != (HOOK,):
+    if explanation.intents[:1] != (HOOK,):
         return None
-    terms = question_terms(explanation.question)
+    terms = explanation.terms
     found = [(match.weight, term_score(terms, match.text), -order, -match.line, step, match)
              for order, step in enumerate(explanation.best_first)
              for match in step.matches if match.construct.every_request]  # fmt: skip

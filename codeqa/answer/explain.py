@@ -29,8 +29,8 @@ from codeqa.answer.mechanism import Match, evidence, frameworks
 from codeqa.answer.outline import summary
 from codeqa.answer.values import Value, values_read
 from codeqa.frameworks.evidence import Evidence
-from codeqa.frameworks.intent import intents
 from codeqa.records import Chunk, Hit
+from codeqa.retrieve.question import Question
 from codeqa.store.lexical import code_tokens
 from codeqa.symbols import IDENTIFIER
 
@@ -101,6 +101,7 @@ class Explanation:
     opened: int = 0  # how many of ``steps`` are shown with their key lines
     framework: str = ""  # the most evident framework of the app's manifests and imports ("" when none)
     intents: tuple[str, ...] = ()
+    terms: Terms = field(default_factory=lambda: Terms(frozenset(), frozenset()))  # the question's search terms
     lead: int = 1  # rank of the source that answers best (the lead sentences cite it first)
     evidence: Evidence = field(default_factory=Evidence)  # the frameworks of the app's parts (what may be named)
     chain_uses: list[Use] = field(default_factory=list)  # the checked call of each hop of ``chain``
@@ -234,9 +235,14 @@ def _imports(context: AnswerContext, steps: Sequence[Step]) -> dict[str, set[str
     return context.imports([*(s.chunk.path for s in steps), *neighbour_paths]) if steps else {}
 
 
-def explain(question: str, context: AnswerContext, *, limit: int = 8, max_files: int = MAX_FILES) -> Explanation:
-    """The extractive answer to ``question`` as data (see the module docstring)."""
-    terms, topics, conventions = question_terms(question), intents(question), frameworks(context)
+def explain(
+    question: str | Question, context: AnswerContext, *, limit: int = 8, max_files: int = MAX_FILES
+) -> Explanation:
+    """The extractive answer to ``question`` as data (see the module docstring); a ``Question`` parsed by retrieval
+    brings its terms and intents."""
+    parsed = question if isinstance(question, Question) else Question.parse(question)
+    question = question.text if isinstance(question, Question) else question
+    terms, topics, conventions = question_terms(parsed), parsed.intents, frameworks(context)
     found = candidates(terms, topics, conventions, context, select_sources(terms, context, limit, max_files))
     kept, repeats = collapse(_steps(terms, found))
     for index, step in enumerate(kept):
@@ -275,6 +281,6 @@ def explain(question: str, context: AnswerContext, *, limit: int = 8, max_files:
     shown = evidence(context)
     main = next(iter(shown.frameworks()), "")
     explanation = Explanation(question, ordered, chain, missing, sources, len(opened), main)
-    explanation.intents, explanation.lead, explanation.evidence = topics, lead, shown
+    explanation.intents, explanation.terms, explanation.lead, explanation.evidence = topics, terms, lead, shown
     explanation.chain_uses, explanation.claims = hops, checker.tally
     return explanation

@@ -19,6 +19,7 @@ from codeqa.answer.keylines import KeyLine
 from codeqa.answer.lead import lead_sentences
 from codeqa.answer.outline import display_name
 from codeqa.answer.render import code_fence, code_span, escape_markdown
+from codeqa.answer.roles_said import role_phrase
 from codeqa.records import Chunk, Hit
 from codeqa.store import Manifest
 
@@ -101,7 +102,7 @@ def repeats_note(step: Step) -> str:
 def sentence(step: Step, explanation: Explanation) -> str:
     """One deterministic sentence: what the step is, what it calls and what calls it, with citations."""
     chunk = step.chunk
-    text = f"{_named(display_name(chunk), chunk)} {VERBS.get(str(chunk.layer), 'implements it')}{repeats_note(step)}"
+    text = f"{_named(display_name(chunk), chunk)} {role_phrase(chunk, VERBS, 'is here')}{repeats_note(step)}"
     for phrase, names in _related(step, explanation).items():
         if names:
             text += f"; it {phrase} {_join(names)}"

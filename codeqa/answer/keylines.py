@@ -18,6 +18,7 @@ from dataclasses import dataclass
 from functools import lru_cache
 
 from codeqa.answer.vocabulary import EXPANSION_WEIGHT, expansions
+from codeqa.retrieve.question import Question
 from codeqa.store.lexical import code_tokens
 
 MAX_KEY_LINES = 5
@@ -67,10 +68,17 @@ class Terms:
         return bool(self.words)
 
 
+def question_terms(question: str | Question) -> Terms:
+    """The search terms of a question (a parsed one brings its tokens: the text is not read again)."""
+    if isinstance(question, Question):
+        return _terms(question.tokens, question.text)
+    return _terms(tuple(code_tokens(question)), question)
+
+
 @lru_cache(maxsize=256)
-def question_terms(question: str) -> Terms:
-    words = frozenset(code_tokens(question))
-    return Terms(words, expansions(words), bool(QUANTITY_QUESTION.search(question)))
+def _terms(tokens: tuple[str, ...], text: str) -> Terms:
+    words = frozenset(tokens)
+    return Terms(words, expansions(words), bool(QUANTITY_QUESTION.search(text)))
 
 
 def _matches(term: str, tokens: set[str]) -> bool:

@@ -21,11 +21,12 @@ from codeqa.answer.conclusion import placement
 from codeqa.answer.explain import Explanation, Step
 from codeqa.answer.fold import weak_evidence
 from codeqa.answer.injection import instruction_like
-from codeqa.answer.keylines import COMMENT, IMPORT, KeyLine, evidence, question_terms, term_score
+from codeqa.answer.keylines import COMMENT, IMPORT, KeyLine, Terms, evidence, term_score
 from codeqa.answer.mechanism import Match
 from codeqa.answer.outline import display_name
 from codeqa.answer.phrasing import said_of
 from codeqa.answer.render import code_span
+from codeqa.answer.roles_said import shows_role
 from codeqa.symbols import short_names
 
 MAX_SENTENCES = 4
@@ -137,7 +138,7 @@ def _handing_over(steps: Sequence[Step], chosen: dict[int, list[Match]], positio
 
 def _mechanism_sentence(explanation: Explanation, chosen: Sequence[tuple[Step, list[Match]]]) -> Sentence:
     parts_md, parts_plain = [], []
-    terms = question_terms(explanation.question)
+    terms = explanation.terms
     for step, matches in chosen:
         named_md, named_plain = _named(step)
         said = said_of(matches, terms)
@@ -146,16 +147,15 @@ def _mechanism_sentence(explanation: Explanation, chosen: Sequence[tuple[Step, l
     return Sentence("; ".join(parts_md) + ".", "; ".join(parts_plain) + ".")
 
 
-def best_line(step: Step, question: str) -> KeyLine | None:
-    terms = question_terms(question)
+def best_line(step: Step, terms: Terms) -> KeyLine | None:
     scored = [(term_score(terms, line.text), -n, line) for n, line in enumerate(step.lines) if _said(line.text)]
     return max(scored, key=lambda item: item[:2])[2] if scored else None
 
 
 def _lead_sentence(explanation: Explanation, step: Step) -> Sentence:
     named_md, named_plain = _named(step)
-    verb = LAYER_VERBS.get(str(step.chunk.layer), "is where this happens")
-    line = best_line(step, explanation.question)
+    verb = LAYER_VERBS[str(step.chunk.layer)] if shows_role(step.chunk, LAYER_VERBS) else "is the closest match found"
+    line = best_line(step, explanation.terms)
     text_md, text_plain = f"{named_md} {verb}", f"{named_plain} {verb}"
     if line is not None:
         at_md, at_plain = _at(step, line.line)
@@ -176,7 +176,7 @@ def _flow_sentence(explanation: Explanation) -> Sentence | None:
         return Sentence(md[0] + " calls " + ", which calls ".join(md[1:]) + ".",
                         plain[0] + " calls " + ", which calls ".join(plain[1:]) + ".")  # fmt: skip
     lead = explanation.step(explanation.lead)
-    terms = question_terms(explanation.question)
+    terms = explanation.terms
     related = [r for r in lead.related if r.direction == "calls"]
     calls = sorted(related, key=lambda r: -evidence(terms, r.chunk.text))[:2]  # the callees that speak to it
     if not calls:
@@ -229,7 +229,7 @@ def _value_sentence(explanation: Explanation) -> Sentence | None:
 
 def weak(explanation: Explanation) -> bool:
     """No construct on any open source, and no line of the leading source holding two of the question's words."""
-    return weak_evidence(question_terms(explanation.question), explanation.best_first)
+    return weak_evidence(explanation.terms, explanation.best_first)
 
 
 def lead_sentences(explanation: Explanation) -> list[Sentence]:
@@ -243,7 +243,7 @@ def lead_sentences(explanation: Explanation) -> list[Sentence]:
     handed = bool(chosen) and chosen[0][0] is not lead and hands_to(chosen[0][1], lead)
     if not chosen or (chosen[0][0] is not lead and not handed):  # the opening cites the lead source first ...
         sentences.append(_lead_sentence(explanation, lead))  # ... unless a construct hands control to it
-        line = best_line(lead, explanation.question)
+        line = best_line(lead, explanation.terms)
         skip |= {(lead.chunk.path, line.line)} if line else set()
     if chosen:
         sentences.append(_mechanism_sentence(explanation, chosen))

@@ -21,6 +21,6 @@ def explain_index(index: Index, question: str, query: str, filters: Filters | No
         return None
     mask_of = filters.mask if filters is not None and filters.active else None
     context = AnswerContext.from_index(index, pool.hits, [f.path for f in pool.files], mask_of)
-    explanation = explain(query, context, limit=k)
+    explanation = explain(pool.question or query, context, limit=k)
     explanation.question = question
     return explanation

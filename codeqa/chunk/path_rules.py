@@ -59,6 +59,9 @@ PATH_RULES: list[PathRule] = [
     PathRule(r"(^|/)(test_[^/]*\.py|[^/]*_test\.(py|go|rb|exs?|c|cc|cpp|rs)|[^/]*_unittest\.(c|cc|cpp)|conftest\.py"
              r"|[^/]*_spec\.rb|[^/]*\.(spec|test)\.[cm]?[jt]sx?|[^/]*\.bats)$", "test", "test"),
     PathRule(r"(^|/)[^/]*Tests?\.(java|kt|cs|php|scala|swift)$", "test", "test", ignore_case=False),
+    # test support (a pytest plugin, test utilities): a test's helper unless source code uses it
+    PathRule(r"(^|/)(pytester|testutils?|testlib|testkit|test_?helpers?|test_?support|testing|[a-z0-9]+_testing)"
+             r"\.[a-z]+$|(^|/)(testutils?|testlib|testkit|test_?helpers?|test_?support)/", None, "test", weak=True),
     # icons drawn as components (an svgr folder of <svg> paths): pictures, not behaviour (coil-svg/…Decoder.kt is code)
     PathRule(r"(^|/)(svgs?|icons?)/[^/]*\.(jsx|tsx|vue|svelte)$", None, "asset"),
     # a schema migration, unless nested in the code and used by it (typeorm's src/migration/ is the library)

@@ -8,10 +8,9 @@ from pathlib import Path
 from typing import Annotated, Any
 
 import typer
-from rich.table import Table
 
 from codeqa.cli.console import err, out, run_or_exit, safe, settings
-from codeqa.cli.eval_tables import chunk_table, files_table, language_table
+from codeqa.cli.eval_tables import answers_table, chunk_table, files_table, graph_table, language_table
 
 
 def _cross_validation(
@@ -121,37 +120,28 @@ def _cross_validate_stages(
         out.print(f"wrote the second stage and chunk ranker settings to {rerank_out}")
 
 
-def _answers_table(summary: dict[str, dict[str, float]], ks: tuple[int, ...], backend: str) -> Table:
-    columns = [f"Acc@{x}" for x in ks]
-    table = Table(
-        "group", "n", *columns, "facts shown", ">=1 fact", "facts in prompt", "opening file", "lines (median)",
-        "citations valid", "call claims", "s/answer", title=f"answers ({backend})",
-    )  # fmt: skip
-    order = sorted(summary.items(), key=lambda kv: (kv[0] != "overall", kv[0]))
-    for group, row in order:
-        n = int(row["n"])
-        accs = [f"{row[f'acc@{x}']:.1f} ({round(row[f'acc@{x}'] * n / 100)})" for x in ks]
-        table.add_row(
-            safe(group),
-            str(n),
-            *accs,
-            f"{row['facts_pct']:.1f} ({int(row['facts_shown'])}/{int(row['facts'])})",
-            f"{row['with_fact_pct']:.1f} ({int(row['with_fact'])})",
-            f"{row['prompt_pct']:.1f} ({int(row['prompt_facts'])})",
-            f"{row['opening_pct']:.1f} ({int(row['opening_ok'])})",
-            f"{row['lines_median']:g}",
-            f"{row['citations_valid_pct']:.1f} ({int(row['citations'])})",
-            f"{int(row['claims_verified'])}/{int(row['claims_made'])} ({int(row['claims_dropped'])} dropped)",
-            f"{row['seconds_per_answer']:.2f}",
-        )
-    return table
-
-
 def _evaluate_answers(
-    instances: list[Any], trees: Path, ks: tuple[int, ...], options: dict[str, Any], json_out: Path | None
+    instances: list[Any],
+    trees: Path,
+    ks: tuple[int, ...],
+    options: dict[str, Any],
+    json_out: Path | None,
+    graph_check: int = 0,
 ) -> None:
-    """``codeqa eval --answers``: ask every question with the chosen backend and score the answers."""
-    from codeqa.evaluate.answers import run_answer_eval, summarize_answers, write_answers_json
+    """``codeqa eval --answers``: ask every question with the chosen backend and score the answers; with
+    ``graph_check``, also check that many symbol-graph links per Python tree against Jedi."""
+    from codeqa.evaluate.answers import (
+        graph_checks,
+        run_answer_eval,
+        summarize_answers,
+        summarize_graph_checks,
+        write_answers_json,
+    )
+    from codeqa.evaluate.graphcheck import jedi_missing
+
+    if graph_check and (reason := jedi_missing()):
+        err.print(f"[bold red]error:[/] {safe(reason)}")
+        raise typer.Exit(2)
 
     def show(result) -> None:
         gold = "gold in sources" if result.metrics.get(f"acc@{max(ks)}") else "gold missing"
@@ -164,9 +154,14 @@ def _evaluate_answers(
 
     results = run_or_exit(lambda: run_answer_eval(instances, trees, settings(), ks=ks, on_result=show, **options))
     summary = summarize_answers(results)
-    out.print(_answers_table(summary, ks, options["backend"]))
+    out.print(answers_table(summary, ks, options["backend"]))
+    extra: dict[str, Any] = {"backend": options["backend"], "model": options["model"]}
+    if graph_check:
+        checked = run_or_exit(lambda: graph_checks(results, instances, trees, graph_check))
+        extra["graph_check"] = {"summary": summarize_graph_checks(checked), "trees": checked}
+        out.print(graph_table(extra["graph_check"]["summary"], graph_check))
     if json_out:
-        write_answers_json(json_out, results, {"backend": options["backend"], "model": options["model"]})
+        write_answers_json(json_out, results, extra)
         out.print(f"wrote {json_out}")
 
 
@@ -216,6 +211,14 @@ def evaluate(
     answers_dir: Annotated[
         Path | None, typer.Option(help="With --answers: write each answer's markdown here (one file per question).")
     ] = None,
+    graph_check: Annotated[
+        int,
+        typer.Option(
+            min=0,
+            help="With --answers: check N symbol-graph links per Python tree against Jedi (precision, recall; "
+            "needs jedi).",
+        ),
+    ] = 0,
 ) -> None:
     """Measure file localization: index each instance's tree, ask its question, score the file ranking."""
     from codeqa.evaluate import load_dataset, run_eval, summarize, write_json
@@ -240,7 +243,7 @@ def evaluate(
             raise typer.BadParameter(f"--backend must be {choices_text()}, got {backend!r}")
         options = {"backend": backend, "model": model, "keep_indexes": keep, "reuse_indexes": reuse,
                    "answers_dir": answers_dir}  # fmt: skip
-        _evaluate_answers(instances, trees, ks, options, json_out)
+        _evaluate_answers(instances, trees, ks, options, json_out, graph_check)
         return
 
     def show(result) -> None:

@@ -64,3 +64,49 @@ def language_table(summary: dict[str, dict[str, float]], ks: tuple[int, ...]) ->
         tail = [f"{metrics.get('chunk_ndcg@10', 0.0):.1f}", f"{metrics.get('files@10', 0.0):.2f}"] if chunks else []
         table.add_row(safe(name), str(int(metrics["n"])), *accs, f"{metrics['mrr@10']:.1f}", *tail)
     return table
+
+
+def answers_table(summary: dict[str, dict[str, float]], ks: tuple[int, ...], backend: str) -> Table:
+    columns = [f"Acc@{x}" for x in ks]
+    table = Table(
+        "group", "n", *columns, "facts shown", ">=1 fact", "facts in prompt", "opening file", "lines (median)",
+        "citations valid", "call claims", "s/answer", title=f"answers ({backend})",
+    )  # fmt: skip
+    order = sorted(summary.items(), key=lambda kv: (kv[0] != "overall", kv[0]))
+    for group, row in order:
+        n = int(row["n"])
+        accs = [f"{row[f'acc@{x}']:.1f} ({round(row[f'acc@{x}'] * n / 100)})" for x in ks]
+        table.add_row(
+            safe(group),
+            str(n),
+            *accs,
+            f"{row['facts_pct']:.1f} ({int(row['facts_shown'])}/{int(row['facts'])})",
+            f"{row['with_fact_pct']:.1f} ({int(row['with_fact'])})",
+            f"{row['prompt_pct']:.1f} ({int(row['prompt_facts'])})",
+            f"{row['opening_pct']:.1f} ({int(row['opening_ok'])})",
+            f"{row['lines_median']:g}",
+            f"{row['citations_valid_pct']:.1f} ({int(row['citations'])})",
+            f"{int(row['claims_verified'])}/{int(row['claims_made'])} ({int(row['claims_dropped'])} dropped)",
+            f"{row['seconds_per_answer']:.2f}",
+        )
+    return table
+
+
+def graph_table(summary: dict[str, dict[str, float | None]], sample: int) -> Table:
+    table = Table("group", "trees", "links checked", "right / wrong / unknown", "precision", "call precision",
+                  "recall", title=f"symbol graph vs Jedi ({sample} links per tree)")  # fmt: skip
+
+    def pct(value: float | None) -> str:
+        return "–" if value is None else f"{value:.1f}"
+
+    for group, row in sorted(summary.items(), key=lambda kv: (kv[0] != "overall", kv[0])):
+        table.add_row(
+            safe(group),
+            str(row["trees"]),
+            str(row["sampled"]),
+            f"{row['right']} / {row['wrong']} / {row['unknown']}",
+            pct(row["precision"]),
+            pct(row["call_precision"]),
+            pct(row["recall"]),
+        )
+    return table

@@ -11,7 +11,10 @@ correct explanation has to show: the hashing call, the status code, the config k
 - opening-line file accuracy: whether the first file the answer cites is a gold file;
 - key facts in the prompt: the facts present in the brief a language model is given for the same question
   (``brief.build_brief`` with Ollama's budget), measured without any model — what a local model can use;
-- call claims ("A calls B") the extractive answer made, verified in the caller's code and dropped (``claims``).
+- call claims ("A calls B") the extractive answer made, verified in the caller's code and dropped (``claims``);
+- the app's frameworks as its manifests and imports show them (``frameworks.evidence``): every count is also
+  reported per framework ("framework: Flask + React"), and ``graph_checks`` measures the symbol graph's links
+  against Jedi per Python tree (``evaluate.graphcheck``), grouped the same way.
 
 Any backend can be measured (``none`` is the extractive answer). Indexes are built like ``codeqa eval``'s (test
 files left out) and share its names, so ``--keep``/``--reuse`` work across both.
@@ -62,6 +65,7 @@ class AnswerResult:
     claims_verified: int = 0  # ... that a call in A's lines resolves to B (or, without a resolver, by name)
     claims_dropped: int = 0  # ... dropped, not shown
     claims_by_name: int = 0  # verified by name only (languages without a call resolver)
+    framework: str = ""  # the app's frameworks with evidence, most evident first ("Flask + React"; "" for none)
 
 
 CLAIM_COUNTS = ("claims_made", "claims_verified", "claims_dropped", "claims_by_name")
@@ -101,12 +105,74 @@ def source_files(paths: Sequence[str]) -> list[str]:
     return list(dict.fromkeys(paths))
 
 
+def framework_group(framework: str) -> str:
+    return f"framework: {framework or 'none found'}"
+
+
+def app_frameworks(stream: AnswerStream) -> str:
+    """The frameworks the answer's evidence shows for the whole app, most evident first."""
+    if stream.explanation is None:
+        return ""
+    return " + ".join(stream.explanation.evidence.frameworks())
+
+
+def graph_checks(results: Sequence[AnswerResult], instances: Sequence[Instance], trees: Path, sample: int,
+                 seed: int = 35) -> list[dict]:  # fmt: skip
+    """The symbol graph of each answered tree with Python links, checked against Jedi on ``sample`` links per graph
+    (``evaluate.graphcheck``), with the app's frameworks; trees without Python links are left out."""
+    from codeqa.evaluate.graphcheck import measure
+
+    framework = {result.repo: result.framework for result in results}
+    rows, seen = [], set()
+    for instance in instances:
+        tree = instance.tree(trees)
+        if tree in seen or instance.repo not in framework:
+            continue
+        seen.add(tree)
+        checked = measure(tree, sample, seed)
+        if checked["graphs"].get("resolved", checked["graphs"]["names only"])["links"]:
+            rows.append({"repo": instance.repo, "framework": framework[instance.repo], **checked})
+    return rows
+
+
+def summarize_graph_checks(rows: Sequence[dict]) -> dict[str, dict[str, float | None]]:
+    """Per repository, per framework and overall: links sampled, right / wrong / unknown, precision of all links and
+    of calls, and recall (right names-only links the resolved graph keeps)."""
+    groups: dict[str, list[dict]] = defaultdict(list)
+    for row in rows:
+        graph = row["graphs"].get("resolved", row["graphs"]["names only"])
+        recall = row["graphs"]["names only"]
+        entry = {**graph, "recall_right": recall.get("right", 0), "recall_kept": recall.get("right_kept_by_resolved")}
+        for group in ("overall", row["repo"], framework_group(row["framework"])):
+            groups[group].append(entry)
+    summary: dict[str, dict[str, float | None]] = {}
+    for group, entries in groups.items():
+        right, wrong = sum(e["right"] for e in entries), sum(e["wrong"] for e in entries)
+        calls_right, calls_wrong = sum(e["calls_right"] for e in entries), sum(e["calls_wrong"] for e in entries)
+        kept = [e for e in entries if e["recall_kept"] is not None]
+        recall_right = sum(e["recall_right"] for e in kept)
+        summary[group] = {
+            "trees": len(entries),
+            "sampled": sum(e["sampled"] for e in entries),
+            "right": right,
+            "wrong": wrong,
+            "unknown": sum(e["unknown"] for e in entries),
+            "precision": round(100 * right / (right + wrong), 1) if right + wrong else None,
+            "call_precision": round(100 * calls_right / (calls_right + calls_wrong), 1)
+            if calls_right + calls_wrong
+            else None,
+            "recall": round(100 * sum(e["recall_kept"] for e in kept) / recall_right, 1) if recall_right else None,
+        }
+    return summary
+
+
 def summarize_answers(results: Sequence[AnswerResult]) -> dict[str, dict[str, float]]:
     """Per group (overall and per repository): n, Acc@k, facts shown, answers with a fact, citations, seconds."""
     groups: dict[str, list[AnswerResult]] = defaultdict(list)
     for result in results:
         groups["overall"].append(result)
         groups[result.repo].append(result)
+        groups[framework_group(result.framework)].append(result)
     summary: dict[str, dict[str, float]] = {}
     for group, members in groups.items():
         n = len(members)
@@ -208,6 +274,7 @@ def run_answer_eval(
             facts_shown(prompt_text(prompt), instance.key_facts) if prompt else [],
             prompt.tokens if prompt else 0,
             **(stream.explanation.claims.counts() if stream.explanation is not None else {}),
+            framework=app_frameworks(stream),
         )
         if answers_dir is not None:
             (answers_dir / f"{instance.instance_id}.md").write_text(

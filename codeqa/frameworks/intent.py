@@ -1,6 +1,8 @@
 """What a question is about, in the handful of topics a newcomer asks a web application about.
 
-A question can have several intents ("where is a failed login logged?": auth, errors, logging). They choose which
+A question can have several intents ("where is a failed login logged?": auth, errors, logging). Signing in
+(``auth``: who the user is) and permissions (``access``: what the user may do) are apart: "how are the dashboard's
+permissions checked?" is not answered by the login view. They choose which
 framework constructs (``conventions``) count as evidence of the mechanism: for "what happens when a request fails"
 that is the error handlers and the error middleware, for "how does authentication flow" the filters, guards and
 session set-up. Words are matched as the question spells them (lower case, word starts), so "authenticating",
@@ -19,8 +21,11 @@ import re
 from functools import lru_cache
 
 INTENTS: dict[str, str] = {
-    "auth": r"auth|log(?:s|ged|ging)?[\s-]?in\b|sign(?:s|ed|ing)?[\s-]?(?:in|on|up)\b|sign-?in|login|logon|password|"
-    r"session|token|jwt|oauth|credential|permission|current.user|who is (?:signed|logged)|identity|prove who",
+    "auth": r"auth(?!ori[sz])|log(?:s|ged|ging)?[\s-]?in\b|sign(?:s|ed|ing)?[\s-]?(?:in|on|up)\b|sign-?in|login|logon|"
+    r"password|session|token|jwt|oauth|credential|current.user|who is (?:signed|logged)|identity|prove who",
+    "access": r"permi(?:ssion|tted)|authori[sz]|roles?\b|access (?:control|rights?|level)|privilege|polic(?:y|ies)|"
+    r"(?:only|just) (?:admins?|administrators?|staff|owners?)\b|who (?:may|can|is allowed)|allowed to|forbidden|"
+    r"read-only access|full access",
     "errors": r"error|fail|exception|crash|goes wrong|went wrong|broke|reject|denied|refus|not found|404|500|raise|"
     r"throw",
     "logging": r"log(?!\s?(?:\w+\s)?(?:in|on)\b)(?:s|ged|ger|ging)?\b|"
@@ -31,9 +36,9 @@ INTENTS: dict[str, str] = {
     "jobs": r"background|queue|schedul|cron|worker|periodic|every (?:day|hour|minute)",
 }
 _COMPILED = {name: re.compile(rf"\b(?:{pattern})", re.IGNORECASE) for name, pattern in INTENTS.items()}
-PRIMARY = ("errors", "logging", "auth", "config", "jobs", "entry")  # the more specific topic leads
+PRIMARY = ("errors", "logging", "auth", "access", "config", "jobs", "entry")  # the more specific topic leads
 HOOK = "hook"
-CROSS_CUTTING = ("logging", "auth")
+CROSS_CUTTING = ("logging", "auth", "access")
 PLACEMENT = re.compile(
     r"\bwhere (?:would|should|could|can|do|might|to|is the (?:best |right )?place to) (?:i |we |you |one )?"
     r"(?:best )?(?:add|put|hook|plug|insert|wire|attach|register|implement|introduce)\b",

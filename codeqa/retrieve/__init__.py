@@ -7,6 +7,7 @@ from codeqa.retrieve.filters import Filters, check_filter_values, normalize_path
 from codeqa.retrieve.fusion import Weights
 from codeqa.retrieve.neighbors import Neighbors, neighbors
 from codeqa.retrieve.query import MAX_QUERY_CHARS, query_identifiers, validate_query
+from codeqa.retrieve.question import Question
 from codeqa.retrieve.retrieval import FileHit, Retrieval, retrieve
 
 __all__ = [
@@ -14,6 +15,7 @@ __all__ = [
     "FileHit",
     "Filters",
     "Neighbors",
+    "Question",
     "Retrieval",
     "Weights",
     "check_filter_values",

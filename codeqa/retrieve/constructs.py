@@ -18,7 +18,6 @@ import numpy as np
 
 from codeqa.frameworks.conventions import Construct, Convention, anchor_rows
 from codeqa.frameworks.detection import detect
-from codeqa.frameworks.intent import intents
 from codeqa.store.lexical import code_tokens
 from codeqa.store.searchfiles import SearchFiles
 
@@ -70,12 +69,11 @@ def _anchor_files(files: SearchFiles, construct: Construct, languages: Sequence[
     return found
 
 
-def construct_evidence(files: SearchFiles, query: str) -> np.ndarray:
+def construct_evidence(files: SearchFiles, topics: Sequence[str]) -> np.ndarray:
     """Per file: the weight of the strongest construct for the question's topics that the file's code holds (0 when
     the question has no such topic, or the index no framework construct for it), shrunk for an anchor that many
-    files hold (``BROAD``)."""
+    files hold (``BROAD``). ``topics``: the question's intents."""
     out = np.zeros(len(files.files), dtype=np.float32)
-    topics = intents(query)
     if not topics:
         return out
     for convention in index_conventions(files):

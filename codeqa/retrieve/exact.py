@@ -42,20 +42,20 @@ def named_symbols(query: str, code_only: bool = False) -> list[str]:
 
 
 def exact_definitions(
-    files: SearchFiles, query: str, roles: Sequence[Role], mask: np.ndarray | None = None
+    files: SearchFiles, spelled: Sequence[str], words: int, roles: Sequence[Role], mask: np.ndarray | None = None
 ) -> list[int]:
-    """Chunk rows defining the one symbol a short question names (best first), or [] when the path does not apply.
+    """Chunk rows defining the one symbol a short question (of ``words`` words) names (best first), or [] when the
+    path does not apply. ``spelled``: the names the question spells like code (``Question.spelled``).
 
     A name qualifies when some chunk defines exactly that name (case-sensitive) and at most ``MAX_FILES`` source
     files do (or, when no source file does, at most that many other files); the path applies when the qualifying
     names all point at the same definitions' files.
     """
-    words = len(query.split())
     if words > MAX_WORDS_CODE:
         return []
     row_file = files.files.row_file
     found: dict[str, list[int]] = {}
-    for name in named_symbols(query, code_only=words > MAX_WORDS):
+    for name in spelled:
         rows = [
             row
             for row in files.definers.get(name.lower(), ())
@@ -75,9 +75,10 @@ def exact_definitions(
     return sorted(found[best], key=lambda row: (_is_member(files.table.symbols[row], best), row))
 
 
-def asks_only_for_the_name(query: str) -> bool:
-    """A short question is about the name itself; a longer one names it while asking about more."""
-    return len(query.split()) <= MAX_WORDS
+def asks_only_for_the_name(words: int) -> bool:
+    """A short question (of ``words`` words) is about the name itself; a longer one names it while asking about
+    more."""
+    return words <= MAX_WORDS
 
 
 def _is_member(symbol: str, name: str) -> bool:

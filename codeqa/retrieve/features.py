@@ -31,10 +31,9 @@ from codeqa.retrieve.file_signals import (
     per_file_max,
     symbol_and_mention,
 )
-from codeqa.retrieve.query import qualified_names, question_tokens
+from codeqa.retrieve.question import Question
 from codeqa.retrieve.registry import Columns, FeatureRegistry
-from codeqa.retrieve.roles import PERIPHERAL, Role, roles_asked_for
-from codeqa.store.lexical import plain_tokens
+from codeqa.retrieve.roles import PERIPHERAL, Role
 from codeqa.store.searchfiles import SearchFiles
 
 PER_SIGNAL = 60  # best files taken from each signal
@@ -59,8 +58,6 @@ class ChunkSignals:
     dense_top: list[int]
     lexical_top: list[int]
     symbol_rows: list[int]
-    names: set[str]  # names the question mentions (lower-cased)
-    file_names: set[str]  # file names the question mentions (lower-cased)
     doc_texts: list[str] = field(default_factory=list)  # best documentation chunks' texts (they name code)
 
 
@@ -82,11 +79,10 @@ class FileContext(Columns):
     """One question's per-file evidence (whole-index arrays, numbered as ``SearchFiles.files``) and its candidates."""
 
     files: SearchFiles
-    query: str
+    question: Question
     signals: ChunkSignals
     numbers: np.ndarray  # candidate file numbers
     per_file: dict[str, np.ndarray]
-    query_tokens: list[str]
     asked: frozenset[Role]
 
     def of(self, name: str) -> np.ndarray:
@@ -130,7 +126,7 @@ _add("fused_rr", _rank_of("fused"))
 _add("symbol", _relative_of("symbol"), "names the question mentions that the file defines (rarer weigh more)")
 _add("path_mention", lambda c: c.of("mention"), "the question names the file")
 _add("module_path", lambda c: c.of("module_path"), "the question names the file's module (Commands.Register)")
-_add("path_overlap", lambda c: path_overlap(c.files, c.numbers, c.query_tokens), "share of path words asked")
+_add("path_overlap", lambda c: path_overlap(c.files, c.numbers, c.question.tokens), "share of path words asked")
 _add("hits_dense", lambda c: np.log1p(per_file_count(c.files, c.signals.dense_top)[c.numbers]))
 _add("hits_bm25", lambda c: np.log1p(per_file_count(c.files, c.signals.lexical_top)[c.numbers]))
 _add("size", lambda c: c.of("size"), "log chunk count over the largest file's")
@@ -145,7 +141,7 @@ _add(
 )
 _add("doc_bridge", lambda c: _relative(doc_bridge(c.files, c.signals.doc_texts)[c.numbers]))
 _add("graph", lambda c: _relative(graph_spread(c.files, c.signals.fused)[c.numbers]), "spread from the best chunks")
-_add("ui_markup", lambda c: c.column("markup") * float(bool(UI_WORDS.search(c.query))))
+_add("ui_markup", lambda c: c.column("markup") * float(bool(UI_WORDS.search(c.question.text))))
 _add("construct", lambda c: c.of("construct"), "the file's code holds a framework construct for the question's topic")
 
 
@@ -154,11 +150,11 @@ def _interaction(name: str, condition):
 
 
 def _long(c: FileContext) -> bool:
-    return len(c.query.split()) > LONG_QUERY_WORDS
+    return c.question.words > LONG_QUERY_WORDS
 
 
 def _natural(c: FileContext) -> bool:
-    return not c.signals.names and not c.signals.file_names
+    return not c.question.names_code
 
 
 for _name in LONG_INTERACTIONS:
@@ -219,21 +215,20 @@ def file_mask(files: SearchFiles, chunk_mask: np.ndarray | None) -> np.ndarray:
 
 
 def per_file_evidence(
-    files: SearchFiles, query: str, query_vector: np.ndarray, signals: ChunkSignals, allowed: np.ndarray
+    files: SearchFiles, question: Question, query_vector: np.ndarray, signals: ChunkSignals, allowed: np.ndarray
 ) -> dict[str, np.ndarray]:
     """Whole-index per-file arrays the features and the candidate pool are made of."""
     index = files.files
-    query_tokens = list(question_tokens(query))
     vector = np.asarray(query_vector, dtype=np.float32)
     fused = np.zeros(len(index), dtype=np.float32)
     for row, score in signals.fused.items():
         number = index.row_file[row]
         fused[number] = max(fused[number], score)
-    symbol, mention = symbol_and_mention(files, signals.names, signals.file_names)
+    symbol, mention = symbol_and_mention(files, question.names, question.file_names)
     chunk_counts = np.bincount(index.row_file, minlength=len(index)).astype(np.float32)
     return {
-        "bm25_file": np.where(allowed, index.lexical.scores(query_tokens), 0.0).astype(np.float32),
-        "bm25_plain": np.where(allowed, index.plain.scores(plain_tokens(query)), 0.0).astype(np.float32),
+        "bm25_file": np.where(allowed, index.lexical.scores(list(question.tokens)), 0.0).astype(np.float32),
+        "bm25_plain": np.where(allowed, index.plain.scores(list(question.plain)), 0.0).astype(np.float32),
         "bm25_chunk": per_file_max(files, signals.lexical, 0.0),
         "dense_chunk": per_file_max(files, np.where(np.isfinite(signals.dense), signals.dense, -1.0), -1.0),
         "dense_card": np.asarray(index.cards @ vector, dtype=np.float32),
@@ -241,9 +236,9 @@ def per_file_evidence(
         "fused": fused,
         "symbol": symbol,
         "mention": mention,
-        "module_path": np.where(allowed, module_paths(files, qualified_names(query)), 0.0).astype(np.float32),
+        "module_path": np.where(allowed, module_paths(files, question.qualified), 0.0).astype(np.float32),
         "size": np.log1p(chunk_counts) / math.log(2 + chunk_counts.max()),
-        "construct": np.where(allowed, construct_evidence(files, query), 0.0).astype(np.float32),
+        "construct": np.where(allowed, construct_evidence(files, question.intents), 0.0).astype(np.float32),
     }
 
 
@@ -263,14 +258,14 @@ POOL_SIGNALS = (
 
 def candidate_features(
     files: SearchFiles,
-    query: str,
+    question: Question,
     query_vector: np.ndarray,
     signals: ChunkSignals,
     chunk_mask: np.ndarray | None,
 ) -> Candidates:
-    """The candidate files of ``query`` and their features (see ``FEATURES``)."""
+    """The candidate files of ``question`` and their features (see ``FEATURES``)."""
     allowed = file_mask(files, chunk_mask)
-    per_file = per_file_evidence(files, query, query_vector, signals, allowed)
+    per_file = per_file_evidence(files, question, query_vector, signals, allowed)
     pool: dict[int, None] = {}
     for name, positive_only in POOL_SIGNALS:
         values = per_file[name]
@@ -281,7 +276,6 @@ def candidate_features(
         return Candidates(numbers, np.zeros((0, len(FEATURES)), dtype=np.float32))
     roles = file_roles(files)
     mentioned = {roles[int(n)] for n in np.flatnonzero(per_file["mention"] > 0)}
-    asked = roles_asked_for(query, mentioned)
-    context = FileContext(files, query, signals, numbers, per_file, list(question_tokens(query)), asked)
+    context = FileContext(files, question, signals, numbers, per_file, question.roles_asked(mentioned))
     candidate_roles = tuple(roles[int(n)] for n in numbers)
     return Candidates(numbers, STAGE1.matrix(context, len(numbers)), candidate_roles, frozenset(mentioned))

@@ -7,13 +7,14 @@ from __future__ import annotations
 
 import re
 from collections import Counter
-from collections.abc import Sequence
+from collections.abc import Iterable, Sequence
 
 import numpy as np
 from scipy import sparse
 
 from codeqa.languages import CONFIG_LANGUAGES, DOC_LANGUAGES, MARKUP_LANGUAGES
-from codeqa.retrieve.query import query_identifiers, same_file
+from codeqa.retrieve.doc_refs import doc_references
+from codeqa.retrieve.query import same_file
 from codeqa.retrieve.roles import Role, roles_from_evidence
 from codeqa.store.lexical import path_tokens
 from codeqa.store.searchfiles import SearchFiles
@@ -34,7 +35,9 @@ def per_file_count(files: SearchFiles, rows: list[int]) -> np.ndarray:
     return out
 
 
-def symbol_and_mention(files: SearchFiles, names: set[str], file_names: set[str]) -> tuple[np.ndarray, np.ndarray]:
+def symbol_and_mention(
+    files: SearchFiles, names: Iterable[str], file_names: Iterable[str]
+) -> tuple[np.ndarray, np.ndarray]:
     """Per file: names it defines that the question mentions (rarer names weigh more), and file-name mentions."""
     index = files.files
     symbol = np.zeros(len(index), dtype=np.float32)
@@ -131,20 +134,47 @@ def graph_spread(files: SearchFiles, fused: dict[int, float]) -> np.ndarray:
 
 
 def doc_bridge(files: SearchFiles, doc_texts: list[str]) -> np.ndarray:
-    """Files defining the names that the best-matching documentation mentions (rarer names weigh more)."""
+    """Files defining the names that the best-matching documentation mentions (rarer names weigh more), and the files
+    its directives, roles, code references and paths point at (``doc_refs``; one vote per page, shared among the
+    files a pointer fits)."""
     index = files.files
     bridge = np.zeros(len(index), dtype=np.float32)
     for text in doc_texts:
-        names, _ = query_identifiers(text)
-        for name in sorted(names):
+        references = doc_references(text)
+        for name in sorted(references.names):
             defining = {int(index.row_file[row]) for row in files.definers.get(name, ())}
             if 0 < len(defining) <= 5:
                 for number in defining:
                     bridge[number] += 1.0 / len(defining)
+        pointed: dict[int, float] = {}
+        for parts in references.targets:
+            for number, share in _pointed_files(files, parts).items():
+                pointed[number] = max(pointed.get(number, 0.0), share)
+        for mentioned in sorted(references.files):
+            for row in files.rows_by_basename.get(mentioned.rsplit("/", 1)[-1], ()):
+                if same_file(files.table.paths[row], mentioned):
+                    pointed[int(index.row_file[row])] = 1.0
+        for number, share in pointed.items():
+            bridge[number] += share
     return bridge
 
 
-def path_overlap(files: SearchFiles, numbers: Sequence[int], query_tokens: list[str]) -> np.ndarray:
+def _pointed_files(files: SearchFiles, parts: tuple[str, ...]) -> dict[int, float]:
+    """The code files a documentation pointer names: by its module path (``pkg.mod.Cls`` → ``pkg/mod.py``, a package
+    ``pkg.sub`` → ``pkg/sub/__init__.py``), else the few files defining its last part."""
+    for path_parts in (parts, (*parts, "__init__")) if len(parts) >= 2 else ():
+        by_path = module_paths(files, [path_parts])
+        numbers = np.flatnonzero(by_path > 0)
+        if numbers.size:
+            return {int(n): float(by_path[n]) for n in numbers}
+    defining = {int(files.files.row_file[row]) for row in files.definers.get(parts[-1].lower(), ())}
+    defining = {n for n in defining if file_language(files, n) not in NOT_CODE}
+    if 0 < len(defining) <= 5:
+        return dict.fromkeys(defining, 1.0 / len(defining))
+    return {}
+
+
+def path_overlap(files: SearchFiles, numbers: Sequence[int], query_tokens: Iterable[str]) -> np.ndarray:
     """Share of a path's words (directories and file stem) that the question uses."""
     wanted = set(query_tokens)
     words = _path_words(files)

@@ -46,8 +46,8 @@ class Weights:
                 raise QueryError(f"Weight {key!r} needs a number, got {value!r}.") from None
         return cls(**values)
 
-    def file_bonus_for(self, query: str) -> float:
-        long_query = len(query.split()) > self.long_query_words
+    def file_bonus_for(self, words: int) -> float:
+        long_query = words > self.long_query_words
         return self.file_bonus_long if long_query else self.file_bonus
 
 

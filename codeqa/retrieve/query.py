@@ -6,7 +6,6 @@ import re
 from functools import lru_cache
 
 from codeqa.errors import QueryError
-from codeqa.store.lexical import code_tokens
 
 MAX_QUERY_CHARS = 20_000
 SURROGATE = re.compile("[\ud800-\udfff]")
@@ -28,7 +27,6 @@ FILE_LIKE = re.compile(  # from the start of a path-like run only: a later start
 TRACEBACK_FRAME = re.compile(r'File "([^"\n]+)", line \d+, in ([A-Za-z_][\w]*)')
 MODULE_PATH = re.compile(r"\b[a-z_][a-z0-9_]*(?:\.[a-z_][a-z0-9_]*){2,}\b")  # package.module.sub → a file
 QUALIFIED = re.compile(r"\b[A-Za-z_]\w*(?:(?:\.|::|\\+)[A-Za-z_]\w*)+")  # Mod.Sub, Mod::Sub, Ns\\Class
-TEST_WORDS = re.compile(r"\btest(s|ing|ed)?\b|\bspec\b|\bfixture", re.IGNORECASE)
 
 
 def validate_query(query: str) -> str:
@@ -85,7 +83,6 @@ def _identifiers(query: str) -> tuple[frozenset[str], frozenset[str]]:
     return frozenset(names), frozenset(files)
 
 
-@lru_cache(maxsize=32)
 def qualified_names(query: str) -> tuple[tuple[str, ...], ...]:
     """Qualified names the question mentions, as their parts: ``Commands.Aregister`` (Haskell, Elixir, Java),
     ``Devise::Models::Confirmable`` (Ruby, Rust, C++), ``App\\Http\\Kernel`` (PHP), ``pkg.sub.mod``. Two lower-case
@@ -102,14 +99,3 @@ def same_file(repo_path: str, mentioned: str) -> bool:
     """A mentioned path names a repository file when one is a suffix of the other (at a ``/`` boundary)."""
     lower = repo_path.lower()
     return lower == mentioned or lower.endswith("/" + mentioned) or mentioned.endswith("/" + lower)
-
-
-def asks_for_tests(query: str) -> bool:
-    """True when the question is about tests (then tests are not demoted)."""
-    return bool(TEST_WORDS.search(query))
-
-
-@lru_cache(maxsize=32)
-def question_tokens(query: str) -> tuple[str, ...]:
-    """The question's code tokens, computed once per question (a long issue report takes milliseconds)."""
-    return tuple(code_tokens(query))

@@ -5,7 +5,7 @@ second stage reads and the chunks returned).
 
 from __future__ import annotations
 
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass, field
 
 import numpy as np
@@ -16,7 +16,8 @@ from codeqa.retrieve.evidence import QueryTerms
 from codeqa.retrieve.exact import asks_only_for_the_name, exact_definitions
 from codeqa.retrieve.features import ChunkSignals, candidate_features
 from codeqa.retrieve.file_signals import file_roles
-from codeqa.retrieve.query import question_tokens
+from codeqa.retrieve.hubs import definers_before_hubs
+from codeqa.retrieve.question import Question
 from codeqa.retrieve.ranker import SECONDARY_GAP, Later, Ranker, secondary_files
 from codeqa.retrieve.rerank import STAGE2, RerankContext
 from codeqa.store.searchfiles import SearchFiles
@@ -55,7 +56,7 @@ class Ranked:
     trace: Trace | None = None
 
 
-def named_rows(files: SearchFiles, names: set[str]) -> list[int]:
+def named_rows(files: SearchFiles, names: Iterable[str]) -> list[int]:
     """Rows defining a name the question mentions (names defined in too many files are no evidence)."""
     rows: list[int] = []
     row_file = files.files.row_file
@@ -68,7 +69,7 @@ def named_rows(files: SearchFiles, names: set[str]) -> list[int]:
 
 def rank(
     files: SearchFiles,
-    query: str,
+    question: Question,
     query_vector: np.ndarray,
     signals: ChunkSignals,
     mask: np.ndarray | None,
@@ -79,7 +80,7 @@ def rank(
     later: Later,
     trace: bool = False,
 ) -> Ranked:
-    candidates = candidate_features(files, query, query_vector, signals, mask)
+    candidates = candidate_features(files, question, query_vector, signals, mask)
     if not len(candidates.files):
         return Ranked([], [], [], [], {})
     first = ranker.score(candidates.features)
@@ -90,7 +91,7 @@ def rank(
     top = order[:depth]
     numbers = candidates.files[top]
 
-    pool = chunk_pool(files, signals, numbers, mask, named_rows(files, signals.names))
+    pool = chunk_pool(files, signals, numbers, mask, named_rows(files, question.names))
     pool_features = CHUNKS.matrix(pool, len(pool.rows))
     within = later.chunks.within(pool_features, pool.owner)
     fetched: dict[int, Chunk] = {}
@@ -99,7 +100,7 @@ def rank(
         best = _best_rows(pool.rows, pool.owner, within, reranker.text_chunks or 2, len(numbers))
         fetched.update(fetch([row for rows in best for row in rows]))
         texts = [[fetched[row].text for row in rows if row in fetched] for rows in best]
-    terms = files.files.lexical.rarest(list(dict.fromkeys(question_tokens(query))), MAX_TERMS)
+    terms = files.files.lexical.rarest(list(dict.fromkeys(question.tokens)), MAX_TERMS)
     covered, counts = files.files.lexical.presence(terms, numbers)
     weights = QueryTerms.of(terms, counts, len(files.files))
     keep = [i for i, term in enumerate(terms) if term in weights.weights]
@@ -107,7 +108,7 @@ def rank(
         files,
         numbers,
         ranker.linear(candidates.features[top]),
-        signals.names,
+        set(question.names),
         np.asarray(query_vector, dtype=np.float32),
         files.files.per_file_max(np.where(np.isfinite(signals.dense), signals.dense, -1.0), -1.0)[numbers],
         frozenset(terms),
@@ -126,15 +127,16 @@ def rank(
     for position, candidate in enumerate(rest):  # after the re-ranked files, in first-stage order
         scores[candidate] = floor - 1.0 - position * 1e-3
 
+    head = _definers_before_hubs(files, candidates.files, [int(top[p]) for p in final_positions[:cut]], scores)
     roles = file_roles(files)
-    exact = exact_definitions(files, query, roles, mask)
-    ranked = [int(top[p]) for p in final_positions[:cut]] + rest
+    exact = exact_definitions(files, question.spelled, question.words, roles, mask)
+    ranked = head + rest
     chunk_file_scores = scores
     if exact:
         exact_files = {int(files.files.row_file[row]) for row in exact}
         leading = [c for c in ranked if int(candidates.files[c]) in exact_files]
         ranked = leading + [c for c in ranked if c not in leading]
-        if not asks_only_for_the_name(query):  # the other files' chunks keep their weight beside the definition
+        if not asks_only_for_the_name(question.words):  # the other files' chunks keep their weight beside the name
             chunk_file_scores = dict(scores)
         lead = max(scores.values()) + 1.0
         for position, candidate in enumerate(leading):
@@ -149,7 +151,7 @@ def rank(
     chosen = [int(pool.rows[i]) for i in top_chunks]
     chunk_value = {int(pool.rows[i]): float(values[i]) for i in top_chunks}
     if exact:
-        front = exact if asks_only_for_the_name(query) else exact[:1]
+        front = exact if asks_only_for_the_name(question.words) else exact[:1]
         chosen = list(dict.fromkeys([*front, *chosen]))[:k]
         chunk_value.update({row: 1.0 + 1e-3 * (len(front) - i) for i, row in enumerate(front)})
     missing = [row for row in chosen if row not in fetched]
@@ -180,6 +182,20 @@ def rank(
             mentioned=tuple(sorted(str(role) for role in candidates.mentioned)),
         )
     return result
+
+
+def _definers_before_hubs(
+    files: SearchFiles, numbers: np.ndarray, head: list[int], scores: dict[int, float]
+) -> list[int]:
+    """``head`` (candidates, best first) with each re-export hub after the module it takes names from (``hubs``);
+    the k-th file of the new order takes the k-th best score."""
+    order = definers_before_hubs(files, [int(numbers[c]) for c in head])
+    if order == list(range(len(head))):
+        return head
+    best = sorted((scores[c] for c in head), reverse=True)
+    head = [head[i] for i in order]
+    scores.update(zip(head, best, strict=True))
+    return head
 
 
 def _best_rows(

@@ -21,10 +21,10 @@ from codeqa.records import Chunk, Hit
 from codeqa.retrieve.features import ChunkSignals
 from codeqa.retrieve.filters import Filters
 from codeqa.retrieve.fusion import Weights, apply_penalties, file_scores, fuse
-from codeqa.retrieve.query import query_identifiers, question_tokens, validate_query
+from codeqa.retrieve.question import Question
 from codeqa.retrieve.ranker import Later, Ranker, default_later, default_ranker
 from codeqa.retrieve.ranking import Trace, rank
-from codeqa.retrieve.roles import Role, roles_asked_for
+from codeqa.retrieve.roles import Role
 from codeqa.retrieve.signals import (
     CANDIDATES,
     add_graph_evidence,
@@ -50,6 +50,7 @@ class Retrieval:
     hits: list[Hit]  # the top-k chunks, best first
     files: list[FileHit]  # every candidate file, best first (with its hits among the top-k)
     query_vector: np.ndarray | None = None  # the question's embedding (the map places the question with it)
+    question: Question | None = None  # the question as parsed (the answer reads it from here)
     candidates: list[str] = field(default_factory=list)  # with ``trace``: candidate files, in feature-row order
     features: np.ndarray | None = None  # with ``trace``: their first-stage features
     trace: Trace | None = None  # with ``trace``: what evaluation saves to train the rankers
@@ -73,7 +74,8 @@ def retrieve(
     files (``learned=False`` ranks chunks by their fused score and files by summed chunk scores instead, as
     before the rankers existed; kept for comparison). ``trace`` keeps what evaluation needs to train them.
     """
-    query = validate_query(query)
+    question = Question.parse(query)
+    query = question.text
     if k < 1:
         raise QueryError("k must be at least 1.")
     weights = weights or Weights()
@@ -84,27 +86,26 @@ def retrieve(
     filters.validate(table)
     mask = filters.mask(table)
     if mask is not None and not mask.any():
-        return Retrieval([], [])
+        return Retrieval([], [], question=question)
     allowed = len(table) if mask is None else int(mask.sum())
     n = min(CANDIDATES, allowed)
 
     query_vector = embedder.embed_query(query)
-    names, file_names = query_identifiers(query)
     similarity = dense_similarity(files.vectors, query_vector, mask)
-    lexical = files.lexical.scores(list(question_tokens(query)), mask)
+    lexical = files.lexical.scores(list(question.tokens), mask)
     signals = {
         "dense": dense_rows(similarity, n),
         "lexical": top_rows(lexical, n),
-        "symbol": symbol_matches(files, names, file_names, mask),
+        "symbol": symbol_matches(files, set(question.names), set(question.file_names), mask),
     }
     fused = fuse(signals, weights)
     if weights.graph and fused:
         add_graph_evidence(fused, files.graph, mask, weights.graph, n)
-    apply_penalties(fused, table, Role.TEST in roles_asked_for(query), weights)
+    apply_penalties(fused, table, Role.TEST in question.asks_for, weights)
     order = sorted(fused, key=lambda row: (-fused[row], row))
     if not learned:
-        retrieval = materialize(index, table, order, fused, k, weights.file_bonus_for(query))
-        retrieval.query_vector = query_vector
+        retrieval = materialize(index, table, order, fused, k, weights.file_bonus_for(question.words))
+        retrieval.query_vector, retrieval.question = query_vector, question
         return retrieval
     doc_rows = [row for row in order if table.kinds[row] == "doc"][:DOC_BRIDGE_CHUNKS]
     doc_texts = [chunk.text for chunk in index.chunks([table.ids[row] for row in doc_rows])]
@@ -115,8 +116,6 @@ def retrieve(
         dense_top=signals["dense"],
         lexical_top=signals["lexical"],
         symbol_rows=signals["symbol"],
-        names=names,
-        file_names=file_names,
         doc_texts=doc_texts,
     )
 
@@ -126,7 +125,7 @@ def retrieve(
 
     ranked = rank(
         files,
-        query,
+        question,
         query_vector,
         chunk_signals,
         mask,
@@ -150,6 +149,7 @@ def retrieve(
         hits=hits,
         files=list(file_hits.values()),
         query_vector=query_vector,
+        question=question,
         candidates=[paths[int(n)] for n in traced.candidates] if traced is not None else [],
         features=traced.features if traced is not None else None,
         trace=traced,

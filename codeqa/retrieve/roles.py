@@ -18,7 +18,6 @@ from __future__ import annotations
 import re
 from collections.abc import Iterable, Sequence
 from enum import StrEnum
-from functools import lru_cache
 
 import numpy as np
 from scipy import sparse
@@ -45,7 +44,7 @@ class Role(StrEnum):
 # Words that say a question is about a role after all (then its prior does not apply).
 ROLE_WORDS: dict[Role, str] = {
     Role.TEST: r"\b(tests?|testing|tested|spec|specs|fixtures?|pytest|unittest)\b",
-    Role.DOCS: r"\b(docs?|documentation|documented|readme|docstrings?|tutorial|guide)\b",
+    Role.DOCS: r"\b(docs?|documentation|documented|readme|tutorial|guide)\b",  # a docstring is code
     Role.CHANGELOG: r"\b(changelog|change ?log|release notes?|changes file|news file|history file)\b",
     Role.CI: r"\b(ci|continuous integration|workflows?|github actions?|pipelines?|travis|circleci|pre-commit)\b",
     Role.TOOLING: r"\b(packaging|setup\.py|setup\.cfg|pyproject|tox|nox|makefile|package\.json|tsconfig|"
@@ -60,6 +59,23 @@ ROLE_WORDS: dict[Role, str] = {
     Role.CONFIG: r"\b(config|configs|configure[sd]?|configuring|configuration|settings?|initiali[sz]ers?|"
     r"environments?|env)\b",
 }
+# A bug report, a commit message or a "where/how in the code" question is about code: the words above say "docs" in
+# passing there ("as documented", "the generated documentation is wrong"), so docs are asked for only by these.
+DOC_PAGES = re.compile(
+    r"\b(readme|tutorials?|guides?|docs? (pages?|site|folder|director(y|ies))|documentation (pages?|site|folder)|"
+    r"(in|read|see|check|update|fix|from) the (docs|documentation)|"
+    r"the (docs|documentation) (say|says|state|states|mention|mentions|explain|explains|describe|describes))\b|"
+    r"(^|[\s(\[])docs?/\S",
+    re.IGNORECASE,
+)
+CODE_QUESTION = re.compile(
+    r"\bwhere (is|are|does|do|did)\b|\bwhich (file|module|function|class|method|part|code)\b|"
+    r"\bin the (code|source|codebase|implementation)\b|\bhow (is|are|does|do)\b.{0,80}\b(implemented|work|works|"
+    r"handled|computed|defined|done|parsed|generated|built)\b|\b(traceback|exception|bug|crash(es|ed)?|fails?|"
+    r"failing|failed|broken|error|regression|fix(es|ed)?|should|expected|instead|wrong|incorrect(ly)?|twice|"
+    r"unexpected(ly)?|doesn'?t|does not|not working)\b",
+    re.IGNORECASE,
+)
 SHORT_QUESTION_WORDS = 60  # up to this long, one mention asks for a role
 ASK_RATE = 50  # a longer text asks for a role when it names it at least twice and once per this many words
 MIN_SOURCE_USERS = 2  # source files that use a file for a naming habit to give way
@@ -103,9 +119,8 @@ def roles_from_evidence(paths: Sequence[str], code: Sequence[bool], users: spars
     return roles
 
 
-@lru_cache(maxsize=32)
 def role_mentions(query: str) -> dict[Role, int]:
-    """How often the question names each role ("the changelog", "tests", "an example"); once per question."""
+    """How often the question names each role ("the changelog", "tests", "an example")."""
     return {role: len(pattern.findall(query)) for role, pattern in _WORDS.items()}
 
 
@@ -114,9 +129,23 @@ def asked(mentions: int, words: int) -> bool:
     return mentions > 0 and (words <= SHORT_QUESTION_WORDS or mentions >= max(2.0, words / ASK_RATE))
 
 
-def roles_asked_for(query: str, mentioned_roles: Iterable[Role] = ()) -> frozenset[Role]:
-    """Roles the question asks for: named in a short question, named repeatedly in a long text, or one of whose
-    files the question names (``mentioned_roles``)."""
+def roles_asked_by_words(query: str, mentions: dict[Role, int]) -> frozenset[Role]:
+    """Roles the question's words ask for: named in a short question, named repeatedly in a long text; docs in a
+    question about code only by naming the pages (``DOC_PAGES``)."""
     words = len(query.split())
-    found = {role for role, count in role_mentions(query).items() if asked(count, words)}
+    found = {role for role, count in mentions.items() if asked(count, words)}
+    if Role.DOCS in found and about_code(query, words) and not DOC_PAGES.search(query):
+        found.discard(Role.DOCS)
+    return frozenset(found)
+
+
+def about_code(query: str, words: int) -> bool:
+    """A bug report or a long change description, or a question about where or how the code does something."""
+    return words > SHORT_QUESTION_WORDS or bool(CODE_QUESTION.search(query))
+
+
+def roles_asked_for(query: str, mentioned_roles: Iterable[Role] = ()) -> frozenset[Role]:
+    """Roles the question asks for: by its words (``roles_asked_by_words``), or one of whose files it names
+    (``mentioned_roles``)."""
+    found = roles_asked_by_words(query, role_mentions(query))
     return frozenset(found | (set(mentioned_roles) - {Role.SOURCE}))

@@ -1,0 +1,59 @@
+"""What an answer may say a chunk *is*, from the chunk's own code rather than from the folder it sits in.
+
+A chunk's layer comes from its path (``chunk.layers``): everything under ``api/`` is "api", everything under
+``models/`` "model". Said as a role — "handles the request", "defines the stored data" — that guess turned false on
+real-size apps: a lookup helper in an API module "handled the request", an abstract request class did too. So a role
+is said only where the chunk's lines show it (a route decorator, a request parameter, a response; a column or an
+association; a template), and otherwise the answer says what the parser knows for sure: a function, a method, a class.
+"""
+
+from __future__ import annotations
+
+import re
+
+from codeqa.languages import CONFIG_LANGUAGES
+from codeqa.records import Chunk
+
+TEMPLATE_LANGUAGES = frozenset({"html", "erb", "haml", "slim", "pug", "vue", "svelte", "twig", "blade", "jinja"})
+_HANDLES = re.compile(
+    r"^\s*@(?:[\w.]+\.)?(?:route|get|post|put|patch|delete|api_view|action|websocket)\b"
+    r"|^\s*@(?:Get|Post|Put|Patch|Delete|Request)Mapping\b|^\s*@(?:Get|Post|Put|Patch|Delete|All)\("
+    r"|\b(?:router|app|api|bp|blueprint|route)\.(?:get|post|put|patch|delete|all|route|use)\s*\("
+    r"|\bdef \w+\(\s*(?:self,\s*)?request\b|\(\s*req\s*,\s*res\b|\$request\b|\bHttpServletRequest\b|\bconn\s*,\s*%?\{?"
+    r"|\bhttp\.ResponseWriter\b|\*gin\.Context\b|\becho\.Context\b|\bfiber\.Ctx\b"
+    r"|\b(?:render|redirect_to|redirect|respond_to|render_template|jsonify|JsonResponse|HttpResponse\w*|"
+    r"ResponseEntity|NextResponse|Response)\b\s*[(.:]|\bres\.(?:json|send|status|render|redirect)\(|\bhead\s+:\w+",
+    re.MULTILINE,
+)
+_RENDERS = re.compile(r"\b(?:render|render_template|TemplateResponse|view)\s*\(|^\s*return\s*\(?\s*<[A-Za-z]", re.M)
+_STORED = re.compile(
+    r"\b(?:models\.Model|db\.Model|declarative_base|Base\)|SQLModel|Column\(|mapped_column\(|models\.\w+Field\(|"
+    r"belongs_to|has_many|has_one|has_and_belongs_to_many|ApplicationRecord|ActiveRecord::Base|@Entity\b|@Table\b|"
+    r"@Column\b|extends\s+(?:Model|Authenticatable|Pivot)\b|\$fillable|\$casts|mongoose\.(?:model|Schema)|"
+    r"new\s+Schema\(|@Schema\(|Ecto\.Schema|schema\s+\"|gorm\.Model|prisma\.|sequelize\.define|DataTypes\.|"
+    r"\b(?:db|knex|sql)\(\s*['\"]\w+['\"]\s*\)|@Document\b|@Embeddable\b)"
+)
+_SETTINGS = re.compile(r"^\s*[A-Z][A-Z0-9_]{2,}\s*[:=]|\b(?:env|config|getenv|os\.environ)\b", re.M)
+KIND_PHRASES = {"function": "is a function", "method": "is a method", "class": "defines a class",
+                "module": "is the file's top-level code"}  # fmt: skip
+
+
+def role_phrase(chunk: Chunk, layer_verbs: dict[str, str], fallback: str) -> str:
+    """The verb phrase for ``chunk``: its layer's role where its code shows that role, else what it is."""
+    layer, text = str(chunk.layer), chunk.text
+    shown = {
+        "api": lambda: bool(_HANDLES.search(text)),
+        "view": lambda: chunk.language in TEMPLATE_LANGUAGES or bool(_RENDERS.search(text) or _HANDLES.search(text)),
+        "model": lambda: bool(_STORED.search(text)),
+        "config": lambda: chunk.language in CONFIG_LANGUAGES or bool(_SETTINGS.search(text)),
+    }
+    if layer in ("service", "core"):  # "implements the logic": of what was asked, nothing shows
+        return KIND_PHRASES.get(str(chunk.kind), fallback)
+    if layer in layer_verbs and (layer not in shown or shown[layer]()):
+        return layer_verbs[layer]
+    return KIND_PHRASES.get(str(chunk.kind), fallback)
+
+
+def shows_role(chunk: Chunk, layer_verbs: dict[str, str]) -> bool:
+    """Whether ``role_phrase`` says a role of ``chunk`` (not only what kind of definition it is)."""
+    return role_phrase(chunk, layer_verbs, "") in layer_verbs.values()
