@@ -199,24 +199,27 @@ def learned_orders(subset: list[dict], records: list[dict], l2: float) -> list[l
     return [[int(i) for i in np.argsort(-(file_features(r) @ weights[r["repo"]]), kind="stable")] for r in subset]
 
 
-def nested_orders(subset: list[dict], records: list[dict], grid: tuple[float, ...]) -> list[list[int]]:
-    """Like ``learned_orders``, with the L2 also chosen on the other repositories (inner leave-one-repo-out)."""
-    orders = []
+def nested_orders(subset: list[dict], records: list[dict], grid: tuple[float, ...], folds: int = 3) -> list[list[int]]:
+    """Like ``learned_orders``, with the L2 also chosen on the other repositories (``folds`` inner folds by
+    repository, first places)."""
+    orders: dict[str, list[int]] = {}
     for repo in sorted({r["repo"] for r in subset}):
         others = [r for r in records if r["repo"] != repo]
-        inner = {
-            l2: sum(hits(r, o)[1] for r, o in zip(others, learned_orders(others, others, l2), strict=True))
-            for l2 in grid
-        }
-        best = max(grid, key=lambda l2: (inner[l2], l2))
-        weights = fit_listwise(others, best)
-        for r in subset:
-            if r["repo"] == repo:
-                orders.append(
-                    (r["instance_id"], [int(i) for i in np.argsort(-(file_features(r) @ weights), kind="stable")])
-                )
-    by_id = dict(orders)
-    return [by_id[r["instance_id"]] for r in subset]
+        repos = sorted({r["repo"] for r in others})
+        fold_of = {name: i % folds for i, name in enumerate(repos)}
+        inner = dict.fromkeys(grid, 0)
+        for l2 in grid:
+            for fold in range(folds):
+                weights = fit_listwise([r for r in others if fold_of[r["repo"]] != fold], l2)
+                held = [r for r in others if fold_of[r["repo"]] == fold]
+                inner[l2] += sum(hits(r, _by(weights, r))[1] for r in held)
+        weights = fit_listwise(others, max(grid, key=lambda l2: (inner[l2], l2)))
+        orders.update({r["instance_id"]: _by(weights, r) for r in subset if r["repo"] == repo})
+    return [orders[r["instance_id"]] for r in subset]
+
+
+def _by(weights: np.ndarray, record: dict) -> list[int]:
+    return [int(i) for i in np.argsort(-(file_features(record) @ weights), kind="stable")]
 
 
 def report(args: argparse.Namespace) -> None:
