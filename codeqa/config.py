@@ -16,6 +16,9 @@ PACKAGED_MODEL = "packaged:all-MiniLM-L6-v2"
 STATIC_MODEL = "static:code"
 
 
+BackendChoice = Literal["auto", "ollama", "openai", "embedded", "none"]  # what --backend and the API accept
+
+
 class Settings(BaseSettings):
     model_config = SettingsConfigDict(env_prefix="CODEQA_", extra="ignore", populate_by_name=True)
 
@@ -69,7 +72,7 @@ class Settings(BaseSettings):
     )
 
     # answer stage: language-model backends (see codeqa.answer)
-    llm_backend: Literal["auto", "ollama", "openai", "embedded", "none"] = Field(
+    llm_backend: BackendChoice = Field(
         default="auto",
         description="'auto' = Ollama if reachable with a model, else a configured OpenAI-compatible endpoint, "
         "else the embedded model if opted in (CODEQA_EMBEDDED_AUTO or CODEQA_GGUF_PATH), else the extractive answer "
@@ -117,6 +120,12 @@ class Settings(BaseSettings):
         "on this machine; line numbers are kept.",
     )
 
+    open_indexes: int = Field(
+        default=3,
+        ge=1,
+        description="How many indexes a long-running process (the web app, the API) keeps loaded: their search files, "
+        "overview and map. The least recently used beyond this is released and read again from disk when next used.",
+    )
     warm_app: bool = Field(
         default=True,
         description="Load what every page needs (indexes, map layouts, the embedding model) in the background when "

@@ -7,6 +7,8 @@ raises ``IndexCancelled`` inside the index writer (the previous index is left un
 
 from __future__ import annotations
 
+import contextlib
+import ctypes
 import threading
 import time
 import uuid
@@ -140,6 +142,15 @@ def _run(job: IndexJob, settings: Settings, token: str | None) -> None:
         job.finished = time.time()
     if index is not None and job.report is not None:
         _prepare_views(job, index)
+    index = None
+    release_freed_memory()
+
+
+def release_freed_memory() -> None:
+    """Hand the heap that indexing (or a released index) freed back to the system: glibc keeps freed memory for
+    reuse, so a server that indexed a large repository otherwise holds its peak for the rest of its life."""
+    with contextlib.suppress(OSError, AttributeError):
+        ctypes.CDLL("libc.so.6").malloc_trim(0)
 
 
 def _prepare_views(job: IndexJob, index: Index) -> None:

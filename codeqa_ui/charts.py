@@ -12,6 +12,7 @@ import streamlit as st
 from codeqa.answer import chart_text
 from codeqa.explore import DependencyGraph, Overview
 from codeqa.store import Manifest
+from codeqa_ui import components as ui
 
 HEIGHT = 320
 
@@ -73,22 +74,14 @@ def tables(overview: Overview) -> None:
     """Largest files and most-referenced symbols, one above the other at full width: paths need the room."""
     st.subheader("Largest files")
     files = overview.largest_files(15)
-    top = max((f.lines for f in files), default=1)
-    st.dataframe(
-        [{"File": f.path, "Language": f.language, "Layer": f.layer, "Lines": f.lines} for f in files],
-        hide_index=True,
-        width="stretch",
-        column_config={
-            "File": st.column_config.TextColumn("File", width="large"),
-            "Lines": st.column_config.ProgressColumn("Lines", format="%d", min_value=0, max_value=top, width="medium"),
-        },
-    )
+    rows = [{"File": f.path, "Language": f.language, "Layer": f.layer, "Lines": f.lines} for f in files]
+    ui.table(rows, wrapped=("File",), name="Largest files")
     st.subheader("Most-referenced symbols")
     symbols = overview.top_symbols
     if not symbols:
         st.caption("No symbol is mentioned outside its own definition yet.")
         return
-    st.dataframe(
+    ui.table(
         [
             {
                 "Symbol": s.symbol,
@@ -99,13 +92,8 @@ def tables(overview: Overview) -> None:
             }
             for s in symbols
         ],
-        hide_index=True,
-        width="stretch",
-        column_config={
-            "Symbol": st.column_config.TextColumn("Symbol", width="large"),
-            "Kind": st.column_config.TextColumn("Kind", width="small"),
-            "Defined in": st.column_config.TextColumn("Defined in", width="large"),
-        },
+        wrapped=("Symbol", "Defined in"),
+        name="Most-referenced symbols",
     )
     st.caption("How often each defined name appears in other chunks: a quick guide to the central pieces.")
 

@@ -45,7 +45,7 @@ WRAP_KEY_LINES = (  # an answer's key lines wrap at the message's edge instead o
 )
 
 
-@st.cache_data(ttl=30, show_spinner="Checking which language models are reachable…")
+@st.cache_data(ttl=30, show_spinner=False)
 def _backends(home: str, ollama_host: str, openai_url: str | None, gguf: str | None) -> list[BackendStatus]:
     return list_backends(state.settings())
 
@@ -53,7 +53,8 @@ def _backends(home: str, ollama_host: str, openai_url: str | None, gguf: str | N
 def backend_picker() -> tuple[str, str | None, list[BackendStatus]]:
     """Sidebar choice of backend and model, showing what is reachable right now."""
     s = state.settings()
-    statuses = _backends(str(s.home_dir), s.ollama_host, s.openai_base_url, str(s.gguf_path or ""))
+    with state.spinner("Checking which language models are reachable…"):
+        statuses = _backends(str(s.home_dir), s.ollama_host, s.openai_base_url, str(s.gguf_path or ""))
     by_name = {b.name: b for b in statuses}
     side = st.sidebar
     side.subheader("Answers")

@@ -37,6 +37,41 @@ def breakable(path: str) -> str:
     return "/<wbr>".join(escape_markdown(html.escape(part)) for part in path.split("/"))
 
 
+TABLE_STYLE = (
+    "<style>.cq-table-scroll{overflow-x:auto;max-width:100%;border:1px solid #e6e9ef;border-radius:.5rem}"
+    ".cq-table{border-collapse:collapse;width:100%;font-size:.85rem;line-height:1.35}"
+    ".cq-table th{position:sticky;top:0;background:#f8f9fb;color:#52606d;font-weight:600;text-align:left}"
+    ".cq-table th,.cq-table td{padding:.35rem .6rem;border-bottom:1px solid #eef0f4;vertical-align:top}"
+    ".cq-table td.cq-num,.cq-table th.cq-num{text-align:right;white-space:nowrap;font-variant-numeric:tabular-nums}"
+    ".cq-table td.cq-path{overflow-wrap:anywhere;min-width:20ch}.cq-table td{min-width:6ch}</style>"
+)
+
+
+def _cell(value: object, column: str, wrapped: Sequence[str]) -> str:
+    if isinstance(value, int | float) and not isinstance(value, bool):
+        return f'<td class="cq-num">{value:,}</td>'
+    text = html.escape(str(value))
+    if column in wrapped:  # paths break after a "/" rather than inside a name
+        return f'<td class="cq-path">{text.replace("/", "/<wbr>")}</td>'
+    return f"<td>{text}</td>"
+
+
+def table(rows: Sequence[dict[str, object]], *, wrapped: Sequence[str] = (), name: str = "") -> None:
+    """A plain table that fits the page: long paths (``wrapped`` columns) wrap at "/", and a table still too wide
+    scrolls sideways inside its own box, so no column is ever cut off (Streamlit's data grid clipped them)."""
+    if not rows:
+        return
+    columns = list(rows[0])
+    numeric = {c for c in columns if all(isinstance(r[c], int | float) for r in rows)}
+    head = "".join(f'<th class="{"cq-num" if c in numeric else ""}">{html.escape(c)}</th>' for c in columns)
+    body = "".join("<tr>" + "".join(_cell(r[c], c, wrapped) for c in columns) + "</tr>" for r in rows)
+    label = f' aria-label="{html.escape(name)}"' if name else ""
+    st.html(
+        f'{TABLE_STYLE}<div class="cq-table-scroll"><table class="cq-table"{label}><thead><tr>{head}</tr></thead>'
+        f"<tbody>{body}</tbody></table></div>"
+    )
+
+
 def page(title: str, icon: str, *, sidebar: bool = True) -> None:
     """Page config and sidebar links, keeping the shared widgets' values when the user switches pages."""
     tab_icon = TAB_ICONS.get(icon, "🧭") if icon.startswith(":material/") else icon

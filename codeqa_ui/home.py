@@ -141,17 +141,14 @@ def skipped_list(report: IndexReport) -> None:
 
 
 def progress_panel(*, show_outcome: bool = True) -> None:
-    """This session's job: live progress (polled once a second), then its outcome. Another session's job is only
-    mentioned: its result (say, "Could not reach github.com") belongs to whoever started it."""
+    """This session's job: live progress (polled once a second), then its outcome. A job started in another tab is
+    shown while it runs; once finished, its outcome (say, "Could not reach github.com") stays with the tab that
+    started it, and its index is in the table: a new tab never greets its user with an old failure."""
     registry = state.jobs()
     mine = registry.latest(state.session_id())
     last = registry.latest()
-    if last is not None and last is not mine:
-        if last.running:
-            _live(last, own=False)
-        elif mine is None:
-            text = f"The last job on this machine, {ui.when(last.started)}: {_summary(last)} (another session)."
-            st.caption(safe_markdown(text))
+    if last is not None and last is not mine and last.running:
+        _live(last, own=False)
     if mine is None:
         return
     if mine.running:
@@ -159,14 +156,6 @@ def progress_panel(*, show_outcome: bool = True) -> None:
     elif show_outcome:
         _outcome(mine)
         _pick_new_index(mine)
-
-
-def _summary(job: IndexJob) -> str:
-    if job.report is not None:
-        return f"indexed {escape_markdown(job.report.manifest.name)}"
-    if job.cancelled:
-        return f"indexing {escape_markdown(job.label)} was cancelled"
-    return f"indexing {escape_markdown(job.label)} failed"
 
 
 def _pick_new_index(job: IndexJob) -> None:
@@ -182,7 +171,7 @@ def _live(job: IndexJob, *, own: bool) -> None:
         if not job.running:
             st.rerun()  # finished: redraw the whole page so the table shows the new index
         label = escape_markdown(job.label)  # repository text (a path may hold markdown)
-        title = f"Indexing {label}" if own else f"Another session is indexing {label}"
+        title = f"Indexing {label}" + ("" if own else " (started in another tab or window)")
         with st.status(title, expanded=own, state="running"):
             doing = _stages(job)
             eta = job.eta
@@ -227,7 +216,7 @@ def index_table(token: str = "") -> None:
             icon=":material/explore:",
         )
         return
-    st.dataframe(_rows(manifests), hide_index=True, width="stretch")
+    ui.table(_rows(manifests), wrapped=("Source",), name="Indexed repositories")
     names = [m.name for m in manifests]
     busy = (latest := state.jobs().latest()) is not None and latest.running
     for m in manifests:

@@ -45,18 +45,25 @@ class View:
     level: str  # FULL, AREAS or FILES
     key: str  # changes when the view does (resets the browser's own zoom)
 
-    @property
-    def span(self) -> float:
-        return max(self.x[1] - self.x[0], self.y[1] - self.y[0])
-
 
 def full_view(projection: Projection) -> View:
     if not len(projection):
         return View((-1.0, 1.0), (-1.0, 1.0), FULL, "all")
-    pad = 0.06
-    x0, x1 = float(projection.x.min()), float(projection.x.max())
-    y0, y1 = float(projection.y.min()), float(projection.y.max())
-    return View((x0 - pad, x1 + pad), (y0 - pad, y1 + pad), FULL, "all")
+    x0, x1 = _extent(projection.x)
+    y0, y1 = _extent(projection.y)
+    pad_x, pad_y = 0.04 * max(x1 - x0, 1e-6), 0.04 * max(y1 - y0, 1e-6)  # each axis scaled to its own spread
+    return View((x0 - pad_x, x1 + pad_x), (y0 - pad_y, y1 + pad_y), FULL, "all")
+
+
+def _extent(values: np.ndarray) -> tuple[float, float]:
+    """Where the points are along one axis: all of them, unless a few strays (1% at either end) lie so far out that
+    the rest would be squeezed into part of the frame; those stay a pan away."""
+    low, high = float(values.min()), float(values.max())
+    inner_low, inner_high = (float(v) for v in np.percentile(values, [1, 99]))
+    if high - low > 1.5 * (inner_high - inner_low) * 1.1:
+        pad = 0.05 * (inner_high - inner_low)
+        return max(low, inner_low - pad), min(high, inner_high + pad)
+    return low, high
 
 
 def _level_for(span: float, full: float) -> str:
@@ -64,12 +71,15 @@ def _level_for(span: float, full: float) -> str:
 
 
 def box_view(projection: Projection, bounds: tuple[float, float, float, float], key: str, min_share=0.18) -> View:
-    """A square view around ``bounds`` (x0, x1, y0, y1), padded, at least ``min_share`` of the whole map."""
+    """A view around ``bounds`` (x0, x1, y0, y1), padded, at least ``min_share`` of the whole map on each axis and
+    shaped like it (so it fills the frame as the whole map does)."""
     full = full_view(projection)
+    width, height = full.x[1] - full.x[0], full.y[1] - full.y[0]
     x0, x1, y0, y1 = bounds
-    span = min(max(x1 - x0, y1 - y0, min_share * full.span) * 1.25, full.span)
+    share = min(max((x1 - x0) / width, (y1 - y0) / height, min_share) * 1.25, 1.0)
     cx, cy = (x0 + x1) / 2, (y0 + y1) / 2
-    return View((cx - span / 2, cx + span / 2), (cy - span / 2, cy + span / 2), _level_for(span, full.span), key)
+    half_x, half_y = share * width / 2, share * height / 2
+    return View((cx - half_x, cx + half_x), (cy - half_y, cy + half_y), _level_for(share, 1.0), key)
 
 
 def region_view(projection: Projection, region: Region) -> View:
@@ -109,30 +119,41 @@ class Label:
         return f"<b>{title}</b><br><span style='font-size:{self.size - 2}px;color:#52606d'>{words}</span>"
 
 
-PLOT_PX = (740.0, 640.0)  # about the plot area's size in pixels: enough to keep labels from covering each other
+PLOT_PX = (480.0, 640.0)  # about the plot area in pixels (3/5 of the page beside the sidebar, 1280-1400 px wide)
+NUDGES = ((0, 0), (0, -1), (0, 1), (1, 0), (-1, 0), (0, -2), (0, 2), (1, -1), (-1, -1), (1, 1), (-1, 1))
+
+
+def label_box(label: Label, view: View) -> tuple[float, float, float, float]:
+    """About where ``label`` lands, in plot pixels (x0, x1, y0, y1), centred on its point."""
+    per_x = PLOT_PX[0] / max(view.x[1] - view.x[0], 1e-9)
+    per_y = PLOT_PX[1] / max(view.y[1] - view.y[0], 1e-9)
+    width = max(len(label.title) * label.size * 0.6, len(label.words) * (label.size - 2) * 0.55) + 10
+    height = (label.size + 6) * (2 if label.words else 1)
+    x, y = label.x * per_x, label.y * per_y
+    return x - width / 2, x + width / 2, y - height / 2, y + height / 2
+
+
+def overlap(a: tuple[float, float, float, float], b: tuple[float, float, float, float]) -> bool:
+    return a[0] < b[1] and b[0] < a[1] and a[2] < b[3] and b[2] < a[3]
 
 
 def spread(found: list[Label], view: View) -> list[Label]:
-    """Move a label that would cover a bigger one (placed first) up, down or sideways to the first free spot."""
+    """Move a label that would cover a bigger one (placed first) up, down or sideways to the first free spot; a
+    label with no free spot near its place is left out (a smaller place, named again when zoomed in)."""
     per_x = PLOT_PX[0] / max(view.x[1] - view.x[0], 1e-9)
     per_y = PLOT_PX[1] / max(view.y[1] - view.y[0], 1e-9)
     placed: list[tuple[float, float, float, float]] = []
     moved = []
     for label in found:
-        width = max(len(label.title) * label.size * 0.6, len(label.words) * (label.size - 2) * 0.55) + 10
-        height = (label.size + 6) * (2 if label.words else 1)
-        x, y = label.x * per_x, label.y * per_y
-        dx: float
-        dy: float
-        for dx, dy in ((0, 0), (0, -height), (0, height), (width, 0), (-width, 0), (0, -2 * height), (0, 2 * height)):
-            box = (x + dx - width / 2, x + dx + width / 2, y + dy - height / 2, y + dy + height / 2)
-            if not any(box[0] < b[1] and b[0] < box[1] and box[2] < b[3] and b[2] < box[3] for b in placed):
+        x0, x1, y0, y1 = label_box(label, view)
+        width, height = x1 - x0, y1 - y0
+        for across, down in NUDGES:
+            dx, dy = across * width, down * height
+            box = (x0 + dx, x1 + dx, y0 + dy, y1 + dy)
+            if not any(overlap(box, other) for other in placed):
+                placed.append(box)
+                moved.append(replace(label, x=label.x + dx / per_x, y=label.y + dy / per_y))
                 break
-        else:
-            dx, dy = 0.0, 0.0
-            box = (x - width / 2, x + width / 2, y - height / 2, y + height / 2)
-        placed.append(box)
-        moved.append(replace(label, x=label.x + dx / per_x, y=label.y + dy / per_y))
     return moved
 
 
@@ -146,8 +167,10 @@ def _labels(projection: Projection, view: View, colours: dict[str, str], mask: n
         level = 0 if view.level == FULL else 1
         titles = {r.id: r.title for r in projection.level(0)}
         found = []
-        for region in projection.level(level):
-            if _inside(view, region.x, region.y):
+        named: set[str] = set()  # two regions with one name ("tests" here and there): the biggest is named
+        for region in sorted(projection.level(level), key=lambda r: -r.size):
+            if _inside(view, region.x, region.y) and region.title not in named:
+                named.add(region.title)
                 colour = colours.get(titles.get(region.parent if level else region.id, ""), "#1f2933")
                 words = ", ".join(t for t in region.terms if t != region.title)[:48]
                 found.append(Label(region.title, words, region.x, region.y, 15 if level == 0 else 13, colour))
@@ -214,7 +237,7 @@ def figure(
         legend={"title": {"text": COLOURINGS[colour]}, "orientation": "h", "y": -0.01, "yanchor": "top"},
         showlegend=colour != "region",  # the place names are the legend
         xaxis={"visible": False, "range": list(view.x)},
-        yaxis={"visible": False, "range": list(view.y), "scaleanchor": "x"},
+        yaxis={"visible": False, "range": list(view.y)},  # no scaleanchor: a flat map would be a thin band
         plot_bgcolor="#ffffff",
         hoverlabel={"bgcolor": "white"},
     )

@@ -16,7 +16,6 @@ import threading
 import time
 import urllib.request
 
-WARMED_INDEXES = 8  # the first indexes of the picker (what pages open on); the rest load on their first visit
 _STARTED = threading.Lock()
 _LOG = logging.getLogger("codeqa.warm")
 started_at: float | None = None
@@ -47,14 +46,15 @@ def _warm() -> None:
         from codeqa_ui import charts, chat, codeview, mappanel, mapview, state  # noqa: F401 - every page's modules
 
         settings = state.settings()
-        manifests = state.manifests()[:WARMED_INDEXES]
-        for manifest in manifests:
-            state.facets(manifest)
-            state.overview(manifest)
-            state.projection(manifest)
-        state.embedder()  # Chat's questions and the Map's "Find on the map"
-        chat._backends(str(settings.home_dir), settings.ollama_host, settings.openai_base_url,
-                       str(settings.gguf_path or ""))  # fmt: skip
+        manifests = state.manifests()[: settings.open_indexes]  # the picker's first (what pages open on)
+        with state.without_spinners():
+            for manifest in manifests:
+                state.facets(manifest)
+                state.overview(manifest)
+                state.projection(manifest)
+            state.embedder()  # Chat's questions and the Map's "Find on the map"
+            chat._backends(str(settings.home_dir), settings.ollama_host, settings.openai_base_url,
+                           str(settings.gguf_path or ""))  # fmt: skip
         finished_at = time.monotonic()
         _LOG.warning("codeqa: warmed %d index(es) in %.1f s", len(manifests), finished_at - (started_at or 0.0))
     except Exception as exc:  # best effort: a page loads what it needs itself, and says so if that fails

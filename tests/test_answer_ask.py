@@ -85,7 +85,7 @@ def test_streamed_ollama_answer_with_citation_check(base: Settings):
         assert stream.notice is None and stream.backend == "ollama" and stream.extractive.startswith("**Extractive")
         pieces, answer = finish(stream)
         chat = server.bodies("/api/chat")[-1]
-    assert pieces == tokens and answer.text == "".join(tokens)
+    assert "".join(pieces) == "".join(tokens) and answer.text == "".join(tokens)  # shown sentence by sentence
     assert answer.generated and answer.backend == "ollama" and answer.model == "qwen2.5-coder:7b"
     assert answer.citations_valid == 2 and answer.citations_invalid == ["[99]"]
     assert chat["messages"][0] == {"role": "system", "content": SYSTEM_PROMPT}
@@ -98,15 +98,15 @@ def test_streamed_ollama_answer_with_citation_check(base: Settings):
 
 
 def test_reader_stopping_early_keeps_the_partial_answer(base: Settings):
-    with OllamaStandIn(reply=["one [1]", " two", " three"]) as server:
+    with OllamaStandIn(reply=["One [1]. ", "Two", " three"]) as server:
         stream = ask_named("shop", QUESTION, configured(base, ollama_host=server.url), backend="ollama")
         for piece in stream:
-            assert piece == "one [1]"
+            assert piece == "One [1]. "  # a sentence is shown once it is complete (and its claims checked)
             break
         answer = stream.result()
-    assert answer.text == "one [1]" and answer.generated and answer.citations_valid == 1
+    assert answer.text == "One [1]. " and answer.generated and answer.citations_valid == 1
     assert answer.notice == "The answer was stopped before it was complete."
-    assert list(stream) == ["one [1]"]  # iterating again replays the finished text
+    assert list(stream) == ["One [1]. "]  # iterating again replays the finished text
 
 
 def test_ollama_down_gives_one_line_notice_and_extractive_answer(base: Settings):

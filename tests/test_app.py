@@ -96,9 +96,35 @@ def wait_for_job(at: AppTest) -> AppTest:
 
 
 # -- Home ------------------------------------------------------------------------------------------------------------
-def index_table(at: AppTest):
-    """The table of indexes (the skipped-files list of the last job is a table too)."""
-    return next(frame.value for frame in at.dataframe if "Name" in frame.value.columns)
+def html_table(at: AppTest, name: str) -> dict[str, list[str]]:
+    """The page's table labelled ``name`` (``components.table``), column by column, cells as the browser shows them."""
+    from html.parser import HTMLParser
+
+    class Cells(HTMLParser):
+        def __init__(self) -> None:
+            super().__init__()
+            self.rows: list[list[str]] = []
+
+        def handle_starttag(self, tag: str, attrs: list) -> None:
+            if tag == "tr":
+                self.rows.append([])
+            elif tag in ("td", "th"):
+                self.rows[-1].append("")
+
+        def handle_data(self, data: str) -> None:
+            if self.rows and self.rows[-1]:
+                self.rows[-1][-1] += data
+
+    body = next(h.proto.body for h in at.get("html") if f'aria-label="{name}"' in h.proto.body)
+    cells = Cells()
+    cells.feed(body)
+    header, *rows = cells.rows
+    return {column: [row[i] for row in rows] for i, column in enumerate(header)}
+
+
+def index_table(at: AppTest) -> dict[str, list[str]]:
+    """The table of indexes (the skipped-files list of the last job is a data grid)."""
+    return html_table(at, "Indexed repositories")
 
 
 def test_home_indexes_reindexes_and_deletes(tmp_path: Path):
@@ -113,7 +139,7 @@ def test_home_indexes_reindexes_and_deletes(tmp_path: Path):
     assert "Indexed **shop-repo**: 9 files" in texts(at.success)
     assert "✅ **Embed chunks**" not in texts(at.markdown)  # the live panel is gone once done
     table = index_table(at)
-    assert list(table["Name"]) == ["shop-repo"] and int(table["Files"][0]) == 9 and int(table["Chunks"][0]) > 9
+    assert list(table["Name"]) == ["shop-repo"] and table["Files"][0] == "9" and int(table["Chunks"][0]) > 9
     assert table["Commit"][0] not in ("", "—") and table["Languages"][0].startswith("python")  # largest first
     skipped = next(e for e in at.expander if e.label.startswith("Skipped files"))
     assert skipped.label == "Skipped files: 1 unsupported-type"
@@ -129,7 +155,7 @@ def test_home_indexes_reindexes_and_deletes(tmp_path: Path):
     at = ok(button(at, "Delete").click().run())
     assert "Delete the index **shop-repo**?" in texts(at.warning)
     at = ok(button(at, "Keep it").click().run())
-    assert not at.warning and len(index_table(at)) == 1
+    assert not at.warning and len(index_table(at)["Name"]) == 1
     at = ok(button(at, "Delete").click().run())
     at = ok(button(at, "Yes, delete").click().run())
     assert "No repositories indexed yet" in texts(at.info)
@@ -412,7 +438,7 @@ def test_overview_shows_charts_tables_and_dependencies(shop: Settings):
     titles = [json.loads(c.proto.spec)["layout"].get("title", {}).get("text") for c in at.get("plotly_chart")]
     assert {"Languages by lines", "Layers (chunks)", "Kinds (chunks)"} <= set(titles)
     assert any(json.loads(c.proto.spec)["data"][0]["type"] == "treemap" for c in at.get("plotly_chart"))
-    files, symbols = at.dataframe[0].value, at.dataframe[1].value
+    files, symbols = html_table(at, "Largest files"), html_table(at, "Most-referenced symbols")
     assert files["File"][0] == "shop/auth.py"
     assert "hash_password" in list(symbols["Symbol"])
     assert ("tests", "shop") in dot_edges(at.get("graphviz_chart")[0].proto.spec)
@@ -448,7 +474,7 @@ def test_map_shows_a_pca_preview_while_the_layout_runs_in_the_background(shop: S
         assert started.wait(30)
         assert "while the map is laid out" in texts(at.info) and "PCA projection" in texts(at.caption)
         release.set()
-        _, future = state._layout_pool(str(shop.home_dir))[1].popitem()
+        future = state.open_indexes().get(Index.open("shop", shop).manifest, "layout", lambda: None)
         future.result(30)
         at = ok(app(MAP))
         assert "laid out by what their code is about" in texts(at.caption) and not at.info

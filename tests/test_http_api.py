@@ -89,20 +89,49 @@ def test_read_routes(plain: str):
     [
         ("post", "/indexes/nope/search", {"question": "x"}, 404, "IndexNotFoundError", "No index named 'nope'"),
         ("post", "/indexes/shop/search", {"question": "  "}, 422, "QueryError", "The question is empty"),
-        ("post", "/indexes/shop/search", {"question": "x", "kinds": ["fn"]}, 422, "QueryError", "Unknown kind 'fn'"),
-        ("post", "/indexes/shop/search", {"question": "x", "k": 0}, 422, "QueryError", "k must be between 1 and 200"),
-        ("post", "/indexes/shop/ask", {"question": "x", "k": 99}, 422, "QueryError", "k must be between 1 and 50"),
+        ("post", "/indexes/shop/search", {"question": "x", "kinds": ["fn"]}, 422, "ValidationError",
+         "kinds.0: Input should be 'function', 'method', 'class', 'module', 'doc', 'config', 'test' or 'other' "
+         "(got 'fn')"),
+        ("post", "/indexes/shop/search", {"question": "x", "k": 0}, 422, "ValidationError",
+         "k: Input should be greater than or equal to 1 (got 0)"),
+        ("post", "/indexes/shop/ask", {"question": "x", "k": 99}, 422, "ValidationError",
+         "k: Input should be less than or equal to 50 (got 99)"),
+        ("post", "/indexes/shop/search", {"question": "x", "langauges": ["go"]}, 422, "ValidationError",
+         "langauges: Extra inputs are not permitted"),
+        ("post", "/jobs", {"source": "."}, 404, "HTTPError", "Not Found"),  # read-only: no such route
+        ("get", "/indexes/shop/symbols/x/callers?limit=101", None, 422, "ValidationError",
+         "limit: Input should be less than or equal to 100 (got '101')"),
         ("post", "/indexes/shop/search", {"k": 3}, 422, "ValidationError", "question: Field required"),
-        ("post", "/indexes/shop/files", {"question": "x", "paths": ["../etc"]}, 422, "QueryError", "no '..'"),
         ("get", "/indexes/nope/overview", None, 404, "IndexNotFoundError", "(indexes: shop)"),
         ("get", "/indexes/shop/symbols/x/parents", None, 422, "ValidationError", "relation"),
+        ("get", "/indexes/shop/symbols/%20%20/callers", None, 422, "ValidationError",
+         "symbol: must hold a character other than white space (got '  ')"),
     ],
-)
+)  # fmt: skip
 def test_errors_are_json_with_the_cli_messages(plain: str, method, path, body, status, kind, message):
     response = httpx.request(method.upper(), f"{plain}{path}", json=body)
     assert response.status_code == status, response.text
     error = response.json()["error"]
     assert error["type"] == kind and message in error["message"], error
+
+
+@pytest.mark.parametrize(
+    ("route", "scope", "notice"),
+    [
+        ("search", {"layers": ["migration"]}, "No chunk in this index has layer 'migration'; this index has these "),
+        ("files", {"languages": ["rust"]}, "Unknown language 'rust'; this index has these languages: python"),
+        ("ask", {"kinds": ["other"]}, "No chunk in this index has kind 'other'"),
+        ("search", {"paths": ["../etc"]}, "Path filter '../etc' must be a directory inside the repository (no '..')"),
+    ],
+)
+def test_a_well_formed_scope_that_matches_nothing_is_an_empty_answer_with_a_notice(plain: str, route, scope, notice):
+    """The schema allows any layer or kind it lists and any language or path; whether this index has them is an
+    answer (nothing, and why), not a refused request."""
+    response = httpx.post(f"{plain}/indexes/shop/{route}", json={"question": "login", **scope}, timeout=60)
+    assert response.status_code == 200, response.text
+    body = response.json()
+    assert body["notice"].startswith(notice), body
+    assert body.get("results", body.get("files", body.get("sources"))) == []
 
 
 def test_sixteen_concurrent_requests_all_succeed_with_the_same_answers(plain: str):
@@ -162,7 +191,7 @@ def test_refuses_a_non_loopback_address_without_a_token(indexed):
 
 
 def test_answers_stream_as_server_sent_events(indexed):
-    with OpenAIStandIn(reply=["Passwords are hashed ", "with PBKDF2 ", "[1]."]) as llm:
+    with OpenAIStandIn(reply=["Passwords are hashed ", "with PBKDF2 [1]. ", "Then ", "stored."]) as llm:
         env = server_env(indexed[0], CODEQA_LLM_BACKEND="openai", CODEQA_OPENAI_BASE_URL=f"{llm.url}/v1")
         with api_server(env) as url:
             body = {"question": "how are passwords hashed?", "k": 4}
@@ -172,7 +201,7 @@ def test_answers_stream_as_server_sent_events(indexed):
                 response.read()
             stream = events(response)
             names = [name for name, _ in stream]
-            assert names == ["sources", "token", "token", "token", "answer"]
+            assert names == ["sources", "token", "token", "answer"]  # a sentence is sent once it is checked
             assert stream[0][1]["backend"] == "openai" and stream[0][1]["sources"]
             assert "".join(data["text"] for name, data in stream if name == "token") == stream[-1][1]["answer"]
             final = stream[-1][1]

@@ -111,15 +111,21 @@ def test_errors_are_tool_errors_with_the_cli_messages(indexed):
             assert failed and error["error"]["type"] == "IndexNotFoundError"
             assert error["error"]["message"].startswith("No index named 'nope' (indexes: shop)")
 
-            failed, error = await call(client, "search", index="shop", question="x", layers=["apis"])
-            assert failed and error["error"]["type"] == "QueryError"
-            assert "Unknown layer 'apis'" in error["error"]["message"] and "core" in error["error"]["message"]
+            # the tools' input schemas carry the request models' limits, checked before the tool runs
+            result = await client.call_tool("search", {"index": "shop", "question": "x", "layers": ["apis"]})
+            text = result.content[0].text
+            assert result.is_error and "layers.0" in text and "Input should be 'api', 'model'" in text, text
+
+            failed, found = await call(client, "search", index="shop", question="x", languages=["rust"])
+            assert not failed and found["results"] == []  # well-formed, nothing in this index: a notice says why
+            assert found["notice"].startswith("Unknown language 'rust'; this index has these languages: python")
 
             failed, error = await call(client, "ask", index="shop", question="   ")
             assert failed and error["error"]["message"].startswith("The question is empty")
 
             result = await client.call_tool("search", {"index": "shop", "question": "x", "k": 0})
-            assert result.is_error and result.content[0].text == "k must be between 1 and 200, got 0."
+            text = result.content[0].text
+            assert result.is_error and "\nk\n" in text and "Input should be greater than or equal to 1" in text, text
 
             result = await client.call_tool("index", {"source": "."})
             assert result.is_error  # not offered without --allow-write

@@ -86,7 +86,9 @@ def test_the_api_answers_a_lone_surrogate_with_a_json_422(indexed):
             ("ask", b'{"question": "hash \\ud800 password"}'),
             ("ask/stream", b'{"question": "\\udce9"}'),
             ("search", b'{"question": "password", "layers": ["\\ud83d"]}'),
+            ("search", b'{"question": "password", "languages": ["\\ud83d"]}'),
             ("ask", b'{"question": "password", "backend": "\\ud800"}'),
+            ("ask", b'{"question": "password", "model": "\\ud800"}'),
         ):
             response = httpx.post(
                 f"{url}/indexes/shop/{route}", content=body, headers={"content-type": "application/json"}

@@ -3,12 +3,14 @@
 from __future__ import annotations
 
 import importlib.util
+import os
 import sys
 from pathlib import Path
 
 import pytest
 
 SCRIPT = Path(__file__).resolve().parents[1] / "scripts" / "train_static_embedding.py"
+HELD_OUT = "HELD-OUT-REPOS.md"
 
 
 @pytest.fixture(scope="module")
@@ -56,12 +58,25 @@ def test_vendored_copies_are_excluded_by_path_but_common_words_are_not(recipe):
     assert recipe.excluded_path("lua/pl/utils.lua") is None
 
 
+def held_out_list() -> Path | None:
+    """The project's list of held-out repositories: ``CODEQA_HELD_OUT_LIST``, else ``shared/eval`` beside the checkout
+    (a worktree sits one level deeper)."""
+    if os.environ.get("CODEQA_HELD_OUT_LIST"):
+        return Path(os.environ["CODEQA_HELD_OUT_LIST"])
+    root = Path(__file__).resolve().parents[1]
+    found = [p / "eval" / HELD_OUT for p in (root.parent / "shared", root.parent.parent / "shared")]
+    return next((path for path in found if path.is_file()), None)
+
+
 def test_every_held_out_repository_is_in_the_exclusion_list(recipe):
-    root = Path(__file__).resolve().parents[1]  # ../shared beside main; a worktree sits one level deeper
-    found = [p for p in (root.parent / "shared", root.parent.parent / "shared") if (p / "eval").is_dir()]
-    if not found:
-        pytest.skip("../shared/eval is not beside this checkout")
-    held_out = found[0] / "eval" / "HELD-OUT-REPOS.md"
+    held_out = held_out_list()
+    if held_out is None:
+        pytest.skip(
+            f"needs the project's {HELD_OUT} (the evaluation data, kept outside the repository): set "
+            f"CODEQA_HELD_OUT_LIST=/path/to/{HELD_OUT}, or put shared/eval/ beside this checkout, to check that no "
+            "held-out repository can become training data"
+        )
+    assert held_out.is_file(), f"CODEQA_HELD_OUT_LIST names {held_out}, which is not a file"
     repos = {line[2:].strip().lower() for line in held_out.read_text().splitlines() if line.startswith("- ")}
     listed = {line.split()[0].lower() for line in recipe.EXCLUDED_FILE.read_text().splitlines() if "/" in line[:80]}
     assert {r for r in repos if "/" in r and " " not in r} <= listed

@@ -3,6 +3,7 @@
 Retrieval and the extractive map are done before the stream is returned, so a UI can show sources and the map
 at once and replace the map with generated text as it arrives. LLM failures never escape: before the first
 token they turn into the extractive answer plus a notice; after it, into the partial answer plus a notice.
+A model's text is shown sentence by sentence: one whose "A calls B" fails in the code is dropped (``modelclaims``).
 """
 
 from __future__ import annotations
@@ -15,11 +16,13 @@ from codeqa.answer.backends.registry import traits_of
 from codeqa.answer.backends.select import FALLBACK, choose_backend
 from codeqa.answer.brief import budget_for, build_brief, prompt_text
 from codeqa.answer.citations import check_citations
+from codeqa.answer.claims import ClaimTally
 from codeqa.answer.conversation import HISTORY_SHARE, condense_query, fit_history, normalize_history
 from codeqa.answer.explain import Explanation
 from codeqa.answer.extractive import flow_text, no_match, render_markdown
 from codeqa.answer.graphqa import answer_from_graph, graph_intent
 from codeqa.answer.injection import flag_sources
+from codeqa.answer.modelclaims import ModelClaims, checked
 from codeqa.answer.pool import explain_index
 from codeqa.answer.prompt import Prompt, build_summary_prompt
 from codeqa.answer.redact import count_masked, redact_secrets, redact_turns
@@ -85,6 +88,7 @@ class AnswerStream:
         self.explanation = explanation  # what the extractive answer and the model's brief were built from
         self._parts: list[str] = []
         self._answer: Answer | None = None
+        self.model_claims = ClaimTally()  # the model's own "A calls B" sentences: made, verified, dropped
         self._started = False
 
     @property
@@ -104,10 +108,12 @@ class AnswerStream:
         if self._backend is None or self._prompt is None:
             yield from self._extractive()
             return
+        claims = ModelClaims(self.explanation.context if self.explanation else None, self.sources)
+        self.model_claims = claims.tally
         try:
             tokens = self._backend.stream_chat(self._prompt.messages, self._model or "", max_tokens=self._max_tokens)
             try:
-                for piece in tokens:
+                for piece in checked(tokens, claims):  # a sentence is shown once its call claims are checked
                     self._parts.append(piece)
                     yield piece
             finally:
@@ -115,11 +121,11 @@ class AnswerStream:
                 if close:
                     close()
         except LLMError as exc:
-            yield from self._failed(str(exc))
+            yield from self._failed(str(exc), claims.flush())
             return
         except Exception as exc:  # a backend bug must still not reach the user as a traceback
             reason = f"The {self.backend} backend failed unexpectedly ({exc.__class__.__name__}: {exc})."
-            yield from self._failed(reason)
+            yield from self._failed(reason, claims.flush())
             return
         if self._suffix:
             if not "".join(self._parts).strip():  # the model said nothing: the extractive answer alone
@@ -136,8 +142,11 @@ class AnswerStream:
         self._finish(self.extractive, generated=False)
         yield self.extractive
 
-    def _failed(self, reason: str) -> Iterator[str]:
+    def _failed(self, reason: str, pending: str = "") -> Iterator[str]:
         """Before any text: the extractive answer; mid-answer: keep what came, say it was cut off."""
+        if pending:  # the sentence being written when the model failed (its claims checked)
+            self._parts.append(pending)
+            yield pending
         partial = "".join(self._parts)
         if not partial.strip():
             self.notice = f"{reason} {FALLBACK}"
@@ -184,10 +193,6 @@ class AnswerStream:
             self._finish(partial or self.extractive, generated=bool(partial))
         assert self._answer is not None
         return self._answer
-
-
-def _prompt_budget(settings: Settings, backend: LLMBackend) -> int:
-    return budget_for(settings, backend.context_tokens)
 
 
 def ask(
@@ -271,7 +276,7 @@ def _prompt(
         budget = max(256, min(settings.answer_token_budget, backend.context_tokens - SUMMARY_TOKENS - 16))
         prompt = build_summary_prompt(question, hits, flow, budget=budget, count=backend.count_tokens)
     else:
-        budget = _prompt_budget(settings, backend)
+        budget = budget_for(settings, backend.context_tokens)
         history = fit_history(turns, int(budget * HISTORY_SHARE), backend.count_tokens)
         repo = manifest.name + (f" @ {manifest.sha[:12]}" if manifest.sha else "")
         texts = {hit.chunk.id: redact_secrets(hit.chunk.text)[0] for hit in hits} if redacting else {}

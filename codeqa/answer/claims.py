@@ -58,10 +58,10 @@ class ClaimTally:
 class ClaimChecker:
     """Checks the links an answer states, reading the callers' files through ``context`` (each file once)."""
 
-    def __init__(self, context: AnswerContext) -> None:
+    def __init__(self, context: AnswerContext, texts: dict[str, str] | None = None) -> None:
         self.context = context
         self.tally = ClaimTally()
-        self._texts: dict[str, str] = {}
+        self._texts: dict[str, str] = {} if texts is None else texts  # shared by checkers of one answer
 
     def file_text(self, path: str) -> str:
         if path not in self._texts:

@@ -18,6 +18,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 
+from codeqa.answer.absence import Absence, errors_answered
 from codeqa.answer.choose import LEAD_MECHANISM, Candidate, allocate_lines, candidates, select_sources, source_lines
 from codeqa.answer.claims import ClaimChecker, ClaimTally, consistent_chain
 from codeqa.answer.context import AnswerContext
@@ -28,6 +29,7 @@ from codeqa.answer.keylines import KeyLine, Terms, question_terms
 from codeqa.answer.mechanism import Match, evidence, frameworks
 from codeqa.answer.outline import summary
 from codeqa.answer.values import Value, values_read
+from codeqa.answer.walk import Walk, walk_for
 from codeqa.frameworks.evidence import Evidence
 from codeqa.records import Chunk, Hit
 from codeqa.retrieve.question import Question
@@ -106,6 +108,10 @@ class Explanation:
     evidence: Evidence = field(default_factory=Evidence)  # the frameworks of the app's parts (what may be named)
     chain_uses: list[Use] = field(default_factory=list)  # the checked call of each hop of ``chain``
     claims: ClaimTally = field(default_factory=ClaimTally)  # the call claims made, verified and dropped
+    walk: Walk | None = None  # "how does X work / what happens when": entry → checked calls → outcome
+    absence: Absence | None = None  # "what happens when … fails" and no central error handler is in the index
+    own_errors: list[tuple[str, str]] = field(default_factory=list)  # (line, path:line): errors answered in place
+    context: AnswerContext | None = None  # what it was built from (a model's claims are checked against it)
 
     @property
     def open_steps(self) -> list[Step]:
@@ -256,7 +262,12 @@ def explain(
     for number, step in enumerate(ordered, start=1):  # numbering follows reading order
         step.rank = number
         step.calls, step.called_by = [], []
-    counts = allocate_lines(terms, [(s.chunk, s.matches) for s in opened], KEY_LINES, LINES_LEAST, LINES_MOST)
+    ranked = [opened[0], *sorted(opened[1:], key=lambda s: (-s.score, s.rank))] if opened else []  # ``best_first``
+    chunks = [step.chunk for step in ranked] if not weak_evidence(terms, opened) else []  # a loose match: no flow
+    found_walk, absence = walk_for(question, topics, context, checker, chunks)
+    block = (1 + found_walk.steps + (found_walk.response is not None) if found_walk else 0) + (absence is not None)
+    key_lines = KEY_LINES - block  # the steps take the place of key lines: the answer stays as long
+    counts = allocate_lines(terms, [(s.chunk, s.matches) for s in opened], key_lines, LINES_LEAST, LINES_MOST)
     allotted = {id(step): count for step, count in zip(opened, counts, strict=True)}
     for step in ordered:  # the best lines across the open sources are shown; a folded source shows its best one
         step.lines = _shown(source_lines(terms, step.chunk, step.matches, allotted.get(id(step), LINES_FOLDED)))
@@ -273,6 +284,7 @@ def explain(
     extra = [hit for step in ordered for hit in step.repeats]
     extra += [Hit(r.chunk, 0.0, r.chunk.id) for step in ordered for r in step.related]
     extra += [Hit(v.chunk, 0.0, v.chunk.id) for step in ordered for v in step.values]
+    extra += [Hit(chunk, 0.0, chunk.id) for chunk in (found_walk.chunks if found_walk else [])]  # the steps cite
     shown_ids = {step.chunk.id for step in ordered}
     unique = [hit for hit in {hit.chunk.id: hit for hit in extra}.values() if hit.chunk.id not in shown_ids]
     missing = missing_words(question, [step.chunk for step in ordered], context)
@@ -282,5 +294,7 @@ def explain(
     main = next(iter(shown.frameworks()), "")
     explanation = Explanation(question, ordered, chain, missing, sources, len(opened), main)
     explanation.intents, explanation.terms, explanation.lead, explanation.evidence = topics, terms, lead, shown
-    explanation.chain_uses, explanation.claims = hops, checker.tally
+    explanation.chain_uses, explanation.claims, explanation.context = hops, checker.tally, context
+    explanation.walk, explanation.absence = found_walk, absence
+    explanation.own_errors = errors_answered(explanation.best_first) if absence is not None else []
     return explanation

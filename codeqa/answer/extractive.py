@@ -11,6 +11,7 @@ become a link or an image.
 
 from __future__ import annotations
 
+from codeqa.answer.absence import absence_sentence
 from codeqa.answer.context import AnswerContext
 from codeqa.answer.explain import Explanation, Step, explain
 from codeqa.answer.flow import ROLE_TITLES, Use
@@ -20,6 +21,7 @@ from codeqa.answer.lead import lead_sentences
 from codeqa.answer.outline import display_name
 from codeqa.answer.render import code_fence, code_span, escape_markdown
 from codeqa.answer.roles_said import role_phrase
+from codeqa.answer.walktext import response_sentence, walk_steps
 from codeqa.records import Chunk, Hit
 from codeqa.store import Manifest
 
@@ -156,9 +158,33 @@ def not_found(explanation: Explanation) -> list[str]:
             "words for it."]  # fmt: skip
 
 
+def flow_block(explanation: Explanation) -> list[tuple[str, str]]:
+    """The walk from the entry point as numbered steps, then what happens and what is absent, as (markdown, plain)
+    rows; empty when the question does not ask how something works or nothing was checked."""
+    rows: list[tuple[str, str]] = []
+    if explanation.walk is not None:
+        rows.append(
+            ("**Step by step** (each call checked in the code):", "Step by step (each call checked in the code):")
+        )
+        rows += walk_steps(explanation.walk)
+        response = response_sentence(explanation.walk)
+        rows += [response] if response else []
+    if explanation.absence is not None:
+        rows.append(absence_sentence(explanation.absence, explanation.own_errors))
+    return rows
+
+
 def render_markdown(explanation: Explanation) -> str:
-    """The explanation as markdown: label and lead, the open sources, the folded ones, what was not found."""
+    """The explanation as markdown: label and lead, the flow, the open sources, the folded ones, what was not found."""
     parts = [f"{LABEL} {lead_paragraph(explanation)}"]
+    steps = flow_block(explanation)
+    if steps:
+        parts.append("")
+        for markdown, _ in steps:
+            listed = markdown[:1].isdigit()
+            if parts[-1][:1].isdigit() and not listed:
+                parts.append("")  # a sentence after the numbered steps is not part of the last one
+            parts.append(markdown)
     if explanation.open_steps:
         parts.append("")
     for step in explanation.open_steps:
@@ -216,6 +242,7 @@ def flow_text(explanation: Explanation) -> str:
     """The explanation as plain text for a language model: the lead, then each source's links and key lines."""
     lines = ["How the code answers (checked facts from the symbol graph and the sources):"]
     lines += [sentence.plain for sentence in lead_sentences(explanation)]
+    lines += [plain for _, plain in flow_block(explanation)]
     for step in explanation.steps:
         chunk = step.chunk
         calls = [f"{use.name} [{rank}]{_by(use)}" for rank, use in step.calls]

@@ -5,7 +5,7 @@ They are templates filled with checked facts only:
    before each action``), or else what the best source is and the line that answers best;
 2. the flow — the call chain the symbol graph has between the sources, each link checked in the code;
 3. the outcome — the lines of the leading sources that end the story: a status code or redirect, an exception,
-   a write to the session or the database, a log call;
+   a write to the session or the database, a log call (an error branch only when the question is about errors);
 4. a value they read (``MAX_FAILED_LOGINS = 5``), set elsewhere.
 When the evidence is weak (no construct, and no line holding two of the question's words) the opening says so in
 one line instead of citing the nearest file. Each sentence comes as markdown and as plain text (for a prompt).
@@ -19,14 +19,16 @@ from dataclasses import dataclass
 
 from codeqa.answer.conclusion import placement
 from codeqa.answer.explain import Explanation, Step
+from codeqa.answer.flow import code_part
 from codeqa.answer.fold import weak_evidence
 from codeqa.answer.injection import instruction_like
 from codeqa.answer.keylines import COMMENT, IMPORT, KeyLine, Terms, evidence, term_score
 from codeqa.answer.mechanism import Match
-from codeqa.answer.outline import display_name
+from codeqa.answer.outline import display_name, name_at
 from codeqa.answer.phrasing import said_of
 from codeqa.answer.render import code_span
 from codeqa.answer.roles_said import shows_role
+from codeqa.answer.walk import ERROR_LINE
 from codeqa.symbols import short_names
 
 MAX_SENTENCES = 4
@@ -64,6 +66,9 @@ OUTCOMES = (
 )  # fmt: skip
 
 
+COMPARED = re.compile(
+    r"(?:[=!]==?|[<>]=?)\s*[45]\d\d\b|\b[45]\d\d\s*(?:[=!]==?|[<>]=?)"
+)  # a test of a status, no answer
 AMOUNT = re.compile(r"^\s*(?:[-\d.+*/ ()_]+|\"[^\"]*\"|'[^']*'|\d[\w.* ]*)\s*[;,]?\s*$")
 
 
@@ -191,12 +196,15 @@ def _flow_sentence(explanation: Explanation) -> Sentence | None:
 def _outcomes(explanation: Explanation, skip: set[tuple[str, int]]) -> list[tuple[str, Step, KeyLine]]:
     """Up to ``OUTCOME_LINES`` lines of the first open sources that end the story, one per kind of outcome."""
     found: list[tuple[str, Step, KeyLine]] = []
+    errors = "errors" in explanation.intents  # else an error branch is not what happens (a 400, a raise)
     for step in explanation.best_first[:OUTCOME_SOURCES]:
         for verb, pattern in OUTCOMES:
             if any(verb == other for other, _, _ in found):
                 continue
             line = next((line for line in step.lines if (step.chunk.path, line.line) not in skip
-                         and pattern.search(line.text) and _said(line.text)), None)  # fmt: skip
+                         and pattern.search(line.text) and _said(line.text)
+                         and (errors or not ERROR_LINE.search(code_part(line.text)))
+                         and not (verb == "answers with" and COMPARED.search(code_part(line.text)))), None)  # fmt: skip
             if line is not None:
                 found.append((verb, step, line))
                 skip.add((step.chunk.path, line.line))
@@ -211,8 +219,9 @@ def _outcome_sentence(found: Sequence[tuple[str, Step, KeyLine]]) -> Sentence | 
     md, plain = [], []
     for verb, step, line in found:
         at_md, at_plain = _at(step, line.line)
-        md.append(f"{code_span(_name(step))} {verb} {code_span(_quote(line.text))} ({at_md})")
-        plain.append(f"{_name(step)} {verb} {_quote(line.text)} ({at_plain})")
+        name = name_at(step.chunk, line.line)
+        md.append(f"{code_span(name)} {verb} {code_span(_quote(line.text))} ({at_md})")
+        plain.append(f"{name} {verb} {_quote(line.text)} ({at_plain})")
     return Sentence("Then " + "; ".join(md) + ".", "Then " + "; ".join(plain) + ".")
 
 
@@ -247,7 +256,8 @@ def lead_sentences(explanation: Explanation) -> list[Sentence]:
         skip |= {(lead.chunk.path, line.line)} if line else set()
     if chosen:
         sentences.append(_mechanism_sentence(explanation, chosen))
-    for extra in (_flow_sentence(explanation), _outcome_sentence(_outcomes(explanation, skip)),
+    flow = None if explanation.walk is not None else _flow_sentence(explanation)  # the steps below say it
+    for extra in (flow, _outcome_sentence(_outcomes(explanation, skip)),
                   _value_sentence(explanation)):  # fmt: skip
         if extra is not None and len(sentences) < MAX_SENTENCES:
             sentences.append(extra)

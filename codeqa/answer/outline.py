@@ -104,3 +104,27 @@ def display_name(chunk: Chunk) -> str:
     while len(names) > 1 and names[1].startswith(names[0] + "."):  # module Api / class Api.Orders: the class
         names = names[1:]
     return names[0] + (f" (+{len(names) - 1})" if len(names) > 1 else "")
+
+
+DEFINITION = re.compile(r"^(\s*)(?:(?:export|public|private|protected|static|async|pub)\s+)*(?:def|function|func|fn)\s+"
+                        r"(?:\([^)]*\)\s*)?(?:self\.)?(?P<name>\w+[?!]?)")  # fmt: skip
+
+
+def name_at(chunk: Chunk, line: int) -> str:
+    """The definition that holds file line ``line`` of ``step``'s chunk (a chunk of several methods is named after
+    its first, which is not where every line is), prefixed like the chunk's name; the chunk's name when unsure."""
+    lines = chunk.text.split("\n")
+    offset = line - chunk.start_line
+    if not 0 <= offset < len(lines):
+        return display_name(chunk).split(" (+", 1)[0]
+    indent = len(lines[offset]) - len(lines[offset].lstrip())
+    for above in reversed(lines[: offset + 1]):
+        found = DEFINITION.match(above)
+        if found and len(found.group(1)) < indent:
+            name = found.group("name")
+            known = [q for q in qualified_names(chunk.symbol) if q.replace("::", ".").rpartition(".")[2] == name]
+            chunk_name = display_name(chunk).split(" (+", 1)[0]
+            last = chunk_name.rpartition(".")[2]
+            owner = chunk_name if last[:1].isupper() else chunk_name.rpartition(".")[0]  # a class's chunk: its own
+            return known[0] if known else f"{owner}.{name}" if owner else name
+    return display_name(chunk).split(" (+", 1)[0]

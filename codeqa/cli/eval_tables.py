@@ -86,7 +86,7 @@ def answers_table(summary: dict[str, dict[str, float]], ks: tuple[int, ...], bac
             f"{row['opening_pct']:.1f} ({int(row['opening_ok'])})",
             f"{row['lines_median']:g}",
             f"{row['citations_valid_pct']:.1f} ({int(row['citations'])})",
-            f"{int(row['claims_verified'])}/{int(row['claims_made'])} ({int(row['claims_dropped'])} dropped)",
+            claims_said(row),
             f"{row['seconds_per_answer']:.2f}",
         )
     return table
@@ -110,3 +110,12 @@ def graph_table(summary: dict[str, dict[str, float | None]], sample: int) -> Tab
             pct(row["recall"]),
         )
     return table
+
+
+def claims_said(row: dict[str, float]) -> str:
+    """Call claims verified/made (dropped), and the model's own the same way when a model wrote any."""
+    text = f"{int(row['claims_verified'])}/{int(row['claims_made'])} ({int(row['claims_dropped'])} dropped)"
+    if row.get("model_claims_made"):
+        text += (f"; model {int(row['model_claims_verified'])}/{int(row['model_claims_made'])} "
+                 f"({int(row['model_claims_dropped'])} dropped)")  # fmt: skip
+    return text

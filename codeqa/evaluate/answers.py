@@ -11,7 +11,8 @@ correct explanation has to show: the hashing call, the status code, the config k
 - opening-line file accuracy: whether the first file the answer cites is a gold file;
 - key facts in the prompt: the facts present in the brief a language model is given for the same question
   (``brief.build_brief`` with Ollama's budget), measured without any model — what a local model can use;
-- call claims ("A calls B") the extractive answer made, verified in the caller's code and dropped (``claims``);
+- call claims ("A calls B") the extractive answer made, verified in the caller's code and dropped (``claims``), and
+  those a model wrote, checked the same way and dropped before they were shown (``model_claims_*``);
 - the app's frameworks as its manifests and imports show them (``frameworks.evidence``): every count is also
   reported per framework ("framework: Flask + React"), and ``graph_checks`` measures the symbol graph's links
   against Jedi per Python tree (``evaluate.graphcheck``), grouped the same way.
@@ -65,10 +66,15 @@ class AnswerResult:
     claims_verified: int = 0  # ... that a call in A's lines resolves to B (or, without a resolver, by name)
     claims_dropped: int = 0  # ... dropped, not shown
     claims_by_name: int = 0  # verified by name only (languages without a call resolver)
+    model_claims_made: int = 0  # "A calls B" sentences a model wrote (``modelclaims``)
+    model_claims_verified: int = 0
+    model_claims_dropped: int = 0  # ... dropped before they were shown
+    model_claims_by_name: int = 0
     framework: str = ""  # the app's frameworks with evidence, most evident first ("Flask + React"; "" for none)
 
 
-CLAIM_COUNTS = ("claims_made", "claims_verified", "claims_dropped", "claims_by_name")
+CLAIM_COUNTS = ("claims_made", "claims_verified", "claims_dropped", "claims_by_name", "model_claims_made",
+                "model_claims_verified", "model_claims_dropped", "model_claims_by_name")  # fmt: skip
 
 
 def collapse(text: str) -> str:
@@ -274,6 +280,7 @@ def run_answer_eval(
             facts_shown(prompt_text(prompt), instance.key_facts) if prompt else [],
             prompt.tokens if prompt else 0,
             **(stream.explanation.claims.counts() if stream.explanation is not None else {}),
+            **{f"model_{key}": value for key, value in stream.model_claims.counts().items()},
             framework=app_frameworks(stream),
         )
         if answers_dir is not None:

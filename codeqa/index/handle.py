@@ -27,7 +27,15 @@ from codeqa.index.report import IndexReport, ProgressCallback
 from codeqa.index.target import PREVIOUS, claim_name
 from codeqa.locks import index_lock
 from codeqa.records import Chunk, FileTags
-from codeqa.store import Manifest, SearchFiles, Store, load_search_files, manifest_dir, open_search_files
+from codeqa.store import (
+    Manifest,
+    SearchFiles,
+    Store,
+    forget_search_files,
+    load_search_files,
+    manifest_dir,
+    open_search_files,
+)
 from codeqa.store.chroma import get_client
 from codeqa.store.tagfile import load_tags
 
@@ -195,18 +203,23 @@ class Index:
     def _load_files(self) -> SearchFiles:
         damage: DamagedSearchFilesError | None = None
         try:
-            files = load_search_files(self.folder, self.manifest.dimension)
+            files = load_search_files(self.folder, self.manifest.dimension, keep=self.settings.open_indexes)
         except DamagedSearchFilesError as exc:  # rebuilt from the store below, like missing files
             files, damage = None, exc
         if files is None and self.store.exists(self.name):
             live = live_manifest(self.store, self.settings, self.name)  # a newer one replaced this one meanwhile
             if (live.collection, live.generation) != (self.manifest.collection, self.manifest.generation):
                 self.manifest, self._checked = live, False
-                files = open_search_files(self.folder, live.dimension)
+                files = open_search_files(self.folder, live.dimension, keep=self.settings.open_indexes)
         if files is None:  # e.g. an index built on a shared Chroma server by another machine, or a damaged file
             embedder = self._embedder or get_embedder(self.settings)
             files = rebuild(self.store, self.settings, self.manifest, embedder, damage)
         return files
+
+    def release(self) -> None:
+        """Drop what this process holds of this generation (its search files): read again from disk when next used."""
+        self._files = None
+        forget_search_files(self.folder)
 
     def tags(self) -> dict[str, FileTags]:
         """What each file defines, uses and imports, as tagged at index time (stored with the search files)."""

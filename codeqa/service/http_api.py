@@ -6,6 +6,10 @@ Before FastAPI sees a request, the edge (``hosts``, ``guards``) refuses foreign 
 wrong bearer token (``CODEQA_API_TOKEN``, required off loopback; repeated failures get 429) and bodies over the
 limit. Each client has a per-hour budget for questions and for other reads (429 with ``Retry-After`` beyond it).
 Answers and indexing progress stream as server-sent events, a bounded number at once.
+
+The schema is the contract (checked by schemathesis in tests/test_api_contract.py): the request models declare every
+limit, each operation lists every status it can answer, and the bearer scheme appears only when the server has a
+token (on loopback it may have none, and then nothing asks for one).
 """
 
 from __future__ import annotations
@@ -13,28 +17,24 @@ from __future__ import annotations
 from collections.abc import Iterator
 from typing import Annotated, Literal
 
-from fastapi import APIRouter, Depends, FastAPI, Query, Request
+from fastapi import APIRouter, Depends, FastAPI, Path, Query, Request, Security
 from fastapi.exceptions import RequestValidationError
 from fastapi.responses import HTMLResponse, JSONResponse, StreamingResponse
-from fastapi.security import HTTPAuthorizationCredentials, HTTPBearer
+from fastapi.security import HTTPBearer
 from starlette.exceptions import HTTPException as StarletteHTTPException
 from starlette.middleware import Middleware
 
-from codeqa.errors import (
-    CodeqaError,
-    EmbeddingError,
-    IncompatibleIndexError,
-    IndexBusyError,
-    IndexCancelled,
-    IndexNameTakenError,
-    IndexNotFoundError,
-    JobNotFoundError,
-    LLMError,
-    QueryError,
-    ReadOnlyError,
-    ScanError,
-    SourceError,
-    StoreError,
+from codeqa.errors import CodeqaError
+from codeqa.service.api_errors import (
+    EDGE,
+    GUARDED,
+    QUESTION,
+    READ_INDEX,
+    error_response,
+    errors,
+    problem,
+    sse_content,
+    status_for,
 )
 from codeqa.service.events import StreamSlots, event_stream, job_progress, sse
 from codeqa.service.guards import BodyLimit, CrossSiteGuard, TokenGuard
@@ -42,15 +42,16 @@ from codeqa.service.hosts import guard_middleware, served_hosts
 from codeqa.service.models import (
     AskRequest,
     AskResult,
-    ErrorResult,
     FilesResult,
     IndexList,
     IndexRequest,
     JobStatus,
+    NeighborLimit,
     OverviewResult,
     Removed,
     SearchRequest,
     SearchResult,
+    SymbolName,
     SymbolResult,
 )
 from codeqa.service.operations import Operations
@@ -58,23 +59,6 @@ from codeqa.service.ratelimit import RateLimiter
 from codeqa.service.results import AnswerPieces, chunk_result
 from codeqa.version import __version__
 
-# most specific first: the first class an error is an instance of decides its status
-STATUS = [
-    (IndexNotFoundError, 404),
-    (JobNotFoundError, 404),
-    (IndexBusyError, 409),
-    (IndexNameTakenError, 409),
-    (IncompatibleIndexError, 409),
-    (IndexCancelled, 409),
-    (StoreError, 503),
-    (QueryError, 422),
-    (SourceError, 422),
-    (ScanError, 422),
-    (ReadOnlyError, 403),
-    (EmbeddingError, 500),
-    (LLMError, 502),
-]
-ERRORS = {status: {"model": ErrorResult} for status in (401, 404, 409, 422, 429, 503)}
 PUBLIC_PATHS = ("/health", "/openapi.json", "/docs")  # answered without a token
 STREAM_RETRY_SECONDS = 5
 DOCS_PAGE = (
@@ -82,8 +66,8 @@ DOCS_PAGE = (
     "their scripts from a CDN, and nothing of codeqa leaves this machine. The OpenAPI schema is at "
     '<a href="/openapi.json">/openapi.json</a>; open it in any OpenAPI viewer you have installed.</p>'
 )
-BEARER = HTTPBearer(auto_error=False, description="The server's CODEQA_API_TOKEN, when it has one.")
-Credentials = Annotated[HTTPAuthorizationCredentials | None, Depends(BEARER)]
+BEARER = HTTPBearer(auto_error=False, description="The server's CODEQA_API_TOKEN (checked before FastAPI runs).")
+IndexPath = Annotated[str, Path(description="Index name, as listed by GET /indexes.")]
 
 
 class Refused(Exception):
@@ -92,14 +76,6 @@ class Refused(Exception):
     def __init__(self, status: int, kind: str, message: str, headers: dict[str, str] | None = None) -> None:
         super().__init__(message)
         self.status, self.kind, self.message, self.headers = status, kind, message, headers or {}
-
-
-def status_for(exc: CodeqaError) -> int:
-    return next((status for kind, status in STATUS if isinstance(exc, kind)), 400)
-
-
-def error_response(status: int, kind: str, message: str, headers: dict[str, str] | None = None) -> JSONResponse:
-    return JSONResponse({"error": {"type": kind, "message": message}}, status_code=status, headers=headers)
 
 
 def edge(settings, bind: str) -> list[Middleware]:
@@ -116,6 +92,10 @@ def edge(settings, bind: str) -> list[Middleware]:
 def create_app(ops: Operations, bind: str | None = None) -> FastAPI:
     """The API for a server bound to ``bind`` (default ``CODEQA_API_HOST``): the only host names it answers to."""
     settings = ops.settings
+    token = settings.api_token.get_secret_value() if settings.api_token else None
+    # The schema says what this server requires: the bearer scheme only when it has a token (loopback may have none).
+    guard = [Security(BEARER)] if token else []
+    auth = (401,) if token else ()
     limiter = RateLimiter({"ask": settings.api_ask_per_hour, "search": settings.api_search_per_hour})
     streams = StreamSlots(settings.api_max_streams)
     app = FastAPI(
@@ -128,9 +108,8 @@ def create_app(ops: Operations, bind: str | None = None) -> FastAPI:
         middleware=edge(settings, bind or settings.api_host),
     )
 
-    def authorized(request: Request, credentials: Credentials) -> str:
-        """The client's identity for rate limits (the token was checked by ``TokenGuard`` before the body was read;
-        ``credentials`` documents the bearer scheme in the schema)."""
+    def authorized(request: Request) -> str:
+        """The client's identity for rate limits (the token was checked by ``TokenGuard`` before the body was read)."""
         return request.client.host if request.client else "unknown"
 
     def stream_slot() -> None:
@@ -158,9 +137,7 @@ def create_app(ops: Operations, bind: str | None = None) -> FastAPI:
 
     @app.exception_handler(RequestValidationError)
     async def bad_request(_: Request, exc: RequestValidationError) -> JSONResponse:
-        problems = "; ".join(
-            f"{'.'.join(str(p) for p in err['loc'] if p != 'body') or 'body'}: {err['msg']}" for err in exc.errors()
-        )
+        problems = "; ".join(problem(error) for error in exc.errors())
         return error_response(422, "ValidationError", f"Invalid request: {problems}.")
 
     @app.exception_handler(StarletteHTTPException)
@@ -171,46 +148,46 @@ def create_app(ops: Operations, bind: str | None = None) -> FastAPI:
     def docs() -> HTMLResponse:
         return HTMLResponse(DOCS_PAGE)
 
-    @app.get("/health", tags=["service"])
+    @app.get("/health", tags=["service"], responses=errors(*EDGE))
     def health() -> dict[str, object]:
         """Liveness (no token needed): version and whether write operations are enabled."""
         return {"status": "ok", "version": __version__, "allow_write": ops.allow_write}
 
-    reads = APIRouter(dependencies=[Depends(limited("search"))], responses=ERRORS)
-    asks = APIRouter(dependencies=[Depends(limited("ask"))], responses=ERRORS)
+    reads = APIRouter(dependencies=[*guard, Depends(limited("search"))])
+    asks = APIRouter(dependencies=[*guard, Depends(limited("ask"))])
 
-    @reads.get("/indexes", tags=["indexes"])
+    @reads.get("/indexes", tags=["indexes"], responses=errors(*GUARDED, *auth, 503))
     def list_indexes() -> IndexList:
         """The indexes on this machine."""
         return ops.list_indexes()
 
-    @reads.post("/indexes/{index}/search", tags=["search"])
-    def search(index: str, request: SearchRequest) -> SearchResult:
+    @reads.post("/indexes/{index}/search", tags=["search"], responses=errors(*QUESTION, *auth))
+    def search(index: IndexPath, request: SearchRequest) -> SearchResult:
         """Ranked chunks for a question: path:start-end, symbol, kind, layer, score and the key lines."""
         return ops.search(index, request)
 
-    @reads.post("/indexes/{index}/files", tags=["search"])
-    def find_files(index: str, request: SearchRequest) -> FilesResult:
+    @reads.post("/indexes/{index}/files", tags=["search"], responses=errors(*QUESTION, *auth))
+    def find_files(index: IndexPath, request: SearchRequest) -> FilesResult:
         """Ranked files for a question ("where is …?")."""
         return ops.find_files(index, request)
 
-    @reads.get("/indexes/{index}/symbols/{symbol}/{relation}", tags=["symbols"])
+    @reads.get("/indexes/{index}/symbols/{symbol}/{relation}", tags=["symbols"], responses=errors(*READ_INDEX, *auth))
     def symbol(
-        index: str,
-        symbol: str,
+        index: IndexPath,
+        symbol: Annotated[SymbolName, Path()],
         relation: Literal["definition", "callers", "callees"],
-        limit: int = Query(default=20, description="Most results (1-100)."),
+        limit: Annotated[NeighborLimit, Query()] = 20,
     ) -> SymbolResult:
         """Where a symbol is defined, what uses it (callers) or what it uses (callees), from the symbol graph."""
         return ops.symbol(index, symbol, relation, limit)
 
-    @reads.get("/indexes/{index}/overview", tags=["indexes"])
-    def overview(index: str) -> OverviewResult:
+    @reads.get("/indexes/{index}/overview", tags=["indexes"], responses=errors(*READ_INDEX, *auth))
+    def overview(index: IndexPath) -> OverviewResult:
         """Languages by size, layers, entry points and central symbols."""
         return ops.overview(index)
 
-    @asks.post("/indexes/{index}/ask", tags=["ask"])
-    def ask(index: str, request: AskRequest) -> AskResult:
+    @asks.post("/indexes/{index}/ask", tags=["ask"], responses=errors(*QUESTION, *auth, 502))
+    def ask(index: IndexPath, request: AskRequest) -> AskResult:
         """A cited answer; the extractive answer (a map of the sources) when no language model can answer."""
         return ops.ask(index, request)
 
@@ -218,9 +195,12 @@ def create_app(ops: Operations, bind: str | None = None) -> FastAPI:
         "/indexes/{index}/ask/stream",
         tags=["ask"],
         response_class=StreamingResponse,
-        responses={200: {"content": {"text/event-stream": {}}, "description": "events: sources, token…, answer"}},
+        responses={
+            200: {"content": sse_content("sources", "token", "answer"), "description": "sources, token…, answer"},
+            **errors(*QUESTION, *auth, 502),
+        },
     )
-    def ask_stream(index: str, request: AskRequest) -> StreamingResponse:
+    def ask_stream(index: IndexPath, request: AskRequest) -> StreamingResponse:
         """The answer as server-sent events: ``sources`` first, then ``token`` pieces, then the final ``answer``
         (with its citation report)."""
         stream_slot()
@@ -246,37 +226,44 @@ def create_app(ops: Operations, bind: str | None = None) -> FastAPI:
     app.include_router(reads)
     app.include_router(asks)
     if ops.allow_write:
-        app.include_router(write_routes(ops, authorized, stream_slot, streams))
+        app.include_router(write_routes(ops, guard, auth, stream_slot, streams))
     return app
 
 
-def write_routes(ops: Operations, authorized, stream_slot, streams: StreamSlots) -> APIRouter:
+def write_routes(ops: Operations, guard: list, auth: tuple[int, ...], stream_slot, streams: StreamSlots) -> APIRouter:
     """Indexing jobs and removal: only when the server was started with ``--allow-write``."""
-    router = APIRouter(dependencies=[Depends(authorized)], responses=ERRORS, tags=["write"])
+    router = APIRouter(dependencies=guard, tags=["write"])
 
-    @router.post("/jobs", status_code=202)
+    @router.post("/jobs", status_code=202, responses=errors(*GUARDED, *auth, 409, 413, 422, 503))
     def start_index(request: IndexRequest) -> JobStatus:
         """Start indexing a local path or a URL in the background; poll ``GET /jobs/{id}`` or stream its events."""
         return ops.start_index(request)
 
-    @router.get("/jobs/{job_id}")
+    @router.get("/jobs/{job_id}", responses=errors(*GUARDED, *auth, 404, 422))
     def job(job_id: str) -> JobStatus:
         return ops.job(job_id)
 
-    @router.delete("/jobs/{job_id}")
+    @router.delete("/jobs/{job_id}", responses=errors(*GUARDED, *auth, 404, 422))
     def cancel(job_id: str) -> JobStatus:
         """Cancel a running job (the previous index, if any, is untouched)."""
         return ops.cancel_job(job_id)
 
-    @router.get("/jobs/{job_id}/events", response_class=StreamingResponse)
+    @router.get(
+        "/jobs/{job_id}/events",
+        response_class=StreamingResponse,
+        responses={
+            200: {"content": sse_content("progress", "done"), "description": "Events: progress…, done."},
+            **errors(*GUARDED, *auth, 404, 422),
+        },
+    )
     def job_events(job_id: str) -> StreamingResponse:
         """Progress as server-sent events: ``progress`` on each change, then ``done`` with the final status."""
         status = ops.job(job_id)
         stream_slot()
         return event_stream(job_progress(ops, status), streams.give)
 
-    @router.delete("/indexes/{index}")
-    def remove(index: str) -> Removed:
+    @router.delete("/indexes/{index}", responses=errors(*GUARDED, *auth, 404, 409, 422, 503))
+    def remove(index: IndexPath) -> Removed:
         """Delete an index (the repository itself is not touched)."""
         return ops.remove(index)
 

@@ -17,20 +17,34 @@ from mcp.types import CallToolResult, TextContent
 from pydantic import BaseModel, Field
 
 from codeqa.answer.backends.registry import names as backend_names
+from codeqa.config import BackendChoice
 from codeqa.errors import CodeqaError
 from codeqa.service.mcp_stdio import run_stdio
 from codeqa.service.models import (
+    MAX_ASK_K,
+    MAX_SEARCH_K,
+    AskK,
     AskRequest,
     AskResult,
     FilesResult,
     IndexList,
+    IndexName,
     IndexRequest,
     JobStatus,
+    KindFilter,
+    LayerFilter,
+    ModelName,
+    NeighborLimit,
     OverviewResult,
+    RefText,
     Removed,
+    SearchK,
     SearchRequest,
     SearchResult,
+    SourceText,
+    SymbolName,
     SymbolResult,
+    TextFilter,
 )
 from codeqa.service.operations import Operations
 from codeqa.version import __version__
@@ -44,15 +58,17 @@ PROGRESS_POLL_SECONDS = 0.25
 BACKEND_HELP = f"auto (default), {', '.join(backend_names())}, or none for the extractive map."
 M = TypeVar("M", bound=BaseModel)
 
+# The parameters carry the request models' own types (codeqa.service.models), so the tools' input schemas state the
+# same limits as the HTTP API's: k and limit bounds, filter counts and lengths, the layer and kind enums.
 Index = Annotated[str, Field(description="Index name, as listed by list_indexes.")]
 Question = Annotated[str, Field(description="A question in plain words, or identifiers to look for.")]
-Symbol = Annotated[str, Field(description="A symbol name, e.g. 'SessionStore.login' or 'login'.")]
-Layers = Annotated[list[str] | None, Field(description="Only these layers (api, model, view, service, cli, test…).")]
-Kinds = Annotated[list[str] | None, Field(description="Only these kinds (function, method, class, module, doc…).")]
-Languages = Annotated[list[str] | None, Field(description="Only these languages (python, typescript, go…).")]
-Paths = Annotated[list[str] | None, Field(description="Only under these directories or files.")]
-Globs = Annotated[list[str] | None, Field(description="Only paths matching these globs, e.g. 'src/**/*.py'.")]
-Limit = Annotated[int, Field(description="Most results (1-100).")]
+Symbol = SymbolName
+Layers = Annotated[LayerFilter | None, Field(description="Only these layers (api, model, view, service, cli, test…).")]
+Kinds = Annotated[KindFilter | None, Field(description="Only these kinds (function, method, class, module, doc…).")]
+Languages = Annotated[TextFilter | None, Field(description="Only these languages (python, typescript, go…).")]
+Paths = Annotated[TextFilter | None, Field(description="Only under these directories or files.")]
+Globs = Annotated[TextFilter | None, Field(description="Only paths matching these globs, e.g. 'src/**/*.py'.")]
+Limit = NeighborLimit
 
 
 def _scope(layers, kinds, languages, paths, globs) -> dict[str, list[str]]:
@@ -93,7 +109,7 @@ def build_server(ops: Operations) -> MCPServer:
     async def search(
         index: Index,
         question: Question,
-        k: Annotated[int, Field(description="How many chunks (1-200).")] = 10,
+        k: Annotated[SearchK, Field(description=f"How many chunks (1-{MAX_SEARCH_K}).")] = 10,
         layers: Layers = None,
         kinds: Kinds = None,
         languages: Languages = None,
@@ -102,14 +118,14 @@ def build_server(ops: Operations) -> MCPServer:
     ) -> Annotated[CallToolResult, SearchResult]:
         """Ranked code chunks for a question: path:start-end, symbol, kind, layer, language, score and the few
         lines that best match the question (with line numbers)."""
-        request = SearchRequest(question=question, k=k, **_scope(layers, kinds, languages, paths, globs))
-        return await _call(lambda: ops.search(index, request))
+        scope = _scope(layers, kinds, languages, paths, globs)
+        return await _call(lambda: ops.search(index, SearchRequest(question=question, k=k, **scope)))
 
     @server.tool()
     async def find_files(
         index: Index,
         question: Question,
-        k: Annotated[int, Field(description="How many files (1-200).")] = 10,
+        k: Annotated[SearchK, Field(description=f"How many files (1-{MAX_SEARCH_K}).")] = 10,
         layers: Layers = None,
         kinds: Kinds = None,
         languages: Languages = None,
@@ -117,16 +133,16 @@ def build_server(ops: Operations) -> MCPServer:
         globs: Globs = None,
     ) -> Annotated[CallToolResult, FilesResult]:
         """Ranked files for a question ("where is X handled?"), with their matching symbols."""
-        request = SearchRequest(question=question, k=k, **_scope(layers, kinds, languages, paths, globs))
-        return await _call(lambda: ops.find_files(index, request))
+        scope = _scope(layers, kinds, languages, paths, globs)
+        return await _call(lambda: ops.find_files(index, SearchRequest(question=question, k=k, **scope)))
 
     @server.tool()
     async def ask(
         index: Index,
         question: Question,
-        k: Annotated[int, Field(description="How many code chunks to give the model (1-50).")] = 8,
-        backend: Annotated[str | None, Field(description=BACKEND_HELP)] = None,
-        model: Annotated[str | None, Field(description="Model name for that backend.")] = None,
+        k: Annotated[AskK, Field(description=f"How many code chunks to give the model (1-{MAX_ASK_K}).")] = 8,
+        backend: Annotated[BackendChoice | None, Field(description=BACKEND_HELP)] = None,
+        model: Annotated[ModelName | None, Field(description="Model name for that backend.")] = None,
         layers: Layers = None,
         kinds: Kinds = None,
         languages: Languages = None,
@@ -136,8 +152,8 @@ def build_server(ops: Operations) -> MCPServer:
         """A grounded answer citing [n] sources and path:start-end, with a citation check. Without a language
         model it is the extractive answer: a map of the most relevant code."""
         scope = _scope(layers, kinds, languages, paths, globs)
-        request = AskRequest(question=question, k=k, backend=backend, model=model, **scope)
-        return await _call(lambda: ops.ask(index, request))
+        asked = {"question": question, "k": k, "backend": backend, "model": model}
+        return await _call(lambda: ops.ask(index, AskRequest(**asked, **scope)))
 
     @server.tool()
     async def definition(index: Index, symbol: Symbol, limit: Limit = 20) -> Annotated[CallToolResult, SymbolResult]:
@@ -172,9 +188,9 @@ def build_server(ops: Operations) -> MCPServer:
 def add_write_tools(server: MCPServer, ops: Operations) -> None:
     @server.tool()
     async def index(
-        source: Annotated[str, Field(description="A local path, GitHub URL, owner/repo or any https git URL.")],
-        name: Annotated[str | None, Field(description="Index name (default: derived from the source).")] = None,
-        ref: Annotated[str | None, Field(description="Branch, tag or commit.")] = None,
+        source: SourceText,
+        name: Annotated[IndexName | None, Field(description="Index name (default: derived from the source).")] = None,
+        ref: RefText | None = None,
         ctx: Context | None = None,
     ) -> Annotated[CallToolResult, JobStatus]:
         """Index a repository (clone, scan, chunk, embed, store); reports progress while it runs and returns the

@@ -1,23 +1,79 @@
 """The typed requests and results of the service operations: one schema for the MCP tools and the HTTP API.
 
-Bounds (``k``, empty questions, unknown filter values) are checked by the operations, not here, so a bad value
-gets the library's own message (the same one the CLI prints) whichever face it came through.
+Every limit and field rule a request must meet is declared here (bounds, lengths, enums, no unknown fields), so the
+OpenAPI schema and the MCP tool schemas say what the server enforces. Rules the library states in its own words
+(an empty question, text that is not Unicode) run as validators that raise its ``QueryError``: the same message the
+CLI prints, whichever face the request came through. Whether a filter value occurs in a given index is not a rule of
+the request: the operations answer it with a notice.
 """
 
 from __future__ import annotations
 
-from typing import Literal
+from typing import Annotated, Literal
 
-from pydantic import BaseModel, Field, ValidationInfo, field_validator
+from pydantic import BaseModel, ConfigDict, Field, ValidationInfo, field_validator
 
 from codeqa.answer.backends.registry import choices_text
-from codeqa.retrieve.query import check_text
+from codeqa.config import BackendChoice
+from codeqa.records import ChunkKind, Layer
+from codeqa.retrieve.filters import MAX_FILTER_CHARS, MAX_FILTER_VALUES
+from codeqa.retrieve.query import MAX_QUERY_CHARS, check_text, validate_query
+from codeqa.store.manifest import MAX_NAME_CHARS, NAME_PATTERN, validate_index_name
+
+MAX_SEARCH_K = 200
+MAX_ASK_K = 50
+MAX_NEIGHBORS = 100
+MAX_SOURCE_CHARS = 4096  # a path (PATH_MAX on Linux) or a URL; the body limit would allow a megabyte
+MAX_MODEL_CHARS = 300
+NOT_BLANK = r"\S"  # at least one character that is not white space
+
+# Shared by the request models and the MCP tools' parameters, so both schemas carry the same limits.
+FilterText = Annotated[str, Field(max_length=MAX_FILTER_CHARS)]
+LayerFilter = Annotated[list[Layer], Field(max_length=MAX_FILTER_VALUES)]
+KindFilter = Annotated[list[ChunkKind], Field(max_length=MAX_FILTER_VALUES)]
+TextFilter = Annotated[list[FilterText], Field(max_length=MAX_FILTER_VALUES)]
+SearchK = Annotated[int, Field(ge=1, le=MAX_SEARCH_K)]
+AskK = Annotated[int, Field(ge=1, le=MAX_ASK_K)]
+NeighborLimit = Annotated[int, Field(ge=1, le=MAX_NEIGHBORS, description=f"Most results (1-{MAX_NEIGHBORS}).")]
+SymbolName = Annotated[
+    str,
+    Field(
+        min_length=1,
+        max_length=MAX_FILTER_CHARS,
+        pattern=NOT_BLANK,
+        description="A symbol name, e.g. 'SessionStore.login' or 'login'.",
+    ),
+]
+# No maxLength: a longer question is accepted and read up to its first MAX_QUERY_CHARS characters.
+Question = Annotated[str, Field(min_length=1, pattern=NOT_BLANK)]
+IndexName = Annotated[
+    str,
+    Field(
+        max_length=MAX_NAME_CHARS,
+        pattern=NAME_PATTERN,
+        description=f"1-{MAX_NAME_CHARS} letters, digits, '.', '_' or '-', starting with a letter or digit.",
+    ),
+]
+SourceText = Annotated[
+    str,
+    Field(
+        min_length=1,
+        max_length=MAX_SOURCE_CHARS,
+        pattern=NOT_BLANK,
+        description="A local path, GitHub URL, owner/repo or any https git URL.",
+    ),
+]
+ModelName = Annotated[str, Field(max_length=MAX_MODEL_CHARS)]
+RefText = Annotated[str, Field(max_length=MAX_FILTER_CHARS, description="Branch, tag or commit.")]
 
 
 class Request(BaseModel):
-    """A request: every text in it must be Unicode (JSON may carry a lone surrogate such as ``"\\ud800"``)."""
+    """A request: unknown fields are refused (a misspelt ``langauges`` must not widen a search), and every text in
+    it must be Unicode (JSON may carry a lone surrogate such as ``"\\ud800"``)."""
 
-    @field_validator("*", mode="after")
+    model_config = ConfigDict(extra="forbid")
+
+    @field_validator("*", mode="before")  # before the field's own rules, which would name no position
     @classmethod
     def _is_text(cls, value: object, info: ValidationInfo) -> object:
         for item in value if isinstance(value, list) else [value]:
@@ -29,29 +85,49 @@ class Request(BaseModel):
 class Scope(Request):
     """Filters that narrow a question; empty lists mean "any"."""
 
-    layers: list[str] = Field(default_factory=list, description="Architectural layers, e.g. api, model, test.")
-    kinds: list[str] = Field(default_factory=list, description="Chunk kinds: function, method, class, module, doc…")
-    languages: list[str] = Field(default_factory=list, description="Languages, e.g. python, typescript.")
-    paths: list[str] = Field(default_factory=list, description="Directories or files (repository-relative).")
-    globs: list[str] = Field(default_factory=list, description="fnmatch patterns on paths, e.g. 'src/**/*.py'.")
+    layers: LayerFilter = Field(default_factory=list, description="Architectural layers, e.g. api, model, test.")
+    kinds: KindFilter = Field(default_factory=list, description="Chunk kinds: function, method, class, module, doc…")
+    languages: TextFilter = Field(default_factory=list, description="Languages, e.g. python, typescript.")
+    paths: TextFilter = Field(default_factory=list, description="Directories or files (repository-relative).")
+    globs: TextFilter = Field(default_factory=list, description="fnmatch patterns on paths, e.g. 'src/**/*.py'.")
 
 
-class SearchRequest(Scope):
-    question: str = Field(description="A question in plain words, or identifiers.")
-    k: int = Field(default=10, description="How many results (1-200).")
+class Asked(Scope):
+    """A request with a question: a blank one is refused with the library's message before any other rule."""
+
+    @field_validator("question", mode="before", check_fields=False)
+    @classmethod
+    def _not_blank(cls, value: object) -> object:
+        if isinstance(value, str):
+            validate_query(value)
+        return value
 
 
-class AskRequest(Scope):
-    question: str = Field(description="Your question, in plain words.")
-    k: int = Field(default=8, description="How many code chunks to give the model (1-50).")
-    backend: str | None = Field(default=None, description=f"{choices_text()} (extractive).")
-    model: str | None = Field(default=None, description="Model name for the backend (default: its first).")
+class SearchRequest(Asked):
+    question: Question = Field(
+        description=f"A question in plain words, or identifiers (the first {MAX_QUERY_CHARS:,} characters count)."
+    )
+    k: SearchK = Field(default=10, description=f"How many results (1-{MAX_SEARCH_K}).")
+
+
+class AskRequest(Asked):
+    question: Question = Field(
+        description=f"Your question, in plain words (the first {MAX_QUERY_CHARS:,} characters count)."
+    )
+    k: AskK = Field(default=8, description=f"How many code chunks to give the model (1-{MAX_ASK_K}).")
+    backend: BackendChoice | None = Field(default=None, description=f"{choices_text()} (extractive).")
+    model: ModelName | None = Field(default=None, description="Model name for the backend (default: its first).")
 
 
 class IndexRequest(Request):
-    source: str = Field(description="A local path, GitHub URL, owner/repo or any https git URL.")
-    name: str | None = Field(default=None, description="Index name (default: derived from the source).")
-    ref: str | None = Field(default=None, description="Branch, tag or commit.")
+    source: SourceText
+    name: IndexName | None = Field(default=None, description="Index name (default: derived from the source).")
+    ref: RefText | None = None
+
+    @field_validator("name", mode="before")
+    @classmethod
+    def _valid_name(cls, value: object) -> object:
+        return validate_index_name(value) if isinstance(value, str) else value
 
 
 class KeyLine(BaseModel):
@@ -75,10 +151,14 @@ class ChunkResult(BaseModel):
     key_lines: list[KeyLine] = Field(default_factory=list, description="The lines that best match the question.")
 
 
+FILTER_NOTICE = "Set when a layer, kind or language filter does not occur in this index (it names those it has)."
+
+
 class SearchResult(BaseModel):
     index: str
     question: str
     results: list[ChunkResult]
+    notice: str | None = Field(default=None, description=FILTER_NOTICE)
 
 
 class FileResult(BaseModel):
@@ -92,6 +172,7 @@ class FilesResult(BaseModel):
     index: str
     question: str
     files: list[FileResult]
+    notice: str | None = Field(default=None, description=FILTER_NOTICE)
 
 
 class AskResult(BaseModel):

@@ -13,13 +13,14 @@ import threading
 from pathlib import PurePosixPath
 
 from codeqa.answer import Answer, AnswerStream, ask
+from codeqa.answer.extractive import no_match
 from codeqa.config import Settings
 from codeqa.embed import get_embedder
-from codeqa.errors import CodeqaError, JobNotFoundError, QueryError, ReadOnlyError
+from codeqa.errors import IndexBusyError, JobNotFoundError, QueryError, ReadOnlyError
 from codeqa.explore import load_overview
 from codeqa.index import STAGES, Index
 from codeqa.jobs import IndexJob, JobRegistry
-from codeqa.retrieve import Filters, check_filter_values, neighbors, retrieve, validate_query
+from codeqa.retrieve import Filters, check_filter_values, neighbors, normalize_path_filter, retrieve, validate_query
 from codeqa.service.models import (
     AskRequest,
     AskResult,
@@ -39,18 +40,10 @@ from codeqa.service.models import (
 )
 from codeqa.service.results import answer_text, chunk_result, index_info, job_status, plain_text
 
-MAX_SEARCH_K = 200
-MAX_ASK_K = 50
-MAX_NEIGHBORS = 100
 ENTRY_POINT_STEMS = frozenset({"main", "app", "manage", "cli", "server", "__main__", "wsgi", "asgi"})
 INDEX_LANGUAGES = frozenset({"javascript", "typescript", "tsx", "jsx", "php"})  # index.js / index.php start a program
 MAIN_GUARD = re.compile(r"""__name__\s*==\s*['"]__main__['"]""")
 MAX_ENTRY_POINTS = 20
-
-
-def _check_k(k: int, most: int) -> None:
-    if not 1 <= k <= most:
-        raise QueryError(f"k must be between 1 and {most}, got {k}.")
 
 
 class Operations:
@@ -78,34 +71,42 @@ class Operations:
         return index
 
     # -- reading ---------------------------------------------------------------------------------------------------
-    def _filters(self, index: str, scope: Scope) -> tuple[Index, Filters]:
-        """The opened index and the request's filters: their bounds checked before the index loads, their values
-        against the index."""
+    def _filters(self, index: str, scope: Scope) -> tuple[Index, Filters, str | None]:
+        """The opened index, the request's filters and a notice when they can match nothing here: a layer, kind or
+        language this index does not have (the notice names those it has), or a path outside the repository."""
         filters = Filters(
-            layers=tuple(scope.layers),
-            kinds=tuple(scope.kinds),
+            layers=tuple(str(layer) for layer in scope.layers),
+            kinds=tuple(str(kind) for kind in scope.kinds),
             languages=tuple(scope.languages),
             paths=tuple(scope.paths),
             globs=tuple(scope.globs),
         )
         opened = self._open(index)
-        if filters.layers or filters.kinds or filters.languages:
-            check_filter_values(filters, opened.files.table)
-        return opened, filters
+        try:
+            for path in filters.paths:
+                normalize_path_filter(path)  # '..' can name nothing inside the repository
+            if filters.layers or filters.kinds or filters.languages:
+                check_filter_values(filters, opened.files.table)
+        except QueryError as nothing:
+            return opened, filters, str(nothing)
+        return opened, filters, None
 
     def search(self, index: str, request: SearchRequest) -> SearchResult:
         """The chunks that best match a question, each with its key lines."""
         question = validate_query(request.question)
-        _check_k(request.k, MAX_SEARCH_K)
-        opened, filters = self._filters(index, request)
+        opened, filters, notice = self._filters(index, request)
+        if notice:
+            return SearchResult(index=index, question=question, results=[], notice=notice)
         found = retrieve(opened, question, k=request.k, filters=filters)
-        return SearchResult(index=index, question=question, results=[chunk_result(h, question) for h in found.hits])
+        results = [chunk_result(h, question) for h in found.hits]
+        return SearchResult(index=index, question=question, results=results)
 
     def find_files(self, index: str, request: SearchRequest) -> FilesResult:
         """The files that best match a question (for "where is…" questions)."""
         question = validate_query(request.question)
-        _check_k(request.k, MAX_SEARCH_K)
-        opened, filters = self._filters(index, request)
+        opened, filters, notice = self._filters(index, request)
+        if notice:
+            return FilesResult(index=index, question=question, files=[], notice=notice)
         found = retrieve(opened, question, k=request.k, filters=filters)
         files = [
             FileResult(
@@ -121,8 +122,10 @@ class Operations:
     def ask_stream(self, index: str, request: AskRequest) -> AnswerStream:
         """Retrieve now and return the answer stream (iterate it for text; ``result()`` for the checked answer)."""
         question = validate_query(request.question)
-        _check_k(request.k, MAX_ASK_K)
-        opened, filters = self._filters(index, request)
+        opened, filters, notice = self._filters(index, request)
+        if notice:  # nothing in scope: the extractive "no match" answer, saying why
+            empty = no_match(question)
+            return AnswerStream(question=question, query=question, sources=[], extractive=empty, notice=notice)
         return ask(opened, question, filters=filters, backend=request.backend, model=request.model, k=request.k)
 
     def ask(self, index: str, request: AskRequest) -> AskResult:
@@ -147,12 +150,7 @@ class Operations:
 
     def symbol(self, index: str, symbol: str, relation: str, limit: int = 20) -> SymbolResult:
         """Where ``symbol`` is defined, what uses it (callers) or what it uses (callees), from the symbol graph."""
-        symbol = (symbol or "").strip()
-        if not symbol:
-            raise QueryError("The symbol is empty: give a name such as 'SessionStore.login' or 'login'.")
-        if relation not in ("definition", "callers", "callees"):
-            raise QueryError(f"Unknown relation {relation!r}: use definition, callers or callees.")
-        _check_k(limit, MAX_NEIGHBORS)
+        symbol = symbol.strip()  # not blank: both faces declare it (SymbolName)
         opened = self._open(index)
         graph = neighbors(opened, symbol, limit=limit)
         short = symbol.replace("#", ".").replace("::", ".").split(".")[-1]
@@ -260,7 +258,7 @@ class Operations:
     def remove(self, index: str) -> Removed:
         self._check_write("remove indexes")
         if self.jobs.current is not None and self.jobs.current.running and self.jobs.current.name == index:
-            raise CodeqaError(f"Index {index!r} is being built right now; cancel that job first.")
+            raise IndexBusyError(f"Index {index!r} is being built right now; cancel that job first.")
         opened = Index.open(index, self.settings)
         opened.remove()
         with self._lock:

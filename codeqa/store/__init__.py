@@ -15,6 +15,7 @@ from codeqa.store.searchfiles import (
     SearchFilesBuilder,
     forget_search_files,
     load_search_files,
+    loaded_search_files,
     open_search_files,
     rebuild_search_files,
 )
@@ -33,6 +34,7 @@ __all__ = [
     "forget_search_files",
     "generation_dir",
     "load_search_files",
+    "loaded_search_files",
     "manifest_dir",
     "open_search_files",
     "rebuild_search_files",

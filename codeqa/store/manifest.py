@@ -9,7 +9,9 @@ from dataclasses import asdict, dataclass, field
 
 from codeqa.errors import IncompatibleIndexError, QueryError
 
-NAME_RE = re.compile(r"\A[A-Za-z0-9][A-Za-z0-9._-]{0,62}\Z")  # \Z: "$" would let a trailing newline through
+MAX_NAME_CHARS = 63
+NAME_PATTERN = "^[A-Za-z0-9][A-Za-z0-9._-]*$"  # with MAX_NAME_CHARS: the rule as a JSON Schema states it
+NAME_RE = re.compile(rf"\A[A-Za-z0-9][A-Za-z0-9._-]{{0,{MAX_NAME_CHARS - 1}}}\Z")  # \Z: "$" lets a newline through
 
 
 @dataclass
@@ -70,6 +72,7 @@ class Manifest:
 def validate_index_name(name: str) -> str:
     if not isinstance(name, str) or not NAME_RE.match(name):
         raise QueryError(
-            f"Invalid index name {name!r}: use 1-63 letters, digits, '.', '_' or '-', starting with a letter or digit."
+            f"Invalid index name {name!r}: use 1-{MAX_NAME_CHARS} letters, digits, '.', '_' or '-', starting with a "
+            "letter or digit."
         )
     return name

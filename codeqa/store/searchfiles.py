@@ -49,7 +49,7 @@ if TYPE_CHECKING:
 VECTORS_FILE = "vectors.npy"
 META_FILE = "search-files.json"
 SEARCH_FILES_VERSION = 7  # bump when what is written here changes: older search files are rebuilt from the store
-CACHED_INDEXES = 8
+CACHED_INDEXES = 3  # the default of Settings.open_indexes
 
 
 class DocumentEmbedder(Protocol):
@@ -191,16 +191,21 @@ _CACHE: OrderedDict[str, SearchFiles] = OrderedDict()
 _CACHE_LOCK = threading.Lock()
 
 
-def open_search_files(directory: Path, dimension: int | None = None) -> SearchFiles | None:
+def open_search_files(
+    directory: Path, dimension: int | None = None, *, keep: int = CACHED_INDEXES
+) -> SearchFiles | None:
     """The search files in ``directory``, loaded once per process (cached by folder: a generation's folder is never
-    written again once complete); None when they are missing, incomplete, from another version or damaged."""
+    written again once complete; the ``keep`` most recently used stay loaded); None when they are missing,
+    incomplete, from another version or damaged."""
     try:
-        return load_search_files(directory, dimension)
+        return load_search_files(directory, dimension, keep=keep)
     except DamagedSearchFilesError:
         return None
 
 
-def load_search_files(directory: Path, dimension: int | None = None) -> SearchFiles | None:
+def load_search_files(
+    directory: Path, dimension: int | None = None, *, keep: int = CACHED_INDEXES
+) -> SearchFiles | None:
     """``open_search_files``, but a damaged file (checked against the table and ``dimension``, the index's embedding
     dimension) raises ``DamagedSearchFilesError`` naming it."""
     key = str(directory)
@@ -222,9 +227,15 @@ def load_search_files(directory: Path, dimension: int | None = None) -> SearchFi
     files = SearchFiles(table, lexical, graph, vectors, file_index, definers, rows_by_basename, imports)
     with _CACHE_LOCK:
         _CACHE[key] = files
-        while len(_CACHE) > CACHED_INDEXES:
+        while len(_CACHE) > max(keep, 1):
             _CACHE.popitem(last=False)
     return files
+
+
+def loaded_search_files() -> list[str]:
+    """The folders whose search files this process holds, least recently used first."""
+    with _CACHE_LOCK:
+        return list(_CACHE)
 
 
 def forget_search_files(directory: Path) -> None:

@@ -9,6 +9,8 @@ A call resolves to the definitions it can name, as targets ``(module or this fil
 - ``f()`` inside a function that defines ``f`` itself: that nested function.
 - ``self.f()`` / ``cls.f()``: ``Class.f`` of the enclosing class, of its bases in the file, and of any class in an
   imported base's module (its own bases are there or further up).
+- ``task.delay()`` / ``task.apply_async()`` where ``task`` names a function (a Celery task): ``task`` itself, run
+  later by a worker (the call enqueues it; ``ENQUEUES``).
 - ``obj.f()`` where the enclosing function assigns ``obj = Cls(...)``, ``obj = Cls.make(...)`` or
   ``obj = make()`` with ``make`` annotated ``-> Cls``, annotates ``obj: Cls``, or ``obj`` (or ``x.obj``) is the
   class's name in lower case (``user`` for ``User``): ``Cls.f``.
@@ -26,6 +28,7 @@ from tree_sitter import Node
 from codeqa.chunk.resolve.pyscope import FileScope, Module, locals_of, parse_scope, text_of
 
 SELF = frozenset({"self", "cls"})
+ENQUEUES = frozenset({"delay", "apply_async"})  # Celery: ``task.delay(...)`` queues ``task`` for a worker
 
 Target = tuple[Module | None, str]  # (None: this file; the qualified name defined there)
 
@@ -54,6 +57,10 @@ def _member(scope: FileScope, receiver: str, attribute: str, local: dict[str, st
     """``receiver.attribute()`` (see the module docstring)."""
     if receiver in SELF and classes:
         return _inherited(scope, classes[-1], attribute)
+    if attribute in ENQUEUES:
+        queued = [target for target in _name(scope, receiver, local) if "." not in target[1]]
+        if queued:
+            return queued
     if receiver in scope.imported and receiver not in local:
         module, inside = scope.imported[receiver]
         if not inside:  # import pkg.mod [as m]
