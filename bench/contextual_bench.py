@@ -48,7 +48,7 @@ def collect(args: argparse.Namespace) -> None:
     from codeqa.evaluate.runner import _filters
     from codeqa.index import Index
     from codeqa.retrieve.retrieval import retrieve
-    from codeqa.store.fileindex import card_text
+    from codeqa.searchfiles.fileindex import card_text
 
     settings = Settings()
     model = _model(args.max_tokens)

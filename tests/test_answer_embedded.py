@@ -72,7 +72,8 @@ def test_embedded_model_streams_real_tokens_with_sources(small: Settings):
     answer = stream.result()
     assert answer.generated, f"the embedded model did not answer: {answer.notice}"  # e.g. its worker crashed
     assert answer.backend == "embedded" and answer.model == Path(SMOLLM2_FILE).stem
-    assert len(pieces) >= 5 and answer.text == "".join(pieces) and answer.text.strip()
+    # the model's text streams a sentence at a time (each checked for false call claims before it is shown)
+    assert len(pieces) >= 2 and answer.text == "".join(pieces) and answer.text.strip()
     assert answer.sources == stream.sources and answer.sources[0].chunk.path.startswith("shop/")
     assert isinstance(answer.citations_valid, int) and isinstance(answer.citations_invalid, list)
     print(f"\nembedded: {len(pieces)} pieces in {seconds:.1f}s (prompt included)")
