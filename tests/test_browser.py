@@ -82,7 +82,9 @@ def test_index_ask_and_map_in_a_real_browser(server: str, tmp_path: Path):
             page.get_by_label("Repository").fill(str(repo))
             page.get_by_role("button", name="Index", exact=True).click()
             expect(page.get_by_text("Indexed shop: 9 files")).to_be_visible(timeout=INDEXING_TIMEOUT_MS)
-            expect(page.get_by_test_id("stDataFrame")).to_be_visible()
+            indexed = page.get_by_role("table", name="Indexed repositories")
+            expect(indexed).to_be_visible()
+            expect(indexed).to_contain_text("shop")
             page.screenshot(path=shots / "home.png", full_page=True)
 
             page.get_by_role("link", name="Chat").click()

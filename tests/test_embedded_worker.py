@@ -63,7 +63,8 @@ def test_a_worker_killed_mid_answer_is_one_message_and_the_next_question_works(s
     pieces = list(first)
     answer = first.result()
     dead = worker()
-    assert len(pieces) >= 3 and answer.text.strip()  # the tokens that came before the crash are kept
+    # the text that came before the crash is kept (one piece: a sentence is shown whole, its claims checked)
+    assert len(pieces) >= 2 and pieces[0].strip() and pieces[0] in answer.text
     assert first.extractive.split("\n")[0] in answer.text  # and the extractive answer shown under them
     assert answer.notice is not None and answer.notice.startswith(f"The answer was cut off: {message}")
     assert answer.notice.count("crashed") == 1 and "The next question starts it again." in answer.notice
