@@ -12,7 +12,7 @@ from __future__ import annotations
 from codeqa.answer.explain import Explanation, Step
 from codeqa.answer.keylines import term_score
 from codeqa.answer.mechanism import Match
-from codeqa.answer.outline import display_name
+from codeqa.answer.outline import DECORATOR, display_name, holder_at
 from codeqa.answer.render import code_span
 from codeqa.frameworks.intent import HOOK
 
@@ -39,10 +39,19 @@ def placement(explanation: Explanation) -> tuple[str, str] | None:
     if found is None:
         return None
     step, match = found
-    name = display_name(step.chunk).split(" (+", 1)[0]
     where = f"{step.chunk.path}:{match.line}"
-    markdown = (f"**Where to add it:** in {code_span(name)} ({code_span(step.chunk.location)}), because it "
-                f"{match.phrase}, at {code_span(where)}.")  # fmt: skip
     phrase = match.phrase.replace("`", "")
-    plain = f"Where to add it: in {name} ({step.chunk.location}), because it {phrase}, at {where}."
+    line = step.chunk.text.split("\n")[match.line - step.chunk.start_line]
+    if match.handler and match.handler not in match.phrase and not DECORATOR.match(line):  # app.after_request(f)
+        name = match.handler
+        markdown = (f"**Where to add it:** in {code_span(name)} (registered at {code_span(where)}), because it "
+                    f"{match.phrase}.")  # fmt: skip
+        return markdown, f"Where to add it: in {name} (registered at {where}), because it {phrase}."
+    held = holder_at(step.chunk, match.line) if step.chunk.symbol else display_name(step.chunk).split(" (+", 1)[0]
+    if held is None:  # the line is outside every definition of the chunk: cite the line itself
+        markdown = f"**Where to add it:** at {code_span(where)}, because the code there {match.phrase}."
+        return markdown, f"Where to add it: at {where}, because the code there {phrase}."
+    markdown = (f"**Where to add it:** in {code_span(held)} ({code_span(step.chunk.location)}), because it "
+                f"{match.phrase}, at {code_span(where)}.")  # fmt: skip
+    plain = f"Where to add it: in {held} ({step.chunk.location}), because it {phrase}, at {where}."
     return markdown, plain

@@ -128,3 +128,37 @@ def name_at(chunk: Chunk, line: int) -> str:
             owner = chunk_name if last[:1].isupper() else chunk_name.rpartition(".")[0]  # a class's chunk: its own
             return known[0] if known else f"{owner}.{name}" if owner else name
     return display_name(chunk).split(" (+", 1)[0]
+
+
+DECORATOR = re.compile(r"^\s*@[\w.]")
+CONTAINER = re.compile(
+    r"^(\s*)(?:(?:export|public|private|protected|abstract|final|default)\s+)*"
+    r"(?:class|module|object|struct|impl|interface|trait|defmodule)\s+(?P<name>[\w:.]+)"
+)
+
+
+def holder_at(chunk: Chunk, line: int) -> str | None:
+    """The definition that holds file line ``line`` of ``chunk``, as ``name_at`` names it, where that is certain: a
+    decorator line belongs to the definition below it; a line outside every definition of the chunk (class-level
+    ``rescue_from`` after a method, a module's statement) has none (None), and neither has a line of a chunk the
+    scan cannot place."""
+    lines = chunk.text.split("\n")
+    offset = line - chunk.start_line
+    if not 0 <= offset < len(lines):
+        return None
+    if DECORATOR.match(lines[offset]):
+        below = next((n for n in range(offset + 1, len(lines)) if not DECORATOR.match(lines[n])), None)
+        if below is None or not DEFINITION.match(lines[below]):
+            return None
+        return name_at(chunk, chunk.start_line + below + 1) if below + 1 < len(lines) else None
+    indent = len(lines[offset]) - len(lines[offset].lstrip())
+    for above in reversed(lines[:offset]):
+        found = DEFINITION.match(above) or CONTAINER.match(above)
+        if not found or len(found.group(1)) >= indent:
+            continue
+        if DEFINITION.match(above):
+            return name_at(chunk, line)
+        name = found.group("name").replace("::", ".")  # a class-level line (`before_action`, `rescue_from`)
+        chunk_name = display_name(chunk).split(" (+", 1)[0]
+        return chunk_name if chunk_name.rpartition(".")[2] == name.rpartition(".")[2] else name
+    return None
