@@ -151,6 +151,11 @@ def holder_at(chunk: Chunk, line: int) -> str | None:
         if below is None or not DEFINITION.match(lines[below]):
             return None
         return name_at(chunk, chunk.start_line + below + 1) if below + 1 < len(lines) else None
+    own = DEFINITION.match(lines[offset]) or CONTAINER.match(lines[offset])
+    if own:  # the line declares a definition (`class VaultPolicy`, `def authenticate(self, request)`): that one
+        name = own.group("name").replace("::", ".")
+        known = [q for q in qualified_names(chunk.symbol) if q.replace("::", ".").rpartition(".")[2] == name]
+        return known[0] if known else name
     indent = len(lines[offset]) - len(lines[offset].lstrip())
     for above in reversed(lines[:offset]):
         found = DEFINITION.match(above) or CONTAINER.match(above)
