@@ -155,7 +155,11 @@ def holder_at(chunk: Chunk, line: int) -> str | None:
     if own:  # the line declares a definition (`class VaultPolicy`, `def authenticate(self, request)`): that one
         name = own.group("name").replace("::", ".")
         known = [q for q in qualified_names(chunk.symbol) if q.replace("::", ".").rpartition(".")[2] == name]
-        return known[0] if known else name
+        chunk_name = display_name(chunk).split(" (+", 1)[0]
+        owner = chunk_name if chunk_name.rpartition(".")[2][:1].isupper() else chunk_name.rpartition(".")[0]
+        if known or CONTAINER.match(lines[offset]) or not owner or owner.rpartition(".")[2] == name:
+            return known[0] if known else name
+        return f"{owner}.{name}"
     indent = len(lines[offset]) - len(lines[offset].lstrip())
     for above in reversed(lines[:offset]):
         found = DEFINITION.match(above) or CONTAINER.match(above)
