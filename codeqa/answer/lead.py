@@ -21,10 +21,11 @@ from codeqa.answer.conclusion import placement
 from codeqa.answer.explain import Explanation, Step
 from codeqa.answer.flow import code_part
 from codeqa.answer.fold import weak_evidence
+from codeqa.answer.holders import holders_named, registered
 from codeqa.answer.injection import instruction_like
 from codeqa.answer.keylines import COMMENT, IMPORT, KeyLine, Terms, evidence, term_score
 from codeqa.answer.mechanism import Match
-from codeqa.answer.outline import DECORATOR, display_name, holder_at, name_at
+from codeqa.answer.outline import display_name, name_at
 from codeqa.answer.phrasing import said_of
 from codeqa.answer.render import code_span
 from codeqa.answer.roles_said import shows_role
@@ -102,28 +103,6 @@ def _named(step: Step) -> tuple[str, str]:
     return f"{code_span(name)} ({code_span(step.chunk.location)})", f"{name} ({step.chunk.location})"
 
 
-def _registered(step: Step, matches: Sequence[Match]) -> list[tuple[str, Match]]:
-    """Each match's registered handler, when every match registers one by a call (``app.after_request(track)``)
-    and its phrase does not name it: what runs is the handler, not the function that registers it."""
-    lines = step.chunk.text.split("\n")
-    found = [(m.handler, m) for m in matches if m.handler and m.handler not in m.phrase
-             and not DECORATOR.match(lines[m.line - step.chunk.start_line])]  # fmt: skip
-    return list({handler: (handler, m) for handler, m in found}.values()) if len(found) == len(matches) else []
-
-
-def _holders_named(step: Step, matches: Sequence[Match]) -> tuple[str, str]:
-    """Who does what ``matches`` show: the one definition holding every matched line, else the cited lines themselves
-    (a chunk of four error handlers is not its first handler; a class-level ``rescue_from`` is not the method above
-    it). A chunk with no name of its own (a module's statements) keeps its display name."""
-    if not step.chunk.symbol:
-        return _named(step)
-    holders = {holder_at(step.chunk, match.line) for match in matches}
-    if len(holders) == 1 and None not in holders:
-        name = holders.pop() or _name(step)
-        return f"{code_span(name)} ({code_span(step.chunk.location)})", f"{name} ({step.chunk.location})"
-    return f"the code at {code_span(step.chunk.location)}", f"the code at {step.chunk.location}"
-
-
 def _mechanism(explanation: Explanation) -> list[tuple[Step, list[Match]]]:
     """The strongest constructs on the open sources, grouped by source: at most ``MECHANISM_CONSTRUCTS`` constructs
     (every match of one is said together: "turns `A`, `B` and `C` into a response") from at most ``MECHANISM_STEPS``
@@ -167,14 +146,14 @@ def _mechanism_sentence(explanation: Explanation, chosen: Sequence[tuple[Step, l
     parts_md, parts_plain = [], []
     terms = explanation.terms
     for step, matches in chosen:
-        if registered := _registered(step, matches):  # app.before_request(track): `track` runs, not its caller
-            for handler, match in registered:
+        if handlers := registered(step, matches):  # app.before_request(track): `track` runs, not its caller
+            for handler, match in handlers:
                 at_md, at_plain = _at(step, match.line)
                 phrase = said_of([match], terms)
                 parts_md.append(f"{code_span(handler)} (registered at {at_md}) {phrase}")
                 parts_plain.append(f"{handler} (registered at {at_plain}) {phrase.replace('`', '')}")
             continue
-        named_md, named_plain = _holders_named(step, matches)
+        named_md, named_plain = holders_named(step, matches)
         said = said_of(matches, terms)
         parts_md.append(f"{named_md} {said}")
         parts_plain.append(f"{named_plain} {said.replace('`', '')}")
