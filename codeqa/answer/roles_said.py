@@ -18,7 +18,7 @@ TEMPLATE_LANGUAGES = frozenset({"html", "erb", "haml", "slim", "pug", "vue", "sv
 _HANDLES = re.compile(
     r"^\s*@(?:[\w.]+\.)?(?:route|get|post|put|patch|delete|api_view|action|websocket)\b"
     r"|^\s*@(?:Get|Post|Put|Patch|Delete|Request)Mapping\b|^\s*@(?:Get|Post|Put|Patch|Delete|All)\("
-    r"|\b(?:router|app|api|bp|blueprint|route)\.(?:get|post|put|patch|delete|all|route|use)\s*\("
+    r"|\b(?:router|app|api|bp|blueprint|route)\.(?:get|post|put|patch|delete|all|route)\s*\("
     r"|\bdef \w+\(\s*(?:self,\s*)?request\b|\(\s*req\s*,\s*res\b|\$request\b|\bHttpServletRequest\b|\bconn\s*,\s*%?\{?"
     r"|\bhttp\.ResponseWriter\b|\*gin\.Context\b|\becho\.Context\b|\bfiber\.Ctx\b"
     r"|\b(?:render|redirect_to|redirect|respond_to|render_template|jsonify|JsonResponse|HttpResponse\w*|"
