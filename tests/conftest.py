@@ -44,6 +44,18 @@ def settings(isolated_home: Path, models_dir: Path) -> Settings:
     return Settings(home=isolated_home, models_dir=models_dir)
 
 
+@pytest.fixture(scope="module")
+def apps_home(request: pytest.FixtureRequest, tmp_path_factory: pytest.TempPathFactory) -> Path:
+    """A data dir holding a real index of each app the test module declares in ``INDEXED_APPS`` ({index name:
+    {path: text}}), built once per module and shared by its tests (the answers read it, never write it)."""
+    from tests.indexed_home import build_apps_home  # imports this module: not at the top
+
+    apps = getattr(request.module, "INDEXED_APPS", None)
+    if not apps:
+        pytest.fail(f"{request.module.__name__} uses the apps_home fixture: declare INDEXED_APPS = {{name: files}}")
+    return build_apps_home(tmp_path_factory.mktemp(request.module.__name__.rsplit(".", 1)[-1]), apps)
+
+
 def git(cwd: Path, *args: str) -> str:
     result = subprocess.run(
         ["git", *args],

@@ -3,9 +3,11 @@ index its user names; a question is checked before the index is opened, so a bad
 
 from __future__ import annotations
 
+from pathlib import Path
 from typing import Any
 
 from codeqa.answer import AnswerStream, ask
+from codeqa.config import Settings
 from codeqa.index import Index, IndexReport
 from codeqa.records import Hit
 from codeqa.retrieve import Retrieval, retrieve, validate_query
@@ -33,3 +35,8 @@ def ask_named(name: str, question: str, settings: Any, **options: Any) -> Answer
 def search_hits(name: str, query: str, settings: Any, **options: Any) -> list[Hit]:
     """The top chunks of a retrieval (what ``codeqa search`` prints)."""
     return retrieve_named(name, query, settings, **options).hits
+
+
+def extractive_text(home: Path, name: str, question: str) -> str:
+    """The answer to ``question`` from index ``name`` in data dir ``home``, with no language model."""
+    return ask_named(name, question, Settings(home=home), backend="none").result().text

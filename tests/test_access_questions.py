@@ -9,9 +9,8 @@ from pathlib import Path
 
 import pytest
 
-from codeqa.config import Settings
 from codeqa.frameworks.intent import intents
-from tests.helpers import ask_named
+from tests.helpers import extractive_text
 
 SHOP: dict[str, str] = {
     "requirements.txt": "flask\nflask-login\n",
@@ -110,19 +109,11 @@ class User(db.Model):
 }
 
 
-@pytest.fixture(scope="module")
-def home(tmp_path_factory: pytest.TempPathFactory) -> Path:
-    from tests.conftest import init_repo
-    from tests.helpers import build_index
-
-    base = tmp_path_factory.mktemp("access")
-    build_index(str(init_repo(base / "shop", SHOP)), Settings(home=base / "home"), name="shop")
-    return base / "home"
+INDEXED_APPS = {"shop": SHOP}  # indexed once for this module by the apps_home fixture (tests/conftest.py)
 
 
-def _opening(home: Path, question: str) -> str:
-    text = ask_named("shop", question, Settings(home=home), backend="none").result().text
-    return text.split("\n")[0]
+def _opening(apps_home: Path, question: str) -> str:
+    return extractive_text(apps_home, "shop", question).split("\n")[0]
 
 
 @pytest.mark.parametrize(
@@ -132,13 +123,13 @@ def _opening(home: Path, question: str) -> str:
         "Who is allowed to open the user list, and where is that decided?",
     ],
 )
-def test_a_permission_question_opens_on_the_permission_check_not_on_signing_in(home: Path, question: str) -> None:
+def test_a_permission_question_opens_on_the_permission_check_not_on_signing_in(apps_home: Path, question: str) -> None:
     assert intents(question)[0] == "access"
-    opening = _opening(home, question)
+    opening = _opening(apps_home, question)
     assert "signs the user in" not in opening and "checks the password" not in opening, opening
     assert "shop/decorators.py" in opening or "shop/admin.py" in opening, opening
 
 
-def test_a_sign_in_question_still_opens_on_signing_in(home: Path) -> None:
-    opening = _opening(home, "How does user authentication flow through the system?")
+def test_a_sign_in_question_still_opens_on_signing_in(apps_home: Path) -> None:
+    opening = _opening(apps_home, "How does user authentication flow through the system?")
     assert "shop/auth.py" in opening and "signs the user in" in opening, opening

@@ -7,10 +7,7 @@ from __future__ import annotations
 import re
 from pathlib import Path
 
-import pytest
-
-from codeqa.config import Settings
-from tests.helpers import ask_named
+from tests.helpers import extractive_text
 
 APP: dict[str, str] = {
     "requirements.txt": "flask\n",
@@ -69,28 +66,17 @@ def handle_server_error(exc):
 }
 
 
-@pytest.fixture(scope="module")
-def home(tmp_path_factory: pytest.TempPathFactory) -> Path:
-    from tests.conftest import init_repo
-    from tests.helpers import build_index
-
-    base = tmp_path_factory.mktemp("who")
-    build_index(str(init_repo(base / "site", APP)), Settings(home=base / "home"), name="site")
-    return base / "home"
+INDEXED_APPS = {"site": APP}  # indexed once for this module by the apps_home fixture (tests/conftest.py)
 
 
-def _answer(home: Path, question: str) -> str:
-    return ask_named("site", question, Settings(home=home), backend="none").result().text
-
-
-def test_handlers_in_one_chunk_are_not_all_its_first_handler(home: Path) -> None:
-    opening = _answer(home, "What happens when an API request fails?").split("\n")[0]
+def test_handlers_in_one_chunk_are_not_all_its_first_handler(apps_home: Path) -> None:
+    opening = extractive_text(apps_home, "site", "What happens when an API request fails?").split("\n")[0]
     assert "`handle_bad_request` (`site/errors.py" not in opening or "`404`" not in opening, opening
     assert "errors for the whole app" in opening, opening
 
 
-def test_a_registered_hook_is_the_function_that_runs(home: Path) -> None:
-    text = _answer(home, "Where would I add logging to track user behavior?")
+def test_a_registered_hook_is_the_function_that_runs(apps_home: Path) -> None:
+    text = extractive_text(apps_home, "site", "Where would I add logging to track user behavior?")
     opening = text.split("\n")[0]
     assert "`add_handlers` (`site/hooks.py:1-18`) runs" not in opening, opening  # it registers them, once
     assert "`record_visit` (registered at `site/hooks.py:18`) runs after every request" in opening, opening
