@@ -23,6 +23,7 @@ from codeqa.answer.conversation import (
 from codeqa.answer.explain import explain
 from codeqa.answer.extractive import extractive_answer
 from codeqa.answer.flow import link
+from codeqa.answer.mechanism import evidence, frameworks
 from codeqa.answer.outline import signature, summary
 from codeqa.answer.prompt import SYSTEM_PROMPT, build_prompt, fence_for, fit_sources, format_source
 from codeqa.config import Settings
@@ -259,6 +260,38 @@ def test_signature_and_summary_for_other_languages():
         ("m.py", []),
     ]
     assert [hit.chunk.path for hit in explanation.steps[0].repeats] == ["v.py"]  # the same lines: said once
+
+
+def test_what_a_context_reads_from_its_table_is_of_that_table_not_of_one_freed_at_the_same_address():
+    """CPython puts a new table where a freed one was. Caches keyed by ``id(table)`` then answered for the freed
+    table: its rows (so the flow test above failed after a test that freed three hits just before) and its
+    frameworks (a Django app said to be Flask). What is read from a table must be of that table."""
+    flask = [
+        make_hit("requirements.txt", 1, "flask\n", language="text", kind="config", layer="config"),
+        make_hit("shop/app.py", 1, "from flask import Flask\n\napp = Flask(__name__)", "app"),
+    ]
+    django = [
+        make_hit("requirements.txt", 1, "django\n", language="text", kind="config", layer="config"),
+        make_hit(
+            "shop/views.py", 1, "from django.http import JsonResponse\n\n\ndef orders(request):\n    return 1", "orders"
+        ),
+    ]
+
+    def read(context: AnswerContext, code: str) -> tuple[list[int | None], list[int], tuple[str, ...], str]:
+        rows = [context.row_of(hit.chunk) for hit in context.pool]
+        return rows, context.file_rows(code), evidence(context).frameworks(), frameworks(context)[-1].name
+
+    same_address = 0
+    for _ in range(20):
+        context = AnswerContext.from_chunks([], flask)
+        assert read(context, "shop/app.py") == ([0, 1], [1], ("Flask",), "Flask")
+        freed = id(context.table)
+        del context
+        fresh = AnswerContext.from_chunks([], django)
+        same_address += id(fresh.table) == freed
+        assert read(fresh, "shop/views.py") == ([0, 1], [1], ("Django",), "Django")
+    if not same_address:
+        pytest.skip("this interpreter never put a new table where a freed one was: nothing was checked")
 
 
 # -- backend plumbing ----------------------------------------------------------------------------------------------

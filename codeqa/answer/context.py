@@ -9,8 +9,6 @@ graph neighbours of a chunk, and which of a few files import which (the import g
 from __future__ import annotations
 
 import re
-import threading
-from collections import OrderedDict
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 from pathlib import PurePosixPath
@@ -30,27 +28,6 @@ from codeqa.tokens import code_tokens
 
 PACKAGE_ENTRIES = ("__init__.py", "index.js", "index.ts", "index.tsx", "mod.rs")
 MAX_FILE_CHUNKS = 120
-_LOOKUPS: OrderedDict[int, tuple[dict[str, int], dict[str, list[int]]]] = OrderedDict()
-_LOOKUPS_LOCK = threading.Lock()
-
-
-def _lookups(table: ChunkTable) -> tuple[dict[str, int], dict[str, list[int]]]:
-    """chunk id → row and path → rows for a loaded table (cached per table object; tables are immutable once loaded)."""
-    key = id(table)
-    with _LOOKUPS_LOCK:
-        cached = _LOOKUPS.get(key)
-        if cached is not None and len(cached[0]) == len(table):
-            _LOOKUPS.move_to_end(key)
-            return cached
-    rows = {chunk_id: row for row, chunk_id in enumerate(table.ids)}
-    by_path: dict[str, list[int]] = {}
-    for row, path in enumerate(table.paths):
-        by_path.setdefault(path, []).append(row)
-    with _LOOKUPS_LOCK:
-        _LOOKUPS[key] = (rows, by_path)
-        while len(_LOOKUPS) > 8:
-            _LOOKUPS.popitem(last=False)
-    return rows, by_path
 
 
 @dataclass
@@ -106,14 +83,14 @@ class AnswerContext:
 
     # -- lookups ----------------------------------------------------------------------------------------------------
     def row_of(self, chunk: Chunk) -> int | None:
-        return _lookups(self.table)[0].get(chunk.id)
+        return self.table.rows_by_id().get(chunk.id)
 
     def row_of_location(self, chunk: Chunk) -> int | None:
         """The row of the indexed chunk holding ``chunk``'s lines (``chunk`` may be a part of it)."""
         row = self.row_of(chunk)
         if row is not None:
             return row
-        for row in _lookups(self.table)[1].get(chunk.path, []):
+        for row in self.table.rows_by_path().get(chunk.path, []):
             if self.table.starts[row] <= chunk.start_line and chunk.end_line <= self.table.ends[row]:
                 return row
         return None
@@ -150,7 +127,7 @@ class AnswerContext:
         return [self._fetched[chunk_id] for chunk_id in ids if chunk_id in self._fetched]
 
     def file_rows(self, path: str) -> list[int]:
-        rows = _lookups(self.table)[1].get(path, [])
+        rows = self.table.rows_by_path().get(path, [])
         return [row for row in rows if self.in_scope(row)]
 
     def file_chunks(self, paths: Sequence[str], limit: int | None = MAX_FILE_CHUNKS) -> dict[str, list[Chunk]]:
@@ -185,7 +162,7 @@ class AnswerContext:
 
     def imports(self, paths: Sequence[str]) -> dict[str, set[str]]:
         """Which files each of ``paths`` imports, and what the package entries among them re-export."""
-        by_path = _lookups(self.table)[1]
+        by_path = self.table.rows_by_path()
         entries = [f"{d}/{name}" if d != "." else name for d in {str(PurePosixPath(p).parent) for p in paths}
                    for name in PACKAGE_ENTRIES]  # fmt: skip
         wanted = [*paths, *(entry for entry in entries if entry in by_path)]  # re-exports go through these

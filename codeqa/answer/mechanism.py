@@ -14,13 +14,10 @@ files, tests, docs).
 
 from __future__ import annotations
 
-import threading
-from collections import OrderedDict
-from collections.abc import Callable, Iterable, Sequence
+from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 from fnmatch import fnmatch
 from pathlib import PurePosixPath
-from typing import TypeVar
 
 from codeqa.answer.context import AnswerContext
 from codeqa.answer.keylines import COMMENT, prose_lines
@@ -41,10 +38,6 @@ POOR_PATHS = (
     "db/schema.rb", "*/schema.prisma", "*.d.ts", "*/locales/*", "*/i18n/*", "*/translations/*", "*CHANGELOG*",
 )  # fmt: skip
 EVIDENCE_ROWS = 40  # chunks checked for a framework's import lines, per module it names
-_DETECTED: OrderedDict[int, tuple[Convention, ...]] = OrderedDict()
-_EVIDENCE: OrderedDict[int, Evidence] = OrderedDict()
-_LOCK = threading.Lock()
-T = TypeVar("T")
 
 
 @dataclass(frozen=True)
@@ -60,26 +53,10 @@ class Match:
     handler: str = ""  # the function the construct hands control to (its ``handler`` group), if it names one
 
 
-def _cached(cache: OrderedDict[int, T], context: AnswerContext, make: Callable[[], T]) -> T:
-    """``make()``, once per loaded index (tables are immutable once loaded)."""
-    key = id(context.table)
-    with _LOCK:
-        if key in cache:
-            return cache[key]
-    value = make()
-    with _LOCK:
-        cache[key] = value
-        while len(cache) > 8:
-            cache.popitem(last=False)
-    return value
-
-
 def evidence(context: AnswerContext) -> Evidence:
     """The frameworks the index's manifests declare and its code imports, each with its part (cached per index)."""
     table = context.table
-    rows_by_path: dict[str, list[int]] = {}
-    for row, path in enumerate(table.paths):
-        rows_by_path.setdefault(path, []).append(row)
+    rows_by_path = table.rows_by_path()
 
     def read(paths: list[str]) -> dict[str, str]:
         chunks = context.chunks([row for path in paths for row in rows_by_path.get(path, [])])
@@ -96,7 +73,7 @@ def evidence(context: AnswerContext) -> Evidence:
         chunks = {key: [fetched[table.ids[r]] for r in rs if table.ids[r] in fetched] for key, rs in rows.items()}
         return {key: [(c.path, c.language, c.text) for c in found] for key, found in chunks.items()}
 
-    return _cached(_EVIDENCE, context, lambda: gather(sorted(rows_by_path), read, lookup))
+    return table.derived("framework evidence", lambda: gather(sorted(rows_by_path), read, lookup))
 
 
 def _file_text(chunks: Sequence[Chunk]) -> str:
@@ -126,7 +103,7 @@ def frameworks(context: AnswerContext) -> tuple[Convention, ...]:
         kept += [by_name[name] for name in shown if by_name[name] not in kept and by_name[name].constructs]
         return tuple(kept)
 
-    return _cached(_DETECTED, context, make)
+    return context.table.derived("frameworks", make)
 
 
 def _code_lines(chunk: Chunk) -> Iterable[tuple[int, str]]:

@@ -9,15 +9,17 @@ from __future__ import annotations
 import fnmatch
 import json
 import re
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
+from typing import Any, TypeVar
 
 import numpy as np
 
 from codeqa.records import Chunk
 
 TABLE_FILE = "chunks.json"
+T = TypeVar("T")
 
 
 @dataclass
@@ -32,8 +34,13 @@ class ChunkTable:
     ends: list[int] = field(default_factory=list)
 
     def __post_init__(self) -> None:
+        self._forget_derived()
+
+    def _forget_derived(self) -> None:
+        """Drop what is computed from the rows (after rows are added); kept on the table so it dies with it."""
         self._columns: dict[str, np.ndarray] = {}
         self._masks: dict[tuple, np.ndarray] = {}
+        self._derived: dict[str, Any] = {}
 
     def __len__(self) -> int:
         return len(self.ids)
@@ -48,16 +55,36 @@ class ChunkTable:
             self.languages.append(chunk.language)
             self.starts.append(chunk.start_line)
             self.ends.append(chunk.end_line)
-        self._columns = {}
-        self._masks = {}
+        self._forget_derived()
 
     def extend(self, other: ChunkTable, rows: Sequence[int]) -> None:
         """Append ``rows`` of another table (an earlier generation's), in that order."""
         for name in self.__dataclass_fields__:
             column, source = getattr(self, name), getattr(other, name)
             column.extend(source[row] for row in rows)
-        self._columns = {}
-        self._masks = {}
+        self._forget_derived()
+
+    def derived(self, name: str, make: Callable[[], T]) -> T:
+        """``make()``, computed once per table: a value read from the rows lives and dies with them (a cache keyed by
+        ``id(table)`` outlives its table and answers for the next one Python puts at the same address)."""
+        if name not in self._derived:
+            self._derived[name] = make()
+        return self._derived[name]
+
+    def rows_by_id(self) -> dict[str, int]:
+        """chunk id → row."""
+        return self.derived("rows by id", lambda: {chunk_id: row for row, chunk_id in enumerate(self.ids)})
+
+    def rows_by_path(self) -> dict[str, list[int]]:
+        """file path → its rows, in row order."""
+
+        def make() -> dict[str, list[int]]:
+            by_path: dict[str, list[int]] = {}
+            for row, path in enumerate(self.paths):
+                by_path.setdefault(path, []).append(row)
+            return by_path
+
+        return self.derived("rows by path", make)
 
     def column(self, name: str) -> np.ndarray:
         """A column as a numpy array (cached), for vectorized filters."""
