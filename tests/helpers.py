@@ -3,6 +3,8 @@ index its user names; a question is checked before the index is opened, so a bad
 
 from __future__ import annotations
 
+import time
+from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
@@ -40,3 +42,20 @@ def search_hits(name: str, query: str, settings: Any, **options: Any) -> list[Hi
 def extractive_text(home: Path, name: str, question: str) -> str:
     """The answer to ``question`` from index ``name`` in data dir ``home``, with no language model."""
     return ask_named(name, question, Settings(home=home), backend="none").result().text
+
+
+def growth(work: Callable[[int], object], size: int, factor: int = 8, repeats: int = 3) -> float:
+    """How many times the CPU time of ``work(size)`` ``work(size * factor)`` takes (best of ``repeats`` each): about
+    ``factor`` when the work is linear in ``size``, ``factor ** 2`` when it rescans the rest of its input at each
+    position. CPU time of this process, so other processes on a loaded machine do not count; a ratio, so a slow
+    machine does not either. Speed itself is for bench/; this says how the work grows."""
+
+    def cost(n: int) -> float:
+        best = float("inf")
+        for _ in range(repeats):
+            began = time.process_time()
+            work(n)
+            best = min(best, time.process_time() - began)
+        return best
+
+    return cost(size * factor) / max(cost(size), 1e-6)

@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import time
 from pathlib import Path
 
 import pytest
@@ -10,11 +9,12 @@ from hypothesis import HealthCheck, given
 from hypothesis import settings as hypothesis_settings
 from hypothesis import strategies as st
 
-from codeqa.chunk import CHUNKER_VERSION, chunk_file
+from codeqa.chunk import CHUNKER_VERSION, chunk_and_tag, chunk_file
 from codeqa.chunk.treesitter import get_parser
 from codeqa.config import Settings
 from codeqa.languages import detect_language
 from codeqa.records import Chunk, SourceFile
+from tests.helpers import growth
 
 FIXTURES = Path(__file__).parent / "fixtures" / "chunk"
 SMALL = Settings(chunk_max_chars=200, chunk_min_chars=40)  # small enough to separate definitions
@@ -439,15 +439,28 @@ def test_huge_single_line_stays_one_chunk() -> None:
     assert chunks[0].start_line == chunks[0].end_line == 1
 
 
-def test_default_settings_and_speed_on_a_larger_file() -> None:
-    text = (FIXTURES / "sample.py").read_text(encoding="utf-8") * 200  # ~260 KB
-    file = source("pkg/big.py", text)
-    chunk_file(file)
-    started = time.perf_counter()
-    chunks = chunk_file(file)
-    elapsed = time.perf_counter() - started
+def test_a_larger_file_is_parsed_once_and_its_chunking_grows_linearly(monkeypatch: pytest.MonkeyPatch) -> None:
+    """A 260 KB file with default settings: one parse serves its chunks and its tags, and 8 times the file costs about
+    8 times as much to chunk (how fast it is, is for bench/)."""
+    import codeqa.chunk
+    import codeqa.chunk.treesitter
+
+    sample = (FIXTURES / "sample.py").read_text(encoding="utf-8")
+    file = source("pkg/big.py", sample * 200)  # ~260 KB
+    parsed: list[str] = []
+
+    def counted_parse(language: str, index):
+        parsed.append(language)
+        return real_parse(language, index)
+
+    real_parse = codeqa.chunk.treesitter.parse
+    monkeypatch.setattr(codeqa.chunk, "parse", counted_parse)
+    monkeypatch.setattr(codeqa.chunk.treesitter, "parse", counted_parse)
+    chunks, tags = chunk_and_tag(file)
+    assert parsed == ["python"]
     assert_invariants(file, chunks)
-    assert elapsed < 1.0  # generous: ~0.1 s on a loaded laptop core
+    assert len(tags.definitions) >= 200 * len(chunk_and_tag(source("pkg/one.py", sample))[1].definitions)
+    assert growth(lambda copies: chunk_file(source("pkg/big.py", sample * copies)), 25) < 3 * 8
 
 
 @hypothesis_settings(max_examples=100, deadline=None, suppress_health_check=[HealthCheck.too_slow])
