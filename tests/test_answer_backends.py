@@ -2,8 +2,6 @@
 
 from __future__ import annotations
 
-import time
-
 import pytest
 
 from codeqa.answer import list_backends
@@ -77,10 +75,9 @@ def test_ollama_error_mid_stream_and_timeout(settings: Settings):
         assert pieces == ["partial"]
     with OllamaStandIn(mode="slow", delay=3) as server:
         backend = OllamaBackend(with_(settings, ollama_host=server.url, llm_timeout_seconds=0.5))
-        started = time.monotonic()
+        # the stand-in answers in full after 3 s: only a client that gave up at 0.5 s raises
         with pytest.raises(LLMTimeoutError, match=r"did not answer within 0.5 s .* CODEQA_LLM_TIMEOUT_SECONDS"):
             list(backend.stream_chat(MESSAGES, "qwen2.5-coder:7b", max_tokens=10))
-        assert time.monotonic() - started < 2.5
 
 
 def test_ollama_without_models(settings: Settings):

@@ -61,10 +61,9 @@ def test_dns_rebinding_and_other_sites_are_refused(indexed):
         assert httpx.post(f"{url}/indexes/shop/search", json=SEARCH, headers=own_page).status_code == 200
 
 
-def _send_large_body(url: str, size: int, headers: dict[str, str], chunked: bool = False) -> tuple[int, float]:
-    """Send up to ``size`` bytes of body over a raw socket, stopping once the server answers; (status, seconds)."""
+def _send_large_body(url: str, size: int, headers: dict[str, str], chunked: bool = False) -> tuple[int, int]:
+    """Send up to ``size`` bytes of body over a raw socket, stopping once the server answers; (status, bytes sent)."""
     port = port_of(url)
-    started = time.monotonic()
     with socket.create_connection(("127.0.0.1", port), timeout=30) as sock:
         lines = ["POST /indexes/shop/search HTTP/1.1", f"Host: 127.0.0.1:{port}", "Content-Type: application/json"]
         lines += [f"{name}: {value}" for name, value in headers.items()]
@@ -92,7 +91,7 @@ def _send_large_body(url: str, size: int, headers: dict[str, str], chunked: bool
             pass
         reader.join(30)
     assert answer, f"no answer after {sent} bytes"
-    return int(bytes(answer).split(b" ", 2)[1]), time.monotonic() - started
+    return int(bytes(answer).split(b" ", 2)[1]), sent
 
 
 def _peak_rss_mb(pid: int) -> float:
@@ -110,9 +109,9 @@ def test_a_huge_body_is_refused_before_it_is_read(indexed):
         before = _peak_rss_mb(process.pid)
         size = 200 * 1024 * 1024
         for headers, chunked, expected in (({}, False, 401), ({}, True, 401), (auth, False, 413), (auth, True, 413)):
-            status, seconds = _send_large_body(url, size, headers, chunked)
+            status, sent = _send_large_body(url, size, headers, chunked)
             assert (status, chunked) == (expected, chunked)
-            assert seconds < 10, f"{seconds:.1f} s to refuse a body"
+            assert sent <= 16 * 1024 * 1024, f"the server took {sent >> 20} MB of the body before refusing it"
         grown = _peak_rss_mb(process.pid) - before
         assert grown < 60, f"the server's peak memory grew by {grown:.0f} MB while refusing large bodies"
         not_json = httpx.post(f"{url}/indexes/shop/search", content=b"{not json")
@@ -213,12 +212,11 @@ def test_event_streams_are_capped_and_do_not_starve_other_requests(indexed):
             deadline = time.monotonic() + 60
             while len(opened) < 60 and time.monotonic() < deadline:
                 time.sleep(0.1)
-            started = time.monotonic()
+            # the streams are released only after this: a listing that waits for them times out
             listing = httpx.get(f"{url}/indexes", timeout=30)
-            seconds = time.monotonic() - started
             refused = httpx.get(f"{url}/jobs/{job['id']}/events", timeout=10)
             release.set()
-        assert listing.status_code == 200 and seconds < 3, f"/indexes took {seconds:.1f} s with 60 open streams"
+        assert listing.status_code == 200, "/indexes did not answer while 16 event streams were open"
         assert sorted(opened).count(200) == 16 and opened.count(429) == 44, sorted(opened)
         assert (
             refused.status_code == 429 and refused.headers["Retry-After"] and "CODEQA_API_MAX_STREAMS" in refused.text

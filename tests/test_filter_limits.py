@@ -8,7 +8,7 @@ characters (a clear 422 from the API, one line from the CLI), and globs are one 
 from __future__ import annotations
 
 import fnmatch
-import time
+import re
 from pathlib import Path
 
 import httpx
@@ -25,6 +25,17 @@ from tests.service_servers import api_server, server_env
 GLOBS_20 = [f"pkg{n}/**/*.py" for n in range(10)] + [f"*{n}*test*" for n in range(10)]
 
 
+class CountedPattern:
+    """A compiled pattern that counts the strings it was tried on."""
+
+    def __init__(self, pattern: re.Pattern[str]) -> None:
+        self.pattern, self.tried = pattern, 0
+
+    def match(self, text: str) -> re.Match[str] | None:
+        self.tried += 1
+        return self.pattern.match(text)
+
+
 def synthetic_table(rows: int = 25_000, files: int = 3_000) -> ChunkTable:
     table = ChunkTable()
     for row in range(rows):
@@ -39,13 +50,22 @@ def synthetic_table(rows: int = 25_000, files: int = 3_000) -> ChunkTable:
     return table
 
 
-def test_fifty_globs_on_25k_rows_are_one_pass_per_file():
+def test_fifty_globs_on_25k_rows_are_one_pass_per_file(monkeypatch: pytest.MonkeyPatch):
+    """The 50 globs become one pattern, tried once per file (21,000 files), not per chunk row (25,000) or per glob and
+    row (1.25M)."""
     table = synthetic_table()
     globs = tuple(GLOBS_20 + [f"pkg{n}/sub3/*_1?.py" for n in range(30)])
-    started = time.perf_counter()
-    mask = Filters(globs=globs).mask(table)
-    seconds = time.perf_counter() - started
-    assert mask is not None and seconds < 1.0, f"{seconds:.2f} s to apply 50 globs to 25k rows"
+    compiled: list[CountedPattern] = []
+    real_compile = re.compile
+
+    def counted_compile(pattern: str, flags: int = 0) -> CountedPattern:
+        compiled.append(CountedPattern(real_compile(pattern, flags)))
+        return compiled[-1]
+
+    with monkeypatch.context() as patch:
+        patch.setattr(re, "compile", counted_compile)
+        mask = Filters(globs=globs).mask(table)
+    assert mask is not None and [pattern.tried for pattern in compiled] == [len(set(table.paths))] == [21_000]
     expected = {path: any(fnmatch.fnmatchcase(path, g) for g in globs) for path in set(table.paths)}
     assert [bool(x) for x in mask] == [expected[path] for path in table.paths]
     both = Filters(paths=("pkg3", "pkg4/sub1"), globs=("*_2?.py",)).mask(table)
@@ -74,21 +94,18 @@ def indexed(tmp_path_factory: pytest.TempPathFactory) -> tuple[Settings, Path]:
     return build_sample_index(tmp_path_factory.mktemp("limits"))
 
 
-def test_the_api_refuses_300_globs_fast_and_answers_20_globs(indexed):
+def test_the_api_refuses_300_globs_by_its_schema_and_answers_20_globs(indexed):
     with api_server(server_env(indexed[0])) as url:
         question = {"question": "how is the password hashed?", "k": 5}
-        started = time.monotonic()
         refused = httpx.post(
             f"{url}/indexes/shop/search", json={**question, "globs": [f"src/{n}/*" for n in range(300)]}
         )
-        refused_in = time.monotonic() - started
-        assert refused.status_code == 422 and refused_in < 2
+        assert refused.status_code == 422  # by the request schema, before any search (the message says so)
         assert refused.json()["error"]["message"] == (
             "Invalid request: globs: List should have at most 50 items after validation, not 300."
         )  # the schema states the same limit (maxItems), so a client can keep to it
-        started = time.monotonic()
         scoped = httpx.post(f"{url}/indexes/shop/search", json={**question, "globs": ["shop/*.py", *GLOBS_20[1:]]})
-        assert scoped.status_code == 200 and time.monotonic() - started < 5
+        assert scoped.status_code == 200
         assert {r["path"].split("/")[0] for r in scoped.json()["results"]} == {"shop"}
         long_path = httpx.post(f"{url}/indexes/shop/ask", json={**question, "paths": ["a" * 301]})
         assert long_path.status_code == 422 and "at most 300" in long_path.json()["error"]["message"]

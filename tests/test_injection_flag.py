@@ -4,7 +4,6 @@ model (in any casing or spacing), leaves ordinary code alone, and stays linear i
 from __future__ import annotations
 
 import re
-import time
 from pathlib import Path
 
 import pytest
@@ -12,6 +11,7 @@ import pytest
 from codeqa.answer import injection
 from codeqa.answer.injection import flag_sources, instruction_like
 from codeqa.records import Chunk, Hit
+from tests.helpers import growth
 
 ROOT = Path(__file__).resolve().parent.parent
 
@@ -146,16 +146,10 @@ HOSTILE = {
 
 @pytest.mark.parametrize("name", HOSTILE)
 def test_a_100k_character_line_is_checked_in_linear_time(name: str) -> None:
+    """8 times the line costs about 8 times to check (a pattern that rescans the rest at each start: 64 times)."""
     text = HOSTILE[name]
     instruction_like("warm up")
-    best = min(_timed(text) for _ in range(3))  # the best of three: the machine may be busy
-    assert best < 2.0, f"{name}: {best:.2f} s for {len(text)} characters"
-
-
-def _timed(text: str) -> float:
-    started = time.perf_counter()
-    instruction_like(text)
-    return time.perf_counter() - started
+    assert growth(lambda characters: instruction_like(text[:characters]), len(text) // 8) < 3 * 8, name
 
 
 def test_the_notice_is_advisory_and_promises_no_protection() -> None:

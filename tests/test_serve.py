@@ -118,19 +118,16 @@ def test_sigterm_stops_the_server_and_everything_it_started(isolated_home: Path)
             watched.page.get_by_role("heading", name="codeqa").wait_for()
             started = _descendants(process.pid)
             process.send_signal(signal.SIGTERM)
-            begun = time.monotonic()
             try:
                 process.wait(10)
             except subprocess.TimeoutExpired:
                 pytest.fail("codeqa serve was still running 10 s after SIGTERM")
-            seconds = time.monotonic() - begun
         deadline = time.monotonic() + 5
         while any(_alive(pid) for pid in started) and time.monotonic() < deadline:
             time.sleep(0.1)
         assert not [pid for pid in started if _alive(pid)], "processes started by codeqa serve outlived it"
         with socket.socket() as probe:
             assert probe.connect_ex(("127.0.0.1", port)) != 0, "the port still answers after codeqa serve stopped"
-        assert seconds < 10
     finally:
         for pid in [process.pid, *_descendants(process.pid)]:
             with contextlib.suppress(ProcessLookupError):
