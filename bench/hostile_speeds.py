@@ -12,23 +12,24 @@ import argparse
 import contextlib
 import itertools
 import json
+import sys
 import time
 from collections.abc import Callable
 from pathlib import Path
 
-from codeqa.answer.injection import instruction_like
-from codeqa.answer.keylines import action_score, sets_a_number
-from codeqa.answer.redact import redact_secrets
-from codeqa.chunk import chunk_file
-from codeqa.errors import SourceError
-from codeqa.explore.clusters import words
-from codeqa.records import SourceFile
-from codeqa.retrieve import Filters
-from codeqa.retrieve.query import CODE_LIKE, FILE_LIKE, _identifiers, qualified_names, query_identifiers
-from codeqa.searchfiles.table import ChunkTable
-from codeqa.source import parse_source
-
 ROOT = Path(__file__).resolve().parent.parent
+sys.path.insert(0, str(ROOT))  # this checkout's codeqa (and its tests' fixtures), not an installed one
+
+from codeqa.answer.injection import instruction_like  # noqa: E402
+from codeqa.answer.keylines import action_score, sets_a_number  # noqa: E402
+from codeqa.answer.redact import redact_secrets  # noqa: E402
+from codeqa.chunk import chunk_file  # noqa: E402
+from codeqa.errors import SourceError  # noqa: E402
+from codeqa.explore.clusters import words  # noqa: E402
+from codeqa.records import SourceFile  # noqa: E402
+from codeqa.retrieve import Filters  # noqa: E402
+from codeqa.retrieve.query import CODE_LIKE, FILE_LIKE, _identifiers, qualified_names, query_identifiers  # noqa: E402
+from codeqa.source import parse_source  # noqa: E402
 
 
 def best_of(work: Callable[[], object], repeat: int) -> tuple[float, float]:
@@ -56,29 +57,16 @@ def read_line(line: str) -> None:
     action_score(line), sets_a_number(line), words("x.py", line)
 
 
-def glob_table(rows: int = 25_000, files: int = 3_000) -> ChunkTable:
-    """The synthetic table of ``tests/test_filter_limits.py``: 25,000 rows over 21,000 distinct paths."""
-    table = ChunkTable()
-    for row in range(rows):
-        table.ids.append(f"c{row}")
-        table.paths.append(f"pkg{row % 40}/sub{row % 7}/module_{row % files}.py")
-        table.symbols.append(f"f{row}")
-        table.kinds.append("function")
-        table.layers.append("core")
-        table.languages.append("python")
-        table.starts.append(1)
-        table.ends.append(10)
-    return table
-
-
 def cases() -> dict[str, Callable[[], object]]:
+    from tests.test_filter_limits import synthetic_table  # the table the test counts the glob tries on
+
     sample = (ROOT / "tests/fixtures/chunk/sample.py").read_text(encoding="utf-8") * 200
     big = SourceFile(path="pkg/big.py", language="python", text=sample, size=len(sample))
     answering = (ROOT / "codeqa/answer/answering.py").read_text(encoding="utf-8").split("\n")
     chunks = ["\n".join(answering[start : start + 40]) for start in range(0, 280, 40)]
     globs = tuple([f"pkg{n}/**/*.py" for n in range(10)] + [f"*{n}*test*" for n in range(10)])
     globs += tuple(f"pkg{n}/sub3/*_1?.py" for n in range(30))
-    table = glob_table()
+    table = synthetic_table()  # 25,000 rows over 21,000 distinct paths
     orders = (globs[turn:] + globs[:turn] for turn in itertools.count())  # a new order each run: masks are cached
     found: dict[str, Callable[[], object]] = {
         "question 'File \"' + 19,994 a": lambda: parse_question('File "' + "a" * 19_994),
