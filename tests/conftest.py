@@ -56,6 +56,13 @@ def apps_home(request: pytest.FixtureRequest, tmp_path_factory: pytest.TempPathF
     return build_apps_home(tmp_path_factory.mktemp(request.module.__name__.rsplit(".", 1)[-1]), apps)
 
 
+@pytest.fixture
+def apps_settings(apps_home: Path, monkeypatch: pytest.MonkeyPatch) -> Settings:
+    """Settings over ``apps_home``, also this test's CODEQA_HOME (for the CLI and what reads the environment)."""
+    monkeypatch.setenv("CODEQA_HOME", str(apps_home))
+    return Settings(home=apps_home)
+
+
 def git(cwd: Path, *args: str) -> str:
     result = subprocess.run(
         ["git", *args],

@@ -7,8 +7,6 @@ carry ``@login_required``, the same ``try/catch → next(error)`` block in many 
 
 from __future__ import annotations
 
-from pathlib import Path
-
 SEEDS = {
     "auth": "How does user authentication flow through the system?",
     "errors": "What happens when an API request fails?",
@@ -412,15 +410,3 @@ class Migration(migrations.Migration):
 }
 
 APPS = {"express": EXPRESS_APP, "rails": RAILS_APP, "flask": FLASK_APP, "django": DJANGO_APP}
-
-
-def build_framework_home(base: Path) -> Path:
-    """A data dir under ``base`` holding one real index per app (real git repositories, real pipeline)."""
-    from codeqa.config import Settings
-    from tests.conftest import init_repo
-    from tests.helpers import build_index
-
-    home = base / "home"
-    for name, files in APPS.items():
-        build_index(str(init_repo(base / name, files)), Settings(home=home), name=name)
-    return home

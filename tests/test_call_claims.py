@@ -18,8 +18,8 @@ from codeqa.answer.citations import check_citations
 from codeqa.cli import app
 from codeqa.config import Settings
 from codeqa.records import Chunk
-from tests.conftest import init_repo, write_files
-from tests.helpers import ask_named, build_index
+from tests.conftest import write_files
+from tests.helpers import ask_named
 
 CLAIMS_APP: dict[str, str] = {
     "app/__init__.py": '''"""The shop application."""
@@ -142,22 +142,11 @@ class User(db.Model):
 }
 
 
-@pytest.fixture(scope="module")
-def shop_home(tmp_path_factory: pytest.TempPathFactory) -> Path:
-    base = tmp_path_factory.mktemp("claims")
-    home = base / "home"
-    build_index(str(init_repo(base / "shop", CLAIMS_APP)), Settings(home=home), name="shop")
-    return home
+INDEXED_APPS = {"shop": CLAIMS_APP}  # indexed once for this module by the apps_home fixture (tests/conftest.py)
 
 
-@pytest.fixture
-def settings(shop_home: Path, monkeypatch: pytest.MonkeyPatch) -> Settings:
-    monkeypatch.setenv("CODEQA_HOME", str(shop_home))
-    return Settings(home=shop_home)
-
-
-def answer(settings: Settings, question: str) -> str:
-    result = ask_named("shop", question, settings, backend="none").result()
+def answer(apps_settings: Settings, question: str) -> str:
+    result = ask_named("shop", question, apps_settings, backend="none").result()
     assert not result.generated and check_citations(result.text, result.sources).invalid == []
     return result.text
 
@@ -167,37 +156,37 @@ def source_line(text: str, location: str) -> str:
     return next((line for line in text.split("\n") if line.startswith("- **[") and f"(`{location}`)" in line), "")
 
 
-def test_a_module_level_object_is_not_the_view_of_the_same_name(settings: Settings) -> None:
-    text = answer(settings, "How does the app start and set up login?")
+def test_a_module_level_object_is_not_the_view_of_the_same_name(apps_settings: Settings) -> None:
+    text = answer(apps_settings, "How does the app start and set up login?")
     assert "`create_app`" in text  # the app factory is in the answer ...
     assert not re.search(r"`create_app` \(`[^`]+`\) calls", text)  # ... and calls nothing the index defines:
     assert "calls `login" not in text and "called by `create_app`" not in text  # login.init_app is LoginManager's
 
 
-def test_a_namesake_in_another_module_is_not_the_callee(settings: Settings) -> None:
-    text = answer(settings, "How does the admin page check access?")
+def test_a_namesake_in_another_module_is_not_the_callee(apps_settings: Settings) -> None:
+    text = answer(apps_settings, "How does the admin page check access?")
     assert "`admin` (`app/auth/routes.py:19-24`) calls `has_access` (`app/permissions.py:1-6`)" in text  # true
     assert "`has_access` (`app/models.py" not in text
     assert "`admin`" not in source_line(text, "app/models.py:7-22")  # User.has_access is not called by admin
-    graph = answer(settings, "who calls User.has_access?")
+    graph = answer(apps_settings, "who calls User.has_access?")
     assert "`admin`" not in graph and "No code in this index calls `User.has_access`" in graph
-    assert "`admin` (`app/auth/routes.py:19-24`) — line 22 calls" in answer(settings, "who calls has_access?")
+    assert "`admin` (`app/auth/routes.py:19-24`) — line 22 calls" in answer(apps_settings, "who calls has_access?")
 
 
-def test_caller_and_callee_are_the_definitions_at_the_call_site_not_the_chunk_names(settings: Settings) -> None:
-    text = answer(settings, "How does signing in check the password?")
+def test_caller_and_callee_are_the_definitions_at_the_call_site_not_the_chunk_names(apps_settings: Settings) -> None:
+    text = answer(apps_settings, "How does signing in check the password?")
     assert "calls `User.__repr__`" not in text  # the model chunk's first name is not what login calls
     assert "`login` (`app/auth/routes.py:10-16`) calls `User.check_password` (`app/models.py:7-22`)" in text
     assert "is called by `login` (`app/auth/routes.py:10-16`) for `User.check_password`" in text
 
 
-def test_graph_links_a_name_only_where_the_file_can_mean_it(settings: Settings) -> None:
+def test_graph_links_a_name_only_where_the_file_can_mean_it(apps_settings: Settings) -> None:
     """The index's symbol graph: ``login`` in create_app is the imported LoginManager, not the view; ``User`` in the
     routes is the imported model; a module's name (``from app import permissions``) is no definition."""
     from codeqa.answer.context import AnswerContext
     from codeqa.index import Index
 
-    context = AnswerContext.from_index(Index.open("shop", settings), [], [])
+    context = AnswerContext.from_index(Index.open("shop", apps_settings), [], [])
     chunks = {(c.path, c.symbol): c for c in context.chunks(range(len(context.table)))}
     factory, view = chunks[("app/__init__.py", "create_app")], chunks[("app/auth/routes.py", "login")]
     admin = chunks[("app/auth/routes.py", "admin")]

@@ -19,7 +19,7 @@ from codeqa.frameworks.conventions import KINDS, load_all, parse
 from codeqa.frameworks.detection import detect
 from codeqa.frameworks.intent import INTENTS, intents
 from codeqa.records import Chunk
-from tests.framework_apps import APPS, SEEDS, build_framework_home
+from tests.framework_apps import APPS, SEEDS
 from tests.helpers import ask_named
 
 
@@ -153,9 +153,7 @@ def test_flask_errorhandler_and_django_middleware() -> None:
     assert found(settings, SEEDS["logging"], "Django")[0][:2] == (1, "filter")
 
 
-@pytest.fixture(scope="module")
-def framework_home(tmp_path_factory: pytest.TempPathFactory) -> Path:
-    return build_framework_home(tmp_path_factory.mktemp("frameworks"))
+INDEXED_APPS = APPS  # the four framework apps, indexed once for this module by apps_home (tests/conftest.py)
 
 
 OPENS_WITH = {  # the files that answer each seed question in each fixture app
@@ -176,8 +174,8 @@ LOOKALIKES = ("prisma/seed.ts", "migration.sql", "config/initializers/devise.rb"
 
 
 @pytest.mark.parametrize(("app", "kind"), sorted(OPENS_WITH))
-def test_the_opening_line_cites_a_file_that_answers(framework_home: Path, app: str, kind: str) -> None:
-    answer = ask_named(app, SEEDS[kind], Settings(home=framework_home), backend="none").result()
+def test_the_opening_line_cites_a_file_that_answers(apps_home: Path, app: str, kind: str) -> None:
+    answer = ask_named(app, SEEDS[kind], Settings(home=apps_home), backend="none").result()
     lead = answer.text.split("\n")[0]
     first = re.search(r"`([\w./-]+):\d+(?:-\d+)?`", lead)
     assert first and first.group(1) in OPENS_WITH[(app, kind)], lead
@@ -193,12 +191,12 @@ def test_the_opening_line_cites_a_file_that_answers(framework_home: Path, app: s
     assert not [w for w in re.findall(r"“(\w+)”", answer.text.split("**Not found:**")[-1]) if w.lower() in code]
 
 
-def test_repeated_handlers_are_said_once_and_the_sentences_name_the_mechanism(framework_home: Path) -> None:
-    text = ask_named("express", SEEDS["errors"], Settings(home=framework_home), backend="none").result().text
+def test_repeated_handlers_are_said_once_and_the_sentences_name_the_mechanism(apps_home: Path) -> None:
+    text = ask_named("express", SEEDS["errors"], Settings(home=apps_home), backend="none").result().text
     assert "is the error middleware (four arguments): every `next(error)` ends here" in text.split("\n")[0]
     assert re.search(r"\(and [1-9] more like it: `src/routes/\w+\.ts:\d+-\d+`", text)  # the same try/catch
     assert text.count("next(error);") <= 2
-    rails = ask_named("rails", SEEDS["errors"], Settings(home=framework_home), backend="none").result().text
+    rails = ask_named("rails", SEEDS["errors"], Settings(home=apps_home), backend="none").result().text
     assert "turns `ActiveRecord::RecordNotFound` into a response (`rescue_from`)" in rails.split("\n")[0]
     assert re.search(r"^ +\d+ +render json: \{ error: \"not found\" \}, status: :not_found$", rails, re.MULTILINE)
 
@@ -276,8 +274,8 @@ WHERE = re.compile(
 
 
 @pytest.mark.parametrize("app", sorted(APPS))
-def test_where_to_add_logging_ends_with_the_hook_every_request_passes(framework_home: Path, app: str) -> None:
-    settings = Settings(home=framework_home)
+def test_where_to_add_logging_ends_with_the_hook_every_request_passes(apps_home: Path, app: str) -> None:
+    settings = Settings(home=apps_home)
     lead = ask_named(app, SEEDS["logging"], settings, backend="none").result().text.split("\n")[0]
     found = WHERE.search(lead)
     assert found and found.group(1) == found.group(3), lead

@@ -3,14 +3,11 @@ module that defines what it re-exports, and a test-support module that mentions 
 
 from __future__ import annotations
 
-import pytest
-
 from codeqa.config import Settings
 from codeqa.index import Index
 from codeqa.retrieve.file_signals import doc_bridge
 from codeqa.retrieve.roles import Role, role_of, roles_asked_for
-from tests.conftest import init_repo
-from tests.helpers import build_index, retrieve_named
+from tests.helpers import retrieve_named
 
 DOCS_TOOL = {
     "docgen/__init__.py": '"""docgen: documentation pages from docstrings."""\n',
@@ -132,28 +129,22 @@ class CommandTester:
 }
 
 
-@pytest.fixture(scope="module")
-def indexes(tmp_path_factory: pytest.TempPathFactory) -> Settings:
-    base = tmp_path_factory.mktemp("docs-hubs")
-    settings = Settings(home=base / "home")
-    for name, files in (("docs_tool", DOCS_TOOL), ("hub", HUB), ("support", TEST_SUPPORT)):
-        build_index(str(init_repo(base / name, files)), settings, name=name)
-    return settings
+INDEXED_APPS = {"docs_tool": DOCS_TOOL, "hub": HUB, "support": TEST_SUPPORT}  # indexed once by apps_home (conftest)
 
 
-def test_a_bug_report_about_generated_documentation_wants_the_code(indexes: Settings):
+def test_a_bug_report_about_generated_documentation_wants_the_code(apps_settings: Settings):
     assert Role.DOCS not in roles_asked_for(REPORT)  # "documentation" is what the tool makes, not a page to read
     assert Role.DOCS in roles_asked_for("where do the docs say how inherited members are shown?")
     assert Role.DOCS not in roles_asked_for("does every docstring get a summary line?")  # a docstring is code
-    paths = [f.path for f in retrieve_named("docs_tool", REPORT, indexes).files]
+    paths = [f.path for f in retrieve_named("docs_tool", REPORT, apps_settings).files]
     assert paths[0] == "docgen/inherit.py", paths[:3]
     assert paths.index("docs/usage/inherited.rst") > paths.index("docgen/render.py")  # after every code file
-    asked = retrieve_named("docs_tool", "where do the docs say how inherited members are shown?", indexes)
+    asked = retrieve_named("docs_tool", "where do the docs say how inherited members are shown?", apps_settings)
     assert asked.files[0].path == "docs/usage/inherited.rst", [f.path for f in asked.files[:3]]
 
 
-def test_a_doc_page_votes_for_the_module_its_directive_names(indexes: Settings):
-    files = Index.open("docs_tool", indexes).files
+def test_a_doc_page_votes_for_the_module_its_directive_names(apps_settings: Settings):
+    files = Index.open("docs_tool", apps_settings).files
     page = DOCS_TOOL["docs/usage/inherited.rst"]
     votes = doc_bridge(files, [page])
     paths = files.files.paths
@@ -165,19 +156,19 @@ def test_a_doc_page_votes_for_the_module_its_directive_names(indexes: Settings):
     assert package[paths.index("docgen/themes/__init__.py")] > 0 and package.sum() == package.max()
 
 
-def test_the_module_that_defines_the_names_beats_the_package_that_re_exports_them(indexes: Settings):
+def test_the_module_that_defines_the_names_beats_the_package_that_re_exports_them(apps_settings: Settings):
     for question in ("vault seal secret", "how does the vault seal a secret?"):  # the package's name, the words
-        paths = [f.path for f in retrieve_named("hub", question, indexes).files]
+        paths = [f.path for f in retrieve_named("hub", question, apps_settings).files]
         assert paths[0] == "vault/sealing.py", (question, paths[:3])
         assert paths.index("vault/__init__.py") == 1, paths[:3]  # right after the module it re-exports
 
 
-def test_a_test_support_module_ranks_after_the_module_it_helps_test(indexes: Settings):
+def test_a_test_support_module_ranks_after_the_module_it_helps_test(apps_settings: Settings):
     assert role_of("shellrun/testing.py") is Role.TEST and role_of("src/_pytest/pytester.py") is Role.TEST
     assert role_of("pkg/testutils/checkers.py") is Role.TEST and role_of("pkg/contesting.py") is Role.SOURCE
     question = "where does it intercept what a command prints?"
-    paths = [f.path for f in retrieve_named("support", question, indexes).files]
+    paths = [f.path for f in retrieve_named("support", question, apps_settings).files]
     assert paths[0] == "shellrun/capture.py", paths[:3]
     assert paths.index("shellrun/testing.py") > paths.index("shellrun/runner.py")
-    asked = retrieve_named("support", "which test helper checks what a command prints?", indexes)
+    asked = retrieve_named("support", "which test helper checks what a command prints?", apps_settings)
     assert asked.files[0].path == "shellrun/testing.py", [f.path for f in asked.files[:3]]

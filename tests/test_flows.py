@@ -20,8 +20,8 @@ from typer.testing import CliRunner
 from codeqa.answer.citations import check_citations
 from codeqa.cli import app
 from codeqa.config import Settings
-from tests.conftest import init_repo, write_files
-from tests.helpers import ask_named, build_index
+from tests.conftest import write_files
+from tests.helpers import ask_named
 from tests.llm_standins import OllamaStandIn
 
 REPORTS_APP: dict[str, str] = {
@@ -150,23 +150,11 @@ def not_found(error):
 }
 
 
-@pytest.fixture(scope="module")
-def home(tmp_path_factory: pytest.TempPathFactory) -> Path:
-    base = tmp_path_factory.mktemp("flows")
-    home = base / "home"
-    build_index(str(init_repo(base / "reports", REPORTS_APP)), Settings(home=home), name="reports")
-    build_index(str(init_repo(base / "handled", HANDLED_APP)), Settings(home=home), name="handled")
-    return home
+INDEXED_APPS = {"reports": REPORTS_APP, "handled": HANDLED_APP}  # indexed once by apps_home (tests/conftest.py)
 
 
-@pytest.fixture
-def settings(home: Path, monkeypatch: pytest.MonkeyPatch) -> Settings:
-    monkeypatch.setenv("CODEQA_HOME", str(home))
-    return Settings(home=home)
-
-
-def answer(settings: Settings, question: str, name: str = "reports") -> str:
-    result = ask_named(name, question, settings, backend="none").result()
+def answer(apps_settings: Settings, question: str, name: str = "reports") -> str:
+    result = ask_named(name, question, apps_settings, backend="none").result()
     assert not result.generated and check_citations(result.text, result.sources).invalid == []
     return result.text
 
@@ -175,8 +163,8 @@ def steps(text: str) -> list[str]:
     return [line for line in text.split("\n") if re.match(r"^\d\. ", line)]
 
 
-def test_a_four_step_flow_through_a_task_queue_ends_in_the_store(settings: Settings) -> None:
-    text = answer(settings, "What happens when a user asks for a new report?")
+def test_a_four_step_flow_through_a_task_queue_ends_in_the_store(apps_settings: Settings) -> None:
+    text = answer(apps_settings, "What happens when a user asks for a new report?")
     found = steps(text)
     assert len(found) == 4, text
     assert found[0].startswith(
@@ -193,24 +181,24 @@ def test_a_four_step_flow_through_a_task_queue_ends_in_the_store(settings: Setti
     assert "collect_rows" not in "\n".join(found)  # a helper that only returns is not where the story ends
 
 
-def test_the_outcome_is_the_success_answer_not_an_error_branch_or_another_route(settings: Settings) -> None:
-    text = answer(settings, "What happens when a user asks for a new report?")
+def test_the_outcome_is_the_success_answer_not_an_error_branch_or_another_route(apps_settings: Settings) -> None:
+    text = answer(apps_settings, "What happens when a user asks for a new report?")
     happens = next(line for line in text.split("\n") if line.startswith("**What happens:**"))
     assert "`create_report` then answers with" in happens
     assert "202" in happens and "`reports/views.py:17`" in happens  # the queued answer, not the 400 of line 15
     assert "400" not in happens and "health" not in happens
 
 
-def test_no_central_error_handler_is_said_only_when_there_is_none(settings: Settings) -> None:
+def test_no_central_error_handler_is_said_only_when_there_is_none(apps_settings: Settings) -> None:
     question = "What happens when a report request fails?"
-    absent = answer(settings, question)
+    absent = answer(apps_settings, question)
     assert "**What is absent:** the app's code defines no central error handler" in absent
     assert "`abort(404)` (`reports/views.py:24`)" in absent  # where the error is answered instead
     assert "`errorhandler`" in absent and "`register_error_handler`" in absent
-    handled = answer(settings, question, "handled")
+    handled = answer(apps_settings, question, "handled")
     assert "What is absent" not in handled and "no central error handler" not in handled
     assert "**What happens:**" not in absent  # the success answer is not what a question about failing asks for
-    other = answer(settings, "What happens when a user asks for a new report?")
+    other = answer(apps_settings, "What happens when a user asks for a new report?")
     assert "What is absent" not in other  # not a question about errors
 
 
@@ -223,7 +211,7 @@ def test_a_task_queued_with_delay_resolves_to_the_task() -> None:
     assert not resolves_to(site, path, "reports/tasks.py", "collect_rows")
 
 
-def test_a_model_written_false_call_claim_is_dropped_before_it_is_shown(settings: Settings) -> None:
+def test_a_model_written_false_call_claim_is_dropped_before_it_is_shown(apps_settings: Settings) -> None:
     reply = [
         "`create_report` calls `start_report` (reports/views.py:16). ",
         "`create_report` calls `save_report` (reports/views.py:10-17). ",  # false: the task does, two hops away
@@ -232,7 +220,7 @@ def test_a_model_written_false_call_claim_is_dropped_before_it_is_shown(settings
         "`build_report` then calls `save_report` [9].",  # true (a number past the sources: found among them by name)
     ]
     with OllamaStandIn(reply=reply) as server:
-        ollama = Settings(**{**settings.model_dump(), "ollama_host": server.url})
+        ollama = Settings(**{**apps_settings.model_dump(), "ollama_host": server.url})
         stream = ask_named("reports", "What happens when a user asks for a new report?", ollama, backend="ollama")
         pieces = list(stream)
         answer = stream.result()
