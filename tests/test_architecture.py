@@ -116,6 +116,20 @@ def test_no_import_cycles_between_library_modules():
     assert cycles(inner) == []
 
 
+# Inside the answer stage data flows one way: rendering <- explanation <- llm <- answering (the entry).
+ANSWER_LAYERS = ("codeqa.answer.rendering", "codeqa.answer.explanation", "codeqa.answer.llm")
+
+
+def test_the_answer_stage_imports_only_downward():
+    """Rendering knows nothing of what is explained; the explanation never calls a language model."""
+    for name, targets in import_graph().items():
+        layer = next((i for i, prefix in enumerate(ANSWER_LAYERS) if name.startswith(prefix)), None)
+        if layer is None:
+            continue
+        above = [t for t in targets for prefix in ANSWER_LAYERS[layer + 1 :] if t.startswith(prefix)]
+        assert above == [] and "codeqa.answer.answering" not in targets, (name, above)
+
+
 def test_a_cycle_is_detected_when_there_is_one():
     assert cycles({"a": {"b"}, "b": {"c"}, "c": {"a"}, "d": {"a"}}) == [["a", "b", "c"]]
 

@@ -9,8 +9,8 @@ from pathlib import Path
 
 import pytest
 
-from codeqa.answer import injection
-from codeqa.answer.injection import flag_sources, instruction_like
+from codeqa.answer.rendering import injection
+from codeqa.answer.rendering.injection import flag_sources, instruction_like
 from codeqa.records import Chunk, Hit
 
 ROOT = Path(__file__).resolve().parent.parent
