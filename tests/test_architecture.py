@@ -168,7 +168,7 @@ def test_nothing_in_the_library_imports_its_package_face():
         assert "codeqa" not in imported_modules(path), f"{name} imports the package face"
 
 
-BACKENDS_PACKAGE = LIBRARY / "answer" / "backends"
+BACKENDS_PACKAGE = LIBRARY / "answer" / "llm" / "backends"
 BUILT_IN_BACKENDS = ("ollama", "openai", "embedded")
 
 
@@ -185,7 +185,7 @@ def backend_name_comparisons(path: Path) -> list[int]:
 
 
 def test_only_the_backends_compare_backend_names():
-    """Everything else reads a backend's traits from the registry (``codeqa/answer/backends/registry.py``)."""
+    """Everything else reads a backend's traits from the registry (``codeqa/answer/llm/backends/registry.py``)."""
     outside = [path for path in [*LIBRARY.rglob("*.py"), *UI_FILES] if not path.is_relative_to(BACKENDS_PACKAGE)]
     found = {str(path.relative_to(ROOT)): lines for path in outside if (lines := backend_name_comparisons(path))}
     assert found == {}

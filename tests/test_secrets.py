@@ -174,8 +174,8 @@ def test_the_count_is_of_distinct_secrets_really_masked() -> None:
     assert count_masked(shown) == 2 and count_masked("nothing masked here") == 0
 
 
-REAL_FILES = ["codeqa/config.py", "codeqa/source/clone.py", "codeqa/answer/answering.py", "codeqa/answer/redact.py",
-              "codeqa/answer/secret_formats.py", "README.md"]  # fmt: skip
+REAL_FILES = ["codeqa/config.py", "codeqa/source/clone.py", "codeqa/answer/answering.py", "codeqa/answer/llm/redact.py",
+              "codeqa/answer/llm/secret_formats.py", "README.md"]  # fmt: skip
 
 
 def test_ordinary_code_is_sent_nearly_unchanged() -> None:
