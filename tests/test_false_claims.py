@@ -222,13 +222,13 @@ def test_canned_roles_need_what_they_say() -> None:
     assert role_phrase(schema, VERBS, "is here") == "defines the stored data"
 
 
-def _says(framework: str, kind: str, line: str) -> list[str]:
+def _says(framework: str, kind: str, text: str, question: str = "How does user authentication flow?") -> list[str]:
     from codeqa.answer.mechanism import matches_in
 
     convention = next(c for c in load_all() if c.name == framework)
-    piece = Chunk("app/x", "ruby" if framework == "Rails" else "javascript", 1, 1, line, "", "function", "api")
-    return [m.phrase for m in matches_in(piece, [convention], intents("How does user authentication flow?"))
-            if m.construct.kind == kind]  # fmt: skip
+    piece = Chunk("app/x", "ruby" if framework == "Rails" else "javascript", 1, text.count("\n") + 1, text, "",
+                  "function", "api")  # fmt: skip
+    return [m.phrase for m in matches_in(piece, [convention], intents(question)) if m.construct.kind == kind]
 
 
 def test_session_cookie_and_current_are_said_as_the_code_has_them() -> None:
@@ -242,3 +242,26 @@ def test_session_cookie_and_current_are_said_as_the_code_has_them() -> None:
     ]
     assert not _says("Express", "auth", "req.session.meta = {};")
     assert _says("Express", "auth", "req.uid = uid;") == ["puts the signed-in user on the request (`req.uid`)"]
+
+
+PASSES_ON = """exports.handleURIErrors = async function handleURIErrors(err, req, res, next) {
+\tif (err instanceof URIError) {
+\t\tres.status(400).json({ error: 'bad uri' });
+\t} else {
+\t\tnext(err);
+\t}
+};
+
+exports.handleErrors = async function handleErrors(err, req, res, next) {
+\tres.status(500).json({ error: err.message });
+};"""
+
+
+def test_a_construct_holds_only_where_the_definition_it_opens_does_what_it_says() -> None:
+    fails = "What happens when an API request fails?"
+    middleware = _says("Express", "error", PASSES_ON, fails)
+    assert middleware.count("is the error middleware (four arguments): every `next(error)` ends here") == 1
+    alert = "export function error(message, timeout) {\n\talert({ title: 'Error', message, type: 'danger' });\n}"
+    response = "export function badRequest(error) {\n  return Response.json({ error }, { status: 400 });\n}"
+    assert not _says("any framework", "error", alert, fails)
+    assert "builds the `badRequest` error response" in _says("any framework", "error", response, fails)
