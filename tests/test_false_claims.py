@@ -123,6 +123,17 @@ def test_a_function_is_named_itself_not_after_the_function_nested_in_it() -> Non
         (("app/models/user.rb", "ruby", "User.deactivate"), "family.destroy",
          ("app/controllers/accounts_controller.rb", "ruby", "AccountsController.destroy, AccountsController.family",
           "  def destroy\n  end\n  def family\n    Current.family\n  end"), "destroy", "family.destroy", False),
+        # `$this->author` is the caller's own: importing a model is not extending it; a trait it uses is its own
+        (("app/Services/DestroyMoodTrackingEvent.php", "php", "DestroyMoodTrackingEvent.execute"),
+         "use App\\Models\\ContactFeedItem;\n\nclass DestroyMoodTrackingEvent extends BaseService\n{\n"
+         "    public function execute() {\n        ContactFeedItem::create(['author_id' => $this->author->id]);",
+         ("app/Models/ContactFeedItem.php", "php", "ContactFeedItem.author", "    public function author(): BelongsTo"),
+         "author", "ContactFeedItem::create(['author_id' => $this->author->id]);", False),
+        (("app/Http/Controllers/ApiController.php", "php", "ApiController"),
+         "class ApiController extends Controller\n{\n    use JsonRespondController;\n",
+         ("app/Traits/JsonRespondController.php", "php", "JsonRespondController",
+          "trait JsonRespondController\n{\n    public function setHTTPStatusCode(int $code): self"),
+         "setHTTPStatusCode", "return $this->setHTTPStatusCode(400)", True),
         # still linked: an imported helper, called bare
         (("src/controllers/users.js", "javascript", "profile"), "const { escape } = require('../helpers');",
          ("src/helpers.js", "javascript", "escape", "function escape(s) {"), "escape", "return escape(name);", True),

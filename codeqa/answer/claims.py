@@ -181,13 +181,20 @@ def holds_by_name(user: Chunk, used: Chunk, use: Use, user_file: str) -> bool:
         return True  # LoginService.new: the class's own constructor
     if not re.search(_DEFINES.format(name=re.escape(method)), used.text, re.MULTILINE):
         return False  # the receiver's method is not in the lines cited for it (a framework's, or another piece's)
-    if receiver in SELF_RECEIVERS:
-        return used.path == user.path or any(re.search(rf"\b{re.escape(owner)}\b", user_file) for owner in owners)
+    if receiver in SELF_RECEIVERS:  # in B's own file, or the caller's class extends or mixes in B's class
+        return used.path == user.path or any(re.search(_INHERITS.format(owner=re.escape(owner)), user_file, re.M)
+                                             for owner in owners)  # fmt: skip
     if receiver in owners or receiver == module:
         return True
     return receiver[:1].islower() and receiver.lower() in {owner.lower() for owner in owners}
 
 
+# the caller's class extends or mixes in {owner}: `extends`, an indented PHP trait `use`, Ruby `include` or `<`,
+# a Python base (a top-level PHP `use App\Models\X;` only imports X: `$this->author` is then not X's)
+_INHERITS = (
+    r"\b(?:extends|implements|include|prepend|extend)\s+[\w\\:.]*\b{owner}\b|^\s+use\s+[\w\\]*\b{owner}\b"
+    r"|\bclass\s+\w+\s*<\s*[\w:]*\b{owner}\b|\bclass\s+\w+\s*\([^)]*\b{owner}\b"
+)
 _OWN_DEFINITION = (
     r"\b(?:function\*?|def|func|fn)\s+{name}\b|\b(?:const|let|var)\s+{name}\s*="
     r"|^\s*{name}\s*:\s*(?:async\s+)?function\b"
