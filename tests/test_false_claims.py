@@ -17,7 +17,7 @@ from __future__ import annotations
 
 import pytest
 
-from codeqa.answer.branches import asks_api, off_api_path
+from codeqa.answer.branches import asks_api, no_answer, off_api_path
 from codeqa.answer.claims import _with_holder, holds_by_name
 from codeqa.answer.context import AnswerContext
 from codeqa.answer.extractive import VERBS, extractive_answer
@@ -276,3 +276,23 @@ def test_a_construct_holds_only_where_the_definition_it_opens_does_what_it_says(
     response = "export function badRequest(error) {\n  return Response.json({ error }, { status: 400 });\n}"
     assert not _says("any framework", "error", alert, fails)
     assert "builds the `badRequest` error response" in _says("any framework", "error", response, fails)
+
+
+CASES = """exports.handleErrors = async function handleErrors(err, req, res, next) {
+\tconst cases = {
+\t\tEBADCSRFTOKEN: function () {
+\t\t\tres.sendStatus(403);
+\t\t},
+\t};
+\tif (cases[err.code]) {
+\t\treturn cases[err.code]();
+\t}
+\tres.status(500).json({ error: err.message });
+};"""
+
+
+def test_one_case_of_a_dispatch_table_or_a_callback_handed_over_is_no_answer() -> None:
+    errors = _chunk("src/controllers/errors.js", "javascript", "handleErrors", CASES, layer="api")
+    assert no_answer(errors, 4, "\t\t\tres.sendStatus(403);")
+    assert not no_answer(errors, 10, "\tres.status(500).json({ error: err.message });")
+    assert no_answer(errors, 1, "    $exceptions->render(static function (")

@@ -17,7 +17,7 @@ import re
 from collections.abc import Sequence
 from dataclasses import dataclass
 
-from codeqa.answer.branches import asks_api, off_api_path
+from codeqa.answer.branches import asks_api, no_answer, off_api_path
 from codeqa.answer.conclusion import placement
 from codeqa.answer.explain import Explanation, Step
 from codeqa.answer.flow import code_part
@@ -69,7 +69,6 @@ OUTCOMES = (
 
 
 COMPARED = re.compile(r"(?:[=!]==?|[<>]=?)\s*[45]\d\d\b|\b[45]\d\d\s*(?:[=!]==?|[<>]=?)")  # a status tested: no answer
-REGISTERS = re.compile(r"\bfunction\s*\([^)]*$|=>\s*\{?$|\bdo\s*(?:\|[^|]*\|)?$")  # hands over a callback
 AMOUNT = re.compile(r"^\s*(?:[-\d.+*/ ()_]+|\"[^\"]*\"|'[^']*'|\d[\w.* ]*)\s*[;,]?\s*$")
 
 
@@ -213,7 +212,7 @@ def _outcomes(explanation: Explanation, skip: set[tuple[str, int]]) -> list[tupl
             line = next((line for line in step.lines if (step.chunk.path, line.line) not in skip
                          and pattern.search(code_part(line.text)) and _said(line.text)
                          and not (api and off_api_path(step.chunk, line.line))
-                         and not (verb == "answers with" and REGISTERS.search(code_part(line.text).rstrip()))
+                         and not (verb == "answers with" and no_answer(step.chunk, line.line, code_part(line.text)))
                          and (errors or not ERROR_LINE.search(code_part(line.text)))
                          and not (verb == "answers with" and COMPARED.search(code_part(line.text)))), None)  # fmt: skip
             if line is not None:
