@@ -237,8 +237,8 @@ def _says(framework: str, kind: str, text: str, question: str = "How does user a
     from codeqa.answer.mechanism import matches_in
 
     convention = next(c for c in load_all() if c.name == framework)
-    piece = Chunk("app/x", "ruby" if framework == "Rails" else "javascript", 1, text.count("\n") + 1, text, "",
-                  "function", "api")  # fmt: skip
+    language = {"Rails": "ruby", "Django": "python"}.get(framework, "javascript")
+    piece = Chunk("app/x", language, 1, text.count("\n") + 1, text, "", "function", "api")
     return [m.phrase for m in matches_in(piece, [convention], intents(question)) if m.construct.kind == kind]
 
 
@@ -296,3 +296,9 @@ def test_one_case_of_a_dispatch_table_or_a_callback_handed_over_is_no_answer() -
     assert no_answer(errors, 4, "\t\t\tres.sendStatus(403);")
     assert not no_answer(errors, 10, "\tres.status(500).json({ error: err.message });")
     assert no_answer(errors, 1, "    $exceptions->render(static function (")
+
+
+def test_a_rest_authentication_class_is_not_an_authentication_backend() -> None:
+    backend = "is an authentication backend: it decides who the user is"
+    assert backend in _says("Django", "auth", "    def authenticate(self, request, remote_user, remote_groups=None):")
+    assert backend not in _says("Django", "auth", "    def authenticate(self, request):")
