@@ -162,20 +162,11 @@ def holds_by_name(user: Chunk, used: Chunk, use: Use, user_file: str) -> bool:
     if runtime(user.language) is None or runtime(user.language) != runtime(used.language):
         return False
     written = re.search(_RECEIVER.format(name=re.escape(short_name(use.name))), use.text)
-    if written is None:  # a bare name: flow.link found it where the caller's imports reach, unless the caller's
-        if used.path == user.path:  # file binds it (a parameter, its own definition) or the callee's is local
-            return True
-        name = re.escape(short_name(use.name))
-        local = re.search(_LOCAL_BINDING.format(name=name), used.text, re.MULTILINE)
-        return not local and not _bound_elsewhere(short_name(use.name), used, user_file)
-    receiver = written.group("receiver").lstrip("$@")
-    names = qualified_names(used.symbol)
     method = short_name(use.name)
-    # the class a method belongs to: its owner, or the chunk's own class when the chunk is the whole class (a
-    # method of the chunk is no owner: `family.destroy` is not a call on the chunk's `family` method)
-    owners = {q.rpartition(".")[0].rpartition(".")[2] if q.rpartition(".")[2] == method else q.rpartition(".")[2]
-              for q in names}  # fmt: skip
-    owners = {owner for owner in owners if owner[:1].isupper()}
+    owners = _owners(used, method)
+    if written is None:  # a bare name: flow.link found it where the caller's imports reach
+        return used.path == user.path or _bare_name_holds(user, used, method, user_file, owners)
+    receiver = written.group("receiver").lstrip("$@")
     module = PurePosixPath(used.path).stem.split(".")[0]
     if method in CONSTRUCTORS and (receiver in owners or receiver == module):
         return True  # LoginService.new: the class's own constructor
@@ -206,6 +197,37 @@ _OWN_DEFINITION = (
 _LOCAL_BINDING = r"^[ \t]+(?:const|let|var)\s+{name}\s*="
 _PHP_IMPORT = r"^\s*use\s+\\?(?P<path>[\w\\]+\\{name})\s*;"
 _JS_PACKAGE_IMPORT = r"^\s*import\b[^;]*\b{name}\b[^;]*\bfrom\s+['\"](?P<path>[^'\"./@~][^'\"]*)['\"]"
+
+
+def _owners(used: Chunk, method: str) -> set[str]:
+    """The classes ``method`` of ``used`` may belong to: its owner, or the chunk's own class when the chunk is the
+    whole class (a method of the chunk is no owner: `family.destroy` is not a call on the chunk's `family` method)."""
+    owners = {q.rpartition(".")[0].rpartition(".")[2] if q.rpartition(".")[2] == method else q.rpartition(".")[2]
+              for q in qualified_names(used.symbol)}  # fmt: skip
+    return {owner for owner in owners if owner[:1].isupper()}
+
+
+# an instance method inside a class: Ruby `  def mail` (not `def self.mail`), a PHP method
+_RUBY_INSTANCE_METHOD = r"^\s+def\s+(?!self\.){name}(?![\w?!])"
+_PHP_METHOD = r"^\s+(?:(?:public|protected|private|final|abstract)\s+)*function\s+{name}\b"
+
+
+def _bare_name_holds(user: Chunk, used: Chunk, name: str, user_file: str, owners: set[str]) -> bool:
+    """A bare call to another file's ``name`` stands unless the caller's file binds the name (a parameter, its own
+    definition, an import from elsewhere), the callee's is local to a function, or the callee is an instance method
+    the caller cannot reach without a receiver: in PHP never (it needs ``$this->``), in Ruby only from its own class
+    or one that inherits or includes it (ActionMailer's ``mail(...)`` is not ``DocMailerMaker#mail``)."""
+    escaped = re.escape(name)
+    if re.search(_LOCAL_BINDING.format(name=escaped), used.text, re.MULTILINE):
+        return False
+    if _bound_elsewhere(name, used, user_file):
+        return False
+    if user.language == "php" and re.search(_PHP_METHOD.format(name=escaped), used.text, re.MULTILINE):
+        return False
+    in_class = re.search(r"^\s*class\s", used.text, re.MULTILINE)
+    if user.language == "ruby" and in_class and re.search(_RUBY_INSTANCE_METHOD.format(name=escaped), used.text, re.M):
+        return any(re.search(_INHERITS.format(owner=re.escape(owner)), user_file, re.M) for owner in owners)
+    return True
 
 
 def _bound_elsewhere(name: str, used: Chunk, user_file: str) -> bool:
