@@ -18,7 +18,7 @@ from __future__ import annotations
 import pytest
 
 from codeqa.answer.branches import asks_api, no_answer, off_api_path
-from codeqa.answer.claims import _with_holder, holds_by_name
+from codeqa.answer.claims import _with_holder, consistent_chain, holds_by_name
 from codeqa.answer.context import AnswerContext
 from codeqa.answer.extractive import VERBS, extractive_answer
 from codeqa.answer.flow import Use
@@ -317,3 +317,21 @@ def test_a_rest_authentication_class_is_not_an_authentication_backend() -> None:
     backend = "is an authentication backend: it decides who the user is"
     assert backend in _says("Django", "auth", "    def authenticate(self, request, remote_user, remote_groups=None):")
     assert backend not in _says("Django", "auth", "    def authenticate(self, request):")
+
+
+def test_a_chain_by_name_breaks_where_another_definition_of_the_chunk_makes_the_next_call() -> None:
+    job = Chunk("app/jobs/send_daily_triage_email_job.rb", "ruby", 61, 68,
+                "  def email_decider(user)\n    EmailRateLimit.new(user.days_since_last_clicked)\n  end\n\n"
+                "  def before_email_time_of_day?(user)\n    Time.current < email_time_of_day_or_default(user)\n"
+                "  end\nend", "Job.email_decider, Job.before_email_time_of_day?", "method", "service")  # fmt: skip
+    caller = _chunk(
+        "app/jobs/send_daily_triage_email_job.rb",
+        "ruby",
+        "SendDailyTriageEmailJob.reason_for_skip",
+        "  def reason_for_skip(user)\n    return 'Not time' if before_email_time_of_day?(user)\n  end",
+    )
+    first = Use("before_email_time_of_day?", 2, "calls", "return 'Not time' if before_email_time_of_day?(user)")
+    rate_limit = Use("new", 62, "calls", "EmailRateLimit.new(user.days_since_last_clicked)")
+    default = Use("email_time_of_day_or_default", 66, "calls", "Time.current < email_time_of_day_or_default(user)")
+    assert consistent_chain([first, rate_limit], [caller, job]) == 1
+    assert consistent_chain([first, default], [caller, job]) == 2
