@@ -149,6 +149,12 @@ def test_a_function_is_named_itself_not_after_the_function_nested_in_it() -> Non
          ("app/Mail/Mailer.php", "php", "Mailer, Mailer.mail",
           "class Mailer\n{\n    public function mail($to, $subject, $body) {}\n}"),
          "mail", "mail($to, $subject, $body);", False),
+        # a member call whose receiver is on the line above stays a member call
+        (("app/Repositories/SongRepository.php", "php", "SongRepository.countSongs"),
+         "return Song::query(user: $user ?? $this->auth->user())\n            ->accessible()\n            ->count();",
+         ("app/Builders/SongBuilder.php", "php", "SongBuilder.accessible",
+          "class SongBuilder extends Builder\n{\n    public function accessible(): self {}\n}"),
+         "accessible", "->accessible()", True),
         # still linked: an imported helper, called bare
         (("src/controllers/users.js", "javascript", "profile"), "const { escape } = require('../helpers');",
          ("src/helpers.js", "javascript", "escape", "function escape(s) {"), "escape", "return escape(name);", True),

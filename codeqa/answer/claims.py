@@ -165,7 +165,7 @@ def holds_by_name(user: Chunk, used: Chunk, use: Use, user_file: str) -> bool:
     method = short_name(use.name)
     owners = _owners(used, method)
     if written is None:  # a bare name: flow.link found it where the caller's imports reach
-        return used.path == user.path or _bare_name_holds(user, used, method, user_file, owners)
+        return used.path == user.path or _bare_name_holds(user, used, method, use.text, user_file, owners)
     receiver = written.group("receiver").lstrip("$@")
     module = PurePosixPath(used.path).stem.split(".")[0]
     if method in CONSTRUCTORS and (receiver in owners or receiver == module):
@@ -212,12 +212,14 @@ _RUBY_INSTANCE_METHOD = r"^\s+def\s+(?!self\.){name}(?![\w?!])"
 _PHP_METHOD = r"^\s+(?:(?:public|protected|private|final|abstract)\s+)*function\s+{name}\b"
 
 
-def _bare_name_holds(user: Chunk, used: Chunk, name: str, user_file: str, owners: set[str]) -> bool:
+def _bare_name_holds(user: Chunk, used: Chunk, name: str, use_text: str, user_file: str, owners: set[str]) -> bool:
     """A bare call to another file's ``name`` stands unless the caller's file binds the name (a parameter, its own
     definition, an import from elsewhere), the callee's is local to a function, or the callee is an instance method
     the caller cannot reach without a receiver: in PHP never (it needs ``$this->``), in Ruby only from its own class
     or one that inherits or includes it (ActionMailer's ``mail(...)`` is not ``DocMailerMaker#mail``)."""
     escaped = re.escape(name)
+    if re.search(rf"(?:\.|->|::)\s*{escaped}(?![\w?!])", use_text):
+        return True  # a member call whose receiver is on a line above (`->accessible()` in a chained query)
     if re.search(_LOCAL_BINDING.format(name=escaped), used.text, re.MULTILINE):
         return False
     if _bound_elsewhere(name, used, user_file):
