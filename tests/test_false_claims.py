@@ -98,6 +98,9 @@ def test_a_function_is_named_itself_not_after_the_function_nested_in_it() -> Non
          "const play = (playable) => {\n  audio.value.play()\n}\nplay(playables.value[0])",
          ("services/QueuePlaybackService.ts", "typescript", "QueuePlaybackService.play", "  public play(p) {"),
          "play", "play(playables.value[0])", False),
+        (("EmbedAudioPlayer.vue", "vue", "EmbedAudioPlayer"), "const play = () => {\n  audio.value!.play()\n}",
+         ("services/QueuePlaybackService.ts", "typescript", "QueuePlaybackService.play", "  public play(p) {"),
+         "play", "audio.value!.play()", False),
         # a callback's parameter `done`, not another file's local `const done`
         (("src/routes/authentication.js", "javascript", "authentication.js"),
          "passport.serializeUser((user, done) => {\n\tdone(null, user.uid);\n});",

@@ -218,7 +218,7 @@ def _bare_name_holds(user: Chunk, used: Chunk, name: str, use_text: str, user_fi
     the caller cannot reach without a receiver: in PHP never (it needs ``$this->``), in Ruby only from its own class
     or one that inherits or includes it (ActionMailer's ``mail(...)`` is not ``DocMailerMaker#mail``)."""
     escaped = re.escape(name)
-    if re.search(rf"(?:\.|->|::)\s*{escaped}(?![\w?!])", use_text):
+    if re.match(rf"\s*(?:\??\.|->|::|&\.)\s*{escaped}(?![\w?!])", use_text):
         return True  # a member call whose receiver is on a line above (`->accessible()` in a chained query)
     if re.search(_LOCAL_BINDING.format(name=escaped), used.text, re.MULTILINE):
         return False
