@@ -24,11 +24,12 @@ from __future__ import annotations
 
 import re
 from collections.abc import Mapping, Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from pathlib import PurePosixPath
 
 from codeqa.answer.context import AnswerContext
 from codeqa.answer.explanation.flow import Use, find_uses, link
+from codeqa.answer.explanation.outline import holder_at
 from codeqa.chunk.resolve.calls import CallSite, call_sites, names_in, use_reaches
 from codeqa.chunk.tags import text_of
 from codeqa.languages import runtime
@@ -100,7 +101,7 @@ class ClaimChecker:
             return None
         top_level = proposed.name in qualified_names(used.symbol)  # a function or class, not a method
         reaches = use_reaches(user.path, text, proposed.name, proposed.text, used.path, top_level=top_level)
-        return proposed if reaches else None
+        return _with_holder(user, proposed) if reaches else None
 
     def _held_by_name(self, user: Chunk, used: Chunk, proposed: Use, names: Sequence[str] | None) -> Use | None:
         """The first use (calls first) of ``used`` in ``user`` that ``holds_by_name``: ``flow.link`` proposes one,
@@ -129,6 +130,18 @@ class ClaimChecker:
         return None
 
 
+def _with_holder(user: Chunk, use: Use) -> Use | None:
+    """A use with the definition that holds its line as the user, or None where no definition of the chunk does
+    (a module-level ``add_url_rule(…, RHUserLogs)`` in a chunk named after the function below it) and the chunk is
+    named after a definition: saying that definition uses it would be false."""
+    holder = holder_at(user, use.line)
+    if holder is not None:
+        return replace(use, caller=holder)
+    body = [line for line in user.text.split("\n") if line.strip()]
+    module_level = any(not line[:1].isspace() for line in body)  # a chunk that is one method's body stays indented
+    return None if module_level and qualified_names(user.symbol) else use
+
+
 CONSTRUCTORS = frozenset({"new"})  # Ruby's X.new runs X#initialize
 SELF_RECEIVERS = frozenset({"this", "self", "static", "parent", "super", "cls", ""})
 _RECEIVER = r"(?P<receiver>[$@]{{0,2}}\w+)(?:\([^()]*\))?\s*(?:\.|\?\.|->|::|#)\s*{name}(?![\w?!])"
@@ -149,25 +162,91 @@ def holds_by_name(user: Chunk, used: Chunk, use: Use, user_file: str) -> bool:
     if runtime(user.language) is None or runtime(user.language) != runtime(used.language):
         return False
     written = re.search(_RECEIVER.format(name=re.escape(short_name(use.name))), use.text)
-    if written is None:  # a bare name: flow.link found it where the caller's imports reach
-        return True
-    receiver = written.group("receiver").lstrip("$@")
-    names = qualified_names(used.symbol)
     method = short_name(use.name)
-    # the class a method belongs to: its owner, or the chunk's own class when the chunk is the whole class
-    owners = {q.rpartition(".")[0].rpartition(".")[2] if q.rpartition(".")[2] == method else q.rpartition(".")[2]
-              for q in names}  # fmt: skip
-    owners.discard("")
+    owners = _owners(used, method)
+    if written is None:  # a bare name: flow.link found it where the caller's imports reach
+        return used.path == user.path or _bare_name_holds(user, used, method, use.text, user_file, owners)
+    receiver = written.group("receiver").lstrip("$@")
     module = PurePosixPath(used.path).stem.split(".")[0]
     if method in CONSTRUCTORS and (receiver in owners or receiver == module):
         return True  # LoginService.new: the class's own constructor
     if not re.search(_DEFINES.format(name=re.escape(method)), used.text, re.MULTILINE):
         return False  # the receiver's method is not in the lines cited for it (a framework's, or another piece's)
-    if receiver in SELF_RECEIVERS:
-        return used.path == user.path or any(re.search(rf"\b{re.escape(owner)}\b", user_file) for owner in owners)
+    if receiver in SELF_RECEIVERS:  # in B's own file, or the caller's class extends or mixes in B's class
+        return used.path == user.path or any(re.search(_INHERITS.format(owner=re.escape(owner)), user_file, re.M)
+                                             for owner in owners)  # fmt: skip
     if receiver in owners or receiver == module:
         return True
     return receiver[:1].islower() and receiver.lower() in {owner.lower() for owner in owners}
+
+
+# the caller's class extends or mixes in {owner}: `extends`, an indented PHP trait `use`, Ruby `include` or `<`,
+# a Python base (a top-level PHP `use App\Models\X;` only imports X: `$this->author` is then not X's)
+_INHERITS = (
+    r"\b(?:extends|implements|include|prepend|extend)\s+[\w\\:.]*\b{owner}\b|^\s+use\s+[\w\\]*\b{owner}\b"
+    r"|\bclass\s+\w+\s*<\s*[\w:]*\b{owner}\b|\bclass\s+\w+\s*\([^)]*\b{owner}\b"
+)
+_OWN_DEFINITION = (
+    r"\b(?:function\*?|def|func|fn)\s+{name}\b|\b(?:const|let|var)\s+{name}\s*="
+    r"|^\s*{name}\s*:\s*(?:async\s+)?function\b"
+    # a parameter (not a type hint: ``PasswordAuthenticator $authenticator`` names a class)
+    r"|\bfunction\b[^(\n]*\((?:[^)]*,)?\s*{name}\s*[,)=:]|\(\s*(?:[\w$]+\s*,\s*)*{name}\s*(?:,\s*[\w$]+\s*)*\)\s*=>"
+    r"|(?<![\w$.]){name}\s*=>"
+)
+# a binding inside a function body (`\t\tconst done = function (data) {`): no other file can call it
+_LOCAL_BINDING = r"^[ \t]+(?:const|let|var)\s+{name}\s*="
+_PHP_IMPORT = r"^\s*use\s+\\?(?P<path>[\w\\]+\\{name})\s*;"
+_JS_PACKAGE_IMPORT = r"^\s*import\b[^;]*\b{name}\b[^;]*\bfrom\s+['\"](?P<path>[^'\"./@~][^'\"]*)['\"]"
+
+
+def _owners(used: Chunk, method: str) -> set[str]:
+    """The classes ``method`` of ``used`` may belong to: its owner, or the chunk's own class when the chunk is the
+    whole class (a method of the chunk is no owner: `family.destroy` is not a call on the chunk's `family` method)."""
+    owners = {q.rpartition(".")[0].rpartition(".")[2] if q.rpartition(".")[2] == method else q.rpartition(".")[2]
+              for q in qualified_names(used.symbol)}  # fmt: skip
+    return {owner for owner in owners if owner[:1].isupper()}
+
+
+# an instance method inside a class: Ruby `  def mail` (not `def self.mail`), a PHP method
+_RUBY_INSTANCE_METHOD = r"^\s+def\s+(?!self\.){name}(?![\w?!])"
+_PHP_METHOD = r"^\s+(?:(?:public|protected|private|final|abstract)\s+)*function\s+{name}\b"
+
+
+def _bare_name_holds(user: Chunk, used: Chunk, name: str, use_text: str, user_file: str, owners: set[str]) -> bool:
+    """A bare call to another file's ``name`` stands unless the caller's file binds the name (a parameter, its own
+    definition, an import from elsewhere), the callee's is local to a function, or the callee is an instance method
+    the caller cannot reach without a receiver: in PHP never (it needs ``$this->``), in Ruby only from its own class
+    or one that inherits or includes it (ActionMailer's ``mail(...)`` is not ``DocMailerMaker#mail``)."""
+    escaped = re.escape(name)
+    if re.match(rf"\s*(?:\??\.|->|::|&\.)\s*{escaped}(?![\w?!])", use_text):
+        return True  # a member call whose receiver is on a line above (`->accessible()` in a chained query)
+    if re.search(_LOCAL_BINDING.format(name=escaped), used.text, re.MULTILINE):
+        return False
+    if _bound_elsewhere(name, used, user_file):
+        return False
+    if user.language == "php" and re.search(_PHP_METHOD.format(name=escaped), used.text, re.MULTILINE):
+        return False
+    in_class = re.search(r"^\s*class\s", used.text, re.MULTILINE)
+    if user.language == "ruby" and in_class and re.search(_RUBY_INSTANCE_METHOD.format(name=escaped), used.text, re.M):
+        return any(re.search(_INHERITS.format(owner=re.escape(owner)), user_file, re.M) for owner in owners)
+    return True
+
+
+def _bound_elsewhere(name: str, used: Chunk, user_file: str) -> bool:
+    """Whether the caller's file binds ``name`` itself, so that it cannot mean ``used``'s definition: it defines
+    it (Vue's local ``const play``), imports it from a package (``import { play } from 'howler'``), or imports
+    it under a PHP namespace that is not ``used``'s file (``use Illuminate\\…\\Middleware``)."""
+    escaped = re.escape(name)
+    if re.search(_OWN_DEFINITION.format(name=escaped), user_file, re.MULTILINE):
+        return True
+    if re.search(_JS_PACKAGE_IMPORT.format(name=escaped), user_file, re.MULTILINE):
+        return True
+    php = re.search(_PHP_IMPORT.format(name=escaped), user_file, re.MULTILINE)
+    if php is None:
+        return False
+    parts = [part.lower() for part in php.group("path").split("\\")]
+    stem = PurePosixPath(used.path).with_suffix("").as_posix().lower()
+    return not stem.endswith("/".join(parts[-2:]))
 
 
 def _callee(site: CallSite, caller_path: str, used: Chunk, wanted: Sequence[str]) -> str:
@@ -202,10 +281,14 @@ def caller_name(use: Use, fallback: str) -> str:
     return use.caller or fallback
 
 
-def consistent_chain(hops: Sequence[Use]) -> int:
-    """How many hops of a chain "A calls B, which calls C" hold together: B called must be the B that calls C."""
+def consistent_chain(hops: Sequence[Use], chunks: Sequence[Chunk] = ()) -> int:
+    """How many hops of a chain "A calls B, which calls C" hold together: B called must be the B that calls C. A
+    call found by name has no caller; the definition holding its line in B's chunk (``chunks[n]``) stands in."""
     for n in range(1, len(hops)):
         before, after = hops[n - 1], hops[n]
         if before.caller and after.caller and before.name != after.caller:
             return n
+        holder = holder_at(chunks[n], after.line) if not after.caller and n < len(chunks) else None
+        if holder and short_name(holder) != short_name(before.name):
+            return n  # `before_email_time_of_day?` called; `email_decider`, beside it in the chunk, makes the next call
     return len(hops)

@@ -228,7 +228,7 @@ def _chain(ordered: list[Step], longest: list[list[int]]) -> tuple[list[int], li
     path = longest[0] if longest else []
     hops = [next(use for rank, use in ordered[a].calls if rank == ordered[b].rank and use.verb == "calls")
             for a, b in zip(path, path[1:], strict=False)]  # fmt: skip
-    kept = consistent_chain(hops)
+    kept = consistent_chain(hops, [ordered[i].chunk for i in path])
     return ([i + 1 for i in path[: kept + 1]], hops[:kept]) if kept else ([], [])
 
 

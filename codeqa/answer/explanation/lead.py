@@ -17,6 +17,7 @@ import re
 from collections.abc import Sequence
 from dataclasses import dataclass
 
+from codeqa.answer.explanation.branches import asks_api, no_answer, off_api_path
 from codeqa.answer.explanation.conclusion import placement
 from codeqa.answer.explanation.explain import Explanation, Step
 from codeqa.answer.explanation.flow import code_part
@@ -67,9 +68,7 @@ OUTCOMES = (
 )  # fmt: skip
 
 
-COMPARED = re.compile(
-    r"(?:[=!]==?|[<>]=?)\s*[45]\d\d\b|\b[45]\d\d\s*(?:[=!]==?|[<>]=?)"
-)  # a test of a status, no answer
+COMPARED = re.compile(r"(?:[=!]==?|[<>]=?)\s*[45]\d\d\b|\b[45]\d\d\s*(?:[=!]==?|[<>]=?)")  # a status tested: no answer
 AMOUNT = re.compile(r"^\s*(?:[-\d.+*/ ()_]+|\"[^\"]*\"|'[^']*'|\d[\w.* ]*)\s*[;,]?\s*$")
 
 
@@ -182,8 +181,8 @@ def _flow_sentence(explanation: Explanation) -> Sentence | None:
     hops = [explanation.step(rank) for rank in explanation.chain]
     if len(hops) >= 2:
         names = [_name(step) for step in hops]  # each hop as the checked call names it: caller, then callee
-        for n, use in enumerate(explanation.chain_uses):
-            names[n], names[n + 1] = (use.caller or names[n], use.name) if use.caller else (names[n], names[n + 1])
+        for n, use in enumerate(explanation.chain_uses):  # the callee is what the call names, not the chunk's first
+            names[n], names[n + 1] = use.caller or names[n], use.name
         md = [f"{code_span(name)} ({code_span(step.chunk.location)})" for name, step in zip(names, hops, strict=True)]
         plain = [f"{name} ({step.chunk.location})" for name, step in zip(names, hops, strict=True)]
         return Sentence(md[0] + " calls " + ", which calls ".join(md[1:]) + ".",
@@ -205,12 +204,15 @@ def _outcomes(explanation: Explanation, skip: set[tuple[str, int]]) -> list[tupl
     """Up to ``OUTCOME_LINES`` lines of the first open sources that end the story, one per kind of outcome."""
     found: list[tuple[str, Step, KeyLine]] = []
     errors = "errors" in explanation.intents  # else an error branch is not what happens (a 400, a raise)
+    api = asks_api(explanation.question)  # then the browser's branch is not what happens either
     for step in explanation.best_first[:OUTCOME_SOURCES]:
         for verb, pattern in OUTCOMES:
             if any(verb == other for other, _, _ in found):
                 continue
             line = next((line for line in step.lines if (step.chunk.path, line.line) not in skip
-                         and pattern.search(line.text) and _said(line.text)
+                         and pattern.search(code_part(line.text)) and _said(line.text)
+                         and not (api and off_api_path(step.chunk, line.line))
+                         and not (verb == "answers with" and no_answer(step.chunk, line.line, code_part(line.text)))
                          and (errors or not ERROR_LINE.search(code_part(line.text)))
                          and not (verb == "answers with" and COMPARED.search(code_part(line.text)))), None)  # fmt: skip
             if line is not None:

@@ -115,6 +115,15 @@ def _code_lines(chunk: Chunk) -> Iterable[tuple[int, str]]:
         yield chunk.start_line + offset, line
 
 
+def _opened(chunk: Chunk, number: int) -> str:
+    """The lines of the definition that file line ``number`` opens: to the next line indented no deeper."""
+    lines = chunk.text.split("\n")[number - chunk.start_line :]
+    indent = len(lines[0]) - len(lines[0].lstrip())
+    end = next((n for n, line in enumerate(lines[1:], 1) if line.strip() and len(line) - len(line.lstrip()) <= indent),
+               len(lines))  # fmt: skip
+    return "\n".join(lines[:end])
+
+
 def matches_in(chunk: Chunk, conventions: Sequence[Convention], intents: Sequence[str]) -> list[Match]:
     """The constructs for ``intents`` on ``chunk``'s code lines: the best one per line, in line order."""
     if not intents or answers_poorly(chunk):
@@ -131,7 +140,7 @@ def matches_in(chunk: Chunk, conventions: Sequence[Convention], intents: Sequenc
         best: Match | None = None
         for construct, weight in constructs:
             hit = construct.pattern.search(line)
-            if hit and (best is None or weight > best.weight):
+            if hit and (best is None or weight > best.weight) and construct.holds_in(_opened(chunk, number)):
                 handler = (hit.groupdict().get("handler") or "").split(".")[-1]
                 best = Match(construct, chunk, number, line.strip(), construct.describe(hit), weight, handler)
         if best is not None:

@@ -96,18 +96,24 @@ def _leading_comment(lines: list[str]) -> str:
     return _comment_before(lines, end)
 
 
+def _container(qualified: str) -> bool:
+    """A module or class by its name (``Api``, ``Balance::BaseCalculator``), not a function (``get_users``)."""
+    return qualified.replace("::", ".").rpartition(".")[2][:1].isupper()
+
+
 def display_name(chunk: Chunk) -> str:
     """How an answer names a chunk: its first qualified name (``+N`` when several were merged), else its file."""
     names = qualified_names(chunk.symbol)
     if not names:
         return chunk.path.rsplit("/", 1)[-1]
-    while len(names) > 1 and names[1].startswith(names[0] + "."):  # module Api / class Api.Orders: the class
+    # module Api / class Api.Orders: the class; but a function is named itself, not after a function nested in it
+    while len(names) > 1 and names[1].startswith(names[0] + ".") and _container(names[0]):
         names = names[1:]
     return names[0] + (f" (+{len(names) - 1})" if len(names) > 1 else "")
 
 
-DEFINITION = re.compile(r"^(\s*)(?:(?:export|public|private|protected|static|async|pub)\s+)*(?:def|function|func|fn)\s+"
-                        r"(?:\([^)]*\)\s*)?(?:self\.)?(?P<name>\w+[?!]?)")  # fmt: skip
+FUNCTION_HEAD = re.compile(r"^(\s*)(?:(?:export|public|private|protected|static|async|pub)\s+)*"
+                           r"(?:def|function|func|fn)\s+(?:\([^)]*\)\s*)?(?:self\.)?(?P<name>\w+[?!]?)")  # fmt: skip
 
 
 def name_at(chunk: Chunk, line: int) -> str:
@@ -119,7 +125,7 @@ def name_at(chunk: Chunk, line: int) -> str:
         return display_name(chunk).split(" (+", 1)[0]
     indent = len(lines[offset]) - len(lines[offset].lstrip())
     for above in reversed(lines[: offset + 1]):
-        found = DEFINITION.match(above)
+        found = FUNCTION_HEAD.match(above)
         if found and len(found.group(1)) < indent:
             name = found.group("name")
             known = [q for q in qualified_names(chunk.symbol) if q.replace("::", ".").rpartition(".")[2] == name]
@@ -148,10 +154,10 @@ def holder_at(chunk: Chunk, line: int) -> str | None:
         return None
     if DECORATOR.match(lines[offset]):
         below = next((n for n in range(offset + 1, len(lines)) if not DECORATOR.match(lines[n])), None)
-        if below is None or not DEFINITION.match(lines[below]):
+        if below is None or not FUNCTION_HEAD.match(lines[below]):
             return None
         return name_at(chunk, chunk.start_line + below + 1) if below + 1 < len(lines) else None
-    own = DEFINITION.match(lines[offset]) or CONTAINER.match(lines[offset])
+    own = FUNCTION_HEAD.match(lines[offset]) or CONTAINER.match(lines[offset])
     if own:  # the line declares a definition (`class VaultPolicy`, `def authenticate(self, request)`): that one
         name = own.group("name").replace("::", ".")
         known = [q for q in qualified_names(chunk.symbol) if q.replace("::", ".").rpartition(".")[2] == name]
@@ -162,10 +168,10 @@ def holder_at(chunk: Chunk, line: int) -> str | None:
         return f"{owner}.{name}"
     indent = len(lines[offset]) - len(lines[offset].lstrip())
     for above in reversed(lines[:offset]):
-        found = DEFINITION.match(above) or CONTAINER.match(above)
+        found = FUNCTION_HEAD.match(above) or CONTAINER.match(above)
         if not found or len(found.group(1)) >= indent:
             continue
-        if DEFINITION.match(above):
+        if FUNCTION_HEAD.match(above):
             return name_at(chunk, line)
         name = found.group("name").replace("::", ".")  # a class-level line (`before_action`, `rescue_from`)
         chunk_name = display_name(chunk).split(" (+", 1)[0]

@@ -30,9 +30,12 @@ _STORED = re.compile(
     r"\b(?:models\.Model|db\.Model|declarative_base|Base\)|SQLModel|Column\(|mapped_column\(|models\.\w+Field\(|"
     r"belongs_to|has_many|has_one|has_and_belongs_to_many|ApplicationRecord|ActiveRecord::Base|@Entity\b|@Table\b|"
     r"@Column\b|extends\s+(?:Model|Authenticatable|Pivot)\b|\$fillable|\$casts|mongoose\.(?:model|Schema)|"
-    r"new\s+Schema\(|@Schema\(|Ecto\.Schema|schema\s+\"|gorm\.Model|prisma\.|sequelize\.define|DataTypes\.|"
-    r"\b(?:db|knex|sql)\(\s*['\"]\w+['\"]\s*\)|@Document\b|@Embeddable\b)"
+    r"new\s+Schema\(|@Schema\(|Ecto\.Schema|schema\s+\"|gorm\.Model|^\s*model\s+\w+\s*\{|sequelize\.define|DataTypes\.|"
+    r"\b(?:db|knex|sql)\(\s*['\"]\w+['\"]\s*\)|@Document\b|@Embeddable\b)",
+    re.MULTILINE,
 )
+# translation catalogues (`public/language/ar/error.json`, `locales/de.yml`): strings shown to users, not settings
+_TRANSLATIONS = re.compile(r"(?:^|/)(?:locales?|lang|languages?|i18n|l10n|intl|translations?)/")
 _SETTINGS = re.compile(r"^\s*[A-Z][A-Z0-9_]{2,}\s*[:=]|\b(?:env|config|getenv|os\.environ)\b", re.M)
 KIND_PHRASES = {"function": "is a function", "method": "is a method", "class": "defines a class",
                 "module": "is the file's top-level code"}  # fmt: skip
@@ -45,7 +48,10 @@ def role_phrase(chunk: Chunk, layer_verbs: dict[str, str], fallback: str) -> str
         "api": lambda: bool(_HANDLES.search(text)),
         "view": lambda: chunk.language in TEMPLATE_LANGUAGES or bool(_RENDERS.search(text) or _HANDLES.search(text)),
         "model": lambda: bool(_STORED.search(text)),
-        "config": lambda: chunk.language in CONFIG_LANGUAGES or bool(_SETTINGS.search(text)),
+        "config": lambda: (
+            not _TRANSLATIONS.search(chunk.path)
+            and (chunk.language in CONFIG_LANGUAGES or bool(_SETTINGS.search(text)))
+        ),
     }
     if layer in ("service", "core"):  # "implements the logic": of what was asked, nothing shows
         return KIND_PHRASES.get(str(chunk.kind), fallback)

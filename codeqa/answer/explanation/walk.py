@@ -24,6 +24,7 @@ from dataclasses import dataclass, field
 
 from codeqa.answer.context import AnswerContext
 from codeqa.answer.explanation.absence import Absence, no_central_handler
+from codeqa.answer.explanation.branches import asks_api, off_api_path
 from codeqa.answer.explanation.claims import RESOLVED_LANGUAGES, ClaimChecker
 from codeqa.answer.explanation.flow import SIGNATURE, Use, code_part
 from codeqa.answer.explanation.keylines import COMMENT, Terms, evidence, question_terms
@@ -147,9 +148,10 @@ def _in_error_branch(body: Sequence[tuple[int, str]], position: int) -> bool:
     return False
 
 
-def outcome_of(chunk: Chunk, name: str, after: int = 0) -> Outcome | None:
+def outcome_of(chunk: Chunk, name: str, after: int = 0, *, api: bool = False) -> Outcome | None:
     """The success outcome in definition ``name`` of ``chunk`` (after file line ``after``): the first kind found of
-    ``OUTCOME_KINDS``, its least-indented and then last line outside the error branches."""
+    ``OUTCOME_KINDS``, its least-indented and then last line outside the error branches (and, asked about an API,
+    outside the branch for a browser)."""
     body = definition_lines(chunk, name)
     for verb, pattern in OUTCOME_KINDS:
         found = []
@@ -159,7 +161,7 @@ def outcome_of(chunk: Chunk, name: str, after: int = 0) -> Outcome | None:
             code = code_part(text)
             if not pattern.search(code) or ERROR_LINE.search(code) or SIGNATURE.match(code) or TRIVIAL.match(code):
                 continue
-            if _in_error_branch(body, position):
+            if _in_error_branch(body, position) or (api and off_api_path(chunk, number)):
                 continue
             found.append((len(text) - len(text.lstrip()), -number, number, text.strip()))
         if found:
@@ -181,7 +183,7 @@ def _relevance(terms: Terms, chunk: Chunk) -> int:
 class _Walker:
     def __init__(self, context: AnswerContext, checker: ClaimChecker, terms: Terms, errors: bool) -> None:
         self.context, self.checker, self.terms, self.errors = context, checker, terms, errors
-        self.checks = 0
+        self.checks, self.api = 0, False
 
     def hop(self, user: Chunk, used: Chunk) -> Hop | None:
         if self.checks >= MAX_CHECKS:
@@ -215,7 +217,7 @@ class _Walker:
     def longest(self, chunk: Chunk, caller: str, seen: set[str], depth: int) -> list[Hop]:
         """The best walk from ``caller`` in ``chunk``: ending in an outcome, then deepest, then the question's words."""
         best: list[Hop] = []
-        best_key = (_ending(outcome_of(chunk, caller)), 0, 0)
+        best_key = (_ending(outcome_of(chunk, caller, api=self.api)), 0, 0)
         tried = 0
         span = definition_lines(chunk, caller) if caller else []
         for callee in self.callees(chunk, seen) if depth < MAX_HOPS else []:
@@ -230,7 +232,7 @@ class _Walker:
             rest = self.longest(callee, hop.use.name, seen | {callee.id}, depth + 1)
             walk = [hop, *rest]
             end = walk[-1]
-            key = (_ending(outcome_of(end.callee, end.use.name)), len(walk),
+            key = (_ending(outcome_of(end.callee, end.use.name, api=self.api)), len(walk),
                    sum(_relevance(self.terms, h.callee) for h in walk))  # fmt: skip
             if key > best_key:
                 best, best_key = walk, key
@@ -257,17 +259,18 @@ def walk(question: str, context: AnswerContext, checker: ClaimChecker, ranked: S
     if not ranked or not asks_flow(question):
         return None
     walker = _Walker(context, checker, question_terms(question), "errors" in intents(question))
+    walker.api = api = asks_api(question)
     entry, first = _entry(context, walker, ranked[0])
     start = first[-1] if first else None
     begin, caller = (start.callee, start.use.name) if start else (entry, "")
     hops = [*first, *walker.longest(begin, caller, {entry.id, begin.id}, len(first))]
-    if not hops or (len(hops) == 1 and _ending(outcome_of(hops[0].callee, hops[0].use.name)) < 2):
+    if not hops or (len(hops) == 1 and _ending(outcome_of(hops[0].callee, hops[0].use.name, api=api)) < 2):
         return None  # two steps that end in no response, write or job say no more than the lead does
     entry_name = hops[0].use.caller or _name_of(entry)
     found = Walk(entry, entry_name, hops)
     last = hops[-1]
-    found.outcome = outcome_of(last.callee, last.use.name)
-    response = outcome_of(entry, entry_name, after=hops[0].use.line)
+    found.outcome = outcome_of(last.callee, last.use.name, api=api)
+    response = outcome_of(entry, entry_name, after=hops[0].use.line, api=api)
     end = found.outcome
     if (
         response is not None

@@ -8,7 +8,9 @@ constructs. A construct is one line pattern (a regular expression, matched on co
 comments) with the question intents it answers (``intent.INTENTS``), a kind (what it is, for the sentence that
 cites it), an optional identifier the index must hold for it (``anchor``, found through the word index so the
 answer can bring in the line even when retrieval ranked it low) and ``says``: how the answer's lead sentence
-describes a match, with the pattern's named groups filled in (``runs `{name}` before each action``).
+describes a match, with the pattern's named groups filled in (``runs `{name}` before each action``). ``requires`` and
+``unless`` (regular expressions) hold a construct to the definition its line opens: an Express function with the
+four error arguments that calls ``next(err)`` passes errors on, it is not where they end.
 
 A file may also list ``layers``: literal text that gives a file its architectural layer when its path says nothing
 (``@app.route(`` → ``api``, ``models.Model`` → ``model``), read by ``codeqa.chunk.layers``. Signals of libraries
@@ -46,6 +48,14 @@ class Construct:
     languages: tuple[str, ...] = ()  # narrower than the framework's (none: the framework's)
     every_request: bool = False  # on the path of every request of the app (global middleware, a base controller's
     # filters): the hook for "where would I add …"; a blueprint's or one controller's filter is not
+    requires: re.Pattern[str] | None = None  # the definition the match opens must hold this (a response, …)
+    unless: re.Pattern[str] | None = None  # … and must not hold this (`next(err)`: it passes errors on)
+
+    def holds_in(self, body: str) -> bool:
+        """Whether the definition the matched line opens (``body``) is what ``says`` says it is."""
+        return (self.requires is None or bool(self.requires.search(body))) and not (
+            self.unless is not None and self.unless.search(body)
+        )
 
     def weight_for(self, intents: Sequence[str]) -> float:
         """The construct's weight for a question of these intents (most specific first): full for the first intent
@@ -91,11 +101,19 @@ class Convention:
         return not (self.detect_paths or self.detect_words or self.packages or self.imports)
 
 
-def _construct(framework: str, raw: dict) -> Construct:
+def _compiled(framework: str, raw: dict, field: str) -> re.Pattern[str] | None:
+    if field not in raw:
+        return None
     try:
-        pattern = re.compile(raw["pattern"])
+        return re.compile(raw[field])
     except re.error as exc:  # a data file bug: say which construct
-        raise ValueError(f"{framework}: bad pattern {raw.get('pattern')!r}: {exc}") from exc
+        raise ValueError(f"{framework}: bad {field} {raw.get(field)!r}: {exc}") from exc
+
+
+def _construct(framework: str, raw: dict) -> Construct:
+    pattern = _compiled(framework, raw, "pattern")
+    if pattern is None:
+        raise ValueError(f"{framework}: a construct without a pattern")
     kind = raw["kind"]
     if kind not in KINDS:
         raise ValueError(f"{framework}: unknown kind {kind!r} (one of {', '.join(KINDS)})")
@@ -110,6 +128,8 @@ def _construct(framework: str, raw: dict) -> Construct:
         float(raw.get("weight", 1.0)),
         tuple(raw.get("languages", ())),
         bool(raw.get("every_request", False)),
+        _compiled(framework, raw, "requires"),
+        _compiled(framework, raw, "unless"),
     )
 
 
