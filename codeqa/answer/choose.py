@@ -4,7 +4,10 @@
 2. ``candidates``: those, plus code that shows the *mechanism* the question is about — chunks of the pool, of their
    neighbours in the symbol graph, and of the index (by the constructs' anchors) that hold the framework's
    constructs for the question's intent (``mechanism``).
-3. Each candidate is scored by the question's words in its lines (``evidence``), by the constructs it holds, and by
+3. The code the best sources call (or are called by), where the call is resolved and checked in the code and the
+   callee holds the question's words or is called on a construct's line (``_followed``): the second file of a flow
+   (the view and the service it calls, the error handler registration and the renderer it names).
+4. Each candidate is scored by the question's words in its lines (``evidence``), by the constructs it holds, and by
    its file's retrieval rank; code that cannot explain a mechanism (migrations, seeds, SQL, tests, docs, a chunk of
    comments) is scored down. The best one opens the answer: the first file a reader sees is chosen by evidence of
    the mechanism, not by retrieval rank alone.
@@ -13,10 +16,13 @@
 from __future__ import annotations
 
 import math
+import re
 from collections.abc import Sequence
 from dataclasses import dataclass, replace
 
+from codeqa.answer.claims import ClaimChecker
 from codeqa.answer.context import AnswerContext
+from codeqa.answer.flow import Use
 from codeqa.answer.keylines import IMPORT, KeyLine, Terms, clip, evidence, key_lines, scored_lines
 from codeqa.answer.mechanism import Match, answers_poorly, convention_chunks, matches_in, mechanism_score
 from codeqa.frameworks.conventions import Convention
@@ -41,6 +47,10 @@ NEIGHBOURS = 6
 HANDLER_SHARE = 0.8  # a handler named by a construct gets this share of the construct's weight
 MAX_HANDLERS = 4
 FORCED_LINES = 2  # construct lines always among a source's key lines
+FOLLOW_FROM = 2  # the best sources whose checked calls are followed into the code they call or are called by
+FOLLOW_NEIGHBOURS = 40  # graph neighbours looked at per source, each way
+FOLLOW_SHARE = 0.4  # a followed chunk needs this share of the best evidence, unless a construct's line calls it
+MAX_FOLLOWED = 2
 
 
 @dataclass
@@ -178,7 +188,77 @@ def candidates(
     ranked = sorted(found, key=lambda c: (-c.score, order[id(c)]))
     strong = [c for c in ranked if c.mechanism >= LEAD_MECHANISM and not answers_poorly(c.chunk)][:MECHANISM_FIRST]
     # the mechanism, where the framework's constructs show one, opens the answer and is shown first
-    return [*strong, *(c for c in ranked if c not in strong)]
+    ordered = [*strong, *(c for c in ranked if c not in strong)]
+    return _follow(terms, conventions, intents, context, ordered, top_evidence)
+
+
+def _follow(
+    terms: Terms,
+    conventions: Sequence[Convention],
+    intents: Sequence[str],
+    context: AnswerContext,
+    ordered: Sequence[Candidate],
+    top_evidence: float,
+) -> list[Candidate]:
+    """``ordered`` with, right after each of the best sources, the code a checked call links it to (a callee or a
+    caller) that holds the question's words, or that a construct's line hands control to: the next step of the
+    flow. A candidate already further down is moved up; one shown before the source stays."""
+    checker = ClaimChecker(context)  # a separate tally: choosing code is not a claim the answer makes
+    position = {c.chunk.id: n for n, c in enumerate(ordered)}
+    file_rank = {path: n for n, path in enumerate(context.files)}
+    followers: dict[int, Candidate] = {}  # position of the source → the code it leads to
+    moved: set[int] = set()
+    for source in [c for c in ordered if not answers_poorly(c.chunk)][:FOLLOW_FROM]:
+        here = position[source.chunk.id]
+        callers, callees = context.neighbours(source.chunk)
+        directions = [
+            *((r, True) for r in callees[:FOLLOW_NEIGHBOURS]),
+            *((r, False) for r in callers[:FOLLOW_NEIGHBOURS]),
+        ]
+        chunks = {chunk.id: chunk for chunk in context.chunks([r for r, _ in directions])}
+        construct_lines = {match.line for match in source.matches}
+        best: list[tuple[float, Candidate]] = []
+        for row, calls in directions:
+            other = chunks.get(context.table.ids[row])
+            if other is None or position.get(other.id, len(ordered)) <= here + 1 or answers_poorly(other):
+                continue
+            if position.get(other.id) in moved or any(f.chunk.id == other.id for f in followers.values()):
+                continue
+            share = evidence(terms, other.text, top=CHUNK_EVIDENCE_LINES) / top_evidence
+            handed = share < FOLLOW_SHARE  # only a construct's own call brings in code without the question's words
+            if handed and (not calls or not construct_lines):
+                continue
+            user, used = (source.chunk, other) if calls else (other, source.chunk)
+            use = checker.link(user, used, context.imports([user.path, used.path]))
+            if use is None or not _runs(use) or (handed and use.line not in construct_lines):
+                continue
+            known = position.get(other.id)
+            follower = ordered[known] if known is not None else Candidate(
+                Hit(other, 0.0, other.id), share * top_evidence, matches_in(other, conventions, intents),
+                file_rank.get(other.path, len(file_rank)), False, score=source.score)  # fmt: skip
+            best.append((share + (1.0 if handed else 0.0), follower))
+        if best:
+            follower = max(best, key=lambda pair: pair[0])[1]
+            followers[here] = follower
+            if follower.chunk.id in position:
+                moved.add(position[follower.chunk.id])
+        if len(followers) >= MAX_FOLLOWED:
+            break
+    result: list[Candidate] = []
+    for n, candidate in enumerate(ordered):
+        if n not in moved:
+            result.append(candidate)
+        if n in followers:
+            result.append(followers[n])
+    return result
+
+
+def _runs(use: Use) -> bool:
+    """The use runs the used code: a call, an instance made of it (``(new SignupHelper)->isEnabled()``), or an
+    instance the container makes and calls (``app(SignupHelper::class)->isEnabled()``)."""
+    bare = re.escape(use.name.split("@", 1)[0].split(".")[0])
+    made = rf"\bnew\s+(?:[\w\\]+\\)?{bare}\b|\b{bare}::class\s*[\])]\s*->\s*\w+\s*\("
+    return use.verb == "calls" or re.search(made, use.text) is not None
 
 
 def _discount_repeats(found: Sequence[Candidate]) -> None:
