@@ -17,12 +17,13 @@ from __future__ import annotations
 
 import math
 import re
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, replace
 
 from codeqa.answer.claims import ClaimChecker
 from codeqa.answer.context import AnswerContext
 from codeqa.answer.flow import Use
+from codeqa.answer.fold import OPEN
 from codeqa.answer.keylines import IMPORT, KeyLine, Terms, clip, evidence, key_lines, scored_lines
 from codeqa.answer.mechanism import Match, answers_poorly, convention_chunks, matches_in, mechanism_score
 from codeqa.frameworks.conventions import Convention
@@ -50,6 +51,7 @@ FORCED_LINES = 2  # construct lines always among a source's key lines
 FOLLOW_FROM = 2  # the best sources whose checked calls are followed into the code they call or are called by
 FOLLOW_NEIGHBOURS = 40  # graph neighbours looked at per source, each way
 FOLLOW_SHARE = 0.4  # a followed chunk needs this share of the best evidence, unless a construct's line calls it
+HANDED_SHARE = 0.2  # ... and then this share
 MAX_FOLLOWED = 2
 
 
@@ -180,16 +182,20 @@ def candidates(
     _discount_repeats(found)
     top_evidence = max((c.evidence for c in found), default=0.0) or 1.0
     scale = max(MECHANISM_SCALE, max((c.mechanism for c in found), default=0.0))
-    for candidate in found:
+
+    def score_of(candidate: Candidate) -> float:
         mechanism = candidate.mechanism / scale
         score = candidate.evidence / top_evidence + W_MECHANISM * mechanism + W_RANK / (1 + candidate.file_rank)
-        candidate.score = score * (POOR if answers_poorly(candidate.chunk) else 1.0)
+        return score * (POOR if answers_poorly(candidate.chunk) else 1.0)
+
+    for candidate in found:
+        candidate.score = score_of(candidate)
     order = {id(c): n for n, c in enumerate(found)}
     ranked = sorted(found, key=lambda c: (-c.score, order[id(c)]))
     strong = [c for c in ranked if c.mechanism >= LEAD_MECHANISM and not answers_poorly(c.chunk)][:MECHANISM_FIRST]
     # the mechanism, where the framework's constructs show one, opens the answer and is shown first
     ordered = [*strong, *(c for c in ranked if c not in strong)]
-    return _follow(terms, conventions, intents, context, ordered, top_evidence)
+    return _follow(terms, conventions, intents, context, ordered, score_of)
 
 
 def _follow(
@@ -198,16 +204,21 @@ def _follow(
     intents: Sequence[str],
     context: AnswerContext,
     ordered: Sequence[Candidate],
-    top_evidence: float,
+    score_of: Callable[[Candidate], float],
 ) -> list[Candidate]:
     """``ordered`` with, right after each of the best sources, the code a checked call links it to (a callee or a
     caller) that holds the question's words, or that a construct's line hands control to: the next step of the
-    flow. A candidate already further down is moved up; one shown before the source stays."""
+    flow. A candidate already further down is moved up; one shown before the source stays. Unless a construct
+    hands control to it, it must hold the question's words at least as well as the source it pushes out of the
+    open ones."""
+    top_evidence = max((c.evidence for c in ordered), default=0.0) or 1.0
+    pushed_out = ordered[OPEN - 1].evidence if len(ordered) >= OPEN else 0.0  # the last open source's words
     checker = ClaimChecker(context)  # a separate tally: choosing code is not a claim the answer makes
     position = {c.chunk.id: n for n, c in enumerate(ordered)}
     file_rank = {path: n for n, path in enumerate(context.files)}
     followers: dict[int, Candidate] = {}  # position of the source → the code it leads to
     moved: set[int] = set()
+
     for source in [c for c in ordered if not answers_poorly(c.chunk)][:FOLLOW_FROM]:
         here = position[source.chunk.id]
         callers, callees = context.neighbours(source.chunk)
@@ -220,22 +231,27 @@ def _follow(
         best: list[tuple[float, Candidate]] = []
         for row, calls in directions:
             other = chunks.get(context.table.ids[row])
-            if other is None or position.get(other.id, len(ordered)) <= here + 1 or answers_poorly(other):
+            if other is None or other.path == source.chunk.path or answers_poorly(other):
+                continue  # a file's other chunks are chosen with it (``select_sources``); this is the next file
+            if position.get(other.id, len(ordered)) <= here + 1:
                 continue
             if position.get(other.id) in moved or any(f.chunk.id == other.id for f in followers.values()):
                 continue
             share = evidence(terms, other.text, top=CHUNK_EVIDENCE_LINES) / top_evidence
-            handed = share < FOLLOW_SHARE  # only a construct's own call brings in code without the question's words
-            if handed and (not calls or not construct_lines):
+            if share < HANDED_SHARE or (share < FOLLOW_SHARE and not (calls and construct_lines)):
                 continue
             user, used = (source.chunk, other) if calls else (other, source.chunk)
             use = checker.link(user, used, context.imports([user.path, used.path]))
-            if use is None or not _runs(use) or (handed and use.line not in construct_lines):
+            if use is None or not _runs(use):
                 continue
+            handed = calls and use.line in construct_lines  # a construct's line hands control to it
+            if not handed and (share < FOLLOW_SHARE or share * top_evidence < pushed_out):
+                continue  # it must hold the question's words as well as the source it pushes out of the open ones
             known = position.get(other.id)
             follower = ordered[known] if known is not None else Candidate(
                 Hit(other, 0.0, other.id), share * top_evidence, matches_in(other, conventions, intents),
-                file_rank.get(other.path, len(file_rank)), False, score=source.score)  # fmt: skip
+                file_rank.get(other.path, len(file_rank)), False)  # fmt: skip
+            follower.score = follower.score if known is not None else score_of(follower)
             best.append((share + (1.0 if handed else 0.0), follower))
         if best:
             follower = max(best, key=lambda pair: pair[0])[1]
