@@ -4,7 +4,10 @@
 2. ``candidates``: those, plus code that shows the *mechanism* the question is about — chunks of the pool, of their
    neighbours in the symbol graph, and of the index (by the constructs' anchors) that hold the framework's
    constructs for the question's intent (``mechanism``).
-3. Each candidate is scored by the question's words in its lines (``evidence``), by the constructs it holds, and by
+3. The code the best sources call (or are called by), where the call is resolved and checked in the code and the
+   callee holds the question's words or is called on a construct's line (``follow``): the second file of a flow
+   (the view and the service it calls, the error handler registration and the renderer it names).
+4. Each candidate is scored by the question's words in its lines (``evidence``), by the constructs it holds, and by
    its file's retrieval rank; code that cannot explain a mechanism (migrations, seeds, SQL, tests, docs, a chunk of
    comments) is scored down. The best one opens the answer: the first file a reader sees is chosen by evidence of
    the mechanism, not by retrieval rank alone.
@@ -14,9 +17,11 @@ from __future__ import annotations
 
 import math
 from collections.abc import Sequence
-from dataclasses import dataclass, replace
+from dataclasses import replace
 
 from codeqa.answer.context import AnswerContext
+from codeqa.answer.explanation.candidate import CHUNK_EVIDENCE_LINES, Candidate
+from codeqa.answer.explanation.follow import follow
 from codeqa.answer.explanation.keylines import IMPORT, KeyLine, Terms, clip, evidence, key_lines, scored_lines
 from codeqa.answer.explanation.mechanism import Match, answers_poorly, convention_chunks, matches_in, mechanism_score
 from codeqa.frameworks.conventions import Convention
@@ -27,7 +32,6 @@ ALWAYS_SHOWN = 3  # the best files' chunks are shown whatever their lines; lower
 WEAK = 0.25
 EXTRA_CHUNKS = (2, 2, 1)  # more chunks shown for the best files, while the answer has room
 EXTRA_SHARE = 0.35  # an extra chunk needs this share of its file's best chunk weight
-CHUNK_EVIDENCE_LINES = 8  # a file's chunk is chosen by its best lines: an answer spread over several lines counts
 W_MECHANISM = 1.0  # a candidate's constructs (normalised) against its words (normalised)
 MECHANISM_SCALE = 2.0  # constructs are normalised by the strongest candidate's weight, but at least by this
 W_RANK = 1.0  # its file's retrieval rank
@@ -41,25 +45,6 @@ NEIGHBOURS = 6
 HANDLER_SHARE = 0.8  # a handler named by a construct gets this share of the construct's weight
 MAX_HANDLERS = 4
 FORCED_LINES = 2  # construct lines always among a source's key lines
-
-
-@dataclass
-class Candidate:
-    hit: Hit
-    evidence: float
-    matches: list[Match]
-    file_rank: int  # position of its file among the retrieved files (len(files) when not retrieved)
-    retrieved: bool  # among the sources retrieval and ``select_sources`` chose
-    score: float = 0.0
-    credit: float = 0.0  # a handler a construct names (``before_action :authenticate_user!``) shares its weight
-
-    @property
-    def chunk(self) -> Chunk:
-        return self.hit.chunk
-
-    @property
-    def mechanism(self) -> float:
-        return mechanism_score(self.matches) + self.credit
 
 
 def select_sources(terms: Terms, context: AnswerContext, limit: int, max_files: int) -> list[Hit]:
@@ -170,15 +155,20 @@ def candidates(
     _discount_repeats(found)
     top_evidence = max((c.evidence for c in found), default=0.0) or 1.0
     scale = max(MECHANISM_SCALE, max((c.mechanism for c in found), default=0.0))
-    for candidate in found:
+
+    def score_of(candidate: Candidate) -> float:
         mechanism = candidate.mechanism / scale
         score = candidate.evidence / top_evidence + W_MECHANISM * mechanism + W_RANK / (1 + candidate.file_rank)
-        candidate.score = score * (POOR if answers_poorly(candidate.chunk) else 1.0)
+        return score * (POOR if answers_poorly(candidate.chunk) else 1.0)
+
+    for candidate in found:
+        candidate.score = score_of(candidate)
     order = {id(c): n for n, c in enumerate(found)}
     ranked = sorted(found, key=lambda c: (-c.score, order[id(c)]))
     strong = [c for c in ranked if c.mechanism >= LEAD_MECHANISM and not answers_poorly(c.chunk)][:MECHANISM_FIRST]
     # the mechanism, where the framework's constructs show one, opens the answer and is shown first
-    return [*strong, *(c for c in ranked if c not in strong)]
+    ordered = [*strong, *(c for c in ranked if c not in strong)]
+    return follow(terms, conventions, intents, context, ordered, score_of)
 
 
 def _discount_repeats(found: Sequence[Candidate]) -> None:

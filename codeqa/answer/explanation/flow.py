@@ -107,9 +107,14 @@ def find_uses(user: Chunk, used: Chunk, names: Sequence[str] | None = None) -> l
             opened = next((o for o in "({" if o in line and OPENS[o] not in line), None)
             closer = OPENS[opened] if opened else None
             continue  # an import is not a use: the lines that use the name are
-        if COMMENT_LINE.match(line) or SIGNATURE.match(line):
-            continue  # a comment, or a function's own signature (types named there are not uses of code)
+        if COMMENT_LINE.match(line):
+            continue
         code = code_part(line)
+        if SIGNATURE.match(line):  # a function's own signature: types named there are not uses of code ...
+            arrow = code.find("=>")
+            if arrow < 0:
+                continue
+            code = code[arrow + 2 :]  # ... but an arrow function's body on the same line is
         for match in pattern.finditer(code):
             name = match.group("name")
             if re.search(rf"\b{DEFINES}{re.escape(name)}\b", code) or re.match(

@@ -88,12 +88,14 @@ def reading_order(
     opened: Sequence[T], edges: set[tuple[int, int]], calls: set[tuple[int, int]], strong: int = 1
 ) -> list[T]:
     """The open steps in reading order (``edges``/``calls`` are index pairs into ``opened``, whose first ``strong``
-    show the mechanism, the lead first): when the lead is on the call chain between them, as the call flow runs
-    (grouped by role, callers before what they call); otherwise the mechanism first, then the others in that flow."""
+    show the mechanism, the lead first): when the lead is on the call chain between them, the chain as the call
+    flow runs (grouped by role, callers before what they call), then the others in that flow; otherwise the
+    mechanism first, then the others in that flow."""
     order = flow_order([step.chunk for step in opened], edges)
     longest = chains(order, calls)
     if len(opened) <= 1 or (longest and 0 in longest[0]):
-        return [opened[i] for i in order]
+        on_chain = set(longest[0]) if longest else set()
+        return [*(opened[i] for i in order if i in on_chain), *(opened[i] for i in order if i not in on_chain)]
     first = list(range(max(1, strong)))
     return [*(opened[i] for i in first), *(opened[i] for i in order if i not in first)]
 

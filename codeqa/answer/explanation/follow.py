@@ -1,0 +1,106 @@
+"""The second file of a flow: after each of the best sources, the code a checked call links it to.
+
+A view and the service it calls, an error handler's registration and the renderer it names: retrieval often finds
+one and not the other. The call is resolved and checked in the code (``ClaimChecker.link``) and must run the code
+(a call, ``new X``, or a container's ``app(X::class)->run()``), never a name alone.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Callable, Sequence
+
+from codeqa.answer.context import AnswerContext
+from codeqa.answer.explanation.candidate import CHUNK_EVIDENCE_LINES, Candidate
+from codeqa.answer.explanation.claims import ClaimChecker
+from codeqa.answer.explanation.flow import Use
+from codeqa.answer.explanation.fold import OPEN
+from codeqa.answer.explanation.keylines import Terms, evidence
+from codeqa.answer.explanation.mechanism import answers_poorly, matches_in
+from codeqa.frameworks.conventions import Convention
+from codeqa.records import Hit
+
+FOLLOW_FROM = 2  # the best sources whose checked calls are followed into the code they call or are called by
+FOLLOW_NEIGHBOURS = 40  # graph neighbours looked at per source, each way
+FOLLOW_SHARE = 0.4  # a followed chunk needs this share of the best evidence, unless a construct's line calls it
+HANDED_SHARE = 0.2  # ... and then this share
+MAX_FOLLOWED = 2
+
+
+def follow(
+    terms: Terms,
+    conventions: Sequence[Convention],
+    intents: Sequence[str],
+    context: AnswerContext,
+    ordered: Sequence[Candidate],
+    score_of: Callable[[Candidate], float],
+) -> list[Candidate]:
+    """``ordered`` with, right after each of the best sources, the code a checked call links it to (a callee or a
+    caller) that holds the question's words, or that a construct's line hands control to: the next step of the
+    flow. A candidate already further down is moved up; one shown before the source stays. Unless a construct
+    hands control to it, it must hold the question's words at least as well as the source it pushes out of the
+    open ones."""
+    top_evidence = max((c.evidence for c in ordered), default=0.0) or 1.0
+    pushed_out = ordered[OPEN - 1].evidence if len(ordered) >= OPEN else 0.0  # the last open source's words
+    checker = ClaimChecker(context)  # a separate tally: choosing code is not a claim the answer makes
+    position = {c.chunk.id: n for n, c in enumerate(ordered)}
+    file_rank = {path: n for n, path in enumerate(context.files)}
+    followers: dict[int, Candidate] = {}  # position of the source → the code it leads to
+    moved: set[int] = set()
+
+    for source in [c for c in ordered if not answers_poorly(c.chunk)][:FOLLOW_FROM]:
+        here = position[source.chunk.id]
+        callers, callees = context.neighbours(source.chunk)
+        directions = [
+            *((r, True) for r in callees[:FOLLOW_NEIGHBOURS]),
+            *((r, False) for r in callers[:FOLLOW_NEIGHBOURS]),
+        ]
+        chunks = {chunk.id: chunk for chunk in context.chunks([r for r, _ in directions])}
+        construct_lines = {match.line for match in source.matches}
+        best: list[tuple[float, Candidate]] = []
+        for row, calls in directions:
+            other = chunks.get(context.table.ids[row])
+            if other is None or other.path == source.chunk.path or answers_poorly(other):
+                continue  # a file's other chunks are chosen with it (``select_sources``); this is the next file
+            if position.get(other.id, len(ordered)) <= here + 1:
+                continue
+            if position.get(other.id) in moved or any(f.chunk.id == other.id for f in followers.values()):
+                continue
+            share = evidence(terms, other.text, top=CHUNK_EVIDENCE_LINES) / top_evidence
+            if share < HANDED_SHARE or (share < FOLLOW_SHARE and not (calls and construct_lines)):
+                continue
+            user, used = (source.chunk, other) if calls else (other, source.chunk)
+            use = checker.link(user, used, context.imports([user.path, used.path]))
+            if use is None or not _runs(use):
+                continue
+            handed = calls and use.line in construct_lines  # a construct's line hands control to it
+            if not handed and (share < FOLLOW_SHARE or share * top_evidence < pushed_out):
+                continue  # it must hold the question's words as well as the source it pushes out of the open ones
+            known = position.get(other.id)
+            follower = ordered[known] if known is not None else Candidate(
+                Hit(other, 0.0, other.id), share * top_evidence, matches_in(other, conventions, intents),
+                file_rank.get(other.path, len(file_rank)), False)  # fmt: skip
+            follower.score = follower.score if known is not None else score_of(follower)
+            best.append((share + (1.0 if handed else 0.0), follower))
+        if best:
+            follower = max(best, key=lambda pair: pair[0])[1]
+            followers[here] = follower
+            if follower.chunk.id in position:
+                moved.add(position[follower.chunk.id])
+        if len(followers) >= MAX_FOLLOWED:
+            break
+    result: list[Candidate] = []
+    for n, candidate in enumerate(ordered):
+        if n not in moved:
+            result.append(candidate)
+        if n in followers:
+            result.append(followers[n])
+    return result
+
+
+def _runs(use: Use) -> bool:
+    """The use runs the used code: a call, an instance made of it (``(new SignupHelper)->isEnabled()``), or an
+    instance the container makes and calls (``app(SignupHelper::class)->isEnabled()``)."""
+    bare = re.escape(use.name.split("@", 1)[0].split(".")[0])
+    made = rf"\bnew\s+(?:[\w\\]+\\)?{bare}\b|\b{bare}::class\s*[\])]\s*->\s*\w+\s*\("
+    return use.verb == "calls" or re.search(made, use.text) is not None
