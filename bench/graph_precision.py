@@ -21,8 +21,12 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("trees", nargs="+", type=Path)
     parser.add_argument("--sample", type=int, default=200, help="links sampled per graph (default 200)")
     parser.add_argument("--seed", type=int, default=35)
-    parser.add_argument("--checker", choices=("jedi", "typescript"), default="jedi",
-                        help="jedi: Python links; typescript: JS/TS links (needs node and the typescript package)")
+    parser.add_argument(
+        "--checker",
+        choices=("jedi", "typescript"),
+        default="jedi",
+        help="jedi: Python links; typescript: JS/TS links (needs node and the typescript package)",
+    )
     parser.add_argument("--json", type=Path)
     args = parser.parse_args(argv)
     if reason := checker_missing(args.checker):

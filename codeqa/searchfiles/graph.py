@@ -5,10 +5,11 @@ class or method name; ``Class.method`` defines ``Class.method`` and ``method``).
 inheritance and type uses in every language we parse, without a resolver per language. Names defined in many
 places (``get``, ``run``) are too ambiguous to be evidence and are ignored. A name links only within a runtime
 (``languages.RUNTIMES``): Elixir's ``Logger`` is not the TypeScript class ``Logger`` of the same app's front end.
-Where a file's names are resolved (``scopes``: Python, ``resolve.python.NameScope``), a name links to another file
-only if the file can mean it there: a name ``from m import name`` binds links to m only (to nothing when m is an
-external package), a name the file defines itself (``login = LoginManager()``) to nothing elsewhere, any other name
-(an attribute, a method on an object) only to files the file imports.
+Where a file's names are resolved (``scopes``: Python and JS/TS, ``resolve.scope.NameScope``), a name links to
+another file only if the file can mean it there: a name ``from m import name`` (``import {name} from './m'``,
+``const {name} = require('./m')``) binds links to m only (to nothing when m is an external package), a name the
+file defines itself (``login = LoginManager()``) to nothing elsewhere, any other name (an attribute, a method on an
+object) only to files the file imports.
 """
 
 from __future__ import annotations
@@ -21,7 +22,7 @@ from pathlib import Path
 import numpy as np
 from scipy import sparse
 
-from codeqa.chunk.resolve.python import NameScope
+from codeqa.chunk.resolve.scope import NameScope
 from codeqa.languages import runtime
 from codeqa.symbols import defined_names, qualified_names
 

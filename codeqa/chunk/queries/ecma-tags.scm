@@ -31,3 +31,17 @@
 (call_expression
   function: (import)
   arguments: (arguments . (string (string_fragment) @import)))
+
+; the names an import binds: imported names (`{a, b as c}`, `const {a, b: c} = require(...)`, re-exported names) and
+; local names bound to the whole module (a default import, `* as m`, `const m = require(...)`)
+(import_specifier name: (identifier) @import.name)
+(export_statement (export_clause (export_specifier name: (identifier) @import.name)) source: (string))
+(import_clause (identifier) @import.binding)
+(namespace_import (identifier) @import.binding)
+(variable_declarator
+  name: (identifier) @import.binding
+  value: (call_expression function: (identifier) @_require_binding (#eq? @_require_binding "require")))
+(variable_declarator
+  name: (object_pattern [(shorthand_property_identifier_pattern) @import.name
+                         (pair_pattern key: (property_identifier) @import.name)])
+  value: (call_expression function: (identifier) @_require_names (#eq? @_require_names "require")))
