@@ -55,7 +55,8 @@ def graphs(chunks: list, tags: list, refs: list[set[str]]) -> dict[str, SymbolGr
     from codeqa.chunk.resolve import name_scopes, resolve_imports
 
     scopes = name_scopes(tags, resolve_imports(tags))
-    built["resolved"] = SymbolGraph.build(symbols, refs, languages, paths, scopes)
+    lines = [(c.start_line, c.end_line) for c in chunks]
+    built["resolved"] = SymbolGraph.build(symbols, refs, languages, paths, scopes, lines)
     return built
 
 

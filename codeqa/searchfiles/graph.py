@@ -45,14 +45,15 @@ class SymbolGraph:
         languages: Sequence[str] | None = None,
         paths: Sequence[str] | None = None,
         scopes: Mapping[str, NameScope] | None = None,
+        lines: Sequence[tuple[int, int]] | None = None,
     ) -> SymbolGraph:
-        """From each chunk's symbol and the names it mentions (strings), and each chunk's language and file."""
+        """From each chunk's symbol and the names it mentions (strings), and each chunk's language, file and lines."""
         vocab: dict[str, int] = {}
         ids = [[vocab.setdefault(name, len(vocab)) for name in names] for names in references]
         flat = np.fromiter((i for row in ids for i in row), dtype=np.int64)
         offsets = np.zeros(len(ids) + 1, dtype=np.int64)
         np.cumsum([len(row) for row in ids], out=offsets[1:])
-        return cls.from_ids(symbols, flat, offsets, list(vocab), languages, paths, scopes)
+        return cls.from_ids(symbols, flat, offsets, list(vocab), languages, paths, scopes, lines)
 
     @classmethod
     def from_ids(
@@ -64,6 +65,7 @@ class SymbolGraph:
         languages: Sequence[str] | None = None,
         paths: Sequence[str] | None = None,
         scopes: Mapping[str, NameScope] | None = None,
+        lines: Sequence[tuple[int, int]] | None = None,
     ) -> SymbolGraph:
         """From each chunk's symbol and the names it mentions as ids into ``vocab`` (row ``r``'s names are
         ``flat[offsets[r]:offsets[r + 1]]``, in the order they were collected), and each chunk's language.
@@ -72,7 +74,8 @@ class SymbolGraph:
         or in a neutral language (docs, configuration, schemas). How ambiguous a name is, is counted there too.
         A name its own file defines means that definition (``enabled?()`` in a module that has one), not the
         namesakes elsewhere. With ``scopes`` (path → how that file binds names), a link to another file is kept only
-        where the file's scope reaches it (see the module docstring).
+        where the file's scope reaches it (see the module docstring); ``lines`` (each chunk's first and last) let
+        a name bound within a function (JS ``const { f } = module``) mean that binding there.
         """
         size = len(symbols)
         runtime_of = [runtime(language) for language in languages] if languages is not None else [None] * size
@@ -104,7 +107,7 @@ class SymbolGraph:
             here = code_of_row[row_of] == number_of_runtime
             found = _expand(row_of[here], flat[here], useful, len(vocab), file_of)
             if scopes and paths is not None:
-                found = _in_scope(found, scopes, paths, symbols, vocab)
+                found = _in_scope(found, scopes, paths, symbols, vocab, lines)
             parts.append(_weighted(*found))
         if not parts:
             return cls(sparse.csr_matrix((size, size), dtype=np.float32))
@@ -192,7 +195,12 @@ def _expand(
 
 
 def _in_scope(
-    edges: Edges, scopes: Mapping[str, NameScope], paths: Sequence[str], symbols: Sequence[str], vocab: Sequence[str]
+    edges: Edges,
+    scopes: Mapping[str, NameScope],
+    paths: Sequence[str],
+    symbols: Sequence[str],
+    vocab: Sequence[str],
+    lines: Sequence[tuple[int, int]] | None = None,
 ) -> Edges:
     """The edges whose source file's scope reaches the target's definition (edges within a file, and from files
     without a scope, all stay)."""
@@ -203,7 +211,8 @@ def _in_scope(
         here, there, name = paths[sources[n]], paths[targets[n]], vocab[names[n]]
         if here != there:
             top_level = name in qualified_names(symbols[targets[n]])  # a function or class, not a method
-            keep[n] = scopes[here].reaches(name, there, top_level=top_level)
+            span = lines[sources[n]] if lines is not None else None
+            keep[n] = scopes[here].reaches(name, there, top_level=top_level, lines=span)
     return sources[keep], targets[keep], pair[keep], names[keep]
 
 

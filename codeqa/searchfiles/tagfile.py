@@ -29,7 +29,8 @@ IMPORTS_FILE = "imports.json"
 TAGS_VERSION = 3  # 3: one line per file
 MIN_REFERENCE = 3  # as ``symbols.referenced_names``: shorter names are never evidence of a link
 # carried files decoded for their names' scopes (Python, JS/TS; the others are not read)
-SCOPED_FILES = (".py", ".pyi", ".pyw", ".js", ".jsx", ".mjs", ".cjs", ".ts", ".tsx", ".mts", ".cts", ".vue", ".svelte")
+PYTHON_FILES = (".py", ".pyi", ".pyw")
+SCOPED_FILES = (*PYTHON_FILES, ".js", ".jsx", ".mjs", ".cjs", ".ts", ".tsx", ".mts", ".cts", ".vue", ".svelte")
 GRAPH_KINDS: frozenset[str] | None = None  # the reference kinds that make symbol-graph edges (None: every kind)
 
 
@@ -86,7 +87,8 @@ class TagCollector:
         graph = self._unchanged_graph()
         if graph is None:
             graph = resolve_imports([*self.tags.values(), *(s.for_resolution(p) for p, s in self._carried.items())])
-        scoped = [s.for_resolution(p) for p, s in self._carried.items() if p.endswith(SCOPED_FILES)]
+        scoped = [s.for_resolution(p) if p.endswith(PYTHON_FILES) else s.get(p)  # JS scopes read references
+                  for p, s in self._carried.items() if p.endswith(SCOPED_FILES)]  # fmt: skip
         self.scopes = name_scopes([*self.tags.values(), *scoped], graph)  # only Python and JS/TS files have one
         lines = {path: _line(item) for path, item in self.tags.items()}
         lines.update({path: stored.lines[path] for path, stored in self._carried.items()})

@@ -12,7 +12,21 @@ from collections import Counter
 from collections.abc import Callable, Iterable, Iterator
 from dataclasses import dataclass
 
-from codeqa.chunk.resolve import dotnet, elixir, go, haskell, javascript, jvm, native, php, python, ruby, rust, scripts
+from codeqa.chunk.resolve import (
+    dotnet,
+    elixir,
+    go,
+    haskell,
+    javascript,
+    jsscope,
+    jvm,
+    native,
+    php,
+    python,
+    ruby,
+    rust,
+    scripts,
+)
 from codeqa.chunk.resolve.project import FAMILIES, Project, Resolution
 from codeqa.chunk.resolve.scope import NameScope
 from codeqa.records import FileTags
@@ -66,7 +80,7 @@ def file_imports(tags: FileTags, project: Project) -> tuple[set[str], set[str]]:
     return resolved, external
 
 
-SCOPES = {"python": python.name_scope, "js": javascript.name_scope}  # the families whose files' names are resolved
+SCOPES = {"python": python.name_scope, "js": jsscope.name_scope}  # the families whose files' names are resolved
 
 
 def name_scopes(tags: Iterable[FileTags], graph: ImportGraph | None = None) -> dict[str, NameScope]:

@@ -9,14 +9,11 @@ package; ``@/`` and ``~/`` without a config are tried under ``src/`` and the roo
 
 from __future__ import annotations
 
-from collections.abc import Iterator, Mapping, Sequence
+from collections.abc import Iterator
 from dataclasses import dataclass
 
 from codeqa.chunk.resolve.project import RULES, Project, Resolution, join, parent, read_json, words
-from codeqa.chunk.resolve.scope import NameScope
 from codeqa.records import FileTags
-
-MODULE_BINDING = "* as "  # ImportRef.names: a local name bound to the whole module (``chunk.tags``)
 
 _RULES = RULES["js"]
 EXTENSIONS: tuple[str, ...] = tuple(_RULES["extensions"])
@@ -132,34 +129,3 @@ def resolve(path: str, specifier: str, project: Project) -> Resolution:
 def imports(tags: FileTags, project: Project) -> Iterator[Resolution]:
     for specifier in dict.fromkeys(ref.target for ref in tags.imports):
         yield resolve(tags.path, specifier, project)
-
-
-def _with_entries(files: frozenset[str], graph: Mapping[str, Sequence[str]]) -> frozenset[str]:
-    """``files`` and, for an ``index`` file among them, the files it imports (what a folder's index re-exports or
-    assembles: ``export * from './x'``, ``require('./data')(User)``)."""
-    index = _RULES["index"]
-    found = set(files)
-    for path in files:
-        if path.rpartition("/")[2].rpartition(".")[0] == index:
-            found.update(graph.get(path, ()))
-    return frozenset(found)
-
-
-def name_scope(tags: FileTags, project: Project, graph: Mapping[str, Sequence[str]]) -> NameScope:
-    """How ``tags.path`` binds names: ``import {x} from './m'`` and ``const {x} = require('./m')`` bind x to m's
-    files; ``import m from``, ``import * as m`` and ``const m = require(...)`` bind m to them and make them a
-    module it reaches names through (``m.f()``); a package's names bind to nothing."""
-    own_family = project.family_files("js")
-    bound: dict[str, frozenset[str]] = {}
-    modules: set[str] = set()
-    for ref in tags.imports:
-        found, _ = resolve(tags.path, ref.target, project)
-        files = _with_entries(frozenset(found & own_family), graph)
-        for name in ref.names:
-            local = name.removeprefix(MODULE_BINDING)
-            bound[local] = bound.get(local, frozenset()) | files
-            if local != name:
-                modules |= files
-    imported = _with_entries(frozenset(graph.get(tags.path, ())), graph)
-    own = frozenset(d.name for d in tags.definitions)
-    return NameScope(imported, frozenset(modules), bound, own)
