@@ -1,15 +1,17 @@
-"""Precision and recall of the symbol graph's links on a Python repository, checked with Jedi at each use site.
+"""Precision and recall of the symbol graph's links, checked at each use site with a real resolver: Jedi for Python,
+the TypeScript language service for JS/TS (``evaluate.tscheck``).
 
 Used by ``codeqa eval --answers --graph-check N`` (per tree and per framework) and ``bench/graph_precision.py``.
-Needs Jedi (``pip install jedi``, in the ``train`` extra). Scans, chunks and tags each tree as indexing does (test
-files left out, as the evaluations' indexes; no embedding, no store) and builds the symbol graph two ways: by name
-only (as before #35) and with each Python file's names resolved (``resolve.python.NameScope``). It samples N links
-between two Python chunks of each graph and asks Jedi (``goto`` with imports followed, else ``infer``) where each
+Needs Jedi (``pip install jedi``, in the ``train`` extra) or node with the ``typescript`` package. Scans, chunks and
+tags each tree as indexing does (test files left out, as the evaluations' indexes; no embedding, no store) and builds
+the symbol graph two ways: by name only (as before #35) and with each Python and JS/TS file's names resolved
+(``resolve.scope.NameScope``). It samples N links between two chunks of the checker's languages in each graph and
+asks the resolver (Jedi: ``goto`` with imports followed, else ``infer``; TypeScript: go to definition) where each
 use of the linking name in the caller's lines goes:
 - right: a use resolves to a definition whose lines overlap the callee's (a long definition is split into chunks
   that carry its name);
-- wrong: Jedi resolves the uses, and none into the callee (another module's namesake, a builtin, a variable);
-- unknown: Jedi resolves none of them (an attribute of an object of unknown type, a dynamic name).
+- wrong: the resolver resolves the uses, and none into the callee (another module's namesake, a builtin, a variable);
+- unknown: it resolves none of them (an attribute of an object of unknown type, a dynamic name).
 Precision = right / (right + wrong); "calls" are the links one of whose uses is followed by ``(``. For the
 names-only sample it also counts how many right links the resolved graph keeps: the resolved graph's recall,
 estimated against the right links a names-only graph finds (``recall``).
