@@ -1,6 +1,7 @@
-"""Precision of the symbol graph's links on a Python repository, checked with Jedi at each use site.
+"""Precision of the symbol graph's links, checked at each use site with Jedi (Python) or TypeScript (JS/TS).
 
-Usage: python bench/graph_precision.py TREE [TREE ...] [--sample N] [--seed S] [--json OUT]
+Usage: python bench/graph_precision.py TREE [TREE ...] [--checker jedi|typescript] [--sample N] [--seed S]
+[--json OUT]
 The check itself is ``codeqa.evaluate.graphcheck`` (``codeqa eval --answers --graph-check N`` runs it per tree and
 per framework); this prints its whole result per tree, wrong links' examples included.
 """
@@ -12,7 +13,7 @@ import json
 import sys
 from pathlib import Path
 
-from codeqa.evaluate.graphcheck import jedi_missing, measure
+from codeqa.evaluate.graphcheck import checker_missing, measure
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -20,12 +21,18 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("trees", nargs="+", type=Path)
     parser.add_argument("--sample", type=int, default=200, help="links sampled per graph (default 200)")
     parser.add_argument("--seed", type=int, default=35)
+    parser.add_argument(
+        "--checker",
+        choices=("jedi", "typescript"),
+        default="jedi",
+        help="jedi: Python links; typescript: JS/TS links (needs node and the typescript package)",
+    )
     parser.add_argument("--json", type=Path)
     args = parser.parse_args(argv)
-    if reason := jedi_missing():
+    if reason := checker_missing(args.checker):
         print(reason, file=sys.stderr)
         return 2
-    results = [measure(tree, args.sample, args.seed) for tree in args.trees]
+    results = [measure(tree, args.sample, args.seed, args.checker) for tree in args.trees]
     for result in results:
         print(json.dumps(result, indent=1))
     if args.json:

@@ -35,6 +35,10 @@ class Settings(BaseSettings):
     models_dir: Path | None = Field(
         default=None, description="Where derived models (the distilled static model) are kept; default HOME/models."
     )
+    node_modules: Path = Field(
+        default=Path("~/.cache/codeqa/node/node_modules"),
+        description="node_modules holding the typescript package, for the JS/TS graph check (evaluation only).",
+    )
     embedding_batch_size: int = 32
     embedding_max_seq_length: int = 256
 

@@ -49,11 +49,11 @@ CASES = [
         {("UserController", "class"), ("show", "method"), ("findUser", "function"), ("lazyPage", "function")},
         {("findUser", "call"), ("BaseController", "class"), ("json", "call"), ("params", "member")},
         [
-            ("express", "", ()),
-            ("express", "", ()),  # two statements
-            ("./db/index.js", "", ()),
-            ("./routes/users", "", ()),
-            ("../lib/helper", "", ()),
+            ("express", "", ("* as express",)),  # a default import binds the module
+            ("express", "", ("Router",)),  # two statements
+            ("./db/index.js", "", ("* as db",)),
+            ("./routes/users", "", ("* as users",)),  # const users = require(...)
+            ("../lib/helper", "", ("helper",)),  # a re-export
             ("./pages/home", "", ()),
         ],
     ),
@@ -70,13 +70,22 @@ CASES = [
             ("charge", "function"),
         },
         {("OrderRepository", "type"), ("Order", "type"), ("totalOf", "call"), ("load", "call")},
-        [("@angular/core", "", ()), ("@/models/order", "", ()), ("./config", "", ()), ("./types", "", ())],
-    ),  # fmt: skip
+        [
+            ("@angular/core", "", ("Injectable",)),
+            ("@/models/order", "", ("Order",)),
+            ("./config", "", ("* as config",)),  # import config = require(...)
+            ("./types", "", ()),  # export *: no name
+        ],
+    ),
     (
         "view.tsx",
         {("Props", "type"), ("View", "function"), ("Panel", "function")},
         {("Button", "class"), ("View", "class"), ("useState", "call"), ("Props", "type")},
-        [("react", "", ()), ("~/components/Button", "", ()), ("./view.module.css", "", ())],
+        [
+            ("react", "", ("* as React", "useState")),
+            ("~/components/Button", "", ("Button",)),
+            ("./view.module.css", "", ("* as styles",)),
+        ],
     ),
     (
         "server.go",

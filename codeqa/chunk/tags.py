@@ -37,6 +37,12 @@ QUERIES = Path(__file__).parent / "queries"
 # reference kinds a more specific capture on the same node replaces (identifier loses to every other kind)
 GENERIC = {"member": 2, "constant": 2, "identifier": 3}
 IMPORT_KINDS = frozenset({"relative", "wildcard", "system"})
+# ``@import.name``: a name imported from the module; ``@import.binding``: a local name bound to the module itself
+# (JS ``import m from``, ``import * as m``, ``const m = require(...)``), kept in ``ImportRef.names`` as ``* as m``
+NAME_CAPTURES = frozenset({"import.name", "import.binding"})
+MODULE_BINDING = "* as "
+# what lies between a JS import's string and the statement that holds its names
+_IMPORT_WRAPPERS = frozenset({"string", "arguments", "call_expression", "await_expression", "import_require_clause"})
 ANONYMOUS = frozenset({"identifier", "member"})  # plain uses of a name: short ones (``i``, ``x``) are not evidence
 MIN_ANONYMOUS = 3
 BUILD_FILES = re.compile(r"(^|/)(go\.mod|package\.json|composer\.json|(ts|js)config(\.[\w-]+)?\.json)$")
@@ -222,19 +228,23 @@ class _Collected:
         for capture, nodes in captured.items():
             if capture == "namespace" and not self.namespace:
                 self.namespace = _text(source, min(nodes, key=lambda n: n.start_byte))
-            if not capture.startswith("import") or capture == "import.name":
+            if not capture.startswith("import") or capture in NAME_CAPTURES:
                 continue
             kind = capture[7:] if capture[7:] in IMPORT_KINDS else ""
             for node in nodes:
                 holder = node.parent or node  # the statement: where its names are
+                while holder.type in _IMPORT_WRAPPERS and holder.parent is not None:  # require('x') in a declaration
+                    holder = holder.parent
                 span = (holder.start_byte, holder.end_byte) if capture == "import.part" else _span(node)
                 statement = statements.setdefault(span, _Statement(node, _span(holder)))
                 statement.kind = statement.kind or kind
                 statement.pieces[node.start_byte] = _text(source, node)
         scopes = sorted(statements.values(), key=lambda s: s.scope[1] - s.scope[0])  # the innermost first
-        for node in sorted(captured.get("import.name", ()), key=lambda n: n.start_byte):
+        named = [(node, "") for node in captured.get("import.name", ())]
+        named += [(node, MODULE_BINDING) for node in captured.get("import.binding", ())]
+        for node, prefix in sorted(named, key=lambda pair: pair[0].start_byte):
             owner = next((s for s in scopes if s.scope[0] <= node.start_byte and node.end_byte <= s.scope[1]), None)
-            if owner is not None and (name := _text(source, node)) not in owner.names:
+            if owner is not None and (name := prefix + _text(source, node)) not in owner.names:
                 owner.names.append(name)
         for statement in sorted(statements.values(), key=lambda s: s.first.start_byte):
             target = ".".join(statement.pieces[start] for start in sorted(statement.pieces)).strip(_QUOTES)

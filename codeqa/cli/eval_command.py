@@ -129,7 +129,7 @@ def _evaluate_answers(
     graph_check: int = 0,
 ) -> None:
     """``codeqa eval --answers``: ask every question with the chosen backend and score the answers; with
-    ``graph_check``, also check that many symbol-graph links per Python tree against Jedi."""
+    ``graph_check``, also check that many symbol-graph links per tree against Jedi (Python) and TypeScript (JS/TS)."""
     from codeqa.evaluate.answers import (
         graph_checks,
         run_answer_eval,
@@ -137,11 +137,14 @@ def _evaluate_answers(
         summarize_graph_checks,
         write_answers_json,
     )
-    from codeqa.evaluate.graphcheck import jedi_missing
+    from codeqa.evaluate.graphcheck import checker_missing
 
-    if graph_check and (reason := jedi_missing()):
-        err.print(f"[bold red]error:[/] {safe(reason)}")
+    missing = [reason for checker in ("jedi", "typescript") if (reason := checker_missing(checker))]
+    if graph_check and len(missing) == 2:
+        err.print(f"[bold red]error:[/] {safe('; '.join(missing))}")
         raise typer.Exit(2)
+    for reason in missing if graph_check else []:
+        err.print(f"[yellow]note:[/] {safe(reason)}; those links are not checked")
 
     def show(result) -> None:
         gold = "gold in sources" if result.metrics.get(f"acc@{max(ks)}") else "gold missing"
@@ -215,8 +218,8 @@ def evaluate(
         int,
         typer.Option(
             min=0,
-            help="With --answers: check N symbol-graph links per Python tree against Jedi (precision, recall; "
-            "needs jedi).",
+            help="With --answers: check N symbol-graph links per tree against Jedi (Python; needs jedi) and the "
+            "TypeScript language service (JS/TS; needs node and the typescript package in CODEQA_NODE_MODULES).",
         ),
     ] = 0,
 ) -> None:

@@ -94,7 +94,7 @@ def answers_table(summary: dict[str, dict[str, float]], ks: tuple[int, ...], bac
 
 def graph_table(summary: dict[str, dict[str, float | None]], sample: int) -> Table:
     table = Table("group", "trees", "links checked", "right / wrong / unknown", "precision", "call precision",
-                  "recall", title=f"symbol graph vs Jedi ({sample} links per tree)")  # fmt: skip
+                  "recall", title=f"symbol graph vs Jedi / TypeScript ({sample} links per tree)")  # fmt: skip
 
     def pct(value: float | None) -> str:
         return "–" if value is None else f"{value:.1f}"

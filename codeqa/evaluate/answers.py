@@ -15,7 +15,8 @@ correct explanation has to show: the hashing call, the status code, the config k
   those a model wrote, checked the same way and dropped before they were shown (``model_claims_*``);
 - the app's frameworks as its manifests and imports show them (``frameworks.evidence``): every count is also
   reported per framework ("framework: Flask + React"), and ``graph_checks`` measures the symbol graph's links
-  against Jedi per Python tree (``evaluate.graphcheck``), grouped the same way.
+  against Jedi (Python) and the TypeScript language service (JS/TS, groups marked "(JS/TS)") per tree
+  (``evaluate.graphcheck``), grouped the same way.
 
 Any backend can be measured (``none`` is the extractive answer). Indexes are built like ``codeqa eval``'s (test
 files left out) and share its names, so ``--keep``/``--reuse`` work across both.
@@ -124,10 +125,13 @@ def app_frameworks(stream: AnswerStream) -> str:
 
 def graph_checks(results: Sequence[AnswerResult], instances: Sequence[Instance], trees: Path, sample: int,
                  seed: int = 35) -> list[dict]:  # fmt: skip
-    """The symbol graph of each answered tree with Python links, checked against Jedi on ``sample`` links per graph
-    (``evaluate.graphcheck``), with the app's frameworks; trees without Python links are left out."""
-    from codeqa.evaluate.graphcheck import measure
+    """The symbol graph of each answered tree, its Python links checked against Jedi and its JS/TS links against
+    the TypeScript language service on ``sample`` links per graph (``evaluate.graphcheck``), with the app's
+    frameworks; a checker that cannot run here (``checker_missing``) is left out, and so are trees without links
+    of its languages."""
+    from codeqa.evaluate.graphcheck import checker_missing, measure
 
+    checkers = [checker for checker in ("jedi", "typescript") if checker_missing(checker) is None]
     framework = {result.repo: result.framework for result in results}
     rows, seen = [], set()
     for instance in instances:
@@ -135,9 +139,10 @@ def graph_checks(results: Sequence[AnswerResult], instances: Sequence[Instance],
         if tree in seen or instance.repo not in framework:
             continue
         seen.add(tree)
-        checked = measure(tree, sample, seed)
-        if checked["graphs"].get("resolved", checked["graphs"]["names only"])["links"]:
-            rows.append({"repo": instance.repo, "framework": framework[instance.repo], **checked})
+        for checker in checkers:
+            checked = measure(tree, sample, seed, checker)
+            if checked["graphs"].get("resolved", checked["graphs"]["names only"])["links"]:
+                rows.append({"repo": instance.repo, "framework": framework[instance.repo], **checked})
     return rows
 
 
@@ -149,8 +154,9 @@ def summarize_graph_checks(rows: Sequence[dict]) -> dict[str, dict[str, float | 
         graph = row["graphs"].get("resolved", row["graphs"]["names only"])
         recall = row["graphs"]["names only"]
         entry = {**graph, "recall_right": recall.get("right", 0), "recall_kept": recall.get("right_kept_by_resolved")}
+        suffix = " (JS/TS)" if row.get("checker") == "typescript" else ""
         for group in ("overall", row["repo"], framework_group(row["framework"])):
-            groups[group].append(entry)
+            groups[group + suffix].append(entry)
     summary: dict[str, dict[str, float | None]] = {}
     for group, entries in groups.items():
         right, wrong = sum(e["right"] for e in entries), sum(e["wrong"] for e in entries)

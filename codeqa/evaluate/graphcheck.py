@@ -1,15 +1,17 @@
-"""Precision and recall of the symbol graph's links on a Python repository, checked with Jedi at each use site.
+"""Precision and recall of the symbol graph's links, checked at each use site with a real resolver: Jedi for Python,
+the TypeScript language service for JS/TS (``evaluate.tscheck``).
 
 Used by ``codeqa eval --answers --graph-check N`` (per tree and per framework) and ``bench/graph_precision.py``.
-Needs Jedi (``pip install jedi``, in the ``train`` extra). Scans, chunks and tags each tree as indexing does (test
-files left out, as the evaluations' indexes; no embedding, no store) and builds the symbol graph two ways: by name
-only (as before #35) and with each Python file's names resolved (``resolve.python.NameScope``). It samples N links
-between two Python chunks of each graph and asks Jedi (``goto`` with imports followed, else ``infer``) where each
+Needs Jedi (``pip install jedi``, in the ``train`` extra) or node with the ``typescript`` package. Scans, chunks and
+tags each tree as indexing does (test files left out, as the evaluations' indexes; no embedding, no store) and builds
+the symbol graph two ways: by name only (as before #35) and with each Python and JS/TS file's names resolved
+(``resolve.scope.NameScope``). It samples N links between two chunks of the checker's languages in each graph and
+asks the resolver (Jedi: ``goto`` with imports followed, else ``infer``; TypeScript: go to definition) where each
 use of the linking name in the caller's lines goes:
 - right: a use resolves to a definition whose lines overlap the callee's (a long definition is split into chunks
   that carry its name);
-- wrong: Jedi resolves the uses, and none into the callee (another module's namesake, a builtin, a variable);
-- unknown: Jedi resolves none of them (an attribute of an object of unknown type, a dynamic name).
+- wrong: the resolver resolves the uses, and none into the callee (another module's namesake, a builtin, a variable);
+- unknown: it resolves none of them (an attribute of an object of unknown type, a dynamic name).
 Precision = right / (right + wrong); "calls" are the links one of whose uses is followed by ``(``. For the
 names-only sample it also counts how many right links the resolved graph keeps: the resolved graph's recall,
 estimated against the right links a names-only graph finds (``recall``).
@@ -55,16 +57,22 @@ def graphs(chunks: list, tags: list, refs: list[set[str]]) -> dict[str, SymbolGr
     from codeqa.chunk.resolve import name_scopes, resolve_imports
 
     scopes = name_scopes(tags, resolve_imports(tags))
-    built["resolved"] = SymbolGraph.build(symbols, refs, languages, paths, scopes)
+    lines = [(c.start_line, c.end_line) for c in chunks]
+    built["resolved"] = SymbolGraph.build(symbols, refs, languages, paths, scopes, lines)
     return built
 
 
-def python_links(graph: SymbolGraph, chunks: list) -> list[tuple[int, int]]:
+CHECKED_LANGUAGES = {"jedi": frozenset({"python"}), "typescript": frozenset({"javascript", "typescript", "tsx"})}
+
+
+def checked_links(graph: SymbolGraph, chunks: list, checker: str = "jedi") -> list[tuple[int, int]]:
+    """The links between two chunks of the languages ``checker`` reads (Python; JS/TS, Vue and Svelte left out)."""
+    languages = CHECKED_LANGUAGES[checker]
     sources, targets = graph.matrix.nonzero()
     return sorted(
         (a, b)
         for a, b in zip(sources.tolist(), targets.tolist(), strict=True)
-        if a != b and chunks[a].language == "python" and chunks[b].language == "python"
+        if a != b and chunks[a].language in languages and chunks[b].language in languages
     )
 
 
@@ -111,6 +119,15 @@ class Checker:
         return ("wrong" if resolved else "unknown"), call
 
 
+def checker_missing(checker: str) -> str | None:
+    """Why ``checker`` ("jedi" or "typescript") cannot run here, or None."""
+    if checker == "typescript":
+        from codeqa.evaluate.tscheck import typescript_missing
+
+        return typescript_missing()
+    return jedi_missing()
+
+
 def jedi_missing() -> str | None:
     """Why the check cannot run here (Jedi is not installed), or None."""
     try:
@@ -120,23 +137,32 @@ def jedi_missing() -> str | None:
     return None
 
 
-def measure(tree: Path, sample: int, seed: int) -> dict:
-    """Both graphs of ``tree`` checked on ``sample`` links each; ``recall`` = right names-only links the resolved
-    graph keeps (None on a codeqa without resolution or when the sample holds no right link)."""
+def _verdicts(checker: str, tree: Path, links: list[tuple]) -> list[tuple[str, bool]]:
+    if checker == "typescript":
+        from codeqa.evaluate.tscheck import verdicts
+
+        return verdicts(tree, links)
+    jedi = Checker(tree)
+    return [jedi.verdict(user, used, names) for user, used, names in links]
+
+
+def measure(tree: Path, sample: int, seed: int, checker: str = "jedi") -> dict:
+    """Both graphs of ``tree`` checked on ``sample`` links each (Python links with Jedi, JS/TS links with the
+    TypeScript language service); ``recall`` = right names-only links the resolved graph keeps (None on a codeqa
+    without resolution or when the sample holds no right link)."""
     started = time.perf_counter()
     chunks, tags, refs = load(tree)
     built = graphs(chunks, tags, refs)
-    checker = Checker(tree)
-    result: dict = {"tree": str(tree), "chunks": len(chunks), "graphs": {}}
-    links_of = {name: python_links(graph, chunks) for name, graph in built.items()}
+    result: dict = {"tree": str(tree), "checker": checker, "chunks": len(chunks), "graphs": {}}
+    links_of = {name: checked_links(graph, chunks, checker) for name, graph in built.items()}
     for name, links in links_of.items():
         chosen = random.Random(seed).sample(links, min(sample, len(links)))
         counts = {"right": 0, "wrong": 0, "unknown": 0, "calls_right": 0, "calls_wrong": 0}
         right_links = []
         examples: list[str] = []
-        for a, b in chosen:
-            names = {n for n in defined_names(chunks[b].symbol) if n in refs[a] and n not in COMMON_NAMES}
-            verdict, call = checker.verdict(chunks[a], chunks[b], names)
+        asked = [(chunks[a], chunks[b], {n for n in defined_names(chunks[b].symbol)
+                                         if n in refs[a] and n not in COMMON_NAMES}) for a, b in chosen]  # fmt: skip
+        for (a, b), (_, _, names), (verdict, call) in zip(chosen, asked, _verdicts(checker, tree, asked), strict=True):
             counts[verdict] += 1
             if call and verdict != "unknown":
                 counts[f"calls_{verdict}"] += 1

@@ -49,7 +49,7 @@ if TYPE_CHECKING:
 
 VECTORS_FILE = "vectors.npy"
 META_FILE = "search-files.json"
-SEARCH_FILES_VERSION = 7  # bump when what is written here changes: older search files are rebuilt from the store
+SEARCH_FILES_VERSION = 8  # bump when what is written here changes: older search files are rebuilt from the store
 CACHED_INDEXES = 3  # the default of Settings.open_indexes
 
 
@@ -143,8 +143,9 @@ class SearchFilesBuilder:
         corpus = self._corpus.build()
         LexicalIndex(bm25_from_ids(corpus.lexical, corpus.vocab, k1=1.2, b=0.75), len(corpus)).save(directory / "bm25")
         refs, table = corpus.refs, self.table
+        lines = list(zip(table.starts, table.ends, strict=True))
         graph = SymbolGraph.from_ids(
-            table.symbols, refs.flat, refs.offsets, corpus.vocab, table.languages, table.paths, scopes
+            table.symbols, refs.flat, refs.offsets, corpus.vocab, table.languages, table.paths, scopes, lines
         )
         graph.save(directory)
         dimension = self._vectors[0].shape[1] if self._vectors else 0

@@ -5,10 +5,11 @@ class or method name; ``Class.method`` defines ``Class.method`` and ``method``).
 inheritance and type uses in every language we parse, without a resolver per language. Names defined in many
 places (``get``, ``run``) are too ambiguous to be evidence and are ignored. A name links only within a runtime
 (``languages.RUNTIMES``): Elixir's ``Logger`` is not the TypeScript class ``Logger`` of the same app's front end.
-Where a file's names are resolved (``scopes``: Python, ``resolve.python.NameScope``), a name links to another file
-only if the file can mean it there: a name ``from m import name`` binds links to m only (to nothing when m is an
-external package), a name the file defines itself (``login = LoginManager()``) to nothing elsewhere, any other name
-(an attribute, a method on an object) only to files the file imports.
+Where a file's names are resolved (``scopes``: Python and JS/TS, ``resolve.scope.NameScope``), a name links to
+another file only if the file can mean it there: a name ``from m import name`` (``import {name} from './m'``,
+``const {name} = require('./m')``) binds links to m only (to nothing when m is an external package), a name the
+file defines itself (``login = LoginManager()``) to nothing elsewhere, any other name (an attribute, a method on an
+object) only to files the file imports.
 """
 
 from __future__ import annotations
@@ -21,7 +22,7 @@ from pathlib import Path
 import numpy as np
 from scipy import sparse
 
-from codeqa.chunk.resolve.python import NameScope
+from codeqa.chunk.resolve.scope import NameScope
 from codeqa.languages import runtime
 from codeqa.symbols import defined_names, qualified_names
 
@@ -44,14 +45,15 @@ class SymbolGraph:
         languages: Sequence[str] | None = None,
         paths: Sequence[str] | None = None,
         scopes: Mapping[str, NameScope] | None = None,
+        lines: Sequence[tuple[int, int]] | None = None,
     ) -> SymbolGraph:
-        """From each chunk's symbol and the names it mentions (strings), and each chunk's language and file."""
+        """From each chunk's symbol and the names it mentions (strings), and each chunk's language, file and lines."""
         vocab: dict[str, int] = {}
         ids = [[vocab.setdefault(name, len(vocab)) for name in names] for names in references]
         flat = np.fromiter((i for row in ids for i in row), dtype=np.int64)
         offsets = np.zeros(len(ids) + 1, dtype=np.int64)
         np.cumsum([len(row) for row in ids], out=offsets[1:])
-        return cls.from_ids(symbols, flat, offsets, list(vocab), languages, paths, scopes)
+        return cls.from_ids(symbols, flat, offsets, list(vocab), languages, paths, scopes, lines)
 
     @classmethod
     def from_ids(
@@ -63,6 +65,7 @@ class SymbolGraph:
         languages: Sequence[str] | None = None,
         paths: Sequence[str] | None = None,
         scopes: Mapping[str, NameScope] | None = None,
+        lines: Sequence[tuple[int, int]] | None = None,
     ) -> SymbolGraph:
         """From each chunk's symbol and the names it mentions as ids into ``vocab`` (row ``r``'s names are
         ``flat[offsets[r]:offsets[r + 1]]``, in the order they were collected), and each chunk's language.
@@ -71,7 +74,8 @@ class SymbolGraph:
         or in a neutral language (docs, configuration, schemas). How ambiguous a name is, is counted there too.
         A name its own file defines means that definition (``enabled?()`` in a module that has one), not the
         namesakes elsewhere. With ``scopes`` (path → how that file binds names), a link to another file is kept only
-        where the file's scope reaches it (see the module docstring).
+        where the file's scope reaches it (see the module docstring); ``lines`` (each chunk's first and last) let
+        a name bound within a function (JS ``const { f } = module``) mean that binding there.
         """
         size = len(symbols)
         runtime_of = [runtime(language) for language in languages] if languages is not None else [None] * size
@@ -103,7 +107,7 @@ class SymbolGraph:
             here = code_of_row[row_of] == number_of_runtime
             found = _expand(row_of[here], flat[here], useful, len(vocab), file_of)
             if scopes and paths is not None:
-                found = _in_scope(found, scopes, paths, symbols, vocab)
+                found = _in_scope(found, scopes, paths, symbols, vocab, lines)
             parts.append(_weighted(*found))
         if not parts:
             return cls(sparse.csr_matrix((size, size), dtype=np.float32))
@@ -191,7 +195,12 @@ def _expand(
 
 
 def _in_scope(
-    edges: Edges, scopes: Mapping[str, NameScope], paths: Sequence[str], symbols: Sequence[str], vocab: Sequence[str]
+    edges: Edges,
+    scopes: Mapping[str, NameScope],
+    paths: Sequence[str],
+    symbols: Sequence[str],
+    vocab: Sequence[str],
+    lines: Sequence[tuple[int, int]] | None = None,
 ) -> Edges:
     """The edges whose source file's scope reaches the target's definition (edges within a file, and from files
     without a scope, all stay)."""
@@ -202,7 +211,8 @@ def _in_scope(
         here, there, name = paths[sources[n]], paths[targets[n]], vocab[names[n]]
         if here != there:
             top_level = name in qualified_names(symbols[targets[n]])  # a function or class, not a method
-            keep[n] = scopes[here].reaches(name, there, top_level=top_level)
+            span = lines[sources[n]] if lines is not None else None
+            keep[n] = scopes[here].reaches(name, there, top_level=top_level, lines=span)
     return sources[keep], targets[keep], pair[keep], names[keep]
 
 

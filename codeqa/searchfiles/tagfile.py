@@ -19,7 +19,7 @@ from collections.abc import Sequence
 from pathlib import Path
 
 from codeqa.chunk.resolve import ImportGraph, name_scopes, reads_references, resolve_imports
-from codeqa.chunk.resolve.python import NameScope
+from codeqa.chunk.resolve.scope import NameScope
 from codeqa.chunk.tags import supports, tag_text
 from codeqa.records import Chunk, FileTags, ImportRef, Tag
 from codeqa.symbols import referenced_names
@@ -28,7 +28,9 @@ TAGS_FILE = "tags.json"
 IMPORTS_FILE = "imports.json"
 TAGS_VERSION = 3  # 3: one line per file
 MIN_REFERENCE = 3  # as ``symbols.referenced_names``: shorter names are never evidence of a link
-PYTHON_FILES = (".py", ".pyi", ".pyw")  # carried files decoded for their names' scopes (the others are not read)
+# carried files decoded for their names' scopes (Python, JS/TS; the others are not read)
+PYTHON_FILES = (".py", ".pyi", ".pyw")
+SCOPED_FILES = (*PYTHON_FILES, ".js", ".jsx", ".mjs", ".cjs", ".ts", ".tsx", ".mts", ".cts", ".vue", ".svelte")
 GRAPH_KINDS: frozenset[str] | None = None  # the reference kinds that make symbol-graph edges (None: every kind)
 
 
@@ -44,7 +46,7 @@ class TagCollector:
         self._carried: dict[str, StoredTags] = {}  # path → the generation its line is copied from
         self._lines: tuple[str, list[int], list[str]] = ("", [], [])  # the last file's reference lines and names
         self._pieces: dict[str, list[FileTags]] = {}  # files tagged chunk by chunk
-        self.scopes: dict[str, NameScope] = {}  # how each Python file binds names (after ``finish``)
+        self.scopes: dict[str, NameScope] = {}  # how each Python and JS/TS file binds names (after ``finish``)
 
     def add_tags(self, tags: Sequence[FileTags]) -> None:
         for item in tags:
@@ -85,8 +87,9 @@ class TagCollector:
         graph = self._unchanged_graph()
         if graph is None:
             graph = resolve_imports([*self.tags.values(), *(s.for_resolution(p) for p, s in self._carried.items())])
-        python = [s.for_resolution(p) for p, s in self._carried.items() if p.endswith(PYTHON_FILES)]
-        self.scopes = name_scopes([*self.tags.values(), *python], graph)  # only Python files have a scope
+        scoped = [s.for_resolution(p) if p.endswith(PYTHON_FILES) else s.get(p)  # JS scopes read references
+                  for p, s in self._carried.items() if p.endswith(SCOPED_FILES)]  # fmt: skip
+        self.scopes = name_scopes([*self.tags.values(), *scoped], graph)  # only Python and JS/TS files have one
         lines = {path: _line(item) for path, item in self.tags.items()}
         lines.update({path: stored.lines[path] for path, stored in self._carried.items()})
         _save(directory, lines, graph)

@@ -21,6 +21,10 @@
 (identifier) @name.reference.identifier
 (property_identifier) @name.reference.member
 (shorthand_property_identifier) @name.reference.identifier
+; `const { rawQuery } = prisma`: names taken from an object (a module's default export), in the order of the file
+(variable_declarator
+  name: (object_pattern (shorthand_property_identifier_pattern) @name.reference.destructured)
+  value: (identifier))
 
 ; -- imports -----------------------------------------------------------------------------------------------------
 (import_statement source: (string (string_fragment) @import))
@@ -31,3 +35,20 @@
 (call_expression
   function: (import)
   arguments: (arguments . (string (string_fragment) @import)))
+
+; the names an import binds: imported names and their aliases (`{a, b as c}`, `const {a, b: c} = require(...)`, re-exported names) and
+; local names bound to the whole module (a default import, `* as m`, `const m = require(...)`)
+(import_specifier name: (identifier) @import.name)
+(import_specifier alias: (identifier) @import.name)
+(export_statement (export_clause (export_specifier name: (_) @import.name)) source: (string))
+(export_statement (export_clause (export_specifier alias: (_) @import.name)) source: (string))
+(import_clause (identifier) @import.binding)
+(namespace_import (identifier) @import.binding)
+(variable_declarator
+  name: (identifier) @import.binding
+  value: (call_expression function: (identifier) @_require_binding (#eq? @_require_binding "require")))
+(variable_declarator
+  name: (object_pattern [(shorthand_property_identifier_pattern) @import.name
+                         (pair_pattern key: (property_identifier) @import.name)
+                         (pair_pattern value: (identifier) @import.name)])
+  value: (call_expression function: (identifier) @_require_names (#eq? @_require_names "require")))

@@ -17,3 +17,4 @@
 (nested_type_identifier name: (type_identifier) @name.reference.type)
 
 (import_statement (import_require_clause source: (string (string_fragment) @import)))
+(import_require_clause (identifier) @import.binding)

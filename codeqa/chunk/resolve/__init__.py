@@ -12,8 +12,23 @@ from collections import Counter
 from collections.abc import Callable, Iterable, Iterator
 from dataclasses import dataclass
 
-from codeqa.chunk.resolve import dotnet, elixir, go, haskell, javascript, jvm, native, php, python, ruby, rust, scripts
+from codeqa.chunk.resolve import (
+    dotnet,
+    elixir,
+    go,
+    haskell,
+    javascript,
+    jsscope,
+    jvm,
+    native,
+    php,
+    python,
+    ruby,
+    rust,
+    scripts,
+)
 from codeqa.chunk.resolve.project import FAMILIES, Project, Resolution
+from codeqa.chunk.resolve.scope import NameScope
 from codeqa.records import FileTags
 
 Resolver = Callable[[FileTags, Project], Iterator[Resolution]]
@@ -65,12 +80,15 @@ def file_imports(tags: FileTags, project: Project) -> tuple[set[str], set[str]]:
     return resolved, external
 
 
-def name_scopes(tags: Iterable[FileTags], graph: ImportGraph | None = None) -> dict[str, python.NameScope]:
-    """How each Python file binds the names it uses (``python.NameScope``), for the symbol graph's links."""
+SCOPES = {"python": python.name_scope, "js": jsscope.name_scope}  # the families whose files' names are resolved
+
+
+def name_scopes(tags: Iterable[FileTags], graph: ImportGraph | None = None) -> dict[str, NameScope]:
+    """How each Python and JS/TS file binds the names it uses (``scope.NameScope``), for the symbol graph's links."""
     project = Project.from_tags(tags)
     files = graph.files if graph is not None else resolve_imports(project.tags.values()).files
-    return {path: python.name_scope(item, project, files) for path, item in sorted(project.tags.items())
-            if FAMILIES.get(item.language) == "python"}  # fmt: skip
+    return {path: SCOPES[family](item, project, files) for path, item in sorted(project.tags.items())
+            if (family := FAMILIES.get(item.language, "")) in SCOPES}  # fmt: skip
 
 
 def resolve_imports(tags: Iterable[FileTags]) -> ImportGraph:
@@ -91,6 +109,7 @@ __all__ = [
     "READS_REFERENCES",
     "RESOLVERS",
     "ImportGraph",
+    "NameScope",
     "Project",
     "Resolution",
     "file_imports",

@@ -11,9 +11,9 @@ from __future__ import annotations
 
 import sys
 from collections.abc import Iterator, Mapping, Sequence
-from dataclasses import dataclass
 
 from codeqa.chunk.resolve.project import RULES, Project, Resolution, first_file, join, parent
+from codeqa.chunk.resolve.scope import NameScope
 from codeqa.records import FileTags
 
 _RULES = RULES["python"]
@@ -82,26 +82,6 @@ def imports(tags: FileTags, project: Project) -> Iterator[Resolution]:
         folders = project.folders.get("python", {})
         internal = any(modules(root, top) or join(root, top) in folders for root in search)
         yield found, None if found or internal or top in _STDLIB else top
-
-
-@dataclass(frozen=True)
-class NameScope:
-    """How one Python file binds names, for the symbol graph: what a name there can refer to in another file."""
-
-    imports: frozenset[str]  # repository files it imports, and what the package entries among them import
-    modules: frozenset[str]  # ... of them, those imported as modules (``import a.b``, ``from a import b``, ``*``)
-    bound: Mapping[str, frozenset[str]]  # a name a ``from m import name`` binds → m's files (empty: external)
-    own: frozenset[str]  # names it binds itself (functions, classes, variables, parameters)
-
-    def reaches(self, name: str, path: str, *, top_level: bool) -> bool:
-        """Whether ``name`` used in this file can mean a definition in ``path`` (another file): a name imported
-        from a module means that module's; a name of its own means its own; another module's function or class
-        is reached through that module (``mod.f``), a method through any object of a class it imports."""
-        if name in self.bound:
-            return path in self.bound[name]
-        if name in self.own:
-            return False
-        return path in (self.modules if top_level else self.imports)
 
 
 def _with_entries(files: set[str], graph: Mapping[str, Sequence[str]]) -> frozenset[str]:
