@@ -10,7 +10,14 @@ from typing import Annotated, Any
 import typer
 
 from codeqa.cli.console import err, out, run_or_exit, safe, settings
-from codeqa.cli.eval_tables import answers_table, chunk_table, files_table, graph_table, language_table
+from codeqa.cli.eval_tables import (
+    ablation_table,
+    answers_table,
+    chunk_table,
+    files_table,
+    graph_table,
+    language_table,
+)
 
 
 def _cross_validation(
@@ -165,6 +172,30 @@ def _evaluate_answers(
         out.print(f"wrote {json_out}")
 
 
+def _ablation(
+    instances: list, trees: Path, ks: tuple[int, ...], keep: bool, reuse: bool, json_out: Path | None
+) -> None:
+    from codeqa.evaluate.ablation import run_ablation
+
+    def show(instance, got: dict[str, dict[str, float]]) -> None:
+        firsts = " ".join("1" if metrics["acc@1"] else "." for metrics in got.values())
+        err.print(f"{safe(instance.instance_id):<40} first place per variant: {firsts}")
+
+    result = run_or_exit(
+        lambda: run_ablation(instances, trees, settings(), ks=ks, keep_indexes=keep, reuse_indexes=reuse,
+                             on_instance=show)
+    )  # fmt: skip
+    if not result.contextual_loaded:
+        err.print("[yellow]the contextual encoder did not load: the full variant ran without it[/]")
+    table = result.table()
+    out.print(ablation_table(table, ks))
+    seconds = {name: round(total / max(len(result.groups), 1), 3) for name, total in result.seconds.items()}
+    out.print("seconds per question: " + ", ".join(f"{safe(name)} {value}" for name, value in seconds.items()))
+    if json_out:
+        json_out.write_text(json.dumps({"ablation": table, "seconds_per_question": seconds}, indent=1))
+        out.print(f"wrote {json_out}")
+
+
 def evaluate(
     dataset: Annotated[
         list[Path],
@@ -211,6 +242,14 @@ def evaluate(
     answers_dir: Annotated[
         Path | None, typer.Option(help="With --answers: write each answer's markdown here (one file per question).")
     ] = None,
+    ablation: Annotated[
+        bool,
+        typer.Option(
+            "--ablation",
+            help="Rank each question with every stage, then without each one in turn (contextual, doc-to-code votes, "
+            "hub evidence, second stage) and by BM25 alone: files Acc@k per language group.",
+        ),
+    ] = False,
     graph_check: Annotated[
         int,
         typer.Option(
@@ -236,6 +275,9 @@ def evaluate(
     if (cv_by_repo or train_out or rerank_out or from_features) and features is None:
         raise typer.BadParameter("--cv-by-repo, --from-features, --train-out and --rerank-out need --features DIR")
     instances = [i for path in dataset for i in run_or_exit(lambda p=path: load_dataset(p, limit))]  # type: ignore[misc]
+    if ablation:
+        _ablation(instances, trees, ks, keep, reuse, json_out)
+        return
     if answers:
         from codeqa.answer.backends.registry import choices, choices_text
 
