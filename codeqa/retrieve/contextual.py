@@ -2,7 +2,8 @@
 and each file's text, then fused with today's order.
 
 Each of the first ``top`` files is read as two texts: its best chunk by the static model's cosine (``path``,
-symbol, code) and its card (path, defined names, opening lines; ``searchfiles.fileindex.card_text``). The fused
+symbol, code) and its card (path and defined names; ``searchfiles.fileindex.card_text`` without the opening lines,
+as the card the weights were fitted with). The fused
 score is a linear function of the file's place (1/√place, log place) and the two cosines relative to the best
 file's, with weights fitted on dev data by ``bench/contextual_bench.py fit`` (``contextual.json`` says which data
 and what leave-one-repository-out gave). Text vectors are cached per index beside it (``TextVectors``), so only files
@@ -128,26 +129,20 @@ class ContextualStage:
             return list(range(len(numbers)))
         table, rows_of = files.table, _file_rows(files)
         best = [_best_row(files, rows_of[n], query_vector) for n in head]
-        firsts = [min(rows_of[n]) for n in head]
         names = [[table.symbols[r] for r in rows_of[n] if table.symbols[r]] for n in head]
         paths = [files.files.paths[n] for n in head]
         chunk_keys = [content_hash(f"chunk\0{table.ids[row]}\0{table.symbols[row]}") for row in best]
-        card_keys = [
-            content_hash(f"card\0{path}\0{' '.join(named)}\0{table.ids[first]}")
-            for path, named, first in zip(paths, names, firsts, strict=True)
-        ]
+        card_keys = [content_hash(f"card\0{path}\0{' '.join(named)}") for path, named in zip(paths, names, strict=True)]
 
         def texts(positions: list[int]) -> list[str]:
-            rows = [best[p] if p < len(head) else firsts[p - len(head)] for p in positions]
-            chunks = fetch(rows)
+            chunks = fetch([best[p] for p in positions if p < len(head)])
             out = []
-            for p, row in zip(positions, rows, strict=True):
-                chunk = chunks.get(row)
-                text = chunk.text if chunk else ""
-                if p < len(head):
-                    out.append(f"{paths[p]}\n{table.symbols[row]}\n{text}")
-                else:
-                    out.append(card_text(paths[p - len(head)], names[p - len(head)], text))
+            for p in positions:
+                if p >= len(head):
+                    out.append(card_text(paths[p - len(head)], names[p - len(head)], ""))
+                    continue
+                chunk = chunks.get(best[p])
+                out.append(f"{paths[p]}\n{table.symbols[best[p]]}\n{chunk.text if chunk else ''}")
             return out
 
         vectors = self.vectors.get([*chunk_keys, *card_keys], texts, self.encoder)
