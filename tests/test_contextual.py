@@ -231,3 +231,31 @@ def test_every_surface_uses_the_stage(home: Path, monkeypatch: pytest.MonkeyPatc
     get_settings.cache_clear()
     plain = cli.invoke(app, ["search", "kit", QUESTION, "--files"])
     assert plain.output.split()[0] == "kit/summary.py", plain.output
+
+
+def test_eval_ablation_reports_each_stage_per_language_group(tmp_path: Path, monkeypatch: pytest.MonkeyPatch):
+    from tests.conftest import write_files
+
+    commit = "c" * 40
+    write_files(tmp_path / "trees" / "acme__kit" / commit, KIT)
+    dataset = tmp_path / "kit.jsonl"
+    line = {"repo": "acme/kit", "base_commit": commit, "gold_files": [TARGET]}
+    dataset.write_text(json.dumps({**line, "instance_id": "kit-1", "problem_statement": QUESTION}) + "\n")
+    out = tmp_path / "ablation.json"
+    args = ["eval", "--ablation", "--dataset", str(dataset), "--trees", str(tmp_path / "trees"), "--json", str(out)]
+    result = CliRunner().invoke(app, args, env={"COLUMNS": "200"})
+    assert result.exit_code == 0, result.output
+    assert "ablation: files Acc@1 / Acc@5 / Acc@10" in result.output and "Python (1)" in result.output
+    table = json.loads(out.read_text())["ablation"]
+    assert list(table) == [
+        "full (contextual on)",
+        "− contextual stage",
+        "− doc-to-code votes",
+        "− hub evidence",
+        "− second stage (trees)",
+        "BM25 alone",
+    ]
+    assert table["full (contextual on)"]["Python"] == {"n": 1, "acc@1": 100.0, "hits@1": 1, "acc@5": 100.0,
+                                                      "hits@5": 1, "acc@10": 100.0, "hits@10": 1}  # fmt: skip
+    assert table["− contextual stage"]["all"]["hits@1"] == 0  # the stage's first place, as above
+    assert table["− hub evidence"]["all"]["hits@1"] == 1  # no hub here: nothing changes
