@@ -279,7 +279,7 @@ def evaluate(
         _ablation(instances, trees, ks, keep, reuse, json_out)
         return
     if answers:
-        from codeqa.answer.backends.registry import choices, choices_text
+        from codeqa.answer.llm.backends.registry import choices, choices_text
 
         if backend not in choices():
             raise typer.BadParameter(f"--backend must be {choices_text()}, got {backend!r}")
