@@ -10,14 +10,8 @@ from typing import Annotated, Any
 import typer
 
 from codeqa.cli.console import err, out, run_or_exit, safe, settings
-from codeqa.cli.eval_tables import (
-    ablation_table,
-    answers_table,
-    chunk_table,
-    files_table,
-    graph_table,
-    language_table,
-)
+from codeqa.cli.eval_ablation import run_ablation_command
+from codeqa.cli.eval_tables import answers_table, chunk_table, files_table, graph_table, language_table
 
 
 def _cross_validation(
@@ -172,30 +166,6 @@ def _evaluate_answers(
         out.print(f"wrote {json_out}")
 
 
-def _ablation(
-    instances: list, trees: Path, ks: tuple[int, ...], keep: bool, reuse: bool, json_out: Path | None
-) -> None:
-    from codeqa.evaluate.ablation import run_ablation
-
-    def show(instance, got: dict[str, dict[str, float]]) -> None:
-        firsts = " ".join("1" if metrics["acc@1"] else "." for metrics in got.values())
-        err.print(f"{safe(instance.instance_id):<40} first place per variant: {firsts}")
-
-    result = run_or_exit(
-        lambda: run_ablation(instances, trees, settings(), ks=ks, keep_indexes=keep, reuse_indexes=reuse,
-                             on_instance=show)
-    )  # fmt: skip
-    if not result.contextual_loaded:
-        err.print("[yellow]the contextual encoder did not load: the full variant ran without it[/]")
-    table = result.table()
-    out.print(ablation_table(table, ks))
-    seconds = {name: round(total / max(len(result.groups), 1), 3) for name, total in result.seconds.items()}
-    out.print("seconds per question: " + ", ".join(f"{safe(name)} {value}" for name, value in seconds.items()))
-    if json_out:
-        json_out.write_text(json.dumps({"ablation": table, "seconds_per_question": seconds}, indent=1))
-        out.print(f"wrote {json_out}")
-
-
 def evaluate(
     dataset: Annotated[
         list[Path],
@@ -276,7 +246,7 @@ def evaluate(
         raise typer.BadParameter("--cv-by-repo, --from-features, --train-out and --rerank-out need --features DIR")
     instances = [i for path in dataset for i in run_or_exit(lambda p=path: load_dataset(p, limit))]  # type: ignore[misc]
     if ablation:
-        _ablation(instances, trees, ks, keep, reuse, json_out)
+        run_ablation_command(instances, trees, ks, keep, reuse, json_out)
         return
     if answers:
         from codeqa.answer.llm.backends.registry import choices, choices_text
