@@ -13,6 +13,7 @@ be loaded: retrieval then runs as without the stage.
 
 from __future__ import annotations
 
+import functools
 import json
 import os
 import tempfile
@@ -50,6 +51,7 @@ class Fusion:
     card: float
 
     @classmethod
+    @functools.cache
     def shipped(cls) -> Fusion:
         data = json.loads(WEIGHTS_FILE.read_text())
         weights = data["weights"]
