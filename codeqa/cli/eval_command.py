@@ -10,6 +10,7 @@ from typing import Annotated, Any
 import typer
 
 from codeqa.cli.console import err, out, run_or_exit, safe, settings
+from codeqa.cli.eval_ablation import run_ablation_command
 from codeqa.cli.eval_tables import answers_table, chunk_table, files_table, graph_table, language_table
 
 
@@ -214,6 +215,14 @@ def evaluate(
     answers_dir: Annotated[
         Path | None, typer.Option(help="With --answers: write each answer's markdown here (one file per question).")
     ] = None,
+    ablation: Annotated[
+        bool,
+        typer.Option(
+            "--ablation",
+            help="Rank each question with every stage, then without each one in turn (contextual, doc-to-code votes, "
+            "hub evidence, second stage) and by BM25 alone: files Acc@k per language group.",
+        ),
+    ] = False,
     graph_check: Annotated[
         int,
         typer.Option(
@@ -239,6 +248,9 @@ def evaluate(
     if (cv_by_repo or train_out or rerank_out or from_features) and features is None:
         raise typer.BadParameter("--cv-by-repo, --from-features, --train-out and --rerank-out need --features DIR")
     instances = [i for path in dataset for i in run_or_exit(lambda p=path: load_dataset(p, limit))]  # type: ignore[misc]
+    if ablation:
+        run_ablation_command(instances, trees, ks, keep, reuse, json_out)
+        return
     if answers:
         from codeqa.answer.llm.backends.registry import choices, choices_text
 

@@ -119,3 +119,22 @@ def claims_said(row: dict[str, float]) -> str:
         text += (f"; model {int(row['model_claims_verified'])}/{int(row['model_claims_made'])} "
                  f"({int(row['model_claims_dropped'])} dropped)")  # fmt: skip
     return text
+
+
+def ablation_table(table: dict[str, dict[str, dict[str, float]]], ks: tuple[int, ...]) -> Table:
+    """One row per variant, one column per language group (and all, with n): Acc@k in %, and the counts below."""
+    groups = list(dict.fromkeys(group for cells in table.values() for group in cells))
+    ns = next(iter(table.values()), {})
+    title = "ablation: files " + " / ".join(f"Acc@{k}" for k in ks) + " (% over counts)"
+    result = Table("variant", *[f"{group} ({int(ns[group]['n'])})" for group in groups], title=title)
+    for variant, cells in table.items():
+        row = []
+        for group in groups:
+            cell = cells[group]
+            row.append(
+                " / ".join(f"{cell[f'acc@{k}']:.1f}" for k in ks)
+                + "\n"
+                + " / ".join(str(int(cell[f"hits@{k}"])) for k in ks)
+            )
+        result.add_row(safe(variant), *row)
+    return result

@@ -29,7 +29,7 @@ from codeqa.locks import index_lock
 from codeqa.records import Chunk, FileTags
 from codeqa.searchfiles import SearchFiles, forget_search_files, load_search_files, open_search_files
 from codeqa.searchfiles.tagfile import load_tags
-from codeqa.store import Manifest, Store, manifest_dir
+from codeqa.store import Manifest, Store, collection_dir, manifest_dir
 from codeqa.store.chroma import get_client
 
 _STORES: dict[str, Store] = {}
@@ -161,6 +161,11 @@ class Index:
     def path(self, filename: str) -> Path:
         """A per-index file of this generation (``overview.json``, ``projection.npz``, …)."""
         return self.folder / filename
+
+    def shared_path(self, filename: str) -> Path:
+        """A per-index file all its generations share (a cache keyed by content: an update keeps it); removed with
+        the index."""
+        return collection_dir(self.settings, self.manifest.collection) / filename
 
     def previous_path(self, filename: str) -> Path:
         """That file as the generation this one was updated from had it (``target.hand_forward``): a starting

@@ -12,6 +12,7 @@ import numpy as np
 
 from codeqa.records import Chunk
 from codeqa.retrieve.chunks import CHUNKS, chunk_pool
+from codeqa.retrieve.contextual import ContextualStage
 from codeqa.retrieve.evidence import QueryTerms
 from codeqa.retrieve.exact import asks_only_for_the_name, exact_definitions
 from codeqa.retrieve.features import ChunkSignals, candidate_features
@@ -44,6 +45,19 @@ class Trace:
     exact_rows: list[int] = field(default_factory=list)
     roles: tuple[str, ...] = ()  # each candidate's role
     mentioned: tuple[str, ...] = ()  # roles of the files the question names
+
+
+@dataclass(frozen=True)
+class Stages:
+    """Which optional steps run; each can be turned off to measure what it adds (``codeqa eval --ablation``)."""
+
+    contextual: bool | None = None  # the contextual stage (None: as the ``contextual_stage`` setting says)
+    doc_votes: bool = True  # documentation pages vote for the code they point at (``doc_refs``)
+    hubs: bool = True  # a re-export hub gives way to the module it takes names from (``hubs``)
+    second_stage: bool = True  # the second stage's trees re-rank the best files (``rerank``)
+
+
+ALL_STAGES = Stages()
 
 
 @dataclass
@@ -79,6 +93,8 @@ def rank(
     ranker: Ranker,
     later: Later,
     trace: bool = False,
+    stages: Stages = ALL_STAGES,
+    contextual: ContextualStage | None = None,
 ) -> Ranked:
     candidates = candidate_features(files, question, query_vector, signals, mask)
     if not len(candidates.files):
@@ -118,7 +134,11 @@ def rank(
     )
     second_features = STAGE2.matrix(context, len(numbers))
     cut = min(reranker.top, len(top))
-    second = reranker.score(second_features[:cut], candidates.features[top[:cut]], SECONDARY_GAP * secondary[top[:cut]])
+    if stages.second_stage:
+        gap = SECONDARY_GAP * secondary[top[:cut]]
+        second = reranker.score(second_features[:cut], candidates.features[top[:cut]], gap)
+    else:
+        second = first[top[:cut]]
     reordered = np.argsort(-second[:cut], kind="stable")
     final_positions = [*reordered.tolist(), *range(cut, len(top))]  # positions in ``top``
     scores = {int(top[p]): float(second[p]) for p in reordered}
@@ -127,7 +147,12 @@ def rank(
     for position, candidate in enumerate(rest):  # after the re-ranked files, in first-stage order
         scores[candidate] = floor - 1.0 - position * 1e-3
 
-    head = _definers_before_hubs(files, candidates.files, [int(top[p]) for p in final_positions[:cut]], scores)
+    head = [int(top[p]) for p in final_positions[:cut]]
+    if stages.hubs:
+        head = _reorder(head, definers_before_hubs(files, [int(candidates.files[c]) for c in head]), scores)
+    if contextual is not None:
+        numbers_now = [int(candidates.files[c]) for c in head]
+        head = _reorder(head, contextual.order(files, question.text, query_vector, numbers_now, fetch), scores)
     roles = file_roles(files)
     exact = exact_definitions(files, question.spelled, question.words, roles, mask)
     ranked = head + rest
@@ -184,12 +209,9 @@ def rank(
     return result
 
 
-def _definers_before_hubs(
-    files: SearchFiles, numbers: np.ndarray, head: list[int], scores: dict[int, float]
-) -> list[int]:
-    """``head`` (candidates, best first) with each re-export hub after the module it takes names from (``hubs``);
-    the k-th file of the new order takes the k-th best score."""
-    order = definers_before_hubs(files, [int(numbers[c]) for c in head])
+def _reorder(head: list[int], order: list[int], scores: dict[int, float]) -> list[int]:
+    """``head`` (candidates, best first) in a new ``order`` (positions into it: ``hubs``, ``contextual``); the k-th
+    file of the new order takes the k-th best score."""
     if order == list(range(len(head))):
         return head
     best = sorted((scores[c] for c in head), reverse=True)

@@ -3,9 +3,10 @@
 Each signal ranks chunks; ranks are fused with weighted reciprocal-rank fusion (robust to the signals' different
 score scales) and docs and tests are demoted unless asked for. Files are ranked by the learned ranker over
 per-file candidate features (``features.py``, ``ranker.py``), then the best of them again by the second stage
-(``rerank.py``); a short question naming a defined symbol gets its definition first (``exact.py``); the chunks
-are chosen across the best files by the chunk ranker (``chunks.py``); ``ranking.py`` runs those steps. The same
-filter mask applies to every signal, so a scoped question never leaks.
+(``rerank.py``) and, when turned on, by the contextual stage (``contextual.py``); a short question naming a defined
+symbol gets its definition first (``exact.py``); the chunks are chosen across the best files by the chunk ranker
+(``chunks.py``); ``ranking.py`` runs those steps. The same filter mask applies to every signal, so a scoped
+question never leaks.
 """
 
 from __future__ import annotations
@@ -18,12 +19,13 @@ import numpy as np
 from codeqa.errors import QueryError
 from codeqa.index import Index
 from codeqa.records import Chunk, Hit
+from codeqa.retrieve.contextual import contextual_stage
 from codeqa.retrieve.features import ChunkSignals
 from codeqa.retrieve.filters import Filters
 from codeqa.retrieve.fusion import Weights, apply_penalties, file_scores, fuse
 from codeqa.retrieve.question import Question
 from codeqa.retrieve.ranker import Later, Ranker, default_later, default_ranker
-from codeqa.retrieve.ranking import Trace, rank
+from codeqa.retrieve.ranking import Stages, Trace, rank
 from codeqa.retrieve.roles import Role
 from codeqa.retrieve.signals import (
     CANDIDATES,
@@ -67,15 +69,18 @@ def retrieve(
     later: Later | None = None,
     learned: bool = True,
     trace: bool = False,
+    stages: Stages | None = None,
 ) -> Retrieval:
     """Top-``k`` chunks of ``index`` for ``query`` (best first) and the files ranked, within ``filters``.
 
     Files are ranked by the learned rankers over candidate features, chunks by the chunk ranker across the best
     files (``learned=False`` ranks chunks by their fused score and files by summed chunk scores instead, as
-    before the rankers existed; kept for comparison). ``trace`` keeps what evaluation needs to train them.
+    before the rankers existed; kept for comparison). ``trace`` keeps what evaluation needs to train them;
+    ``stages`` turns optional steps off (the ablation).
     """
     question = Question.parse(query)
     query = question.text
+    stages = stages or Stages()
     if k < 1:
         raise QueryError("k must be at least 1.")
     weights = weights or Weights()
@@ -107,7 +112,7 @@ def retrieve(
         retrieval = materialize(index, table, order, fused, k, weights.file_bonus_for(question.words))
         retrieval.query_vector, retrieval.question = query_vector, question
         return retrieval
-    doc_rows = [row for row in order if table.kinds[row] == "doc"][:DOC_BRIDGE_CHUNKS]
+    doc_rows = [row for row in order if table.kinds[row] == "doc"][: DOC_BRIDGE_CHUNKS if stages.doc_votes else 0]
     doc_texts = [chunk.text for chunk in index.chunks([table.ids[row] for row in doc_rows])]
     chunk_signals = ChunkSignals(
         dense=similarity,
@@ -134,6 +139,8 @@ def retrieve(
         ranker=ranker or default_ranker(),
         later=later or default_later(),
         trace=trace,
+        stages=stages,
+        contextual=contextual_stage(index, enabled=stages.contextual),
     )
     paths = files.files.paths
     hits = [
