@@ -17,7 +17,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass, replace
 
 from codeqa.answer.context import AnswerContext
-from codeqa.answer.keylines import IMPORT, KeyLine, Terms, clip, evidence, key_lines, scored_lines
+from codeqa.answer.keylines import IMPORT, KeyLine, Terms, clip, evidence, key_lines, scored_lines, shown_order
 from codeqa.answer.mechanism import Match, answers_poorly, convention_chunks, matches_in, mechanism_score
 from codeqa.frameworks.conventions import Convention
 from codeqa.records import Chunk, Hit
@@ -204,7 +204,7 @@ def source_lines(terms: Terms, chunk: Chunk, matches: Sequence[Match], limit: in
     text = chunk.text.split("\n")
     forced = sorted(matches, key=lambda m: -m.weight)[: min(FORCED_LINES, limit)]
     chosen = list(dict.fromkeys(m.line - chunk.start_line for m in forced))
-    ranked = [i for _, i in scored_lines(terms, chunk.text) if i not in chosen]
+    ranked = [i for i in shown_order(terms, chunk.text) if i not in chosen]
     ranked.sort(key=lambda i: bool(IMPORT.match(text[i])))  # stable: imports last, the rest by score
     chosen += ranked[: limit - len(chosen)]
     if not chosen:
