@@ -17,7 +17,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass, replace
 
 from codeqa.answer.context import AnswerContext
-from codeqa.answer.keylines import IMPORT, KeyLine, Terms, clip, evidence, key_lines, scored_lines, shown_order
+from codeqa.answer.keylines import IMPORT, KeyLine, Terms, clip, evidence, key_lines, shown_order, shown_scores
 from codeqa.answer.mechanism import Match, answers_poorly, convention_chunks, matches_in, mechanism_score
 from codeqa.frameworks.conventions import Convention
 from codeqa.records import Chunk, Hit
@@ -220,7 +220,7 @@ def allocate_lines(
     ranked: list[list[float]] = []
     for chunk, matches in sources:
         forced = [100.0 + m.weight for m in sorted(matches, key=lambda m: -m.weight)[:FORCED_LINES]]
-        scores = [score for score, _ in scored_lines(terms, chunk.text)]
+        scores = [score for score, _ in shown_scores(terms, chunk.text)]
         ranked.append(sorted([*forced, *scores], reverse=True))
     counts = [min(least[min(n, len(least) - 1)], len(scores) or 1) for n, scores in enumerate(ranked)]
     spare = total - sum(counts)

@@ -34,6 +34,13 @@ ROLES: tuple[LineRole, ...] = (
         r"\s*(?:(?:#|//).*)?$",
         0.2,
     ),
+    _role(  # where errors are handled: an error middleware, an exception handler registered or declared
+        "error handler",
+        r"\(\s*(?:err|error|exc|exception|e)\s*(?::\s*\w+)?\s*,\s*(?:req|request|_req|_request)\b|@ExceptionHandler|"
+        r"\brescue_from\b|\berrorhandler\b|register_error_handler|\bhandler(?:400|403|404|500)\b|"
+        r"\bset_error_handler\b|\bHTTPErrorHandler\b|@Catch\(|\buseGlobalFilters\(|\bhandle_errors\b",
+        0.9,
+    ),
     _role(  # an error answered: a raise, an error response, an error status (the outcome an error question wants)
         "error outcome",
         r"^\s*(?:raise|throw|abort|panic|reject|fail)\b|\bthrow\s+new\b|\b(?:Error|Err|Exception|NotFound|Forbidden|"
@@ -109,8 +116,8 @@ ROLES: tuple[LineRole, ...] = (
 )
 # A question's intents (``codeqa.frameworks.intent``) raise the roles that answer them.
 INTENT_ROLES: dict[str, dict[str, float]] = {
-    "errors": {"error outcome": 1.7, "decision": 1.2},
-    "auth": {"session": 1.3, "input": 1.2},
+    "errors": {"error handler": 1.5, "error outcome": 1.7, "decision": 1.2},
+    "auth": {"session": 1.3, "input": 1.2, "outcome": 1.2},
     "access": {"decision": 1.3, "error outcome": 1.3, "registration": 1.2},
     "hook": {"registration": 1.3},
     "entry": {"registration": 1.3},
