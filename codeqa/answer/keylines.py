@@ -16,6 +16,7 @@ from __future__ import annotations
 import math
 import re
 from collections.abc import Mapping, Sequence
+from collections.abc import Set as AbstractSet
 from dataclasses import dataclass
 from functools import lru_cache
 
@@ -89,7 +90,7 @@ def _terms(tokens: tuple[str, ...], text: str, topics: tuple[str, ...]) -> Terms
     return Terms(words, expansions(words), bool(QUANTITY_QUESTION.search(text)), topics)
 
 
-def _matches(term: str, tokens: set[str]) -> bool:
+def _matches(term: str, tokens: AbstractSet[str]) -> bool:
     if term in tokens:
         return True
     if len(term) < PREFIX_MIN:
@@ -103,7 +104,7 @@ def _matches(term: str, tokens: set[str]) -> bool:
 def term_score(terms: Terms, line: str, spread: Mapping[str, float] | None = None) -> float:
     """Distinct question terms in ``line`` (1 each) plus expansions (``EXPANSION_WEIGHT`` each, at most 1.5);
     ``spread`` weighs a term down where it is on many lines of the span (``span_weights``)."""
-    tokens = set(code_tokens(line))
+    tokens = line_tokens(line)
     if not tokens:
         return 0.0
     weight = spread.get if spread is not None else lambda term, default: default
@@ -112,10 +113,15 @@ def term_score(terms: Terms, line: str, spread: Mapping[str, float] | None = Non
     return direct + min(expanded, 1.5)
 
 
+@lru_cache(maxsize=16384)  # an answer reads the same lines several times (choice, allocation, the brief)
+def line_tokens(line: str) -> frozenset[str]:
+    return frozenset(code_tokens(line))
+
+
 def span_weights(terms: Terms, lines: Sequence[str]) -> dict[str, float]:
     """Each question term's weight within one span: 1 on up to ``SPREAD_LINES`` lines, less the more lines hold it
     ("user" on every line of a login function tells the lines apart less than "password" on two)."""
-    token_sets = [set(code_tokens(line)) for line in lines]
+    token_sets = [line_tokens(line) for line in lines]
     weights: dict[str, float] = {}
     for term in terms.words:
         held = sum(1 for tokens in token_sets if tokens and _matches(term, tokens))
@@ -201,7 +207,8 @@ def shown_order(terms: Terms, text: str) -> list[int]:
     return [index for _, index in shown_scores(terms, text)]
 
 
-def shown_scores(terms: Terms, text: str) -> list[tuple[float, int]]:
+@lru_cache(maxsize=512)  # a source's lines are ranked for its choice, the allocation and the brief
+def shown_scores(terms: Terms, text: str) -> tuple[tuple[float, int], ...]:
     """``(score, index)`` of the lines of ``text`` a snippet may show, best first: the question's words
     (``line_score``) plus what the line does (``lineroles``: the outcome, the call that does the work, the
     registration, the decision), so a span's key line is not cut for a comment that holds a word. Lines that hold
@@ -222,7 +229,7 @@ def shown_scores(terms: Terms, text: str) -> list[tuple[float, int]]:
             score = words + ROLE_WEIGHT * role_weight(line, terms.intents)
         if score > 0:
             scored.append((score, index))
-    return sorted(scored, key=lambda item: (-item[0], item[1]))
+    return tuple(sorted(scored, key=lambda item: (-item[0], item[1])))
 
 
 def key_lines(question: str | Terms, text: str, start_line: int = 1, *, limit: int = MAX_KEY_LINES) -> list[KeyLine]:

@@ -13,6 +13,7 @@ from __future__ import annotations
 
 import re
 from dataclasses import dataclass
+from functools import lru_cache
 
 
 @dataclass(frozen=True)
@@ -20,10 +21,14 @@ class LineRole:
     name: str
     pattern: re.Pattern[str]
     weight: float
+    hints: tuple[str, ...] = ()  # the pattern is only tried on a line holding one of these (lower case): speed
+
+    def plays(self, line: str, lower: str) -> bool:
+        return (not self.hints or any(hint in lower for hint in self.hints)) and bool(self.pattern.search(line))
 
 
-def _role(name: str, pattern: str, weight: float) -> LineRole:
-    return LineRole(name, re.compile(pattern), weight)
+def _role(name: str, pattern: str, weight: float, hints: tuple[str, ...] = ()) -> LineRole:
+    return LineRole(name, re.compile(pattern), weight, hints)
 
 
 # Checked in order; the first that matches decides.
@@ -40,6 +45,7 @@ ROLES: tuple[LineRole, ...] = (
         r"\brescue_from\b|\berrorhandler\b|register_error_handler|\bhandler(?:400|403|404|500)\b|"
         r"\bset_error_handler\b|\bHTTPErrorHandler\b|@Catch\(|\buseGlobalFilters\(|\bhandle_errors\b",
         0.9,
+        ("err", "exc", "rescue", "handler", "catch", "filters", "req"),
     ),
     _role(  # an error answered: a raise, an error response, an error status (the outcome an error question wants)
         "error outcome",
@@ -47,6 +53,26 @@ ROLES: tuple[LineRole, ...] = (
         r"Unauthori[sz]ed|BadRequest|Invalid)\w*\s*\(|\b(?:4\d\d|5\d\d)\b|:(?:not_found|forbidden|unauthorized|"
         r"unprocessable_entity|bad_request)\b|\bnext\(\s*(?:err|error|e)\b|flash.*\berror|\berrors?\.(?:add|push)\b",
         0.6,
+        (
+            "raise",
+            "throw",
+            "abort",
+            "panic",
+            "reject",
+            "fail",
+            "err",
+            "exception",
+            "not",
+            "forbidden",
+            "unauthori",
+            "bad",
+            "invalid",
+            "unprocessable",
+            "flash",
+            "next(",
+            "4",
+            "5",
+        ),
     ),
     _role(  # the outcome: what the caller or the client gets
         "outcome",
@@ -74,6 +100,24 @@ ROLES: tuple[LineRole, ...] = (
         r"set_cookie|setCookie|put_session|SetCookie|createToken|sign|verify|decode|encode|compare|"
         r"check_password|checkpw|hashpw)\w*\s*\(",
         0.9,
+        (
+            "sess",
+            "cookie",
+            "token",
+            "jwt",
+            "login",
+            "log_in",
+            "logout",
+            "sign",
+            "auth",
+            "verify",
+            "decode",
+            "encode",
+            "compare",
+            "password",
+            "checkpw",
+            "hashpw",
+        ),
     ),
     _role(  # what the request brings: a header, a parameter, a cookie, the session, the environment
         "input",
@@ -82,6 +126,7 @@ ROLES: tuple[LineRole, ...] = (
         r"|(?<![\w.])(?:params|cookies|session|headers|ENV)\s*\[|\bos\.(?:getenv|environ)\b|\bprocess\.env\b|"
         r"\bgetenv\(|\bget_req_header\(|\bgetHeader\(",
         0.8,
+        ("req", "ctx", "conn", "c.", "r.", "params", "cookie", "session", "header", "env"),
     ),
     _role(  # the definition line, and the class with its base
         "definition",
@@ -100,6 +145,7 @@ ROLES: tuple[LineRole, ...] = (
         r"(?:=|:=|\|\|=|\?\?=)\s*(?:await\s+|yield\s+|try\s+|new\s+)?[^=(]*?[\w$]+[!?]?(?:<[^>]*>)?\s*\(|"
         r"^\s*(?:async\s+)?with\s+[\w.]+\(",
         0.8,
+        ("=", "with"),
     ),
     _role(  # a write to state: an attribute, an entry
         "state",
@@ -149,11 +195,22 @@ def quiet(line: str, intents: tuple[str, ...] = ()) -> bool:
 
 def role_of(line: str, intents: tuple[str, ...] = ()) -> LineRole | None:
     """The strongest role ``line`` plays, None for a line a snippet can drop first."""
-    if not line.strip() or QUIET.match(line):
-        return None
-    if LOG.match(line):
+    if _logs(line):
         return LOG_ROLE if not LOGGING_INTENTS.isdisjoint(intents) else None
-    return next((role for role in ROLES if role.pattern.search(line)), None)
+    return _code_role(line)
+
+
+@lru_cache(maxsize=16384)
+def _logs(line: str) -> bool:
+    return bool(line.strip()) and not QUIET.match(line) and bool(LOG.match(line))
+
+
+@lru_cache(maxsize=16384)  # an answer reads the same lines several times
+def _code_role(line: str) -> LineRole | None:
+    if not line.strip() or QUIET.match(line) or LOG.match(line):
+        return None
+    lower = line.lower()
+    return next((role for role in ROLES if role.plays(line, lower)), None)
 
 
 def role_weight(line: str, intents: tuple[str, ...] = ()) -> float:
