@@ -109,7 +109,7 @@ def test_header_parsing_and_the_verification_call_are_shown_for_an_incoming_webh
     shown = _shown(
         "How are incoming webhooks verified before they are processed?",
         WEBHOOKS_RB,
-        5,
+        3,
         path="app/controllers/webhooks_controller.rb",
         language="ruby",
     )
@@ -162,3 +162,52 @@ def test_line_roles_read_the_code_not_its_words() -> None:
     assert role_of("    # raise an error here") is None
     assert role_of("import jwt") is None
     assert role_of("    console.log(user)") is None
+
+
+SETTINGS_PY = """# Application definition
+
+INSTALLED_APPS = [
+    "django.contrib.admin",
+    "django.contrib.auth",
+    "django.contrib.sessions",
+    "hc.accounts",
+    "hc.api",
+]
+
+# Every request passes through the middleware below, in order
+MIDDLEWARE = [
+    "django.middleware.security.SecurityMiddleware",
+    "django.contrib.sessions.middleware.SessionMiddleware",
+    "django.middleware.csrf.CsrfViewMiddleware",
+    "django.contrib.auth.middleware.AuthenticationMiddleware",
+    "hc.accounts.middleware.TeamAccessMiddleware",
+]"""
+
+
+def test_a_middleware_question_sees_the_listed_middleware_not_the_comment_about_it() -> None:
+    shown = _shown("Which middleware does every request pass through?", SETTINGS_PY, 6, path="hc/settings.py")
+    assert '"hc.accounts.middleware.TeamAccessMiddleware",' in shown
+    assert not any(line.startswith("#") for line in shown)
+
+
+CONTROLLER_RB = """class Api::V1::BaseController < ApplicationController
+  # The API signs requests in with a token, not with the browser session
+  skip_before_action :verify_authenticity_token
+  before_action :authenticate_with_token!
+
+  private
+
+  def authenticate_with_token!
+    token = request.headers["Authorization"].to_s.delete_prefix("Bearer ")
+    @current_user = User.find_by(api_token: token)
+    head :unauthorized unless @current_user
+  end
+end"""
+
+
+def test_the_class_line_with_its_base_and_the_token_read_from_the_header_are_shown() -> None:
+    shown = _shown(
+        "How does the API know who the user is?", CONTROLLER_RB, 3, path="app/controllers/api/v1/base_controller.rb"
+    )
+    assert "class Api::V1::BaseController < ApplicationController" in shown
+    assert 'token = request.headers["Authorization"].to_s.delete_prefix("Bearer ")' in shown

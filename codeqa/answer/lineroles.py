@@ -93,6 +93,12 @@ ROLES: tuple[LineRole, ...] = (
         r"INSTALLED_APPS|AUTHENTICATION_BACKENDS|urlpatterns|routes|ROUTES)\b",
         0.9,
     ),
+    _role(  # an entry of a registration list: a dotted path in quotes (``MIDDLEWARE``, ``INSTALLED_APPS``, backends)
+        "listed",
+        r"^\s*[\"'][A-Za-z_]\w*(?:\.[A-Za-z_]\w*){2,}[\"'],?\s*(?:#.*)?$",
+        0.8,
+        (".",),
+    ),
     _role(  # who is signed in: writes to the session, a cookie, a token
         "session",
         r"\b(?:session|sess|cookies?|Cookie|token|jwt|JWT|Session)\w*(?:\.\w+)*\s*(?:\[[^\]]+\])?\s*(?:\.\w+\s*)?"
@@ -127,6 +133,13 @@ ROLES: tuple[LineRole, ...] = (
         r"\bgetenv\(|\bget_req_header\(|\bgetHeader\(",
         0.8,
         ("req", "ctx", "conn", "c.", "r.", "params", "cookie", "session", "header", "env"),
+    ),
+    _role(  # a class and what it builds on (``class WebhooksController < ApplicationController``)
+        "class with base",
+        r"^\s*(?:(?:export|public|private|protected|abstract|final|default|sealed|open|data)\s+)*class\s+[\w.:]+"
+        r"(?:<[^>]*>)?\s*(?:\(\s*[\w.]|<\s*[\w:]|extends\b|implements\b|:\s*[\w.])",
+        0.8,
+        ("class",),
     ),
     _role(  # the definition line, and the class with its base
         "definition",
