@@ -17,7 +17,17 @@ from collections.abc import Sequence
 from dataclasses import dataclass, replace
 
 from codeqa.answer.context import AnswerContext
-from codeqa.answer.keylines import IMPORT, KeyLine, Terms, clip, evidence, key_lines, shown_order, shown_scores
+from codeqa.answer.keylines import (
+    IMPORT,
+    KeyLine,
+    Terms,
+    clip,
+    evidence,
+    key_lines,
+    scored_lines,
+    shown_order,
+    shown_scores,
+)
 from codeqa.answer.mechanism import Match, answers_poorly, convention_chunks, matches_in, mechanism_score
 from codeqa.frameworks.conventions import Convention
 from codeqa.records import Chunk, Hit
@@ -196,15 +206,20 @@ def _discount_repeats(found: Sequence[Candidate]) -> None:
         ]  # said in two places (the setting and its use) is no repeat; from three on it is
 
 
-def source_lines(terms: Terms, chunk: Chunk, matches: Sequence[Match], limit: int) -> list[KeyLine]:
-    """A source's key lines: its best construct lines (up to ``FORCED_LINES``), then its best-scoring lines
-    (imports only when nothing better is left), in file order."""
+def source_lines(
+    terms: Terms, chunk: Chunk, matches: Sequence[Match], limit: int, *, by_role: bool = True
+) -> list[KeyLine]:
+    """A source's key lines: its best construct lines (up to ``FORCED_LINES``), then its best lines (imports only
+    when nothing better is left), in file order. The lines shown are ranked by words and what they do
+    (``shown_order``); ``by_role=False`` ranks by the question's words alone, which is how sources are told apart
+    (two handlers that differ only in the service they call are repeats)."""
     if limit <= 0:
         return []
     text = chunk.text.split("\n")
     forced = sorted(matches, key=lambda m: -m.weight)[: min(FORCED_LINES, limit)]
     chosen = list(dict.fromkeys(m.line - chunk.start_line for m in forced))
-    ranked = [i for i in shown_order(terms, chunk.text) if i not in chosen]
+    order = shown_order(terms, chunk.text) if by_role else [i for _, i in scored_lines(terms, chunk.text)]
+    ranked = [i for i in order if i not in chosen]
     ranked.sort(key=lambda i: bool(IMPORT.match(text[i])))  # stable: imports last, the rest by score
     chosen += ranked[: limit - len(chosen)]
     if not chosen:
