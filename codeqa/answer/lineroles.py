@@ -88,8 +88,8 @@ ROLES: tuple[LineRole, ...] = (
         r"add_url_rule|route|include_router|useGlobal\w+|middleware|requestMatchers|addFilter\w*|plug|connect|"
         r"on|subscribe|schedule|every)\s*\(|^\s*(?:plug|pipe_through|pipeline|before_action|after_action|"
         r"around_action|skip_before_action|before_request|after_request|rule|scope|resources?|get|post|put|patch|"
-        r"delete|include|extend|prepend|has_many|belongs_to|has_one|validates?|after_\w+|before_\w+)\s+[:\"'(/\w]"
-        r"|\$\w+->(?:web|api|alias|append|prepend|group)\(|^\s*[\\\w.]+::class,?\s*$|^\s*(?:MIDDLEWARE|"
+        r"delete|has_many|belongs_to|has_one|validates?|after_\w+|before_\w+)\s+[:\"'(/\w]"
+        r"|^\s*(?:include|extend|prepend)\s+[A-Z]|\$\w+->(?:web|api|alias|append|prepend|group)\(|^\s*[\\\w.]+::class,?\s*$|^\s*(?:MIDDLEWARE|"
         r"INSTALLED_APPS|AUTHENTICATION_BACKENDS|urlpatterns|routes|ROUTES)\b",
         0.9,
     ),
@@ -137,7 +137,7 @@ ROLES: tuple[LineRole, ...] = (
     _role(  # a class and what it builds on (``class WebhooksController < ApplicationController``)
         "class with base",
         r"^\s*(?:(?:export|public|private|protected|abstract|final|default|sealed|open|data)\s+)*class\s+[\w.:]+"
-        r"(?:<[^>]*>)?\s*(?:\(\s*[\w.]|<\s*[\w:]|extends\b|implements\b|:\s*[\w.])",
+        r"(?:<[^>]*>)?\s*(?:\(\s*[\w.]|<\s*[\w:]|extends\b|implements\b|:\s*[\w.])(?!.*(?:;\s*end|\{\s*\}|:\s*pass)\s*$)",
         0.8,
         ("class",),
     ),
