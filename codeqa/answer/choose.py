@@ -210,16 +210,18 @@ def source_lines(
     terms: Terms, chunk: Chunk, matches: Sequence[Match], limit: int, *, by_role: bool = True
 ) -> list[KeyLine]:
     """A source's key lines: its best construct lines (up to ``FORCED_LINES``), then its best lines (imports only
-    when nothing better is left), in file order. The lines shown are ranked by words and what they do
-    (``shown_order``); ``by_role=False`` ranks by the question's words alone, which is how sources are told apart
-    (two handlers that differ only in the service they call are repeats)."""
+    when nothing better is left), in file order. The line holding most of the question's words is shown; the
+    others are ranked by words and what they do (``shown_order``). ``by_role=False`` ranks by the question's words
+    alone, which is how sources are told apart (two handlers that differ only in the service they call repeat)."""
     if limit <= 0:
         return []
     text = chunk.text.split("\n")
     forced = sorted(matches, key=lambda m: -m.weight)[: min(FORCED_LINES, limit)]
     chosen = list(dict.fromkeys(m.line - chunk.start_line for m in forced))
-    order = shown_order(terms, chunk.text) if by_role else [i for _, i in scored_lines(terms, chunk.text)]
-    ranked = [i for i in order if i not in chosen]
+    by_words = [i for _, i in scored_lines(terms, chunk.text)]
+    if by_role and by_words and len(chosen) < limit and by_words[0] not in chosen:
+        chosen.append(by_words[0])  # the line holding most of the question's words stays: it is the evidence
+    ranked = [i for i in (shown_order(terms, chunk.text) if by_role else by_words) if i not in chosen]
     ranked.sort(key=lambda i: bool(IMPORT.match(text[i])))  # stable: imports last, the rest by score
     chosen += ranked[: limit - len(chosen)]
     if not chosen:
