@@ -28,6 +28,7 @@ from codeqa.answer.keylines import (
     shown_order,
     shown_scores,
 )
+from codeqa.answer.lineroles import quiet
 from codeqa.answer.mechanism import Match, answers_poorly, convention_chunks, matches_in, mechanism_score
 from codeqa.frameworks.conventions import Convention
 from codeqa.records import Chunk, Hit
@@ -210,8 +211,8 @@ def source_lines(
     terms: Terms, chunk: Chunk, matches: Sequence[Match], limit: int, *, by_role: bool = True
 ) -> list[KeyLine]:
     """A source's key lines: its best construct lines (up to ``FORCED_LINES``), then its best lines (imports only
-    when nothing better is left), in file order. The line holding most of the question's words is shown; the
-    others are ranked by words and what they do (``shown_order``). ``by_role=False`` ranks by the question's words
+    when nothing better is left), in file order. The statement holding most of the question's words is shown;
+    the others are ranked by words and what they do (``shown_order``). ``by_role=False`` ranks by the question's words
     alone, which is how sources are told apart (two handlers that differ only in the service they call repeat)."""
     if limit <= 0:
         return []
@@ -219,8 +220,9 @@ def source_lines(
     forced = sorted(matches, key=lambda m: -m.weight)[: min(FORCED_LINES, limit)]
     chosen = list(dict.fromkeys(m.line - chunk.start_line for m in forced))
     by_words = [i for _, i in scored_lines(terms, chunk.text)]
-    if by_role and by_words and len(chosen) < limit and by_words[0] not in chosen:
-        chosen.append(by_words[0])  # the line holding most of the question's words stays: it is the evidence
+    evidence_line = next((i for i in by_words if not quiet(text[i], terms.intents)), None)  # code, not a comment
+    if by_role and evidence_line is not None and len(chosen) < limit and evidence_line not in chosen:
+        chosen.append(evidence_line)  # the statement holding most of the question's words stays: it is the evidence
     ranked = [i for i in (shown_order(terms, chunk.text) if by_role else by_words) if i not in chosen]
     ranked.sort(key=lambda i: bool(IMPORT.match(text[i])))  # stable: imports last, the rest by score
     chosen += ranked[: limit - len(chosen)]
