@@ -208,11 +208,11 @@ def _discount_repeats(found: Sequence[Candidate]) -> None:
 
 
 def source_lines(
-    terms: Terms, chunk: Chunk, matches: Sequence[Match], limit: int, *, by_role: bool = True
+    terms: Terms, chunk: Chunk, matches: Sequence[Match], limit: int, *, roles: bool = True
 ) -> list[KeyLine]:
     """A source's key lines: its best construct lines (up to ``FORCED_LINES``), then its best lines (imports only
     when nothing better is left), in file order. The statement holding most of the question's words is shown;
-    the others are ranked by words and what they do (``shown_order``). ``by_role=False`` ranks by the question's words
+    the others are ranked by words and what they do (``shown_order``). ``roles=False`` ranks by the question's words
     alone, which is how sources are told apart (two handlers that differ only in the service they call repeat)."""
     if limit <= 0:
         return []
@@ -221,14 +221,19 @@ def source_lines(
     chosen = list(dict.fromkeys(m.line - chunk.start_line for m in forced))
     by_words = [i for _, i in scored_lines(terms, chunk.text)]
     evidence_line = next((i for i in by_words if not quiet(text[i], terms.intents)), None)  # code, not a comment
-    if by_role and evidence_line is not None and len(chosen) < limit and evidence_line not in chosen:
+    if roles and evidence_line is not None and len(chosen) < limit and evidence_line not in chosen:
         chosen.append(evidence_line)  # the statement holding most of the question's words stays: it is the evidence
-    ranked = [i for i in (shown_order(terms, chunk.text) if by_role else by_words) if i not in chosen]
+    ranked = [i for i in (shown_order(terms, chunk.text) if roles else by_words) if i not in chosen]
     ranked.sort(key=lambda i: bool(IMPORT.match(text[i])))  # stable: imports last, the rest by score
     chosen += ranked[: limit - len(chosen)]
     if not chosen:
         return key_lines(terms, chunk.text, chunk.start_line, limit=limit)  # the definition line stands in
     return [KeyLine(chunk.start_line + i, clip(text[i])) for i in sorted(chosen)]
+
+
+def word_lines(terms: Terms, chunk: Chunk, matches: Sequence[Match], limit: int) -> list[KeyLine]:
+    """A source's lines by the question's words alone: what tells sources apart (``fold.collapse``)."""
+    return source_lines(terms, chunk, matches, limit, roles=False)
 
 
 def allocate_lines(
