@@ -22,7 +22,18 @@ from dataclasses import replace
 from codeqa.answer.context import AnswerContext
 from codeqa.answer.explanation.candidate import CHUNK_EVIDENCE_LINES, Candidate
 from codeqa.answer.explanation.follow import follow
-from codeqa.answer.explanation.keylines import IMPORT, KeyLine, Terms, clip, evidence, key_lines, scored_lines
+from codeqa.answer.explanation.keylines import (
+    IMPORT,
+    KeyLine,
+    Terms,
+    clip,
+    evidence,
+    key_lines,
+    scored_lines,
+    shown_order,
+    shown_scores,
+)
+from codeqa.answer.explanation.lineroles import quiet
 from codeqa.answer.explanation.mechanism import Match, answers_poorly, convention_chunks, matches_in, mechanism_score
 from codeqa.frameworks.conventions import Convention
 from codeqa.records import Chunk, Hit
@@ -186,20 +197,33 @@ def _discount_repeats(found: Sequence[Candidate]) -> None:
         ]  # said in two places (the setting and its use) is no repeat; from three on it is
 
 
-def source_lines(terms: Terms, chunk: Chunk, matches: Sequence[Match], limit: int) -> list[KeyLine]:
-    """A source's key lines: its best construct lines (up to ``FORCED_LINES``), then its best-scoring lines
-    (imports only when nothing better is left), in file order."""
+def source_lines(
+    terms: Terms, chunk: Chunk, matches: Sequence[Match], limit: int, *, roles: bool = True
+) -> list[KeyLine]:
+    """A source's key lines: its best construct lines (up to ``FORCED_LINES``), then its best lines (imports only
+    when nothing better is left), in file order. The statement holding most of the question's words is shown;
+    the others are ranked by words and what they do (``shown_order``). ``roles=False`` ranks by the question's words
+    alone, which is how sources are told apart (two handlers that differ only in the service they call repeat)."""
     if limit <= 0:
         return []
     text = chunk.text.split("\n")
     forced = sorted(matches, key=lambda m: -m.weight)[: min(FORCED_LINES, limit)]
     chosen = list(dict.fromkeys(m.line - chunk.start_line for m in forced))
-    ranked = [i for _, i in scored_lines(terms, chunk.text) if i not in chosen]
+    by_words = [i for _, i in scored_lines(terms, chunk.text)]
+    evidence_line = next((i for i in by_words if not quiet(text[i], terms.intents)), None)  # code, not a comment
+    if roles and evidence_line is not None and len(chosen) < limit and evidence_line not in chosen:
+        chosen.append(evidence_line)  # the statement holding most of the question's words stays: it is the evidence
+    ranked = [i for i in (shown_order(terms, chunk.text) if roles else by_words) if i not in chosen]
     ranked.sort(key=lambda i: bool(IMPORT.match(text[i])))  # stable: imports last, the rest by score
     chosen += ranked[: limit - len(chosen)]
     if not chosen:
         return key_lines(terms, chunk.text, chunk.start_line, limit=limit)  # the definition line stands in
     return [KeyLine(chunk.start_line + i, clip(text[i])) for i in sorted(chosen)]
+
+
+def word_lines(terms: Terms, chunk: Chunk, matches: Sequence[Match], limit: int) -> list[KeyLine]:
+    """A source's lines by the question's words alone: what tells sources apart (``fold.collapse``)."""
+    return source_lines(terms, chunk, matches, limit, roles=False)
 
 
 def allocate_lines(
@@ -210,7 +234,7 @@ def allocate_lines(
     ranked: list[list[float]] = []
     for chunk, matches in sources:
         forced = [100.0 + m.weight for m in sorted(matches, key=lambda m: -m.weight)[:FORCED_LINES]]
-        scores = [score for score, _ in scored_lines(terms, chunk.text)]
+        scores = [score for score, _ in shown_scores(terms, chunk.text)]
         ranked.append(sorted([*forced, *scores], reverse=True))
     counts = [min(least[min(n, len(least) - 1)], len(scores) or 1) for n, scores in enumerate(ranked)]
     spare = total - sum(counts)

@@ -198,7 +198,7 @@ def _values(context: AnswerContext, steps: list[Step]) -> None:
 
 def _steps(terms: Terms, found: Sequence[choose.Candidate]) -> list[Step]:
     return [
-        Step(n, c.hit, role_of(c.chunk), _shown(choose.source_lines(terms, c.chunk, c.matches, LINES_OPEN)),
+        Step(n, c.hit, role_of(c.chunk), _shown(choose.word_lines(terms, c.chunk, c.matches, LINES_OPEN)),
              summary(c.chunk), matches=c.matches, score=c.score, evidence=c.evidence, score_mechanism=c.mechanism)
         for n, c in enumerate(found, start=1)
     ]  # fmt: skip

@@ -16,7 +16,7 @@ from collections.abc import Sequence
 from typing import Protocol, TypeVar
 
 from codeqa.answer.explanation.flow import chains, flow_order
-from codeqa.answer.explanation.keylines import KeyLine, Terms, term_score
+from codeqa.answer.explanation.keylines import KeyLine, Terms, scored_lines, term_score
 from codeqa.answer.explanation.mechanism import answers_poorly
 from codeqa.records import Chunk
 
@@ -101,10 +101,14 @@ def reading_order(
 
 
 def weak_evidence(terms: Terms, opened: Sequence[T]) -> bool:
-    """No construct on any open source, and no line of the best one holding two of the question's words: the
-    answer says so, and shows its sources best first (no flow to follow)."""
+    """No construct on any open source, and none of the best one's lines by the question's words holding two of
+    them: the answer says so, and shows its sources best first (no flow to follow). Judged on the words, not on
+    the lines shown (those also rank by what a line does)."""
     if not opened:
         return True
     if any(getattr(step, "matches", None) for step in opened):
         return False
-    return all(term_score(terms, line.text) < STRONG_LINE for line in opened[0].lines)
+    best = opened[0]  # its best lines by the question's words, as many as it shows (a comment counts here)
+    lines = best.chunk.text.split("\n")
+    by_words = [lines[i] for _, i in scored_lines(terms, best.chunk.text)[: max(1, len(best.lines))]]
+    return all(term_score(terms, line) < STRONG_LINE for line in by_words)
