@@ -19,8 +19,8 @@ from codeqa.answer import (
     safe_markdown,
     split_more_places,
 )
-from codeqa.answer.backends import FALLBACK, NO_MODEL, auto_candidates
-from codeqa.answer.backends.registry import find
+from codeqa.answer.llm.backends import FALLBACK, NO_MODEL, auto_candidates
+from codeqa.answer.llm.backends.registry import find
 from codeqa.errors import CodeqaError
 from codeqa.records import Hit
 from codeqa.retrieve import Filters

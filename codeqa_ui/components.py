@@ -20,15 +20,11 @@ from codeqa.index import Freshness
 from codeqa.records import Chunk
 from codeqa.retrieve import Filters
 from codeqa.store import Manifest
-from codeqa_ui import browser, nav, state, warm
+from codeqa_ui import nav, state
 
 FILTER_KEYS = ("f_layers", "f_kinds", "f_languages", "f_paths")
-SHARED_KEYS = (state.REPO_KEY, *FILTER_KEYS)
 MAX_SHOWN_LINES = 400  # a source view shows at most this much of a chunk (chunks are normally a few dozen lines)
 MAX_SHOWN_CHARS = 40_000
-# The browser tab's icon: a `:material/…:` page icon makes the browser fetch its SVG from fonts.gstatic.com (the
-# icons inside pages come from Streamlit's own bundled font), so tabs get a local emoji instead.
-TAB_ICONS = {":material/map:": "🗺️", ":material/code:": "📄", ":material/forum:": "💬", ":material/insights:": "📊"}
 _LEXER_ALIASES = {"tsx": "tsx", "vue": "html", "svelte": "html", "erb": "erb", "hcl": "terraform", "jupyter": "python"}
 
 
@@ -70,18 +66,6 @@ def table(rows: Sequence[dict[str, object]], *, wrapped: Sequence[str] = (), nam
         f'{TABLE_STYLE}<div class="cq-table-scroll"><table class="cq-table"{label}><thead><tr>{head}</tr></thead>'
         f"<tbody>{body}</tbody></table></div>"
     )
-
-
-def page(title: str, icon: str, *, sidebar: bool = True) -> None:
-    """Page config and sidebar links, keeping the shared widgets' values when the user switches pages."""
-    tab_icon = TAB_ICONS.get(icon, "🧭") if icon.startswith(":material/") else icon
-    st.set_page_config(page_title=f"{title} · codeqa", page_icon=tab_icon, layout="wide")
-    warm.start()  # the first page of a fresh server warms the others (once per process, in the background)
-    for key in SHARED_KEYS:  # widget state is dropped for widgets a page does not draw: keep it as user state
-        if key in st.session_state:
-            st.session_state[key] = st.session_state[key]
-    nav.sidebar_links(divider=sidebar)
-    browser.scripts()
 
 
 def fail(error: CodeqaError) -> None:

@@ -10,7 +10,7 @@ from codeqa.index import STAGES, IndexReport
 from codeqa.languages import largest_first
 from codeqa.store import Manifest
 from codeqa_ui import components as ui
-from codeqa_ui import nav, state
+from codeqa_ui import frame, nav, state
 from codeqa_ui.jobs import IndexJob
 
 # Chunking, embedding and storing run batch by batch, interleaved: one row, so one spinner at a time.
@@ -30,7 +30,7 @@ CONFIRM_KEY = "confirm_delete"
 
 def render() -> None:
     """Home: a form to index a repository, the live progress of a running job, and the table of indexes."""
-    ui.page("Home", ":material/map:", sidebar=False)
+    frame.page("Home", ":material/map:", sidebar=False)
     st.title(":material/map: codeqa")
     st.caption("A private, local map of any codebase: index it, ask it questions, explore its structure.")
     with st.form("index_form"):

@@ -9,13 +9,13 @@ from __future__ import annotations
 import streamlit as st
 
 from codeqa.errors import CodeqaError
-from codeqa_ui import charts, chat, codeview, mappanel, mapview, state
+from codeqa_ui import charts, chat, codeview, frame, mappanel, mapview, state
 from codeqa_ui import components as ui
 
 
 def chat_page() -> None:
     """Chat: ask questions about one indexed repository; streamed, cited answers with their sources."""
-    ui.page("Chat", ":material/forum:")
+    frame.page("Chat", ":material/forum:")
     manifest = ui.pick_repository()
     filters = ui.filter_sidebar(manifest)
     backend, model, statuses = chat.backend_picker()
@@ -43,7 +43,7 @@ def chat_page() -> None:
 
 def map_page() -> None:
     """Map: every chunk of the repository as a point, regions named like places; similar code lands close."""
-    ui.page("Map", ":material/scatter_plot:")
+    frame.page("Map", ":material/scatter_plot:")
     manifest = ui.pick_repository()
     filters = ui.filter_sidebar(manifest)
     colour = st.sidebar.radio("Colour by", list(mapview.COLOURINGS), format_func=mapview.COLOURINGS.get, key="colour")
@@ -80,7 +80,7 @@ def map_page() -> None:
 
 def overview_page() -> None:
     """Overview: what a newcomer wants first — languages, layers, directories, big files, central symbols."""
-    ui.page("Overview", ":material/insights:")
+    frame.page("Overview", ":material/insights:")
     manifest = ui.pick_repository()
     st.title(f":material/insights: Overview of {ui.escape_markdown(manifest.name)}")
     st.caption(ui.repo_caption(manifest))
@@ -99,7 +99,7 @@ def overview_page() -> None:
 
 def code_page() -> None:
     """Code: the whole file a citation points at, the cited lines highlighted, with its callers and callees."""
-    ui.page("Code", ":material/code:")
+    frame.page("Code", ":material/code:")
     index, path, lines = codeview.request()
     view = codeview.load(index, path, lines)
     codeview.header(view, lines)

@@ -13,9 +13,9 @@ import pytest
 from typer.testing import CliRunner
 
 from codeqa.answer import Answer, AnswerStream
-from codeqa.answer.brief import SOURCES_INTRO
-from codeqa.answer.conversation import QUOTED_ANSWER
-from codeqa.answer.prompt import SYSTEM_PROMPT
+from codeqa.answer.llm.brief import SOURCES_INTRO
+from codeqa.answer.llm.conversation import QUOTED_ANSWER
+from codeqa.answer.llm.prompt import SYSTEM_PROMPT
 from codeqa.cli import app
 from codeqa.config import Settings
 from codeqa.errors import IndexNotFoundError, QueryError

@@ -7,10 +7,10 @@ import time
 import pytest
 
 from codeqa.answer import list_backends
-from codeqa.answer.backends.embedded import EmbeddedBackend
-from codeqa.answer.backends.ollama import OllamaBackend
-from codeqa.answer.backends.openai import OpenAICompatibleBackend
-from codeqa.answer.backends.select import choose_backend
+from codeqa.answer.llm.backends.embedded import EmbeddedBackend
+from codeqa.answer.llm.backends.ollama import OllamaBackend
+from codeqa.answer.llm.backends.openai import OpenAICompatibleBackend
+from codeqa.answer.llm.backends.select import choose_backend
 from codeqa.config import Settings
 from codeqa.errors import LLMError, LLMTimeoutError, LLMUnavailableError, ModelNotFoundError, QueryError
 from tests.llm_standins import OllamaStandIn, OpenAIStandIn, closed_port

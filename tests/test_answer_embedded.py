@@ -16,7 +16,7 @@ from pathlib import Path
 import pytest
 from typer.testing import CliRunner
 
-from codeqa.answer.backends.embedded import SMOLLM2_FILE, packaged_gguf
+from codeqa.answer.llm.backends.embedded import SMOLLM2_FILE, packaged_gguf
 from codeqa.cli import app
 from codeqa.config import Settings
 from tests.conftest import init_repo

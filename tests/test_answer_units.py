@@ -6,13 +6,16 @@ import re
 
 import pytest
 
-from codeqa.answer.backends.base import estimate_tokens, is_loopback_url
-from codeqa.answer.backends.ollama import normalize_ollama_host, same_model
-from codeqa.answer.backends.openai import OpenAICompatibleBackend, normalize_base_url
-from codeqa.answer.backends.select import warning_for
-from codeqa.answer.citations import check_citations, parse_citations
 from codeqa.answer.context import AnswerContext
-from codeqa.answer.conversation import (
+from codeqa.answer.explanation.explain import explain
+from codeqa.answer.explanation.extractive import extractive_answer
+from codeqa.answer.explanation.flow import link
+from codeqa.answer.explanation.outline import signature, summary
+from codeqa.answer.llm.backends.base import estimate_tokens, is_loopback_url
+from codeqa.answer.llm.backends.ollama import normalize_ollama_host, same_model
+from codeqa.answer.llm.backends.openai import OpenAICompatibleBackend, normalize_base_url
+from codeqa.answer.llm.backends.select import warning_for
+from codeqa.answer.llm.conversation import (
     QUOTED_ANSWER,
     condense_heuristic,
     condense_query,
@@ -20,11 +23,8 @@ from codeqa.answer.conversation import (
     is_follow_up,
     normalize_history,
 )
-from codeqa.answer.explain import explain
-from codeqa.answer.extractive import extractive_answer
-from codeqa.answer.flow import link
-from codeqa.answer.outline import signature, summary
-from codeqa.answer.prompt import SYSTEM_PROMPT, build_prompt, fence_for, fit_sources, format_source
+from codeqa.answer.llm.prompt import SYSTEM_PROMPT, build_prompt, fence_for, fit_sources, format_source
+from codeqa.answer.rendering.citations import check_citations, parse_citations
 from codeqa.config import Settings
 from codeqa.errors import QueryError
 from codeqa.records import Chunk, Hit
@@ -309,7 +309,7 @@ def test_remote_endpoint_is_flagged_as_leaving_the_machine(settings: Settings):
     ],
 )
 def test_an_outcome_logs_only_where_a_line_writes_a_log_entry(line: str, logs: bool) -> None:
-    from codeqa.answer.lead import OUTCOMES
+    from codeqa.answer.explanation.lead import OUTCOMES
 
     assert bool(dict(OUTCOMES)["logs with"].search(line)) is logs
 
@@ -320,7 +320,7 @@ def test_a_hostile_line_is_read_in_linear_time(unit: str) -> None:
     map's region words (the patterns restarted at every character); now each grows linearly with the line."""
     import time
 
-    from codeqa.answer.keylines import action_score, sets_a_number
+    from codeqa.answer.explanation.keylines import action_score, sets_a_number
     from codeqa.explore.clusters import words
 
     line = (unit * (40_000 // len(unit) + 1))[:40_000]

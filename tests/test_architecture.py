@@ -116,6 +116,20 @@ def test_no_import_cycles_between_library_modules():
     assert cycles(inner) == []
 
 
+# Inside the answer stage data flows one way: rendering <- explanation <- llm <- answering (the entry).
+ANSWER_LAYERS = ("codeqa.answer.rendering", "codeqa.answer.explanation", "codeqa.answer.llm")
+
+
+def test_the_answer_stage_imports_only_downward():
+    """Rendering knows nothing of what is explained; the explanation never calls a language model."""
+    for name, targets in import_graph().items():
+        layer = next((i for i, prefix in enumerate(ANSWER_LAYERS) if name.startswith(prefix)), None)
+        if layer is None:
+            continue
+        above = [t for t in targets for prefix in ANSWER_LAYERS[layer + 1 :] if t.startswith(prefix)]
+        assert above == [] and "codeqa.answer.answering" not in targets, (name, above)
+
+
 def test_a_cycle_is_detected_when_there_is_one():
     assert cycles({"a": {"b"}, "b": {"c"}, "c": {"a"}, "d": {"a"}}) == [["a", "b", "c"]]
 
@@ -154,7 +168,7 @@ def test_nothing_in_the_library_imports_its_package_face():
         assert "codeqa" not in imported_modules(path), f"{name} imports the package face"
 
 
-BACKENDS_PACKAGE = LIBRARY / "answer" / "backends"
+BACKENDS_PACKAGE = LIBRARY / "answer" / "llm" / "backends"
 BUILT_IN_BACKENDS = ("ollama", "openai", "embedded")
 
 
@@ -171,7 +185,7 @@ def backend_name_comparisons(path: Path) -> list[int]:
 
 
 def test_only_the_backends_compare_backend_names():
-    """Everything else reads a backend's traits from the registry (``codeqa/answer/backends/registry.py``)."""
+    """Everything else reads a backend's traits from the registry (``codeqa/answer/llm/backends/registry.py``)."""
     outside = [path for path in [*LIBRARY.rglob("*.py"), *UI_FILES] if not path.is_relative_to(BACKENDS_PACKAGE)]
     found = {str(path.relative_to(ROOT)): lines for path in outside if (lines := backend_name_comparisons(path))}
     assert found == {}

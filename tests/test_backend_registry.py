@@ -16,9 +16,9 @@ import streamlit as st
 from streamlit.testing.v1 import AppTest
 from typer.testing import CliRunner
 
-from codeqa.answer.backends import BackendStatus, LLMBackend, Message, choose_backend, list_backends, register
-from codeqa.answer.backends.base import estimate_tokens
-from codeqa.answer.backends.registry import BackendTraits, choices, find, names, traits_of, unregister
+from codeqa.answer.llm.backends import BackendStatus, LLMBackend, Message, choose_backend, list_backends, register
+from codeqa.answer.llm.backends.base import estimate_tokens
+from codeqa.answer.llm.backends.registry import BackendTraits, choices, find, names, traits_of, unregister
 from codeqa.cli import app as cli
 from codeqa.config import Settings, get_settings
 from codeqa.errors import QueryError

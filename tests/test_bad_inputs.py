@@ -227,7 +227,7 @@ def noticed(fragment: str) -> Callable:
 
 def loads_nothing(world: World, run: Run, settings: Settings, answer: Any) -> None:
     """The answer, rendered as markdown, contacts no host: the docstring's image is shown as text."""
-    from codeqa.answer.render import remote_references
+    from codeqa.answer.rendering.render import remote_references
 
     assert "track_user" in answer.text and remote_references(answer.text) == []
     assert "pixel" in answer.text and "beacon.example" in answer.text

@@ -14,7 +14,7 @@ from pathlib import Path
 import pytest
 from typer.testing import CliRunner
 
-from codeqa.answer.citations import check_citations
+from codeqa.answer.rendering.citations import check_citations
 from codeqa.cli import app
 from codeqa.config import Settings
 from codeqa.records import Chunk
@@ -430,8 +430,8 @@ def _chunk(path: str, language: str, symbol: str, text: str = "", start: int = 1
 )
 def test_a_link_found_by_name_stands_only_where_a_name_can_tell(user: tuple, used: tuple, line: str,
                                                                  holds: bool) -> None:  # fmt: skip
-    from codeqa.answer.claims import holds_by_name
-    from codeqa.answer.flow import Use
+    from codeqa.answer.explanation.claims import holds_by_name
+    from codeqa.answer.explanation.flow import Use
 
     caller, callee = _chunk(*user, text=line), _chunk(*used[:3], text=used[3])
     whole_class = {"User": ("authenticate_by", "valid_password?"), "Album": ("tracks",)}  # a class's chunk

@@ -14,9 +14,9 @@ from pathlib import Path
 
 import pytest
 
-from codeqa.answer.backends.embedded import EmbeddedBackend, packaged_gguf
-from codeqa.answer.backends.embedded_process import crash_message, worker
-from codeqa.answer.backends.select import choose_backend
+from codeqa.answer.llm.backends.embedded import EmbeddedBackend, packaged_gguf
+from codeqa.answer.llm.backends.embedded_process import crash_message, worker
+from codeqa.answer.llm.backends.select import choose_backend
 from codeqa.config import Settings
 from codeqa.errors import LLMCrashedError
 from tests.helpers import ask_named

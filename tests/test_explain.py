@@ -9,7 +9,7 @@ from pathlib import Path
 
 import pytest
 
-from codeqa.answer.citations import check_citations
+from codeqa.answer.rendering.citations import check_citations
 from codeqa.config import Settings
 from tests.helpers import ask_named
 from tests.web_apps import build_web_home
@@ -112,8 +112,8 @@ def test_a_limit_read_by_the_code_is_shown_with_the_line_that_sets_it(settings_f
 
 
 def test_values_read_are_outer_level_literals_never_function_locals() -> None:
-    from codeqa.answer.keylines import KeyLine
-    from codeqa.answer.values import values_read
+    from codeqa.answer.explanation.keylines import KeyLine
+    from codeqa.answer.explanation.values import values_read
     from codeqa.records import Chunk
 
     reader = Chunk("auth/token.go", "go", 50, 53, "func New() {\n\texp := time.Now().Add(AccessTTL)\n"
@@ -130,7 +130,7 @@ def test_values_read_are_outer_level_literals_never_function_locals() -> None:
 
 def test_a_value_that_talks_to_an_ai_assistant_is_not_shown() -> None:
     from codeqa.answer.context import AnswerContext
-    from codeqa.answer.explain import explain
+    from codeqa.answer.explanation.explain import explain
     from codeqa.records import Chunk, Hit
 
     consts = Chunk("app/limits.py", "python", 1, 2,

@@ -108,7 +108,7 @@ def test_the_no_model_notice_is_said_once_and_renders_as_written():
 
 @pytest.mark.usefixtures("shop")
 def test_the_no_model_notice_says_how_to_use_an_installed_embedded_model(monkeypatch):
-    from codeqa.answer.backends.embedded import packaged_gguf
+    from codeqa.answer.llm.backends.embedded import packaged_gguf
 
     assert packaged_gguf() is not None  # as after scripts/test
     monkeypatch.delenv("CODEQA_GGUF_PATH")

@@ -7,7 +7,7 @@ from pathlib import Path
 
 import pytest
 
-from codeqa.answer.backends.embedded import packaged_gguf
+from codeqa.answer.llm.backends.embedded import packaged_gguf
 from codeqa.config import Settings
 from tests.helpers import build_index
 from tests.indexed_home import make_sample_repo

@@ -17,7 +17,7 @@ from typing import Any
 import pytest
 from typer.testing import CliRunner
 
-from codeqa.answer.citations import check_citations
+from codeqa.answer.rendering.citations import check_citations
 from codeqa.cli import app
 from codeqa.config import Settings
 from tests.conftest import init_repo, write_files
@@ -273,7 +273,7 @@ def test_an_outcome_line_is_named_after_the_definition_that_holds_it() -> None:
     """A chunk of several methods is named after its first; the line ``Current.session = session`` is in another."""
     from types import SimpleNamespace
 
-    from codeqa.answer.outline import name_at
+    from codeqa.answer.explanation.outline import name_at
 
     text = (
         "module Authentication\n  def terminate_current_session\n    reset_session\n  end\n\n"
@@ -288,7 +288,7 @@ def test_an_outcome_line_is_named_after_the_definition_that_holds_it() -> None:
 
 def test_a_status_in_a_comparison_is_not_an_answer() -> None:
     """``status == 404`` in a predicate (``not_found?``) is a test, not "answers with" a 404."""
-    from codeqa.answer.lead import COMPARED
+    from codeqa.answer.explanation.lead import COMPARED
 
     assert COMPARED.search("status == 404") and COMPARED.search("if (404 === code)")
     assert not COMPARED.search("return jsonify(error), 404") and not COMPARED.search("res.status(404).json(e)")

@@ -13,7 +13,7 @@ from pathlib import Path
 import httpx
 import pytest
 
-from codeqa.answer.backends.embedded_process import WorkerProcess
+from codeqa.answer.llm.backends.embedded_process import WorkerProcess
 from tests.served_app import serve_app
 
 

@@ -9,8 +9,8 @@ from pathlib import Path
 
 import pytest
 
-from codeqa.answer import injection
-from codeqa.answer.injection import flag_sources, instruction_like
+from codeqa.answer.rendering import injection
+from codeqa.answer.rendering.injection import flag_sources, instruction_like
 from codeqa.records import Chunk, Hit
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -97,7 +97,8 @@ def test_this_repositorys_own_code_is_flagged_only_where_it_quotes_injections() 
                for path in sorted((ROOT / "codeqa").rglob("*.py"))
                for number, line in enumerate(path.read_text(encoding="utf-8").splitlines(), 1)
                if instruction_like(line)]  # fmt: skip
-    assert {path for path, _ in flagged} <= {"codeqa/answer/injection.py", "codeqa/answer/prompt.py"}, flagged
+    expected = {"codeqa/answer/rendering/injection.py", "codeqa/answer/llm/prompt.py"}
+    assert {path for path, _ in flagged} <= expected, flagged
     assert len(flagged) <= 10, flagged
 
 

@@ -12,7 +12,7 @@ import anyio
 import httpx
 import pytest
 
-from codeqa.answer.render import remote_references
+from codeqa.answer.rendering.render import remote_references
 from codeqa.config import Settings
 from tests.conftest import init_repo
 from tests.helpers import build_index

@@ -1,5 +1,6 @@
-"""``codeqa.answer.render``: markdown shown in the app can never load or hide a link to another host, repository text
-embeds as text, and ordinary answers are left exactly as they were (checked with a CommonMark parser)."""
+"""``codeqa.answer.rendering.render``: markdown shown in the app can never load or hide a link to another host,
+repository text embeds as text, and ordinary answers are left exactly as they were
+(checked with a CommonMark parser)."""
 
 from __future__ import annotations
 
@@ -8,7 +9,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 from markdown_it import MarkdownIt
 
-from codeqa.answer.render import code_fence, code_span, escape_markdown, remote_references, safe_markdown
+from codeqa.answer.rendering.render import code_fence, code_span, escape_markdown, remote_references, safe_markdown
 
 PARSER = MarkdownIt("commonmark", {"html": True}).enable(["table", "strikethrough"])
 HOSTILE = [
@@ -144,7 +145,7 @@ def test_other_relative_links_are_text_in_answers(link: str) -> None:
 
 
 def test_link_citations_links_source_citations_outside_code_only() -> None:
-    from codeqa.answer.links import link_citations
+    from codeqa.answer.rendering.links import link_citations
     from codeqa.records import Chunk, Hit
 
     sources = [Hit(Chunk("shop/auth.py", "python", 8, 20, "x", "login", "function", "core"), 1.0)]

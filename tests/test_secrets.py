@@ -15,7 +15,7 @@ from pathlib import Path
 import pytest
 from typer.testing import CliRunner
 
-from codeqa.answer.redact import count_masked, redact_secrets, tag_for
+from codeqa.answer.llm.redact import count_masked, redact_secrets, tag_for
 from codeqa.cli import app
 from codeqa.config import Settings, get_settings
 from codeqa.errors import CloneError
@@ -174,8 +174,8 @@ def test_the_count_is_of_distinct_secrets_really_masked() -> None:
     assert count_masked(shown) == 2 and count_masked("nothing masked here") == 0
 
 
-REAL_FILES = ["codeqa/config.py", "codeqa/source/clone.py", "codeqa/answer/answering.py", "codeqa/answer/redact.py",
-              "codeqa/answer/secret_formats.py", "README.md"]  # fmt: skip
+REAL_FILES = ["codeqa/config.py", "codeqa/source/clone.py", "codeqa/answer/answering.py", "codeqa/answer/llm/redact.py",
+              "codeqa/answer/llm/secret_formats.py", "README.md"]  # fmt: skip
 
 
 def test_ordinary_code_is_sent_nearly_unchanged() -> None:
@@ -227,7 +227,7 @@ def _sent(server: OpenAIStandIn) -> str:
 
 def test_remote_backend_receives_redacted_sources(secret_index: Settings, monkeypatch: pytest.MonkeyPatch) -> None:
     # the stand-in listens on 127.0.0.1, so pretend its address is another host: the backend then treats it as remote
-    monkeypatch.setattr("codeqa.answer.backends.openai.is_loopback_url", lambda url: False)
+    monkeypatch.setattr("codeqa.answer.llm.backends.openai.is_loopback_url", lambda url: False)
     question = "where is the database password configured?"
     with OpenAIStandIn(reply=["In shop/settings.py [1]."]) as server:
         settings = secret_index.model_copy(update={"openai_base_url": server.url})
@@ -247,7 +247,7 @@ def test_remote_backend_receives_redacted_sources(secret_index: Settings, monkey
     monkeypatch.undo()
     for local_settings in (settings, settings.model_copy(update={"redact_secrets_for_remote": False})):
         if local_settings is not settings:
-            monkeypatch.setattr("codeqa.answer.backends.openai.is_loopback_url", lambda url: False)
+            monkeypatch.setattr("codeqa.answer.llm.backends.openai.is_loopback_url", lambda url: False)
         with OpenAIStandIn(reply=["ok"]) as server:
             ask_named("shop", question, local_settings.model_copy(update={"openai_base_url": server.url}),
                 backend="openai", k=2).result()  # fmt: skip
@@ -287,7 +287,7 @@ def test_the_note_counts_the_secrets_really_sent(
 ) -> None:
     write_files(tmp_path / "repo", BILLING)
     build_index(str(tmp_path / "repo"), settings, name="billing")
-    monkeypatch.setattr("codeqa.answer.backends.openai.is_loopback_url", lambda url: False)
+    monkeypatch.setattr("codeqa.answer.llm.backends.openai.is_loopback_url", lambda url: False)
     question = "where is the stripe key used to charge a card?"
     with OpenAIStandIn(reply=["In shop/settings.py [1]."]) as server:
         update = {"openai_base_url": server.url, "answer_token_budget": budget}

@@ -11,51 +11,58 @@ from typing import TYPE_CHECKING, Any
 
 if TYPE_CHECKING:
     from codeqa.answer.answering import Answer, AnswerStream, ask
-    from codeqa.answer.backends.base import BackendStatus, LLMBackend
-    from codeqa.answer.backends.select import choose_backend, list_backends
-    from codeqa.answer.citations import CitationReport, check_citations
-    from codeqa.answer.codeview import FileView, file_view
     from codeqa.answer.context import AnswerContext
-    from codeqa.answer.explain import Explanation, explain
-    from codeqa.answer.extractive import extractive_answer, split_more_places
-    from codeqa.answer.graphqa import GraphAnswer, graph_answer, graph_intent, render_graph
-    from codeqa.answer.keylines import KeyLine, key_lines
-    from codeqa.answer.links import code_view_url, is_code_view_url, link_citations, parse_lines
-    from codeqa.answer.render import chart_text, code_span, escape_markdown, link_hosts, plain_text, safe_markdown
+    from codeqa.answer.explanation.explain import Explanation, explain
+    from codeqa.answer.explanation.extractive import extractive_answer, split_more_places
+    from codeqa.answer.explanation.graphqa import GraphAnswer, graph_answer, graph_intent, render_graph
+    from codeqa.answer.explanation.keylines import KeyLine, key_lines
+    from codeqa.answer.llm.backends.base import BackendStatus, LLMBackend
+    from codeqa.answer.llm.backends.select import choose_backend, list_backends
+    from codeqa.answer.rendering.citations import CitationReport, check_citations
+    from codeqa.answer.rendering.codeview import FileView, file_view
+    from codeqa.answer.rendering.links import code_view_url, is_code_view_url, link_citations, parse_lines
+    from codeqa.answer.rendering.render import (
+        chart_text,
+        code_span,
+        escape_markdown,
+        link_hosts,
+        plain_text,
+        safe_markdown,
+    )
 
 _EXPORTS = {
     "Answer": "codeqa.answer.answering",
     "AnswerStream": "codeqa.answer.answering",
     "ask": "codeqa.answer.answering",
-    "BackendStatus": "codeqa.answer.backends.base",
-    "LLMBackend": "codeqa.answer.backends.base",
-    "CitationReport": "codeqa.answer.citations",
-    "check_citations": "codeqa.answer.citations",
-    "extractive_answer": "codeqa.answer.extractive",
-    "split_more_places": "codeqa.answer.extractive",
-    "FileView": "codeqa.answer.codeview",
-    "file_view": "codeqa.answer.codeview",
+    "BackendStatus": "codeqa.answer.llm.backends.base",
+    "LLMBackend": "codeqa.answer.llm.backends.base",
+    "CitationReport": "codeqa.answer.rendering.citations",
+    "check_citations": "codeqa.answer.rendering.citations",
+    "extractive_answer": "codeqa.answer.explanation.extractive",
+    "split_more_places": "codeqa.answer.explanation.extractive",
+    "FileView": "codeqa.answer.rendering.codeview",
+    "file_view": "codeqa.answer.rendering.codeview",
     "AnswerContext": "codeqa.answer.context",
-    "Explanation": "codeqa.answer.explain",
-    "explain": "codeqa.answer.explain",
-    "GraphAnswer": "codeqa.answer.graphqa",
-    "graph_answer": "codeqa.answer.graphqa",
-    "graph_intent": "codeqa.answer.graphqa",
-    "render_graph": "codeqa.answer.graphqa",
-    "code_view_url": "codeqa.answer.links",
-    "is_code_view_url": "codeqa.answer.links",
-    "link_citations": "codeqa.answer.links",
-    "parse_lines": "codeqa.answer.links",
-    "KeyLine": "codeqa.answer.keylines",
-    "key_lines": "codeqa.answer.keylines",
-    "list_backends": "codeqa.answer.backends.select",
-    "choose_backend": "codeqa.answer.backends.select",
-    "chart_text": "codeqa.answer.render",
-    "code_span": "codeqa.answer.render",
-    "escape_markdown": "codeqa.answer.render",
-    "link_hosts": "codeqa.answer.render",
-    "plain_text": "codeqa.answer.render",
-    "safe_markdown": "codeqa.answer.render",
+    "Explanation": "codeqa.answer.explanation.explain",
+    "explain": "codeqa.answer.explanation.explain",
+    "GraphAnswer": "codeqa.answer.explanation.graphqa",
+    "graph_answer": "codeqa.answer.explanation.graphqa",
+    "graph_intent": "codeqa.answer.explanation.graphqa",
+    "render_graph": "codeqa.answer.explanation.graphqa",
+    "code_view_url": "codeqa.answer.rendering.links",
+    "is_code_view_url": "codeqa.answer.rendering.links",
+    "link_citations": "codeqa.answer.rendering.links",
+    "parse_lines": "codeqa.answer.rendering.links",
+    "KeyLine": "codeqa.answer.explanation.keylines",
+    "key_lines": "codeqa.answer.explanation.keylines",
+    "list_backends": "codeqa.answer.llm.backends.select",
+    "choose_backend": "codeqa.answer.llm.backends.select",
+    "chart_text": "codeqa.answer.rendering.render",
+    "code_span": "codeqa.answer.rendering.render",
+    "escape_markdown": "codeqa.answer.rendering.render",
+    "link_hosts": "codeqa.answer.rendering.render",
+    "plain_text": "codeqa.answer.rendering.render",
+    "safe_markdown": "codeqa.answer.rendering.render",
 }
 __all__ = [
     "chart_text",

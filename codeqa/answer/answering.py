@@ -11,22 +11,22 @@ from __future__ import annotations
 from collections.abc import Iterator
 from dataclasses import dataclass
 
-from codeqa.answer.backends.base import LLMBackend
-from codeqa.answer.backends.registry import traits_of
-from codeqa.answer.backends.select import FALLBACK, choose_backend
-from codeqa.answer.brief import budget_for, build_brief, prompt_text
-from codeqa.answer.citations import check_citations
-from codeqa.answer.claims import ClaimTally
-from codeqa.answer.conversation import HISTORY_SHARE, condense_query, fit_history, normalize_history
-from codeqa.answer.explain import Explanation
-from codeqa.answer.extractive import flow_text, no_match, render_markdown
-from codeqa.answer.graphqa import answer_from_graph, graph_intent
-from codeqa.answer.injection import flag_sources
-from codeqa.answer.modelclaims import ModelClaims, checked
-from codeqa.answer.pool import explain_index
-from codeqa.answer.prompt import Prompt, build_summary_prompt
-from codeqa.answer.redact import count_masked, redact_secrets, redact_turns
-from codeqa.answer.render import link_hosts, remote_references
+from codeqa.answer.explanation.claims import ClaimTally
+from codeqa.answer.explanation.explain import Explanation
+from codeqa.answer.explanation.extractive import flow_text, no_match, render_markdown
+from codeqa.answer.explanation.graphqa import answer_from_graph, graph_intent
+from codeqa.answer.explanation.pool import explain_index
+from codeqa.answer.llm.backends.base import LLMBackend
+from codeqa.answer.llm.backends.registry import traits_of
+from codeqa.answer.llm.backends.select import FALLBACK, choose_backend
+from codeqa.answer.llm.brief import budget_for, build_brief, prompt_text
+from codeqa.answer.llm.conversation import HISTORY_SHARE, condense_query, fit_history, normalize_history
+from codeqa.answer.llm.modelclaims import ModelClaims, checked
+from codeqa.answer.llm.prompt import Prompt, build_summary_prompt
+from codeqa.answer.llm.redact import count_masked, redact_secrets, redact_turns
+from codeqa.answer.rendering.citations import check_citations
+from codeqa.answer.rendering.injection import flag_sources
+from codeqa.answer.rendering.render import link_hosts, remote_references
 from codeqa.config import Settings
 from codeqa.errors import LLMError, QueryError, SymbolNotFoundError
 from codeqa.index import Index

@@ -237,7 +237,7 @@ def evaluate(
         raise typer.BadParameter("--cv-by-repo, --from-features, --train-out and --rerank-out need --features DIR")
     instances = [i for path in dataset for i in run_or_exit(lambda p=path: load_dataset(p, limit))]  # type: ignore[misc]
     if answers:
-        from codeqa.answer.backends.registry import choices, choices_text
+        from codeqa.answer.llm.backends.registry import choices, choices_text
 
         if backend not in choices():
             raise typer.BadParameter(f"--backend must be {choices_text()}, got {backend!r}")

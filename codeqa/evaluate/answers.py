@@ -32,9 +32,9 @@ from dataclasses import asdict, dataclass, field
 from pathlib import Path
 
 from codeqa.answer.answering import AnswerStream
-from codeqa.answer.brief import budget_for, build_brief, prompt_text
-from codeqa.answer.citations import parse_citations
-from codeqa.answer.prompt import Prompt
+from codeqa.answer.llm.brief import budget_for, build_brief, prompt_text
+from codeqa.answer.llm.prompt import Prompt
+from codeqa.answer.rendering.citations import parse_citations
 from codeqa.config import Settings
 from codeqa.errors import QueryError
 from codeqa.evaluate.data import Instance

@@ -16,7 +16,7 @@ from mcp.server.mcpserver import Context, MCPServer
 from mcp.types import CallToolResult, TextContent
 from pydantic import BaseModel, Field
 
-from codeqa.answer.backends.registry import names as backend_names
+from codeqa.answer.llm.backends.registry import names as backend_names
 from codeqa.config import BackendChoice
 from codeqa.errors import CodeqaError
 from codeqa.service.mcp_stdio import run_stdio

@@ -13,7 +13,7 @@ from typing import Annotated, Literal
 
 from pydantic import BaseModel, ConfigDict, Field, ValidationInfo, field_validator
 
-from codeqa.answer.backends.registry import choices_text
+from codeqa.answer.llm.backends.registry import choices_text
 from codeqa.config import BackendChoice
 from codeqa.records import ChunkKind, Layer
 from codeqa.retrieve.filters import MAX_FILTER_CHARS, MAX_FILTER_VALUES

@@ -1,0 +1,236 @@
+"""Which code an answer shows, and which piece opens it.
+
+1. ``select_sources``: per top file of the retrieval, the chunk(s) whose lines answer the question best.
+2. ``candidates``: those, plus code that shows the *mechanism* the question is about — chunks of the pool, of their
+   neighbours in the symbol graph, and of the index (by the constructs' anchors) that hold the framework's
+   constructs for the question's intent (``mechanism``).
+3. Each candidate is scored by the question's words in its lines (``evidence``), by the constructs it holds, and by
+   its file's retrieval rank; code that cannot explain a mechanism (migrations, seeds, SQL, tests, docs, a chunk of
+   comments) is scored down. The best one opens the answer: the first file a reader sees is chosen by evidence of
+   the mechanism, not by retrieval rank alone.
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Sequence
+from dataclasses import dataclass, replace
+
+from codeqa.answer.context import AnswerContext
+from codeqa.answer.explanation.keylines import IMPORT, KeyLine, Terms, clip, evidence, key_lines, scored_lines
+from codeqa.answer.explanation.mechanism import Match, answers_poorly, convention_chunks, matches_in, mechanism_score
+from codeqa.frameworks.conventions import Convention
+from codeqa.records import Chunk, Hit
+from codeqa.symbols import short_names
+
+ALWAYS_SHOWN = 3  # the best files' chunks are shown whatever their lines; lower ones need WEAK × the best evidence
+WEAK = 0.25
+EXTRA_CHUNKS = (2, 2, 1)  # more chunks shown for the best files, while the answer has room
+EXTRA_SHARE = 0.35  # an extra chunk needs this share of its file's best chunk weight
+CHUNK_EVIDENCE_LINES = 8  # a file's chunk is chosen by its best lines: an answer spread over several lines counts
+W_MECHANISM = 1.0  # a candidate's constructs (normalised) against its words (normalised)
+MECHANISM_SCALE = 2.0  # constructs are normalised by the strongest candidate's weight, but at least by this
+W_RANK = 1.0  # its file's retrieval rank
+POOR = 0.25  # the score of code that cannot explain a mechanism is multiplied by this
+MECHANISM_MIN = 1.0  # a candidate brought in for its constructs needs at least this construct weight
+LEAD_MECHANISM = 1.0  # the best candidate with at least this construct weight opens the answer
+MECHANISM_FIRST = 3  # ... and the next best such candidates are shown before code that only holds the words
+EXTRA_MECHANISM = 3  # candidates brought in for their constructs, beyond the retrieved ones
+NEIGHBOURS_OF = 4  # the best sources whose graph neighbours are looked at for constructs
+NEIGHBOURS = 6
+HANDLER_SHARE = 0.8  # a handler named by a construct gets this share of the construct's weight
+MAX_HANDLERS = 4
+FORCED_LINES = 2  # construct lines always among a source's key lines
+
+
+@dataclass
+class Candidate:
+    hit: Hit
+    evidence: float
+    matches: list[Match]
+    file_rank: int  # position of its file among the retrieved files (len(files) when not retrieved)
+    retrieved: bool  # among the sources retrieval and ``select_sources`` chose
+    score: float = 0.0
+    credit: float = 0.0  # a handler a construct names (``before_action :authenticate_user!``) shares its weight
+
+    @property
+    def chunk(self) -> Chunk:
+        return self.hit.chunk
+
+    @property
+    def mechanism(self) -> float:
+        return mechanism_score(self.matches) + self.credit
+
+
+def select_sources(terms: Terms, context: AnswerContext, limit: int, max_files: int) -> list[Hit]:
+    """The sources of an answer, best first: per top file, the chunk(s) whose lines answer the question best."""
+    position = {hit.chunk.id: n for n, hit in enumerate(context.pool)}
+    pooled: dict[str, list[Chunk]] = {}
+    for hit in context.pool:
+        pooled.setdefault(hit.chunk.path, []).append(hit.chunk)
+    files = [path for path in context.files if path in pooled or context.file_rows(path)][:max_files]
+    by_file = context.file_chunks(files)
+    first_in_file = {chunks[0].id for chunks in pooled.values()}
+
+    def weight(chunk: Chunk) -> float:
+        bonus = 1.0 if chunk.id in first_in_file else 0.5 if chunk.id in position else 0.0
+        return evidence(terms, chunk.text, top=CHUNK_EVIDENCE_LINES) + bonus
+
+    ranked: dict[str, list[Chunk]] = {}
+    for path in files:
+        candidates = by_file.get(path) or pooled.get(path, [])
+        ranked[path] = sorted(candidates, key=lambda c: (-weight(c), position.get(c.id, len(position)), c.start_line))
+    chosen = {path: chunks[:1] for path, chunks in ranked.items() if chunks}
+    spare = limit - sum(len(chunks) for chunks in chosen.values())
+    for rank, path in enumerate(files[: len(EXTRA_CHUNKS)]):  # the best files may show more than one chunk
+        best = weight(ranked[path][0]) if ranked.get(path) else 0.0
+        extra = [c for c in ranked.get(path, [])[1 : 1 + EXTRA_CHUNKS[rank]] if weight(c) >= EXTRA_SHARE * best]
+        take = extra[: max(0, spare)]
+        chosen[path] = chosen.get(path, []) + take
+        spare -= len(take)
+    strongest = max((evidence(terms, c.text) for chunks in chosen.values() for c in chunks), default=0.0)
+    picked = [
+        chunk
+        for rank, path in enumerate(files)
+        for chunk in chosen.get(path, [])
+        if rank < ALWAYS_SHOWN or evidence(terms, chunk.text) >= WEAK * strongest  # lower files must earn a place
+    ]
+    for hit in context.pool:  # fill the remaining places in retrieval order, with code that holds question terms
+        if len(picked) >= limit:
+            break
+        if all(hit.chunk.id != c.id for c in picked) and evidence(terms, hit.chunk.text) >= WEAK * strongest > 0:
+            picked.append(hit.chunk)
+    scores = {hit.chunk.id: hit.score for hit in context.pool}
+    return [Hit(chunk, scores.get(chunk.id, 0.0), chunk.id) for chunk in picked[:limit]]
+
+
+def _neighbour_chunks(context: AnswerContext, hits: Sequence[Hit]) -> list[Chunk]:
+    rows: list[int] = []
+    for hit in hits[:NEIGHBOURS_OF]:
+        callers, callees = context.neighbours(hit.chunk)
+        rows += [r for r in [*callees[:NEIGHBOURS], *callers[:NEIGHBOURS]] if r not in rows]
+    return context.chunks(rows)
+
+
+def _handlers(
+    context: AnswerContext, conventions: Sequence[Convention], intents: Sequence[str], found: Sequence[Candidate]
+) -> list[Candidate]:
+    """The code of the functions the constructs hand control to (``register_error_handler(404, render_error)``):
+    a construct says who is called, the handler says what happens."""
+    inside = {c.chunk.id for c in found}
+    credit: dict[str, float] = {}
+    for candidate in sorted(found, key=lambda c: -c.mechanism):
+        for match in candidate.matches:
+            name = match.handler.rstrip("!?").lower()
+            if name and len(name) > 2:
+                credit[name] = max(credit.get(name, 0.0), HANDLER_SHARE * match.weight)
+    rows: list[int] = []
+    for name in list(credit)[: 2 * MAX_HANDLERS]:
+        for row in context.definers.get(name, [])[:2]:
+            if context.in_scope(row) and context.table.layers[row] not in ("test", "docs") and row not in rows:
+                rows.append(row)
+    handlers: list[Candidate] = []
+    for chunk in context.chunks(rows):
+        names = {n.rstrip("!?").lower() for n in short_names(chunk.symbol)}
+        share = max((value for name, value in credit.items() if name in names), default=0.0)
+        if chunk.id in inside or share <= 0:
+            continue
+        inside.add(chunk.id)
+        handlers.append(Candidate(Hit(chunk, 0.0, chunk.id), 0.0, matches_in(chunk, conventions, intents), 0,
+                                  False, credit=share))  # fmt: skip
+    return sorted(handlers, key=lambda c: -c.mechanism)[:MAX_HANDLERS]
+
+
+def candidates(
+    terms: Terms,
+    intents: Sequence[str],
+    conventions: Sequence[Convention],
+    context: AnswerContext,
+    base: Sequence[Hit],
+) -> list[Candidate]:
+    """The sources to choose from, best first (see the module docstring)."""
+    file_rank = {path: n for n, path in enumerate(context.files)}
+    seen = {hit.chunk.id for hit in base}
+    found = [Candidate(hit, 0.0, matches_in(hit.chunk, conventions, intents), 0, True) for hit in base]
+    if intents:
+        others: list[Chunk] = [hit.chunk for hit in context.pool if hit.chunk.id not in seen]
+        others += _neighbour_chunks(context, base)
+        others += convention_chunks(context, conventions, intents, seen | {c.id for c in others})
+        extra = []
+        for chunk in {chunk.id: chunk for chunk in others if chunk.id not in seen}.values():
+            matches = matches_in(chunk, conventions, intents)
+            if mechanism_score(matches) >= MECHANISM_MIN:
+                extra.append(Candidate(Hit(chunk, 0.0, chunk.id), 0.0, matches, 0, False))
+        extra.sort(key=lambda c: (-c.mechanism, file_rank.get(c.chunk.path, len(file_rank))))
+        found += extra[:EXTRA_MECHANISM]
+        found += _handlers(context, conventions, intents, found)
+    for candidate in found:
+        candidate.evidence = evidence(terms, candidate.chunk.text, top=CHUNK_EVIDENCE_LINES)
+        candidate.file_rank = file_rank.get(candidate.chunk.path, len(file_rank))
+    _discount_repeats(found)
+    top_evidence = max((c.evidence for c in found), default=0.0) or 1.0
+    scale = max(MECHANISM_SCALE, max((c.mechanism for c in found), default=0.0))
+    for candidate in found:
+        mechanism = candidate.mechanism / scale
+        score = candidate.evidence / top_evidence + W_MECHANISM * mechanism + W_RANK / (1 + candidate.file_rank)
+        candidate.score = score * (POOR if answers_poorly(candidate.chunk) else 1.0)
+    order = {id(c): n for n, c in enumerate(found)}
+    ranked = sorted(found, key=lambda c: (-c.score, order[id(c)]))
+    strong = [c for c in ranked if c.mechanism >= LEAD_MECHANISM and not answers_poorly(c.chunk)][:MECHANISM_FIRST]
+    # the mechanism, where the framework's constructs show one, opens the answer and is shown first
+    return [*strong, *(c for c in ranked if c not in strong)]
+
+
+def _discount_repeats(found: Sequence[Candidate]) -> None:
+    """A construct said in many files (``before_action :authenticate_user!`` in every controller) is a use of the
+    mechanism, not the mechanism: each match weighs 1/sqrt(files saying the same - 1) — the place that sets it
+    up, said once or twice, keeps its weight."""
+    files: dict[str, set[str]] = {}
+    for candidate in found:
+        for match in candidate.matches:
+            files.setdefault(match.phrase, set()).add(candidate.chunk.path)
+    for candidate in found:
+        candidate.matches = [
+            replace(match, weight=match.weight / math.sqrt(max(1, len(files[match.phrase]) - 1)))
+            for match in candidate.matches
+        ]  # said in two places (the setting and its use) is no repeat; from three on it is
+
+
+def source_lines(terms: Terms, chunk: Chunk, matches: Sequence[Match], limit: int) -> list[KeyLine]:
+    """A source's key lines: its best construct lines (up to ``FORCED_LINES``), then its best-scoring lines
+    (imports only when nothing better is left), in file order."""
+    if limit <= 0:
+        return []
+    text = chunk.text.split("\n")
+    forced = sorted(matches, key=lambda m: -m.weight)[: min(FORCED_LINES, limit)]
+    chosen = list(dict.fromkeys(m.line - chunk.start_line for m in forced))
+    ranked = [i for _, i in scored_lines(terms, chunk.text) if i not in chosen]
+    ranked.sort(key=lambda i: bool(IMPORT.match(text[i])))  # stable: imports last, the rest by score
+    chosen += ranked[: limit - len(chosen)]
+    if not chosen:
+        return key_lines(terms, chunk.text, chunk.start_line, limit=limit)  # the definition line stands in
+    return [KeyLine(chunk.start_line + i, clip(text[i])) for i in sorted(chosen)]
+
+
+def allocate_lines(
+    terms: Terms, sources: Sequence[tuple[Chunk, Sequence[Match]]], total: int, least: Sequence[int], most: int
+) -> list[int]:
+    """How many key lines each source shows (sources best first): at least ``least[n]`` for the n-th, then the rest
+    of ``total`` to the best-scoring lines across the sources (construct lines count as the best), ``most`` each."""
+    ranked: list[list[float]] = []
+    for chunk, matches in sources:
+        forced = [100.0 + m.weight for m in sorted(matches, key=lambda m: -m.weight)[:FORCED_LINES]]
+        scores = [score for score, _ in scored_lines(terms, chunk.text)]
+        ranked.append(sorted([*forced, *scores], reverse=True))
+    counts = [min(least[min(n, len(least) - 1)], len(scores) or 1) for n, scores in enumerate(ranked)]
+    spare = total - sum(counts)
+    while spare > 0:
+        best, pick = 0.0, None
+        for n, scores in enumerate(ranked):
+            if counts[n] < min(most, len(scores)) and scores[counts[n]] > best:
+                best, pick = scores[counts[n]], n
+        if pick is None:
+            break
+        counts[pick] += 1
+        spare -= 1
+    return counts

@@ -1,0 +1,211 @@
+"""The claim checker for "A calls B": a call claim is shown only when a call in A's own lines resolves to B.
+
+``flow.link`` proposes a link when A's text names something B defines and the name can reach B's file. That is a
+match of names, and three things pass it that are false: a module-level object named like a view
+(``login = LoginManager()``, then ``login.init_app(app)``), a namesake in another module (``permissions.has_access``
+for ``User.has_access``), and a chunk named after its first definition when the call is made from, or made to,
+another definition in it. So for Python every proposed link is checked again on the caller's file
+(``chunk.resolve.calls``):
+- the call site must lie in A's lines, and A is the definition that encloses it (not the chunk's first name);
+- the call must resolve, through the file's imports and scopes, to a definition inside B, and B is that definition.
+A claim that fails is dropped, never softened into "uses". A "uses" link is dropped too where the caller's file binds
+the name to something else (an import from another module, a module-level variable), or where the name is an
+attribute (``request.profile``) and B's definition a function, not a method. Languages without a
+resolver keep ``flow.link``'s check and are counted apart (``by_name``), with what a name alone can still rule out
+(``holds_by_name``): B must run in A's runtime (a PHP ``env()`` call is no link to a YAML workflow, a JavaScript
+``join`` none to a JSON translation file), and a method called on a receiver must be B's: ``$request->user()`` is
+not ``Album::user``, ``res.render`` not the app's ``render``, ``Transfer.inflow_transaction`` not
+``Transfer::Creator#inflow_transaction``. A receiver is B's when it is ``this``/``self`` in B's own file or class
+family, B's class by name, a variable named after B's class, or B's module. Every answer counts its call claims:
+made, verified, dropped.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass, field
+from pathlib import PurePosixPath
+
+from codeqa.answer.context import AnswerContext
+from codeqa.answer.explanation.flow import Use, find_uses, link
+from codeqa.chunk.resolve.calls import CallSite, call_sites, names_in, use_reaches
+from codeqa.chunk.tags import text_of
+from codeqa.languages import runtime
+from codeqa.records import Chunk
+from codeqa.symbols import qualified_names, short_name
+
+RESOLVED_LANGUAGES = frozenset({"python"})
+
+
+@dataclass
+class ClaimTally:
+    """Call claims of one answer, each (caller chunk, callee chunk) pair counted once."""
+
+    made: set[tuple[str, str]] = field(default_factory=set)
+    verified: set[tuple[str, str]] = field(default_factory=set)
+    by_name: set[tuple[str, str]] = field(default_factory=set)  # verified by name only (no resolver for the language)
+
+    @property
+    def dropped(self) -> int:
+        return len(self.made - self.verified)
+
+    def counts(self) -> dict[str, int]:
+        return {"claims_made": len(self.made), "claims_verified": len(self.verified),
+                "claims_dropped": self.dropped, "claims_by_name": len(self.by_name)}  # fmt: skip
+
+
+class ClaimChecker:
+    """Checks the links an answer states, reading the callers' files through ``context`` (each file once)."""
+
+    def __init__(self, context: AnswerContext, texts: dict[str, str] | None = None) -> None:
+        self.context = context
+        self.tally = ClaimTally()
+        self._texts: dict[str, str] = {} if texts is None else texts  # shared by checkers of one answer
+
+    def file_text(self, path: str) -> str:
+        if path not in self._texts:
+            chunks = self.context.file_chunks([path], limit=None).get(path, [])
+            self._texts[path] = text_of(chunks) if chunks else ""
+        return self._texts[path]
+
+    def link(
+        self, user: Chunk, used: Chunk, imports: Mapping[str, set[str]], *, names: Sequence[str] | None = None
+    ) -> Use | None:
+        """``flow.link``'s use of ``used`` in ``user``, if the claim it makes holds (see the module docstring)."""
+        proposed = link(user, used, imports, names=names)
+        if proposed is None:
+            return None
+        pair = (user.id, used.id)
+        if user.language not in RESOLVED_LANGUAGES or used.language not in RESOLVED_LANGUAGES:
+            held = self._held_by_name(user, used, proposed, names)
+            if held is None:
+                if proposed.verb == "calls":
+                    self.tally.made.add(pair)
+                return None
+            proposed = held
+            if proposed.verb == "calls":
+                self.tally.made.add(pair)
+                self.tally.verified.add(pair)
+                self.tally.by_name.add(pair)
+            return proposed
+        text = self.file_text(user.path)
+        site = self.call_of(user, used, text, names)
+        if site is not None:
+            self.tally.made.add(pair)
+            self.tally.verified.add(pair)
+            return site
+        if proposed.verb == "calls":
+            self.tally.made.add(pair)
+            return None
+        top_level = proposed.name in qualified_names(used.symbol)  # a function or class, not a method
+        reaches = use_reaches(user.path, text, proposed.name, proposed.text, used.path, top_level=top_level)
+        return proposed if reaches else None
+
+    def _held_by_name(self, user: Chunk, used: Chunk, proposed: Use, names: Sequence[str] | None) -> Use | None:
+        """The first use (calls first) of ``used`` in ``user`` that ``holds_by_name``: ``flow.link`` proposes one,
+        and when that one is a framework's namesake (``User.find_by``) another line may still hold
+        (``user.valid_password?``)."""
+        file_text = self.file_text(user.path)
+        if holds_by_name(user, used, proposed, file_text):
+            return proposed
+        uses = find_uses(user, used, names)
+        for use in sorted(uses, key=lambda use: use.verb != "calls"):
+            candidate = Use(use.name.split("@", 1)[0], use.line, use.verb, use.text)
+            if candidate != proposed and holds_by_name(user, used, candidate, file_text):
+                return candidate
+        return None
+
+    def call_of(self, user: Chunk, used: Chunk, text: str, names: Sequence[str] | None = None) -> Use | None:
+        """The first call in ``user``'s lines that resolves to a definition in ``used``, as a use naming both."""
+        if not text:
+            return None
+        wanted = qualified_names(used.symbol)
+        lines = text.split("\n")
+        for site in call_sites(user.path, text, user.start_line, user.end_line):
+            callee = _callee(site, user.path, used, wanted)
+            if callee and not _own_definition(site, callee) and (names is None or short_name(callee) in names):
+                return Use(callee, site.line, "calls", lines[site.line - 1].strip(), site.caller)
+        return None
+
+
+CONSTRUCTORS = frozenset({"new"})  # Ruby's X.new runs X#initialize
+SELF_RECEIVERS = frozenset({"this", "self", "static", "parent", "super", "cls", ""})
+_RECEIVER = r"(?P<receiver>[$@]{{0,2}}\w+)(?:\([^()]*\))?\s*(?:\.|\?\.|->|::|#)\s*{name}(?![\w?!])"
+# a definition of {name} in the callee's lines, in the languages checked by name
+_DEFINES = (
+    r"\bdef\s+(?:self\.)?{name}(?![\w?!])|\bfunction\s+{name}\b|\bfunc\s+(?:\([^)]*\)\s*)?{name}\b|\bfn\s+{name}\b|"
+    r"^\s*(?:(?:public|private|protected|internal|static|async|final|override|abstract|export|default|get|set|"
+    r"suspend|open)\s+)*(?:[\w<>\[\],?]+\s+)?{name}\s*(?:<[^>]*>)?\s*\(|"
+    r"\b{name}\s*[:=]\s*(?:async\s+)?(?:function\b|\([^)]*\)\s*=>|\w+\s*=>)|"
+    r"\b(?:scope|has_many|has_one|belongs_to|has_and_belongs_to_many|delegate|alias_method)\s+:{name}\b|"
+    r"\battr_(?:reader|writer|accessor)\b.*:{name}\b|\bdefp?\s+{name}\b"
+)
+
+
+def holds_by_name(user: Chunk, used: Chunk, use: Use, user_file: str) -> bool:
+    """Whether a link found by name alone (no resolver for the language) can stand: ``used`` runs in ``user``'s
+    runtime, and a method reached through a receiver belongs to ``used`` (see the module docstring)."""
+    if runtime(user.language) is None or runtime(user.language) != runtime(used.language):
+        return False
+    written = re.search(_RECEIVER.format(name=re.escape(short_name(use.name))), use.text)
+    if written is None:  # a bare name: flow.link found it where the caller's imports reach
+        return True
+    receiver = written.group("receiver").lstrip("$@")
+    names = qualified_names(used.symbol)
+    method = short_name(use.name)
+    # the class a method belongs to: its owner, or the chunk's own class when the chunk is the whole class
+    owners = {q.rpartition(".")[0].rpartition(".")[2] if q.rpartition(".")[2] == method else q.rpartition(".")[2]
+              for q in names}  # fmt: skip
+    owners.discard("")
+    module = PurePosixPath(used.path).stem.split(".")[0]
+    if method in CONSTRUCTORS and (receiver in owners or receiver == module):
+        return True  # LoginService.new: the class's own constructor
+    if not re.search(_DEFINES.format(name=re.escape(method)), used.text, re.MULTILINE):
+        return False  # the receiver's method is not in the lines cited for it (a framework's, or another piece's)
+    if receiver in SELF_RECEIVERS:
+        return used.path == user.path or any(re.search(rf"\b{re.escape(owner)}\b", user_file) for owner in owners)
+    if receiver in owners or receiver == module:
+        return True
+    return receiver[:1].islower() and receiver.lower() in {owner.lower() for owner in owners}
+
+
+def _callee(site: CallSite, caller_path: str, used: Chunk, wanted: Sequence[str]) -> str:
+    """The definition in ``used`` that ``site`` calls: one its symbol names (a class for its constructor), or a
+    method defined in the lines of a class it names (a whole class is one chunk named after the class)."""
+    for name in names_in(site, caller_path, used.path):
+        if name in wanted or f"{name}.__init__" in wanted:
+            return name
+        owner, _, method = name.rpartition(".")
+        if owner == "*":  # a method inherited from some class of the base's module
+            name = next((q for q in wanted if q.rpartition(".")[2] == method and "." in q), "")
+            owner = next((q for q in wanted if "." not in q and _defines(used, method)), "") if not name else ""
+            if name or owner:
+                return name or f"{owner}.{method}"
+            continue
+        if owner in wanted and _defines(used, method):
+            return name
+    return ""
+
+
+def _defines(chunk: Chunk, method: str) -> bool:
+    return bool(re.search(rf"^\s*(?:async\s+)?def\s+{re.escape(method)}\b", chunk.text, re.M))
+
+
+def _own_definition(site: CallSite, callee: str) -> bool:
+    """A recursive call is not a link between two parts of the answer."""
+    return site.caller == callee
+
+
+def caller_name(use: Use, fallback: str) -> str:
+    """Who makes the call a claim states: the enclosing definition the checker found, else ``fallback``."""
+    return use.caller or fallback
+
+
+def consistent_chain(hops: Sequence[Use]) -> int:
+    """How many hops of a chain "A calls B, which calls C" hold together: B called must be the B that calls C."""
+    for n in range(1, len(hops)):
+        before, after = hops[n - 1], hops[n]
+        if before.caller and after.caller and before.name != after.caller:
+            return n
+    return len(hops)

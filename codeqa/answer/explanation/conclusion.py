@@ -1,0 +1,57 @@
+"""The answer's conclusion for "where would I add …?": the hook every request passes through, said as advice.
+
+A placement question about a concern every request meets (logging, auth: ``intent.HOOK`` leads its intents) wants
+one place, not a list. The place is a construct found on a code line of an open source that is on the path of every
+request of the app (``Construct.every_request``: global middleware, an app-wide ``before_request``, a filter in
+``ApplicationController``) — so the reason ("it sees every request") is the construct's own, checked, phrase. When
+no open source holds such a construct, nothing is recommended: a guess would read as advice.
+"""
+
+from __future__ import annotations
+
+from codeqa.answer.explanation.explain import Explanation, Step
+from codeqa.answer.explanation.keylines import term_score
+from codeqa.answer.explanation.mechanism import Match
+from codeqa.answer.explanation.outline import DECORATOR, display_name, holder_at
+from codeqa.answer.rendering.render import code_span
+from codeqa.frameworks.intent import HOOK
+
+
+def hook(explanation: Explanation) -> tuple[Step, Match] | None:
+    """The strongest construct on every request's path among the open sources, with its source; None when the
+    question is not a placement question or no such construct is there."""
+    if explanation.intents[:1] != (HOOK,):
+        return None
+    terms = explanation.terms
+    found = [(match.weight, term_score(terms, match.text), -order, -match.line, step, match)
+             for order, step in enumerate(explanation.best_first)
+             for match in step.matches if match.construct.every_request]  # fmt: skip
+    if not found:
+        return None
+    *_, step, match = max(found, key=lambda item: item[:4])  # the strongest; of equals, the one the question names
+    return step, match
+
+
+def placement(explanation: Explanation) -> tuple[str, str] | None:
+    """``(markdown, plain)``: "Where to add it: in `X` (`path:a-b`), because it runs before every request, at
+    `path:n`."."""
+    found = hook(explanation)
+    if found is None:
+        return None
+    step, match = found
+    where = f"{step.chunk.path}:{match.line}"
+    phrase = match.phrase.replace("`", "")
+    line = step.chunk.text.split("\n")[match.line - step.chunk.start_line]
+    if match.handler and match.handler not in match.phrase and not DECORATOR.match(line):  # app.after_request(f)
+        name = match.handler
+        markdown = (f"**Where to add it:** in {code_span(name)} (registered at {code_span(where)}), because it "
+                    f"{match.phrase}.")  # fmt: skip
+        return markdown, f"Where to add it: in {name} (registered at {where}), because it {phrase}."
+    held = holder_at(step.chunk, match.line) if step.chunk.symbol else display_name(step.chunk).split(" (+", 1)[0]
+    if held is None:  # the line is outside every definition of the chunk: cite the line itself
+        markdown = f"**Where to add it:** at {code_span(where)}, because the code there {match.phrase}."
+        return markdown, f"Where to add it: at {where}, because the code there {phrase}."
+    markdown = (f"**Where to add it:** in {code_span(held)} ({code_span(step.chunk.location)}), because it "
+                f"{match.phrase}, at {code_span(where)}.")  # fmt: skip
+    plain = f"Where to add it: in {held} ({step.chunk.location}), because it {phrase}, at {where}."
+    return markdown, plain

@@ -1,0 +1,300 @@
+"""The structured extractive answer: which sources, which of their lines, in what order, linked how.
+
+``explain`` is a pure function of the question and an ``AnswerContext`` (the retrieved pool, the ranked files and
+read access to the index). It
+1. chooses the sources (``choose``): the best chunks of the retrieval's best files, plus code that holds the
+   framework's constructs for what the question is about; the best of them by evidence opens the answer;
+2. takes each source's key lines (``keylines``, construct lines first) with their real line numbers;
+3. collapses near-identical sources, opens at most five and folds the rest (``fold``);
+4. links the sources along the symbol graph, checking each link in the code (``flow.link``), and adds the code
+   outside the answer that calls them or that they call (callers first, tests last);
+5. orders the open sources for reading (the lead first, then callers before callees) and numbers them so;
+6. says what the question names that the index does not hold at all.
+Rendering (markdown for the app and CLI, plain text for a prompt, the lead sentences) is done elsewhere.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass, field
+
+from codeqa.answer.context import AnswerContext
+from codeqa.answer.explanation import choose
+from codeqa.answer.explanation.absence import Absence, errors_answered
+from codeqa.answer.explanation.claims import ClaimChecker, ClaimTally, consistent_chain
+from codeqa.answer.explanation.flow import Use, chains, role_of
+from codeqa.answer.explanation.fold import collapse, reading_order, split_open, weak_evidence
+from codeqa.answer.explanation.keylines import KeyLine, Terms, question_terms
+from codeqa.answer.explanation.mechanism import Match, evidence, frameworks
+from codeqa.answer.explanation.outline import summary
+from codeqa.answer.explanation.values import Value, values_read
+from codeqa.answer.explanation.walk import Walk, walk_for
+from codeqa.answer.rendering.injection import instruction_like
+from codeqa.frameworks.evidence import Evidence
+from codeqa.records import Chunk, Hit
+from codeqa.retrieve.question import Question
+from codeqa.symbols import IDENTIFIER
+from codeqa.tokens import code_tokens
+
+MAX_FILES = 6
+KEY_LINES = 38  # key lines shown across the open sources (the answer stays within 60 lines)
+LINES_LEAST = (6, 5, 4, 3, 3)  # the best sources are sure of more lines; the rest go to the best lines anywhere
+LINES_MOST = 12
+LINES_OPEN = 10  # lines a source is compared on before the answer is folded
+LINES_FOLDED = 2  # a folded source shows its two best lines, on its one line
+LINES_BRIEF = 8  # ... and gives a model's brief this many
+MAX_FOLDED = 5
+RELATED_PER_STEP = 2
+RELATED_CANDIDATES = 6
+MAX_RELATED = 6
+VALUES_FOR = 3  # the best sources show the values their key lines read
+HIDDEN = "# (line not shown: it may contain instructions aimed at an AI assistant; read the code itself)"
+FILLER = frozenset(
+    """work works working happen happens happening handle handled handles done code codebase app application way
+    thing things part parts use used uses using get gets make made add added would like need needs one also after
+    before first new go goes find see look someone somebody people each every kind sure mean actual actually
+    exactly anything something everything place places where which who whom whose calls call called too many
+    much several some any all more most less few lots lot really through throughout via across system systems flow
+    flows process processes overall mechanism whole step steps
+    """.split()  # noqa: SIM905
+)
+
+
+@dataclass(frozen=True)
+class Related:
+    """Code outside the answer that the symbol graph links to a step (checked in the code)."""
+
+    chunk: Chunk
+    use: Use  # the use, in the caller's code
+    direction: str  # "calls": the step calls it; "called_by": it calls the step
+
+
+@dataclass
+class Step:
+    rank: int  # 1-based position in reading order (the number the answer shows)
+    hit: Hit
+    role: str
+    lines: list[KeyLine]
+    about: str  # first sentence of its docstring or leading comment ("" when none)
+    matches: list[Match] = field(default_factory=list)  # the framework constructs on its code lines
+    score: float = 0.0  # how well it answers (``choose.candidates``)
+    evidence: float = 0.0  # the question's words in its best lines
+    score_mechanism: float = 0.0  # the weight of its constructs (``choose.Candidate.mechanism``)
+    repeats: list[Hit] = field(default_factory=list)  # near-identical sources collapsed into this one
+    brief_lines: list[KeyLine] = field(default_factory=list)  # a folded source's key lines for a model's brief
+    calls: list[tuple[int, Use]] = field(default_factory=list)  # (rank of the step called, use)
+    called_by: list[tuple[int, Use]] = field(default_factory=list)
+    related: list[Related] = field(default_factory=list)
+    values: list[Value] = field(default_factory=list)  # literal values its key lines read, set elsewhere
+
+    @property
+    def chunk(self) -> Chunk:
+        return self.hit.chunk
+
+
+@dataclass
+class Explanation:
+    question: str
+    steps: list[Step]  # in reading order: the open ones, then the folded ones
+    chain: list[int]  # ranks along the longest call chain (empty when nothing links)
+    not_found: list[str]  # question words the index does not hold
+    sources: list[Hit]  # the steps in order, then their repeats, then related code
+    opened: int = 0  # how many of ``steps`` are shown with their key lines
+    framework: str = ""  # the most evident framework of the app's manifests and imports ("" when none)
+    intents: tuple[str, ...] = ()
+    terms: Terms = field(default_factory=lambda: Terms(frozenset(), frozenset()))  # the question's search terms
+    lead: int = 1  # rank of the source that answers best (the lead sentences cite it first)
+    evidence: Evidence = field(default_factory=Evidence)  # the frameworks of the app's parts (what may be named)
+    chain_uses: list[Use] = field(default_factory=list)  # the checked call of each hop of ``chain``
+    claims: ClaimTally = field(default_factory=ClaimTally)  # the call claims made, verified and dropped
+    walk: Walk | None = None  # "how does X work / what happens when": entry → checked calls → outcome
+    absence: Absence | None = None  # "what happens when … fails" and no central error handler is in the index
+    own_errors: list[tuple[str, str]] = field(default_factory=list)  # (line, path:line): errors answered in place
+    context: AnswerContext | None = None  # what it was built from (a model's claims are checked against it)
+
+    @property
+    def open_steps(self) -> list[Step]:
+        return self.steps[: self.opened]
+
+    @property
+    def folded_steps(self) -> list[Step]:
+        return self.steps[self.opened :]
+
+    @property
+    def best_first(self) -> list[Step]:
+        """The open steps by how well they answer, the lead first."""
+        return sorted(self.open_steps, key=lambda step: (step.rank != self.lead, -step.score, step.rank))
+
+    def step(self, rank: int) -> Step:
+        return next(step for step in self.steps if step.rank == rank)
+
+    @property
+    def linked(self) -> bool:
+        return any(step.calls or step.called_by or step.related for step in self.steps)
+
+
+def _shown(lines: list[KeyLine]) -> list[KeyLine]:
+    """Key lines as shown: a line that talks to an AI assistant is replaced by a note (it is data, not advice)."""
+    return [KeyLine(line.line, HIDDEN) if instruction_like(line.text) else line for line in lines]
+
+
+def missing_words(question: str, chunks: Sequence[Chunk], context: AnswerContext | None = None) -> list[str]:
+    """Words of the question (not filler) that appear in none of ``chunks`` — nor anywhere in the index, when
+    ``context`` is given (a part the question names that really has no match) — as the question spells them."""
+    seen = set()
+    for chunk in chunks:
+        seen.update(code_tokens(chunk.text))
+        seen.update(code_tokens(chunk.path))
+    missing: list[str] = []
+    for word in IDENTIFIER.findall(question):
+        tokens = [t for t in code_tokens(word) if t not in FILLER and len(t) > 2]
+        if word.lower() in FILLER or not tokens:
+            continue
+        found = any(t in seen or any(s.startswith(t) or t.startswith(s) for s in seen if len(s) >= 4) for t in tokens)
+        if found or word.lower() in (m.lower() for m in missing):
+            continue
+        if context is None or not any(context.rows_mentioning(token) for token in tokens):
+            missing.append(word)
+    return missing
+
+
+def _related(
+    checker: ClaimChecker, steps: list[Step], imports: dict[str, set[str]], shown: Sequence[Step] = ()
+) -> None:
+    """Callers and callees outside the answer, checked in the code, at most ``RELATED_PER_STEP`` per step."""
+    inside, context = {step.chunk.id for step in [*steps, *shown]}, checker.context
+    total = 0
+    for step in sorted(steps, key=lambda s: s.rank):
+        callers, callees = context.neighbours(step.chunk)
+        rows = [("called_by", r) for r in callers[:RELATED_CANDIDATES]]
+        rows += [("calls", r) for r in callees[:RELATED_CANDIDATES]]
+        chunks = {chunk.id: chunk for chunk in context.chunks([r for _, r in rows])}
+        for direction, row in rows:
+            if total >= MAX_RELATED or len(step.related) >= RELATED_PER_STEP:
+                break
+            other = chunks.get(context.table.ids[row])
+            if other is None or other.id in inside or any(r.chunk.id == other.id for r in step.related):
+                continue
+            user, used = (other, step.chunk) if direction == "called_by" else (step.chunk, other)
+            use = checker.link(user, used, imports)
+            if use is not None and use.verb == "calls":  # outside the answer only calls are worth a mention
+                step.related.append(Related(other, use, direction))
+                total += 1
+
+
+def _values(context: AnswerContext, steps: list[Step]) -> None:
+    """The literal values the best sources' key lines read, set in their own file or another file of the answer."""
+    best = [step for step in steps if step.rank <= VALUES_FOR and step.lines]
+    if not best:
+        return
+    paths = list(dict.fromkeys(step.chunk.path for step in steps))
+    by_file = context.file_chunks(paths)
+    for step in best:
+        own = by_file.get(step.chunk.path, [])
+        others = [chunk for path in paths if path != step.chunk.path for chunk in by_file.get(path, [])]
+        values = values_read(step.lines, step.chunk, [*own, *others])
+        step.values = [value for value in values if not instruction_like(value.line.text)]  # data, not advice
+
+
+def _steps(terms: Terms, found: Sequence[choose.Candidate]) -> list[Step]:
+    return [
+        Step(n, c.hit, role_of(c.chunk), _shown(choose.source_lines(terms, c.chunk, c.matches, LINES_OPEN)),
+             summary(c.chunk), matches=c.matches, score=c.score, evidence=c.evidence, score_mechanism=c.mechanism)
+        for n, c in enumerate(found, start=1)
+    ]  # fmt: skip
+
+
+def _link(steps: list[Step], checker: ClaimChecker, imports: dict[str, set[str]]) -> tuple[set, set]:
+    """Checked symbol-graph links between the steps: (edges, calls) as index pairs into ``steps``."""
+    context = checker.context
+    edges: set[tuple[int, int]] = set()
+    calls: set[tuple[int, int]] = set()
+    for i, a in enumerate(steps):
+        for j, b in enumerate(steps):
+            if a is b or a.chunk.id == b.chunk.id or not context.has_edge(a.chunk, b.chunk):
+                continue
+            use = checker.link(a.chunk, b.chunk, imports)
+            if use is not None:
+                edges.add((i, j))
+                if use.verb == "calls":
+                    calls.add((i, j))
+                a.calls.append((b.rank, use))
+                b.called_by.append((a.rank, use))
+    return edges, calls
+
+
+def _chain(ordered: list[Step], longest: list[list[int]]) -> tuple[list[int], list[Use]]:
+    """The longest call chain as ranks with the call of each hop, cut where the callee is not the next caller."""
+    path = longest[0] if longest else []
+    hops = [next(use for rank, use in ordered[a].calls if rank == ordered[b].rank and use.verb == "calls")
+            for a, b in zip(path, path[1:], strict=False)]  # fmt: skip
+    kept = consistent_chain(hops)
+    return ([i + 1 for i in path[: kept + 1]], hops[:kept]) if kept else ([], [])
+
+
+def _imports(context: AnswerContext, steps: Sequence[Step]) -> dict[str, set[str]]:
+    neighbour_paths = []
+    for step in steps:
+        callers, callees = context.neighbours(step.chunk)
+        neighbour_paths += [context.table.paths[r] for r in callers[:RELATED_CANDIDATES] + callees[:RELATED_CANDIDATES]]
+    return context.imports([*(s.chunk.path for s in steps), *neighbour_paths]) if steps else {}
+
+
+def explain(
+    question: str | Question, context: AnswerContext, *, limit: int = 8, max_files: int = MAX_FILES
+) -> Explanation:
+    """The extractive answer to ``question`` as data (see the module docstring); a ``Question`` parsed by retrieval
+    brings its terms and intents."""
+    parsed = question if isinstance(question, Question) else Question.parse(question)
+    question = question.text if isinstance(question, Question) else question
+    terms, topics, conventions = question_terms(parsed), parsed.intents, frameworks(context)
+    chosen = choose.select_sources(terms, context, limit, max_files)
+    found = choose.candidates(terms, topics, conventions, context, chosen)
+    kept, repeats = collapse(_steps(terms, found))
+    for index, step in enumerate(kept):
+        step.repeats = [other.hit for other in repeats.get(index, [])]
+    opened, folded = split_open(kept)
+    folded = folded[:MAX_FOLDED]
+    imports, checker = _imports(context, [*opened, *folded]), ClaimChecker(context)
+    edges, calls = _link(opened, checker, imports)
+    strong = next((n for n, step in enumerate(opened) if step.score_mechanism < choose.LEAD_MECHANISM), len(opened))
+    ordered = [*(reading_order(opened, edges, calls, strong) if not weak_evidence(terms, opened) else opened), *folded]
+    for number, step in enumerate(ordered, start=1):  # numbering follows reading order
+        step.rank = number
+        step.calls, step.called_by = [], []
+    ranked = [opened[0], *sorted(opened[1:], key=lambda s: (-s.score, s.rank))] if opened else []  # ``best_first``
+    chunks = [step.chunk for step in ranked] if not weak_evidence(terms, opened) else []  # a loose match: no flow
+    found_walk, absence = walk_for(question, topics, context, checker, chunks)
+    block = (1 + found_walk.steps + (found_walk.response is not None) if found_walk else 0) + (absence is not None)
+    key_lines = KEY_LINES - block  # the steps take the place of key lines: the answer stays as long
+    counts = choose.allocate_lines(terms, [(s.chunk, s.matches) for s in opened], key_lines, LINES_LEAST, LINES_MOST)
+    allotted = {id(step): count for step, count in zip(opened, counts, strict=True)}
+    for step in ordered:  # the best lines across the open sources are shown; a folded source shows its best one
+        step.lines = _shown(choose.source_lines(terms, step.chunk, step.matches, allotted.get(id(step), LINES_FOLDED)))
+        if id(step) not in allotted:  # a model reads more of a folded source than the answer shows
+            step.brief_lines = _shown(choose.source_lines(terms, step.chunk, step.matches, LINES_BRIEF))
+    _link(ordered, checker, imports)  # what the sentences say: calls between all the sources shown
+    edges, calls = _link(ordered[: len(opened)], checker, imports)  # the chain: between the open ones
+    for step in ordered:  # the second pass doubled the links between open steps
+        step.calls = list(dict.fromkeys(step.calls))
+        step.called_by = list(dict.fromkeys(step.called_by))
+    _related(checker, ordered[: len(opened)], imports, ordered)
+    _values(context, ordered[: len(opened)])
+    chain, hops = _chain(ordered, chains(list(range(len(opened))), calls))
+    extra = [hit for step in ordered for hit in step.repeats]
+    extra += [Hit(r.chunk, 0.0, r.chunk.id) for step in ordered for r in step.related]
+    extra += [Hit(v.chunk, 0.0, v.chunk.id) for step in ordered for v in step.values]
+    extra += [Hit(chunk, 0.0, chunk.id) for chunk in (found_walk.chunks if found_walk else [])]  # the steps cite
+    shown_ids = {step.chunk.id for step in ordered}
+    unique = [hit for hit in {hit.chunk.id: hit for hit in extra}.values() if hit.chunk.id not in shown_ids]
+    missing = missing_words(question, [step.chunk for step in ordered], context)
+    sources = [*(step.hit for step in ordered), *unique]
+    lead = opened[0].rank if opened else 1
+    shown = evidence(context)
+    main = next(iter(shown.frameworks()), "")
+    explanation = Explanation(question, ordered, chain, missing, sources, len(opened), main)
+    explanation.intents, explanation.terms, explanation.lead, explanation.evidence = topics, terms, lead, shown
+    explanation.chain_uses, explanation.claims, explanation.context = hops, checker.tally, context
+    explanation.walk, explanation.absence = found_walk, absence
+    explanation.own_errors = errors_answered(explanation.best_first) if absence is not None else []
+    return explanation

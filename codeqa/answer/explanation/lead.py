@@ -1,0 +1,296 @@
+"""The answer's opening: two to four plain sentences that say how it works, each claim citing ``path:start-end``.
+
+They are templates filled with checked facts only:
+1. the mechanism — the framework's constructs found on code lines of the sources (``runs `authenticate_user!`
+   before each action``), or else what the best source is and the line that answers best;
+2. the flow — the call chain the symbol graph has between the sources, each link checked in the code;
+3. the outcome — the lines of the leading sources that end the story: a status code or redirect, an exception,
+   a write to the session or the database, a log call (an error branch only when the question is about errors);
+4. a value they read (``MAX_FAILED_LOGINS = 5``), set elsewhere.
+When the evidence is weak (no construct, and no line holding two of the question's words) the opening says so in
+one line instead of citing the nearest file. Each sentence comes as markdown and as plain text (for a prompt).
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Sequence
+from dataclasses import dataclass
+
+from codeqa.answer.explanation.conclusion import placement
+from codeqa.answer.explanation.explain import Explanation, Step
+from codeqa.answer.explanation.flow import code_part
+from codeqa.answer.explanation.fold import weak_evidence
+from codeqa.answer.explanation.holders import holders_named, registered
+from codeqa.answer.explanation.keylines import COMMENT, IMPORT, KeyLine, Terms, evidence, term_score
+from codeqa.answer.explanation.mechanism import Match
+from codeqa.answer.explanation.outline import display_name, name_at
+from codeqa.answer.explanation.phrasing import said_of
+from codeqa.answer.explanation.roles_said import shows_role
+from codeqa.answer.explanation.walk import ERROR_LINE
+from codeqa.answer.rendering.injection import instruction_like
+from codeqa.answer.rendering.render import code_span
+from codeqa.symbols import short_names
+
+MAX_SENTENCES = 4
+MECHANISM_CONSTRUCTS = 3
+MECHANISM_STEPS = 2
+PHRASE_WEIGHT = 0.9  # constructs below this weight (a status code, a log call) are said only when no other is
+OUTCOME_LINES = 2
+OUTCOME_SOURCES = 2  # the outcome is read in the lead and the next best source
+QUOTE_CHARS = 90  # a quoted line longer than this is cut (the full line is in the source below)
+WEAK = (
+    "The code found answers this only loosely: no source holds a construct for it or a line naming two of the "
+    "question's words. The nearest places are listed below; check them before relying on them."
+)
+LAYER_VERBS = {
+    "api": "handles the request",
+    "cli": "runs the command",
+    "view": "renders what the user sees",
+    "service": "implements the logic",
+    "model": "defines the stored data",
+    "config": "holds the settings",
+}
+OUTCOMES = (
+    ("answers with", re.compile(
+        r"\b(?:redirect(?:_to)?|render|abort|head|res\.(?:status|json|send|redirect)|Response\.json|NextResponse\.\w+|"
+        r"HttpResponse\w*|JsonResponse|ResponseEntity|http\.Error|WriteHeader|c\.JSON|jsonify|send_resp|put_status)\b"
+        r"|\bstatus(?:_code|Code)?\s*[:=(]\s*:?\w+|\b[45]\d\d\b")),
+    ("raises", re.compile(r"^\s*(?:raise|throw)\b|\bthrow new\b|\bpanic\(")),
+    ("stores", re.compile(
+        r"\b(?:session|cookies|Current)\b[\[.][^=]*=[^=]|\.(?:save|create|insert|update|commit|persist|"
+        r"increment!?|update_columns?|insertOne|updateOne)!?\(|\.(?:save|create|update)!?(?:\s|$)")),
+    ("logs with", re.compile(  # a call that writes a log line: not one that configures the logger (`logger.token`)
+        r"\b(?:log(?:ger)?|Log|Rails\.logger|console|slog)\.(?:info|warn|warning|error|debug|log|trace|fatal|"
+        r"critical|exception|notice|verbose|Info|Warn|Error|Debug|Print|Printf|Println|Fatal|Fatalf)\w*\(|"
+        r"\bLog\.[deiwv]\(|(?<![\w.])log\(")),
+)  # fmt: skip
+
+
+COMPARED = re.compile(
+    r"(?:[=!]==?|[<>]=?)\s*[45]\d\d\b|\b[45]\d\d\s*(?:[=!]==?|[<>]=?)"
+)  # a test of a status, no answer
+AMOUNT = re.compile(r"^\s*(?:[-\d.+*/ ()_]+|\"[^\"]*\"|'[^']*'|\d[\w.* ]*)\s*[;,]?\s*$")
+
+
+@dataclass(frozen=True)
+class Sentence:
+    markdown: str
+    plain: str
+
+
+def _quote(text: str) -> str:
+    flat = " ".join(text.split())
+    return flat if len(flat) <= QUOTE_CHARS else flat[: QUOTE_CHARS - 1] + "…"
+
+
+def _said(line: str) -> bool:
+    """A line worth quoting in a sentence: code that does something, not an import or a comment."""
+    return bool(line.strip()) and not IMPORT.match(line) and not COMMENT.match(line) and not instruction_like(line)
+
+
+def _at(step: Step, line: int) -> tuple[str, str]:
+    where = f"{step.chunk.path}:{line}"
+    return code_span(where), where
+
+
+def _name(step: Step) -> str:
+    return display_name(step.chunk).split(" (+", 1)[0]
+
+
+def _named(step: Step) -> tuple[str, str]:
+    name = _name(step)
+    return f"{code_span(name)} ({code_span(step.chunk.location)})", f"{name} ({step.chunk.location})"
+
+
+def _mechanism(explanation: Explanation) -> list[tuple[Step, list[Match]]]:
+    """The strongest constructs on the open sources, grouped by source: at most ``MECHANISM_CONSTRUCTS`` constructs
+    (every match of one is said together: "turns `A`, `B` and `C` into a response") from at most ``MECHANISM_STEPS``
+    sources, the lead's first. Weak constructs (a status code, a log call) are said only when nothing stronger is."""
+    steps = explanation.best_first
+    found = [(match.weight, position, match) for position, step in enumerate(steps) for match in step.matches
+             if not instruction_like(match.text)]  # fmt: skip
+    strong = [item for item in found if item[2].construct.weight >= PHRASE_WEIGHT] or found
+    strong.sort(key=lambda item: (item[1] != 0, -item[0], item[1], item[2].line))  # the lead's constructs first
+    chosen: dict[int, list[Match]] = {}
+    constructs: list[tuple[int, int]] = []  # (position, id of the construct)
+    for _, position, match in strong:
+        key = (position, id(match.construct))
+        if any(match.phrase in (m.phrase for m in ms) for p, ms in chosen.items() if p != position):
+            continue  # said already, of another source
+        if key not in constructs:
+            if len(constructs) >= MECHANISM_CONSTRUCTS or (position not in chosen and len(chosen) >= MECHANISM_STEPS):
+                continue
+            constructs.append(key)
+        if match.phrase not in (m.phrase for m in chosen.get(position, [])):
+            chosen.setdefault(position, []).append(match)
+    order = sorted(chosen, key=lambda position: _handing_over(steps, chosen, position))
+    return [(steps[position], sorted(chosen[position], key=lambda m: m.line)) for position in order]
+
+
+def hands_to(matches: Sequence[Match], step: Step) -> bool:
+    """Whether one of ``matches`` names ``step`` as the function it hands control to (``with: :handle_not_found``,
+    ``register_error_handler(404, render_error)``)."""
+    names = {name.rstrip("!?").lower() for name in short_names(step.chunk.symbol)}
+    return any(match.handler and match.handler.rstrip("!?").lower() in names for match in matches)
+
+
+def _handing_over(steps: Sequence[Step], chosen: dict[int, list[Match]], position: int) -> tuple[int, int]:
+    """Sort key: a source whose construct hands control to the lead is said just before it; otherwise the lead
+    first, then the better sources."""
+    hands_over = position != 0 and bool(steps) and hands_to(chosen[position], steps[0])
+    return (-1 if hands_over else 0 if position == 0 else 1, position)
+
+
+def _mechanism_sentence(explanation: Explanation, chosen: Sequence[tuple[Step, list[Match]]]) -> Sentence:
+    parts_md, parts_plain = [], []
+    terms = explanation.terms
+    for step, matches in chosen:
+        if handlers := registered(step, matches):  # app.before_request(track): `track` runs, not its caller
+            for handler, match in handlers:
+                at_md, at_plain = _at(step, match.line)
+                phrase = said_of([match], terms)
+                parts_md.append(f"{code_span(handler)} (registered at {at_md}) {phrase}")
+                parts_plain.append(f"{handler} (registered at {at_plain}) {phrase.replace('`', '')}")
+            continue
+        named_md, named_plain = holders_named(step, matches)
+        said = said_of(matches, terms)
+        parts_md.append(f"{named_md} {said}")
+        parts_plain.append(f"{named_plain} {said.replace('`', '')}")
+    return Sentence("; ".join(parts_md) + ".", "; ".join(parts_plain) + ".")
+
+
+def best_line(step: Step, terms: Terms) -> KeyLine | None:
+    scored = [(term_score(terms, line.text), -n, line) for n, line in enumerate(step.lines) if _said(line.text)]
+    return max(scored, key=lambda item: item[:2])[2] if scored else None
+
+
+def _lead_sentence(explanation: Explanation, step: Step) -> Sentence:
+    named_md, named_plain = _named(step)
+    verb = LAYER_VERBS[str(step.chunk.layer)] if shows_role(step.chunk, LAYER_VERBS) else "is the closest match found"
+    line = best_line(step, explanation.terms)
+    text_md, text_plain = f"{named_md} {verb}", f"{named_plain} {verb}"
+    if line is not None:
+        at_md, at_plain = _at(step, line.line)
+        text_md += f": {code_span(_quote(line.text))} ({at_md})"
+        text_plain += f": {_quote(line.text)} ({at_plain})"
+    return Sentence(text_md + ".", text_plain + ".")
+
+
+def _flow_sentence(explanation: Explanation) -> Sentence | None:
+    """The call chain between the open sources (checked links), or the lead's checked calls outside them."""
+    hops = [explanation.step(rank) for rank in explanation.chain]
+    if len(hops) >= 2:
+        names = [_name(step) for step in hops]  # each hop as the checked call names it: caller, then callee
+        for n, use in enumerate(explanation.chain_uses):
+            names[n], names[n + 1] = (use.caller or names[n], use.name) if use.caller else (names[n], names[n + 1])
+        md = [f"{code_span(name)} ({code_span(step.chunk.location)})" for name, step in zip(names, hops, strict=True)]
+        plain = [f"{name} ({step.chunk.location})" for name, step in zip(names, hops, strict=True)]
+        return Sentence(md[0] + " calls " + ", which calls ".join(md[1:]) + ".",
+                        plain[0] + " calls " + ", which calls ".join(plain[1:]) + ".")  # fmt: skip
+    lead = explanation.step(explanation.lead)
+    terms = explanation.terms
+    related = [r for r in lead.related if r.direction == "calls"]
+    calls = sorted(related, key=lambda r: -evidence(terms, r.chunk.text))[:2]  # the callees that speak to it
+    if not calls:
+        return None
+    name = calls[0].use.caller or _name(lead)  # the definition that makes the calls, not the chunk's first name
+    calls = [r for r in calls if (r.use.caller or _name(lead)) == name]
+    md = " and ".join(f"{code_span(r.use.name)} ({code_span(r.chunk.location)})" for r in calls)
+    plain = " and ".join(f"{r.use.name} ({r.chunk.location})" for r in calls)
+    return Sentence(f"{code_span(name)} calls {md}.", f"{name} calls {plain}.")
+
+
+def _outcomes(explanation: Explanation, skip: set[tuple[str, int]]) -> list[tuple[str, Step, KeyLine]]:
+    """Up to ``OUTCOME_LINES`` lines of the first open sources that end the story, one per kind of outcome."""
+    found: list[tuple[str, Step, KeyLine]] = []
+    errors = "errors" in explanation.intents  # else an error branch is not what happens (a 400, a raise)
+    for step in explanation.best_first[:OUTCOME_SOURCES]:
+        for verb, pattern in OUTCOMES:
+            if any(verb == other for other, _, _ in found):
+                continue
+            line = next((line for line in step.lines if (step.chunk.path, line.line) not in skip
+                         and pattern.search(line.text) and _said(line.text)
+                         and (errors or not ERROR_LINE.search(code_part(line.text)))
+                         and not (verb == "answers with" and COMPARED.search(code_part(line.text)))), None)  # fmt: skip
+            if line is not None:
+                found.append((verb, step, line))
+                skip.add((step.chunk.path, line.line))
+            if len(found) >= OUTCOME_LINES:
+                return found
+    return found
+
+
+def _outcome_sentence(found: Sequence[tuple[str, Step, KeyLine]]) -> Sentence | None:
+    if not found:
+        return None
+    md, plain = [], []
+    for verb, step, line in found:
+        at_md, at_plain = _at(step, line.line)
+        name = name_at(step.chunk, line.line)
+        md.append(f"{code_span(name)} {verb} {code_span(_quote(line.text))} ({at_md})")
+        plain.append(f"{name} {verb} {_quote(line.text)} ({at_plain})")
+    return Sentence("Then " + "; ".join(md) + ".", "Then " + "; ".join(plain) + ".")
+
+
+def _value_sentence(explanation: Explanation) -> Sentence | None:
+    for step in explanation.best_first[:2]:
+        for value in step.values:
+            if not AMOUNT.search(value.line.text.split("=", 1)[-1]):
+                continue  # a value sentence is for an amount or a name set once (not a constructor call)
+            where = f"{value.chunk.path}:{value.line.line}"
+            text = _quote(value.line.text)
+            return Sentence(f"It reads {code_span(text)} ({code_span(where)}).", f"It reads {text} ({where}).")
+    return None
+
+
+def weak(explanation: Explanation) -> bool:
+    """No construct on any open source, and no line of the leading source holding two of the question's words."""
+    return weak_evidence(explanation.terms, explanation.best_first)
+
+
+def lead_sentences(explanation: Explanation) -> list[Sentence]:
+    """The opening sentences (see the module docstring); one honest line when the evidence is weak."""
+    if weak(explanation):
+        return [Sentence(WEAK, WEAK)]
+    chosen = _mechanism(explanation)
+    lead = explanation.step(explanation.lead)
+    sentences: list[Sentence] = []
+    skip = {(step.chunk.path, match.line) for step, matches in chosen for match in matches}
+    handed = bool(chosen) and chosen[0][0] is not lead and hands_to(chosen[0][1], lead)
+    if not chosen or (chosen[0][0] is not lead and not handed):  # the opening cites the lead source first ...
+        sentences.append(_lead_sentence(explanation, lead))  # ... unless a construct hands control to it
+        line = best_line(lead, explanation.terms)
+        skip |= {(lead.chunk.path, line.line)} if line else set()
+    if chosen:
+        sentences.append(_mechanism_sentence(explanation, chosen))
+    flow = None if explanation.walk is not None else _flow_sentence(explanation)  # the steps below say it
+    for extra in (flow, _outcome_sentence(_outcomes(explanation, skip)),
+                  _value_sentence(explanation)):  # fmt: skip
+        if extra is not None and len(sentences) < MAX_SENTENCES:
+            sentences.append(extra)
+    sentences = [_framework_checked(explanation, sentence) for sentence in sentences]
+    cited = _cited(explanation, sentences[0])
+    prefix = explanation.evidence.opening(*cited[0]) if cited else ""  # said once, at the start
+    if prefix:
+        first = sentences[0]
+        sentences[0] = Sentence(prefix + first.markdown, prefix + first.plain)
+    if (advice := placement(explanation)) is not None:  # "where would I add …": the hook, last, as the conclusion
+        sentences.append(_framework_checked(explanation, Sentence(*advice)))
+    return sentences
+
+
+def _cited(explanation: Explanation, sentence: Sentence) -> list[tuple[str, str]]:
+    """(path, language) of the sources ``sentence`` cites, in the order it cites them."""
+    languages = {hit.chunk.path: hit.chunk.language for hit in explanation.sources}
+    at = {path: re.search(rf"(?<![\w./-]){re.escape(path)}:\d", sentence.plain) for path in languages}
+    found = {path: match.start() for path, match in at.items() if match}  # not "app.py" inside "web/app.py"
+    return [(path, languages[path]) for path in sorted(found, key=found.__getitem__)]
+
+
+def _framework_checked(explanation: Explanation, sentence: Sentence) -> Sentence:
+    """``sentence`` without the framework names the app's manifests and imports do not back for the code it cites
+    (the name is dropped, the rest of the claim stays)."""
+    paths = [path for path, _ in _cited(explanation, sentence)]
+    drop = explanation.evidence.drop_unbacked
+    return Sentence(drop(sentence.markdown, paths), drop(sentence.plain, paths))

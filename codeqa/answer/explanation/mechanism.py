@@ -1,0 +1,246 @@
+"""Evidence of the mechanism: which framework an index uses, and which lines of its code are the framework's
+constructs for what the question is about (the error middleware for "what happens when a request fails", the
+``before_action`` filters for "how does authentication flow").
+
+``evidence`` reads which frameworks the index's manifests declare and its code imports, part by part (what an
+answer may name); ``frameworks`` the conventions whose constructs to look for (marker paths and identifiers, less
+the frameworks the evidence contradicts); both read the index once. ``matches_in`` finds the constructs on a
+chunk's code lines (comments and docstrings never count: a commented-out initializer answers nothing);
+``convention_chunks`` brings in code of the index that holds a construct the question needs, found through the word
+index, so an answer can show the error handler even when retrieval ranked it below the routes that raise.
+``answers_poorly`` says which files cannot explain a mechanism whatever their words (migrations, seeds, SQL, lock
+files, tests, docs).
+"""
+
+from __future__ import annotations
+
+import threading
+from collections import OrderedDict
+from collections.abc import Callable, Iterable, Sequence
+from dataclasses import dataclass
+from fnmatch import fnmatch
+from pathlib import PurePosixPath
+from typing import TypeVar
+
+from codeqa.answer.context import AnswerContext
+from codeqa.answer.explanation.keylines import COMMENT, prose_lines
+from codeqa.frameworks.conventions import Construct, Convention, anchor_rows, load_all
+from codeqa.frameworks.detection import detect
+from codeqa.frameworks.evidence import Code, Evidence, ecosystems, gather
+from codeqa.frameworks.intent import intents
+from codeqa.records import Chunk
+
+OTHER_CONSTRUCTS = 0.3  # share of a chunk's other constructs in its mechanism score
+PER_CONSTRUCT = 3  # index chunks brought in per construct, at most
+CHECKED_PER_CONSTRUCT = 12  # ... chosen among this many that hold its anchor, checked in the code
+ANCHOR_ROWS = 200
+MAX_BROUGHT = 8
+POOR_LAYERS = frozenset({"migration", "test", "docs", "build"})
+POOR_PATHS = (
+    "*.sql", "*seed*", "*fixtures*", "*.lock", "*lock.json", "*.min.js", "*.snap", "*.svg", "*/vendor/*",
+    "db/schema.rb", "*/schema.prisma", "*.d.ts", "*/locales/*", "*/i18n/*", "*/translations/*", "*CHANGELOG*",
+)  # fmt: skip
+EVIDENCE_ROWS = 40  # chunks checked for a framework's import lines, per module it names
+_DETECTED: OrderedDict[int, tuple[Convention, ...]] = OrderedDict()
+_EVIDENCE: OrderedDict[int, Evidence] = OrderedDict()
+_LOCK = threading.Lock()
+T = TypeVar("T")
+
+
+@dataclass(frozen=True)
+class Match:
+    """A construct found on a code line of a chunk."""
+
+    construct: Construct
+    chunk: Chunk
+    line: int  # 1-based line in the file
+    text: str  # the line, stripped
+    phrase: str  # what the construct does here (``says`` filled in)
+    weight: float  # the construct's weight for this question (its intent's share included)
+    handler: str = ""  # the function the construct hands control to (its ``handler`` group), if it names one
+
+
+def _cached(cache: OrderedDict[int, T], context: AnswerContext, make: Callable[[], T]) -> T:
+    """``make()``, once per loaded index (tables are immutable once loaded)."""
+    key = id(context.table)
+    with _LOCK:
+        if key in cache:
+            return cache[key]
+    value = make()
+    with _LOCK:
+        cache[key] = value
+        while len(cache) > 8:
+            cache.popitem(last=False)
+    return value
+
+
+def evidence(context: AnswerContext) -> Evidence:
+    """The frameworks the index's manifests declare and its code imports, each with its part (cached per index)."""
+    table = context.table
+    rows_by_path: dict[str, list[int]] = {}
+    for row, path in enumerate(table.paths):
+        rows_by_path.setdefault(path, []).append(row)
+
+    def read(paths: list[str]) -> dict[str, str]:
+        chunks = context.chunks([row for path in paths for row in rows_by_path.get(path, [])])
+        return {path: _file_text([c for c in chunks if c.path == path]) for path in paths}
+
+    def lookup(wanted: Sequence[tuple[str, tuple[str, ...]]]) -> dict[tuple[str, tuple[str, ...]], list[Code]]:
+        rows = {
+            key: [row for row in context.rows_mentioning(key[0]) if table.languages[row] in key[1]][:EVIDENCE_ROWS]
+            for key in wanted
+        }
+        fetched = {
+            chunk.id: chunk for chunk in context.chunks(list(dict.fromkeys(r for rs in rows.values() for r in rs)))
+        }
+        chunks = {key: [fetched[table.ids[r]] for r in rs if table.ids[r] in fetched] for key, rs in rows.items()}
+        return {key: [(c.path, c.language, c.text) for c in found] for key, found in chunks.items()}
+
+    return _cached(_EVIDENCE, context, lambda: gather(sorted(rows_by_path), read, lookup))
+
+
+def _file_text(chunks: Sequence[Chunk]) -> str:
+    """A file's text put back together from its chunks, each at its own lines."""
+    lines: list[str] = []
+    for chunk in sorted(chunks, key=lambda c: c.start_line):
+        lines += [""] * (chunk.start_line - 1 - len(lines))
+        lines[chunk.start_line - 1 :] = chunk.text.split("\n")
+    return "\n".join(lines)
+
+
+def frameworks(context: AnswerContext) -> tuple[Convention, ...]:
+    """The conventions whose constructs apply to the index behind ``context`` (cached per loaded index): those its
+    paths and identifiers suggest, less a framework the evidence contradicts (the manifests and imports show another
+    one of its languages, and none of it), plus one the evidence shows that its words missed."""
+
+    def holds(word: str, languages: Sequence[str]) -> bool:
+        rows = context.rows_mentioning(word)[:200]
+        return any(not languages or context.table.languages[row] in languages for row in rows)
+
+    def make() -> tuple[Convention, ...]:
+        suggested = detect(sorted(set(context.table.paths)), holds, context.table.languages)
+        shown = evidence(context).frameworks()
+        by_name = {c.name: c for c in load_all()}
+        shown_ecosystems = {e for name in shown if name in by_name for e in ecosystems(by_name[name])}
+        kept = [c for c in suggested if c.common or c.name in shown or not ecosystems(c) & shown_ecosystems]
+        kept += [by_name[name] for name in shown if by_name[name] not in kept and by_name[name].constructs]
+        return tuple(kept)
+
+    return _cached(_DETECTED, context, make)
+
+
+def _code_lines(chunk: Chunk) -> Iterable[tuple[int, str]]:
+    lines = chunk.text.split("\n")
+    prose = prose_lines(lines) if '"""' in chunk.text or "'''" in chunk.text else set()
+    for offset, line in enumerate(lines):
+        if offset in prose or COMMENT.match(line) or not line.strip():
+            continue
+        yield chunk.start_line + offset, line
+
+
+def matches_in(chunk: Chunk, conventions: Sequence[Convention], intents: Sequence[str]) -> list[Match]:
+    """The constructs for ``intents`` on ``chunk``'s code lines: the best one per line, in line order."""
+    if not intents or answers_poorly(chunk):
+        return []
+    constructs = [
+        (construct, weight)
+        for convention in conventions
+        if not convention.languages or chunk.language in convention.languages
+        for construct in convention.constructs
+        if (weight := construct.weight_for(intents)) > 0 and construct.applies_to(chunk.path, chunk.language)
+    ]
+    found: list[Match] = []
+    for number, line in _code_lines(chunk):
+        best: Match | None = None
+        for construct, weight in constructs:
+            hit = construct.pattern.search(line)
+            if hit and (best is None or weight > best.weight):
+                handler = (hit.groupdict().get("handler") or "").split(".")[-1]
+                best = Match(construct, chunk, number, line.strip(), construct.describe(hit), weight, handler)
+        if best is not None:
+            found.append(best)
+    return found
+
+
+def mechanism_score(matches: Sequence[Match]) -> float:
+    """How strongly matches show a mechanism: the strongest construct, and a share of the other kinds (a file that
+    lists everything, like a settings file, does not outweigh the one construct that does the work)."""
+    best: dict[int, float] = {}
+    for match in matches:
+        best[id(match.construct)] = max(best.get(id(match.construct), 0.0), match.weight)
+    weights = sorted(best.values(), reverse=True)
+    return weights[0] + OTHER_CONSTRUCTS * sum(weights[1:]) if weights else 0.0
+
+
+def answers_poorly(chunk: Chunk) -> bool:
+    """Code that cannot explain a mechanism, whatever words it holds: schema changes, seeds, SQL, lock files,
+    tests, documentation, or a chunk whose lines are all comments (a commented-out initializer)."""
+    if str(chunk.layer) in POOR_LAYERS:
+        return True
+    path = chunk.path.lower()
+    if any(fnmatch(path, glob) for glob in POOR_PATHS) or PurePosixPath(path).name.startswith("migration"):
+        return True
+    code = [line for line in chunk.text.split("\n") if line.strip()]
+    return bool(code) and sum(1 for line in code if COMMENT.match(line)) >= 0.8 * len(code)
+
+
+def _literal_paths(construct: Construct) -> list[str]:
+    """The construct's paths that name one file (``app/models/current.rb``): its file can be looked at directly."""
+    return [path for path in construct.paths if not any(ch in path for ch in "*?[")]
+
+
+def _anchor_rows(context: AnswerContext, anchor: str) -> list[int]:
+    return anchor_rows(anchor, context.rows_mentioning)
+
+
+def convention_chunks(
+    context: AnswerContext, conventions: Sequence[Convention], intents: Sequence[str], seen: Iterable[str] = ()
+) -> list[Chunk]:
+    """Chunks of the index (outside ``seen``) holding a construct for the question's first intent, found by the
+    constructs' anchors and checked in the code: in retrieved files first, the strongest constructs first."""
+    if not intents:
+        return []
+    file_rank = {path: n for n, path in enumerate(context.files)}
+    skip = set(seen)
+    primary = intents[:1]
+    wanted: dict[int, list[int]] = {}  # construct index -> candidate rows
+    anchored = [c for convention in conventions for c in convention.constructs
+                if (c.anchor or _literal_paths(c)) and c.weight_for(primary) > 0]  # fmt: skip
+    anchored.sort(key=lambda c: -c.weight)
+    for index, construct in enumerate(anchored):
+        languages = next(v.languages for v in conventions if construct in v.constructs)
+        found_rows = _anchor_rows(context, construct.anchor)[:ANCHOR_ROWS] if construct.anchor else []
+        found_rows += [row for path in _literal_paths(construct) for row in context.file_rows(path)]
+        rows = [
+            row
+            for row in dict.fromkeys(found_rows)
+            if context.in_scope(row)
+            and context.table.ids[row] not in skip
+            and context.table.layers[row] not in POOR_LAYERS
+            and (not languages or context.table.languages[row] in languages)
+            and construct.applies_to(context.table.paths[row], context.table.languages[row])
+        ]
+        rows.sort(key=lambda r: file_rank.get(context.table.paths[r], len(file_rank)))
+        wanted[index] = rows[:CHECKED_PER_CONSTRUCT]
+    fetched = {c.id: c for c in context.chunks(list(dict.fromkeys(r for rows in wanted.values() for r in rows)))}
+    found: list[Chunk] = []
+    for index, rows in wanted.items():
+        construct = anchored[index]
+        kept = 0
+        for row in rows:
+            chunk = fetched.get(context.table.ids[row])
+            if chunk is None or chunk in found or answers_poorly(chunk):
+                continue
+            if any(construct.pattern.search(line) for _, line in _code_lines(chunk)):
+                found.append(chunk)
+                kept += 1
+            if kept >= PER_CONSTRUCT:
+                break
+    return found[:MAX_BROUGHT]
+
+
+def construct_weights(context: AnswerContext, question: str, chunks: Sequence[Chunk]) -> dict[str, float]:
+    """For ranking (retrieval may use it as a feature): how strongly each chunk holds the framework's constructs
+    for what ``question`` is about, by chunk id (0 for none)."""
+    conventions, topics = frameworks(context), intents(question)
+    return {chunk.id: mechanism_score(matches_in(chunk, conventions, topics)) for chunk in chunks}

@@ -1,0 +1,85 @@
+"""How the answer's opening says what several constructs do, in one phrase: runs that differ in one part are said
+once ("turns `A`, `B` and `C` into a response"), and a construct found on many lines (a router's plugs) names the
+ones the question is about and counts the rest."""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Sequence
+
+from codeqa.answer.explanation.keylines import Terms, term_score
+from codeqa.answer.explanation.mechanism import Match
+
+MATCHES_SAID = 4  # a construct on more lines than this (a router's plugs) names the ones the question is about
+PLURALS = {"plug": "plugs", "error": "errors", "filter": "filters", "hook": "hooks", "handler": "handlers"}
+CODE_SPAN = re.compile(r"`[^`]+`")
+
+
+def said_of(matches: Sequence[Match], terms: Terms) -> str:
+    """What ``matches`` (one source's, in line order) do, in one phrase. A construct found on more than
+    ``MATCHES_SAID`` lines names those holding the question's words (else its first ones) and counts the rest:
+    "runs the `APIAuthPlug`, `EnsureUserEnabledPlug` and 7 other plugs on each request"."""
+    by_construct: dict[int, list[Match]] = {}
+    for match in matches:
+        by_construct.setdefault(id(match.construct), []).append(match)
+    phrases: list[tuple[int, int, str]] = []  # (line, order, phrase)
+    untold = 0
+    for group in by_construct.values():
+        distinct = list({match.phrase: match for match in group}.values())
+        about = distinct
+        if len(distinct) > MATCHES_SAID:
+            scored = sorted(distinct, key=lambda match: -term_score(terms, match.text))
+            about = [match for match in scored[:MATCHES_SAID] if term_score(terms, match.text) > 0]
+            about = sorted(about or distinct[:MATCHES_SAID], key=lambda match: match.line)
+        phrases.extend((match.line, 0, match.phrase) for match in about)
+        rest = len(distinct) - len(about)
+        last = about[-1]
+        named = next((span for span in CODE_SPAN.findall(last.phrase) if last.handler and last.handler in span), "")
+        if rest and named:
+            phrases.append((last.line, 1, last.phrase.replace(named, f"{rest} other", 1)))
+        else:
+            untold += rest
+    said = merged([phrase for _, _, phrase in sorted(phrases)])
+    return f"{said} (and {untold} more)" if untold else said
+
+
+def _and(items: Sequence[str]) -> str:
+    return items[0] if len(items) == 1 else ", ".join(items[:-1]) + " and " + items[-1]
+
+
+def merged(phrases: Sequence[str]) -> str:
+    """Phrases joined with "and"; runs that differ in one part only are said once ("turns `A`, `B` and `C` into a
+    response") — their common words before and after the part that differs are kept once."""
+    groups: list[list[list[str]]] = []
+    for phrase in dict.fromkeys(phrases):
+        words = phrase.split()
+        group = next((g for g in groups if _shape(g[0], words) is not None), None)
+        if group is None:
+            groups.append([words])
+        else:
+            group.append(words)
+    said = []
+    for group in groups:
+        if len(group) == 1:
+            said.append(" ".join(group[0]))
+            continue
+        head, tail = _shape(group[0], group[1]) or (0, 0)
+        middles = [" ".join(words[head : len(words) - tail]) for words in group]
+        after = group[0][len(group[0]) - tail :]
+        if head and group[0][head - 1] == "the" and after and after[0] in PLURALS:
+            after = [PLURALS[after[0]], *after[1:]]  # "the `A` and `B` plugs"
+        said.append(" ".join([*group[0][:head], _and(middles), *after]))
+    return _and(said)
+
+
+def _shape(a: list[str], b: list[str]) -> tuple[int, int] | None:
+    """(common leading words, common trailing words) when ``a`` and ``b`` differ in one run only, else None."""
+    if a == b:
+        return None
+    head = 0
+    while head < min(len(a), len(b)) and a[head] == b[head]:
+        head += 1
+    tail = 0
+    while tail < min(len(a), len(b)) - head and a[-1 - tail] == b[-1 - tail]:
+        tail += 1
+    return (head, tail) if head + tail >= 2 and head + tail >= min(len(a), len(b)) - 2 else None

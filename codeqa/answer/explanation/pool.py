@@ -1,0 +1,26 @@
+"""The pool an answer is chosen from: retrieve more chunks than the answer shows, then explain them.
+
+An answer shows a few chunks from the best files; retrieval is asked for several times as many (``MAX_POOL`` at
+most), so every top file has candidates and the explanation can pick the chunk that answers best.
+"""
+
+from __future__ import annotations
+
+from codeqa.answer.context import AnswerContext
+from codeqa.answer.explanation.explain import Explanation, explain
+from codeqa.index import Index
+from codeqa.retrieve import Filters, retrieve
+
+MAX_POOL = 60  # chunks retrieved to choose an answer's sources from
+
+
+def explain_index(index: Index, question: str, query: str, filters: Filters | None, k: int) -> Explanation | None:
+    """Retrieve a pool of chunks for ``query`` and build the extractive explanation from it (None: nothing matched)."""
+    pool = retrieve(index, query, k=min(MAX_POOL, max(3 * k, 24)), filters=filters)
+    if not pool.hits:
+        return None
+    mask_of = filters.mask if filters is not None and filters.active else None
+    context = AnswerContext.from_index(index, pool.hits, [f.path for f in pool.files], mask_of)
+    explanation = explain(pool.question or query, context, limit=k)
+    explanation.question = question
+    return explanation

@@ -1,0 +1,78 @@
+"""Values a source reads: where a key line uses a name (``time.Now().Add(AccessTokenDuration)``) that is set to a
+literal elsewhere in the same file or in another file of the answer (``AccessTokenDuration = 15 * time.Minute``),
+that line is the answer to "how long", "how many", "which file": an answer shows it beside the line that reads it.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Iterable, Sequence
+from dataclasses import dataclass
+
+from codeqa.answer.explanation.keylines import KeyLine, clip
+from codeqa.records import Chunk, ChunkKind
+
+NAME = re.compile(r"(?<![\w$.])\$?([A-Za-z_][\w]*)")
+LITERAL = re.compile(r"\d|\"|'|`")
+MODIFIERS = r"(?:(?:export|const|let|var|final|static|public|private|protected|readonly|val|declare)\s+)*"
+CONSTRUCTED = re.compile(r"\s*(?:new\s+)?[A-Za-z_][\w.]*\s*\(")  # an object built by a call, not a literal
+CLOSING = re.compile(r"^\s*(?:[)}\]]|end\b)")
+MAX_VALUES = 2  # per source
+COMMON = frozenset(
+    "self this true false none null nil undefined return new await async const let var".split()  # noqa: SIM905
+)
+
+
+@dataclass(frozen=True)
+class Value:
+    name: str
+    chunk: Chunk  # the chunk that sets it
+    line: KeyLine  # the line that sets it, with its real line number
+
+
+def _setter(name: str) -> re.Pattern[str]:
+    return re.compile(rf"^\s*{MODIFIERS}\$?{re.escape(name)}\s*(?::[^=\n]*)?(?::=|=(?![=>~]))\s*\S")
+
+
+def _indent(text: str) -> int:
+    return len(text) - len(text.lstrip())
+
+
+def _set_in(name: str, chunk: Chunk) -> KeyLine | None:
+    """The line of ``chunk`` that sets ``name`` to a literal at the chunk's outer level (a module constant, a const
+    block entry, a class attribute) — never a local variable inside a function."""
+    if chunk.kind in (ChunkKind.FUNCTION, ChunkKind.METHOD, ChunkKind.TEST):
+        return None
+    pattern = _setter(name)
+    lines = chunk.text.split("\n")
+    body = [text for text in lines[1:] if text.strip() and not CLOSING.match(text)]
+    outer = min((_indent(text) for text in body), default=0)
+    for offset, text in enumerate(lines):
+        if pattern.match(text) and (offset == 0 or _indent(text) <= outer):
+            value = text.split("=", 1)[1] if "=" in text else ""
+            built = CONSTRUCTED.match(value) and not re.search(r"\d", value)  # Blueprint("auth", __name__)
+            return KeyLine(chunk.start_line + offset, clip(text)) if LITERAL.search(value) and not built else None
+    return None
+
+
+def values_read(lines: Sequence[KeyLine], chunk: Chunk, candidates: Iterable[Chunk]) -> list[Value]:
+    """Names read in ``lines`` (not set inside ``chunk`` itself) whose literal value is set in one of
+    ``candidates`` (other chunks of the same file first), at most ``MAX_VALUES``."""
+    others = [c for c in candidates if c.id != chunk.id]
+    found: list[Value] = []
+    seen: set[str] = set()
+    for line in lines:
+        for name in NAME.findall(line.text):
+            if name in seen or len(name) < 3 or name.lower() in COMMON:
+                continue
+            seen.add(name)
+            if re.search(rf"^\s*{MODIFIERS}\$?{re.escape(name)}\s*=", line.text):
+                continue
+            for other in others:
+                setting = _set_in(name, other)
+                if setting is not None:
+                    found.append(Value(name, other, setting))
+                    break
+            if len(found) >= MAX_VALUES:
+                return found
+    return found

@@ -1,0 +1,297 @@
+"""The flow for "how does X work / what happens when …": from the entry point, along checked calls, to the outcome.
+
+1. The entry is where a request, command or job comes in: the lead source (the best answer) when it is in an entry
+   layer (a route, a view, a controller, a CLI command), else a checked caller of it in one (the lead is then the
+   second step), else the lead itself. No flow is walked from a loose match (weak evidence).
+2. From there the walk follows calls in the symbol graph, each one checked by the claim checker (``claims``): for
+   Python a call in the caller's own definition that resolves through imports and scopes to the callee's; other
+   languages by name and import, and marked so. A callee must be on the question's topic (retrieved, or holding a
+   question word in its code). A hop whose callee is not the definition that makes the next call ends the walk
+   there. At most ``MAX_HOPS`` hops (four steps); of the walks found, the one that ends best (a queued
+   job, a write or a response before a plain return) and then goes deepest is kept; two steps are shown only when
+   they end in a response, a write or a job.
+3. The outcome is a line of the last definition on the success path: a queued job, a write to the store, a
+   response or a return of something (not ``return None``) — never a signature, a line inside an
+   ``except``/``rescue``/``catch`` block or a branch that raises, aborts or answers 4xx/5xx (those are the error
+   branches, not what happens).
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Sequence
+from dataclasses import dataclass, field
+
+from codeqa.answer.context import AnswerContext
+from codeqa.answer.explanation.absence import Absence, no_central_handler
+from codeqa.answer.explanation.claims import RESOLVED_LANGUAGES, ClaimChecker
+from codeqa.answer.explanation.flow import SIGNATURE, Use, code_part
+from codeqa.answer.explanation.keylines import COMMENT, Terms, evidence, question_terms
+from codeqa.answer.explanation.outline import display_name
+from codeqa.frameworks.intent import PLACEMENT, intents
+from codeqa.records import Chunk
+from codeqa.symbols import qualified_names, short_name
+
+MAX_HOPS = 3  # four steps
+BRANCHES = 3  # callees tried per step
+MAX_CHECKS = 40  # call claims checked per walk (the answer stays fast on a large graph)
+ENTRY_LAYERS = frozenset({"api", "view", "cli"})
+SKIPPED_LAYERS = frozenset({"test", "docs", "migration", "build"})
+ASKS_FLOW = re.compile(
+    r"\bhow (?:does|do|is|are)\b|\bwhat happens\b|\bwalk (?:me )?through\b|\btrace\b|\bstep by step\b|"
+    r"\bwhat (?:does|do) .* do when\b",
+    re.IGNORECASE,
+)
+OUTCOME_KINDS: tuple[tuple[str, re.Pattern[str]], ...] = (
+    ("queues a job with", re.compile(
+        r"\.(?:delay|apply_async|enqueue\w*|perform_later|perform_async|send_task|add_job)\(|\bqueue\.add\(")),
+    ("stores with", re.compile(
+        r"\b(?:session|db)\.(?:commit|add|add_all|merge|flush)\(|\.(?:save|create|insert\w*|update|bulk_create|"
+        r"persist|insertOne|updateOne|insertMany)!?\(")),
+    ("answers with", re.compile(
+        r"\b(?:redirect(?:_to)?|render(?:_template)?|jsonify|res\.(?:json|send|render|redirect)|Response\.json|"
+        r"HttpResponse\w*|JsonResponse|ResponseEntity\.ok|c\.JSON|send_resp|make_response)\b")),
+    ("returns", re.compile(r"^\s*return\b\s*\S")),
+)  # fmt: skip
+ERROR_LINE = re.compile(
+    r"^\s*(?:raise|throw)\b|\babort\(|\b[45]\d\d\b|\b(?:error|errors|fail\w*|invalid|denied|forbidden|unauthori[sz]ed|"
+    r"not_?found|NotFound|Forbidden|Unauthori[sz]ed|BadRequest)\b",
+    re.IGNORECASE,
+)
+TRIVIAL = re.compile(  # says nothing, or is cut at an open bracket (the statement goes on below)
+    r"^\s*return\s*(?:None|True|False|nil|null|undefined|self|this|\w{1,2})?\s*;?\s*$|^.*[\[({]\s*$"
+)
+FAILING_NAME = re.compile(r"(?i)error|fail|exception|invalid|denied|reject|abort|throw|unauthori")
+ERROR_BLOCK = re.compile(r"^\s*(?:except\b|rescue\b|catch\b|\}\s*catch\b|else\s*:|if\s+not\b|unless\b)")
+
+
+@dataclass(frozen=True)
+class Hop:
+    """One checked call of the walk: ``caller`` (in ``chunk``) calls ``use.name`` (in ``callee``) at ``use.line``."""
+
+    chunk: Chunk
+    callee: Chunk
+    use: Use
+    by_name: bool  # checked by name and import only (no resolver for the language)
+
+
+@dataclass(frozen=True)
+class Outcome:
+    verb: str  # "queues a job with", "stores with", "answers with", "returns"
+    chunk: Chunk
+    name: str  # the definition the line is in
+    line: int
+    text: str
+
+
+@dataclass
+class Walk:
+    """The entry, the checked hops from it and the outcome they end in."""
+
+    entry: Chunk
+    entry_name: str
+    hops: list[Hop] = field(default_factory=list)
+    outcome: Outcome | None = None
+    response: Outcome | None = None  # the entry's own success response after the first call, when it is not the end
+
+    @property
+    def steps(self) -> int:
+        return len(self.hops) + 1
+
+    @property
+    def chunks(self) -> list[Chunk]:
+        """The entry and each callee: what the steps cite."""
+        return [self.entry, *(hop.callee for hop in self.hops)]
+
+
+def asks_flow(question: str) -> bool:
+    return bool(ASKS_FLOW.search(question)) and not PLACEMENT.search(question)
+
+
+def _name_of(chunk: Chunk) -> str:
+    return display_name(chunk).split(" (+", 1)[0]
+
+
+def definition_lines(chunk: Chunk, name: str) -> list[tuple[int, str]]:
+    """(file line, text) of the function ``name`` inside ``chunk`` (by its indentation); nothing when it is not a
+    function defined there (a class: its constructor call is not where anything ends); the whole chunk for no name."""
+    lines = chunk.text.split("\n")
+    short = short_name(name) if name else ""
+    head = re.compile(rf"^(\s*)(?:async\s+)?(?:def|function|func|fn)\s+{re.escape(short)}\b") if short else None
+    for index, line in enumerate(lines):
+        found = head.match(line) if head else None
+        if found is None:
+            continue
+        indent, body = len(found.group(1)), [(chunk.start_line + index, line)]
+        for offset, after in enumerate(lines[index + 1 :], start=index + 1):
+            if after.strip() and len(after) - len(after.lstrip()) <= indent and not after.lstrip().startswith(")"):
+                break
+            body.append((chunk.start_line + offset, after))
+        return body
+    return [] if short else [(chunk.start_line + n, line) for n, line in enumerate(lines)]
+
+
+def _in_error_branch(body: Sequence[tuple[int, str]], position: int) -> bool:
+    """Whether line ``position`` of ``body`` sits in a block opened by an ``except``/``catch``/``else``/``if not`` or
+    in a block whose opening condition names an error (the nearest less-indented lines above it)."""
+    text = body[position][1]
+    indent = len(text) - len(text.lstrip())
+    for _, above in reversed(body[1:position]):
+        if not above.strip() or COMMENT.match(above):
+            continue
+        depth = len(above) - len(above.lstrip())
+        if depth < indent:
+            if ERROR_BLOCK.match(above) or (re.match(r"^\s*(?:if|elif|unless)\b", above) and ERROR_LINE.search(above)):
+                return True
+            indent = depth
+    return False
+
+
+def outcome_of(chunk: Chunk, name: str, after: int = 0) -> Outcome | None:
+    """The success outcome in definition ``name`` of ``chunk`` (after file line ``after``): the first kind found of
+    ``OUTCOME_KINDS``, its least-indented and then last line outside the error branches."""
+    body = definition_lines(chunk, name)
+    for verb, pattern in OUTCOME_KINDS:
+        found = []
+        for position, (number, text) in enumerate(body):
+            if position == 0 or number <= after or not text.strip() or COMMENT.match(text):
+                continue
+            code = code_part(text)
+            if not pattern.search(code) or ERROR_LINE.search(code) or SIGNATURE.match(code) or TRIVIAL.match(code):
+                continue
+            if _in_error_branch(body, position):
+                continue
+            found.append((len(text) - len(text.lstrip()), -number, number, text.strip()))
+        if found:
+            _, _, number, text = min(found)
+            return Outcome(verb, chunk, name or _name_of(chunk), number, text)
+    return None
+
+
+def _ending(outcome: Outcome | None) -> int:
+    """How well a walk ends: in a queued job, a write or a response (2), in a plain return (1), in nothing (0)."""
+    return 0 if outcome is None else 1 if outcome.verb == "returns" else 2
+
+
+def _relevance(terms: Terms, chunk: Chunk) -> int:
+    words = {w.lower() for w in re.findall(r"[A-Za-z]+", f"{chunk.path} {chunk.symbol}")}
+    return sum(1 for term in terms.words if any(w.startswith(term) for w in words))
+
+
+class _Walker:
+    def __init__(self, context: AnswerContext, checker: ClaimChecker, terms: Terms, errors: bool) -> None:
+        self.context, self.checker, self.terms, self.errors = context, checker, terms, errors
+        self.checks = 0
+
+    def hop(self, user: Chunk, used: Chunk) -> Hop | None:
+        if self.checks >= MAX_CHECKS:
+            return None
+        self.checks += 1
+        use = self.checker.link(user, used, self.context.imports([user.path, used.path]))
+        if use is None or use.verb != "calls" or short_name(use.name)[:1].isupper():
+            return None  # no checked call, or a constructor (making an object is not a step of the flow)
+        if not self.errors and FAILING_NAME.search(short_name(use.name)):
+            return None  # an error path (``throwFailedAuthenticationException``) is not what happens
+        by_name = user.language not in RESOLVED_LANGUAGES or used.language not in RESOLVED_LANGUAGES
+        if by_name and not self._unique(use.name, used):
+            return None  # by name, a method many classes define (``remove``, ``play``) may be any of them
+        return Hop(user, used, use, by_name)
+
+    def _unique(self, name: str, used: Chunk) -> bool:
+        """The called name is defined in ``used`` and nowhere else in the index."""
+        short = re.split(r"\.|::|#", name)[-1]
+        defined = [short_name(q) for q in qualified_names(used.symbol)]
+        return short in defined and len(self.context.definers.get(short.lower(), [])) == 1
+
+    def callees(self, chunk: Chunk, seen: set[str]) -> list[Chunk]:
+        _, rows = self.context.neighbours(chunk)
+        rows = [r for r in rows if self.context.table.layers[r] not in SKIPPED_LAYERS][: BRANCHES * 3]
+        pooled = {hit.chunk.id for hit in self.context.pool}
+        found = [c for c in self.context.chunks(rows) if c.id not in seen
+                 and (c.id in pooled or evidence(self.terms, c.text) > 0)]  # on the question's topic  # fmt: skip
+        found.sort(key=lambda c: -_relevance(self.terms, c))
+        return found[: BRANCHES * 2]
+
+    def longest(self, chunk: Chunk, caller: str, seen: set[str], depth: int) -> list[Hop]:
+        """The best walk from ``caller`` in ``chunk``: ending in an outcome, then deepest, then the question's words."""
+        best: list[Hop] = []
+        best_key = (_ending(outcome_of(chunk, caller)), 0, 0)
+        tried = 0
+        span = definition_lines(chunk, caller) if caller else []
+        for callee in self.callees(chunk, seen) if depth < MAX_HOPS else []:
+            if tried >= BRANCHES:
+                break
+            hop = self.hop(chunk, callee)
+            if hop is None or (caller and hop.use.caller and hop.use.caller != caller):
+                continue  # no checked call, or the call is made by another definition of the chunk
+            if hop.by_name and span and not span[0][0] <= hop.use.line <= span[-1][0]:
+                continue  # by name: the call must be in the lines of the definition called before
+            tried += 1
+            rest = self.longest(callee, hop.use.name, seen | {callee.id}, depth + 1)
+            walk = [hop, *rest]
+            end = walk[-1]
+            key = (_ending(outcome_of(end.callee, end.use.name)), len(walk),
+                   sum(_relevance(self.terms, h.callee) for h in walk))  # fmt: skip
+            if key > best_key:
+                best, best_key = walk, key
+        return best
+
+
+def _entry(context: AnswerContext, walker: _Walker, lead: Chunk) -> tuple[Chunk, list[Hop]]:
+    """The entry chunk, and the hop from it to the lead when the entry is the lead's caller: the lead itself when it
+    is in an entry layer, else a caller of it in one whose call is checked, else the lead."""
+    if str(lead.layer) in ENTRY_LAYERS:
+        return lead, []
+    callers, _ = context.neighbours(lead)
+    rows = [r for r in callers if context.table.layers[r] in ENTRY_LAYERS][:BRANCHES]
+    for caller in context.chunks(rows):
+        hop = walker.hop(caller, lead)
+        if hop is not None:
+            return caller, [hop]
+    return lead, []
+
+
+def walk(question: str, context: AnswerContext, checker: ClaimChecker, ranked: Sequence[Chunk]) -> Walk | None:
+    """The flow for ``question`` from the best sources ``ranked`` (best first); None when the question does not ask
+    how something works or no checked call leaves the entry."""
+    if not ranked or not asks_flow(question):
+        return None
+    walker = _Walker(context, checker, question_terms(question), "errors" in intents(question))
+    entry, first = _entry(context, walker, ranked[0])
+    start = first[-1] if first else None
+    begin, caller = (start.callee, start.use.name) if start else (entry, "")
+    hops = [*first, *walker.longest(begin, caller, {entry.id, begin.id}, len(first))]
+    if not hops or (len(hops) == 1 and _ending(outcome_of(hops[0].callee, hops[0].use.name)) < 2):
+        return None  # two steps that end in no response, write or job say no more than the lead does
+    entry_name = hops[0].use.caller or _name_of(entry)
+    found = Walk(entry, entry_name, hops)
+    last = hops[-1]
+    found.outcome = outcome_of(last.callee, last.use.name)
+    response = outcome_of(entry, entry_name, after=hops[0].use.line)
+    end = found.outcome
+    if (
+        response is not None
+        and response.verb in ("answers with", "returns")
+        and (end is None or (end.chunk.id, end.line) != (entry.id, response.line))
+    ):
+        found.response = response
+    return found
+
+
+def walk_for(
+    question: str, topics: Sequence[str], context: AnswerContext, checker: ClaimChecker, ranked: Sequence[Chunk]
+) -> tuple[Walk | None, Absence | None]:
+    """The flow from the entry point (``walk``), its hops counted as call claims; for "what happens when … fails",
+    whether the index has no central error handler."""
+    explorer = ClaimChecker(context, checker._texts)  # the calls tried and not taken are not claims the answer makes
+    found = walk(question, context, explorer, ranked)
+    for hop in found.hops if found is not None else []:
+        pair = (hop.chunk.id, hop.callee.id)
+        checker.tally.made.add(pair)
+        checker.tally.verified.add(pair)
+        if hop.by_name:
+            checker.tally.by_name.add(pair)
+    if found is not None and "errors" in topics:
+        found.response = None  # the success answer is not what a question about failing asks for
+    absent = no_central_handler(context) if "errors" in topics and asks_flow(question) else None
+    return found, absent

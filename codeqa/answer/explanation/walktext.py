@@ -1,0 +1,69 @@
+"""The flow as the answer says it: numbered steps, each a checked call cited at its line, the last the outcome;
+then what happens (the entry's own success answer)."""
+
+from __future__ import annotations
+
+import re
+
+from codeqa.answer.explanation.flow import Use
+from codeqa.answer.explanation.outline import display_name
+from codeqa.answer.explanation.walk import Walk
+from codeqa.answer.rendering.render import code_span
+from codeqa.records import Chunk
+
+
+def _name_of(chunk: Chunk) -> str:
+    return display_name(chunk).split(" (+", 1)[0]
+
+
+def _enqueues(use: Use) -> bool:
+    return bool(re.search(r"\.(?:delay|apply_async)\(", use.text))
+
+
+def _cited(name: str, chunk: Chunk) -> tuple[str, str]:
+    return f"{code_span(name)} ({code_span(chunk.location)})", f"{name} ({chunk.location})"
+
+
+def _quote(text: str, limit: int = 90) -> str:
+    flat = " ".join(text.split())
+    return flat if len(flat) <= limit else flat[: limit - 1] + "…"
+
+
+def walk_steps(found: Walk) -> list[tuple[str, str]]:
+    """The numbered steps as (markdown, plain): each hop a checked call cited at its line, the last step its outcome."""
+    rows: list[tuple[str, str]] = []
+    caller, chunk = found.entry_name, found.entry
+    for number, hop in enumerate(found.hops, start=1):
+        named_md, named = _cited(caller, chunk)
+        where = f"{hop.chunk.path}:{hop.use.line}"
+        verb = "queues" if _enqueues(hop.use) else "calls"
+        tail = " for a worker" if verb == "queues" else ""
+        mark = " (linked by name and import, not resolved)" if hop.by_name else ""
+        rows.append((f"{number}. {named_md} {verb} {code_span(hop.use.name)}{tail} at {code_span(where)}{mark}.",
+                     f"{number}. {named} {verb} {hop.use.name}{tail} at {where}{mark}."))  # fmt: skip
+        caller = _name_of(hop.callee) if hop.by_name else hop.use.name  # by name: which definition calls is unsure
+        chunk = hop.callee
+    named_md, named = _cited(caller, chunk)
+    last = len(found.hops) + 1
+    outcome = found.outcome
+    if outcome is None:
+        rows.append((f"{last}. {named_md}: the calls could be checked this far.",
+                     f"{last}. {named}: the calls could be checked this far."))  # fmt: skip
+    else:
+        where = f"{outcome.chunk.path}:{outcome.line}"
+        rows.append((f"{last}. {named_md} {outcome.verb} {code_span(_quote(outcome.text))} ({code_span(where)}).",
+                     f"{last}. {named} {outcome.verb} {_quote(outcome.text)} ({where})."))  # fmt: skip
+    return rows
+
+
+def response_sentence(found: Walk) -> tuple[str, str] | None:
+    """ "What happens: `view` answers with `…` (`path:n`) once the calls above have run." (the entry's own success
+    response after its first call), or None."""
+    response = found.response
+    if response is None:
+        return None
+    where = f"{response.chunk.path}:{response.line}"
+    markdown = (f"**What happens:** {code_span(found.entry_name)} then {response.verb} "
+                f"{code_span(_quote(response.text))} ({code_span(where)}).")  # fmt: skip
+    plain = f"What happens: {found.entry_name} then {response.verb} {_quote(response.text)} ({where})."
+    return markdown, plain
