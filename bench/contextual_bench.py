@@ -33,12 +33,14 @@ WEIGHTS = (0.0, 0.25, 0.5, 0.75, 1.0, 1.5, 2.0, 3.0)
 RRF_K = 10
 
 
-def _model(max_tokens: int, folder: str = "packaged"):
-    """The packaged MiniLM at ``max_tokens``, or a compact encoder folder (``codeqa.embed.contextual``) as saved."""
+def _model(max_tokens: int, folder: Path | None = None):
+    """The packaged all-MiniLM-L6-v2 at ``max_tokens``, or a trained encoder folder (``contextual.json`` +
+    ``layers.safetensors``, saved by ``scripts/train_contextual.py``) loaded as the product loads it
+    (``codeqa.embed.contextual``; the folder's own max tokens win)."""
     from codeqa.embed.contextual import build_encoder
 
-    model = build_encoder(folder)._model
-    if folder == "packaged":
+    model = build_encoder(str(folder) if folder is not None else "packaged")._model
+    if folder is None:
         model.max_seq_length = max_tokens
     return model
 
@@ -52,13 +54,15 @@ def collect(args: argparse.Namespace) -> None:
     from codeqa.searchfiles.fileindex import card_text
 
     settings = Settings()
-    model = _model(args.max_tokens, args.model)
+    model = None if args.inputs_only else _model(args.max_tokens, args.model)
     out: Path = args.out
     out.mkdir(parents=True, exist_ok=True)
-    cache_path = out / f"vectors-{args.max_tokens}{'' if args.model == 'packaged' else '-' + Path(args.model).name}.npz"
+    cache_path = out / f"vectors-{args.max_tokens}{'' if args.model is None else '-' + args.model.name}.npz"
     cache: dict[str, np.ndarray] = dict(np.load(cache_path)) if cache_path.exists() else {}
 
     def embed(keys: list[str], texts: list[str]) -> np.ndarray:
+        if model is None:
+            return np.zeros((len(keys), 1), np.float32)
         todo = [i for i, key in enumerate(keys) if key not in cache]
         if todo:
             vectors = model.encode([texts[i] for i in todo], batch_size=32, normalize_embeddings=True)
@@ -108,7 +112,11 @@ def collect(args: argparse.Namespace) -> None:
             # the card as the stage reads it (path and names); before 2026-12-05 the opening lines were added only
             # when the file's first chunk was among its two best (``head``), which the first weights were fitted on
             card_texts.append(card_text(path, names, head.text if head and args.card_head else ""))
-        question = model.encode([instance.problem_statement], normalize_embeddings=True)[0]
+        question = (
+            model.encode([instance.problem_statement], normalize_embeddings=True)[0]
+            if model is not None
+            else np.zeros(1, np.float32)
+        )
         chunk_vectors = dict(zip(wanted, embed(keys, texts) @ question, strict=True))
         card_scores = embed(card_keys, card_texts) @ question
         model_seconds = time.perf_counter() - started
@@ -125,12 +133,83 @@ def collect(args: argparse.Namespace) -> None:
             "chunk1": [float(chunk_vectors[chosen[p][0]]) for p in paths],
             "chunk2": [max(float(chunk_vectors[r]) for r in chosen[p]) for p in paths],
             "card": [float(s) for s in card_scores],
+            "inputs": {
+                "question": instance.problem_statement,
+                "chunks": [[texts[wanted.index(r)] for r in chosen[p]] for p in paths],
+                "cards": card_texts,
+            },
         }
         target.write_text(json.dumps(record))
         print(f"{number + 1}/{len(instances)} {instance.instance_id} {model_seconds:.1f}s", flush=True)
         if number % 5 == 0:
             np.savez(cache_path, **cache)
     np.savez(cache_path, **cache)
+
+
+def _earlier_scores(folders: list[Path], name: str) -> dict[str, tuple[float, float, float]]:
+    """Scores of the same model saved by an earlier ``collect`` (same index: same chunks and cards), by path."""
+    for folder in folders:
+        if (folder / name).exists():
+            old = json.loads((folder / name).read_text())
+            return {path: tuple(old[field][i] for field in FIELDS) for i, path in enumerate(old["paths"])}
+    return {}
+
+
+def rescore(args: argparse.Namespace) -> None:
+    """Score the inputs that ``collect`` saved with another model (no index, no retrieval: today's order is kept)."""
+    import torch
+
+    torch.set_num_threads(args.threads)
+    model = _model(args.max_tokens, args.model)
+    model.max_seq_length = args.cut or model.max_seq_length
+    args.out.mkdir(parents=True, exist_ok=True)
+    for source in sorted(args.source.glob("*.json")):
+        record = json.loads(source.read_text())
+        target = args.out / source.name
+        if target.exists() or not record["paths"]:
+            continue
+        inputs = record["inputs"]
+        earlier = _earlier_scores(args.reuse or [], source.name)
+        todo = [i for i, path in enumerate(record["paths"]) if path not in earlier]
+        started = time.process_time()
+        question = model.encode([inputs["question"]], normalize_embeddings=True)[0]
+        flat = [text for i in todo for text in inputs["chunks"][i][: 1 if args.first_chunk_only else None]]
+        cards = [inputs["cards"][i] for i in todo]
+        chunk_scores = iter(model.encode(flat, batch_size=32, normalize_embeddings=True) @ question if flat else [])
+        card_scores = iter(model.encode(cards, batch_size=32, normalize_embeddings=True) @ question if cards else [])
+        for i in todo:
+            per_chunk = [float(next(chunk_scores)) for _ in inputs["chunks"][i][: 1 if args.first_chunk_only else None]]
+            earlier[record["paths"][i]] = (per_chunk[0], max(per_chunk), float(next(card_scores)))
+        for number, field in enumerate(FIELDS):
+            record[field] = [earlier[path][number] for path in record["paths"]]
+        record.update(model_seconds=time.process_time() - started, texts=len(flat) + len(todo))
+        target.write_text(json.dumps(record))
+
+
+def speed(args: argparse.Namespace) -> None:
+    """CPU and wall milliseconds per question: the question alone, and the question + ``--files`` file cards
+    (uncached), over the first ``--questions`` saved inputs."""
+    records = [json.loads(p.read_text()) for p in sorted(args.source.glob("*.json"))[: args.questions]]
+    cards = [card for r in records for card in r["inputs"]["cards"]]
+    for folder in args.model or [None]:
+        model = _model(args.max_tokens, folder)
+        model.max_seq_length = args.cut or model.max_seq_length
+        model.encode(["warm up"] + cards[:8])
+        timings: dict[str, list[tuple[float, float]]] = {"question": [], "question+cards": []}
+        for number, record in enumerate(records):
+            texts = [(cards * 2)[number * args.files + i] for i in range(args.files)]
+            for name, batch in (("question", []), ("question+cards", texts)):
+                cpu, wall = time.process_time(), time.perf_counter()
+                model.encode([record["inputs"]["question"]], normalize_embeddings=True)
+                if batch:
+                    model.encode(batch, batch_size=32, normalize_embeddings=True)
+                timings[name].append((time.process_time() - cpu, time.perf_counter() - wall))
+        label = folder.name if folder else "general MiniLM-L6"
+        cells = []
+        for name, values in timings.items():
+            cpu_ms, wall_ms = (1000 * np.median([t[i] for t in values]) for i in (0, 1))
+            cells.append(f"{name}: CPU {cpu_ms:.0f} ms, wall {wall_ms:.0f} ms")
+        print(f"{label} ({model.max_seq_length} tokens): " + "; ".join(cells), flush=True)
 
 
 def _ranks(values: np.ndarray) -> np.ndarray:
@@ -334,8 +413,29 @@ def main() -> None:
     c.add_argument("--out", type=Path, required=True)
     c.add_argument("--top", type=int, default=20)
     c.add_argument("--max-tokens", type=int, default=128)
-    c.add_argument("--model", default="packaged", help="'packaged' or a compact encoder folder (contextual.json)")
+    c.add_argument("--model", type=Path, help="a trained encoder folder (default: the packaged all-MiniLM-L6-v2)")
     c.add_argument("--card-head", action="store_true", help="the first round's cards (see collect)")
+    c.add_argument("--inputs-only", action="store_true", help="save the texts to score, score nothing (for rescore)")
+    s = sub.add_parser("rescore")
+    s.add_argument("source", type=Path, help="a folder written by collect")
+    s.add_argument("--out", type=Path, required=True)
+    s.add_argument("--model", type=Path, help="a trained encoder folder (default: the packaged all-MiniLM-L6-v2)")
+    s.add_argument("--max-tokens", type=int, default=128)
+    s.add_argument(
+        "--reuse", type=Path, action="append", help="collect folders of the SAME model: their scores by path are kept"
+    )
+    s.add_argument("--cut", type=int, default=0, help="cut texts at this many tokens (0: the model's own)")
+    s.add_argument(
+        "--first-chunk-only", action="store_true", help="score each file's best chunk only (chunk2 = chunk1)"
+    )
+    s.add_argument("--threads", type=int, default=1)
+    v = sub.add_parser("speed")
+    v.add_argument("source", type=Path, help="a folder written by collect")
+    v.add_argument("--model", type=Path, action="append", help="trained encoder folders (default: general MiniLM)")
+    v.add_argument("--max-tokens", type=int, default=128)
+    v.add_argument("--files", type=int, default=30)
+    v.add_argument("--questions", type=int, default=10)
+    v.add_argument("--cut", type=int, default=0, help="cut texts at this many tokens (0: the model's own)")
     r = sub.add_parser("report")
     r.add_argument("scores", type=Path, nargs="+", help="folders written by collect (pooled; CV by repository)")
     r.add_argument("--grid", action="store_true")
@@ -346,7 +446,7 @@ def main() -> None:
     f.add_argument("--l2", type=float, default=0.001)
     f.add_argument("--out", type=Path, required=True)
     args = parser.parse_args()
-    {"collect": collect, "report": report, "fit": fit}[args.command](args)
+    {"collect": collect, "rescore": rescore, "speed": speed, "report": report, "fit": fit}[args.command](args)
 
 
 if __name__ == "__main__":
