@@ -209,7 +209,7 @@ def test_asked_about_an_api_the_browsers_branch_is_not_what_happens() -> None:
     assert off_api_path(negated, 3) and not off_api_path(negated, 4)
 
 
-_CONTEXTS: list[AnswerContext] = []  # kept alive: the framework cache is keyed by the table's id, which is reused
+_CONTEXTS: list[AnswerContext] = []
 
 
 def _opening(chunk: Chunk, question: str) -> str:
@@ -313,6 +313,15 @@ CASES = """exports.handleErrors = async function handleErrors(err, req, res, nex
 \t}
 \tres.status(500).json({ error: err.message });
 };"""
+
+
+def test_a_loop_over_status_codes_is_not_what_the_app_answers() -> None:
+    text = ("def create_app(config=None):\n    app = Flask(__name__)\n    for code in {401, 403, 404, 500, 502}:\n"
+            "        app.register_error_handler(code, render_error)\n    return app")  # fmt: skip
+    create_app = _chunk("CTFd/__init__.py", "python", "create_app", text, layer="config")
+    assert no_answer(create_app, 3, "    for code in {401, 403, 404, 500, 502}:")
+    assert not no_answer(create_app, 3, "    if not user: return redirect(url_for('auth.login'))")  # a body on the line
+    assert "answers with `for code" not in _opening(create_app, "What happens when an API request fails?")
 
 
 def test_one_case_of_a_dispatch_table_or_a_callback_handed_over_is_no_answer() -> None:

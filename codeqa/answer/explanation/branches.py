@@ -19,6 +19,8 @@ API_CONDITION = re.compile(r"(?<![a-z])api|json|xhr|graphql", re.IGNORECASE)
 BRANCH = re.compile(r"^\s*(?:\}\s*)?(?:if|elif|elsif|else\s+if|unless)\b")
 NEGATED = re.compile(r"\bnot\b|!(?!=)|\bunless\b")
 REGISTERS = re.compile(r"\bfunction\s*\([^)]*$|=>\s*\{?$|\bdo\s*(?:\|[^|]*\|)?$")
+# the head of a loop or a test with no body on its line (``for code in {401, 403}:``) answers nothing itself
+HEADER = re.compile(r"^\s*(?:for|while|if|elif|else\s+if|unless|case|switch)\b.*(?::|\{|\bdo|\bthen)\s*$")
 CASE = re.compile(r"""^\s*(?:'[^']+'|"[^"]+"|[\w$-]+)\s*:\s*(?:async\s+)?(?:function\b|\([^)]*\)\s*=>|\w+\s*=>)""")
 
 
@@ -53,8 +55,9 @@ def off_api_path(chunk: Chunk, line: int) -> bool:
 
 def no_answer(chunk: Chunk, line: int, code: str) -> bool:
     """Whether file line ``line`` of ``chunk`` (its code ``code``) answers nothing by itself: it hands a callback
-    over, or it sits in a function that is one value of an object literal (one case of a dispatch table)."""
-    if REGISTERS.search(code.rstrip()):
+    over, it heads a loop or a test (``for code in {401, 403, 404}:``), or it sits in a function that is one value of
+    an object literal (one case of a dispatch table)."""
+    if REGISTERS.search(code.rstrip()) or HEADER.match(code):
         return True
     lines = chunk.text.split("\n")
     position = line - chunk.start_line
