@@ -255,6 +255,13 @@ def test_canned_roles_need_what_they_say() -> None:
     assert role_phrase(settings, VERBS, "is here") == "holds the settings"
     assert role_phrase(queries, VERBS, "is here") == "is a function"
     assert role_phrase(schema, VERBS, "is here") == "defines the stored data"
+    guard = _chunk("CTFd/utils/decorators/__init__.py", "python", "require_authentication_if_config",
+                   "def require_authentication_if_config(config_key):\n    if not current_user.authed():\n"
+                   "        return redirect(url_for('auth.login', next=request.full_path))", layer="view")  # fmt: skip
+    page = _chunk("CTFd/views.py", "python", "static_html", "def static_html(route):\n"
+                  "    return render_template('page.html', content=page.html)", layer="view")  # fmt: skip
+    assert role_phrase(guard, VERBS, "is here") == "handles the request"  # it redirects: it renders nothing
+    assert role_phrase(page, VERBS, "is here") == "renders what the user sees"
 
 
 def _says(framework: str, kind: str, text: str, question: str = "How does user authentication flow?") -> list[str]:

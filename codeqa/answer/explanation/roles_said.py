@@ -46,7 +46,7 @@ def role_phrase(chunk: Chunk, layer_verbs: dict[str, str], fallback: str) -> str
     layer, text = str(chunk.layer), chunk.text
     shown = {
         "api": lambda: bool(_HANDLES.search(text)),
-        "view": lambda: chunk.language in TEMPLATE_LANGUAGES or bool(_RENDERS.search(text) or _HANDLES.search(text)),
+        "view": lambda: chunk.language in TEMPLATE_LANGUAGES or bool(_RENDERS.search(text)),
         "model": lambda: bool(_STORED.search(text)),
         "config": lambda: (
             not _TRANSLATIONS.search(chunk.path)
@@ -57,6 +57,8 @@ def role_phrase(chunk: Chunk, layer_verbs: dict[str, str], fallback: str) -> str
         return KIND_PHRASES.get(str(chunk.kind), fallback)
     if layer in layer_verbs and (layer not in shown or shown[layer]()):
         return layer_verbs[layer]
+    if layer == "view" and "api" in layer_verbs and shown["api"]():  # a redirect handles the request, renders nothing
+        return layer_verbs["api"]
     return KIND_PHRASES.get(str(chunk.kind), fallback)
 
 
