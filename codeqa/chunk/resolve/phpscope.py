@@ -57,7 +57,7 @@ def classes(tags: FileTags, project: Project) -> dict[str, frozenset[str]]:
             full[short] = full[head] + name[len(head) :]
         else:
             full[short] = f"{tags.namespace}\\{name}" if tags.namespace else name
-    # a namespace's segments (`Models` of `use App\\Models\\User;`, of the file's own namespace) name no class
+    # a namespace's segments (`Models` of `use App\Models\User;`, of the file's own namespace) name no class
     segments = {part for name in [*full.values(), tags.namespace] for part in name.split("\\")[:-1]}
     bound: dict[str, frozenset[str]] = dict.fromkeys(segments - set(full), frozenset())
     bound.update(dict.fromkeys(tags.namespace.split("\\")[-1:], frozenset()))
@@ -93,12 +93,15 @@ def name_scope(tags: FileTags, project: Project, graph: Mapping[str, Sequence[st
     ancestors = ancestry(tags.path, parents)
     imported = frozenset(graph.get(tags.path, ())) | ancestors | modules
 
+    own = frozenset(d.name for d in tags.definitions)
+
     def receiver(name: str) -> frozenset[str]:
         short = name.rpartition("\\")[2]
         if short not in bound:
             return imported
+        if not bound[short] and short in own:  # `Invoice::make()` inside Invoice: its own class and ancestors
+            return ancestors
         return bound[short].union(*(ancestry(path, parents) for path in bound[short]))
 
     where = {"by_self": ancestors, "by_parent": ancestors, "function": modules, "call": imported}
-    own = frozenset(d.name for d in tags.definitions)
     return NameScope(imported, frozenset(modules), bound, own, calls_by_receiver(tags, where, receiver))
