@@ -103,11 +103,12 @@ CASES = [
         "invoice.rb",
         {("Billing", "module"), ("Invoice", "class"), ("for_month", "method"), ("total_with_tax", "method")},
         {
-            ("ApplicationRecord", "class"),
-            ("Tax::Calculator", "constant"),
-            ("Payable", "constant"),
+            ("ApplicationRecord", "ancestor"),  # a superclass and a mixin: the class's ancestors
+            ("Tax::Calculator", "called_class"),  # the receiver of `.new`
+            ("Payable", "ancestor"),
             (":customer", "association"),
-            ("where", "call"),
+            ("where", "by_self"),  # no receiver: a method of the class or its ancestors
+            ("apply", "call"),
         },
         [("digest", "", ()), ("../support/money", "relative", ()), ("shop/cart", "", ())],
     ),  # fmt: skip
@@ -151,7 +152,16 @@ CASES = [
     (
         "UserController.php",
         {("UserController", "class"), ("show", "method"), ("helper_fn", "function"), ("HasRoutes", "interface")},
-        {("Controller", "class"), ("User", "class"), ("findOrFail", "call"), ("Mailer", "class"), ("Request", "type")},
+        {
+            ("Controller", "ancestor"),
+            ("Notifies", "ancestor"),
+            ("User", "called_class"),
+            ("findOrFail", "by_class"),
+            ("present", "by_self"),
+            ("view", "function"),
+            ("Mailer", "class"),
+            ("Request", "type"),
+        },  # fmt: skip
         [
             ("App\\Models\\User", "", ()),
             ("Illuminate\\Http\\Request", "", ()),
@@ -290,7 +300,7 @@ def test_names_in_comments_and_strings_are_not_references():
     assert "compute_total" in used  # the call
     assert "price_of" not in used  # only in a comment
     ruby = tag_text("a.rb", "ruby", 'x = "Account ID is required"  # Customer\nUser.find(1)\n')
-    assert {r.name for r in ruby.references if r.category == "constant"} == {"User"}
+    assert {r.name for r in ruby.references if r.category in ("constant", "called_class")} == {"User"}
 
 
 def test_short_plain_names_are_dropped_but_short_calls_are_kept():

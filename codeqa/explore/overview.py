@@ -21,7 +21,8 @@ from codeqa.records import Chunk, FileTags
 from codeqa.searchfiles import ChunkTable
 from codeqa.symbols import short_names
 
-CALLS = frozenset({"call", "class"})  # how a plain word (``index``, ``search``) must be used to count
+# how a plain word (``index``, ``search``) must be used to count (PHP and Ruby calls by receiver: ``*-tags.scm``)
+CALLS = frozenset({"call", "class", "ancestor", "by_self", "by_parent", "by_class", "called_class", "function"})
 NOT_SYMBOLS = frozenset({"doc", "config", "test"})  # headings and keys are not code anyone calls
 NAMESPACE_LANGUAGES = frozenset({"php", "csharp", "cpp"})  # their "module" chunks are namespaces, not symbols
 GENERIC_NAMES = frozenset(

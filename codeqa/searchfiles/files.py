@@ -49,7 +49,7 @@ if TYPE_CHECKING:
 
 VECTORS_FILE = "vectors.npy"
 META_FILE = "search-files.json"
-SEARCH_FILES_VERSION = 8  # bump when what is written here changes: older search files are rebuilt from the store
+SEARCH_FILES_VERSION = 9  # bump when what is written here changes: older search files are rebuilt from the store
 CACHED_INDEXES = 3  # the default of Settings.open_indexes
 
 

@@ -28,9 +28,10 @@ TAGS_FILE = "tags.json"
 IMPORTS_FILE = "imports.json"
 TAGS_VERSION = 3  # 3: one line per file
 MIN_REFERENCE = 3  # as ``symbols.referenced_names``: shorter names are never evidence of a link
-# carried files decoded for their names' scopes (Python, JS/TS; the others are not read)
+# carried files decoded for their names' scopes (Python, JS/TS, PHP, Ruby and composer.json; the others are not read)
 PYTHON_FILES = (".py", ".pyi", ".pyw")
-SCOPED_FILES = (*PYTHON_FILES, ".js", ".jsx", ".mjs", ".cjs", ".ts", ".tsx", ".mts", ".cts", ".vue", ".svelte")
+JS_FILES = (".js", ".jsx", ".mjs", ".cjs", ".ts", ".tsx", ".mts", ".cts", ".vue", ".svelte")
+SCOPED_FILES = (*PYTHON_FILES, *JS_FILES, ".php", ".rb", "composer.json")
 GRAPH_KINDS: frozenset[str] | None = None  # the reference kinds that make symbol-graph edges (None: every kind)
 
 
@@ -46,7 +47,7 @@ class TagCollector:
         self._carried: dict[str, StoredTags] = {}  # path → the generation its line is copied from
         self._lines: tuple[str, list[int], list[str]] = ("", [], [])  # the last file's reference lines and names
         self._pieces: dict[str, list[FileTags]] = {}  # files tagged chunk by chunk
-        self.scopes: dict[str, NameScope] = {}  # how each Python and JS/TS file binds names (after ``finish``)
+        self.scopes: dict[str, NameScope] = {}  # how each Python, JS/TS, PHP and Ruby file binds names (``finish``)
 
     def add_tags(self, tags: Sequence[FileTags]) -> None:
         for item in tags:
@@ -89,7 +90,7 @@ class TagCollector:
             graph = resolve_imports([*self.tags.values(), *(s.for_resolution(p) for p, s in self._carried.items())])
         scoped = [s.for_resolution(p) if p.endswith(PYTHON_FILES) else s.get(p)  # JS scopes read references
                   for p, s in self._carried.items() if p.endswith(SCOPED_FILES)]  # fmt: skip
-        self.scopes = name_scopes([*self.tags.values(), *scoped], graph)  # only Python and JS/TS files have one
+        self.scopes = name_scopes([*self.tags.values(), *scoped], graph)  # Python, JS/TS, PHP and Ruby files have one
         lines = {path: _line(item) for path, item in self.tags.items()}
         lines.update({path: stored.lines[path] for path, stored in self._carried.items()})
         _save(directory, lines, graph)

@@ -9,10 +9,20 @@
 (assignment left: (constant) @name.definition.constant)
 
 ; -- references --------------------------------------------------------------------------------------------------
+; how a call names its receiver decides where ``resolve.rubyscope`` looks for it: `m(…)` and `self.m` (by_self),
+; `Account.m` (by_class, after called_class), anything else (call); kinds sorting before `call` take the node
+(call !receiver method: (identifier) @name.reference.by_self)
+(call receiver: (self) method: (identifier) @name.reference.by_self)
+(call receiver: [(constant) (scope_resolution)] @name.reference.called_class method: (identifier) @name.reference.by_class)
 (call method: (identifier) @name.reference.call)
 (superclass [(constant) @name.reference.class (scope_resolution) @name.reference.class])
 ; a qualified constant counts whole (`Billing::Plan`), its parts do not: `Plan` alone would be another constant
 (scope_resolution) @name.reference.constant
+; a class's superclass and its mixins once more as ``ancestor``: its methods are reached through them
+(superclass [(constant) @name.reference.ancestor (scope_resolution) @name.reference.ancestor])
+(call
+  method: (identifier) @_mixin (#any-of? @_mixin "include" "extend" "prepend")
+  arguments: (argument_list [(constant) @name.reference.ancestor (scope_resolution) @name.reference.ancestor]))
 (scope_resolution scope: (_) @name.reference.scoped)
 (scope_resolution name: (_) @name.reference.scoped)
 (constant) @name.reference.constant

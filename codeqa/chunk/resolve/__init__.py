@@ -22,8 +22,10 @@ from codeqa.chunk.resolve import (
     jvm,
     native,
     php,
+    phpscope,
     python,
     ruby,
+    rubyscope,
     rust,
     scripts,
 )
@@ -80,11 +82,18 @@ def file_imports(tags: FileTags, project: Project) -> tuple[set[str], set[str]]:
     return resolved, external
 
 
-SCOPES = {"python": python.name_scope, "js": jsscope.name_scope}  # the families whose files' names are resolved
+# the families whose files' names are resolved
+SCOPES = {
+    "python": python.name_scope,
+    "js": jsscope.name_scope,
+    "php": phpscope.name_scope,
+    "ruby": rubyscope.name_scope,
+}
 
 
 def name_scopes(tags: Iterable[FileTags], graph: ImportGraph | None = None) -> dict[str, NameScope]:
-    """How each Python and JS/TS file binds the names it uses (``scope.NameScope``), for the symbol graph's links."""
+    """How each Python, JS/TS, PHP and Ruby file binds the names it uses (``scope.NameScope``), for the symbol
+    graph's links."""
     project = Project.from_tags(tags)
     files = graph.files if graph is not None else resolve_imports(project.tags.values()).files
     return {path: SCOPES[family](item, project, files) for path, item in sorted(project.tags.items())

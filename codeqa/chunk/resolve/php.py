@@ -11,11 +11,12 @@ from __future__ import annotations
 from collections.abc import Iterator
 
 from codeqa.chunk.resolve.project import RULES, Project, Resolution, join, parent, read_json
-from codeqa.records import FileTags
+from codeqa.records import FileTags, ImportRef
 
 _RULES = RULES["php"]
 _EXTENSION = _RULES["extension"]
-_CLASS_KINDS = frozenset({"class", "type"})
+_CLASS_KINDS = frozenset({"class", "type", "ancestor", "called_class"})  # references naming a class
+ALIAS = "* as "  # ImportRef.names: ``use A\\B as C`` keeps C as ``* as C`` after what it renames (``chunk.tags``)
 
 
 def _prepare(project: Project) -> list[tuple[str, str]]:
@@ -54,6 +55,29 @@ def resolve(name: str, project: Project) -> Resolution:
     return set(), parts[0]
 
 
+def classes(ref: ImportRef) -> list[str]:
+    """The full names a ``use`` imports (``use A\\{B, C as D}`` → ``A\\B``, ``A\\C``; an alias is no class)."""
+    named = [n for n in ref.names if not n.startswith(ALIAS)]
+    return [f"{ref.target}\\{n}" for n in named] if named else [ref.target]
+
+
+def aliases(ref: ImportRef) -> dict[str, str]:
+    """Local name → full name for each class a ``use`` imports (``use A\\B as C``: C → ``A\\B``)."""
+    found: dict[str, str] = {}
+    last = ref.target if not any(not n.startswith(ALIAS) for n in ref.names) else ""
+    if last:
+        found[last.rpartition("\\")[2]] = last
+    for name in ref.names:
+        if name.startswith(ALIAS):
+            if last:
+                found.pop(last.rpartition("\\")[2], None)
+                found[name.removeprefix(ALIAS)] = last
+            continue
+        last = f"{ref.target}\\{name}"
+        found[name.rpartition("\\")[2]] = last
+    return found
+
+
 def imports(tags: FileTags, project: Project) -> Iterator[Resolution]:
     imported: set[str] = set()
     for ref in tags.imports:
@@ -61,8 +85,8 @@ def imports(tags: FileTags, project: Project) -> Iterator[Resolution]:
             hit = join(parent(tags.path), ref.target)
             yield ({hit} if hit in project.family_files("php") else set()), None
             continue
-        for name in [f"{ref.target}\\{n}" for n in ref.names] if ref.names else [ref.target]:
-            imported.add(name.rsplit("\\", 1)[-1])
+        imported.update(aliases(ref))
+        for name in classes(ref):
             if "\\" in name:  # `use HasFactory;` inside a class body is a trait named by an earlier import
                 yield resolve(name, project)
     if tags.namespace:

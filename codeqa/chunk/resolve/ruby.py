@@ -18,7 +18,7 @@ from codeqa.records import FileTags
 
 _RULES = RULES["ruby"]
 STDLIB = words(_RULES["stdlib"])
-_CONSTANT_KINDS = frozenset({"constant", "class"})
+_CONSTANT_KINDS = frozenset({"constant", "class", "ancestor", "called_class"})  # references naming a constant
 _NESTING_KINDS = frozenset({"module", "class"})
 
 
@@ -94,15 +94,22 @@ def _names(tags: FileTags) -> set[str]:
 def _constants(tags: FileTags, autoload: dict[str, str]) -> set[str]:
     """Files autoloaded by the constants the file uses, the file's own nesting (``module Billing``) first; a name
     that spells the file itself (``class Category::DeletionsController``) loads its namespace (``Category``)."""
-    namespaces = [underscore(d.name) for d in tags.definitions if d.category in _NESTING_KINDS]
-    own = {tags.path: None}
-    found: set[str] = set()
-    for name in _names(tags):
-        for nesting in [*(n for n in namespaces if not name.startswith(n + "/")), ""]:
-            if hit := _autoloaded(autoload, nesting, name, own):
-                found.add(hit)
-                break
-    return found
+    namespaces = nesting(tags)
+    return {hit for name in _names(tags) if (hit := place(name, namespaces, autoload, tags.path))}
+
+
+def nesting(tags: FileTags) -> list[str]:
+    """The autoload names of the modules and classes a file opens (``module Billing`` → ``billing``)."""
+    return [underscore(d.name) for d in tags.definitions if d.category in _NESTING_KINDS]
+
+
+def place(name: str, namespaces: list[str], autoload: dict[str, str], path: str) -> str | None:
+    """The file autoloading ``name`` (``billing/plan``) used in ``path`` within ``namespaces``, the innermost
+    first; None: no file spells it (a gem's, or defined where Zeitwerk does not look)."""
+    for within in [*(n for n in namespaces if not name.startswith(n + "/")), ""]:
+        if hit := _autoloaded(autoload, within, name, {path: None}):
+            return hit
+    return None
 
 
 def imports(tags: FileTags, project: Project) -> Iterator[Resolution]:

@@ -6,8 +6,10 @@ Built per language family from the file's tags and its resolved imports (``pytho
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
+
+from codeqa.records import FileTags
 
 
 @dataclass(frozen=True)
@@ -38,3 +40,37 @@ class NameScope:
         if name in self.own:
             return False
         return path in (self.modules if top_level else self.imports)
+
+
+def ancestry(path: str, parents: Mapping[str, frozenset[str]]) -> frozenset[str]:
+    """The files of ``path``'s classes' ancestors (``parents``: each file → the files of its classes' direct parents,
+    traits and mixins), followed to the root; ``path`` itself is left out."""
+    found: set[str] = set()
+    todo = list(parents.get(path, ()))
+    while todo:
+        item = todo.pop()
+        if item not in found and item != path:
+            found.add(item)
+            todo.extend(parents.get(item, ()))
+    return frozenset(found)
+
+
+Calls = dict[str, tuple[tuple[int, frozenset[str]], ...]]  # ``NameScope.local``: name → (line, files) per call
+
+
+def calls_by_receiver(
+    tags: FileTags, where: Mapping[str, frozenset[str]], receiver: Callable[[str], frozenset[str]]
+) -> Calls:
+    """Each call's name → (its line, the files it can mean there) as its receiver decides (PHP and Ruby tag queries:
+    ``by_self``, ``by_parent``, ``function``, ``call`` → ``where[kind]``; ``by_class`` → ``receiver(name of the
+    called_class just before it)``)."""
+    found: dict[str, list[tuple[int, frozenset[str]]]] = {}
+    called = ""
+    for ref in tags.references:
+        if ref.category == "called_class":
+            called = ref.name
+        elif ref.category == "by_class":
+            found.setdefault(ref.name, []).append((ref.line, receiver(called)))
+        elif ref.category in where:
+            found.setdefault(ref.name, []).append((ref.line, where[ref.category]))
+    return {name: tuple(lines) for name, lines in found.items()}
