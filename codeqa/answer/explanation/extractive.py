@@ -62,18 +62,28 @@ def _related(step: Step, explanation: Explanation) -> dict[str, list[str]]:
     """What the step calls / uses and what calls / uses it, as cited names grouped by phrase."""
     phrases: dict[str, list[str]] = {"calls": [], "uses": [], "is called by": [], "is used by": []}
     own = _first_name(step.chunk)
+    said: set[tuple[str, str, str]] = set()
+
+    def add(phrase: str, name: str, chunk: Chunk, tail: str) -> None:
+        # a definition split over two chunks is one definition: not "calls `run_script` (…:54-98) and
+        # `run_script` (…:30-53)", and not "`SingleFileManager` is used by `SingleFileManager`"
+        key = (phrase, name.split(" (+", 1)[0], chunk.path)
+        if key in said or (chunk.path == step.chunk.path and key[1] == own and chunk.id != step.chunk.id):
+            return
+        said.add(key)
+        phrases[phrase].append(_named(name, chunk) + tail)
+
     for rank, use in step.calls:
-        phrases[use.verb].append(_named(use.name, explanation.step(rank).chunk) + _from(use, own))
+        add(use.verb, use.name, explanation.step(rank).chunk, _from(use, own))
     for rank, use in step.called_by:
         caller = explanation.step(rank).chunk
-        phrases[PASSIVE[use.verb]].append(_named(use.caller or display_name(caller), caller) + _for(use, own))
+        add(PASSIVE[use.verb], use.caller or display_name(caller), caller, _for(use, own))
     for related in step.related:
         use = related.use
         if related.direction == "calls":
-            phrases[use.verb].append(_named(use.name, related.chunk) + _from(use, own))
+            add(use.verb, use.name, related.chunk, _from(use, own))
         else:
-            phrases[PASSIVE[use.verb]].append(_named(use.caller or display_name(related.chunk), related.chunk)
-                                              + _for(use, own))  # fmt: skip
+            add(PASSIVE[use.verb], use.caller or display_name(related.chunk), related.chunk, _for(use, own))
     return phrases
 
 
