@@ -146,6 +146,9 @@ _TOP_DEFINITION = re.compile(
 _NEUTRAL = re.compile(r"^\s*(?:[{}()\[\]].*|end\b.*|#\[.*|@[\w.]+.*|\*.*|/\*.*|//.*|#.*|<\?php.*)\s*$")
 
 
+_DECORATES = re.compile(r"^(?:@[\w.]+|#\[)")
+
+
 def _module_level(user: Chunk, line: int) -> bool:
     """Whether file line ``line`` of ``user`` lies outside every definition: at the top level, or under a top-level
     statement that defines nothing (an ``export default {`` object, a ``module.exports = {`` list)."""
@@ -154,10 +157,14 @@ def _module_level(user: Chunk, line: int) -> bool:
     if not 0 <= offset < len(lines) or not lines[offset].strip():
         return False
     indent = len(lines[offset]) - len(lines[offset].lstrip())
-    if indent == 0:
-        return not _TOP_DEFINITION.search(lines[offset])
+    if indent == 0:  # a decorator (`@UseGuards(RolesGuard)`) belongs to the class below it
+        return not (_TOP_DEFINITION.search(lines[offset]) or _DECORATES.match(lines[offset]))
     for above in reversed(lines[:offset]):
-        if above.strip() and not above[:1].isspace() and not _NEUTRAL.match(above):
+        if not above.strip() or above[:1].isspace():
+            continue
+        if _DECORATES.match(above):  # a decorator's arguments (`@Module({ imports: [UsersModule] })`)
+            return False
+        if not _NEUTRAL.match(above):
             return not _TOP_DEFINITION.search(above)
     return False  # the chunk starts inside a definition (one method's body)
 
@@ -191,6 +198,24 @@ _DEFINES = (
 _BUILDS = r"\bdef\s+initialize\b|\bfunction\s+__construct\b|^\s*constructor\s*\(|^\s*class\s+(?:[\w:]*::)?{owner}\b"
 
 
+def _same_namespace(receiver: str, written: str, used: Chunk, user_file: str) -> bool:
+    """``MarketDataImporter.new`` is not ``Account::MarketDataImporter``'s (unless written inside ``Account``), and
+    ``Account::MarketDataImporter.new`` not the top-level ``MarketDataImporter``'s."""
+    name = re.escape(receiver)
+    prefix = re.search(rf"((?:\w+::)+){name}\s*\.\s*new\b", written)
+    declared = re.search(rf"^\s*class\s+((?:\w+::)*){name}\b", used.text, re.MULTILINE)
+    if declared is None:
+        return True  # the constructor's piece of the class: its namespace is not in these lines
+    namespace, wanted = declared.group(1), prefix.group(1) if prefix else ""
+    if namespace == wanted:
+        return True
+    if not namespace and wanted:  # `class MarketDataImporter` nested in `module Account` of account/…: by its folder
+        folder = "/".join(re.sub(r"(?<=[a-z0-9])(?=[A-Z])", "_", part).lower() for part in wanted.split("::") if part)
+        return f"{folder}/" in used.path
+    outer = namespace.split("::")[0]
+    return not wanted and bool(outer) and bool(re.search(rf"^\s*(?:module|class)\s+{outer}\b", user_file, re.M))
+
+
 def holds_by_name(user: Chunk, used: Chunk, use: Use, user_file: str) -> bool:
     """Whether a link found by name alone (no resolver for the language) can stand: ``used`` runs in ``user``'s
     runtime, and a method reached through a receiver belongs to ``used`` (see the module docstring)."""
@@ -206,7 +231,9 @@ def holds_by_name(user: Chunk, used: Chunk, use: Use, user_file: str) -> bool:
     if method in CONSTRUCTORS and (receiver in owners or receiver == module):
         # LoginService.new: the class's own constructor, in the lines that define it or open the class (not a later
         # piece of the class: its private helpers, its `class << self`)
-        return bool(re.search(_BUILDS.format(owner=re.escape(receiver)), used.text, re.MULTILINE))
+        return bool(re.search(_BUILDS.format(owner=re.escape(receiver)), used.text, re.MULTILINE)) and _same_namespace(
+            receiver, use.text, used, user_file
+        )
     if not re.search(_DEFINES.format(name=re.escape(method)), used.text, re.MULTILINE):
         return False  # the receiver's method is not in the lines cited for it (a framework's, or another piece's)
     if receiver in SELF_RECEIVERS:  # in B's own file, or the caller's class extends or mixes in B's class

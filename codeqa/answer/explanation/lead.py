@@ -59,7 +59,7 @@ OUTCOMES = (
         # a status set to a code (`status=404`, `status: :forbidden`, `status=status.HTTP_403_FORBIDDEN`), not a
         # field named status set to a value (`status=project.us_statuses.get(…)` in an importer's create call)
         r"|\bstatus(?:_code|Code)?\s*[:=(]\s*(?::\w+|\d{3}\b|HTTP_\w+|(?:status|HTTPStatus|HttpStatus|http|Response|"
-        r"StatusCodes|HttpStatusCode)\s*(?:\.|::)\s*\w+)|\b[45]\d\d\b")),
+        r"StatusCodes|HttpStatusCode)\s*(?:\.|::)\s*\w+|(?:\w+\.)+status(?:_code|Code)?\b)|\b[45]\d\d\b")),
     ("raises", re.compile(r"^\s*(?:raise|throw)\b|\bthrow new\b|\bpanic\(")),
     ("stores", re.compile(
         r"\b(?:session|cookies|Current)\b[\[.][^=]*=[^=]|\.(?:save|create|insert|update|commit|persist|"

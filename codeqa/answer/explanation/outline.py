@@ -107,7 +107,7 @@ def _declared_namespace(qualified: str, text: str) -> bool:
     return bool(re.search(pattern, text, re.MULTILINE))
 
 
-def _container(qualified: str) -> bool:
+def is_container(qualified: str) -> bool:
     """A module or class by its name (``Api``, ``Balance::BaseCalculator``), not a function (``get_users``)."""
     return qualified.replace("::", ".").rpartition(".")[2][:1].isupper()
 
@@ -121,7 +121,7 @@ def display_name(chunk: Chunk) -> str:
     names = [name for name in names if not _declared_namespace(name, chunk.text)] or names
     # module Api / class Api.Orders: the class; but a class is named itself, not after its first method (its chunk
     # holds the class-level lines: `belongs_to`, a React component's hooks), and a function not after one nested in it
-    while len(names) > 1 and names[1].startswith(names[0] + ".") and _container(names[0]) and _container(names[1]):
+    while len(names) > 1 and names[1].startswith(names[0] + ".") and is_container(names[0]) and is_container(names[1]):
         names = names[1:]
     return names[0] + (f" (+{len(names) - 1})" if len(names) > 1 else "")
 

@@ -72,7 +72,10 @@ def _bound_in(name: str, text: str) -> bool:
     return bool(
         re.search(rf"\bfor\s*\(?\s*(?:(?:const|let|var)\s+)?{targets}(?<![\w$]){word}\b{targets}\s(?:in|of)\b", text)
         or re.search(rf"^\s*{MODIFIERS}\$?{word}\s*(?::[^=\n]*)?(?::=|=(?![=>~]))", text, re.MULTILINE)
-        or re.search(rf"(?:\bdef|\bfunction|\bfunc|\bfn)\s*[\w$]*\s*\([^)]*(?<![\w$.]){word}\b", text)
+        or any(
+            re.search(rf"(?<![\w$.]){word}\b", re.sub(r"=\s*[^,)}\]]+", "", params))  # `days = DAYS` reads DAYS
+            for params in re.findall(r"(?:\bdef|\bfunction|\bfunc|\bfn)\s*[\w$]*\s*\(([^)]*)\)", text)
+        )
         or re.search(rf"\b(?:const|let|var)\s*[{{\[][^=]*(?<![\w$]){word}\b[^=]*[}}\]]\s*=", text)
     )
 
