@@ -129,6 +129,12 @@ def test_a_value_read_is_not_the_readers_own_name_nor_a_word_in_a_string() -> No
     assert values_read(help_text, form, [choices]) == []
     read = values_read([KeyLine(4, "    tries = IntegerField(default=RETRIES)")], form, [choices])
     assert [value.name for value in read] == ["RETRIES"]  # a constant read by name still is
+    retention = _chunk("src/retention/Retention.tsx", "tsx", "Retention",
+                       "export function Retention({ websiteId, days = DAYS }: RetentionProps) {\n"
+                       "  return days;\n}")  # fmt: skip
+    constants = _chunk("src/retention/Retention.tsx", "tsx", "", "const DAYS = [1, 7, 14, 28];", kind="module")
+    read = values_read([KeyLine(1, retention.text.split("\n")[0])], retention, [constants])
+    assert [value.name for value in read] == ["DAYS"]  # a default parameter reads it
 
 
 def test_new_links_to_the_constructor_and_an_association_is_the_models_own() -> None:
@@ -144,6 +150,19 @@ def test_new_links_to_the_constructor_and_an_association_is_the_models_own() -> 
     new = Use("OpeningBalanceManager.new", 1, "calls", "manager = Account::OpeningBalanceManager.new(account)")
     assert holds_by_name(account, head, new, account.text)
     assert not holds_by_name(account, helpers, new, account.text)
+
+    job = _chunk("app/jobs/import_market_data_job.rb", "ruby", "ImportMarketDataJob.perform",
+                 "    MarketDataImporter.new(mode: mode).import_all")  # fmt: skip
+    nested = _chunk("app/models/account/market_data_importer.rb", "ruby", "Account.MarketDataImporter",
+                    "class Account::MarketDataImporter\n  def initialize(account)\n  end", kind="class")  # fmt: skip
+    top = _chunk("app/models/market_data_importer.rb", "ruby", "MarketDataImporter",
+                 "class MarketDataImporter\n  def initialize(mode:)\n  end", kind="class")  # fmt: skip
+    importer = Use("MarketDataImporter.new", 1, "calls", "MarketDataImporter.new(mode: mode).import_all")
+    assert holds_by_name(job, top, importer, job.text)
+    assert not holds_by_name(job, nested, importer, job.text)
+    fetcher = Use("Issue.new", 1, "calls", "@fetcher ||= GithubFetcher::Issue.new(")
+    issue = _chunk("app/models/issue.rb", "ruby", "Issue", "class Issue < ActiveRecord::Base\n  belongs_to :repo")
+    assert not holds_by_name(_chunk("app/models/issue.rb", "ruby", "Issue.fetcher", fetcher.text), issue, fetcher, "")
 
     confirm = _chunk("app/models/transfer.rb", "ruby", "Transfer.date", "  def date\n    inflow_transaction.entry.date")
     creator = _chunk("app/models/transfer/creator.rb", "ruby", "Transfer.Creator.inflow_transaction",
@@ -192,6 +211,11 @@ def test_a_line_outside_every_definition_is_not_theirs() -> None:
     react = _chunk("src/SingleFileManager.jsx", "javascript", "SingleFileManager",
                    "const SingleFileManager = ({\n  value,\n}) => {\n  deleteFile(value);\n};")  # fmt: skip
     assert not _module_level(react, 4)
+    guarded = _chunk("src/users/users.controller.ts", "typescript", "UsersController",
+                     "@UseGuards(AuthGuard('jwt'), RolesGuard)\n@Controller({\n  path: 'users',\n})\n"
+                     "export class UsersController {\n"
+                     "  constructor(private readonly users: UsersService) {}\n}")  # fmt: skip
+    assert not _module_level(guarded, 1) and not _module_level(guarded, 3)  # the class's decorators
 
 
 def _opening(chunk: Chunk, question: str) -> str:
