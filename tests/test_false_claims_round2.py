@@ -135,6 +135,14 @@ def test_a_value_read_is_not_the_readers_own_name_nor_a_word_in_a_string() -> No
     constants = _chunk("src/retention/Retention.tsx", "tsx", "", "const DAYS = [1, 7, 14, 28];", kind="module")
     read = values_read([KeyLine(1, retention.text.split("\n")[0])], retention, [constants])
     assert [value.name for value in read] == ["DAYS"]  # a default parameter reads it
+    webhook = _chunk("app/models/webhook.rb", "ruby", "Webhook.deliver",
+                     "  def deliver(message)\n    post(payload(message))\n  rescue Net::OpenTimeout\n"
+                     '    reply message.room, text: "Failed to respond within #{ENDPOINT_TIMEOUT} seconds"\n'
+                     "  end")  # fmt: skip
+    timeout = _chunk("app/models/webhook.rb", "ruby", "Webhook", "class Webhook\n  ENDPOINT_TIMEOUT = 7.seconds",
+                     kind="class")  # fmt: skip
+    read = values_read([KeyLine(4, webhook.text.split("\n")[3])], webhook, [timeout])
+    assert [value.name for value in read] == ["ENDPOINT_TIMEOUT"]  # an interpolation in a string reads it
 
 
 def test_new_links_to_the_constructor_and_an_association_is_the_models_own() -> None:

@@ -60,8 +60,16 @@ COMMENT = re.compile(r"(?:#|//).*$")
 
 
 def _code_only(text: str) -> str:
-    """The line without its string literals and trailing comment: the word `time` in a help text reads no `time`."""
-    return COMMENT.sub("", STRING.sub('""', text))
+    """The line without its string literals and trailing comment: the word `time` in a help text reads no `time`,
+    but ``"within #{ENDPOINT_TIMEOUT} seconds"`` (an interpolation: Ruby, JS, an f-string) reads it."""
+
+    def kept(literal: re.Match[str]) -> str:
+        start = literal.start()
+        fstring = start > 0 and text[start - 1] in "fF"
+        pattern = r"[#$]?\{([^}]*)\}" if fstring else r"[#$]\{([^}]*)\}"
+        return '""' + "".join(f" {part}" for part in re.findall(pattern, literal.group(0)))
+
+    return COMMENT.sub("", STRING.sub(kept, text))
 
 
 def _bound_in(name: str, text: str) -> bool:
