@@ -108,12 +108,14 @@ class ClaimChecker:
         and when that one is a framework's namesake (``User.find_by``) another line may still hold
         (``user.valid_password?``)."""
         file_text = self.file_text(user.path)
-        if holds_by_name(user, used, proposed, file_text):
+        named = bool(qualified_names(user.symbol))  # then a line outside its definitions is no use by them
+        if holds_by_name(user, used, proposed, file_text) and not (named and _module_level(user, proposed.line)):
             return proposed
         uses = find_uses(user, used, names)
         for use in sorted(uses, key=lambda use: use.verb != "calls"):
             candidate = Use(use.name.split("@", 1)[0], use.line, use.verb, use.text)
-            if candidate != proposed and holds_by_name(user, used, candidate, file_text):
+            if (candidate != proposed and holds_by_name(user, used, candidate, file_text)
+                    and not (named and _module_level(user, candidate.line))):  # fmt: skip
                 return candidate
         return None
 
@@ -128,6 +130,43 @@ class ClaimChecker:
             if callee and not _own_definition(site, callee) and (names is None or short_name(callee) in names):
                 return Use(callee, site.line, "calls", lines[site.line - 1].strip(), site.caller)
         return None
+
+
+# a top-level line that opens a definition: what is indented under it belongs to that definition
+_TOP_DEFINITION = re.compile(
+    r"^(?:(?:export|public|private|protected|abstract|final|default|async|static)\s+)*"
+    r"(?:def|class|module|function\*?|func|fn|interface|trait|struct|impl|object|defmodule|namespace)\b"
+    r"|\bfunction\b|=>|\bdo\b|\blambda\b"
+    r"|^(?:export\s+)?(?:const|let|var)\s+[\w$]+\s*(?::[^=]+)?=\s*(?:async\s*)?\(\s*(?:[\w${]|$)"  # `const A = ({`
+)
+
+
+# a line that opens nothing by itself: a closer (`}) {` ends a wrapped signature), an `end`, an attribute, a
+# decorator, a comment
+_NEUTRAL = re.compile(r"^\s*(?:[{}()\[\]].*|end\b.*|#\[.*|@[\w.]+.*|\*.*|/\*.*|//.*|#.*|<\?php.*)\s*$")
+
+
+_DECORATES = re.compile(r"^(?:@[\w.]+|#\[)")
+
+
+def _module_level(user: Chunk, line: int) -> bool:
+    """Whether file line ``line`` of ``user`` lies outside every definition: at the top level, or under a top-level
+    statement that defines nothing (an ``export default {`` object, a ``module.exports = {`` list)."""
+    lines = user.text.split("\n")
+    offset = line - user.start_line
+    if not 0 <= offset < len(lines) or not lines[offset].strip():
+        return False
+    indent = len(lines[offset]) - len(lines[offset].lstrip())
+    if indent == 0:  # a decorator (`@UseGuards(RolesGuard)`) belongs to the class below it
+        return not (_TOP_DEFINITION.search(lines[offset]) or _DECORATES.match(lines[offset]))
+    for above in reversed(lines[:offset]):
+        if not above.strip() or above[:1].isspace():
+            continue
+        if _DECORATES.match(above):  # a decorator's arguments (`@Module({ imports: [UsersModule] })`)
+            return False
+        if not _NEUTRAL.match(above):
+            return not _TOP_DEFINITION.search(above)
+    return False  # the chunk starts inside a definition (one method's body)
 
 
 def _with_holder(user: Chunk, use: Use) -> Use | None:
@@ -156,6 +195,27 @@ _DEFINES = (
 )
 
 
+_BUILDS = r"\bdef\s+initialize\b|\bfunction\s+__construct\b|^\s*constructor\s*\(|^\s*class\s+(?:[\w:]*::)?{owner}\b"
+
+
+def _same_namespace(receiver: str, written: str, used: Chunk, user_file: str) -> bool:
+    """``MarketDataImporter.new`` is not ``Account::MarketDataImporter``'s (unless written inside ``Account``), and
+    ``Account::MarketDataImporter.new`` not the top-level ``MarketDataImporter``'s."""
+    name = re.escape(receiver)
+    prefix = re.search(rf"((?:\w+::)+){name}\s*\.\s*new\b", written)
+    declared = re.search(rf"^\s*class\s+((?:\w+::)*){name}\b", used.text, re.MULTILINE)
+    if declared is None:
+        return True  # the constructor's piece of the class: its namespace is not in these lines
+    namespace, wanted = declared.group(1), prefix.group(1) if prefix else ""
+    if namespace == wanted:
+        return True
+    if not namespace and wanted:  # `class MarketDataImporter` nested in `module Account` of account/…: by its folder
+        folder = "/".join(re.sub(r"(?<=[a-z0-9])(?=[A-Z])", "_", part).lower() for part in wanted.split("::") if part)
+        return f"{folder}/" in used.path
+    outer = namespace.split("::")[0]
+    return not wanted and bool(outer) and bool(re.search(rf"^\s*(?:module|class)\s+{outer}\b", user_file, re.M))
+
+
 def holds_by_name(user: Chunk, used: Chunk, use: Use, user_file: str) -> bool:
     """Whether a link found by name alone (no resolver for the language) can stand: ``used`` runs in ``user``'s
     runtime, and a method reached through a receiver belongs to ``used`` (see the module docstring)."""
@@ -169,7 +229,11 @@ def holds_by_name(user: Chunk, used: Chunk, use: Use, user_file: str) -> bool:
     receiver = written.group("receiver").lstrip("$@")
     module = PurePosixPath(used.path).stem.split(".")[0]
     if method in CONSTRUCTORS and (receiver in owners or receiver == module):
-        return True  # LoginService.new: the class's own constructor
+        # LoginService.new: the class's own constructor, in the lines that define it or open the class (not a later
+        # piece of the class: its private helpers, its `class << self`)
+        return bool(re.search(_BUILDS.format(owner=re.escape(receiver)), used.text, re.MULTILINE)) and _same_namespace(
+            receiver, use.text, used, user_file
+        )
     if not re.search(_DEFINES.format(name=re.escape(method)), used.text, re.MULTILINE):
         return False  # the receiver's method is not in the lines cited for it (a framework's, or another piece's)
     if receiver in SELF_RECEIVERS:  # in B's own file, or the caller's class extends or mixes in B's class
@@ -184,7 +248,7 @@ def holds_by_name(user: Chunk, used: Chunk, use: Use, user_file: str) -> bool:
 # a Python base (a top-level PHP `use App\Models\X;` only imports X: `$this->author` is then not X's)
 _INHERITS = (
     r"\b(?:extends|implements|include|prepend|extend)\s+[\w\\:.]*\b{owner}\b|^\s+use\s+[\w\\]*\b{owner}\b"
-    r"|\bclass\s+\w+\s*<\s*[\w:]*\b{owner}\b|\bclass\s+\w+\s*\([^)]*\b{owner}\b"
+    r"|\bclass\s+[\w:]+\s*<\s*[\w:]*\b{owner}\b|\bclass\s+\w+\s*\([^)]*\b{owner}\b"
 )
 _OWN_DEFINITION = (
     r"\b(?:function\*?|def|func|fn)\s+{name}\b|\b(?:const|let|var)\s+{name}\s*="
@@ -192,6 +256,8 @@ _OWN_DEFINITION = (
     # a parameter (not a type hint: ``PasswordAuthenticator $authenticator`` names a class)
     r"|\bfunction\b[^(\n]*\((?:[^)]*,)?\s*{name}\s*[,)=:]|\(\s*(?:[\w$]+\s*,\s*)*{name}\s*(?:,\s*[\w$]+\s*)*\)\s*=>"
     r"|(?<![\w$.]){name}\s*=>"
+    # a Rails association or attribute of the caller's model (`belongs_to :inflow_transaction`)
+    r"|\b(?:belongs_to|has_many|has_one|has_and_belongs_to_many|attribute|delegate)\s+:{name}\b"
 )
 # a binding inside a function body (`\t\tconst done = function (data) {`): no other file can call it
 _LOCAL_BINDING = r"^[ \t]+(?:const|let|var)\s+{name}\s*="

@@ -25,7 +25,7 @@ from codeqa.answer.explanation.fold import weak_evidence
 from codeqa.answer.explanation.holders import holders_named, registered
 from codeqa.answer.explanation.keylines import COMMENT, IMPORT, KeyLine, Terms, evidence, term_score
 from codeqa.answer.explanation.mechanism import Match
-from codeqa.answer.explanation.outline import display_name, name_at
+from codeqa.answer.explanation.outline import display_name, holder_at, name_at
 from codeqa.answer.explanation.phrasing import said_of
 from codeqa.answer.explanation.roles_said import shows_role
 from codeqa.answer.explanation.walk import ERROR_LINE
@@ -56,7 +56,10 @@ OUTCOMES = (
     ("answers with", re.compile(
         r"\b(?:redirect(?:_to)?|render|abort|head|res\.(?:status|json|send|redirect)|Response\.json|NextResponse\.\w+|"
         r"HttpResponse\w*|JsonResponse|ResponseEntity|http\.Error|WriteHeader|c\.JSON|jsonify|send_resp|put_status)\b"
-        r"|\bstatus(?:_code|Code)?\s*[:=(]\s*:?\w+|\b[45]\d\d\b")),
+        # a status set to a code (`status=404`, `status: :forbidden`, `status=status.HTTP_403_FORBIDDEN`), not a
+        # field named status set to a value (`status=project.us_statuses.get(…)` in an importer's create call)
+        r"|\bstatus(?:_code|Code)?\s*[:=(]\s*(?::\w+|\d{3}\b|HTTP_\w+|(?:status|HTTPStatus|HttpStatus|http|Response|"
+        r"StatusCodes|HttpStatusCode)\s*(?:\.|::)\s*\w+|(?:\w+\.)+status(?:_code|Code)?\b)|\b[45]\d\d\b")),
     ("raises", re.compile(r"^\s*(?:raise|throw)\b|\bthrow new\b|\bpanic\(")),
     ("stores", re.compile(
         r"\b(?:session|cookies|Current)\b[\[.][^=]*=[^=]|\.(?:save|create|insert|update|commit|persist|"
@@ -168,6 +171,10 @@ def _lead_sentence(explanation: Explanation, step: Step) -> Sentence:
     named_md, named_plain = _named(step)
     verb = LAYER_VERBS[str(step.chunk.layer)] if shows_role(step.chunk, LAYER_VERBS) else "is the closest match found"
     line = best_line(step, explanation.terms)
+    holder = holder_at(step.chunk, line.line) if line is not None and not shows_role(step.chunk, LAYER_VERBS) else None
+    if holder:  # the match is the line shown, so it is the definition holding that line (not the chunk's first)
+        named_md = f"{code_span(holder)} ({code_span(step.chunk.location)})"
+        named_plain = f"{holder} ({step.chunk.location})"
     text_md, text_plain = f"{named_md} {verb}", f"{named_plain} {verb}"
     if line is not None:
         at_md, at_plain = _at(step, line.line)

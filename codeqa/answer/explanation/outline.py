@@ -32,7 +32,10 @@ def signature(chunk: Chunk) -> str:
     if chunk.language in ("markdown", "rst"):
         return next((line.strip() for line in lines if line.strip().startswith("#")), lines[0].strip())
     name = short_name(chunk.symbol)
-    candidates = [i for i, line in enumerate(lines[:40]) if DEFINITION.match(line)]
+    first = next((line for line in lines if line.strip() and not COMMENT.match(line)), "")
+    top = len(first) - len(first.lstrip())  # a `const` in the body of the chunk's first statement defines nothing of it
+    candidates = [i for i, line in enumerate(lines[:40])
+                  if DEFINITION.match(line) and len(line) - len(line.lstrip()) <= top]  # fmt: skip
     named = [i for i in candidates if len(name) > 1 and re.search(rf"\b{re.escape(name)}\b", lines[i])]
     start = (named or candidates or [None])[0]
     if start is None:
@@ -96,7 +99,15 @@ def _leading_comment(lines: list[str]) -> str:
     return _comment_before(lines, end)
 
 
-def _container(qualified: str) -> bool:
+def _declared_namespace(qualified: str, text: str) -> bool:
+    """``App.Http.Middleware`` where the chunk says ``namespace App\\Http\\Middleware;`` (PHP; C#'s file-scoped
+    form)."""
+    parts = re.split(r"::|\.", qualified)
+    pattern = r"^\s*namespace\s+\\?" + r"[\\.]".join(re.escape(part) for part in parts) + r"\s*;"
+    return bool(re.search(pattern, text, re.MULTILINE))
+
+
+def is_container(qualified: str) -> bool:
     """A module or class by its name (``Api``, ``Balance::BaseCalculator``), not a function (``get_users``)."""
     return qualified.replace("::", ".").rpartition(".")[2][:1].isupper()
 
@@ -106,8 +117,11 @@ def display_name(chunk: Chunk) -> str:
     names = qualified_names(chunk.symbol)
     if not names:
         return chunk.path.rsplit("/", 1)[-1]
-    # module Api / class Api.Orders: the class; but a function is named itself, not after a function nested in it
-    while len(names) > 1 and names[1].startswith(names[0] + ".") and _container(names[0]):
+    # a PHP file's `namespace App\Http\Middleware;` is where its class lives, not a definition of the chunk
+    names = [name for name in names if not _declared_namespace(name, chunk.text)] or names
+    # module Api / class Api.Orders: the class; but a class is named itself, not after its first method (its chunk
+    # holds the class-level lines: `belongs_to`, a React component's hooks), and a function not after one nested in it
+    while len(names) > 1 and names[1].startswith(names[0] + ".") and is_container(names[0]) and is_container(names[1]):
         names = names[1:]
     return names[0] + (f" (+{len(names) - 1})" if len(names) > 1 else "")
 

@@ -55,6 +55,39 @@ def _set_in(name: str, chunk: Chunk) -> KeyLine | None:
     return None
 
 
+STRING = re.compile(r"\"(?:[^\"\\\n]|\\.)*\"|'(?:[^'\\\n]|\\.)*'|`[^`\n]*`")
+COMMENT = re.compile(r"(?:#|//).*$")
+
+
+def _code_only(text: str) -> str:
+    """The line without its string literals and trailing comment: the word `time` in a help text reads no `time`,
+    but ``"within #{ENDPOINT_TIMEOUT} seconds"`` (an interpolation: Ruby, JS, an f-string) reads it."""
+
+    def kept(literal: re.Match[str]) -> str:
+        start = literal.start()
+        fstring = start > 0 and text[start - 1] in "fF"
+        pattern = r"[#$]?\{([^}]*)\}" if fstring else r"[#$]\{([^}]*)\}"
+        return '""' + "".join(f" {part}" for part in re.findall(pattern, literal.group(0)))
+
+    return COMMENT.sub("", STRING.sub(kept, text))
+
+
+def _bound_in(name: str, text: str) -> bool:
+    """Whether the reading chunk binds ``name`` itself: a loop variable (``for key, mapping in …``), a parameter, an
+    assignment or a declaration anywhere in it. Such a name reads the chunk's own value, never another file's."""
+    word = re.escape(name)
+    targets = r"[\w\s,()\[\]{}$]*"  # `key, mapping`, `(const [a, b]`
+    return bool(
+        re.search(rf"\bfor\s*\(?\s*(?:(?:const|let|var)\s+)?{targets}(?<![\w$]){word}\b{targets}\s(?:in|of)\b", text)
+        or re.search(rf"^\s*{MODIFIERS}\$?{word}\s*(?::[^=\n]*)?(?::=|=(?![=>~]))", text, re.MULTILINE)
+        or any(
+            re.search(rf"(?<![\w$.]){word}\b", re.sub(r"=\s*[^,)}\]]+", "", params))  # `days = DAYS` reads DAYS
+            for params in re.findall(r"(?:\bdef|\bfunction|\bfunc|\bfn)\s*[\w$]*\s*\(([^)]*)\)", text)
+        )
+        or re.search(rf"\b(?:const|let|var)\s*[{{\[][^=]*(?<![\w$]){word}\b[^=]*[}}\]]\s*=", text)
+    )
+
+
 def values_read(lines: Sequence[KeyLine], chunk: Chunk, candidates: Iterable[Chunk]) -> list[Value]:
     """Names read in ``lines`` (not set inside ``chunk`` itself) whose literal value is set in one of
     ``candidates`` (other chunks of the same file first), at most ``MAX_VALUES``."""
@@ -62,11 +95,11 @@ def values_read(lines: Sequence[KeyLine], chunk: Chunk, candidates: Iterable[Chu
     found: list[Value] = []
     seen: set[str] = set()
     for line in lines:
-        for name in NAME.findall(line.text):
+        for name in NAME.findall(_code_only(line.text)):
             if name in seen or len(name) < 3 or name.lower() in COMMON:
                 continue
             seen.add(name)
-            if re.search(rf"^\s*{MODIFIERS}\$?{re.escape(name)}\s*=", line.text):
+            if re.search(rf"^\s*{MODIFIERS}\$?{re.escape(name)}\s*=", line.text) or _bound_in(name, chunk.text):
                 continue
             for other in others:
                 setting = _set_in(name, other)
