@@ -24,9 +24,11 @@ def explain_index(index: Index, question: str, query: str, filters: Filters | No
     if not asks_for_translations(question):
         table = index.files.table
         catalogs = table.derived("translation catalogs", lambda: catalog_paths(table.rows_by_path()))
-        kept = [hit for hit in hits if hit.chunk.path not in catalogs]
-        hits, files = kept or hits, [path for path in files if path not in catalogs] if kept else files
-    if not hits:
+        kept_hits = [hit for hit in hits if hit.chunk.path not in catalogs]
+        kept_files = [path for path in files if path not in catalogs]
+        if kept_files:  # the answer reads the best other files even when catalogs filled the whole pool
+            hits, files = kept_hits, kept_files
+    if not files:
         return None
     mask_of = filters.mask if filters is not None and filters.active else None
     context = AnswerContext.from_index(index, hits, files, mask_of)
