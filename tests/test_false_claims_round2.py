@@ -340,3 +340,38 @@ def test_real_answers_name_the_class_and_the_component_not_their_first_member(ap
     text = extractive_text(apps_home, "ledger", "Where does the share page work out its path?")
     assert "`SharePage.handleCollapse`" not in text, text
     assert "`SharePage (+1)` (`app/javascript/SharePage.jsx:4-11`)" in text, text
+
+
+def test_a_parameter_of_an_arrow_function_or_a_lambda_is_the_readers_own() -> None:
+    """NodeBB's "It reads `uids` (set in `activitypub/notes.js`)" was the arrow function's own parameter."""
+    notes = _chunk("src/activitypub/notes.js", "javascript", "", "const uids = [1, 2, 3];",
+                   kind="module")  # fmt: skip
+    reader = _chunk("src/user/digest.js", "javascript", "Digest.send",
+                    "Digest.send = async function (data) {\n"
+                    "\tawait batch.processSortedSet(key, async (uids) => {\n"
+                    "\t\tawait Promise.all(uids.map(sendOne));\n\t});\n};")  # fmt: skip
+    assert values_read([KeyLine(3, reader.text.split("\n")[2])], reader, [notes]) == []
+    single = _chunk("src/user/digest.js", "javascript", "Digest.send",
+                    "Digest.send = function (data) {\n\treturn data.map(uids => uids.length);\n};")  # fmt: skip
+    assert values_read([KeyLine(2, single.text.split("\n")[1])], single, [notes]) == []
+    python = _chunk("app/sort.py", "python", "ordered",
+                    "def ordered(rows):\n    return sorted(rows, key=lambda uids: uids)")  # fmt: skip
+    assert values_read([KeyLine(2, python.text.split("\n")[1])], python, [notes]) == []
+    outside = _chunk("src/user/digest.js", "javascript", "Digest.count",
+                     "Digest.count = function (data) {\n\treturn uids.length;\n};")  # fmt: skip
+    read = values_read([KeyLine(2, outside.text.split("\n")[1])], outside, [notes])
+    assert [value.name for value in read] == ["uids"]  # a name the reader does not bind still reads the other's
+
+
+def test_an_outcome_is_quoted_without_its_return_keyword() -> None:
+    """'`_get_synced_identity` returns `return identity`' said the verb twice."""
+    from codeqa.answer.explanation.walk import outcome_said
+
+    assert outcome_said("        return identity") == "identity"
+    assert outcome_said("return redirect(url_for('auth.login'))") == "redirect(url_for('auth.login'))"
+    assert outcome_said("returned = compute()") == "returned = compute()"
+    view = _chunk("app/views.py", "python", "login",
+                  "def login(request):\n    user = authenticate(request)\n    auth_login(request, user)\n"
+                  "    return redirect(next_url(request))", layer="view")  # fmt: skip
+    opening = _opening(view, "How does user authentication flow through the system?")
+    assert "`return " not in opening, opening

@@ -28,7 +28,7 @@ from codeqa.answer.explanation.mechanism import Match
 from codeqa.answer.explanation.outline import display_name, holder_at, name_at
 from codeqa.answer.explanation.phrasing import said_of
 from codeqa.answer.explanation.roles_said import shows_role
-from codeqa.answer.explanation.walk import ERROR_LINE
+from codeqa.answer.explanation.walk import ERROR_LINE, outcome_said
 from codeqa.answer.rendering.injection import instruction_like
 from codeqa.answer.rendering.render import code_span
 from codeqa.symbols import short_names
@@ -237,8 +237,8 @@ def _outcome_sentence(found: Sequence[tuple[str, Step, KeyLine]]) -> Sentence | 
     for verb, step, line in found:
         at_md, at_plain = _at(step, line.line)
         name = name_at(step.chunk, line.line)
-        md.append(f"{code_span(name)} {verb} {code_span(_quote(line.text))} ({at_md})")
-        plain.append(f"{name} {verb} {_quote(line.text)} ({at_plain})")
+        md.append(f"{code_span(name)} {verb} {code_span(_quote(outcome_said(line.text)))} ({at_md})")
+        plain.append(f"{name} {verb} {_quote(outcome_said(line.text))} ({at_plain})")
     return Sentence("Then " + "; ".join(md) + ".", "Then " + "; ".join(plain) + ".")
 
 

@@ -73,8 +73,9 @@ def _code_only(text: str) -> str:
 
 
 def _bound_in(name: str, text: str) -> bool:
-    """Whether the reading chunk binds ``name`` itself: a loop variable (``for key, mapping in …``), a parameter, an
-    assignment or a declaration anywhere in it. Such a name reads the chunk's own value, never another file's."""
+    """Whether the reading chunk binds ``name`` itself: a loop variable (``for key, mapping in …``), a parameter (of
+    a function, an arrow function or a lambda), an assignment or a declaration anywhere in it. Such a name reads
+    the chunk's own value, never another file's."""
     word = re.escape(name)
     targets = r"[\w\s,()\[\]{}$]*"  # `key, mapping`, `(const [a, b]`
     return bool(
@@ -82,8 +83,13 @@ def _bound_in(name: str, text: str) -> bool:
         or re.search(rf"^\s*{MODIFIERS}\$?{word}\s*(?::[^=\n]*)?(?::=|=(?![=>~]))", text, re.MULTILINE)
         or any(
             re.search(rf"(?<![\w$.]){word}\b", re.sub(r"=\s*[^,)}\]]+", "", params))  # `days = DAYS` reads DAYS
-            for params in re.findall(r"(?:\bdef|\bfunction|\bfunc|\bfn)\s*[\w$]*\s*\(([^)]*)\)", text)
+            for params in [
+                *re.findall(r"(?:\bdef|\bfunction|\bfunc|\bfn)\s*[\w$]*\s*\(([^)]*)\)", text),
+                *re.findall(r"\(([^()]*)\)\s*(?::\s*[\w$<>\[\]|.,\s]+)?=>", text),  # `async (uids) =>`
+                *re.findall(r"\blambda\b([^:\n]*):", text),
+            ]
         )
+        or re.search(rf"(?<![\w$.]){word}\s*=>", text)  # `uid => …`
         or re.search(rf"\b(?:const|let|var)\s*[{{\[][^=]*(?<![\w$]){word}\b[^=]*[}}\]]\s*=", text)
     )
 

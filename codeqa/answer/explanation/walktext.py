@@ -7,7 +7,7 @@ import re
 
 from codeqa.answer.explanation.flow import Use
 from codeqa.answer.explanation.outline import display_name
-from codeqa.answer.explanation.walk import Walk
+from codeqa.answer.explanation.walk import Walk, outcome_said
 from codeqa.answer.rendering.render import code_span
 from codeqa.records import Chunk
 
@@ -50,9 +50,9 @@ def walk_steps(found: Walk) -> list[tuple[str, str]]:
         rows.append((f"{last}. {named_md}: the calls could be checked this far.",
                      f"{last}. {named}: the calls could be checked this far."))  # fmt: skip
     else:
-        where = f"{outcome.chunk.path}:{outcome.line}"
-        rows.append((f"{last}. {named_md} {outcome.verb} {code_span(_quote(outcome.text))} ({code_span(where)}).",
-                     f"{last}. {named} {outcome.verb} {_quote(outcome.text)} ({where})."))  # fmt: skip
+        where, said = f"{outcome.chunk.path}:{outcome.line}", _quote(outcome_said(outcome.text))
+        rows.append((f"{last}. {named_md} {outcome.verb} {code_span(said)} ({code_span(where)}).",
+                     f"{last}. {named} {outcome.verb} {said} ({where})."))  # fmt: skip
     return rows
 
 
@@ -64,6 +64,6 @@ def response_sentence(found: Walk) -> tuple[str, str] | None:
         return None
     where = f"{response.chunk.path}:{response.line}"
     markdown = (f"**What happens:** {code_span(found.entry_name)} then {response.verb} "
-                f"{code_span(_quote(response.text))} ({code_span(where)}).")  # fmt: skip
-    plain = f"What happens: {found.entry_name} then {response.verb} {_quote(response.text)} ({where})."
+                f"{code_span(_quote(outcome_said(response.text)))} ({code_span(where)}).")  # fmt: skip
+    plain = f"What happens: {found.entry_name} then {response.verb} {_quote(outcome_said(response.text))} ({where})."
     return markdown, plain
