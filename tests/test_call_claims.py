@@ -419,7 +419,7 @@ def _chunk(path: str, language: str, symbol: str, text: str = "", start: int = 1
 )
 def test_a_link_found_by_name_stands_only_where_a_name_can_tell(user: tuple, used: tuple, line: str,
                                                                  holds: bool) -> None:  # fmt: skip
-    from codeqa.answer.explanation.claims import holds_by_name
+    from codeqa.answer.explanation.byname import holds_by_name
     from codeqa.answer.explanation.flow import Use
 
     caller, callee = _chunk(*user, text=line), _chunk(*used[:3], text=used[3])

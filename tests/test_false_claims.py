@@ -19,7 +19,8 @@ import pytest
 
 from codeqa.answer.context import AnswerContext
 from codeqa.answer.explanation.branches import asks_api, no_answer, off_api_path
-from codeqa.answer.explanation.claims import _with_holder, consistent_chain, holds_by_name
+from codeqa.answer.explanation.byname import holds_by_name
+from codeqa.answer.explanation.claims import _with_holder, consistent_chain
 from codeqa.answer.explanation.extractive import VERBS, extractive_answer
 from codeqa.answer.explanation.flow import Use
 from codeqa.answer.explanation.outline import display_name, summary

@@ -20,7 +20,7 @@ from __future__ import annotations
 from pathlib import Path
 
 from codeqa.answer.context import AnswerContext
-from codeqa.answer.explanation.claims import holds_by_name
+from codeqa.answer.explanation.byname import holds_by_name
 from codeqa.answer.explanation.extractive import extractive_answer
 from codeqa.answer.explanation.flow import Use
 from codeqa.answer.explanation.keylines import KeyLine
@@ -365,7 +365,7 @@ def test_a_parameter_of_an_arrow_function_or_a_lambda_is_the_readers_own() -> No
 
 def test_an_outcome_is_quoted_without_its_return_keyword() -> None:
     """'`_get_synced_identity` returns `return identity`' said the verb twice."""
-    from codeqa.answer.explanation.walk import outcome_said
+    from codeqa.answer.explanation.walktext import outcome_said
 
     assert outcome_said("        return identity") == "identity"
     assert outcome_said("return redirect(url_for('auth.login'))") == "redirect(url_for('auth.login'))"

@@ -12,12 +12,7 @@ A claim that fails is dropped, never softened into "uses". A "uses" link is drop
 the name to something else (an import from another module, a module-level variable), or where the name is an
 attribute (``request.profile``) and B's definition a function, not a method. Languages without a
 resolver keep ``flow.link``'s check and are counted apart (``by_name``), with what a name alone can still rule out
-(``holds_by_name``): B must run in A's runtime (a PHP ``env()`` call is no link to a YAML workflow, a JavaScript
-``join`` none to a JSON translation file), and a method called on a receiver must be B's: ``$request->user()`` is
-not ``Album::user``, ``res.render`` not the app's ``render``, ``Transfer.inflow_transaction`` not
-``Transfer::Creator#inflow_transaction``. A receiver is B's when it is ``this``/``self`` in B's own file or class
-family, B's class by name, a variable named after B's class, or B's module. Every answer counts its call claims:
-made, verified, dropped.
+(``byname.holds_by_name``). Every answer counts its call claims: made, verified, dropped.
 """
 
 from __future__ import annotations
@@ -25,14 +20,13 @@ from __future__ import annotations
 import re
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field, replace
-from pathlib import PurePosixPath
 
 from codeqa.answer.context import AnswerContext
+from codeqa.answer.explanation.byname import holds_by_name
 from codeqa.answer.explanation.flow import Use, find_uses, link
 from codeqa.answer.explanation.outline import holder_at
 from codeqa.chunk.resolve.calls import CallSite, call_sites, names_in, use_reaches
 from codeqa.chunk.tags import text_of
-from codeqa.languages import runtime
 from codeqa.records import Chunk
 from codeqa.symbols import qualified_names, short_name
 
@@ -179,140 +173,6 @@ def _with_holder(user: Chunk, use: Use) -> Use | None:
     body = [line for line in user.text.split("\n") if line.strip()]
     module_level = any(not line[:1].isspace() for line in body)  # a chunk that is one method's body stays indented
     return None if module_level and qualified_names(user.symbol) else use
-
-
-CONSTRUCTORS = frozenset({"new"})  # Ruby's X.new runs X#initialize
-SELF_RECEIVERS = frozenset({"this", "self", "static", "parent", "super", "cls", ""})
-_RECEIVER = r"(?P<receiver>[$@]{{0,2}}\w+)(?:\([^()]*\))?\s*(?:\.|\?\.|->|::|#)\s*{name}(?![\w?!])"
-# a definition of {name} in the callee's lines, in the languages checked by name
-_DEFINES = (
-    r"\bdef\s+(?:self\.)?{name}(?![\w?!])|\bfunction\s+{name}\b|\bfunc\s+(?:\([^)]*\)\s*)?{name}\b|\bfn\s+{name}\b|"
-    r"^\s*(?:(?:public|private|protected|internal|static|async|final|override|abstract|export|default|get|set|"
-    r"suspend|open)\s+)*(?:[\w<>\[\],?]+\s+)?{name}\s*(?:<[^>]*>)?\s*\(|"
-    r"\b{name}\s*[:=]\s*(?:async\s+)?(?:function\b|\([^)]*\)\s*=>|\w+\s*=>)|"
-    r"\b(?:scope|has_many|has_one|belongs_to|has_and_belongs_to_many|delegate|alias_method)\s+:{name}\b|"
-    r"\battr_(?:reader|writer|accessor)\b.*:{name}\b|\bdefp?\s+{name}\b"
-)
-
-
-_BUILDS = r"\bdef\s+initialize\b|\bfunction\s+__construct\b|^\s*constructor\s*\(|^\s*class\s+(?:[\w:]*::)?{owner}\b"
-
-
-def _same_namespace(receiver: str, written: str, used: Chunk, user_file: str) -> bool:
-    """``MarketDataImporter.new`` is not ``Account::MarketDataImporter``'s (unless written inside ``Account``), and
-    ``Account::MarketDataImporter.new`` not the top-level ``MarketDataImporter``'s."""
-    name = re.escape(receiver)
-    prefix = re.search(rf"((?:\w+::)+){name}\s*\.\s*new\b", written)
-    declared = re.search(rf"^\s*class\s+((?:\w+::)*){name}\b", used.text, re.MULTILINE)
-    if declared is None:
-        return True  # the constructor's piece of the class: its namespace is not in these lines
-    namespace, wanted = declared.group(1), prefix.group(1) if prefix else ""
-    if namespace == wanted:
-        return True
-    if not namespace and wanted:  # `class MarketDataImporter` nested in `module Account` of account/…: by its folder
-        folder = "/".join(re.sub(r"(?<=[a-z0-9])(?=[A-Z])", "_", part).lower() for part in wanted.split("::") if part)
-        return f"{folder}/" in used.path
-    outer = namespace.split("::")[0]
-    return not wanted and bool(outer) and bool(re.search(rf"^\s*(?:module|class)\s+{outer}\b", user_file, re.M))
-
-
-def holds_by_name(user: Chunk, used: Chunk, use: Use, user_file: str) -> bool:
-    """Whether a link found by name alone (no resolver for the language) can stand: ``used`` runs in ``user``'s
-    runtime, and a method reached through a receiver belongs to ``used`` (see the module docstring)."""
-    if runtime(user.language) is None or runtime(user.language) != runtime(used.language):
-        return False
-    written = re.search(_RECEIVER.format(name=re.escape(short_name(use.name))), use.text)
-    method = short_name(use.name)
-    owners = _owners(used, method)
-    if written is None:  # a bare name: flow.link found it where the caller's imports reach
-        return used.path == user.path or _bare_name_holds(user, used, method, use.text, user_file, owners)
-    receiver = written.group("receiver").lstrip("$@")
-    module = PurePosixPath(used.path).stem.split(".")[0]
-    if method in CONSTRUCTORS and (receiver in owners or receiver == module):
-        # LoginService.new: the class's own constructor, in the lines that define it or open the class (not a later
-        # piece of the class: its private helpers, its `class << self`)
-        return bool(re.search(_BUILDS.format(owner=re.escape(receiver)), used.text, re.MULTILINE)) and _same_namespace(
-            receiver, use.text, used, user_file
-        )
-    if not re.search(_DEFINES.format(name=re.escape(method)), used.text, re.MULTILINE):
-        return False  # the receiver's method is not in the lines cited for it (a framework's, or another piece's)
-    if receiver in SELF_RECEIVERS:  # in B's own file, or the caller's class extends or mixes in B's class
-        return used.path == user.path or any(re.search(_INHERITS.format(owner=re.escape(owner)), user_file, re.M)
-                                             for owner in owners)  # fmt: skip
-    if receiver in owners or receiver == module:
-        return True
-    return receiver[:1].islower() and receiver.lower() in {owner.lower() for owner in owners}
-
-
-# the caller's class extends or mixes in {owner}: `extends`, an indented PHP trait `use`, Ruby `include` or `<`,
-# a Python base (a top-level PHP `use App\Models\X;` only imports X: `$this->author` is then not X's)
-_INHERITS = (
-    r"\b(?:extends|implements|include|prepend|extend)\s+[\w\\:.]*\b{owner}\b|^\s+use\s+[\w\\]*\b{owner}\b"
-    r"|\bclass\s+[\w:]+\s*<\s*[\w:]*\b{owner}\b|\bclass\s+\w+\s*\([^)]*\b{owner}\b"
-)
-_OWN_DEFINITION = (
-    r"\b(?:function\*?|def|func|fn)\s+{name}\b|\b(?:const|let|var)\s+{name}\s*="
-    r"|^\s*{name}\s*:\s*(?:async\s+)?function\b"
-    # a parameter (not a type hint: ``PasswordAuthenticator $authenticator`` names a class)
-    r"|\bfunction\b[^(\n]*\((?:[^)]*,)?\s*{name}\s*[,)=:]|\(\s*(?:[\w$]+\s*,\s*)*{name}\s*(?:,\s*[\w$]+\s*)*\)\s*=>"
-    r"|(?<![\w$.]){name}\s*=>"
-    # a Rails association or attribute of the caller's model (`belongs_to :inflow_transaction`)
-    r"|\b(?:belongs_to|has_many|has_one|has_and_belongs_to_many|attribute|delegate)\s+:{name}\b"
-)
-# a binding inside a function body (`\t\tconst done = function (data) {`): no other file can call it
-_LOCAL_BINDING = r"^[ \t]+(?:const|let|var)\s+{name}\s*="
-_PHP_IMPORT = r"^\s*use\s+\\?(?P<path>[\w\\]+\\{name})\s*;"
-_JS_PACKAGE_IMPORT = r"^\s*import\b[^;]*\b{name}\b[^;]*\bfrom\s+['\"](?P<path>[^'\"./@~][^'\"]*)['\"]"
-
-
-def _owners(used: Chunk, method: str) -> set[str]:
-    """The classes ``method`` of ``used`` may belong to: its owner, or the chunk's own class when the chunk is the
-    whole class (a method of the chunk is no owner: `family.destroy` is not a call on the chunk's `family` method)."""
-    owners = {q.rpartition(".")[0].rpartition(".")[2] if q.rpartition(".")[2] == method else q.rpartition(".")[2]
-              for q in qualified_names(used.symbol)}  # fmt: skip
-    return {owner for owner in owners if owner[:1].isupper()}
-
-
-# an instance method inside a class: Ruby `  def mail` (not `def self.mail`), a PHP method
-_RUBY_INSTANCE_METHOD = r"^\s+def\s+(?!self\.){name}(?![\w?!])"
-_PHP_METHOD = r"^\s+(?:(?:public|protected|private|final|abstract)\s+)*function\s+{name}\b"
-
-
-def _bare_name_holds(user: Chunk, used: Chunk, name: str, use_text: str, user_file: str, owners: set[str]) -> bool:
-    """A bare call to another file's ``name`` stands unless the caller's file binds the name (a parameter, its own
-    definition, an import from elsewhere), the callee's is local to a function, or the callee is an instance method
-    the caller cannot reach without a receiver: in PHP never (it needs ``$this->``), in Ruby only from its own class
-    or one that inherits or includes it (ActionMailer's ``mail(...)`` is not ``DocMailerMaker#mail``)."""
-    escaped = re.escape(name)
-    if re.match(rf"\s*(?:\??\.|->|::|&\.)\s*{escaped}(?![\w?!])", use_text):
-        return True  # a member call whose receiver is on a line above (`->accessible()` in a chained query)
-    if re.search(_LOCAL_BINDING.format(name=escaped), used.text, re.MULTILINE):
-        return False
-    if _bound_elsewhere(name, used, user_file):
-        return False
-    if user.language == "php" and re.search(_PHP_METHOD.format(name=escaped), used.text, re.MULTILINE):
-        return False
-    in_class = re.search(r"^\s*class\s", used.text, re.MULTILINE)
-    if user.language == "ruby" and in_class and re.search(_RUBY_INSTANCE_METHOD.format(name=escaped), used.text, re.M):
-        return any(re.search(_INHERITS.format(owner=re.escape(owner)), user_file, re.M) for owner in owners)
-    return True
-
-
-def _bound_elsewhere(name: str, used: Chunk, user_file: str) -> bool:
-    """Whether the caller's file binds ``name`` itself, so that it cannot mean ``used``'s definition: it defines
-    it (Vue's local ``const play``), imports it from a package (``import { play } from 'howler'``), or imports
-    it under a PHP namespace that is not ``used``'s file (``use Illuminate\\…\\Middleware``)."""
-    escaped = re.escape(name)
-    if re.search(_OWN_DEFINITION.format(name=escaped), user_file, re.MULTILINE):
-        return True
-    if re.search(_JS_PACKAGE_IMPORT.format(name=escaped), user_file, re.MULTILINE):
-        return True
-    php = re.search(_PHP_IMPORT.format(name=escaped), user_file, re.MULTILINE)
-    if php is None:
-        return False
-    parts = [part.lower() for part in php.group("path").split("\\")]
-    stem = PurePosixPath(used.path).with_suffix("").as_posix().lower()
-    return not stem.endswith("/".join(parts[-2:]))
 
 
 def _callee(site: CallSite, caller_path: str, used: Chunk, wanted: Sequence[str]) -> str:

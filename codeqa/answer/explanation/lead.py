@@ -28,7 +28,9 @@ from codeqa.answer.explanation.mechanism import Match
 from codeqa.answer.explanation.outline import display_name, holder_at, name_at
 from codeqa.answer.explanation.phrasing import said_of
 from codeqa.answer.explanation.roles_said import shows_role
-from codeqa.answer.explanation.walk import ERROR_LINE, outcome_said
+from codeqa.answer.explanation.values import value_said
+from codeqa.answer.explanation.walk import ERROR_LINE
+from codeqa.answer.explanation.walktext import outcome_said
 from codeqa.answer.rendering.injection import instruction_like
 from codeqa.answer.rendering.render import code_span
 from codeqa.symbols import short_names
@@ -72,7 +74,6 @@ OUTCOMES = (
 
 
 COMPARED = re.compile(r"(?:[=!]==?|[<>]=?)\s*[45]\d\d\b|\b[45]\d\d\s*(?:[=!]==?|[<>]=?)")  # a status tested: no answer
-AMOUNT = re.compile(r"^\s*(?:[-\d.+*/ ()_]+|\"[^\"]*\"|'[^']*'|\d[\w.* ]*)\s*[;,]?\s*$")
 
 
 @dataclass(frozen=True)
@@ -243,14 +244,8 @@ def _outcome_sentence(found: Sequence[tuple[str, Step, KeyLine]]) -> Sentence | 
 
 
 def _value_sentence(explanation: Explanation) -> Sentence | None:
-    for step in explanation.best_first[:2]:
-        for value in step.values:
-            if not AMOUNT.search(value.line.text.split("=", 1)[-1]):
-                continue  # a value sentence is for an amount or a name set once (not a constructor call)
-            where = f"{value.chunk.path}:{value.line.line}"
-            text = _quote(value.line.text)
-            return Sentence(f"It reads {code_span(text)} ({code_span(where)}).", f"It reads {text} ({where}).")
-    return None
+    said = value_said([value for step in explanation.best_first[:2] for value in step.values], QUOTE_CHARS)
+    return Sentence(*said) if said else None
 
 
 def weak(explanation: Explanation) -> bool:

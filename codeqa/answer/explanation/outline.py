@@ -191,3 +191,26 @@ def holder_at(chunk: Chunk, line: int) -> str | None:
         chunk_name = display_name(chunk).split(" (+", 1)[0]
         return chunk_name if chunk_name.rpartition(".")[2] == name.rpartition(".")[2] else name
     return None
+
+
+COMMENT_OR_DECORATOR = re.compile(r"^\s*(?:#|//|/\*|\*|@|--)")
+
+
+def continues_definition(chunk: Chunk, name: str) -> bool:
+    """Whether ``chunk`` is a later piece of a definition named ``name`` (its first code line does not open it)."""
+    short = re.split(r"[.#:]", name)[-1]
+    first = next((line for line in chunk.text.split("\n") if line.strip() and not COMMENT_OR_DECORATOR.match(line)), "")
+    return not re.search(rf"(?<![\w$.]){re.escape(short)}\s*(?:<[^>]*>)?\s*[(=:{{]|\b(?:class|module)\s", first)
+
+
+def is_class_piece(chunk: Chunk) -> bool:
+    """A chunk named after a class that holds its class-level lines and methods (``rescue_from …`` then
+    ``def force_json_format``): it is no method."""
+    names = qualified_names(chunk.symbol)
+    first = display_name(chunk).split(" (+", 1)[0]
+    return (
+        len(names) > 1
+        and names[0] == first
+        and is_container(first)
+        and all(name.startswith(first + ".") for name in names[1:])
+    )

@@ -10,6 +10,7 @@ from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 
 from codeqa.answer.explanation.keylines import KeyLine, clip
+from codeqa.answer.rendering.render import code_span
 from codeqa.records import Chunk, ChunkKind
 
 NAME = re.compile(r"(?<![\w$.])\$?([A-Za-z_][\w]*)")
@@ -18,6 +19,7 @@ MODIFIERS = r"(?:(?:export|const|let|var|final|static|public|private|protected|r
 CONSTRUCTED = re.compile(r"\s*(?:new\s+)?[A-Za-z_][\w.]*\s*\(")  # an object built by a call, not a literal
 CLOSING = re.compile(r"^\s*(?:[)}\]]|end\b)")
 MAX_VALUES = 2  # per source
+AMOUNT = re.compile(r"^\s*(?:[-\d.+*/ ()_]+|\"[^\"]*\"|'[^']*'|\d[\w.* ]*)\s*[;,]?\s*$")
 COMMON = frozenset(
     "self this true false none null nil undefined return new await async const let var".split()  # noqa: SIM905
 )
@@ -115,3 +117,14 @@ def values_read(lines: Sequence[KeyLine], chunk: Chunk, candidates: Iterable[Chu
             if len(found) >= MAX_VALUES:
                 return found
     return found
+
+
+def value_said(values: Sequence[Value], limit: int) -> tuple[str, str] | None:
+    """ "It reads `X = 3` (`path:n`)." (markdown, plain) for the first value that is an amount or a name set once
+    (not a constructor call), its line cut at ``limit`` characters; None when there is none."""
+    for value in values:
+        if AMOUNT.search(value.line.text.split("=", 1)[-1]):
+            where, flat = f"{value.chunk.path}:{value.line.line}", " ".join(value.line.text.split())
+            text = flat if len(flat) <= limit else flat[: limit - 1] + "…"
+            return f"It reads {code_span(text)} ({code_span(where)}).", f"It reads {text} ({where})."
+    return None

@@ -105,12 +105,6 @@ class Walk:
         return [self.entry, *(hop.callee for hop in self.hops)]
 
 
-def outcome_said(text: str) -> str:
-    """An outcome's line as a sentence quotes it: without its ``return`` keyword, which the verb already says
-    ("returns `identity`", "answers with `redirect(url_for(…))`", not "returns `return identity`")."""
-    return re.sub(r"^\s*return\s+(?=\S)", "", text)
-
-
 def asks_flow(question: str) -> bool:
     return bool(ASKS_FLOW.search(question)) and not PLACEMENT.search(question)
 

@@ -7,7 +7,7 @@ import re
 
 from codeqa.answer.explanation.flow import Use
 from codeqa.answer.explanation.outline import display_name
-from codeqa.answer.explanation.walk import Walk, outcome_said
+from codeqa.answer.explanation.walk import Walk
 from codeqa.answer.rendering.render import code_span
 from codeqa.records import Chunk
 
@@ -22,6 +22,12 @@ def _enqueues(use: Use) -> bool:
 
 def _cited(name: str, chunk: Chunk) -> tuple[str, str]:
     return f"{code_span(name)} ({code_span(chunk.location)})", f"{name} ({chunk.location})"
+
+
+def outcome_said(text: str) -> str:
+    """An outcome's line as a sentence quotes it: without its ``return`` keyword, which the verb already says
+    ("returns `identity`", "answers with `redirect(url_for(…))`", not "returns `return identity`")."""
+    return re.sub(r"^\s*return\s+(?=\S)", "", text)
 
 
 def _quote(text: str, limit: int = 90) -> str:
