@@ -12,7 +12,7 @@ import json
 import re
 from pathlib import Path
 
-from codeqa.answer.explanation.catalogs import asks_for_translations, catalog_paths
+from codeqa.retrieve.catalogs import asks_for_translations, catalog_paths
 from tests.helpers import extractive_text
 
 MESSAGES = {
@@ -113,3 +113,19 @@ def test_which_questions_ask_about_translations() -> None:
     assert asks_for_translations("How does i18n work here?")
     assert not asks_for_translations("What happens when an API request fails?")
     assert not asks_for_translations("How does user authentication flow through the system?")
+
+
+def test_retrieval_ranks_the_catalogs_after_the_code_unless_translations_are_asked_for(apps_home: Path) -> None:
+    """The catalogs are translations in retrieval too (``roles``): the code's files come first in the file list, so a
+    real-size app's catalogs no longer take the places the second stage and the answer read (NodeBB: 4,080)."""
+    from codeqa.config import Settings
+    from codeqa.index import Index
+    from codeqa.retrieve import retrieve
+
+    index = Index.open("forum", Settings(home=apps_home))
+    files = [f.path for f in retrieve(index, "What happens when an API request fails?", k=24).files]
+    catalogs = [n for n, path in enumerate(files) if path.startswith("public/language/")]
+    code = [n for n, path in enumerate(files) if path.startswith("src/")]
+    assert catalogs and code and max(code) < min(catalogs), files
+    asked = [f.path for f in retrieve(index, "Where are the error messages in other languages?", k=24).files]
+    assert any(path.startswith("public/language/") for path in asked[:3]), asked  # asked for: no longer after the code

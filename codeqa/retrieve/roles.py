@@ -23,6 +23,7 @@ import numpy as np
 from scipy import sparse
 
 from codeqa.chunk.path_rules import path_role
+from codeqa.retrieve.catalogs import catalog_paths
 
 
 class Role(StrEnum):
@@ -98,12 +99,14 @@ def role_of(path: str) -> Role:
 
 def roles_from_evidence(paths: Sequence[str], code: Sequence[bool], users: sparse.csr_matrix) -> list[Role]:
     """Each file's role: its path's, unless that is a naming habit, the file is ``code`` (a programming language)
-    and ``MIN_SOURCE_USERS`` source files use it.
+    and ``MIN_SOURCE_USERS`` source files use it; a translation catalog (``catalogs``) is a translation wherever it is.
 
     ``users[a, b] > 0`` when file ``a`` uses a name that file ``b`` defines (files numbered as ``paths``).
     """
     proposed = [path_role(path) for path in paths]
     roles = [Role(role) if role else Role.SOURCE for role, _ in proposed]
+    catalogs = catalog_paths(paths)  # NodeBB's public/language/<code>/*.json: no path word says "translations"
+    roles = [Role.I18N if catalogs and path in catalogs else role for path, role in zip(paths, roles, strict=True)]
     weak = [number for number, (_, habit) in enumerate(proposed) if habit and code[number]]
     if not weak:
         return roles

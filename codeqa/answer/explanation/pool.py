@@ -9,10 +9,10 @@ translations: forty copies of the same messages otherwise take the best files of
 from __future__ import annotations
 
 from codeqa.answer.context import AnswerContext
-from codeqa.answer.explanation.catalogs import asks_for_translations, catalog_paths
 from codeqa.answer.explanation.explain import Explanation, explain
 from codeqa.index import Index
 from codeqa.retrieve import Filters, retrieve
+from codeqa.retrieve.catalogs import asks_for_translations, catalog_paths
 
 MAX_POOL = 60  # chunks retrieved to choose an answer's sources from
 

@@ -5,8 +5,8 @@ question uses ("API", "request", "failed") in forty copies, and on a real-size a
 (NodeBB's "what happens when an API request fails?" got six catalogs as its six best files, and the error handler
 fell out of the candidates). A file is a catalog when its path has a language code where sibling paths have others:
 at least ``MIN_LOCALES`` codes at the same place, two of them common languages (so ``src/db``, ``src/ui`` and
-``src/js`` are not taken for languages). An answer's pool leaves catalogs out unless the question asks about
-translations.
+``src/js`` are not taken for languages). Retrieval gives them the translation role (``roles``: ranked after the
+code unless the question asks for translations), and an answer's pool leaves them out unless it asks.
 """
 
 from __future__ import annotations
