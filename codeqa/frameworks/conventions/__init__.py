@@ -50,6 +50,8 @@ class Construct:
     # filters): the hook for "where would I add …"; a blueprint's or one controller's filter is not
     requires: re.Pattern[str] | None = None  # the definition the match opens must hold this (a response, …)
     unless: re.Pattern[str] | None = None  # … and must not hold this (`next(err)`: it passes errors on)
+    app_wide: re.Pattern[str] | None = None  # an error construct whose matched line holds this is the app's one place
+    # for errors (``app.register_error_handler``, not a blueprint's; an ``app.use`` error middleware, not a router's)
 
     def holds_in(self, body: str) -> bool:
         """Whether the definition the matched line opens (``body``) is what ``says`` says it is."""
@@ -130,6 +132,7 @@ def _construct(framework: str, raw: dict) -> Construct:
         bool(raw.get("every_request", False)),
         _compiled(framework, raw, "requires"),
         _compiled(framework, raw, "unless"),
+        _compiled(framework, raw, "app_wide"),
     )
 
 
