@@ -42,7 +42,8 @@ OUTCOME_SOURCES = 2  # the outcome is read in the lead and the next best source
 QUOTE_CHARS = 90  # a quoted line longer than this is cut (the full line is in the source below)
 RAISED = re.compile(r"^(?:raise|throw)\s+(?=\S)")
 OUTCOME_CHARS = 110  # an outcome is quoted whole or not at all: a longer line is not said as one
-UNFINISHED = re.compile(r"(?:[\[({,.\\+\-*/=&|:]|=>|\bdo|\band|\bor)\s*$")  # the statement goes on below
+UNFINISHED = re.compile(r"(?:[,.\\+\-*/=&|:]|=>|\bdo|\band|\bor)\s*$")  # the statement goes on below
+CLOSERS = {"(": ")", "[": "]", "{": "}"}
 WEAK = (
     "The code found answers this only loosely: no source holds a construct for it or a line naming two of the "
     "question's words. The nearest places are listed below; check them before relying on them."
@@ -86,8 +87,13 @@ class Sentence:
 
 
 def _quote(text: str) -> str:
+    """``text`` on one line, cut at ``QUOTE_CHARS``; brackets it leaves open are closed after a marked elision."""
     flat = " ".join(text.split())
-    return flat if len(flat) <= QUOTE_CHARS else flat[: QUOTE_CHARS - 1] + "…"
+    if len(flat) <= QUOTE_CHARS:
+        return _closed(flat)
+    cut = flat[: QUOTE_CHARS - 1]
+    closed = _closed(cut)
+    return closed if closed != cut else cut + "…"
 
 
 def _said(line: str) -> bool:
@@ -250,6 +256,18 @@ def _whole(line: str) -> bool:
     return len(flat) <= OUTCOME_CHARS and not UNFINISHED.search(code) and not SIGNATURE.match(code)
 
 
+def _closed(said: str) -> str:
+    """A line that opens brackets it does not close (``res.render('signup', {``) said as the call it starts:
+    ``res.render('signup', {…})``; the elision is marked, never hidden."""
+    stack: list[str] = []
+    for char in code_part(said):
+        if char in CLOSERS:
+            stack.append(CLOSERS[char])
+        elif stack and char == stack[-1]:
+            stack.pop()
+    return f"{said.rstrip()}…{''.join(reversed(stack))}" if stack else said
+
+
 def _outcome_sentence(found: Sequence[tuple[str, Step, KeyLine]]) -> Sentence | None:
     if not found:
         return None
@@ -258,7 +276,7 @@ def _outcome_sentence(found: Sequence[tuple[str, Step, KeyLine]]) -> Sentence | 
         at_md, at_plain = _at(step, line.line)
         name = name_at(step.chunk, line.line)
         said = " ".join(outcome_said(line.text).split())  # whole (``_whole``): never cut
-        said = RAISED.sub("", said) if verb == "raises" else said  # "raises `error`", not "raises `throw error;`"
+        said = _closed(RAISED.sub("", said) if verb == "raises" else said)  # "raises `error`", not "`throw error;`"
         word, condition = condition_at(step.chunk, line.line) or ("", "")  # a branch's outcome, said with its test
         when_md = f" {word} {code_span(condition)}" if word else ""
         when = f" {word} {condition}" if word else ""

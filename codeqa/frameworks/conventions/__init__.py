@@ -35,6 +35,9 @@ COMMON = "common.toml"  # constructs of any application, loaded first
 SECONDARY_INTENT = 0.5  # a construct for the question's second or third intent counts half
 
 
+UNNAMED = re.compile(r"\s*\(`it`\)")
+
+
 @dataclass(frozen=True)
 class Construct:
     framework: str
@@ -79,9 +82,10 @@ class Construct:
         taken = [value.strip() for value in match.groupdict().values() if value]
         groups = {key: (value or (taken[0] if taken else "it")).strip() for key, value in match.groupdict().items()}
         try:
-            return self.says.format(**groups)
+            said = self.says.format(**groups)
         except (KeyError, IndexError):
             return self.says
+        return UNNAMED.sub("", said)  # "(`it`)" names nothing: "checks the credentials", not "… (`it`)"
 
 
 @dataclass(frozen=True)
