@@ -152,6 +152,8 @@ def test_an_outcome_is_quoted_whole_or_as_the_call_it_starts() -> None:
     assert _closed('redirect(url_for("auth.login"))') == 'redirect(url_for("auth.login"))'
     assert not _whole('log.Info().Str("uri", v.URI).Int("status", v.Status).Str("method", v.Method).')
     assert not _whole("def login_webauthn(request: HttpRequest) -> HttpResponse:")
+    assert not _whole("    public ResponseEntity<JWTToken> authorize(@Valid @RequestBody LoginVM loginVM) {")
+    assert _whole("        return ResponseEntity.ok(authInfo);")
     assert not _whole("redirect_to " + "user_github_omniauth_authorize_path(origin: request.fullpath) " * 2)
     assert _whole("redirect_to user_github_omniauth_authorize_path(origin: request.fullpath) unless user_signed_in?")
     signup = """exports.postSignup = async (req, res, next) => {

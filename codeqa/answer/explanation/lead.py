@@ -44,6 +44,10 @@ RAISED = re.compile(r"^(?:raise|throw)\s+(?=\S)")
 OUTCOME_CHARS = 110  # an outcome is quoted whole or not at all: a longer line is not said as one
 UNFINISHED = re.compile(r"(?:[,.\\+\-*/=&|:]|=>|\bdo|\band|\bor)\s*$")  # the statement goes on below
 CLOSERS = {"(": ")", "[": "]", "{": "}"}
+METHOD_SIGNATURE = re.compile(  # a typed method's head (``public ResponseEntity<JWTToken> authorize(…) {``): no answer
+    r"^\s*(?:(?:public|private|protected|internal|static|final|async|override|abstract|synchronized|suspend)\s+)+"
+    r"[\w<>\[\],.? ]*\w\s*\("
+)
 WEAK = (
     "The code found answers this only loosely: no source holds a construct for it or a line naming two of the "
     "question's words. The nearest places are listed below; check them before relying on them."
@@ -87,13 +91,9 @@ class Sentence:
 
 
 def _quote(text: str) -> str:
-    """``text`` on one line, cut at ``QUOTE_CHARS``; brackets it leaves open are closed after a marked elision."""
+    """``text`` on one line, cut at ``QUOTE_CHARS`` (``…``); a whole line's open brackets closed after ``…``."""
     flat = " ".join(text.split())
-    if len(flat) <= QUOTE_CHARS:
-        return _closed(flat)
-    cut = flat[: QUOTE_CHARS - 1]
-    closed = _closed(cut)
-    return closed if closed != cut else cut + "…"
+    return _closed(flat) if len(flat) <= QUOTE_CHARS else flat[: QUOTE_CHARS - 1] + "…"
 
 
 def _said(line: str) -> bool:
@@ -253,7 +253,8 @@ def _whole(line: str) -> bool:
     login_webauthn(request) -> HttpResponse:`` names a response type; it answers nothing)."""
     code = code_part(line).rstrip().removesuffix(";")
     flat = " ".join(outcome_said(line).split())
-    return len(flat) <= OUTCOME_CHARS and not UNFINISHED.search(code) and not SIGNATURE.match(code)
+    signature = SIGNATURE.match(code) or METHOD_SIGNATURE.match(code)
+    return len(flat) <= OUTCOME_CHARS and not UNFINISHED.search(code) and not signature
 
 
 def _closed(said: str) -> str:
