@@ -73,3 +73,84 @@ def no_answer(chunk: Chunk, line: int, code: str) -> bool:
             return False
         indent = _indent(text)
     return False
+
+
+# a block that is itself the failure path: an except/rescue/catch, an ``else:``, a negated test
+ERROR_HEAD = re.compile(r"^\s*(?:\}\s*)?(?:except\b|rescue\b|catch\b|\}?\s*catch\b|else\s*:|if\s+not\b|unless\b)")
+SAYS_ERROR = re.compile(r"(?i)error|fail|exception|invalid|denied|reject|abort|unauthori|forbidden|not_?found")
+BLOCK_HEAD = re.compile(r"^\s*(?:\}\s*)?(?:if|elif|elsif|else|unless|when|case)\b")
+
+
+def on_error_branch(chunk: Chunk, line: int) -> bool:
+    """Whether file line ``line`` of ``chunk`` is on a failure path of its definition: in an ``except``/``rescue``/
+    ``catch``/``else:``/``if not`` block, in a test that names an error, or in a test's block whose earlier lines
+    say one (``error_for(…, message=size_error)`` then ``return redirect(url_for("auth.login"))``: the redirect is the
+    error's answer, not what happens when it works)."""
+    lines = chunk.text.split("\n")
+    position = line - chunk.start_line
+    if not 0 <= position < len(lines):
+        return False
+    indent = _indent(lines[position])
+    siblings_say = False  # a line of the line's own block, before it, names an error
+    innermost = True
+    for text in reversed(lines[:position]):
+        if not text.strip():
+            continue
+        depth = _indent(text)
+        if depth >= indent:
+            siblings_say |= innermost and depth == indent and bool(SAYS_ERROR.search(text))
+            continue
+        if FUNCTION_HEAD.match(text):
+            return False
+        if ERROR_HEAD.match(text) or (BRANCH.match(text) and SAYS_ERROR.search(text)):
+            return True
+        if innermost and siblings_say and BLOCK_HEAD.match(text):
+            return True
+        innermost, indent = False, depth
+    return False
+
+
+IF_HEAD = re.compile(r"^\s*(?:\}\s*)?(?P<word>if|unless)\b\s*(?P<cond>.*?)\s*(?::|\{|\bthen)?\s*$")
+HEADS = re.compile(  # the heads of a block whose lines run only sometimes: tests, cases, loops, handlers
+    r"^\s*(?:\}\s*)?(?:if|elif|elsif|else|unless|when|case|switch|for|foreach|while|until|except|rescue|catch|"
+    r"\}\s*catch|default)\b|^\s*(?:case\b.*|default\s*):\s*$"
+)
+CONDITION_CHARS = 60
+LOOPS = re.compile(r"^\s*(?:for|foreach|while)\b")  # ``loops=True``: a line repeated for each item still runs
+CAUGHT = re.compile(  # a handler of named exception types (not a bare ``catch (err)``, which names no type)
+    r"^\s*(?:\}\s*)?(?P<word>rescue|except|catch)\s*\(?\s*(?P<what>[A-Z][\w.]*(?:::\w+)*(?:\s*(?:,|\|)\s*[A-Z][\w.]*(?:::\w+)*)*)"
+    r"(?:\s+(?:as|=>)?\s*\w+)?\s*\)?\s*(?::|\{|\bthen)?\s*$"
+)
+
+
+def condition_at(chunk: Chunk, line: int, *, loops: bool = False) -> tuple[str, str] | None:
+    """When file line ``line`` of ``chunk`` runs, as it can be said in a few words: ``("", "")`` when it runs every
+    time its definition does, ``("when", cond)`` / ``("unless", cond)`` when one ``if``/``unless`` test with a short
+    condition holds it, None when it cannot be said so (an ``else``, a loop, a handler, tests within tests)."""
+    lines = chunk.text.split("\n")
+    position = line - chunk.start_line
+    if not 0 <= position < len(lines):
+        return None
+    indent = _indent(lines[position])
+    heads: list[str] = []
+    for text in reversed(lines[:position]):
+        if not text.strip() or _indent(text) >= indent:
+            continue
+        if FUNCTION_HEAD.match(text):
+            break
+        indent = _indent(text)
+        if HEADS.match(text) and not (loops and LOOPS.match(text)):
+            heads.append(text)
+    if not heads:
+        return "", ""
+    if len(heads) == 1 and (caught := CAUGHT.match(heads[0])):  # ``rescue Exception => e``, ``except KeyError:``
+        return f"when it {'rescues' if caught.group('word') == 'rescue' else 'catches'}", caught.group("what")
+    found = IF_HEAD.match(heads[0]) if len(heads) == 1 else None
+    if found is None:
+        return None
+    condition = found.group("cond").strip()
+    if condition.startswith("(") and condition.endswith(")"):
+        condition = condition[1:-1].strip()
+    if not condition or len(condition) > CONDITION_CHARS:
+        return None
+    return ("unless" if found.group("word") == "unless" else "when"), condition

@@ -1,20 +1,29 @@
-"""The answer's conclusion for "where would I add …?": the hook every request passes through, said as advice.
+"""The answer's conclusion for "where would I add …?" (the hook every request passes through, said as advice) and for
+"what happens when … fails?" (the one place the whole app's errors go, when its code has one).
 
 A placement question about a concern every request meets (logging, auth: ``intent.HOOK`` leads its intents) wants
 one place, not a list. The place is a construct found on a code line of an open source that is on the path of every
 request of the app (``Construct.every_request``: global middleware, an app-wide ``before_request``, a filter in
 ``ApplicationController``) — so the reason ("it sees every request") is the construct's own, checked, phrase. When
 no open source holds such a construct, nothing is recommended: a guess would read as advice.
+
+For errors, the place is an error construct whose matched line shows it is registered for the whole app
+(``Construct.app_wide``: ``app.register_error_handler``, an ``app.use`` error middleware, ``useGlobalFilters``), not
+a blueprint's or a router's; when no open source holds one, nothing is concluded here (the absence, when the whole
+index was searched, is said by ``absence``).
 """
 
 from __future__ import annotations
 
+from codeqa.answer.explanation.branches import condition_at
 from codeqa.answer.explanation.explain import Explanation, Step
 from codeqa.answer.explanation.keylines import term_score
 from codeqa.answer.explanation.mechanism import Match
 from codeqa.answer.explanation.outline import DECORATOR, display_name, holder_at
 from codeqa.answer.rendering.render import code_span
-from codeqa.frameworks.intent import HOOK
+from codeqa.frameworks.intent import HOOK, PLACEMENT
+
+ERRORS = "errors"
 
 
 def hook(explanation: Explanation) -> tuple[Step, Match] | None:
@@ -55,3 +64,38 @@ def placement(explanation: Explanation) -> tuple[str, str] | None:
                 f"{match.phrase}, at {code_span(where)}.")  # fmt: skip
     plain = f"Where to add it: in {held} ({step.chunk.location}), because it {phrase}, at {where}."
     return markdown, plain
+
+
+def errors_end(explanation: Explanation) -> tuple[Step, Match] | None:
+    """The strongest app-wide error construct among the open sources, with its source; None when the question is not
+    about errors (or asks where to add something) or no open source holds one."""
+    if explanation.intents[:1] != (ERRORS,) or PLACEMENT.search(explanation.question):
+        return None
+    found = [(match.weight, -order, -match.line, step, match)
+             for order, step in enumerate(explanation.best_first) for match in step.matches
+             if match.construct.kind == "error" and match.construct.app_wide is not None
+             and match.construct.app_wide.search(match.text)
+             and condition_at(step.chunk, match.line, loops=True) == ("", "")]  # always: no ``else``  # fmt: skip
+    if not found:
+        return None
+    *_, step, match = max(found, key=lambda item: item[:3])
+    return step, match
+
+
+def where_errors_go(explanation: Explanation) -> tuple[str, str] | None:
+    """``(markdown, plain)``: "Where errors go: to `render_error` (registered at `path:n`), because the code there
+    sends … to `render_error`; an error a handler answers itself never gets there."."""
+    found = errors_end(explanation)
+    if found is None:
+        return None
+    step, match = found
+    where = f"{step.chunk.path}:{match.line}"
+    phrase = match.phrase.replace("`", "")
+    tail = "; an error a handler answers itself never gets there."
+    if match.handler:
+        markdown = (f"**Where errors go:** to {code_span(match.handler)} (registered at {code_span(where)}), because "
+                    f"the code there {match.phrase}{tail}")  # fmt: skip
+        plain = f"Where errors go: to {match.handler} (registered at {where}), because the code there {phrase}{tail}"
+        return markdown, plain
+    markdown = f"**Where errors go:** to the code at {code_span(where)}, because it {match.phrase}{tail}"
+    return markdown, f"Where errors go: to the code at {where}, because it {phrase}{tail}"

@@ -17,10 +17,10 @@ import re
 from collections.abc import Sequence
 from dataclasses import dataclass
 
-from codeqa.answer.explanation.branches import asks_api, no_answer, off_api_path
-from codeqa.answer.explanation.conclusion import placement
+from codeqa.answer.explanation.branches import asks_api, condition_at, no_answer, off_api_path, on_error_branch
+from codeqa.answer.explanation.conclusion import placement, where_errors_go
 from codeqa.answer.explanation.explain import Explanation, Step
-from codeqa.answer.explanation.flow import code_part
+from codeqa.answer.explanation.flow import SIGNATURE, code_part
 from codeqa.answer.explanation.fold import weak_evidence
 from codeqa.answer.explanation.holders import holders_named, registered
 from codeqa.answer.explanation.keylines import COMMENT, IMPORT, KeyLine, Terms, evidence, term_score
@@ -42,6 +42,14 @@ PHRASE_WEIGHT = 0.9  # constructs below this weight (a status code, a log call) 
 OUTCOME_LINES = 2
 OUTCOME_SOURCES = 2  # the outcome is read in the lead and the next best source
 QUOTE_CHARS = 90  # a quoted line longer than this is cut (the full line is in the source below)
+RAISED = re.compile(r"^(?:raise|throw)\s+(?=\S)")
+OUTCOME_CHARS = 110  # an outcome is quoted whole or not at all: a longer line is not said as one
+UNFINISHED = re.compile(r"(?:[,.\\+\-*/=&|:]|=>|\bdo|\band|\bor)\s*$")  # the statement goes on below
+CLOSERS = {"(": ")", "[": "]", "{": "}"}
+METHOD_SIGNATURE = re.compile(  # a typed method's head (``public ResponseEntity<JWTToken> authorize(…) {``): no answer
+    r"^\s*(?:(?:public|private|protected|internal|static|final|async|override|abstract|synchronized|suspend)\s+)+"
+    r"[\w<>\[\],.? ]*\w\s*\("
+)
 WEAK = (
     "The code found answers this only loosely: no source holds a construct for it or a line naming two of the "
     "question's words. The nearest places are listed below; check them before relying on them."
@@ -73,6 +81,7 @@ OUTCOMES = (
 )  # fmt: skip
 
 
+ERROR_FIELD = re.compile(r"\b(?:err|error|e|ex|exc|exception)\.status\w*\s*=[^=]")  # an error object's field: no answer
 COMPARED = re.compile(r"(?:[=!]==?|[<>]=?)\s*[45]\d\d\b|\b[45]\d\d\s*(?:[=!]==?|[<>]=?)")  # a status tested: no answer
 
 
@@ -83,8 +92,9 @@ class Sentence:
 
 
 def _quote(text: str) -> str:
+    """``text`` on one line, cut at ``QUOTE_CHARS`` (``…``); a whole line's open brackets closed after ``…``."""
     flat = " ".join(text.split())
-    return flat if len(flat) <= QUOTE_CHARS else flat[: QUOTE_CHARS - 1] + "…"
+    return _closed(flat) if len(flat) <= QUOTE_CHARS else flat[: QUOTE_CHARS - 1] + "…"
 
 
 def _said(line: str) -> bool:
@@ -214,21 +224,50 @@ def _outcomes(explanation: Explanation, skip: set[tuple[str, int]]) -> list[tupl
     errors = "errors" in explanation.intents  # else an error branch is not what happens (a 400, a raise)
     api = asks_api(explanation.question)  # then the browser's branch is not what happens either
     for step in explanation.best_first[:OUTCOME_SOURCES]:
+        # asked about failing, an error's answer (a 404, a 500) is what happens before a success redirect is
+        lines = sorted(step.lines, key=lambda line: not ERROR_LINE.search(code_part(line.text)))
+        lines = lines if errors else step.lines
         for verb, pattern in OUTCOMES:
             if any(verb == other for other, _, _ in found):
                 continue
-            line = next((line for line in step.lines if (step.chunk.path, line.line) not in skip
-                         and pattern.search(code_part(line.text)) and _said(line.text)
+            line = next((line for line in lines if (step.chunk.path, line.line) not in skip
+                         and pattern.search(code_part(line.text)) and _said(line.text) and _whole(line.text)
+                         and condition_at(step.chunk, line.line) is not None
                          and not (api and off_api_path(step.chunk, line.line))
                          and not (verb == "answers with" and no_answer(step.chunk, line.line, code_part(line.text)))
-                         and (errors or not ERROR_LINE.search(code_part(line.text)))
-                         and not (verb == "answers with" and COMPARED.search(code_part(line.text)))), None)  # fmt: skip
+                         and (errors or not (ERROR_LINE.search(code_part(line.text))
+                                             or on_error_branch(step.chunk, line.line)))
+                         and not (verb == "answers with" and (COMPARED.search(code_part(line.text))
+                                                              or ERROR_FIELD.search(code_part(line.text))))),
+                        None)  # fmt: skip
             if line is not None:
                 found.append((verb, step, line))
                 skip.add((step.chunk.path, line.line))
             if len(found) >= OUTCOME_LINES:
                 return found
     return found
+
+
+def _whole(line: str) -> bool:
+    """A line an outcome sentence can quote whole: a statement that ends on it (not ``res.render('signup', {``, not
+    ``throw new HttpException(``), short enough not to be cut, and not a definition's signature (``def
+    login_webauthn(request) -> HttpResponse:`` names a response type; it answers nothing)."""
+    code = code_part(line).rstrip().removesuffix(";")
+    flat = " ".join(outcome_said(line).split())
+    signature = SIGNATURE.match(code) or METHOD_SIGNATURE.match(code)
+    return len(flat) <= OUTCOME_CHARS and not UNFINISHED.search(code) and not signature
+
+
+def _closed(said: str) -> str:
+    """A line that opens brackets it does not close (``res.render('signup', {``) said as the call it starts:
+    ``res.render('signup', {…})``; the elision is marked, never hidden."""
+    stack: list[str] = []
+    for char in code_part(said):
+        if char in CLOSERS:
+            stack.append(CLOSERS[char])
+        elif stack and char == stack[-1]:
+            stack.pop()
+    return f"{said.rstrip()}…{''.join(reversed(stack))}" if stack else said
 
 
 def _outcome_sentence(found: Sequence[tuple[str, Step, KeyLine]]) -> Sentence | None:
@@ -238,8 +277,13 @@ def _outcome_sentence(found: Sequence[tuple[str, Step, KeyLine]]) -> Sentence | 
     for verb, step, line in found:
         at_md, at_plain = _at(step, line.line)
         name = name_at(step.chunk, line.line)
-        md.append(f"{code_span(name)} {verb} {code_span(_quote(outcome_said(line.text)))} ({at_md})")
-        plain.append(f"{name} {verb} {_quote(outcome_said(line.text))} ({at_plain})")
+        said = " ".join(outcome_said(line.text).split())  # whole (``_whole``): never cut
+        said = _closed(RAISED.sub("", said) if verb == "raises" else said)  # "raises `error`", not "`throw error;`"
+        word, condition = condition_at(step.chunk, line.line) or ("", "")  # a branch's outcome, said with its test
+        when_md = f" {word} {code_span(condition)}" if word else ""
+        when = f" {word} {condition}" if word else ""
+        md.append(f"{code_span(name)} {verb} {code_span(said)}{when_md} ({at_md})")
+        plain.append(f"{name} {verb} {said}{when} ({at_plain})")
     return Sentence("Then " + "; ".join(md) + ".", "Then " + "; ".join(plain) + ".")
 
 
@@ -269,8 +313,10 @@ def lead_sentences(explanation: Explanation) -> list[Sentence]:
     if chosen:
         sentences.append(_mechanism_sentence(explanation, chosen))
     flow = None if explanation.walk is not None else _flow_sentence(explanation)  # the steps below say it
-    for extra in (flow, _outcome_sentence(_outcomes(explanation, skip)),
-                  _value_sentence(explanation)):  # fmt: skip
+    advice = placement(explanation)
+    # asked where to add something, how one request ends ("Then `login_totp` answers with …") is not the answer
+    outcome = None if advice is not None else _outcome_sentence(_outcomes(explanation, skip))
+    for extra in (flow, outcome, _value_sentence(explanation)):
         if extra is not None and len(sentences) < MAX_SENTENCES:
             sentences.append(extra)
     sentences = [_framework_checked(explanation, sentence) for sentence in sentences]
@@ -279,8 +325,10 @@ def lead_sentences(explanation: Explanation) -> list[Sentence]:
     if prefix:
         first = sentences[0]
         sentences[0] = Sentence(prefix + first.markdown, prefix + first.plain)
-    if (advice := placement(explanation)) is not None:  # "where would I add …": the hook, last, as the conclusion
+    if advice is not None:  # "where would I add …": the hook, last, as the conclusion
         sentences.append(_framework_checked(explanation, Sentence(*advice)))
+    elif (ending := where_errors_go(explanation)) is not None:  # "what happens when … fails": where errors go
+        sentences.append(_framework_checked(explanation, Sentence(*ending)))
     return sentences
 
 

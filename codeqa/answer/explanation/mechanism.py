@@ -14,6 +14,7 @@ files, tests, docs).
 
 from __future__ import annotations
 
+import re
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 from fnmatch import fnmatch
@@ -124,6 +125,29 @@ def _opened(chunk: Chunk, number: int) -> str:
     return "\n".join(lines[:end])
 
 
+LOOP_HEAD = (  # a loop over a literal list that binds ``{name}``: Python, JavaScript (for … of), Ruby (each)
+    r"^\s*for\s+{name}\s+in\s+[\[{(](?P<items>[^\]})]*)[\]})]\s*:",
+    r"^\s*for\s*\(\s*(?:const|let|var)\s+{name}\s+of\s+\[(?P<items>[^\]]*)\]",
+    r"\[(?P<items>[^\]]*)\]\.each\s+do\s*\|\s*{name}\s*\|",
+)
+
+
+def _looped(chunk: Chunk, number: int, what: str, phrase: str) -> str:
+    """``phrase`` with a loop variable it names (```code``` in ``for code in {401, 404}:`` above the line) said as
+    the values the loop gives it (```401, 404```)."""
+    what = what.strip()
+    if not what.isidentifier() or f"`{what}`" not in phrase:
+        return phrase
+    lines = chunk.text.split("\n")[: number - chunk.start_line]
+    patterns = [re.compile(head.replace("{name}", re.escape(what))) for head in LOOP_HEAD]
+    for line in reversed(lines[-3:]):  # the loop's head is just above the line it repeats
+        found = next((hit for pattern in patterns if (hit := pattern.search(line))), None)
+        if found is not None:
+            items = ", ".join(" ".join(item.split()) for item in found.group("items").split(",") if item.strip())
+            return phrase.replace(f"`{what}`", f"`{items}`") if items else phrase
+    return phrase
+
+
 def matches_in(chunk: Chunk, conventions: Sequence[Convention], intents: Sequence[str]) -> list[Match]:
     """The constructs for ``intents`` on ``chunk``'s code lines: the best one per line, in line order."""
     if not intents or answers_poorly(chunk):
@@ -142,7 +166,8 @@ def matches_in(chunk: Chunk, conventions: Sequence[Convention], intents: Sequenc
             hit = construct.pattern.search(line)
             if hit and (best is None or weight > best.weight) and construct.holds_in(_opened(chunk, number)):
                 handler = (hit.groupdict().get("handler") or "").split(".")[-1]
-                best = Match(construct, chunk, number, line.strip(), construct.describe(hit), weight, handler)
+                phrase = _looped(chunk, number, hit.groupdict().get("what") or "", construct.describe(hit))
+                best = Match(construct, chunk, number, line.strip(), phrase, weight, handler)
         if best is not None:
             found.append(best)
     return found

@@ -35,6 +35,9 @@ COMMON = "common.toml"  # constructs of any application, loaded first
 SECONDARY_INTENT = 0.5  # a construct for the question's second or third intent counts half
 
 
+UNNAMED = re.compile(r"\s*\(`it`\)")
+
+
 @dataclass(frozen=True)
 class Construct:
     framework: str
@@ -50,6 +53,8 @@ class Construct:
     # filters): the hook for "where would I add …"; a blueprint's or one controller's filter is not
     requires: re.Pattern[str] | None = None  # the definition the match opens must hold this (a response, …)
     unless: re.Pattern[str] | None = None  # … and must not hold this (`next(err)`: it passes errors on)
+    app_wide: re.Pattern[str] | None = None  # an error construct whose matched line holds this is the app's one place
+    # for errors (``app.register_error_handler``, not a blueprint's; an ``app.use`` error middleware, not a router's)
 
     def holds_in(self, body: str) -> bool:
         """Whether the definition the matched line opens (``body``) is what ``says`` says it is."""
@@ -77,9 +82,10 @@ class Construct:
         taken = [value.strip() for value in match.groupdict().values() if value]
         groups = {key: (value or (taken[0] if taken else "it")).strip() for key, value in match.groupdict().items()}
         try:
-            return self.says.format(**groups)
+            said = self.says.format(**groups)
         except (KeyError, IndexError):
             return self.says
+        return UNNAMED.sub("", said)  # "(`it`)" names nothing: "checks the credentials", not "… (`it`)"
 
 
 @dataclass(frozen=True)
@@ -130,6 +136,7 @@ def _construct(framework: str, raw: dict) -> Construct:
         bool(raw.get("every_request", False)),
         _compiled(framework, raw, "requires"),
         _compiled(framework, raw, "unless"),
+        _compiled(framework, raw, "app_wide"),
     )
 
 
