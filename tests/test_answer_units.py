@@ -338,7 +338,7 @@ def test_remote_endpoint_is_flagged_as_leaving_the_machine(settings: Settings):
     ],
 )
 def test_an_outcome_logs_only_where_a_line_writes_a_log_entry(line: str, logs: bool) -> None:
-    from codeqa.answer.explanation.lead import OUTCOMES
+    from codeqa.answer.explanation.outcomes import OUTCOMES
 
     assert bool(dict(OUTCOMES)["logs with"].search(line)) is logs
 

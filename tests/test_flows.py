@@ -276,7 +276,7 @@ def test_an_outcome_line_is_named_after_the_definition_that_holds_it() -> None:
 
 def test_a_status_in_a_comparison_is_not_an_answer() -> None:
     """``status == 404`` in a predicate (``not_found?``) is a test, not "answers with" a 404."""
-    from codeqa.answer.explanation.lead import COMPARED
+    from codeqa.answer.explanation.outcomes import COMPARED
 
     assert COMPARED.search("status == 404") and COMPARED.search("if (404 === code)")
     assert not COMPARED.search("return jsonify(error), 404") and not COMPARED.search("res.status(404).json(e)")

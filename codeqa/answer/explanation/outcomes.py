@@ -1,0 +1,127 @@
+"""The outcome of the opening: the lines of the leading sources that end the story — a status code or redirect, an
+exception, a write to the session or the database, a log call — each quoted whole, with the test it sits under
+("when `!response.ok`"), never a signature, and an error branch only when the question is about errors.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Sequence
+
+from codeqa.answer.explanation.branches import asks_api, condition_at, no_answer, off_api_path, on_error_branch
+from codeqa.answer.explanation.explain import Explanation, Step
+from codeqa.answer.explanation.flow import SIGNATURE, code_part
+from codeqa.answer.explanation.keylines import COMMENT, IMPORT, KeyLine
+from codeqa.answer.explanation.outline import name_at
+from codeqa.answer.explanation.walk import ERROR_LINE
+from codeqa.answer.explanation.walktext import outcome_said
+from codeqa.answer.rendering.injection import instruction_like
+from codeqa.answer.rendering.render import code_span
+
+OUTCOME_LINES = 2
+OUTCOME_SOURCES = 2  # the outcome is read in the lead and the next best source
+RAISED = re.compile(r"^(?:raise|throw)\s+(?=\S)")
+OUTCOME_CHARS = 110  # an outcome is quoted whole or not at all: a longer line is not said as one
+UNFINISHED = re.compile(r"(?:[,.\\+\-*/=&|:]|=>|\bdo|\band|\bor)\s*$")  # the statement goes on below
+CLOSERS = {"(": ")", "[": "]", "{": "}"}
+METHOD_SIGNATURE = re.compile(  # a typed method's head (``public ResponseEntity<JWTToken> authorize(…) {``): no answer
+    r"^\s*(?:(?:public|private|protected|internal|static|final|async|override|abstract|synchronized|suspend)\s+)+"
+    r"[\w<>\[\],.? ]*\w\s*\("
+)
+OUTCOMES = (
+    ("answers with", re.compile(
+        r"\b(?:redirect(?:_to)?|render|abort|head|res\.(?:status|json|send|redirect)|Response\.json|NextResponse\.\w+|"
+        r"HttpResponse\w*|JsonResponse|ResponseEntity|http\.Error|WriteHeader|c\.JSON|jsonify|send_resp|put_status)\b"
+        # a status set to a code (`status=404`, `status: :forbidden`, `status=status.HTTP_403_FORBIDDEN`), not a
+        # field named status set to a value (`status=project.us_statuses.get(…)` in an importer's create call)
+        r"|\bstatus(?:_code|Code)?\s*[:=(]\s*(?::\w+|\d{3}\b|HTTP_\w+|(?:status|HTTPStatus|HttpStatus|http|Response|"
+        r"StatusCodes|HttpStatusCode)\s*(?:\.|::)\s*\w+|(?:\w+\.)+status(?:_code|Code)?\b)|\b[45]\d\d\b")),
+    ("raises", re.compile(r"^\s*(?:raise|throw)\b|\bthrow new\b|\bpanic\(")),
+    ("stores", re.compile(
+        r"\b(?:session|cookies|Current)\b[\[.][^=]*=[^=]|\.(?:save|create|insert|update|commit|persist|"
+        r"increment!?|update_columns?|insertOne|updateOne)!?\(|\.(?:save|create|update)!?(?:\s|$)")),
+    ("logs with", re.compile(  # a call that writes a log line: not one that configures the logger (`logger.token`)
+        r"\b(?:log(?:ger)?|Log|Rails\.logger|console|slog)\.(?:info|warn|warning|error|debug|log|trace|fatal|"
+        r"critical|exception|notice|verbose|Info|Warn|Error|Debug|Print|Printf|Println|Fatal|Fatalf)\w*\(|"
+        r"\bLog\.[deiwv]\(|(?<![\w.])log\(")),
+)  # fmt: skip
+
+
+ERROR_FIELD = re.compile(r"\b(?:err|error|e|ex|exc|exception)\.status\w*\s*=[^=]")  # an error object's field: no answer
+COMPARED = re.compile(r"(?:[=!]==?|[<>]=?)\s*[45]\d\d\b|\b[45]\d\d\s*(?:[=!]==?|[<>]=?)")  # a status tested: no answer
+
+
+def quotable(line: str) -> bool:
+    """A line worth quoting in a sentence: code that does something, not an import or a comment."""
+    return bool(line.strip()) and not IMPORT.match(line) and not COMMENT.match(line) and not instruction_like(line)
+
+
+def outcome_lines(explanation: Explanation, skip: set[tuple[str, int]]) -> list[tuple[str, Step, KeyLine]]:
+    """Up to ``OUTCOME_LINES`` lines of the first open sources that end the story, one per kind of outcome."""
+    found: list[tuple[str, Step, KeyLine]] = []
+    errors = "errors" in explanation.intents  # else an error branch is not what happens (a 400, a raise)
+    api = asks_api(explanation.question)  # then the browser's branch is not what happens either
+    for step in explanation.best_first[:OUTCOME_SOURCES]:
+        # asked about failing, an error's answer (a 404, a 500) is what happens before a success redirect is
+        lines = sorted(step.lines, key=lambda line: not ERROR_LINE.search(code_part(line.text)))
+        lines = lines if errors else step.lines
+        for verb, pattern in OUTCOMES:
+            if any(verb == other for other, _, _ in found):
+                continue
+            line = next((line for line in lines if (step.chunk.path, line.line) not in skip
+                         and pattern.search(code_part(line.text)) and quotable(line.text) and whole(line.text)
+                         and condition_at(step.chunk, line.line) is not None
+                         and not (api and off_api_path(step.chunk, line.line))
+                         and not (verb == "answers with" and no_answer(step.chunk, line.line, code_part(line.text)))
+                         and (errors or not (ERROR_LINE.search(code_part(line.text))
+                                             or on_error_branch(step.chunk, line.line)))
+                         and not (verb == "answers with" and (COMPARED.search(code_part(line.text))
+                                                              or ERROR_FIELD.search(code_part(line.text))))),
+                        None)  # fmt: skip
+            if line is not None:
+                found.append((verb, step, line))
+                skip.add((step.chunk.path, line.line))
+            if len(found) >= OUTCOME_LINES:
+                return found
+    return found
+
+
+def whole(line: str) -> bool:
+    """A line an outcome sentence can quote whole: a statement that ends on it (not ``res.render('signup', {``, not
+    ``throw new HttpException(``), short enough not to be cut, and not a definition's signature (``def
+    login_webauthn(request) -> HttpResponse:`` names a response type; it answers nothing)."""
+    code = code_part(line).rstrip().removesuffix(";")
+    flat = " ".join(outcome_said(line).split())
+    signature = SIGNATURE.match(code) or METHOD_SIGNATURE.match(code)
+    return len(flat) <= OUTCOME_CHARS and not UNFINISHED.search(code) and not signature
+
+
+def closed(said: str) -> str:
+    """A line that opens brackets it does not close (``res.render('signup', {``) said as the call it starts:
+    ``res.render('signup', {…})``; the elision is marked, never hidden."""
+    stack: list[str] = []
+    for char in code_part(said):
+        if char in CLOSERS:
+            stack.append(CLOSERS[char])
+        elif stack and char == stack[-1]:
+            stack.pop()
+    return f"{said.rstrip()}…{''.join(reversed(stack))}" if stack else said
+
+
+def outcome_said_of(found: Sequence[tuple[str, Step, KeyLine]]) -> tuple[str, str] | None:
+    """ "Then `X` answers with `…` (`path:n`)" for the outcome lines ``found``, as (markdown, plain); None for none."""
+    if not found:
+        return None
+    md, plain = [], []
+    for verb, step, line in found:
+        at_plain = f"{step.chunk.path}:{line.line}"
+        at_md = code_span(at_plain)
+        name = name_at(step.chunk, line.line)
+        said = " ".join(outcome_said(line.text).split())  # whole (``_whole``): never cut
+        said = closed(RAISED.sub("", said) if verb == "raises" else said)  # "raises `error`", not "`throw error;`"
+        word, condition = condition_at(step.chunk, line.line) or ("", "")  # a branch's outcome, said with its test
+        when_md = f" {word} {code_span(condition)}" if word else ""
+        when = f" {word} {condition}" if word else ""
+        md.append(f"{code_span(name)} {verb} {code_span(said)}{when_md} ({at_md})")
+        plain.append(f"{name} {verb} {said}{when} ({at_plain})")
+    return "Then " + "; ".join(md) + ".", "Then " + "; ".join(plain) + "."
