@@ -375,3 +375,20 @@ def test_an_outcome_is_quoted_without_its_return_keyword() -> None:
                   "    return redirect(next_url(request))", layer="view")  # fmt: skip
     opening = _opening(view, "How does user authentication flow through the system?")
     assert "`return " not in opening, opening
+
+
+def test_a_blueprints_error_handler_is_not_said_to_cover_the_whole_app() -> None:
+    """``@bp.errorhandler(X)`` sees only what the blueprint's views raise; ``@app.errorhandler`` and
+    ``@bp.app_errorhandler`` are the app-wide ones."""
+    (flask,) = [convention for convention in load_all() if convention.name == "Flask"]
+    said: dict[str, list[str]] = {}
+    lines = ("@app.errorhandler(404)", "@api.errorhandler(ValidationError)", "@errors_bp.app_errorhandler(BadData)")
+    for line in lines:
+        for construct in flask.constructs:
+            found = construct.pattern.search(line) if construct.kind == "error" else None
+            if found:
+                said.setdefault(line, []).append(construct.describe(found))
+    assert said["@app.errorhandler(404)"] == ["handles `404` errors for the whole app (`errorhandler`)"]
+    assert all("whole app" not in phrase for phrase in said["@api.errorhandler(ValidationError)"]), said
+    assert any("`api` blueprint" in phrase for phrase in said["@api.errorhandler(ValidationError)"]), said
+    assert all("whole app" in phrase for phrase in said["@errors_bp.app_errorhandler(BadData)"]), said
