@@ -194,3 +194,38 @@ def test_a_strategy_with_no_name_is_not_called_it() -> None:
     assert strategy.describe(found) == "defines how Passport checks the credentials"
     named = strategy.pattern.search("passport.use(new LocalStrategy({ usernameField: 'email' }")
     assert named is not None and strategy.describe(named).endswith("(`LocalStrategy`)")
+
+
+APP_WIDE_HANDLERS = """from flask import Blueprint
+
+errors_bp = Blueprint('errors', __name__)
+
+
+@errors_bp.app_errorhandler(BadData)
+def handle_baddata(exc):
+    return render_error(exc, 'Invalid or expired token', str(exc), 400)
+
+
+@errors_bp.app_errorhandler(Exception)
+def handle_exception(exc):
+    logger.exception(str(exc))
+    return render_error(exc, 'Something went wrong', str(exc), 500)
+"""
+
+ONE_KIND = """from flask import Flask
+
+
+def setup_oauth_provider(app):
+    app.register_error_handler(OAuthHTTPError, lambda exc: exc.get_response())
+    auth_server.init_app(app)
+"""
+
+
+def test_errors_go_to_the_handler_of_every_error_not_of_one_kind() -> None:
+    """indico registers app-wide handlers for `BadData` and for `Exception`: errors go to the second; a handler
+    registered for one kind of error (an OAuth error) is not where the app's errors go."""
+    opening = _opening(_chunks("indico/web/flask/errors.py", "python", APP_WIDE_HANDLERS), FAILS)
+    assert "**Where errors go:** to the code at `indico/web/flask/errors.py:11`" in opening, opening
+    assert "because it handles `Exception` errors for the whole app" in opening, opening
+    one_kind = _opening(_chunks("indico/core/oauth/oauth2.py", "python", ONE_KIND), FAILS)
+    assert "Where errors go" not in one_kind, one_kind

@@ -15,6 +15,8 @@ index was searched, is said by ``absence``).
 
 from __future__ import annotations
 
+import re
+
 from codeqa.answer.explanation.branches import condition_at
 from codeqa.answer.explanation.explain import Explanation, Step
 from codeqa.answer.explanation.keylines import term_score
@@ -24,6 +26,8 @@ from codeqa.answer.rendering.render import code_span
 from codeqa.frameworks.intent import HOOK, PLACEMENT
 
 ERRORS = "errors"
+# what a handler registered for one kind of error must name to be where errors go (not `BadData`, not an OAuth error)
+CATCH_ALL = re.compile(r"\b(?:Exception|BaseException|Throwable|StandardError|HTTPException|Error|500)\b")
 
 
 def hook(explanation: Explanation) -> tuple[Step, Match] | None:
@@ -74,12 +78,19 @@ def errors_end(explanation: Explanation) -> tuple[Step, Match] | None:
     found = [(match.weight, -order, -match.line, step, match)
              for order, step in enumerate(explanation.best_first) for match in step.matches
              if match.construct.kind == "error" and match.construct.app_wide is not None
-             and match.construct.app_wide.search(match.text)
+             and match.construct.app_wide.search(match.text) and _catches_all(match)
              and condition_at(step.chunk, match.line, loops=True) == ("", "")]  # always: no ``else``  # fmt: skip
     if not found:
         return None
     *_, step, match = max(found, key=lambda item: item[:3])
     return step, match
+
+
+def _catches_all(match: Match) -> bool:
+    """A handler registered for a kind of error (``{what}`` in its construct) is where errors go only when that kind
+    is every error (``Exception``, a 500, a loop over codes with 500); one with no kind (an error middleware, a
+    ``@ControllerAdvice``) is."""
+    return "what" not in match.construct.pattern.groupindex or bool(CATCH_ALL.search(match.phrase))
 
 
 def where_errors_go(explanation: Explanation) -> tuple[str, str] | None:
