@@ -13,6 +13,7 @@ from codeqa.config import Settings
 from codeqa.index import Index, IndexReport
 from codeqa.records import Hit
 from codeqa.retrieve import Retrieval, retrieve, validate_query
+from codeqa.searchfiles.files import SearchFiles
 
 
 def build_index(source: str, settings: Any, **options: Any) -> IndexReport:
@@ -59,3 +60,11 @@ def growth(work: Callable[[int], object], size: int, factor: int = 8, repeats: i
         return best
 
     return cost(size * factor) / max(cost(size), 1e-6)
+
+
+def links(files: SearchFiles) -> set[tuple[str, str]]:
+    """The graph's links as (caller file:symbol, callee file:symbol)."""
+    table, matrix = files.table, files.graph.matrix
+    sources, targets = matrix.nonzero()
+    name = lambda row: f"{table.paths[row]}:{table.symbols[row]}"  # noqa: E731
+    return {(name(a), name(b)) for a, b in zip(sources.tolist(), targets.tolist(), strict=True)}

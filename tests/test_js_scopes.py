@@ -13,8 +13,8 @@ from codeqa.evaluate.answers import summarize_graph_checks
 from codeqa.evaluate.graphcheck import measure
 from codeqa.evaluate.tscheck import typescript_missing
 from codeqa.index import Index
-from codeqa.searchfiles.files import SearchFiles
 from tests.conftest import git, init_repo, write_files
+from tests.helpers import links
 
 SQL = "".join(f"    select count(*) as visits_{day} from website_event where day = {day}\n" for day in range(30))
 APP: dict[str, str] = {
@@ -53,14 +53,6 @@ APP: dict[str, str] = {
         for name, module in (("relationalStats", "prisma"), ("columnarStats", "clickhouse"))
     ),  # fmt: skip
 }
-
-
-def links(files: SearchFiles) -> set[tuple[str, str]]:
-    """The graph's links as (caller file:symbol, callee file:symbol)."""
-    table, matrix = files.table, files.graph.matrix
-    sources, targets = matrix.nonzero()
-    name = lambda row: f"{table.paths[row]}:{table.symbols[row]}"  # noqa: E731
-    return {(name(a), name(b)) for a, b in zip(sources.tolist(), targets.tolist(), strict=True)}
 
 
 def callees(found: set[tuple[str, str]], caller: str) -> set[str]:

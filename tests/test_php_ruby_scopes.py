@@ -12,8 +12,8 @@ from codeqa.chunk.resolve import name_scopes, resolve_imports
 from codeqa.chunk.tags import tag_text
 from codeqa.config import Settings
 from codeqa.index import Index
-from codeqa.searchfiles.files import SearchFiles
 from tests.conftest import git, init_repo, write_files
+from tests.helpers import links
 
 # method bodies long enough for each method to be a chunk of its own (a small class is one chunk, named by the class)
 PHP_BODY = "".join(
@@ -78,14 +78,6 @@ RAILS: dict[str, str] = {
     "app/controllers/accounts_controller.rb": "class AccountsController < ApplicationController\n"
     "  def create\n    sync_later\n    head :ok\n  end\nend\n",
 }
-
-
-def links(files: SearchFiles) -> set[tuple[str, str]]:
-    """The graph's links as (caller file:symbol, callee file:symbol)."""
-    table, matrix = files.table, files.graph.matrix
-    sources, targets = matrix.nonzero()
-    name = lambda row: f"{table.paths[row]}:{table.symbols[row]}"  # noqa: E731
-    return {(name(a), name(b)) for a, b in zip(sources.tolist(), targets.tolist(), strict=True)}
 
 
 def callees(found: set[tuple[str, str]], caller: str) -> set[str]:
