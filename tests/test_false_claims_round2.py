@@ -392,3 +392,55 @@ def test_a_blueprints_error_handler_is_not_said_to_cover_the_whole_app() -> None
     assert all("whole app" not in phrase for phrase in said["@api.errorhandler(ValidationError)"]), said
     assert any("`api` blueprint" in phrase for phrase in said["@api.errorhandler(ValidationError)"]), said
     assert all("whole app" in phrase for phrase in said["@errors_bp.app_errorhandler(BadData)"]), said
+
+
+LOGIN_USER = """def login_user(user, identity=None, admin_impersonation=False):
+    \"\"\"Set the session user and performs on-login logic.\"\"\"
+    if user.settings.get('force_timezone'):
+        session.timezone = user.settings.get('timezone', config.DEFAULT_TIMEZONE)
+    else:
+        session.timezone = 'LOCAL'
+    session.set_session_user(user)
+    session.lang = user.settings.get('lang')
+    if not admin_impersonation:
+        if changes := user.synchronize_data():
+            log_user_update(user, changes, from_sync=True)
+    signals.users.logged_in.send(user, identity=identity, admin_impersonation=admin_impersonation)"""
+
+
+def test_an_auth_flow_ends_where_the_user_is_signed_in_not_in_a_helper_it_calls_next() -> None:
+    """indico's flow went on from ``login_user`` to ``synchronize_data`` and ended "returns `identity`"; the story of a
+    sign-in ends at the line that signs the user in (or issues the token), in every framework's words."""
+    from codeqa.answer.explanation.walk import _ending, outcome_of
+
+    login = _chunk("indico/modules/auth/__init__.py", "python", "login_user", LOGIN_USER)
+    outcome = outcome_of(login, "login_user")
+    assert outcome is not None and (outcome.verb, outcome.line) == ("signs the user in with", 7), outcome
+    assert _ending(outcome) == 2  # as good an end as a write or a response: the walk stops there
+    for line, verb in (
+        ("    auth_login(request, form.get_user())", "signs the user in with"),
+        ("    sign_in user", "signs the user in with"),
+        ("    session[:user_id] = user.id", "signs the user in with"),
+        ("    req.session.userId = user.id;", "signs the user in with"),
+        ("    Auth::login($user);", "signs the user in with"),
+        ("    data['auth_token'] = str(RefreshToken.for_user(user).access_token)", "issues a token with"),
+        ("    const token = await this.jwtService.signAsync({ id: user.id });", "issues a token with"),
+        ("    sign_in_url = build_url(user)", None),  # a variable named after the action is not the action
+        ("    return sign_in?", None),
+    ):
+        chunk = _chunk("app/auth.py", "python", "handle", f"def handle(user):\n    prepare(user)\n{line}")
+        found = outcome_of(chunk, "handle")
+        assert (found.verb if found and found.verb.endswith(("in with", "token with")) else None) == verb, line
+
+
+def test_a_keyword_argument_of_a_session_read_is_not_a_write_to_the_session() -> None:
+    """ "Then `impersonate_user` stores `'user_name': session.user.get_full_name(last_name_first=False, …)`": the
+    ``=`` of a keyword argument is no assignment, and the line is one entry of a dict, not a statement."""
+    from codeqa.answer.explanation.outcomes import OUTCOMES
+
+    stores = dict(OUTCOMES)["stores"]
+    line = "            'user_name': session.user.get_full_name(last_name_first=False, last_name_upper=False)"
+    assert not stores.search(line)
+    for write in ("session['login_as_orig_user'] = {", "session[:return_to] = request.url", "Current.user = user",
+                  "session.timezone = compute(tz=user.tz)"):  # fmt: skip
+        assert stores.search(write), write

@@ -38,7 +38,7 @@ OUTCOMES = (
         r"StatusCodes|HttpStatusCode)\s*(?:\.|::)\s*\w+|(?:\w+\.)+status(?:_code|Code)?\b)|\b[45]\d\d\b")),
     ("raises", re.compile(r"^\s*(?:raise|throw)\b|\bthrow new\b|\bpanic\(")),
     ("stores", re.compile(
-        r"\b(?:session|cookies|Current)\b[\[.][^=]*=[^=]|\.(?:save|create|insert|update|commit|persist|"
+        r"\b(?:session|cookies|Current)\b[\[.][^=(]*=[^=]|\.(?:save|create|insert|update|commit|persist|"
         r"increment!?|update_columns?|insertOne|updateOne)!?\(|\.(?:save|create|update)!?(?:\s|$)")),
     ("logs with", re.compile(  # a call that writes a log line: not one that configures the logger (`logger.token`)
         r"\b(?:log(?:ger)?|Log|Rails\.logger|console|slog)\.(?:info|warn|warning|error|debug|log|trace|fatal|"

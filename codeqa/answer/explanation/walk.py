@@ -10,7 +10,8 @@
    there. At most ``MAX_HOPS`` hops (four steps); of the walks found, the one that ends best (a queued
    job, a write or a response before a plain return) and then goes deepest is kept; two steps are shown only when
    they end in a response, a write or a job.
-3. The outcome is a line of the last definition on the success path: a queued job, a write to the store, a
+3. The outcome is a line of the last definition on the success path: the user signed in (a framework's login
+   call, the user put into the session) or a token issued, a queued job, a write to the store, a
    response or a return of something (not ``return None``) — never a signature, a line inside an
    ``except``/``rescue``/``catch`` block or a branch that raises, aborts or answers 4xx/5xx (those are the error
    branches, not what happens).
@@ -43,7 +44,19 @@ ASKS_FLOW = re.compile(
     r"\bwhat (?:does|do) .* do when\b",
     re.IGNORECASE,
 )
+SIGNS_IN = re.compile(  # a call that puts the user into the session, by the framework's own name for it
+    r"(?<![\w.])(?:auth_)?login\(\s*request\s*,|(?<![\w.])login_user\(|\bset_session_user\(|"
+    r"(?<![\w.])(?:sign_in|start_new_session_for)\b(?!\s*[=:?])|\bAuth::(?:login|loginUsingId|attempt)\(|"
+    r"\bauth\(\)->(?:login|attempt)\(|\breq\.(?:login|logIn)\(|"
+    r"\bsession\[\s*[:'\"]\w*user\w*['\"]?\s*\]\s*=[^=]|\b(?:req\.)?session\.\w*user\w*\s*=[^=]"
+)
+ISSUES_TOKEN = re.compile(  # a call that issues the token a client signs in with from then on
+    r"\bjwt\.(?:sign|encode)\(|\bcreate_(?:access|refresh)_token\(|\b(?:RefreshToken|AccessToken)\.for_user\(|"
+    r"\bjwtService\.sign(?:Async)?\(|->createToken\(|\bgenerate_?(?:jwt|auth_?token)\w*\("
+)
 OUTCOME_KINDS: tuple[tuple[str, re.Pattern[str]], ...] = (
+    ("signs the user in with", SIGNS_IN),
+    ("issues a token with", ISSUES_TOKEN),
     ("queues a job with", re.compile(
         r"\.(?:delay|apply_async|enqueue\w*|perform_later|perform_async|send_task|add_job)\(|\bqueue\.add\(")),
     ("stores with", re.compile(
@@ -78,7 +91,7 @@ class Hop:
 
 @dataclass(frozen=True)
 class Outcome:
-    verb: str  # "queues a job with", "stores with", "answers with", "returns"
+    verb: str  # "signs the user in with", "issues a token with", "queues a job with", "stores with", "returns", …
     chunk: Chunk
     name: str  # the definition the line is in
     line: int
@@ -171,7 +184,8 @@ def outcome_of(chunk: Chunk, name: str, after: int = 0, *, api: bool = False) ->
 
 
 def _ending(outcome: Outcome | None) -> int:
-    """How well a walk ends: in a queued job, a write or a response (2), in a plain return (1), in nothing (0)."""
+    """How well a walk ends: in a sign-in, a token, a queued job, a write or a response (2), in a plain return (1), in
+    nothing (0)."""
     return 0 if outcome is None else 1 if outcome.verb == "returns" else 2
 
 
