@@ -149,8 +149,85 @@ def not_found(error):
 ''',
 }
 
+SIGNIN_APP = {  # CTFd's shape: a login view, a helper that puts the user into the session, a start script
+    "requirements.txt": "flask==3.0.0\n",
+    "manage.py": """from members import create_app
 
-INDEXED_APPS = {"reports": REPORTS_APP, "handled": HANDLED_APP}  # indexed once by apps_home (tests/conftest.py)
+app = create_app()
+if __name__ == "__main__":
+    app.run()
+""",
+    "members/__init__.py": '''"""The members application."""
+from flask import Flask
+
+from members.errors import render_error
+from members.logs import init_logs
+from members.views import bp
+
+
+def create_app():
+    app = Flask(__name__)
+    app.register_blueprint(bp)
+    for code in {403, 404, 500}:
+        app.register_error_handler(code, render_error)
+    init_logs(app)
+    return app
+''',
+    "members/errors.py": """from flask import render_template
+
+
+def render_error(error):
+    return render_template("error.html", error=error), error.code
+""",
+    "members/logs.py": """import logging
+
+
+def init_logs(app):
+    handler = logging.StreamHandler()
+    app.logger.addHandler(handler)
+    configure_levels(app.logger)
+
+
+def configure_levels(logger):
+    logger.setLevel(logging.INFO)
+""",
+    "members/views.py": """from flask import Blueprint, redirect, render_template, request, url_for
+
+from members.auth import login_user
+from members.models import Member
+
+bp = Blueprint("auth", __name__)
+
+
+@bp.route("/login", methods=["POST"])
+def login():
+    member = Member.query.filter_by(name=request.form["name"]).first()
+    if member is None or not member.check_password(request.form["password"]):
+        return render_template("login.html", error="Your user name or password is wrong"), 403
+    login_user(member)
+    return redirect(url_for("auth.home"))
+""",
+    "members/auth.py": """from flask import session
+
+
+def login_user(user):
+    session["id"] = user.id
+    session.permanent = True
+""",
+    "members/models.py": """from werkzeug.security import check_password_hash
+
+
+class Member:
+    def check_password(self, password):
+        return check_password_hash(self.password_hash, password)
+""",
+}
+
+INDEXED_APPS = {
+    "reports": REPORTS_APP,
+    "handled": HANDLED_APP,
+    "members": SIGNIN_APP,
+}  # indexed once by apps_home (tests/conftest.py)
 
 
 def answer(apps_settings: Settings, question: str, name: str = "reports") -> str:
@@ -280,3 +357,24 @@ def test_a_status_in_a_comparison_is_not_an_answer() -> None:
 
     assert COMPARED.search("status == 404") and COMPARED.search("if (404 === code)")
     assert not COMPARED.search("return jsonify(error), 404") and not COMPARED.search("res.status(404).json(e)")
+
+
+def test_an_authentication_flow_ends_where_the_user_is_put_into_the_session(apps_settings: Settings) -> None:
+    text = answer(apps_settings, "How does user authentication flow through the system?", "members")
+    found = steps(text)
+    assert found and found[0].startswith(
+        "1. `login` (`members/views.py:9-15`) calls `login_user` at `members/views.py:14`"
+    ), text
+    assert found[-1] == (
+        "2. `login_user` (`members/auth.py:1-6`) signs the user in with "
+        '`session["id"] = user.id` (`members/auth.py:5`).'
+    )
+
+
+def test_an_answer_about_failing_requests_does_not_end_on_a_success_response(apps_settings: Settings) -> None:
+    """The opening "Then `login` answers with `redirect(url_for("auth.home"))`" closed an answer about failing: the
+    success redirect of a login is not what happens when a request fails."""
+    text = answer(apps_settings, "What happens when an API request fails?", "members")
+    opening = text.split("\n", 1)[0]
+    assert "render_error" in opening, opening
+    assert "auth.home" not in opening and "Then `login`" not in opening, opening

@@ -75,6 +75,7 @@ def outcome_lines(explanation: Explanation, skip: set[tuple[str, int]]) -> list[
                          and not (verb == "answers with" and no_answer(step.chunk, line.line, code_part(line.text)))
                          and (errors or not (ERROR_LINE.search(code_part(line.text))
                                              or on_error_branch(step.chunk, line.line)))
+                         and not (errors and not _fails(verb, step, line))
                          and not (verb == "answers with" and (COMPARED.search(code_part(line.text))
                                                               or ERROR_FIELD.search(code_part(line.text))))),
                         None)  # fmt: skip
@@ -84,6 +85,15 @@ def outcome_lines(explanation: Explanation, skip: set[tuple[str, int]]) -> list[
             if len(found) >= OUTCOME_LINES:
                 return found
     return found
+
+
+def _fails(verb: str, step: Step, line: KeyLine) -> bool:
+    """Asked about failing, an outcome is said only when it is the failure's: a raise, an error's status or name on
+    the line, a line on an error branch, or the answer of an error handler (``render_error``'s ``return``) — not a
+    login's success redirect."""
+    code = code_part(line.text)
+    handler = any(match.construct.kind == "error" for match in step.matches)
+    return verb == "raises" or bool(ERROR_LINE.search(code)) or on_error_branch(step.chunk, line.line) or handler
 
 
 def whole(line: str) -> bool:

@@ -48,11 +48,13 @@ SIGNS_IN = re.compile(  # a call that puts the user into the session, by the fra
     r"(?<![\w.])(?:auth_)?login\(\s*request\s*,|(?<![\w.])login_user\(|\bset_session_user\(|"
     r"(?<![\w.])(?:sign_in|start_new_session_for)\b(?!\s*[=:?])|\bAuth::(?:login|loginUsingId|attempt)\(|"
     r"\bauth\(\)->(?:login|attempt)\(|\breq\.(?:login|logIn)\(|"
-    r"\bsession\[\s*[:'\"]\w*user\w*['\"]?\s*\]\s*=[^=]|\b(?:req\.)?session\.\w*user\w*\s*=[^=]"
+    r"\bsession\[\s*[:'\"]\w*user\w*['\"]?\s*\]\s*=[^=]|\b(?:req\.)?session\.\w*user\w*\s*=[^=]|"
+    r"\bsession\[[^\]]+\]\s*=\s*@?(?:user|current_user|account)\b"  # session["id"] = user.id
 )
 ISSUES_TOKEN = re.compile(  # a call that issues the token a client signs in with from then on
     r"\bjwt\.(?:sign|encode)\(|\bcreate_(?:access|refresh)_token\(|\b(?:RefreshToken|AccessToken)\.for_user\(|"
-    r"\bjwtService\.sign(?:Async)?\(|->createToken\(|\bgenerate_?(?:jwt|auth_?token)\w*\("
+    r"\bjwtService\.sign(?:Async)?\(|->createToken\(|\bgenerate_?(?:jwt|auth_?token)\w*\(|"
+    r"(?<![\w.])create(?:Secure|Access|Refresh|Auth)?Token\("
 )
 OUTCOME_KINDS: tuple[tuple[str, re.Pattern[str]], ...] = (
     ("signs the user in with", SIGNS_IN),
@@ -278,6 +280,8 @@ def walk(question: str, context: AnswerContext, checker: ClaimChecker, ranked: S
     start = first[-1] if first else None
     begin, caller = (start.callee, start.use.name) if start else (entry, "")
     hops = [*first, *walker.longest(begin, caller, {entry.id, begin.id}, len(first))]
+    while hops and outcome_of(hops[-1].callee, hops[-1].use.name, api=api) is None:
+        hops.pop()  # a step where nothing ends says only that the calls go on: the walk ends at the last outcome
     if not hops or (len(hops) == 1 and _ending(outcome_of(hops[0].callee, hops[0].use.name, api=api)) < 2):
         return None  # two steps that end in no response, write or job say no more than the lead does
     entry_name = hops[0].use.caller or _name_of(entry)
