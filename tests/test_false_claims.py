@@ -77,9 +77,10 @@ def test_the_callee_is_named_as_the_call_names_it() -> None:
     hits = [Hit(route, 1.0, route.id), Hit(jwt, 0.9, jwt.id)]
     text = extractive_answer("How does user authentication flow through the system?", hits,
                              context=AnswerContext.from_chunks([route, jwt], hits))  # fmt: skip
-    opening = text.split("\n")[0]
-    assert "calls `createSecureToken` (`src/lib/jwt.ts:1-9`)" in opening, opening
+    assert "calls `createSecureToken`" in text, text
     assert "calls `createToken`" not in text, text
+    outcome = [line for line in text.split("\n") if line.startswith("2. ")]
+    assert outcome and outcome[0].startswith("2. `createSecureToken` (`src/lib/jwt.ts:1-9`) issues a token with"), text
 
 
 def test_a_function_is_named_itself_not_after_the_function_nested_in_it() -> None:

@@ -444,3 +444,34 @@ def test_a_keyword_argument_of_a_session_read_is_not_a_write_to_the_session() ->
     for write in ("session['login_as_orig_user'] = {", "session[:return_to] = request.url", "Current.user = user",
                   "session.timezone = compute(tz=user.tz)"):  # fmt: skip
         assert stores.search(write), write
+
+
+def test_a_flow_finds_the_outcome_of_exported_functions_methods_and_php_methods() -> None:
+    """Only ``def``/``function`` at the start of a line was a definition: an ``export async function`` (most JS/TS),
+    a PHP ``public function`` with its brace below, a class method's shorthand head had no lines, so no outcome, and
+    umami's flow ended "`encrypt`: the calls could be checked this far"."""
+    from codeqa.answer.explanation.walk import outcome_of
+
+    heads = {
+        "saveAuth": ("typescript", "export async function saveAuth(data: any) {\n  const authKey = make();\n"
+                     "  return createSecureToken({ authKey }, secret());\n}"),
+        "login": ("typescript", "class AuthService {\n  async login(dto: LoginDto): Promise<Token> {\n"
+                  "    const user = await this.users.find(dto.email);\n"
+                  "    return this.jwtService.signAsync({ id: user.id });\n  }\n}"),
+        "handle": ("php", "class LoginController\n{\n    public function handle(Request $request)\n    {\n"
+                   "        $user = User::where('email', $request->email)->first();\n        Auth::login($user);\n"
+                   "    }\n}"),
+    }  # fmt: skip
+    for name, (language, text) in heads.items():
+        found = outcome_of(_chunk(f"src/{name}.x", language, name, text), name)
+        assert found is not None and found.verb in ("issues a token with", "signs the user in with"), (name, found)
+    cipher = _chunk("src/lib/crypto.ts", "typescript", "encrypt",
+                    "export function encrypt(value: any, secret: any) {\n  const cipher = make(secret);\n"
+                    "  const encrypted = Buffer.concat([cipher.update(String(value), 'utf8'), cipher.final()]);\n"
+                    "  return encrypted;\n}")  # fmt: skip
+    found = outcome_of(cipher, "encrypt")
+    assert found is not None and found.verb == "returns", found  # a cipher's update is no write to the store
+    record = _chunk(
+        "app/models.py", "python", "close", "def close(self):\n    Ticket.objects.filter(pk=self.pk).update(open=False)"
+    )
+    assert outcome_of(record, "close").verb == "stores with"

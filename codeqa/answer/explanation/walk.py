@@ -62,8 +62,12 @@ OUTCOME_KINDS: tuple[tuple[str, re.Pattern[str]], ...] = (
     ("queues a job with", re.compile(
         r"\.(?:delay|apply_async|enqueue\w*|perform_later|perform_async|send_task|add_job)\(|\bqueue\.add\(")),
     ("stores with", re.compile(
-        r"\b(?:session|db)\.(?:commit|add|add_all|merge|flush)\(|\.(?:save|create|insert\w*|update|bulk_create|"
-        r"persist|insertOne|updateOne|insertMany)!?\(")),
+        r"\b(?:session|db)\.(?:commit|add|add_all|merge|flush)\(|\.(?:save|create|insert\w*|bulk_create|"
+        r"persist|insertOne|updateOne|insertMany)!?\(|"
+        # an update of a record (a model class, a query, a repository, the database), not of a hash, a cipher or a
+        # dict in memory (``cipher.update(…)``, ``headers.update(…)``)
+        r"\b(?:[A-Z]\w*|objects|filter\([^)]*\)|where\([^)]*\)|db|session|repo\w*|\w*[Rr]epository|prisma\.\w+|"
+        r"self|this|record|model)\.update(?:_all|_columns?|Many)?!?\(|\.update!\(")),
     ("answers with", re.compile(
         r"\b(?:redirect(?:_to)?|render(?:_template)?|jsonify|res\.(?:json|send|render|redirect)|Response\.json|"
         r"HttpResponse\w*|JsonResponse|ResponseEntity\.ok|c\.JSON|send_resp|make_response)\b")),
@@ -128,19 +132,34 @@ def _name_of(chunk: Chunk) -> str:
     return display_name(chunk).split(" (+", 1)[0]
 
 
+# the line that defines function ``{name}``: ``def``/``function``/``func``/``fn`` after any modifiers (``export async
+# function``, ``public static function``, Ruby's ``def self.``, Go's receiver), a JS function or arrow bound to a
+# ``const``, or a method's shorthand head (``async login(dto) {``)
+_HEAD = (
+    r"^(\s*)(?:(?:export|default|public|private|protected|internal|static|async|final|abstract|override)\s+)*"
+    r"(?:(?:def|function|func|fn)\s+(?:self\.|\([^)]*\)\s*)?{name}\b"
+    r"|(?:const|let|var)\s+{name}\s*(?::[^=]+)?=\s*(?:async\s+)?(?:function\b|\(|[\w$]+\s*=>)"
+    r"|{name}\s*\([^;]*\)\s*(?::\s*[^{{;]+)?\{{\s*$)"
+)
+
+
 def definition_lines(chunk: Chunk, name: str) -> list[tuple[int, str]]:
     """(file line, text) of the function ``name`` inside ``chunk`` (by its indentation); nothing when it is not a
     function defined there (a class: its constructor call is not where anything ends); the whole chunk for no name."""
     lines = chunk.text.split("\n")
     short = short_name(name) if name else ""
-    head = re.compile(rf"^(\s*)(?:async\s+)?(?:def|function|func|fn)\s+{re.escape(short)}\b") if short else None
+    head = re.compile(_HEAD.format(name=re.escape(short))) if short else None
     for index, line in enumerate(lines):
         found = head.match(line) if head else None
         if found is None:
             continue
         indent, body = len(found.group(1)), [(chunk.start_line + index, line)]
         for offset, after in enumerate(lines[index + 1 :], start=index + 1):
-            if after.strip() and len(after) - len(after.lstrip()) <= indent and not after.lstrip().startswith(")"):
+            if (
+                after.strip()
+                and len(after) - len(after.lstrip()) <= indent
+                and not after.lstrip().startswith((")", "{"))
+            ):
                 break
             body.append((chunk.start_line + offset, after))
         return body

@@ -35,6 +35,9 @@ def _quote(text: str, limit: int = 90) -> str:
     return flat if len(flat) <= limit else flat[: limit - 1] + "…"
 
 
+_RECEIVER = re.compile(r"^(?:this|self|\$this|@)\W")  # ``this.service.login``: said as ``login``
+
+
 def walk_steps(found: Walk) -> list[tuple[str, str]]:
     """The numbered steps as (markdown, plain): each hop a checked call cited at its line, the last step its outcome."""
     rows: list[tuple[str, str]] = []
@@ -49,9 +52,13 @@ def walk_steps(found: Walk) -> list[tuple[str, str]]:
                      f"{number}. {named} {verb} {hop.use.name}{tail} at {where}{mark}."))  # fmt: skip
         caller = _name_of(hop.callee) if hop.by_name else hop.use.name  # by name: which definition calls is unsure
         chunk = hop.callee
-    named_md, named = _cited(caller, chunk)
     last = len(found.hops) + 1
     outcome = found.outcome
+    # the outcome's line was found in the definition the last call names: that one says it
+    said_name = caller
+    if outcome is not None:
+        said_name = re.split(r"\.|->|::", outcome.name)[-1] if _RECEIVER.match(outcome.name) else outcome.name
+    named_md, named = _cited(said_name, chunk)
     if outcome is None:
         rows.append((f"{last}. {named_md}: the calls could be checked this far.",
                      f"{last}. {named}: the calls could be checked this far."))  # fmt: skip
