@@ -127,6 +127,12 @@ def test_docblock_tags_a_licence_and_a_note_on_one_line_are_not_documentation() 
                         "    public function isFileModified(int $lastModified): bool\n    {\n    }",
                         kind="method")  # fmt: skip
     assert summary(documented) == "Determine if the song's file has been modified since the last scan."
+    inline = _chunk("src/main/java/web/rest/UserResource.java", "java", "UserResource.createUser",
+                    "    /**\n     * {@code POST  /admin/users}  : Creates a new user.\n"
+                    "     * @param userDTO the user to create.\n     */\n    @PostMapping(\"/users\")\n"
+                    "    public ResponseEntity<User> createUser(@Valid @RequestBody AdminUserDTO userDTO) {\n    }",
+                    kind="method")  # fmt: skip
+    assert summary(inline) == "{@code POST /admin/users} : Creates a new user."  # an inline tag is prose
 
 
 def test_a_set_or_a_config_changed_in_memory_is_not_stored() -> None:

@@ -17,8 +17,9 @@ DEFINITION = re.compile(
 )
 COMMENT = re.compile(r"^\s*(#(?!!)|//|/\*|\*|--|;;|<!--)")
 FIELD_LIST = re.compile(r"\s(?=:param\b|:return|:raises?\b|:type\b|@param\b|@return|Args:|Returns:|Parameters\b)")
-# a docblock tag (`@param`, `@return`, `@throws`, `@author`, `@extends`, `@inheritdoc`): a field, never the prose
-TAG = re.compile(r"(?:^|\s)\{?@[a-z][\w-]*\b")
+# a docblock's block tag (`@param`, `@return`, `@throws`, `@author`, `@extends`, `{@inheritdoc}`): a field, never the
+# prose; an inline tag (`{@code POST /admin/users} : Creates a new user.`, `{@link User}`) is part of the prose
+TAG = re.compile(r"(?:^|\s)(?:@[a-z][\w-]*\b|\{@inheritdoc\})", re.IGNORECASE)
 # a licence notice heads a file; it says nothing about what the code is for
 LICENCE = re.compile(
     r"(?i)^(?:copyright\b|\(c\)|©|spdx-license-identifier\b)|\blicensed under\b|\ball rights reserved\b"
