@@ -85,11 +85,11 @@ def fallback(chunk: Chunk, line: int, code: str) -> bool:
             return False
         earlier = code_part(text)
         same = answers.search(earlier)
-        if depth > indent and RETURN.match(earlier) and same and same.group(0) == own.group(0):
-            # a guard's early answer (`return redirect(url_for("auth.login"))` after an error) leaves the last
-            # return the one that answers when it works
-            if not (ERROR_LINE.search(earlier) or on_error_branch(chunk, chunk.start_line + above)):
-                return True
+        answered = depth > indent and RETURN.match(earlier) and same and same.group(0) == own.group(0)
+        # a guard's early answer (`return redirect(url_for("auth.login"))` after an error) leaves the last return
+        # the one that answers when it works
+        if answered and not (ERROR_LINE.search(earlier) or on_error_branch(chunk, chunk.start_line + above)):
+            return True
     return False
 
 
