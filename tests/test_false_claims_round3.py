@@ -121,6 +121,11 @@ def test_docblock_tags_a_licence_and_a_note_on_one_line_are_not_documentation() 
                           '# Translators: User story point value (value = 2)\n_("2")',
                           "config", "module", start=39)  # fmt: skip
     assert summary(translations) == ""
+    statement = _chunk("src/app.module.ts", "typescript", "", "// the database the config chooses\n"
+                       "const databaseModule = (databaseConfig() as DatabaseConfig)\n  .isDocumentDatabase\n"
+                       "  ? MongooseModule.forRootAsync({})\n  : TypeOrmModule.forRootAsync({});\n"
+                       "@Module({ imports: [databaseModule] })", "config", "module", start=31)  # fmt: skip
+    assert summary(statement) == "the database the config chooses"  # a statement over several lines is its own
     documented = _chunk("app/Models/Song.php", "php", "Song.isFileModified",
                         "    /**\n     * Determine if the song's file has been modified since the last scan.\n"
                         "     * @param int $lastModified\n     */\n"

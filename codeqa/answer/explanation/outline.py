@@ -122,7 +122,10 @@ def _comment_is_its_own(chunk: Chunk) -> bool:
         return True
     lines = chunk.text.split("\n")
     code = [i for i, line in enumerate(lines) if line.strip() and not COMMENT.match(line)]
-    return not (len(code) > 1 and _one_line(lines[code[0]]))
+    if len(code) < 2:
+        return True
+    goes_on = re.match(r"\s*(?:[.?:+\-*/%|&]|and\b|or\b)", lines[code[1]])  # `  .isDocumentDatabase` continues it
+    return not _one_line(lines[code[0]]) or bool(goes_on)
 
 
 def _leading_comment(lines: list[str]) -> str:
