@@ -24,10 +24,10 @@ from codeqa.answer.explanation.holders import holders_named, registered
 from codeqa.answer.explanation.keylines import KeyLine, Terms, evidence, term_score
 from codeqa.answer.explanation.mechanism import Match
 from codeqa.answer.explanation.outcomes import closed, outcome_lines, outcome_said_of, quotable
-from codeqa.answer.explanation.outline import display_name, holder_at
+from codeqa.answer.explanation.outline import display_name, holder_at, name_at
 from codeqa.answer.explanation.phrasing import said_of
 from codeqa.answer.explanation.roles_said import shows_role
-from codeqa.answer.explanation.values import value_said
+from codeqa.answer.explanation.values import amount_read, reading_line, value_said
 from codeqa.answer.rendering.injection import instruction_like
 from codeqa.answer.rendering.render import code_span
 from codeqa.symbols import short_names
@@ -185,8 +185,16 @@ def _outcome_sentence(found: Sequence[tuple[str, Step, KeyLine]]) -> Sentence | 
 
 
 def _value_sentence(explanation: Explanation) -> Sentence | None:
-    said = value_said([value for step in explanation.best_first[:2] for value in step.values], QUOTE_CHARS)
-    return Sentence(*said) if said else None
+    """ "`check_if_project_can_be_created_or_updated` reads `ERROR_… = '…'`": the reader named, since the sentence
+    before may be about another source (an "It" after "`exception_handler` calls …" said the handler read it)."""
+    for step in explanation.best_first[:2]:
+        value = amount_read(step.values)
+        if value is None:
+            continue
+        line = reading_line(value, step.lines)
+        said = value_said([value], QUOTE_CHARS, name_at(step.chunk, line.line) if line else _name(step))
+        return Sentence(*said) if said else None
+    return None
 
 
 def weak(explanation: Explanation) -> bool:

@@ -17,6 +17,7 @@ from codeqa.answer.explanation.walk import ERROR_LINE
 from codeqa.answer.explanation.walktext import outcome_said
 from codeqa.answer.rendering.injection import instruction_like
 from codeqa.answer.rendering.render import code_span
+from codeqa.records import Chunk
 
 OUTCOME_LINES = 2
 OUTCOME_SOURCES = 2  # the outcome is read in the lead and the next best source
@@ -47,6 +48,51 @@ OUTCOMES = (
 )  # fmt: skip
 
 
+# Python's `set.update(…)` / `dict.update({…})` change an object in memory (`rooms.update(b.room for b in …)`,
+# `app.config.update({…})`); a query's `.update(` stores, and names its fields (`q.update(processed=now())`, `**data`)
+IN_MEMORY_UPDATE = re.compile(r"\.update\(\s*(?!\*\*|\w+\s*=(?!=))")
+RETURN = re.compile(r"^\s*return\b")
+DEFINITION_HEAD = re.compile(
+    r"^\s*(?:(?:export|public|private|protected|static|async|pub)\s+)*(?:def|function|func|fn)\b"
+)
+
+
+def _stored(chunk: Chunk, code: str) -> bool:
+    """Whether ``code``, a line of ``chunk`` matching "stores", writes something that outlives the call."""
+    pattern = dict(OUTCOMES)["stores"]
+    if chunk.language == "python" and IN_MEMORY_UPDATE.search(code):
+        return bool(pattern.search(IN_MEMORY_UPDATE.sub(".", code)))  # another write on the line still counts
+    return True
+
+
+def fallback(chunk: Chunk, line: int, code: str) -> bool:
+    """Whether file line ``line`` of ``chunk`` (its code ``code``) is a definition's last resort: a ``return`` after
+    deeper ``return``s that answer the same way (``return new ResponseEntity<>(PageUtil.noData(), …)`` after two
+    ``return new ResponseEntity<>(userService.queryAll(…), …)`` in tests above it). The answer is the earlier ones."""
+    answers = dict(OUTCOMES)["answers with"]
+    own = answers.search(code)
+    if not RETURN.match(code) or own is None:
+        return False
+    lines = chunk.text.split("\n")
+    position = line - chunk.start_line
+    if not 0 <= position < len(lines):
+        return False
+    indent = len(lines[position]) - len(lines[position].lstrip())
+    for above in range(position - 1, -1, -1):
+        text = lines[above]
+        depth = len(text) - len(text.lstrip())
+        if text.strip() and depth < indent and (DEFINITION_HEAD.match(text) or METHOD_SIGNATURE.match(text)):
+            return False
+        earlier = code_part(text)
+        same = answers.search(earlier)
+        answered = depth > indent and RETURN.match(earlier) and same and same.group(0) == own.group(0)
+        # a guard's early answer (`return redirect(url_for("auth.login"))` after an error) leaves the last return
+        # the one that answers when it works
+        if answered and not (ERROR_LINE.search(earlier) or on_error_branch(chunk, chunk.start_line + above)):
+            return True
+    return False
+
+
 ERROR_FIELD = re.compile(r"\b(?:err|error|e|ex|exc|exception)\.status\w*\s*=[^=]")  # an error object's field: no answer
 COMPARED = re.compile(r"(?:[=!]==?|[<>]=?)\s*[45]\d\d\b|\b[45]\d\d\s*(?:[=!]==?|[<>]=?)")  # a status tested: no answer
 
@@ -73,6 +119,8 @@ def outcome_lines(explanation: Explanation, skip: set[tuple[str, int]]) -> list[
                          and condition_at(step.chunk, line.line) is not None
                          and not (api and off_api_path(step.chunk, line.line))
                          and not (verb == "answers with" and no_answer(step.chunk, line.line, code_part(line.text)))
+                         and not (verb == "answers with" and fallback(step.chunk, line.line, code_part(line.text)))
+                         and not (verb == "stores" and not _stored(step.chunk, code_part(line.text)))
                          and (errors or not (ERROR_LINE.search(code_part(line.text))
                                              or on_error_branch(step.chunk, line.line)))
                          and not (errors and not _fails(verb, step, line))

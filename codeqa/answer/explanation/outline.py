@@ -17,6 +17,14 @@ DEFINITION = re.compile(
 )
 COMMENT = re.compile(r"^\s*(#(?!!)|//|/\*|\*|--|;;|<!--)")
 FIELD_LIST = re.compile(r"\s(?=:param\b|:return|:raises?\b|:type\b|@param\b|@return|Args:|Returns:|Parameters\b)")
+# a docblock's block tag (`@param`, `@return`, `@throws`, `@author`, `@extends`, `{@inheritdoc}`): a field, never the
+# prose; an inline tag (`{@code POST /admin/users} : Creates a new user.`, `{@link User}`) is part of the prose
+TAG = re.compile(r"(?:^|\s)(?:@[a-z][\w-]*\b|\{@inheritdoc\})", re.IGNORECASE)
+# a licence notice heads a file; it says nothing about what the code is for
+LICENCE = re.compile(
+    r"(?i)^(?:copyright\b|\(c\)|©|spdx-license-identifier\b)|\blicensed under\b|\ball rights reserved\b"
+)
+OPENS = {"(": ")", "[": "]", "{": "}"}
 DOCSTRING_OPEN = re.compile(r'^\s*[rRuUbB]?("""|\'\'\')')
 
 
@@ -88,10 +96,36 @@ def summary(chunk: Chunk) -> str:
         text = next((line.strip() for line in lines[index + 1 :] if line.strip() and not line.startswith("#")), "")
     else:
         text = _docstring_after(lines, index + len(sig)) or _docstring_after(lines, 0)
-        text = text or _comment_before(lines, index) or _leading_comment(lines)
+        if not text and _comment_is_its_own(chunk):
+            text = _comment_before(lines, index) or _leading_comment(lines)
     text = FIELD_LIST.split(" ".join(text.split()), maxsplit=1)[0].strip()
+    text = TAG.split(re.sub(r"\s*\*+/\s*$", "", text), maxsplit=1)[0].strip()  # `/** @inheritdoc */`: no prose
+    if LICENCE.search(text):
+        return ""
     sentence = re.split(r"(?<=[.!?])\s", text, maxsplit=1)[0]
     return sentence[:200] + ("…" if len(sentence) > 200 else "")
+
+
+def _one_line(code: str) -> bool:
+    """Whether ``code`` is a whole statement on its line: its brackets closed and nothing to go on below."""
+    depth = 0
+    for char in code:
+        depth += (char in OPENS) - (char in OPENS.values())
+    return depth <= 0 and not re.search(r"(?:[,\\+\-*/=&|:({\[]|=>|\bdo)\s*$", code.rstrip())
+
+
+def _comment_is_its_own(chunk: Chunk) -> bool:
+    """Whether a comment leading ``chunk`` can be its documentation. A chunk of a file's top-level lines from the
+    middle of the file (``# Translators: User story point value (value = 1)`` over ``_("1")``, then forty more
+    lines) holds many statements: a comment over one of them, a one-line statement, is that line's note only."""
+    if str(chunk.kind) != "module" or chunk.start_line <= 1:
+        return True
+    lines = chunk.text.split("\n")
+    code = [i for i, line in enumerate(lines) if line.strip() and not COMMENT.match(line)]
+    if len(code) < 2:
+        return True
+    goes_on = re.match(r"\s*(?:[.?:+\-*/%|&]|and\b|or\b)", lines[code[1]])  # `  .isDocumentDatabase` continues it
+    return not _one_line(lines[code[0]]) or bool(goes_on)
 
 
 def _leading_comment(lines: list[str]) -> str:

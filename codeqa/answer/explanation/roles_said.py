@@ -37,6 +37,18 @@ _STORED = re.compile(
 # translation catalogues (`public/language/ar/error.json`, `locales/de.yml`): strings shown to users, not settings
 _TRANSLATIONS = re.compile(r"(?:^|/)(?:locales?|lang|languages?|i18n|l10n|intl|translations?)/")
 _SETTINGS = re.compile(r"^\s*[A-Z][A-Z0-9_]{2,}\s*[:=]|\b(?:env|config|getenv|os\.environ)\b", re.M)
+# "runs the command" needs a command's definition in the chunk, not only a file in a cli folder (a rake file's row
+# formatter, click's own `Parameter.type_cast_value`): a command decorator or registration, an argument parser, a
+# management command's or console command's `handle`, a rake task, a script's `__main__` block or `main`
+_COMMAND = re.compile(
+    r"^\s*@(?:[\w.]+\.)?(?:command|group)\b|^\s*@Command\b|\.add_command\(|\.command\(\s*['\"]|\bArgumentParser\(|"
+    r"\.add_(?:parser|argument|subparsers)\(|\bdef\s+(?:handle|main|run)\s*\(|\bfunction\s+(?:handle|main|run)\s*\(|"
+    r"\bclass\s+\w+\s*\(\s*BaseCommand\s*\)|\bextends\s+Command\b|\$signature\b|\bArtisan::command\(|"
+    r"^\s*(?:task|desc)\s+[:\w'\"]|^\s*namespace\s+:|^\s*if\s+__name__\s*==\s*['\"]__main__['\"]|\bfunc\s+main\s*\(|"
+    r"\b(?:cli|cobra)\.Command\s*\{|\bflag\.Parse\(|\bos\.Args\b|\bstatic\s+void\s+main\s*\(|\bCommandLineRunner\b|"
+    r"\bprogram\.(?:command|option|parse)\(|\byargs\b",
+    re.MULTILINE,
+)
 KIND_PHRASES = {"function": "is a function", "method": "is a method", "class": "defines a class",
                 "module": "is the file's top-level code"}  # fmt: skip
 
@@ -48,6 +60,7 @@ def role_phrase(chunk: Chunk, layer_verbs: dict[str, str], fallback: str) -> str
         "api": lambda: bool(_HANDLES.search(text)),
         "view": lambda: chunk.language in TEMPLATE_LANGUAGES or bool(_RENDERS.search(text)),
         "model": lambda: bool(_STORED.search(text)),
+        "cli": lambda: bool(_COMMAND.search(text)),
         "config": lambda: (
             not _TRANSLATIONS.search(chunk.path)
             and (chunk.language in CONFIG_LANGUAGES or bool(_SETTINGS.search(text)))

@@ -50,11 +50,26 @@ def _set_in(name: str, chunk: Chunk) -> KeyLine | None:
     body = [text for text in lines[1:] if text.strip() and not CLOSING.match(text)]
     outer = min((_indent(text) for text in body), default=0)
     for offset, text in enumerate(lines):
-        if pattern.match(text) and (offset == 0 or _indent(text) <= outer):
+        if pattern.match(text) and (offset == 0 or _indent(text) <= outer) and not _in_function(lines, offset):
             value = text.split("=", 1)[1] if "=" in text else ""
             built = CONSTRUCTED.match(value) and not re.search(r"\d", value)  # Blueprint("auth", __name__)
             return KeyLine(chunk.start_line + offset, clip(text)) if LITERAL.search(value) and not built else None
     return None
+
+
+OPENS_FUNCTION = re.compile(r"(?:\bfunction\b[^{]*|=>\s*)\{\s*$|^\s*(?:async\s+)?def\s.*:\s*$|\bfunc\b.*\{\s*$")
+
+
+def _in_function(lines: list[str], offset: int) -> bool:
+    """Whether line ``offset`` sits in the body of a function the chunk opens above it (a piece of a long
+    ``postsAPI.edit = async function (…) {`` is top-level code by kind, but its ``const selfPost = …`` is local)."""
+    indent = _indent(lines[offset])
+    for text in reversed(lines[:offset]):
+        if text.strip() and _indent(text) < indent:
+            if OPENS_FUNCTION.search(text):
+                return True
+            indent = _indent(text)
+    return False
 
 
 STRING = re.compile(r"\"(?:[^\"\\\n]|\\.)*\"|'(?:[^'\\\n]|\\.)*'|`[^`\n]*`")
@@ -83,6 +98,8 @@ def _bound_in(name: str, text: str) -> bool:
     return bool(
         re.search(rf"\bfor\s*\(?\s*(?:(?:const|let|var)\s+)?{targets}(?<![\w$]){word}\b{targets}\s(?:in|of)\b", text)
         or re.search(rf"^\s*{MODIFIERS}\$?{word}\s*(?::[^=\n]*)?(?::=|=(?![=>~]))", text, re.MULTILINE)
+        # the reader sets the value's own field (`maxDuration.value = audio.duration` for `const maxDuration = ref(0)`)
+        or re.search(rf"^\s*\$?{word}(?:\.[\w$]+|\[[^\]\n]*\])+\s*(?:[-+*/]?=)(?![=>~])", text, re.MULTILINE)
         or any(
             re.search(rf"(?<![\w$.]){word}\b", re.sub(r"=\s*[^,)}\]]+", "", params))  # `days = DAYS` reads DAYS
             for params in [
@@ -119,12 +136,25 @@ def values_read(lines: Sequence[KeyLine], chunk: Chunk, candidates: Iterable[Chu
     return found
 
 
-def value_said(values: Sequence[Value], limit: int) -> tuple[str, str] | None:
-    """ "It reads `X = 3` (`path:n`)." (markdown, plain) for the first value that is an amount or a name set once
-    (not a constructor call), its line cut at ``limit`` characters; None when there is none."""
-    for value in values:
-        if AMOUNT.search(value.line.text.split("=", 1)[-1]):
-            where, flat = f"{value.chunk.path}:{value.line.line}", " ".join(value.line.text.split())
-            text = flat if len(flat) <= limit else flat[: limit - 1] + "…"
-            return f"It reads {code_span(text)} ({code_span(where)}).", f"It reads {text} ({where})."
-    return None
+def amount_read(values: Sequence[Value]) -> Value | None:
+    """The first of ``values`` set to an amount or a name set once (not a constructor call)."""
+    return next((value for value in values if AMOUNT.search(value.line.text.split("=", 1)[-1])), None)
+
+
+def reading_line(value: Value, lines: Sequence[KeyLine]) -> KeyLine | None:
+    """The first of ``lines`` that reads ``value``'s name (outside strings and comments)."""
+    word = re.compile(rf"(?<![\w$.])\$?{re.escape(value.name)}\b")
+    return next((line for line in lines if word.search(_code_only(line.text))), None)
+
+
+def value_said(values: Sequence[Value], limit: int, reader: str | None = None) -> tuple[str, str] | None:
+    """ "`reader` reads `X = 3` (`path:n`)." (markdown, plain) for the first value that is an amount or a name set
+    once (not a constructor call), its line cut at ``limit`` characters; "It reads" without a reader; None when
+    there is none."""
+    value = amount_read(values)
+    if value is None:
+        return None
+    where, flat = f"{value.chunk.path}:{value.line.line}", " ".join(value.line.text.split())
+    text = flat if len(flat) <= limit else flat[: limit - 1] + "…"
+    md, plain = (code_span(reader), reader) if reader else ("It", "It")
+    return f"{md} reads {code_span(text)} ({code_span(where)}).", f"{plain} reads {text} ({where})."
