@@ -36,6 +36,8 @@ from codeqa.symbols import qualified_names, short_name
 
 MAX_HOPS = 3  # four steps
 BRANCHES = 3  # callees tried per step
+CALLEES_LOOKED_AT = 40  # graph callees read per step (in path order), before the ones on the question's topic
+WALK_FROM = 3  # the best sources a walk may start from, in order
 MAX_CHECKS = 40  # call claims checked per walk (the answer stays fast on a large graph)
 ENTRY_LAYERS = frozenset({"api", "view", "cli"})
 SKIPPED_LAYERS = frozenset({"test", "docs", "migration", "build"})
@@ -242,7 +244,7 @@ class _Walker:
 
     def callees(self, chunk: Chunk, seen: set[str]) -> list[Chunk]:
         _, rows = self.context.neighbours(chunk)
-        rows = [r for r in rows if self.context.table.layers[r] not in SKIPPED_LAYERS][: BRANCHES * 3]
+        rows = [r for r in rows if self.context.table.layers[r] not in SKIPPED_LAYERS][:CALLEES_LOOKED_AT]
         pooled = {hit.chunk.id for hit in self.context.pool}
         found = [c for c in self.context.chunks(rows) if c.id not in seen
                  and (c.id in pooled or evidence(self.terms, c.text) > 0)]  # on the question's topic  # fmt: skip
@@ -289,13 +291,23 @@ def _entry(context: AnswerContext, walker: _Walker, lead: Chunk) -> tuple[Chunk,
 
 
 def walk(question: str, context: AnswerContext, checker: ClaimChecker, ranked: Sequence[Chunk]) -> Walk | None:
-    """The flow for ``question`` from the best sources ``ranked`` (best first); None when the question does not ask
-    how something works or no checked call leaves the entry."""
+    """The flow for ``question`` from the best sources ``ranked`` (best first): from the first of the best
+    ``WALK_FROM`` whose checked calls lead to an outcome; None when the question does not ask how something works or
+    no walk is found."""
     if not ranked or not asks_flow(question):
         return None
-    walker = _Walker(context, checker, question_terms(question), "errors" in intents(question))
-    walker.api = api = asks_api(question)
-    entry, first = _entry(context, walker, ranked[0])
+    for lead in ranked[:WALK_FROM]:
+        walker = _Walker(context, checker, question_terms(question), "errors" in intents(question))
+        walker.api = asks_api(question)
+        found = _walk_from(context, walker, lead)
+        if found is not None:
+            return found
+    return None
+
+
+def _walk_from(context: AnswerContext, walker: _Walker, lead: Chunk) -> Walk | None:
+    api = walker.api
+    entry, first = _entry(context, walker, lead)
     start = first[-1] if first else None
     begin, caller = (start.callee, start.use.name) if start else (entry, "")
     hops = [*first, *walker.longest(begin, caller, {entry.id, begin.id}, len(first))]
