@@ -226,7 +226,14 @@ class _Walker:
         if self.checks >= MAX_CHECKS:
             return None
         self.checks += 1
-        use = self.checker.link(user, used, self.context.imports([user.path, used.path]))
+        imports = self.context.imports([user.path, used.path])
+        use = None
+        for name in self._names_by_topic(used):  # the call to the callee's definition on the question's topic first
+            use = self.checker.link(user, used, imports, names=[name])
+            if use is not None and use.verb == "calls":
+                break
+        else:
+            use = self.checker.link(user, used, imports)
         if use is None or use.verb != "calls" or short_name(use.name)[:1].isupper():
             return None  # no checked call, or a constructor (making an object is not a step of the flow)
         if not self.errors and FAILING_NAME.search(short_name(use.name)):
@@ -235,6 +242,18 @@ class _Walker:
         if by_name and not self._unique(use.name, used):
             return None  # by name, a method many classes define (``remove``, ``play``) may be any of them
         return Hop(user, used, use, by_name)
+
+    def _names_by_topic(self, used: Chunk) -> list[str]:
+        """The definitions of ``used`` that hold a question word in their name, most first (``check_password``
+        before ``find_by_email`` asked how the password is checked); at most ``BRANCHES``."""
+        scored = []
+        for qualified in qualified_names(used.symbol):
+            name = short_name(qualified)
+            words = {w.lower() for w in re.findall(r"[A-Z]?[a-z]+|[A-Z]+(?![a-z])", name)}
+            score = sum(1 for term in self.terms.words if any(w.startswith(term) for w in words))
+            if score:
+                scored.append((-score, name))
+        return [name for _, name in sorted(scored)][:BRANCHES]
 
     def _unique(self, name: str, used: Chunk) -> bool:
         """The called name is defined in ``used`` and nowhere else in the index."""
