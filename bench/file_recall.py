@@ -61,7 +61,9 @@ def main() -> None:
                 facts["candidate"] += 1
                 for depth in DEPTHS:
                     facts[str(depth)] += rank <= depth
-        rows.append({"id": instance.instance_id, "gold": dict(zip(instance.gold_files, gold)), "facts": fact_ranks})
+        rows.append(
+            {"id": instance.instance_id, "gold": dict(zip(instance.gold_files, gold, strict=True)), "facts": fact_ranks}
+        )
     print(
         f"facts top 6/10/30/candidates: {facts['6']}/{facts['10']}/{facts['30']}/{facts['candidate']} of {facts['all']}"
         f" · file Acc@1/5/10 {acc[1]}/{acc[5]}/{acc[10]} of {len(rows)} · retrieve {seconds / max(len(rows), 1):.2f} s"
