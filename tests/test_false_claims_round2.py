@@ -475,3 +475,24 @@ def test_a_flow_finds_the_outcome_of_exported_functions_methods_and_php_methods(
         "app/models.py", "python", "close", "def close(self):\n    Ticket.objects.filter(pk=self.pk).update(open=False)"
     )
     assert outcome_of(record, "close").verb == "stores with"
+
+
+def test_a_getter_is_no_outcome_and_an_errors_answer_is_one_when_asked_about_failing() -> None:
+    """monica's errors flow ended "`getErrorCode` returns `$this->errorCode;`" (a getter), past the method that
+    answers with the error, which was no outcome because its line names an error."""
+    from codeqa.answer.explanation.walk import outcome_of
+
+    getter = _chunk("app/Traits/JsonRespondController.php", "php", "getErrorCode",
+                    "    public function getErrorCode(): int\n    {\n"
+                    "        return $this->errorCode;\n    }")  # fmt: skip
+    assert outcome_of(getter, "getErrorCode") is None
+    fluent = _chunk("app/Traits/Fluent.php", "php", "setCode",
+                    "    public function setCode($code)\n    {\n        $this->code = $code;\n"
+                    "        return $this;\n    }")  # fmt: skip
+    assert outcome_of(fluent, "setCode") is None
+    failing = _chunk("app/Traits/JsonRespondController.php", "php", "respondWithError",
+                     "    public function respondWithError($message): JsonResponse\n    {\n"
+                     "        return response()->json(['message' => $message], 422);\n    }")  # fmt: skip
+    assert outcome_of(failing, "respondWithError") is None  # not what happens when it works
+    asked = outcome_of(failing, "respondWithError", errors=True)
+    assert asked is not None and asked.line == 3, asked

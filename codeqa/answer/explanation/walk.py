@@ -80,8 +80,9 @@ ERROR_LINE = re.compile(
     r"not_?found|NotFound|Forbidden|Unauthori[sz]ed|BadRequest)\b",
     re.IGNORECASE,
 )
-TRIVIAL = re.compile(  # says nothing, or is cut at an open bracket (the statement goes on below)
-    r"^\s*return\s*(?:None|True|False|nil|null|undefined|self|this|\w{1,2})?\s*;?\s*$|^.*[\[({]\s*$"
+TRIVIAL = re.compile(  # says nothing, is a getter's field, or is cut at an open bracket (the statement goes on below)
+    r"^\s*return\s*(?:None|True|False|nil|null|undefined|self|this|\$this|\w{1,2})?\s*;?\s*$|^.*[\[({]\s*$|"
+    r"^\s*return\s+(?:\$this->|self\.|this\.|@)\w+\s*;?\s*$"
 )
 FAILING_NAME = re.compile(r"(?i)error|fail|exception|invalid|denied|reject|abort|throw|unauthori")
 ERROR_BLOCK = re.compile(r"^\s*(?:except\b|rescue\b|catch\b|\}\s*catch\b|else\s*:|if\s+not\b|unless\b)")
@@ -184,10 +185,10 @@ def _in_error_branch(body: Sequence[tuple[int, str]], position: int) -> bool:
     return False
 
 
-def outcome_of(chunk: Chunk, name: str, after: int = 0, *, api: bool = False) -> Outcome | None:
+def outcome_of(chunk: Chunk, name: str, after: int = 0, *, api: bool = False, errors: bool = False) -> Outcome | None:
     """The success outcome in definition ``name`` of ``chunk`` (after file line ``after``): the first kind found of
     ``OUTCOME_KINDS``, its least-indented and then last line outside the error branches (and, asked about an API,
-    outside the branch for a browser)."""
+    outside the branch for a browser). Asked about failing (``errors``), the error's own answer counts too."""
     body = definition_lines(chunk, name)
     for verb, pattern in OUTCOME_KINDS:
         found = []
@@ -195,9 +196,11 @@ def outcome_of(chunk: Chunk, name: str, after: int = 0, *, api: bool = False) ->
             if position == 0 or number <= after or not text.strip() or COMMENT.match(text):
                 continue
             code = code_part(text)
-            if not pattern.search(code) or ERROR_LINE.search(code) or SIGNATURE.match(code) or TRIVIAL.match(code):
+            if not pattern.search(code) or SIGNATURE.match(code) or TRIVIAL.match(code):
                 continue
-            if _in_error_branch(body, position) or (api and off_api_path(chunk, number)):
+            if not errors and (ERROR_LINE.search(code) or _in_error_branch(body, position)):
+                continue
+            if api and off_api_path(chunk, number):
                 continue
             found.append((len(text) - len(text.lstrip()), -number, number, text.strip()))
         if found:
@@ -273,7 +276,7 @@ class _Walker:
     def longest(self, chunk: Chunk, caller: str, seen: set[str], depth: int) -> list[Hop]:
         """The best walk from ``caller`` in ``chunk``: ending in an outcome, then deepest, then the question's words."""
         best: list[Hop] = []
-        best_key = (_ending(outcome_of(chunk, caller, api=self.api)), 0, 0)
+        best_key = (_ending(outcome_of(chunk, caller, api=self.api, errors=self.errors)), 0, 0)
         tried = 0
         span = definition_lines(chunk, caller) if caller else []
         for callee in self.callees(chunk, seen) if depth < MAX_HOPS else []:
@@ -288,7 +291,7 @@ class _Walker:
             rest = self.longest(callee, hop.use.name, seen | {callee.id}, depth + 1)
             walk = [hop, *rest]
             end = walk[-1]
-            key = (_ending(outcome_of(end.callee, end.use.name, api=self.api)), len(walk),
+            key = (_ending(outcome_of(end.callee, end.use.name, api=self.api, errors=self.errors)), len(walk),
                    sum(_relevance(self.terms, h.callee) for h in walk))  # fmt: skip
             if key > best_key:
                 best, best_key = walk, key
@@ -325,19 +328,21 @@ def walk(question: str, context: AnswerContext, checker: ClaimChecker, ranked: S
 
 
 def _walk_from(context: AnswerContext, walker: _Walker, lead: Chunk) -> Walk | None:
-    api = walker.api
+    api, errors = walker.api, walker.errors
     entry, first = _entry(context, walker, lead)
     start = first[-1] if first else None
     begin, caller = (start.callee, start.use.name) if start else (entry, "")
     hops = [*first, *walker.longest(begin, caller, {entry.id, begin.id}, len(first))]
-    while hops and outcome_of(hops[-1].callee, hops[-1].use.name, api=api) is None:
+    while hops and outcome_of(hops[-1].callee, hops[-1].use.name, api=api, errors=errors) is None:
         hops.pop()  # a step where nothing ends says only that the calls go on: the walk ends at the last outcome
-    if not hops or (len(hops) == 1 and _ending(outcome_of(hops[0].callee, hops[0].use.name, api=api)) < 2):
+    if not hops or (
+        len(hops) == 1 and _ending(outcome_of(hops[0].callee, hops[0].use.name, api=api, errors=errors)) < 2
+    ):
         return None  # two steps that end in no response, write or job say no more than the lead does
     entry_name = hops[0].use.caller or _name_of(entry)
     found = Walk(entry, entry_name, hops)
     last = hops[-1]
-    found.outcome = outcome_of(last.callee, last.use.name, api=api)
+    found.outcome = outcome_of(last.callee, last.use.name, api=api, errors=errors)
     response = outcome_of(entry, entry_name, after=hops[0].use.line, api=api)
     end = found.outcome
     if (
