@@ -496,3 +496,25 @@ def test_a_getter_is_no_outcome_and_an_errors_answer_is_one_when_asked_about_fai
     assert outcome_of(failing, "respondWithError") is None  # not what happens when it works
     asked = outcome_of(failing, "respondWithError", errors=True)
     assert asked is not None and asked.line == 3, asked
+
+
+def test_a_guards_early_exit_is_no_outcome_and_a_success_is_none_when_asked_about_failing() -> None:
+    """maybe's flow ended "`derived_cash_balance` returns `nil unless balance_components…`" (the guard at the top,
+    not the result), and umami's answer to "What happens when an API request fails?" ended in the success helper
+    "`json` answers with `Response.json(data);`"."""
+    from codeqa.answer.explanation.walk import outcome_of
+
+    guarded = _chunk("app/models/account/reconciliation_manager.rb", "ruby", "derived_cash_balance",
+                     "def derived_cash_balance(date:, total_balance:)\n"
+                     "  return nil unless components[:balance] && components[:cash_balance]\n"
+                     "  total_balance - components[:balance] + components[:cash_balance]\nend")  # fmt: skip
+    found = outcome_of(guarded, "derived_cash_balance")
+    assert found is None or "unless" not in found.text, found
+    success = _chunk("src/lib/response.ts", "typescript", "json",
+                     "export function json(data: any = {}) {\n  return Response.json(data);\n}")  # fmt: skip
+    assert outcome_of(success, "json").verb == "answers with"
+    assert outcome_of(success, "json", errors=True) is None
+    failing = _chunk("src/lib/response.ts", "typescript", "badRequest",
+                     "export function badRequest(message: any = 'Bad request') {\n"
+                     "  return Response.json({ error: message }, { status: 400 });\n}")  # fmt: skip
+    assert outcome_of(failing, "badRequest", errors=True) is not None

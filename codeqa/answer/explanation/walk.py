@@ -84,6 +84,7 @@ TRIVIAL = re.compile(  # says nothing, is a getter's field, or is cut at an open
     r"^\s*return\s*(?:None|True|False|nil|null|undefined|self|this|\$this|\w{1,2})?\s*;?\s*$|^.*[\[({]\s*$|"
     r"^\s*return\s+(?:\$this->|self\.|this\.|@)\w+\s*;?\s*$"
 )
+GUARD = re.compile(r"^\s*return\b(?!.*\belse\b).*\s(?:if|unless)\s")  # ``return nil unless ready``: an early exit
 FAILING_NAME = re.compile(r"(?i)error|fail|exception|invalid|denied|reject|abort|throw|unauthori")
 ERROR_BLOCK = re.compile(r"^\s*(?:except\b|rescue\b|catch\b|\}\s*catch\b|else\s*:|if\s+not\b|unless\b)")
 
@@ -188,7 +189,9 @@ def _in_error_branch(body: Sequence[tuple[int, str]], position: int) -> bool:
 def outcome_of(chunk: Chunk, name: str, after: int = 0, *, api: bool = False, errors: bool = False) -> Outcome | None:
     """The success outcome in definition ``name`` of ``chunk`` (after file line ``after``): the first kind found of
     ``OUTCOME_KINDS``, its least-indented and then last line outside the error branches (and, asked about an API,
-    outside the branch for a browser). Asked about failing (``errors``), the error's own answer counts too."""
+    outside the branch for a browser), never a guard's early exit. Asked about failing (``errors``), the failure's
+    answer instead: a line naming an error or on an error branch, or any line of a failing helper
+    (``respondWithError``)."""
     body = definition_lines(chunk, name)
     for verb, pattern in OUTCOME_KINDS:
         found = []
@@ -198,7 +201,10 @@ def outcome_of(chunk: Chunk, name: str, after: int = 0, *, api: bool = False, er
             code = code_part(text)
             if not pattern.search(code) or SIGNATURE.match(code) or TRIVIAL.match(code):
                 continue
-            if not errors and (ERROR_LINE.search(code) or _in_error_branch(body, position)):
+            failing = bool(ERROR_LINE.search(code)) or _in_error_branch(body, position)
+            if failing != errors and not (errors and FAILING_NAME.search(short_name(name or ""))):
+                continue  # what happens when it works; asked about failing, the failure's answer (or its helper's)
+            if GUARD.match(code):
                 continue
             if api and off_api_path(chunk, number):
                 continue
