@@ -518,3 +518,20 @@ def test_a_guards_early_exit_is_no_outcome_and_a_success_is_none_when_asked_abou
                      "export function badRequest(message: any = 'Bad request') {\n"
                      "  return Response.json({ error: message }, { status: 400 });\n}")  # fmt: skip
     assert outcome_of(failing, "badRequest", errors=True) is not None
+
+
+def test_rendering_an_emails_body_is_not_answering_the_request() -> None:
+    """healthchecks' flow ended "`make_message` answers with `html = render(f"emails/{name}-body-html.html", ctx)`":
+    its own template helper renders an email, it answers no request."""
+    from codeqa.answer.explanation.walk import outcome_of
+
+    mail = _chunk("hc/lib/emails.py", "python", "make_message",
+                  "def make_message(name, to, ctx):\n    subject = render(f\"emails/{name}-subject.html\", ctx)\n"
+                  "    html = render(f\"emails/{name}-body-html.html\", ctx)\n"
+                  "    msg = Message(subject, html, to)\n")  # fmt: skip
+    found = outcome_of(mail, "make_message")
+    assert found is None or found.verb != "answers with", found
+    view = _chunk("hc/accounts/views.py", "python", "login",
+                  "def login(request):\n    form = LoginForm(request.POST)\n"
+                  "    return render(request, \"accounts/login.html\", {\"form\": form})\n")  # fmt: skip
+    assert outcome_of(view, "login").verb == "answers with"
