@@ -16,6 +16,7 @@ from __future__ import annotations
 
 from codeqa.answer.context import AnswerContext
 from codeqa.answer.explanation.extractive import extractive_answer
+from codeqa.answer.explanation.outline import display_name
 from codeqa.records import Chunk, Hit
 
 KOEL_IMPORTS = """<?php
@@ -235,3 +236,25 @@ def test_a_filter_registered_in_a_method_body_is_not_before_each_action() -> Non
     opening = _opening(AUTH, concern, application)
     assert "`require_authentication`" in opening, opening  # the class-level filter is still said
     assert "restore_authentication` before each action" not in opening, opening
+
+
+HANDLE_ERRORS = """exports.handleErrors = async function handleErrors(err, req, res, next) {
+	const cases = {
+		'blacklisted-ip': function () {
+			res.status(403).type('text/plain').send(err.message);
+		},
+	};
+
+	const notFoundHandler = () => {
+		const controllers = require('.');
+		controllers['404'].handle404(req, res);
+	};"""
+
+
+def test_a_piece_of_a_function_is_named_after_it_not_after_a_local_in_it() -> None:
+    piece = _chunk("src/controllers/errors.js", "javascript", "notFoundHandler", HANDLE_ERRORS, "api", "function", 42)
+    assert display_name(piece) == "handleErrors (+1)"
+    local = _chunk("src/controllers/errors.js", "javascript", "notBuiltHandler",
+                   "\tconst notBuiltHandler = async () => {\n\t\tres.status(500).send(file);\n\t};", "api", "function",
+                   58)  # fmt: skip
+    assert display_name(local) == "notBuiltHandler"  # a chunk that opens the local is named after it
