@@ -168,9 +168,11 @@ def _opened_js(chunk: Chunk, names: list[str]) -> str:
         return ""
     name = opened.group("function") or opened.group("named") or opened.group("target").rpartition(".")[2]
     first = names[0].replace("::", ".").rpartition(".")[2]
-    if name == first:
+    if name in (first, "exports"):  # `module.exports = function () {` names nothing
         return ""
-    head = re.compile(rf"^(\s*).*(?<![\w$.]){re.escape(first)}\s*(?:=|\()")
+    name_of = re.escape(first)  # where the first name is defined (not called): ``const notFoundHandler = () => {``
+    head = re.compile(rf"^(\s*)(?:(?:async\s+)?function\s*\*?\s*{name_of}\s*\(|(?:const|let|var)\s+{name_of}\s*=|"
+                      rf"[\w$.]+\.{name_of}\s*=|{name_of}\s*\([^)]*\)\s*\{{)")  # fmt: skip
     nested = next((found for line in lines[1:] if (found := head.match(line))), None)
     return name if nested is not None and len(nested.group(1)) > len(opened.group("indent")) else ""
 
