@@ -148,6 +148,33 @@ def _looped(chunk: Chunk, number: int, what: str, phrase: str) -> str:
     return phrase
 
 
+# a Ruby class macro (`before_action :x`, `rescue_from X`) holds for every action only at class level: one in a
+# method's body (`def require_unauthenticated_access(**options)` → `before_action :restore_authentication, **options`)
+# is registered by the controllers that call that method, not before each action
+RUBY_MACRO = re.compile(r"^\s*(?:prepend_|append_|skip_)?(?:before|after|around)_action\b|^\s*rescue_from\b")
+RUBY_DEF = re.compile(r"^\s*def\s")
+RUBY_CLASS_LEVEL = re.compile(r"^\s*(?:class|module)\s|^\s*(?:included|class_methods|prepended)\s+do\b")
+
+
+def in_method(chunk: Chunk, number: int) -> bool:
+    """Whether file line ``number`` of a Ruby ``chunk`` sits in a method's body (a ``def`` above it, less
+    indented, before any class, module or ``included do`` head)."""
+    lines = chunk.text.split("\n")[: number - chunk.start_line + 1]
+    if not lines:
+        return False
+    indent = len(lines[-1]) - len(lines[-1].lstrip())
+    for text in reversed(lines[:-1]):
+        depth = len(text) - len(text.lstrip())
+        if not text.strip() or depth >= indent:
+            continue
+        if RUBY_DEF.match(text):
+            return True
+        if RUBY_CLASS_LEVEL.match(text):
+            return False
+        indent = depth
+    return False
+
+
 def matches_in(chunk: Chunk, conventions: Sequence[Convention], intents: Sequence[str]) -> list[Match]:
     """The constructs for ``intents`` on ``chunk``'s code lines: the best one per line, in line order."""
     if not intents or answers_poorly(chunk):
@@ -161,6 +188,8 @@ def matches_in(chunk: Chunk, conventions: Sequence[Convention], intents: Sequenc
     ]
     found: list[Match] = []
     for number, line in _code_lines(chunk):
+        if chunk.language == "ruby" and RUBY_MACRO.match(line) and in_method(chunk, number):
+            continue  # registered where the method is called, not for every action
         best: Match | None = None
         for construct, weight in constructs:
             hit = construct.pattern.search(line)

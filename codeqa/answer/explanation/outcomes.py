@@ -51,6 +51,23 @@ OUTCOMES = (
 # Python's `set.update(…)` / `dict.update({…})` change an object in memory (`rooms.update(b.room for b in …)`,
 # `app.config.update({…})`); a query's `.update(` stores, and names its fields (`q.update(processed=now())`, `**data`)
 IN_MEMORY_UPDATE = re.compile(r"\.update\(\s*(?!\*\*|\w+\s*=(?!=))")
+# a sign-out's answer (`SessionsController#destroy`'s `redirect_to new_session_path`) is not how signing in ends:
+# said only when the question asks about signing out
+SIGN_OUT = re.compile(
+    r"(?i)(?:^|[.#:_])(?:log_?out|sign_?out|log_?off|sign_?off)\w*$|sessions?(?:controller)?[.#:]+destroy$"
+)
+ASKS_SIGN_OUT = re.compile(
+    r"(?i)\b(?:log(?:ging)?[\s-]*out|sign(?:ing)?[\s-]*(?:out|off)|log[\s-]*off|logout|signout)\b"
+)
+# a parameter typed with an exception class: a handler registered for that type (Laravel's `render(function
+# (AuthenticationException $e, Request $request) {`, Java's `handle(MethodArgumentNotValidException ex)`, a `catch`)
+HANDLED_TYPE = re.compile(
+    r"\(\s*(?:final\s+)?(?P<type>\\?(?:[A-Za-z_]\w*[\\.])*[A-Z]\w*(?:Exception|Error))\s+\$?\w+\s*[,)]"
+)
+CATCH_ALL = {"Exception", "Throwable", "Error", "BaseException"}
+# an `else` that undoes what its `if` set (`req.session.meta.reAuthAt = now;` / `delete req.session.meta.reAuthAt;`)
+ELSE_HEAD = re.compile(r"^\s*(?:\}\s*)?else\b(?!\s*if\b)")
+ASSIGNED = re.compile(r"^\s*(?P<target>[\w$@][\w$.@]*(?:\[[^\]]+\])*)\s*=[^=]")
 RETURN = re.compile(r"^\s*return\b")
 DEFINITION_HEAD = re.compile(
     r"^\s*(?:(?:export|public|private|protected|static|async|pub)\s+)*(?:def|function|func|fn)\b"
@@ -63,6 +80,67 @@ def _stored(chunk: Chunk, code: str) -> bool:
     if chunk.language == "python" and IN_MEMORY_UPDATE.search(code):
         return bool(pattern.search(IN_MEMORY_UPDATE.sub(".", code)))  # another write on the line still counts
     return True
+
+
+def signs_out(chunk: Chunk, line: int) -> bool:
+    """Whether file line ``line`` of ``chunk`` is in a sign-out (``logout``, ``SessionsController.destroy``)."""
+    return bool(SIGN_OUT.search(name_at(chunk, line)))
+
+
+def handled_type(chunk: Chunk, line: int) -> str:
+    """The exception type of the innermost handler around file line ``line`` of ``chunk`` that takes one typed
+    parameter of an exception class (``function (AuthenticationException $e, Request $request) {``), "" for none or
+    for a catch-all (``Throwable $e``): the answer inside is given for that type only."""
+    position = line - chunk.start_line
+    lines = chunk.text.split("\n")
+    if not 0 < position < len(lines):
+        return ""
+    before = "\n".join(lines[:position])
+    found = ""
+    for match in HANDLED_TYPE.finditer(before):
+        body = before[match.end() :]
+        opened = body.find("{")
+        if opened < 0:
+            continue
+        depth = 0
+        for char in body[opened:]:
+            depth += {"{": 1, "}": -1}.get(char, 0)
+            if depth <= 0:
+                break
+        if depth > 0:  # still open at the line: it holds the line
+            found = match.group("type")
+    name = found.lstrip("\\").replace("\\", ".").rpartition(".")[2]
+    return "" if name in CATCH_ALL else name
+
+
+def toggled(chunk: Chunk, line: int, code: str) -> bool:
+    """Whether ``code`` (file line ``line`` of ``chunk``) sets a value on an ``if`` branch whose ``else`` takes it
+    away again (``delete x``, ``unset(x)``, ``x = nil``): a flag kept in step with a test, not what the story does."""
+    assigned = ASSIGNED.match(code)
+    lines = chunk.text.split("\n")
+    position = line - chunk.start_line
+    if assigned is None or not 0 <= position < len(lines):
+        return False
+    target = re.escape(assigned.group("target"))
+    undone = re.compile(
+        rf"^\s*(?:delete\s+{target}\b|unset\(\s*{target}\s*\)|{target}\s*=\s*(?:nil|null|None|undefined)\b)"
+    )
+    indent = len(lines[position]) - len(lines[position].lstrip())
+    for offset in range(position + 1, len(lines)):
+        text = lines[offset]
+        if not text.strip():
+            continue
+        depth = len(text) - len(text.lstrip())
+        if depth < indent:
+            if not ELSE_HEAD.match(text):
+                return False
+            for other in lines[offset + 1 :]:  # the ``else`` block: the lines below it, indented deeper
+                if other.strip() and len(other) - len(other.lstrip()) <= depth:
+                    return False
+                if undone.match(other):
+                    return True
+            return False
+    return False
 
 
 def fallback(chunk: Chunk, line: int, code: str) -> bool:
@@ -107,6 +185,7 @@ def outcome_lines(explanation: Explanation, skip: set[tuple[str, int]]) -> list[
     found: list[tuple[str, Step, KeyLine]] = []
     errors = "errors" in explanation.intents  # else an error branch is not what happens (a 400, a raise)
     api = asks_api(explanation.question)  # then the browser's branch is not what happens either
+    sign_out = bool(ASKS_SIGN_OUT.search(explanation.question))  # else a sign-out's answer is not how it ends
     for step in explanation.best_first[:OUTCOME_SOURCES]:
         # asked about failing, an error's answer (a 404, a 500) is what happens before a success redirect is
         lines = sorted(step.lines, key=lambda line: not ERROR_LINE.search(code_part(line.text)))
@@ -121,6 +200,8 @@ def outcome_lines(explanation: Explanation, skip: set[tuple[str, int]]) -> list[
                          and not (verb == "answers with" and no_answer(step.chunk, line.line, code_part(line.text)))
                          and not (verb == "answers with" and fallback(step.chunk, line.line, code_part(line.text)))
                          and not (verb == "stores" and not _stored(step.chunk, code_part(line.text)))
+                         and not (verb == "stores" and toggled(step.chunk, line.line, code_part(line.text)))
+                         and (sign_out or not signs_out(step.chunk, line.line))
                          and (errors or not (ERROR_LINE.search(code_part(line.text))
                                              or on_error_branch(step.chunk, line.line)))
                          and not (errors and not _fails(verb, step, line))
@@ -180,6 +261,10 @@ def outcome_said_of(found: Sequence[tuple[str, Step, KeyLine]]) -> tuple[str, st
         word, condition = condition_at(step.chunk, line.line) or ("", "")  # a branch's outcome, said with its test
         when_md = f" {word} {code_span(condition)}" if word else ""
         when = f" {word} {condition}" if word else ""
+        handled = handled_type(step.chunk, line.line)  # an answer given for one exception type says that type
+        if handled and handled not in condition:
+            article = "an" if handled[:1] in "AEIOU" else "a"
+            when_md, when = f" for {article} {code_span(handled)}{when_md}", f" for {article} {handled}{when}"
         md.append(f"{code_span(name)} {verb} {code_span(said)}{when_md} ({at_md})")
         plain.append(f"{name} {verb} {said}{when} ({at_plain})")
     return "Then " + "; ".join(md) + ".", "Then " + "; ".join(plain) + "."

@@ -146,11 +146,44 @@ def is_container(qualified: str) -> bool:
     return qualified.replace("::", ".").rpartition(".")[2][:1].isupper()
 
 
+# a JavaScript definition a chunk's first line opens (``exports.handleErrors = async function handleErrors(err, …) {``,
+# ``async function login(req, res) {``, ``const check = (req) => {``): the chunker may name the chunk after a
+# function nested in it (``const notFoundHandler = () => {`` in the body), not after the one it opens
+JS_OPENED = re.compile(
+    r"^(?P<indent>\s*)(?:export\s+(?:default\s+)?)?(?:(?:async\s+)?function\s*\*?\s*(?P<function>[\w$]+)\s*\(|"
+    r"(?:(?:const|let|var)\s+)?(?P<target>[\w$]+(?:\.[\w$]+)*)\s*=\s*(?:async\s+)?(?:function\b\s*\*?\s*"
+    r"(?P<named>[\w$]+)?\s*\(|\([^)]*\)\s*=>|[\w$]+\s*=>))"
+)
+JS_LANGUAGES = ("javascript", "typescript", "tsx", "jsx")
+
+
+def _opened_js(chunk: Chunk, names: list[str]) -> str:
+    """The name of the definition ``chunk``'s first code line opens when the chunk's first name is one nested below
+    it (a local of that definition), else ""."""
+    if chunk.language not in JS_LANGUAGES or not names:
+        return ""
+    lines = [line for line in chunk.text.split("\n") if line.strip() and not COMMENT.match(line)]
+    opened = JS_OPENED.match(lines[0]) if lines else None
+    if opened is None:
+        return ""
+    name = opened.group("function") or opened.group("named") or opened.group("target").rpartition(".")[2]
+    first = names[0].replace("::", ".").rpartition(".")[2]
+    if name in (first, "exports"):  # `module.exports = function () {` names nothing
+        return ""
+    name_of = re.escape(first)  # where the first name is defined (not called): ``const notFoundHandler = () => {``
+    head = re.compile(rf"^(\s*)(?:(?:async\s+)?function\s*\*?\s*{name_of}\s*\(|(?:const|let|var)\s+{name_of}\s*=|"
+                      rf"[\w$.]+\.{name_of}\s*=|{name_of}\s*\([^)]*\)\s*\{{)")  # fmt: skip
+    nested = next((found for line in lines[1:] if (found := head.match(line))), None)
+    return name if nested is not None and len(nested.group(1)) > len(opened.group("indent")) else ""
+
+
 def display_name(chunk: Chunk) -> str:
     """How an answer names a chunk: its first qualified name (``+N`` when several were merged), else its file."""
     names = qualified_names(chunk.symbol)
     if not names:
         return chunk.path.rsplit("/", 1)[-1]
+    if opened := _opened_js(chunk, names):  # the chunk opens `handleErrors` and holds its local `notFoundHandler`
+        return f"{opened} (+{len(names)})"
     # a PHP file's `namespace App\Http\Middleware;` is where its class lives, not a definition of the chunk
     names = [name for name in names if not _declared_namespace(name, chunk.text)] or names
     # module Api / class Api.Orders: the class; but a class is named itself, not after its first method (its chunk
