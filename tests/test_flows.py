@@ -12,7 +12,6 @@ from __future__ import annotations
 import json
 import re
 from pathlib import Path
-from typing import Any
 
 import pytest
 from typer.testing import CliRunner
@@ -336,19 +335,17 @@ def test_eval_answers_counts_the_model_claims_made_verified_and_dropped(
 
 def test_an_outcome_line_is_named_after_the_definition_that_holds_it() -> None:
     """A chunk of several methods is named after its first; the line ``Current.session = session`` is in another."""
-    from types import SimpleNamespace
-
     from codeqa.answer.explanation.outline import name_at
+    from codeqa.records import Chunk
 
     text = (
         "module Authentication\n  def terminate_current_session\n    reset_session\n  end\n\n"
         "  def authenticated_as(session)\n    Current.session = session\n  end\nend"
     )
     symbol = "Authentication, Authentication.terminate_current_session, Authentication.authenticated_as"
-    chunk = SimpleNamespace(text=text, start_line=10, symbol=symbol, path="app/auth.rb")
-    held: Any = chunk
-    assert name_at(held, 16) == "Authentication.authenticated_as"
-    assert name_at(held, 12) == "Authentication.terminate_current_session"
+    chunk = Chunk("app/auth.rb", "ruby", 10, 18, text, symbol, "module", "service")
+    assert name_at(chunk, 16) == "Authentication.authenticated_as"
+    assert name_at(chunk, 12) == "Authentication.terminate_current_session"
 
 
 def test_a_status_in_a_comparison_is_not_an_answer() -> None:
