@@ -535,3 +535,7 @@ def test_rendering_an_emails_body_is_not_answering_the_request() -> None:
                   "def login(request):\n    form = LoginForm(request.POST)\n"
                   "    return render(request, \"accounts/login.html\", {\"form\": form})\n")  # fmt: skip
     assert outcome_of(view, "login").verb == "answers with"
+    phoenix = _chunk("lib/hexpm_web/controllers/controller_helpers.ex", "elixir", "render_error",
+                     "  def render_error(conn, status, assigns \\\\ []) do\n    conn\n    |> put_status(status)\n"
+                     "    |> render(:\"#{status}\", assigns)\n  end")  # fmt: skip
+    assert outcome_of(phoenix, "render_error").verb == "answers with"

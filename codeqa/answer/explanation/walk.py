@@ -75,7 +75,7 @@ OUTCOME_KINDS: tuple[tuple[str, re.Pattern[str]], ...] = (
         r"HttpResponse\w*|JsonResponse|ResponseEntity\.ok|c\.JSON|send_resp|make_response)\b|"
         # a render that answers the request (Django's ``render(request, …)``, Rails' ``render json:``, a view's
         # ``.render(…)``), not a helper rendering an email's body (``render(f"emails/{name}.html", ctx)``)
-        r"\brender\s*\(\s*(?:request|req)\b|(?:^|[\s;])render\s+[:@\w\"']|"
+        r"\brender\s*\(\s*(?:request|req|conn)\b|\|>\s*render\b|(?:^|[\s;])render\s+[:@\w\"']|"
         r"\brender\s*\(\s*(?:json|status|plain|html|template|partial|action|view|inertia)\s*:|[.:]render\s*\(")),
     ("returns", re.compile(r"^\s*return\b\s*\S")),
 )  # fmt: skip
