@@ -539,3 +539,12 @@ def test_rendering_an_emails_body_is_not_answering_the_request() -> None:
                      "  def render_error(conn, status, assigns \\\\ []) do\n    conn\n    |> put_status(status)\n"
                      "    |> render(:\"#{status}\", assigns)\n  end")  # fmt: skip
     assert outcome_of(phoenix, "render_error").verb == "answers with"
+
+
+def test_phrases_that_differ_in_a_bracket_are_said_with_one_bracket() -> None:
+    """NodeBB: "hands sign-in to Passport (`passport.use`) and (`passport.authenticate`)" (class 8, prose)."""
+    from codeqa.answer.explanation.phrasing import merged
+
+    said = merged(["hands sign-in to Passport (`passport.use`)", "hands sign-in to Passport (`passport.authenticate`)"])
+    assert said == "hands sign-in to Passport (`passport.use` and `passport.authenticate`)"
+    assert merged(["turns `A` into a response", "turns `B` into a response"]) == "turns `A` and `B` into a response"

@@ -65,6 +65,8 @@ def merged(phrases: Sequence[str]) -> str:
             continue
         head, tail = _shape(group[0], group[1]) or (0, 0)
         middles = [" ".join(words[head : len(words) - tail]) for words in group]
+        if all(middle.startswith("(") and middle.endswith(")") for middle in middles):  # "(`a`) and (`b`)"
+            middles = [f"({_and([middle[1:-1] for middle in middles])})"]
         after = group[0][len(group[0]) - tail :]
         if head and group[0][head - 1] == "the" and after and after[0] in PLURALS:
             after = [PLURALS[after[0]], *after[1:]]  # "the `A` and `B` plugs"
