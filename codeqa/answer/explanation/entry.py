@@ -57,6 +57,8 @@ SIGN_IN_TOPIC = re.compile(r"auth(?!ori[sz])|log(?:in|on)?$|sign(?:in|on)?$|sess
 ROWS_READ = 400  # rows mentioning a sign-in word, read for route lines (best BM25 first)
 MAX_DEFINERS = 3  # a handler name defined in more places than this is too common to be the entry
 MAX_ENTRY_ROWS = 6
+MAX_READ = 60  # chunks of the entry's files read for the entry's code
+MAX_BROUGHT = 8  # of which at most this many are brought in as candidates
 SKIP_LAYERS = ("test", "docs", "migration")
 
 
@@ -198,8 +200,11 @@ def entry_candidates(
     if not rows:
         return []
     among = [c for c in found if is_entry(c.chunk, context, rows)]
-    if among:
-        return among
     seen = {c.chunk.id for c in found}
-    chunks = [c for c in context.chunks([r for r in rows if context.in_scope(r)]) if c.id not in seen]
-    return [Candidate(Hit(c, 0.0, c.id), 0.0, matches_in(c, conventions, intents), 0, False) for c in chunks]
+    table = context.table
+    # the entry's whole code: a class routed to is read method by method (``RHLogin._process``, ``AuthViewSet.create``)
+    nearby = [r for path in dict.fromkeys(table.paths[r] for r in rows) for r in table.rows_by_path().get(path, [])]
+    wanted = [r for r in dict.fromkeys([*rows, *nearby]) if context.in_scope(r) and table.ids[r] not in seen]
+    chunks = [c for c in context.chunks(wanted[:MAX_READ]) if is_entry(c, context, rows)][:MAX_BROUGHT]
+    brought = [Candidate(Hit(c, 0.0, c.id), 0.0, matches_in(c, conventions, intents), 0, False) for c in chunks]
+    return [*among, *brought]
