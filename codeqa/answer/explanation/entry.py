@@ -54,6 +54,7 @@ PLUMBING = frozenset(
 AS_A_WHOLE = frozenset({"flow", "system", "through", "user", "work", "process", "happen", "overal", "whole", "app",
                         "applic", "end", "step", "path"})  # fmt: skip
 SIGN_IN_TOPIC = re.compile(r"auth(?!ori[sz])|log(?:in|on)?$|sign(?:in|on)?$|session|credenti|password")
+PLAIN_SIGN_IN = re.compile(r"(?i)log[-_]?in|sign[-_]?in")
 ROWS_READ = 400  # rows mentioning a sign-in word, read for route lines (best BM25 first)
 MAX_DEFINERS = 3  # a handler name defined in more places than this is too common to be the entry
 MAX_ENTRY_ROWS = 6
@@ -129,7 +130,7 @@ def _entry_rows(context: AnswerContext) -> list[int]:
     for word in ("login", "signin", "authenticate", "session", "auth", "loginview", "authenticateusing"):
         rows += [r for r in context.rows_mentioning(word)[:ROWS_READ] if r not in rows]
     rows = [r for r in rows if table.layers[r] not in SKIP_LAYERS]
-    entry: list[int] = []
+    tiers: dict[int, list[int]] = {}
     for chunk in context.chunks(rows):
         for line in _sign_in_lines(chunk):
             handled = [
@@ -140,8 +141,17 @@ def _entry_rows(context: AnswerContext) -> list[int]:
                 # a decorator or an annotation: the code under it handles the URL; a registration: it is the entry
                 row = context.row_of(chunk)
                 named = [row] if row is not None else []
+            entry = tiers.setdefault(_tier(line), [])
             entry += [r for r in named if r not in entry]
-    return entry[:MAX_ENTRY_ROWS]
+    # the plainest word names the sign-in: a /login route is it, /auth (an OAuth callback too) only when none is
+    best = min((tier for tier, entry in tiers.items() if entry), default=None)
+    return tiers[best][:MAX_ENTRY_ROWS] if best is not None else []
+
+
+def _tier(line: str) -> int:
+    if PLAIN_SIGN_IN.search(line) or SIGN_IN_REGISTRATION.search(line) or SESSION_RESOURCE.search(line):
+        return 0
+    return 1 if re.search(r"(?i)authenticate", line) else 2
 
 
 def entry_rows(context: AnswerContext) -> list[int]:
@@ -149,30 +159,25 @@ def entry_rows(context: AnswerContext) -> list[int]:
     return context.table.derived("sign-in entry", lambda: _entry_rows(context))
 
 
-def entry_names(context: AnswerContext, rows: Sequence[int]) -> set[str]:
-    """The names the entry rows define, their classes included (``LoginView.post`` → ``loginview``, ``post``)."""
-    names: set[str] = set()
-    for row in rows:
-        for qualified in qualified_names(context.table.symbols[row]):
-            parts = [p for p in re.split(r"[.#:]+", qualified) if p]
-            if parts:
-                names.add(parts[0].lower())
-                names.add(parts[-1].lower())
-    return names
+def _parts(qualified: str) -> list[str]:
+    return [p.lower() for p in re.split(r"[.#:]+", qualified) if p]
 
 
 def is_entry(chunk: Chunk, context: AnswerContext, rows: Sequence[int]) -> bool:
-    """Whether ``chunk`` is (a part of) the code the sign-in URL is routed to."""
-    if not rows:
+    """Whether ``chunk`` is (a part of) the code the sign-in URL is routed to: an entry row, a definition an entry
+    row holds, or a method of a class routed to (a method routed to keeps its class's other methods out)."""
+    if not rows or chunk.path not in {context.table.paths[r] for r in rows}:
         return False
-    paths = {context.table.paths[r] for r in rows}
-    if chunk.path not in paths:
-        return False
-    row = context.row_of_location(chunk)
-    if row in rows:
+    if context.row_of_location(chunk) in rows:
         return True
-    heads = {p[0].lower() for q in qualified_names(chunk.symbol) if (p := [x for x in re.split(r"[.#:]+", q) if x])}
-    return bool(heads & entry_names(context, [r for r in rows if context.table.paths[r] == chunk.path]))
+    defined = [_parts(q) for r in rows if context.table.paths[r] == chunk.path
+               for q in qualified_names(context.table.symbols[r])]  # fmt: skip
+    exact = {tuple(parts) for parts in defined if parts}
+    for qualified in qualified_names(chunk.symbol):
+        parts = tuple(_parts(qualified))
+        if parts and any(parts[: len(entry)] == entry for entry in exact):  # the definition or one inside it
+            return True
+    return False
 
 
 def about_signing_in(terms: Terms, intents: Sequence[str]) -> bool:
@@ -197,8 +202,8 @@ def entry_candidates(
     if not about_signing_in(terms, intents):
         return []
     rows = entry_rows(context)
-    if not rows:
-        return []
+    if len({context.table.paths[r] for r in rows}) != 1:
+        return []  # none, or sign-in routed to several files (one per outside provider): no one entry to open on
     among = [c for c in found if is_entry(c.chunk, context, rows)]
     seen = {c.chunk.id for c in found}
     table = context.table
