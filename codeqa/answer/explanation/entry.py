@@ -54,6 +54,7 @@ PLUMBING = frozenset(
 AS_A_WHOLE = frozenset({"flow", "system", "through", "user", "work", "process", "happen", "overal", "whole", "app",
                         "applic", "end", "step", "path"})  # fmt: skip
 SIGN_IN_TOPIC = re.compile(r"auth(?!ori[sz])|log(?:in|on)?$|sign(?:in|on)?$|session|credenti|password")
+SHOWS_FORM = re.compile(r"""(?i)(?<![\w$])get(?:mapping)?\s*\(?\s*['"`]""")  # app.get('/login', …), @GetMapping
 PLAIN_SIGN_IN = re.compile(r"(?i)log[-_]?in|sign[-_]?in")
 ROWS_READ = 400  # rows mentioning a sign-in word, read for route lines (best BM25 first)
 MAX_DEFINERS = 3  # a handler name defined in more places than this is too common to be the entry
@@ -149,9 +150,13 @@ def _entry_rows(context: AnswerContext) -> list[int]:
 
 
 def _tier(line: str) -> int:
+    """How plainly a route line names signing in: /login (0) before /authenticate (2) before /auth (4); the route
+    that shows the form (GET) comes after the one that takes it."""
     if PLAIN_SIGN_IN.search(line) or SIGN_IN_REGISTRATION.search(line) or SESSION_RESOURCE.search(line):
-        return 0
-    return 1 if re.search(r"(?i)authenticate", line) else 2
+        tier = 0
+    else:
+        tier = 2 if re.search(r"(?i)authenticate", line) else 4
+    return tier + (1 if SHOWS_FORM.search(line) else 0)
 
 
 def entry_rows(context: AnswerContext) -> list[int]:
