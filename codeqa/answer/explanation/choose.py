@@ -21,6 +21,7 @@ from dataclasses import replace
 
 from codeqa.answer.context import AnswerContext
 from codeqa.answer.explanation.candidate import CHUNK_EVIDENCE_LINES, Candidate
+from codeqa.answer.explanation.entry import entry_candidates
 from codeqa.answer.explanation.follow import follow
 from codeqa.answer.explanation.keylines import (
     IMPORT,
@@ -160,6 +161,8 @@ def candidates(
         extra.sort(key=lambda c: (-c.mechanism, file_rank.get(c.chunk.path, len(file_rank))))
         found += extra[:EXTRA_MECHANISM]
         found += _handlers(context, conventions, intents, found)
+    entry = entry_candidates(terms, context, conventions, intents, found)
+    found += [c for c in entry if all(c is not f for f in found)]
     for candidate in found:
         candidate.evidence = evidence(terms, candidate.chunk.text, top=CHUNK_EVIDENCE_LINES)
         candidate.file_rank = file_rank.get(candidate.chunk.path, len(file_rank))
@@ -177,6 +180,9 @@ def candidates(
     order = {id(c): n for n, c in enumerate(found)}
     ranked = sorted(found, key=lambda c: (-c.score, order[id(c)]))
     strong = [c for c in ranked if c.mechanism >= LEAD_MECHANISM and not answers_poorly(c.chunk)][:MECHANISM_FIRST]
+    lead = next((c for c in ranked if any(c is e for e in entry)), None)
+    if lead is not None:  # the code the sign-in URL is routed to opens a question about signing in
+        strong = [lead, *(c for c in strong if c is not lead)]
     # the mechanism, where the framework's constructs show one, opens the answer and is shown first
     ordered = [*strong, *(c for c in ranked if c not in strong)]
     return follow(terms, conventions, intents, context, ordered, score_of)

@@ -1,0 +1,220 @@
+"""The entry of sign-in: the code the app's login URL is routed to.
+
+An app may authenticate users in several ways (a form, a header set by a proxy, an outside account, an admin acting
+as someone else, an API token), and each of them can hold as many of the framework's auth constructs as the main one.
+What tells the main way apart is that the app routes its sign-in URL to it: ``path('login/', LoginView.as_view())``,
+``add_url_rule('/login/', 'login', RHLogin)``, ``r.POST("/-/login", auth.ProcessLogin)``,
+``app.post('/login', userController.postLogin)``, ``@PostMapping("/login")`` above the method that handles it. A
+line that maps a URL whose last segment is a sign-in word to a handler names the entry: the handler's definition
+(found by name in the index), or, when the line names no handler defined elsewhere (a decorator or an annotation),
+the code that holds the line. ``entry_rows`` finds those rows once per index; ``choose.candidates`` shows the entry
+first for an auth question, the way a newcomer would follow the app from its login page.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Sequence
+
+from codeqa.answer.context import AnswerContext
+from codeqa.answer.explanation.candidate import Candidate
+from codeqa.answer.explanation.keylines import Terms
+from codeqa.answer.explanation.mechanism import matches_in
+from codeqa.frameworks.conventions import Convention
+from codeqa.records import Chunk, Hit
+from codeqa.symbols import IDENTIFIER, qualified_names
+
+SIGN_IN_WORDS = ("login", "signin", "sign_in", "sign-in", "log-in", "log_in", "authenticate", "auth")
+_WORD = "(?:" + "|".join(re.escape(w) for w in SIGN_IN_WORDS) + ")"
+_URL = r"""['"`](?:[^'"`\s]*/)?(?:-/)?""" + _WORD + r"""/?\$?['"`]"""  # a URL whose last segment signs in
+_NAME = r"""['"`](?:[\w\-]*[.:])?""" + _WORD + r"""['"`]"""  # a route name that signs in: 'login', 'auth.login'
+# a route declared with a URL first: path('login/', …), add_url_rule('/login/', …), app.post('/login', …),
+# r.POST("/-/login", …), @Post('email/login'), @PostMapping(value = "/login"), get "/login", LoginController
+_DECLARED = (r"(?i)(?<![\w$])(?:path|re_path|url|route|add_url_rule|get|post|any|match|handle|handlefunc|register|"
+             r"\w*mapping)"
+             r"""(?:\s*\(\s*(?:value\s*=\s*|path\s*=\s*)?|\s+)[rRbBuUfF]?['"`]""")  # fmt: skip
+ROUTE = re.compile(_DECLARED)
+SIGN_IN_URL = re.compile(r"(?i)" + _URL)
+SIGN_IN_NAME = re.compile(r"""(?i)(?:name\s*[(=]\s*|as:\s*)""" + _NAME)  # ->name('auth.login'), name='login'
+# a framework told in code how users sign in (Laravel Fortify): the code that tells it is the entry
+SIGN_IN_REGISTRATION = re.compile(r"(?<![\w$])(?:loginView|authenticateUsing)\s*\(")
+SESSION_RESOURCE = re.compile(r"^\s*resources?\s+:sessions?\b")  # Rails: the session resource is the sign-in
+DECORATOR = re.compile(r"@[\w.]+\s*\(")  # @Post('login'), @PostMapping("/login"), @auth.route("/login")
+STRING = re.compile(r"""(['"`])(?:\\.|(?!\1).)*\1""")
+# names on a route line that are the framework's plumbing, not the handler
+PLUMBING = frozenset(
+    {
+        "as_view", "name", "methods", "method", "view", "views", "path", "re_path", "url", "route", "router",
+        "get", "post", "put", "patch", "delete", "any", "match", "class", "app", "self", "this", "add_url_rule",
+        "include", "uses", "middleware", "to", "as", "function", "async", "return", "new", "req", "res", "null",
+        "none", "true", "false", "show", "create", "index", "value",
+    }
+)  # fmt: skip
+# the stemmed words of a question about signing in as a whole, besides the words of signing in
+AS_A_WHOLE = frozenset({"flow", "system", "through", "user", "work", "process", "happen", "overal", "whole", "app",
+                        "applic", "end", "step", "path"})  # fmt: skip
+SIGN_IN_TOPIC = re.compile(r"auth(?!ori[sz])|log(?:in|on)?$|sign(?:in|on)?$|session|credenti|password")
+SHOWS_FORM = re.compile(r"""(?i)(?<![\w$])get(?:mapping)?\s*\(?\s*['"`]""")  # app.get('/login', …), @GetMapping
+PLAIN_SIGN_IN = re.compile(r"(?i)log[-_]?in|sign[-_]?in")
+ROWS_READ = 400  # rows mentioning a sign-in word, read for route lines (best BM25 first)
+MAX_DEFINERS = 3  # a handler name defined in more places than this is too common to be the entry
+MAX_ENTRY_ROWS = 6
+MAX_READ = 60  # chunks of the entry's files read for the entry's code
+MAX_BROUGHT = 8  # of which at most this many are brought in as candidates
+SKIP_LAYERS = ("test", "docs", "migration")
+
+
+def _sign_in_lines(chunk: Chunk) -> list[str]:
+    """The lines of ``chunk`` that declare a route for signing in: a URL whose last segment signs in (a path, with
+    a slash, or any under a decorator or an annotation), a route named for signing in, Rails' session resource."""
+    lines = []
+    for line in chunk.text.splitlines():
+        stripped = line.strip()
+        if not stripped or stripped.startswith(("#", "//", "*", "/*", "--", "<")):
+            continue
+        declared = ROUTE.search(stripped)
+        url = SIGN_IN_URL.match(stripped, declared.end() - 1) if declared else None
+        # a URL that is a path, or under a decorator or an annotation, or given to a router's method (register)
+        routed = bool(declared and url and ("/" in url.group(0) or DECORATOR.match(stripped)
+                                            or stripped[: declared.start()].endswith(".")))  # fmt: skip
+        named = bool(declared and SIGN_IN_NAME.search(stripped))
+        if routed or named or SIGN_IN_REGISTRATION.search(stripped) or SESSION_RESOURCE.search(line):
+            lines.append(stripped)
+    return lines
+
+
+def _handler_names(line: str) -> list[tuple[str, str]]:
+    """(qualifier, name) of the identifiers a route line names after its URL, outside strings and not called (a
+    call makes the handler: ``views.LoginView.as_view()`` → ``LoginView``; ``[AuthController::class, 'login']`` →
+    ``AuthController``; ``userController.postLogin`` → ``postLogin`` in ``userController``); Rails' ``resource
+    :session`` names the sessions controller."""
+    if SESSION_RESOURCE.search(line):
+        return [("", "SessionsController")]
+    declared = ROUTE.search(line)
+    rest = STRING.sub(" ", line[declared.end() - 1 :] if declared else line)
+    named = []
+    previous, previous_end = "", -1
+    for found in IDENTIFIER.finditer(rest):
+        name = found.group(0)
+        joined = re.fullmatch(r"\s*(?:\.|::|->)\s*", rest[previous_end : found.start()]) if previous else None
+        qualifier = previous if joined else ""
+        previous, previous_end = name, found.end()
+        called = re.match(r"\s*\(", rest[found.end() :]) is not None
+        if name.lower() in PLUMBING or len(name) <= 2 or called or rest[: found.start()].rstrip().endswith(":"):
+            continue
+        named.append((qualifier, name))
+    return named
+
+
+def _definers(context: AnswerContext, qualifier: str, name: str) -> list[int]:
+    """Rows defining ``name``: the ones in a file named like its qualifier (``views.login`` → ``…/views.py``,
+    ``userController.postLogin`` → ``controllers/user.js``) when there are such, else all of them if they are few."""
+    table = context.table
+    rows = [r for r in context.definers.get(name.lower(), []) if table.layers[r] not in SKIP_LAYERS]
+    parts = [p.lower() for p in re.findall(r"[A-Z]?[a-z0-9]+|[A-Z]+(?![a-z])", qualifier)]
+    if not rows and parts:  # a function assigned to a module's export (``exports.postLogin = async (req, res) =>``)
+        assigned = re.compile(rf"(?m)^\s*(?:[\w$]+\.)+{re.escape(name)}\s*=\s*(?:async\b\s*)?(?:function\b|\()")
+        mentioning = [r for r in context.rows_mentioning(name)[:ROWS_READ] if table.layers[r] not in SKIP_LAYERS]
+        near = [r for r in mentioning if all(p in table.paths[r].lower() for p in parts)]
+        rows = [chunk_row for chunk in context.chunks(near) if assigned.search(chunk.text)
+                and (chunk_row := context.row_of(chunk)) is not None]  # fmt: skip
+    if parts:
+        near = [r for r in rows if all(p in table.paths[r].lower() for p in parts)]
+        if near:
+            return near[:MAX_DEFINERS]
+    return rows if len(rows) <= MAX_DEFINERS else []
+
+
+def _entry_rows(context: AnswerContext) -> list[int]:
+    table = context.table
+    rows: list[int] = []
+    for word in ("login", "signin", "authenticate", "session", "auth", "loginview", "authenticateusing"):
+        rows += [r for r in context.rows_mentioning(word)[:ROWS_READ] if r not in rows]
+    rows = [r for r in rows if table.layers[r] not in SKIP_LAYERS]
+    tiers: dict[int, list[int]] = {}
+    for chunk in context.chunks(rows):
+        for line in _sign_in_lines(chunk):
+            handled = [
+                rows for qualifier, name in _handler_names(line) if (rows := _definers(context, qualifier, name))
+            ]
+            named = handled[-1] if handled else []  # the last handler named: Express lists its middleware first
+            if SIGN_IN_REGISTRATION.search(line) or (not named and DECORATOR.match(line)):
+                # a decorator or an annotation: the code under it handles the URL; a registration: it is the entry
+                row = context.row_of(chunk)
+                named = [row] if row is not None else []
+            entry = tiers.setdefault(_tier(line), [])
+            entry += [r for r in named if r not in entry]
+    # the plainest word names the sign-in: a /login route is it, /auth (an OAuth callback too) only when none is
+    best = min((tier for tier, entry in tiers.items() if entry), default=None)
+    return tiers[best][:MAX_ENTRY_ROWS] if best is not None else []
+
+
+def _tier(line: str) -> int:
+    """How plainly a route line names signing in: /login (0) before /authenticate (2) before /auth (4); the route
+    that shows the form (GET) comes after the one that takes it."""
+    if PLAIN_SIGN_IN.search(line) or SIGN_IN_REGISTRATION.search(line) or SESSION_RESOURCE.search(line):
+        tier = 0
+    else:
+        tier = 2 if re.search(r"(?i)authenticate", line) else 4
+    return tier + (1 if SHOWS_FORM.search(line) else 0)
+
+
+def entry_rows(context: AnswerContext) -> list[int]:
+    """Rows of the code the app's sign-in URL is routed to (computed once per index)."""
+    return context.table.derived("sign-in entry", lambda: _entry_rows(context))
+
+
+def _parts(qualified: str) -> list[str]:
+    return [p.lower() for p in re.split(r"[.#:]+", qualified) if p]
+
+
+def is_entry(chunk: Chunk, context: AnswerContext, rows: Sequence[int]) -> bool:
+    """Whether ``chunk`` is (a part of) the code the sign-in URL is routed to: an entry row, a definition an entry
+    row holds, or a method of a class routed to (a method routed to keeps its class's other methods out)."""
+    if not rows or chunk.path not in {context.table.paths[r] for r in rows}:
+        return False
+    if context.row_of_location(chunk) in rows:
+        return True
+    defined = [_parts(q) for r in rows if context.table.paths[r] == chunk.path
+               for q in qualified_names(context.table.symbols[r])]  # fmt: skip
+    exact = {tuple(parts) for parts in defined if parts}
+    for qualified in qualified_names(chunk.symbol):
+        parts = tuple(_parts(qualified))
+        if parts and any(parts[: len(entry)] == entry for entry in exact):  # the definition or one inside it
+            return True
+    return False
+
+
+def about_signing_in(terms: Terms, intents: Sequence[str]) -> bool:
+    """Whether a question asks how signing in works as a whole ("how does user authentication flow through the
+    system?"): signing in its leading topic, and each of its words a word of signing in or of a whole. A question
+    that names a way (a proxy's header, a token on each API call, an outside account, an audio request) is
+    answered by the code its words find, not by the login page."""
+    if not intents or intents[0] != "auth" or not terms.words:
+        return False
+    return all(word in AS_A_WHOLE or SIGN_IN_TOPIC.match(word) for word in terms.words)
+
+
+def entry_candidates(
+    terms: Terms,
+    context: AnswerContext,
+    conventions: Sequence[Convention],
+    intents: Sequence[str],
+    found: Sequence[Candidate],
+) -> list[Candidate]:
+    """For a question about how signing in works (``about_signing_in``): the candidates that are the code the
+    sign-in URL is routed to — those among ``found``, else the entry's own code, brought in."""
+    if not about_signing_in(terms, intents):
+        return []
+    rows = entry_rows(context)
+    if len({context.table.paths[r] for r in rows}) != 1:
+        return []  # none, or sign-in routed to several files (one per outside provider): no one entry to open on
+    among = [c for c in found if is_entry(c.chunk, context, rows)]
+    seen = {c.chunk.id for c in found}
+    table = context.table
+    # the entry's whole code: a class routed to is read method by method (``RHLogin._process``, ``AuthViewSet.create``)
+    nearby = [r for path in dict.fromkeys(table.paths[r] for r in rows) for r in table.rows_by_path().get(path, [])]
+    wanted = [r for r in dict.fromkeys([*rows, *nearby]) if context.in_scope(r) and table.ids[r] not in seen]
+    chunks = [c for c in context.chunks(wanted[:MAX_READ]) if is_entry(c, context, rows)][:MAX_BROUGHT]
+    brought = [Candidate(Hit(c, 0.0, c.id), 0.0, matches_in(c, conventions, intents), 0, False) for c in chunks]
+    return [*among, *brought]
