@@ -1,0 +1,168 @@
+"""The app's own base request handler, found by its structure: for "where would I add logging?" when the app routes
+requests through a class of its own (Indico's ``RH``), not only through a framework hook.
+
+A *template method*: a base class ``C`` defines a method ``h`` (``_process``) that many classes in other files
+define too, and another method of ``C`` calls ``self.h()`` (``_do_process`` → ``self._process()``). The classes
+defining ``h`` are the handlers; every one derived from ``C`` runs ``C``'s calling method — the place one line of
+code sees each of their requests. Found from the index's symbols (which classes define which methods, in which
+files) and its symbol graph (a ``self.h()`` call links the calling method to ``C.h``; ``resolve.calls``), with no
+text read but the few candidate methods', which must handle a request (name ``request``/``req``) to count.
+
+``base_hooks`` computes them once per loaded index; ``hook_candidates`` brings their code to a placement question
+as sources whose hook line (the ``self.h()`` call, or the call into the method holding it from the class's entry
+method) is a match on every request's path, said as the count the symbols show.
+"""
+
+from __future__ import annotations
+
+import re
+from collections import defaultdict
+from dataclasses import dataclass
+
+from codeqa.answer.context import AnswerContext
+from codeqa.answer.explanation.mechanism import Match, answers_poorly
+from codeqa.frameworks.conventions import Construct
+from codeqa.frameworks.intent import HOOK
+from codeqa.records import Chunk
+
+MIN_FILES = 20  # a method name defined by classes in at least this many other files is a handler's hook
+HOOK_WEIGHT = 1.4  # over a framework's app-wide filter (1.3): the app's own handler sees the request and its user
+MAX_HOOKS = 2  # base classes brought to an answer, the most subclassed first
+PER_HOOK = 2  # owners of one hook name checked, the most used first
+CHECKED = 8  # candidate base classes whose methods are read
+MAX_UP = 2  # calls followed up the base class from the method calling the hook (``process`` → ``_do_process``)
+REQUEST = re.compile(r"(?<![\w$])(?:request|req|\$request)(?![\w$])")
+HOOK_CONSTRUCT = Construct(
+    framework="",
+    kind="base-handler",
+    intents=(HOOK,),
+    pattern=re.compile(r"(?!)"),  # never matched on text: found by structure
+    says="",
+    weight=HOOK_WEIGHT,
+    every_request=True,
+)
+
+
+@dataclass(frozen=True)
+class BaseHook:
+    """``owner.entry`` (row ``entry_row``) leads to ``owner.caller`` (row ``caller_row``), which calls
+    ``self.hook()``, a method ``classes`` classes in ``files`` other files define (at least: a class kept whole in
+    one chunk shows no methods in the symbols)."""
+
+    owner: str
+    path: str
+    hook: str
+    caller_row: int
+    entry_row: int
+    chain: tuple[str, ...]  # the methods from the entry to the caller, in call order (``process``, ``_do_process``)
+    classes: int
+    files: int
+
+
+def _methods(symbols: str) -> list[tuple[str, str]]:
+    """``(owner, method)`` of each ``Owner.method`` a row defines (a nested function's owner is skipped)."""
+    found = []
+    for entry in symbols.split(", "):
+        owner, dot, method = entry.rpartition(".")
+        if dot and owner and method and "." not in owner and method.isidentifier():
+            found.append((owner, method))
+    return found
+
+
+def base_hooks(context: AnswerContext) -> list[BaseHook]:
+    """The template-method base handlers of the index behind ``context``, the most widely defined hook first
+    (cached per loaded index)."""
+    return context.table.derived("base hooks", lambda: _find(context))
+
+
+def _find(context: AnswerContext) -> list[BaseHook]:
+    table = context.table
+    members: dict[tuple[str, str], dict[int, str]] = defaultdict(dict)  # (owner, path) -> row -> method
+    defined: dict[str, dict[tuple[str, str], int]] = defaultdict(dict)  # method -> (owner, path) -> row
+    for row, symbols in enumerate(table.symbols):
+        if table.layers[row] in ("test", "docs", "migration") or not context.in_scope(row):
+            continue
+        for owner, method in _methods(symbols):
+            members[(owner, table.paths[row])].setdefault(row, method)
+            defined[method].setdefault((owner, table.paths[row]), row)
+    files_of = {name: {table.paths[row] for row in rows} for name, rows in context.definers.items()}
+    bases: list[tuple[int, str, str, str]] = []  # (-files, owner, path, hook)
+    for hook, owners in defined.items():
+        files = files_of.get(hook.lower(), set())
+        if hook.startswith("__") or len(files) < MIN_FILES + 1:
+            continue
+        for owner, path in owners:
+            if len(members[(owner, path)]) > 1 and owner.isidentifier():
+                bases.append((-len(files - {path}), owner, path, hook))
+    used = {owner: len({table.paths[r] for r in context.rows_mentioning(owner)})
+            for owner in {b[1] for b in bases}}  # fmt: skip
+    bases.sort(key=lambda b: (b[0], -used.get(b[1], 0), b[2]))
+    bases = [b for n, b in enumerate(bases) if sum(1 for o in bases[:n] if o[3] == b[3]) < PER_HOOK][:CHECKED]
+    rows = sorted({row for _, owner, path, _ in bases for row in members[(owner, path)]})
+    texts = {c.id: c for c in context.chunks(rows)}
+    kept: list[BaseHook] = []
+    for _, owner, path, hook in bases:
+        methods = {row: m for row, m in members[(owner, path)].items() if m != hook}
+        chunk_of = {row: texts[table.ids[row]] for row in methods if table.ids[row] in texts}
+        chain = [row for row, c in chunk_of.items() if _call_line(c, hook) is not None][:1]
+        while chain and len(chain) <= MAX_UP:
+            up = [row for row, c in chunk_of.items() if row not in chain and _call_line(c, methods[chain[0]])]
+            if not up:
+                break
+            chain.insert(0, up[0])
+        if not chain or any(answers_poorly(chunk_of[row]) for row in chain):
+            continue
+        if not any(REQUEST.search(chunk_of[row].text) for row in chain):  # it handles a request
+            continue
+        others = {(o, p) for o, p in defined[hook] if p != path}  # split into methods: whole classes are not seen
+        kept.append(BaseHook(owner, path, hook, chain[-1], chain[0], tuple(methods[r] for r in chain),
+                             len(others), len({p for _, p in others})))  # fmt: skip
+        if len(kept) >= MAX_HOOKS:
+            break
+    return kept
+
+
+_CALL = r"(?:self|this|\$this|cls)\s*(?:\.|->)\s*{name}\s*\("
+
+
+def _call_line(chunk: Chunk, name: str) -> int | None:
+    """The file line where ``chunk`` calls ``self.name(…)`` (``this.name(``), the last one (past a profiling
+    branch's), or None."""
+    pattern = re.compile(_CALL.format(name=re.escape(name)))
+    lines = [n for n, line in enumerate(chunk.text.split("\n")) if pattern.search(line)]
+    return chunk.start_line + lines[-1] if lines else None
+
+
+def hook_candidates(context: AnswerContext) -> list[tuple[Chunk, list[Match]]]:
+    """The base handlers' code for a placement question, each chunk with its hook match: the entry method's call
+    into the chain, and the caller's ``self.hook()`` line."""
+    out: list[tuple[Chunk, list[Match]]] = []
+    for base in base_hooks(context):
+        rows = list(dict.fromkeys([base.entry_row, base.caller_row]))
+        chunks = context.chunks(rows)
+        if len(chunks) != len(rows):
+            continue
+        by_row = dict(zip(rows, chunks, strict=True))
+        plural = "es" if base.classes != 1 else ""
+        count = f"at least {base.classes} class{plural} in {base.files} other files"
+        caller = by_row[base.caller_row]
+        line = _call_line(caller, base.hook)
+        if line is None:
+            continue
+        each = f"so each request a class derived from `{base.owner}` handles passes here"
+        said = f"calls `self.{base.hook}()` — a method {count} define — {each}"
+        matches = {base.caller_row: Match(HOOK_CONSTRUCT, caller, line, _text(caller, line), said, HOOK_WEIGHT)}
+        if base.entry_row != base.caller_row:
+            entry = by_row[base.entry_row]
+            first = _call_line(entry, base.chain[1])
+            if first is not None:
+                through = "".join(f", which calls `self.{name}()`" for name in (*base.chain[2:], base.hook))
+                said = f"calls `self.{base.chain[1]}()`{through} — a method {count} define — {each}"
+                weight = HOOK_WEIGHT + 0.01  # the entry is where one line sees the whole request
+                matches[base.entry_row] = Match(HOOK_CONSTRUCT, entry, first, _text(entry, first), said, weight)
+        out += [(by_row[row], [match]) for row, match in matches.items()]
+    return out
+
+
+def _text(chunk: Chunk, line: int) -> str:
+    return chunk.text.split("\n")[line - chunk.start_line].strip()
