@@ -21,6 +21,7 @@ from dataclasses import dataclass
 
 from codeqa.answer.context import AnswerContext
 from codeqa.answer.explanation.mechanism import Match, answers_poorly
+from codeqa.answer.explanation.outline import holder_at
 from codeqa.frameworks.conventions import Construct
 from codeqa.frameworks.intent import HOOK
 from codeqa.records import Chunk
@@ -52,9 +53,7 @@ class BaseHook:
     owner: str
     path: str
     hook: str
-    caller_row: int
-    entry_row: int
-    chain: tuple[str, ...]  # the methods from the entry to the caller, in call order (``process``, ``_do_process``)
+    chain: tuple[tuple[Chunk, str, int], ...]  # (chunk, method, line calling the next) from the entry to the caller
     classes: int
     files: int
 
@@ -102,35 +101,49 @@ def _find(context: AnswerContext) -> list[BaseHook]:
     texts = {c.id: c for c in context.chunks(rows)}
     kept: list[BaseHook] = []
     for _, owner, path, hook in bases:
-        methods = {row: m for row, m in members[(owner, path)].items() if m != hook}
-        chunk_of = {row: texts[table.ids[row]] for row in methods if table.ids[row] in texts}
-        chain = [row for row, c in chunk_of.items() if _call_line(c, hook) is not None][:1]
-        while chain and len(chain) <= MAX_UP:
-            up = [row for row, c in chunk_of.items() if row not in chain and _call_line(c, methods[chain[0]])]
-            if not up:
-                break
-            chain.insert(0, up[0])
-        if not chain or any(answers_poorly(chunk_of[row]) for row in chain):
+        chunks = [texts[table.ids[row]] for row in members[(owner, path)] if table.ids[row] in texts]
+        chain = _chain(chunks, hook)
+        if not chain or any(answers_poorly(chunk) for chunk, _, _ in chain):
             continue
-        if not any(REQUEST.search(chunk_of[row].text) for row in chain):  # it handles a request
+        if not any(REQUEST.search(chunk.text) for chunk, _, _ in chain):  # it handles a request
             continue
         others = {(o, p) for o, p in defined[hook] if p != path}  # split into methods: whole classes are not seen
-        kept.append(BaseHook(owner, path, hook, chain[-1], chain[0], tuple(methods[r] for r in chain),
-                             len(others), len({p for _, p in others})))  # fmt: skip
+        kept.append(BaseHook(owner, path, hook, tuple(chain), len(others), len({p for _, p in others})))
         if len(kept) >= MAX_HOOKS:
             break
     return kept
 
 
+def _chain(chunks: list[Chunk], hook: str) -> list[tuple[Chunk, str, int]]:
+    """``(chunk, method, line)`` from the class's entry method down to the one calling ``self.hook()``: each calls
+    the next at ``line`` (the last calls ``hook``); empty when no method of the class calls ``self.hook()``."""
+    chain: list[tuple[Chunk, str, int]] = []
+    callee = hook
+    while len(chain) <= MAX_UP:
+        found = next(((chunk, method, line) for chunk in chunks for line in _call_lines(chunk, callee)
+                      if (method := _method_at(chunk, line)) and method not in (callee, hook)
+                      and all(method != m for _, m, _ in chain)), None)  # fmt: skip
+        if found is None:
+            break
+        chain.insert(0, found)
+        callee = found[1]
+    return chain
+
+
+def _method_at(chunk: Chunk, line: int) -> str:
+    held = holder_at(chunk, line)
+    return held.rsplit(".", 1)[-1] if held else ""
+
+
 _CALL = r"(?:self|this|\$this|cls)\s*(?:\.|->)\s*{name}\s*\("
 
 
-def _call_line(chunk: Chunk, name: str) -> int | None:
-    """The file line where ``chunk`` calls ``self.name(…)`` (``this.name(``), the last one (past a profiling
-    branch's), or None."""
+def _call_lines(chunk: Chunk, name: str) -> list[int]:
+    """The file lines where ``chunk`` calls ``self.name(…)`` (``this.name(``), the last first (past a profiling
+    branch's)."""
     pattern = re.compile(_CALL.format(name=re.escape(name)))
     lines = [n for n, line in enumerate(chunk.text.split("\n")) if pattern.search(line)]
-    return chunk.start_line + lines[-1] if lines else None
+    return [chunk.start_line + n for n in reversed(lines)]
 
 
 def hook_candidates(context: AnswerContext) -> list[tuple[Chunk, list[Match]]]:
@@ -138,29 +151,20 @@ def hook_candidates(context: AnswerContext) -> list[tuple[Chunk, list[Match]]]:
     into the chain, and the caller's ``self.hook()`` line."""
     out: list[tuple[Chunk, list[Match]]] = []
     for base in base_hooks(context):
-        rows = list(dict.fromkeys([base.entry_row, base.caller_row]))
-        chunks = context.chunks(rows)
-        if len(chunks) != len(rows):
-            continue
-        by_row = dict(zip(rows, chunks, strict=True))
         plural = "es" if base.classes != 1 else ""
         count = f"at least {base.classes} class{plural} in {base.files} other files"
-        caller = by_row[base.caller_row]
-        line = _call_line(caller, base.hook)
-        if line is None:
-            continue
         each = f"so each request a class derived from `{base.owner}` handles passes here"
-        said = f"calls `self.{base.hook}()` — a method {count} define — {each}"
-        matches = {base.caller_row: Match(HOOK_CONSTRUCT, caller, line, _text(caller, line), said, HOOK_WEIGHT)}
-        if base.entry_row != base.caller_row:
-            entry = by_row[base.entry_row]
-            first = _call_line(entry, base.chain[1])
-            if first is not None:
-                through = "".join(f", which calls `self.{name}()`" for name in (*base.chain[2:], base.hook))
-                said = f"calls `self.{base.chain[1]}()`{through} — a method {count} define — {each}"
-                weight = HOOK_WEIGHT + 0.01  # the entry is where one line sees the whole request
-                matches[base.entry_row] = Match(HOOK_CONSTRUCT, entry, first, _text(entry, first), said, weight)
-        out += [(by_row[row], [match]) for row, match in matches.items()]
+        names = [method for _, method, _ in base.chain[1:]] + [base.hook]
+        for n, (chunk, _, line) in enumerate(base.chain):
+            through = "".join(f", which calls `self.{name}()`" for name in names[n + 1 :])
+            said = f"calls `self.{names[n]}()`{through} — a method {count} define — {each}"
+            weight = HOOK_WEIGHT + 0.01 * (len(base.chain) - n)  # the entry is where one line sees the whole request
+            match = Match(HOOK_CONSTRUCT, chunk, line, _text(chunk, line), said, weight)
+            held = next((matches for known, matches in out if known.id == chunk.id), None)
+            if held is None:
+                out.append((chunk, [match]))
+            else:
+                held.append(match)  # the entry and the caller in one chunk
     return out
 
 
