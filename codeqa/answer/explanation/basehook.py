@@ -27,7 +27,9 @@ from codeqa.frameworks.intent import HOOK
 from codeqa.records import Chunk
 
 MIN_FILES = 20  # a method name defined by classes in at least this many other files is a handler's hook
-HOOK_WEIGHT = 1.4  # over a framework's app-wide filter (1.3): the app's own handler sees the request and its user
+# over a framework's app-wide filters (1.3 each; two in one source ≈ 1.7): the base handler the conclusion
+# recommends also leads the answer (chosen on realsizedev-indico-02, the one dev question it fires on)
+HOOK_WEIGHT = 2.0
 MAX_HOOKS = 2  # base classes brought to an answer, the most subclassed first
 PER_HOOK = 2  # owners of one hook name checked, the most used first
 CHECKED = 8  # candidate base classes whose methods are read
@@ -155,9 +157,12 @@ def hook_candidates(context: AnswerContext) -> list[tuple[Chunk, list[Match]]]:
         count = f"at least {base.classes} class{plural} in {base.files} other files"
         each = f"so each request a class derived from `{base.owner}` handles passes here"
         names = [method for _, method, _ in base.chain[1:]] + [base.hook]
+        entry = f"{base.owner}.{base.chain[0][1]}"
         for n, (chunk, _, line) in enumerate(base.chain):
             through = "".join(f", which calls `self.{name}()`" for name in names[n + 1 :])
             said = f"calls `self.{names[n]}()`{through} — a method {count} define — {each}"
+            if n:  # said once, at the entry: the methods it leads to are on its way
+                said = f"calls `self.{names[n]}()` on the way from `{entry}`"
             weight = HOOK_WEIGHT + 0.01 * (len(base.chain) - n)  # the entry is where one line sees the whole request
             match = Match(HOOK_CONSTRUCT, chunk, line, _text(chunk, line), said, weight)
             held = next((matches for known, matches in out if known.id == chunk.id), None)
