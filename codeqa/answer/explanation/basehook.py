@@ -19,7 +19,9 @@ import re
 from collections import defaultdict
 from dataclasses import dataclass
 
-from codeqa.answer.context import AnswerContext
+import numpy as np
+
+from codeqa.answer.context import AnswerContext, code_tokens
 from codeqa.answer.explanation.mechanism import Match, answers_poorly
 from codeqa.answer.explanation.outline import holder_at
 from codeqa.frameworks.conventions import Construct
@@ -78,27 +80,34 @@ def base_hooks(context: AnswerContext) -> list[BaseHook]:
 
 def _find(context: AnswerContext) -> list[BaseHook]:
     table = context.table
-    members: dict[tuple[str, str], dict[int, str]] = defaultdict(dict)  # (owner, path) -> row -> method
+    members: dict[tuple[str, str], dict[int, set[str]]] = defaultdict(dict)  # (owner, path) -> row -> methods
     defined: dict[str, dict[tuple[str, str], int]] = defaultdict(dict)  # method -> (owner, path) -> row
     for row, symbols in enumerate(table.symbols):
         if table.layers[row] in ("test", "docs", "migration") or not context.in_scope(row):
             continue
         for owner, method in _methods(symbols):
-            members[(owner, table.paths[row])].setdefault(row, method)
+            members[(owner, table.paths[row])].setdefault(row, set()).add(method)
             defined[method].setdefault((owner, table.paths[row]), row)
-    files_of = {name: {table.paths[row] for row in rows} for name, rows in context.definers.items()}
     bases: list[tuple[int, str, str, str]] = []  # (-files, owner, path, hook)
     for hook, owners in defined.items():
-        files = files_of.get(hook.lower(), set())
-        if hook.startswith("__") or len(files) < MIN_FILES + 1:
+        if hook.startswith("__") or len(owners) < MIN_FILES + 1:  # fewer owners: fewer files
             continue
-        for owner, path in owners:
-            if len(members[(owner, path)]) > 1 and owner.isidentifier():
+        files = {table.paths[row] for row in context.definers.get(hook.lower(), [])}
+        if len(files) < MIN_FILES + 1:
+            continue
+        mentions = set(context.rows_mentioning(hook))
+        for owner, path in owners:  # the owner's methods other than the hook mention it: a call, maybe
+            if owner.isidentifier() and any(row in mentions and methods != {hook}
+                                            for row, methods in members[(owner, path)].items()):  # fmt: skip
                 bases.append((-len(files - {path}), owner, path, hook))
-    used = {owner: len({table.paths[r] for r in context.rows_mentioning(owner)})
-            for owner in {b[1] for b in bases}}  # fmt: skip
+    used = {owner: _mentions(context, owner) for owner in {b[1] for b in bases}}
     bases.sort(key=lambda b: (b[0], -used.get(b[1], 0), b[2]))
-    bases = [b for n, b in enumerate(bases) if sum(1 for o in bases[:n] if o[3] == b[3]) < PER_HOOK][:CHECKED]
+    per_hook: dict[str, int] = defaultdict(int)
+    for base in list(bases):  # the most used owners of each hook name: the base, not a subclass split into methods
+        per_hook[base[3]] += 1
+        if per_hook[base[3]] > PER_HOOK:
+            bases.remove(base)
+    bases = bases[:CHECKED]
     rows = sorted({row for _, owner, path, _ in bases for row in members[(owner, path)]})
     texts = {c.id: c for c in context.chunks(rows)}
     kept: list[BaseHook] = []
@@ -114,6 +123,14 @@ def _find(context: AnswerContext) -> list[BaseHook]:
         if len(kept) >= MAX_HOOKS:
             break
     return kept
+
+
+def _mentions(context: AnswerContext, name: str) -> int:
+    """How many rows hold the identifier ``name`` (a count from the word index, without ranking the rows)."""
+    tokens = code_tokens(name)[:1]
+    if context.lexical is None or not tokens:
+        return len(context.rows_mentioning(name))
+    return int(np.count_nonzero(context.lexical.scores(tokens) > 0))
 
 
 def _chain(chunks: list[Chunk], hook: str) -> list[tuple[Chunk, str, int]]:
