@@ -32,6 +32,9 @@ MIN_FILES = 20  # a method name defined by classes in at least this many other f
 # over a framework's app-wide filters (1.3 each; two in one source ≈ 1.7): the base handler the conclusion
 # recommends also leads the answer (chosen on realsizedev-indico-02, the one dev question it fires on)
 HOOK_WEIGHT = 2.0
+MIN_DERIVED = 5  # classes in other files whose header derives from the base, at least
+SUBCLASS_ROWS = 300  # chunks naming the base read for those headers
+SUBCLASS = r"^[ \t]*(?:export[ \t]+)?(?:abstract[ \t]+)?class[ \t]+(\w+)[^\n]*?(?:\(|<|\bextends\b)[^\n]*?\b{owner}\b"
 MAX_HOOKS = 2  # base classes brought to an answer, the most subclassed first
 PER_HOOK = 2  # owners of one hook name checked, the most used first
 CHECKED = 8  # candidate base classes whose methods are read
@@ -60,6 +63,7 @@ class BaseHook:
     chain: tuple[tuple[Chunk, str, int], ...]  # (chunk, method, line calling the next) from the entry to the caller
     classes: int
     files: int
+    derived: int  # classes in other files seen deriving from ``owner`` directly (at least)
 
 
 def _methods(symbols: str) -> list[tuple[str, str]]:
@@ -118,11 +122,23 @@ def _find(context: AnswerContext) -> list[BaseHook]:
             continue
         if not any(REQUEST.search(chunk.text) for chunk, _, _ in chain):  # it handles a request
             continue
+        derived = _derived(context, owner, path)
+        if len(derived) < MIN_DERIVED:  # not a base: the classes defining the hook derive from something else
+            continue
         others = {(o, p) for o, p in defined[hook] if p != path}  # split into methods: whole classes are not seen
-        kept.append(BaseHook(owner, path, hook, tuple(chain), len(others), len({p for _, p in others})))
+        kept.append(BaseHook(owner, path, hook, tuple(chain), len(others), len({p for _, p in others}),
+                             len(derived)))  # fmt: skip
         if len(kept) >= MAX_HOOKS:
             break
     return kept
+
+
+def _derived(context: AnswerContext, owner: str, path: str) -> set[tuple[str, str]]:
+    """``(class, file)`` of the classes in other files whose header derives from ``owner`` (``class RHFoo(RH)``,
+    ``class Foo < Owner``, ``class Foo extends Owner``), among the chunks naming it that the word index ranks first."""
+    header = re.compile(SUBCLASS.format(owner=re.escape(owner)), re.MULTILINE)
+    rows = [row for row in context.rows_mentioning(owner)[:SUBCLASS_ROWS] if context.table.paths[row] != path]
+    return {(hit.group(1), chunk.path) for chunk in context.chunks(rows) for hit in header.finditer(chunk.text)}
 
 
 def _mentions(context: AnswerContext, name: str) -> int:
