@@ -20,6 +20,7 @@ from collections.abc import Sequence
 from dataclasses import replace
 
 from codeqa.answer.context import AnswerContext
+from codeqa.answer.explanation.basehook import hook_candidates
 from codeqa.answer.explanation.candidate import CHUNK_EVIDENCE_LINES, Candidate
 from codeqa.answer.explanation.entry import entry_candidates
 from codeqa.answer.explanation.follow import follow
@@ -37,6 +38,7 @@ from codeqa.answer.explanation.keylines import (
 from codeqa.answer.explanation.lineroles import quiet
 from codeqa.answer.explanation.mechanism import Match, answers_poorly, convention_chunks, matches_in, mechanism_score
 from codeqa.frameworks.conventions import Convention
+from codeqa.frameworks.intent import HOOK
 from codeqa.records import Chunk, Hit
 from codeqa.symbols import short_names
 
@@ -153,13 +155,18 @@ def candidates(
         others: list[Chunk] = [hit.chunk for hit in context.pool if hit.chunk.id not in seen]
         others += _neighbour_chunks(context, base)
         others += convention_chunks(context, conventions, intents, seen | {c.id for c in others})
-        extra = []
+        hooks = hook_candidates(context) if intents[:1] == (HOOK,) else []  # the app's own base request handler
+        for candidate in found:
+            candidate.matches += [m for chunk, matches in hooks if chunk.id == candidate.chunk.id for m in matches]
+        extra = [Candidate(Hit(chunk, 0.0, chunk.id), 0.0, matches, 0, False)
+                 for chunk, matches in hooks if chunk.id not in seen]  # fmt: skip
+        seen = seen | {c.chunk.id for c in extra}
         for chunk in {chunk.id: chunk for chunk in others if chunk.id not in seen}.values():
             matches = matches_in(chunk, conventions, intents)
             if mechanism_score(matches) >= MECHANISM_MIN:
                 extra.append(Candidate(Hit(chunk, 0.0, chunk.id), 0.0, matches, 0, False))
         extra.sort(key=lambda c: (-c.mechanism, file_rank.get(c.chunk.path, len(file_rank))))
-        found += extra[:EXTRA_MECHANISM]
+        found += extra[: EXTRA_MECHANISM + len(hooks)]
         found += _handlers(context, conventions, intents, found)
     entry = entry_candidates(terms, context, conventions, intents, found)
     found += [c for c in entry if all(c is not f for f in found)]
