@@ -411,12 +411,12 @@ LOGIN_USER = """def login_user(user, identity=None, admin_impersonation=False):
 def test_an_auth_flow_ends_where_the_user_is_signed_in_not_in_a_helper_it_calls_next() -> None:
     """indico's flow went on from ``login_user`` to ``synchronize_data`` and ended "returns `identity`"; the story of a
     sign-in ends at the line that signs the user in (or issues the token), in every framework's words."""
-    from codeqa.answer.explanation.walk import _ending, outcome_of
+    from codeqa.answer.explanation.endings import ending_rank, outcome_of
 
     login = _chunk("indico/modules/auth/__init__.py", "python", "login_user", LOGIN_USER)
     outcome = outcome_of(login, "login_user")
     assert outcome is not None and (outcome.verb, outcome.line) == ("signs the user in with", 7), outcome
-    assert _ending(outcome) == 2  # as good an end as a write or a response: the walk stops there
+    assert ending_rank(outcome) == 2  # as good an end as a write or a response: the walk stops there
     for line, verb in (
         ("    auth_login(request, form.get_user())", "signs the user in with"),
         ("    sign_in user", "signs the user in with"),
@@ -450,7 +450,7 @@ def test_a_flow_finds_the_outcome_of_exported_functions_methods_and_php_methods(
     """Only ``def``/``function`` at the start of a line was a definition: an ``export async function`` (most JS/TS),
     a PHP ``public function`` with its brace below, a class method's shorthand head had no lines, so no outcome, and
     umami's flow ended "`encrypt`: the calls could be checked this far"."""
-    from codeqa.answer.explanation.walk import outcome_of
+    from codeqa.answer.explanation.endings import outcome_of
 
     heads = {
         "saveAuth": ("typescript", "export async function saveAuth(data: any) {\n  const authKey = make();\n"
@@ -480,7 +480,7 @@ def test_a_flow_finds_the_outcome_of_exported_functions_methods_and_php_methods(
 def test_a_getter_is_no_outcome_and_an_errors_answer_is_one_when_asked_about_failing() -> None:
     """monica's errors flow ended "`getErrorCode` returns `$this->errorCode;`" (a getter), past the method that
     answers with the error, which was no outcome because its line names an error."""
-    from codeqa.answer.explanation.walk import outcome_of
+    from codeqa.answer.explanation.endings import outcome_of
 
     getter = _chunk("app/Traits/JsonRespondController.php", "php", "getErrorCode",
                     "    public function getErrorCode(): int\n    {\n"
@@ -502,7 +502,7 @@ def test_a_guards_early_exit_is_no_outcome_and_a_success_is_none_when_asked_abou
     """maybe's flow ended "`derived_cash_balance` returns `nil unless balance_components…`" (the guard at the top,
     not the result), and umami's answer to "What happens when an API request fails?" ended in the success helper
     "`json` answers with `Response.json(data);`"."""
-    from codeqa.answer.explanation.walk import outcome_of
+    from codeqa.answer.explanation.endings import outcome_of
 
     guarded = _chunk("app/models/account/reconciliation_manager.rb", "ruby", "derived_cash_balance",
                      "def derived_cash_balance(date:, total_balance:)\n"
@@ -523,7 +523,7 @@ def test_a_guards_early_exit_is_no_outcome_and_a_success_is_none_when_asked_abou
 def test_rendering_an_emails_body_is_not_answering_the_request() -> None:
     """healthchecks' flow ended "`make_message` answers with `html = render(f"emails/{name}-body-html.html", ctx)`":
     its own template helper renders an email, it answers no request."""
-    from codeqa.answer.explanation.walk import outcome_of
+    from codeqa.answer.explanation.endings import outcome_of
 
     mail = _chunk("hc/lib/emails.py", "python", "make_message",
                   "def make_message(name, to, ctx):\n    subject = render(f\"emails/{name}-subject.html\", ctx)\n"

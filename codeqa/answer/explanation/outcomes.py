@@ -9,11 +9,11 @@ import re
 from collections.abc import Sequence
 
 from codeqa.answer.explanation.branches import asks_api, condition_at, no_answer, off_api_path, on_error_branch
+from codeqa.answer.explanation.endings import ERROR_LINE
 from codeqa.answer.explanation.explain import Explanation, Step
 from codeqa.answer.explanation.flow import SIGNATURE, code_part
 from codeqa.answer.explanation.keylines import COMMENT, IMPORT, KeyLine
 from codeqa.answer.explanation.outline import name_at
-from codeqa.answer.explanation.walk import ERROR_LINE
 from codeqa.answer.explanation.walktext import outcome_said
 from codeqa.answer.rendering.injection import instruction_like
 from codeqa.answer.rendering.render import code_span

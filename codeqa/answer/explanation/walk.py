@@ -25,10 +25,11 @@ from dataclasses import dataclass, field
 
 from codeqa.answer.context import AnswerContext
 from codeqa.answer.explanation.absence import Absence, no_central_handler
-from codeqa.answer.explanation.branches import asks_api, off_api_path
+from codeqa.answer.explanation.branches import asks_api
 from codeqa.answer.explanation.claims import RESOLVED_LANGUAGES, ClaimChecker
-from codeqa.answer.explanation.flow import SIGNATURE, Use, code_part
-from codeqa.answer.explanation.keylines import COMMENT, Terms, evidence, question_terms
+from codeqa.answer.explanation.endings import FAILING_NAME, Outcome, definition_lines, ending_rank, outcome_of
+from codeqa.answer.explanation.flow import Use
+from codeqa.answer.explanation.keylines import Terms, evidence, question_terms
 from codeqa.answer.explanation.outline import display_name
 from codeqa.frameworks.intent import PLACEMENT, intents
 from codeqa.records import Chunk
@@ -46,51 +47,6 @@ ASKS_FLOW = re.compile(
     r"\bwhat (?:does|do) .* do when\b",
     re.IGNORECASE,
 )
-SIGNS_IN = re.compile(  # a call that puts the user into the session, by the framework's own name for it
-    r"(?<![\w.])(?:auth_)?login\(\s*request\s*,|(?<![\w.])login_user\(|\bset_session_user\(|"
-    r"(?<![\w.])(?:sign_in|start_new_session_for)\b(?!\s*[=:?])|\bAuth::(?:login|loginUsingId|attempt)\(|"
-    r"\bauth\(\)->(?:login|attempt)\(|\breq\.(?:login|logIn)\(|"
-    r"\bsession\[\s*[:'\"]\w*user\w*['\"]?\s*\]\s*=[^=]|\b(?:req\.)?session\.\w*user\w*\s*=[^=]|"
-    r"\bsession\[[^\]]+\]\s*=\s*@?(?:user|current_user|account)\b"  # session["id"] = user.id
-)
-ISSUES_TOKEN = re.compile(  # a call that issues the token a client signs in with from then on
-    r"\bjwt\.(?:sign|encode)\(|\bcreate_(?:access|refresh)_token\(|\b(?:RefreshToken|AccessToken)\.for_user\(|"
-    r"\bjwtService\.sign(?:Async)?\(|->createToken\(|\bgenerate_?(?:jwt|auth_?token)\w*\(|"
-    r"(?<![\w.])create(?:Secure|Access|Refresh|Auth)?Token\("
-)
-OUTCOME_KINDS: tuple[tuple[str, re.Pattern[str]], ...] = (
-    ("signs the user in with", SIGNS_IN),
-    ("issues a token with", ISSUES_TOKEN),
-    ("queues a job with", re.compile(
-        r"\.(?:delay|apply_async|enqueue\w*|perform_later|perform_async|send_task|add_job)\(|\bqueue\.add\(")),
-    ("stores with", re.compile(
-        r"\b(?:session|db)\.(?:commit|add|add_all|merge|flush)\(|\.(?:save|create|insert\w*|bulk_create|"
-        r"persist|insertOne|updateOne|insertMany)!?\(|"
-        # an update of a record (a model class, a query, a repository, the database), not of a hash, a cipher or a
-        # dict in memory (``cipher.update(…)``, ``headers.update(…)``)
-        r"\b(?:[A-Z]\w*|objects|filter\([^)]*\)|where\([^)]*\)|db|session|repo\w*|\w*[Rr]epository|prisma\.\w+|"
-        r"self|this|record|model)\.update(?:_all|_columns?|Many)?!?\(|\.update!\(")),
-    ("answers with", re.compile(
-        r"\b(?:redirect(?:_to)?|render_template|jsonify|res\.(?:json|send|render|redirect)|Response\.json|"
-        r"HttpResponse\w*|JsonResponse|ResponseEntity\.ok|c\.JSON|send_resp|make_response)\b|"
-        # a render that answers the request (Django's ``render(request, …)``, Rails' ``render json:``, a view's
-        # ``.render(…)``), not a helper rendering an email's body (``render(f"emails/{name}.html", ctx)``)
-        r"\brender\s*\(\s*(?:request|req|conn)\b|\|>\s*render\b|(?:^|[\s;])render\s+[:@\w\"']|"
-        r"\brender\s*\(\s*(?:json|status|plain|html|template|partial|action|view|inertia)\s*:|[.:]render\s*\(")),
-    ("returns", re.compile(r"^\s*return\b\s*\S")),
-)  # fmt: skip
-ERROR_LINE = re.compile(
-    r"^\s*(?:raise|throw)\b|\babort\(|\b[45]\d\d\b|\b(?:error|errors|fail\w*|invalid|denied|forbidden|unauthori[sz]ed|"
-    r"not_?found|NotFound|Forbidden|Unauthori[sz]ed|BadRequest)\b",
-    re.IGNORECASE,
-)
-TRIVIAL = re.compile(  # says nothing, is a getter's field, or is cut at an open bracket (the statement goes on below)
-    r"^\s*return\s*(?:None|True|False|nil|null|undefined|self|this|\$this|\w{1,2})?\s*;?\s*$|^.*[\[({]\s*$|"
-    r"^\s*return\s+(?:\$this->|self\.|this\.|@)\w+\s*;?\s*$"
-)
-GUARD = re.compile(r"^\s*return\b(?!.*\belse\b).*\s(?:if|unless)\s")  # ``return nil unless ready``: an early exit
-FAILING_NAME = re.compile(r"(?i)error|fail|exception|invalid|denied|reject|abort|throw|unauthori")
-ERROR_BLOCK = re.compile(r"^\s*(?:except\b|rescue\b|catch\b|\}\s*catch\b|else\s*:|if\s+not\b|unless\b)")
 
 
 @dataclass(frozen=True)
@@ -101,15 +57,6 @@ class Hop:
     callee: Chunk
     use: Use
     by_name: bool  # checked by name and import only (no resolver for the language)
-
-
-@dataclass(frozen=True)
-class Outcome:
-    verb: str  # "signs the user in with", "issues a token with", "queues a job with", "stores with", "returns", …
-    chunk: Chunk
-    name: str  # the definition the line is in
-    line: int
-    text: str
 
 
 @dataclass
@@ -138,91 +85,6 @@ def asks_flow(question: str) -> bool:
 
 def _name_of(chunk: Chunk) -> str:
     return display_name(chunk).split(" (+", 1)[0]
-
-
-# the line that defines function ``{name}``: ``def``/``function``/``func``/``fn`` after any modifiers (``export async
-# function``, ``public static function``, Ruby's ``def self.``, Go's receiver), a JS function or arrow bound to a
-# ``const``, or a method's shorthand head (``async login(dto) {``)
-_HEAD = (
-    r"^(\s*)(?:(?:export|default|public|private|protected|internal|static|async|final|abstract|override)\s+)*"
-    r"(?:(?:def|function|func|fn)\s+(?:self\.|\([^)]*\)\s*)?{name}\b"
-    r"|(?:const|let|var)\s+{name}\s*(?::[^=]+)?=\s*(?:async\s+)?(?:function\b|\(|[\w$]+\s*=>)"
-    r"|{name}\s*\([^;]*\)\s*(?::\s*[^{{;]+)?\{{\s*$)"
-)
-
-
-def definition_lines(chunk: Chunk, name: str) -> list[tuple[int, str]]:
-    """(file line, text) of the function ``name`` inside ``chunk`` (by its indentation); nothing when it is not a
-    function defined there (a class: its constructor call is not where anything ends); the whole chunk for no name."""
-    lines = chunk.text.split("\n")
-    short = short_name(name) if name else ""
-    head = re.compile(_HEAD.format(name=re.escape(short))) if short else None
-    for index, line in enumerate(lines):
-        found = head.match(line) if head else None
-        if found is None:
-            continue
-        indent, body = len(found.group(1)), [(chunk.start_line + index, line)]
-        for offset, after in enumerate(lines[index + 1 :], start=index + 1):
-            if (
-                after.strip()
-                and len(after) - len(after.lstrip()) <= indent
-                and not after.lstrip().startswith((")", "{"))
-            ):
-                break
-            body.append((chunk.start_line + offset, after))
-        return body
-    return [] if short else [(chunk.start_line + n, line) for n, line in enumerate(lines)]
-
-
-def _in_error_branch(body: Sequence[tuple[int, str]], position: int) -> bool:
-    """Whether line ``position`` of ``body`` sits in a block opened by an ``except``/``catch``/``else``/``if not`` or
-    in a block whose opening condition names an error (the nearest less-indented lines above it)."""
-    text = body[position][1]
-    indent = len(text) - len(text.lstrip())
-    for _, above in reversed(body[1:position]):
-        if not above.strip() or COMMENT.match(above):
-            continue
-        depth = len(above) - len(above.lstrip())
-        if depth < indent:
-            if ERROR_BLOCK.match(above) or (re.match(r"^\s*(?:if|elif|unless)\b", above) and ERROR_LINE.search(above)):
-                return True
-            indent = depth
-    return False
-
-
-def outcome_of(chunk: Chunk, name: str, after: int = 0, *, api: bool = False, errors: bool = False) -> Outcome | None:
-    """The success outcome in definition ``name`` of ``chunk`` (after file line ``after``): the first kind found of
-    ``OUTCOME_KINDS``, its least-indented and then last line outside the error branches (and, asked about an API,
-    outside the branch for a browser), never a guard's early exit. Asked about failing (``errors``), the failure's
-    answer instead: a line naming an error or on an error branch, or any line of a failing helper
-    (``respondWithError``)."""
-    body = definition_lines(chunk, name)
-    for verb, pattern in OUTCOME_KINDS:
-        found = []
-        for position, (number, text) in enumerate(body):
-            if position == 0 or number <= after or not text.strip() or COMMENT.match(text):
-                continue
-            code = code_part(text)
-            if not pattern.search(code) or SIGNATURE.match(code) or TRIVIAL.match(code):
-                continue
-            failing = bool(ERROR_LINE.search(code)) or _in_error_branch(body, position)
-            if failing != errors and not (errors and FAILING_NAME.search(short_name(name or ""))):
-                continue  # what happens when it works; asked about failing, the failure's answer (or its helper's)
-            if GUARD.match(code):
-                continue
-            if api and off_api_path(chunk, number):
-                continue
-            found.append((len(text) - len(text.lstrip()), -number, number, text.strip()))
-        if found:
-            _, _, number, text = min(found)
-            return Outcome(verb, chunk, name or _name_of(chunk), number, text)
-    return None
-
-
-def _ending(outcome: Outcome | None) -> int:
-    """How well a walk ends: in a sign-in, a token, a queued job, a write or a response (2), in a plain return (1), in
-    nothing (0)."""
-    return 0 if outcome is None else 1 if outcome.verb == "returns" else 2
 
 
 def _relevance(terms: Terms, chunk: Chunk) -> int:
@@ -286,7 +148,7 @@ class _Walker:
     def longest(self, chunk: Chunk, caller: str, seen: set[str], depth: int) -> list[Hop]:
         """The best walk from ``caller`` in ``chunk``: ending in an outcome, then deepest, then the question's words."""
         best: list[Hop] = []
-        best_key = (_ending(outcome_of(chunk, caller, api=self.api, errors=self.errors)), 0, 0)
+        best_key = (ending_rank(outcome_of(chunk, caller, api=self.api, errors=self.errors)), 0, 0)
         tried = 0
         span = definition_lines(chunk, caller) if caller else []
         for callee in self.callees(chunk, seen) if depth < MAX_HOPS else []:
@@ -301,7 +163,7 @@ class _Walker:
             rest = self.longest(callee, hop.use.name, seen | {callee.id}, depth + 1)
             walk = [hop, *rest]
             end = walk[-1]
-            key = (_ending(outcome_of(end.callee, end.use.name, api=self.api, errors=self.errors)), len(walk),
+            key = (ending_rank(outcome_of(end.callee, end.use.name, api=self.api, errors=self.errors)), len(walk),
                    sum(_relevance(self.terms, h.callee) for h in walk))  # fmt: skip
             if key > best_key:
                 best, best_key = walk, key
@@ -346,7 +208,7 @@ def _walk_from(context: AnswerContext, walker: _Walker, lead: Chunk) -> Walk | N
     while hops and outcome_of(hops[-1].callee, hops[-1].use.name, api=api, errors=errors) is None:
         hops.pop()  # a step where nothing ends says only that the calls go on: the walk ends at the last outcome
     if not hops or (
-        len(hops) == 1 and _ending(outcome_of(hops[0].callee, hops[0].use.name, api=api, errors=errors)) < 2
+        len(hops) == 1 and ending_rank(outcome_of(hops[0].callee, hops[0].use.name, api=api, errors=errors)) < 2
     ):
         return None  # two steps that end in no response, write or job say no more than the lead does
     entry_name = hops[0].use.caller or _name_of(entry)

@@ -1,0 +1,164 @@
+"""Where a step of a flow ends: the outcome line of one definition, by kind — the user signed in or a token issued, a
+queued job, a write to the store, a response, a return of something — on the success path (or, asked about failing,
+the failure's answer), never a signature, a getter's field, a guard's early exit or a line of an error branch.
+
+``definition_lines`` finds a function's lines inside a chunk by its head (after any modifiers, in every language the
+index chunks) and its indentation; ``outcome_of`` reads them.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Sequence
+from dataclasses import dataclass
+
+from codeqa.answer.explanation.branches import off_api_path
+from codeqa.answer.explanation.flow import SIGNATURE, code_part
+from codeqa.answer.explanation.keylines import COMMENT
+from codeqa.answer.explanation.outline import display_name
+from codeqa.records import Chunk
+from codeqa.symbols import short_name
+
+SIGNS_IN = re.compile(  # a call that puts the user into the session, by the framework's own name for it
+    r"(?<![\w.])(?:auth_)?login\(\s*request\s*,|(?<![\w.])login_user\(|\bset_session_user\(|"
+    r"(?<![\w.])(?:sign_in|start_new_session_for)\b(?!\s*[=:?])|\bAuth::(?:login|loginUsingId|attempt)\(|"
+    r"\bauth\(\)->(?:login|attempt)\(|\breq\.(?:login|logIn)\(|"
+    r"\bsession\[\s*[:'\"]\w*user\w*['\"]?\s*\]\s*=[^=]|\b(?:req\.)?session\.\w*user\w*\s*=[^=]|"
+    r"\bsession\[[^\]]+\]\s*=\s*@?(?:user|current_user|account)\b"  # session["id"] = user.id
+)
+ISSUES_TOKEN = re.compile(  # a call that issues the token a client signs in with from then on
+    r"\bjwt\.(?:sign|encode)\(|\bcreate_(?:access|refresh)_token\(|\b(?:RefreshToken|AccessToken)\.for_user\(|"
+    r"\bjwtService\.sign(?:Async)?\(|->createToken\(|\bgenerate_?(?:jwt|auth_?token)\w*\(|"
+    r"(?<![\w.])create(?:Secure|Access|Refresh|Auth)?Token\("
+)
+OUTCOME_KINDS: tuple[tuple[str, re.Pattern[str]], ...] = (
+    ("signs the user in with", SIGNS_IN),
+    ("issues a token with", ISSUES_TOKEN),
+    ("queues a job with", re.compile(
+        r"\.(?:delay|apply_async|enqueue\w*|perform_later|perform_async|send_task|add_job)\(|\bqueue\.add\(")),
+    ("stores with", re.compile(
+        r"\b(?:session|db)\.(?:commit|add|add_all|merge|flush)\(|\.(?:save|create|insert\w*|bulk_create|"
+        r"persist|insertOne|updateOne|insertMany)!?\(|"
+        # an update of a record (a model class, a query, a repository, the database), not of a hash, a cipher or a
+        # dict in memory (``cipher.update(…)``, ``headers.update(…)``)
+        r"\b(?:[A-Z]\w*|objects|filter\([^)]*\)|where\([^)]*\)|db|session|repo\w*|\w*[Rr]epository|prisma\.\w+|"
+        r"self|this|record|model)\.update(?:_all|_columns?|Many)?!?\(|\.update!\(")),
+    ("answers with", re.compile(
+        r"\b(?:redirect(?:_to)?|render_template|jsonify|res\.(?:json|send|render|redirect)|Response\.json|"
+        r"HttpResponse\w*|JsonResponse|ResponseEntity\.ok|c\.JSON|send_resp|make_response)\b|"
+        # a render that answers the request (Django's ``render(request, …)``, Rails' ``render json:``, a view's
+        # ``.render(…)``), not a helper rendering an email's body (``render(f"emails/{name}.html", ctx)``)
+        r"\brender\s*\(\s*(?:request|req|conn)\b|\|>\s*render\b|(?:^|[\s;])render\s+[:@\w\"']|"
+        r"\brender\s*\(\s*(?:json|status|plain|html|template|partial|action|view|inertia)\s*:|[.:]render\s*\(")),
+    ("returns", re.compile(r"^\s*return\b\s*\S")),
+)  # fmt: skip
+ERROR_LINE = re.compile(
+    r"^\s*(?:raise|throw)\b|\babort\(|\b[45]\d\d\b|\b(?:error|errors|fail\w*|invalid|denied|forbidden|unauthori[sz]ed|"
+    r"not_?found|NotFound|Forbidden|Unauthori[sz]ed|BadRequest)\b",
+    re.IGNORECASE,
+)
+TRIVIAL = re.compile(  # says nothing, is a getter's field, or is cut at an open bracket (the statement goes on below)
+    r"^\s*return\s*(?:None|True|False|nil|null|undefined|self|this|\$this|\w{1,2})?\s*;?\s*$|^.*[\[({]\s*$|"
+    r"^\s*return\s+(?:\$this->|self\.|this\.|@)\w+\s*;?\s*$"
+)
+GUARD = re.compile(r"^\s*return\b(?!.*\belse\b).*\s(?:if|unless)\s")  # ``return nil unless ready``: an early exit
+FAILING_NAME = re.compile(r"(?i)error|fail|exception|invalid|denied|reject|abort|throw|unauthori")
+ERROR_BLOCK = re.compile(r"^\s*(?:except\b|rescue\b|catch\b|\}\s*catch\b|else\s*:|if\s+not\b|unless\b)")
+
+
+@dataclass(frozen=True)
+class Outcome:
+    verb: str  # "signs the user in with", "issues a token with", "queues a job with", "stores with", "returns", …
+    chunk: Chunk
+    name: str  # the definition the line is in
+    line: int
+    text: str
+
+
+def _name_of(chunk: Chunk) -> str:
+    return display_name(chunk).split(" (+", 1)[0]
+
+
+# the line that defines function ``{name}``: ``def``/``function``/``func``/``fn`` after any modifiers (``export async
+# function``, ``public static function``, Ruby's ``def self.``, Go's receiver), a JS function or arrow bound to a
+# ``const``, or a method's shorthand head (``async login(dto) {``)
+_HEAD = (
+    r"^(\s*)(?:(?:export|default|public|private|protected|internal|static|async|final|abstract|override)\s+)*"
+    r"(?:(?:def|function|func|fn)\s+(?:self\.|\([^)]*\)\s*)?{name}\b"
+    r"|(?:const|let|var)\s+{name}\s*(?::[^=]+)?=\s*(?:async\s+)?(?:function\b|\(|[\w$]+\s*=>)"
+    r"|{name}\s*\([^;]*\)\s*(?::\s*[^{{;]+)?\{{\s*$)"
+)
+
+
+def definition_lines(chunk: Chunk, name: str) -> list[tuple[int, str]]:
+    """(file line, text) of the function ``name`` inside ``chunk`` (by its indentation); nothing when it is not a
+    function defined there (a class: its constructor call is not where anything ends); the whole chunk for no name."""
+    lines = chunk.text.split("\n")
+    short = short_name(name) if name else ""
+    head = re.compile(_HEAD.format(name=re.escape(short))) if short else None
+    for index, line in enumerate(lines):
+        found = head.match(line) if head else None
+        if found is None:
+            continue
+        indent, body = len(found.group(1)), [(chunk.start_line + index, line)]
+        for offset, after in enumerate(lines[index + 1 :], start=index + 1):
+            if (
+                after.strip()
+                and len(after) - len(after.lstrip()) <= indent
+                and not after.lstrip().startswith((")", "{"))
+            ):
+                break
+            body.append((chunk.start_line + offset, after))
+        return body
+    return [] if short else [(chunk.start_line + n, line) for n, line in enumerate(lines)]
+
+
+def _in_error_branch(body: Sequence[tuple[int, str]], position: int) -> bool:
+    """Whether line ``position`` of ``body`` sits in a block opened by an ``except``/``catch``/``else``/``if not`` or
+    in a block whose opening condition names an error (the nearest less-indented lines above it)."""
+    text = body[position][1]
+    indent = len(text) - len(text.lstrip())
+    for _, above in reversed(body[1:position]):
+        if not above.strip() or COMMENT.match(above):
+            continue
+        depth = len(above) - len(above.lstrip())
+        if depth < indent:
+            if ERROR_BLOCK.match(above) or (re.match(r"^\s*(?:if|elif|unless)\b", above) and ERROR_LINE.search(above)):
+                return True
+            indent = depth
+    return False
+
+
+def outcome_of(chunk: Chunk, name: str, after: int = 0, *, api: bool = False, errors: bool = False) -> Outcome | None:
+    """The success outcome in definition ``name`` of ``chunk`` (after file line ``after``): the first kind found of
+    ``OUTCOME_KINDS``, its least-indented and then last line outside the error branches (and, asked about an API,
+    outside the branch for a browser), never a guard's early exit. Asked about failing (``errors``), the failure's
+    answer instead: a line naming an error or on an error branch, or any line of a failing helper
+    (``respondWithError``)."""
+    body = definition_lines(chunk, name)
+    for verb, pattern in OUTCOME_KINDS:
+        found = []
+        for position, (number, text) in enumerate(body):
+            if position == 0 or number <= after or not text.strip() or COMMENT.match(text):
+                continue
+            code = code_part(text)
+            if not pattern.search(code) or SIGNATURE.match(code) or TRIVIAL.match(code):
+                continue
+            failing = bool(ERROR_LINE.search(code)) or _in_error_branch(body, position)
+            if failing != errors and not (errors and FAILING_NAME.search(short_name(name or ""))):
+                continue  # what happens when it works; asked about failing, the failure's answer (or its helper's)
+            if GUARD.match(code):
+                continue
+            if api and off_api_path(chunk, number):
+                continue
+            found.append((len(text) - len(text.lstrip()), -number, number, text.strip()))
+        if found:
+            _, _, number, text = min(found)
+            return Outcome(verb, chunk, name or _name_of(chunk), number, text)
+    return None
+
+
+def ending_rank(outcome: Outcome | None) -> int:
+    """How well a walk ends: in a sign-in, a token, a queued job, a write or a response (2), in a plain return (1), in
+    nothing (0)."""
+    return 0 if outcome is None else 1 if outcome.verb == "returns" else 2
