@@ -548,3 +548,17 @@ def test_phrases_that_differ_in_a_bracket_are_said_with_one_bracket() -> None:
     said = merged(["hands sign-in to Passport (`passport.use`)", "hands sign-in to Passport (`passport.authenticate`)"])
     assert said == "hands sign-in to Passport (`passport.use` and `passport.authenticate`)"
     assert merged(["turns `A` into a response", "turns `B` into a response"]) == "turns `A` and `B` into a response"
+
+
+def test_a_require_is_no_evidence_and_a_ruby_modifier_answer_is_no_outcome() -> None:
+    """hackathon-starter: "`user.js` handles the request: `const OTPAuth = require('otpauth');`" (an import quoted as
+    the line that answers); campfire: "Then `ensure_user_exists` answers with `redirect_to first_run_url if
+    User.none?`" (an answer only when nobody exists yet, said as what happens)."""
+    from codeqa.answer.explanation.keylines import IMPORT
+    from codeqa.answer.explanation.outcomes import RUBY_MODIFIER
+
+    for line in ("const OTPAuth = require('otpauth');", "const { promisify } = require('util');"):
+        assert IMPORT.match(line), line
+    assert not IMPORT.match("const user = await User.findOne({ email: req.body.email });")
+    assert RUBY_MODIFIER.search("redirect_to first_run_url if User.none?")
+    assert not RUBY_MODIFIER.search("redirect_to root_url, notice: 'Signed in'")

@@ -38,7 +38,7 @@ from codeqa.symbols import qualified_names, short_name
 MAX_HOPS = 3  # four steps
 BRANCHES = 3  # callees tried per step
 CALLEES_LOOKED_AT = 40  # graph callees read per step (in path order), before the ones on the question's topic
-WALK_FROM = 3  # the best sources a walk may start from, in order
+WALK_FROM = 3  # the best sources a walk may start from, in order (after the first, only those of its file)
 MAX_CHECKS = 40  # call claims checked per walk (the answer stays fast on a large graph)
 ENTRY_LAYERS = frozenset({"api", "view", "cli"})
 SKIPPED_LAYERS = frozenset({"test", "docs", "migration", "build"})
@@ -186,11 +186,13 @@ def _entry(context: AnswerContext, walker: _Walker, lead: Chunk) -> tuple[Chunk,
 
 def walk(question: str, context: AnswerContext, checker: ClaimChecker, ranked: Sequence[Chunk]) -> Walk | None:
     """The flow for ``question`` from the best sources ``ranked`` (best first): from the first of the best
-    ``WALK_FROM`` whose checked calls lead to an outcome; None when the question does not ask how something works or
-    no walk is found."""
+    ``WALK_FROM`` (the lead, then others of its file) whose checked calls lead to an outcome; None when the question
+    does not ask how something works or no walk is found."""
     if not ranked or not asks_flow(question):
         return None
-    for lead in ranked[:WALK_FROM]:
+    # a later source only of the lead's own file: another file's walk tells another story (signed URLs after a login)
+    starts = [ranked[0], *(chunk for chunk in ranked[1:WALK_FROM] if chunk.path == ranked[0].path)]
+    for lead in starts:
         walker = _Walker(context, checker, question_terms(question), "errors" in intents(question))
         walker.api = asks_api(question)
         found = _walk_from(context, walker, lead)
