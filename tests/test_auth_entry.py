@@ -481,6 +481,9 @@ def test_a_flask_login_handler_opens_not_the_admin_impersonation(apps_settings: 
     assert opening_file(text) == "meetings/auth/controllers.py", text
     first = text.split("\n")[0]
     assert "`RHLogin`" in first and first.index("`RHLogin`") < first.find("impersonate_user") % len(first), first
+    # the opening says why it starts there, citing the app's own route line (a source of the answer: `answer` checks)
+    route = "is where the app routes its sign-in URL: `bp.add_url_rule('/login/', 'login', RHLogin, methods=('GET', "
+    assert route in first and "(`meetings/auth/blueprint.py:6`)" in first, first
 
 
 def test_a_routed_auth_viewset_opens_not_a_vendored_default_authentication_class(apps_settings: Settings) -> None:

@@ -15,6 +15,7 @@ from __future__ import annotations
 
 import re
 from collections.abc import Sequence
+from dataclasses import dataclass
 
 from codeqa.answer.context import AnswerContext
 from codeqa.answer.explanation.candidate import Candidate
@@ -64,11 +65,12 @@ MAX_BROUGHT = 8  # of which at most this many are brought in as candidates
 SKIP_LAYERS = ("test", "docs", "migration")
 
 
-def _sign_in_lines(chunk: Chunk) -> list[str]:
-    """The lines of ``chunk`` that declare a route for signing in: a URL whose last segment signs in (a path, with
-    a slash, or any under a decorator or an annotation), a route named for signing in, Rails' session resource."""
+def _sign_in_lines(chunk: Chunk) -> list[tuple[int, str]]:
+    """(file line, text) of the lines of ``chunk`` that declare a route for signing in: a URL whose last segment signs
+    in (a path, with a slash, or any under a decorator or an annotation), a route named for signing in, Rails'
+    session resource."""
     lines = []
-    for line in chunk.text.splitlines():
+    for number, line in enumerate(chunk.text.splitlines(), start=chunk.start_line):
         stripped = line.strip()
         if not stripped or stripped.startswith(("#", "//", "*", "/*", "--", "<")):
             continue
@@ -79,7 +81,7 @@ def _sign_in_lines(chunk: Chunk) -> list[str]:
                                             or stripped[: declared.start()].endswith(".")))  # fmt: skip
         named = bool(declared and SIGN_IN_NAME.search(stripped))
         if routed or named or SIGN_IN_REGISTRATION.search(stripped) or SESSION_RESOURCE.search(line):
-            lines.append(stripped)
+            lines.append((number, stripped))
     return lines
 
 
@@ -125,15 +127,26 @@ def _definers(context: AnswerContext, qualifier: str, name: str) -> list[int]:
     return rows if len(rows) <= MAX_DEFINERS else []
 
 
-def _entry_rows(context: AnswerContext) -> list[int]:
+@dataclass(frozen=True)
+class Route:
+    """The line that routes the sign-in URL (``path:line``, its text) to the entry's ``rows``."""
+
+    path: str
+    line: int
+    text: str
+    rows: tuple[int, ...]
+
+
+def _routes(context: AnswerContext) -> list[Route]:
     table = context.table
     rows: list[int] = []
     for word in ("login", "signin", "authenticate", "session", "auth", "loginview", "authenticateusing"):
         rows += [r for r in context.rows_mentioning(word)[:ROWS_READ] if r not in rows]
     rows = [r for r in rows if table.layers[r] not in SKIP_LAYERS]
     tiers: dict[int, list[int]] = {}
+    routes: dict[int, list[Route]] = {}
     for chunk in context.chunks(rows):
-        for line in _sign_in_lines(chunk):
+        for number, line in _sign_in_lines(chunk):
             handled = [
                 rows for qualifier, name in _handler_names(line) if (rows := _definers(context, qualifier, name))
             ]
@@ -144,9 +157,15 @@ def _entry_rows(context: AnswerContext) -> list[int]:
                 named = [row] if row is not None else []
             entry = tiers.setdefault(_tier(line), [])
             entry += [r for r in named if r not in entry]
+            if named:
+                routes.setdefault(_tier(line), []).append(Route(chunk.path, number, line, tuple(named)))
     # the plainest word names the sign-in: a /login route is it, /auth (an OAuth callback too) only when none is
     best = min((tier for tier, entry in tiers.items() if entry), default=None)
-    return tiers[best][:MAX_ENTRY_ROWS] if best is not None else []
+    if best is None:
+        return []
+    kept = tiers[best][:MAX_ENTRY_ROWS]
+    return [Route(r.path, r.line, r.text, tuple(row for row in r.rows if row in kept)) for r in routes.get(best, [])
+            if any(row in kept for row in r.rows)] or [Route("", 0, "", tuple(kept))]  # fmt: skip
 
 
 def _tier(line: str) -> int:
@@ -159,9 +178,31 @@ def _tier(line: str) -> int:
     return tier + (1 if SHOWS_FORM.search(line) else 0)
 
 
+def sign_in_routes(context: AnswerContext) -> list[Route]:
+    """The lines that route the app's sign-in URL, with the rows of the code they route to (once per index)."""
+    return context.table.derived("sign-in entry", lambda: _routes(context))
+
+
 def entry_rows(context: AnswerContext) -> list[int]:
-    """Rows of the code the app's sign-in URL is routed to (computed once per index)."""
-    return context.table.derived("sign-in entry", lambda: _entry_rows(context))
+    """Rows of the code the app's sign-in URL is routed to."""
+    return list(dict.fromkeys(row for route in sign_in_routes(context) for row in route.rows))
+
+
+def route_hits(context: AnswerContext, leads: Sequence[Chunk], terms: Terms, intents: Sequence[str]) -> list[Hit]:
+    """The chunk holding the line that routes sign-in to the lead, as a source the opening cites (a question about
+    signing in as a whole only)."""
+    route = route_to(leads[0], context) if leads and about_signing_in(terms, intents) else None
+    rows = context.table.rows_by_path().get(route.path, []) if route is not None else []
+    held = [c for c in context.chunks(rows) if route is not None and c.start_line <= route.line <= c.end_line]
+    return [Hit(chunk, 0.0, chunk.id) for chunk in held[:1]]
+
+
+def route_to(chunk: Chunk, context: AnswerContext) -> Route | None:
+    """The line that routes the sign-in URL to ``chunk`` (the entry, or code inside it), if one does."""
+    for route in sign_in_routes(context):
+        if route.path and is_entry(chunk, context, list(route.rows)):
+            return route
+    return None
 
 
 def _parts(qualified: str) -> list[str]:

@@ -1,16 +1,14 @@
 """The structured extractive answer: which sources, which of their lines, in what order, linked how.
 
 ``explain`` is a pure function of the question and an ``AnswerContext`` (the retrieved pool, the ranked files and
-read access to the index). It
-1. chooses the sources (``choose``): the best chunks of the retrieval's best files, plus code that holds the
-   framework's constructs for what the question is about; the best of them by evidence opens the answer;
+read access to the index). It 1. chooses the sources (``choose``): the best chunks of the retrieval's best files,
+plus code that holds the framework's constructs for what the question is about; the best of them opens the answer;
 2. takes each source's key lines (``keylines``, construct lines first) with their real line numbers;
 3. collapses near-identical sources, opens at most five and folds the rest (``fold``);
 4. links the sources along the symbol graph, checking each link in the code (``flow.link``), and adds the code
-   outside the answer that calls them or that they call (callers first, tests last);
+   outside the answer that calls them or that they call (callers first, tests last), and the line routing sign-in;
 5. orders the open sources for reading (the lead first, then callers before callees) and numbers them so;
-6. says what the question names that the index does not hold at all.
-Rendering (markdown for the app and CLI, plain text for a prompt, the lead sentences) is done elsewhere.
+6. says what the question names that the index does not hold. Rendering (markdown, a prompt's text) is elsewhere.
 """
 
 from __future__ import annotations
@@ -22,6 +20,7 @@ from codeqa.answer.context import AnswerContext
 from codeqa.answer.explanation import choose
 from codeqa.answer.explanation.absence import Absence, errors_answered
 from codeqa.answer.explanation.claims import ClaimChecker, ClaimTally, consistent_chain
+from codeqa.answer.explanation.entry import route_hits
 from codeqa.answer.explanation.flow import Use, chains, role_of
 from codeqa.answer.explanation.fold import collapse, reading_order, split_open, weak_evidence
 from codeqa.answer.explanation.keylines import KeyLine, Terms, question_terms
@@ -285,6 +284,7 @@ def explain(
     extra += [Hit(r.chunk, 0.0, r.chunk.id) for step in ordered for r in step.related]
     extra += [Hit(v.chunk, 0.0, v.chunk.id) for step in ordered for v in step.values]
     extra += [Hit(chunk, 0.0, chunk.id) for chunk in (found_walk.chunks if found_walk else [])]  # the steps cite
+    extra += route_hits(context, [step.chunk for step in opened[:1]], terms, topics)  # the lead's sign-in route
     shown_ids = {step.chunk.id for step in ordered}
     unique = [hit for hit in {hit.chunk.id: hit for hit in extra}.values() if hit.chunk.id not in shown_ids]
     missing = missing_words(question, [step.chunk for step in ordered], context)

@@ -18,6 +18,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 
 from codeqa.answer.explanation.conclusion import placement, where_errors_go
+from codeqa.answer.explanation.entry import about_signing_in, route_to
 from codeqa.answer.explanation.explain import Explanation, Step
 from codeqa.answer.explanation.fold import weak_evidence
 from codeqa.answer.explanation.holders import holders_named, registered
@@ -141,6 +142,15 @@ def best_line(step: Step, terms: Terms) -> KeyLine | None:
 
 def _lead_sentence(explanation: Explanation, step: Step) -> Sentence:
     named_md, named_plain = _named(step)
+    context = explanation.context
+    route = (
+        route_to(step.chunk, context) if context and about_signing_in(explanation.terms, explanation.intents) else None
+    )
+    if route is not None:  # the app's own line says it: its sign-in URL leads here
+        where = f"{route.path}:{route.line}"
+        said = f"is where the app routes its sign-in URL: {code_span(_quote(route.text))} ({code_span(where)})"
+        return Sentence(f"{named_md} {said}.", f"{named_plain} is where the app routes its sign-in URL: "
+                                                f"{_quote(route.text)} ({where}).")  # fmt: skip
     verb = LAYER_VERBS[str(step.chunk.layer)] if shows_role(step.chunk, LAYER_VERBS) else "is the closest match found"
     line = best_line(step, explanation.terms)
     holder = holder_at(step.chunk, line.line) if line is not None and not shows_role(step.chunk, LAYER_VERBS) else None
