@@ -562,3 +562,16 @@ def test_a_require_is_no_evidence_and_a_ruby_modifier_answer_is_no_outcome() -> 
     assert not IMPORT.match("const user = await User.findOne({ email: req.body.email });")
     assert RUBY_MODIFIER.search("redirect_to first_run_url if User.none?")
     assert not RUBY_MODIFIER.search("redirect_to root_url, notice: 'Signed in'")
+
+
+def test_a_json_error_helper_answers_the_request() -> None:
+    """indico's errors flow went past `render_error` to "`_is_error_reportable` returns `_need_json_response()`": its
+    ``return _jsonify_error(…)`` (an API's error answer) was no response, so a deeper plain return won."""
+    from codeqa.answer.explanation.endings import outcome_of
+
+    render = _chunk("indico/web/errors.py", "python", "render_error",
+                    "def render_error(exc, title, message, code):\n    _save_error(exc, title, message)\n"
+                    "    if _need_json_response():\n        return _jsonify_error(exc, title, message, code)\n"
+                    "    return WPError(title, message).display(), code")  # fmt: skip
+    found = outcome_of(render, "render_error", api=True, errors=True)
+    assert found is not None and (found.verb, found.line) == ("answers with", 4), found

@@ -44,7 +44,7 @@ OUTCOME_KINDS: tuple[tuple[str, re.Pattern[str]], ...] = (
         r"\b(?:[A-Z]\w*|objects|filter\([^)]*\)|where\([^)]*\)|db|session|repo\w*|\w*[Rr]epository|prisma\.\w+|"
         r"self|this|record|model)\.update(?:_all|_columns?|Many)?!?\(|\.update!\(")),
     ("answers with", re.compile(
-        r"\b(?:redirect(?:_to)?|render_template|jsonify|res\.(?:json|send|render|redirect)|Response\.json|"
+        r"\b(?:redirect(?:_to)?|render_template|_?jsonify\w*|res\.(?:json|send|render|redirect)|Response\.json|"
         r"HttpResponse\w*|JsonResponse|ResponseEntity\.ok|c\.JSON|send_resp|make_response)\b|"
         # a render that answers the request (Django's ``render(request, …)``, Rails' ``render json:``, a view's
         # ``.render(…)``), not a helper rendering an email's body (``render(f"emails/{name}.html", ctx)``)
