@@ -16,7 +16,7 @@ from pathlib import Path
 
 from codeqa.config import Settings
 from codeqa.evaluate.data import load_dataset
-from codeqa.evaluate.runner import _reusable
+from codeqa.evaluate.runner import kept_indexes
 from codeqa.retrieve import retrieve
 
 POOL_K = 24
@@ -31,22 +31,17 @@ def main() -> None:
     args = parser.parse_args()
     settings = Settings()
     raw = {json.loads(line)["instance_id"]: json.loads(line) for line in args.dataset.read_text().splitlines() if line}
-    indexes: dict[str, object] = {}
     facts = dict.fromkeys([*map(str, DEPTHS), "candidate", "all"], 0)
     acc = dict.fromkeys((1, 5, 10), 0)
     rows = []
     seconds = 0.0
-    for instance in load_dataset(args.dataset):
-        if args.only not in instance.instance_id:
-            continue
-        if instance.index_name not in indexes:
-            indexes[instance.index_name] = _reusable(instance.index_name, settings)
-        index = indexes[instance.index_name]
+    chosen = (instance for instance in load_dataset(args.dataset) if args.only in instance.instance_id)
+    for instance, index in kept_indexes(chosen, settings):
         if index is None:
             print(f"no index for {instance.instance_id}")
             continue
         start = time.perf_counter()
-        pool = retrieve(index, instance.problem_statement, k=POOL_K)  # type: ignore[arg-type]
+        pool = retrieve(index, instance.problem_statement, k=POOL_K)
         seconds += time.perf_counter() - start
         ranks = {f.path: n for n, f in enumerate(pool.files, start=1)}
         gold = [ranks.get(path) for path in instance.gold_files]

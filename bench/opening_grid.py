@@ -28,7 +28,7 @@ from codeqa.answer.explanation import choose
 from codeqa.answer.explanation.mechanism import answers_poorly
 from codeqa.config import Settings
 from codeqa.evaluate.data import load_dataset
-from codeqa.evaluate.runner import _reusable
+from codeqa.evaluate.runner import kept_indexes
 
 K = 8  # the answer's sources, as the eval asks
 
@@ -72,17 +72,13 @@ def collect(datasets: list[Path], out: Path) -> None:
     choose.follow = capture  # type: ignore[assignment]
     settings = Settings()
     rows = []
-    indexes: dict[str, object] = {}
     for dataset in datasets:
-        for instance in load_dataset(dataset):
-            if instance.index_name not in indexes:
-                indexes[instance.index_name] = _reusable(instance.index_name, settings)
-            index = indexes[instance.index_name]
+        for instance, index in kept_indexes(load_dataset(dataset), settings):
             if index is None:
                 print(f"no index for {instance.instance_id}")
                 continue
             captured.clear()
-            explain_index(index, instance.problem_statement, instance.problem_statement, None, K)  # type: ignore[arg-type]
+            explain_index(index, instance.problem_statement, instance.problem_statement, None, K)
             if not captured:
                 continue
             rows.append({"id": instance.instance_id, "repo": instance.repo, "set": dataset.stem,

@@ -17,7 +17,7 @@ from pathlib import Path
 
 from codeqa.config import Settings
 from codeqa.evaluate.data import load_dataset
-from codeqa.evaluate.runner import _reusable
+from codeqa.evaluate.runner import kept_indexes
 from codeqa.retrieve import retrieve
 
 BANDS = ((6, "1-6"), (10, "7-10"), (30, "11-30"), (60, "31-60"), (10**9, ">60"))
@@ -41,21 +41,17 @@ def main() -> None:
     settings = Settings()
     results = {i["instance_id"]: i for i in json.loads(args.eval_json.read_text())["instances"]}
     raw = {json.loads(line)["instance_id"]: json.loads(line) for line in args.dataset.read_text().splitlines() if line}
-    indexes: dict[str, object] = {}
     facts: Counter[str] = Counter()
     by_group: dict[str, Counter[str]] = defaultdict(Counter)
     rows = []
-    for instance in load_dataset(args.dataset):
+    for instance, index in kept_indexes(load_dataset(args.dataset), settings):
         result = results.get(instance.instance_id)
         if result is None:
             continue
-        if instance.index_name not in indexes:
-            indexes[instance.index_name] = _reusable(instance.index_name, settings)
-        index = indexes[instance.index_name]
         if index is None:
             print(f"no index for {instance.instance_id}")
             continue
-        pool = retrieve(index, instance.problem_statement, k=POOL_K)  # type: ignore[arg-type]
+        pool = retrieve(index, instance.problem_statement, k=POOL_K)
         ranks = {f.path: n for n, f in enumerate(pool.files, start=1)}
         pooled = {hit.chunk.path for hit in pool.hits}
         answer = (args.answers_dir / f"{instance.instance_id}.md").read_text()

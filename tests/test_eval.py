@@ -144,6 +144,16 @@ def test_eval_answers_reports_brief_facts_opening_file_and_length_also_through_o
     assert generated["generated"] and generated["backend"] == "ollama" and generated["shown"] == [fact]
     assert generated["prompt_shown"] == [fact] and fact in brief  # the brief that was sent is the one measured
     assert generated["opening_file"] is not None and generated["citations_invalid"] == 0
+    from codeqa.evaluate.data import load_dataset
+    from codeqa.evaluate.runner import kept_indexes
+
+    other = tmp_path / "other.jsonl"  # a tree with no kept index: None, not an error
+    other.write_text(json.dumps({**row, "instance_id": "blog-1", "repo": "acme/blog"}) + "\n")
+    kept = list(kept_indexes([*load_dataset(dataset), *load_dataset(other)], get_settings()))
+    assert [(instance.instance_id, index is not None) for instance, index in kept] == [
+        ("forum-1", True),
+        ("blog-1", False),
+    ]
 
 
 def test_chunk_metrics_count_each_gold_file_once_and_key_lines():

@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import time
 from collections import Counter
-from collections.abc import Callable, Iterator, Sequence
+from collections.abc import Callable, Iterable, Iterator, Sequence
 from pathlib import Path
 from typing import Any
 
@@ -118,6 +118,16 @@ def _reusable(name: str, settings: Settings) -> Index | None:
         embedder, "revision", 1
     )
     return index if same else None
+
+
+def kept_indexes(instances: Iterable[Instance], settings: Settings) -> Iterator[tuple[Instance, Index | None]]:
+    """Each instance with its kept eval index (``codeqa eval --keep``), opened once per index; None where no index
+    built by the configured embedding model is kept."""
+    opened: dict[str, Index | None] = {}
+    for instance in instances:
+        if instance.index_name not in opened:
+            opened[instance.index_name] = _reusable(instance.index_name, settings)
+        yield instance, opened[instance.index_name]
 
 
 def indexed_in_turn(
