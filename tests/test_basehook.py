@@ -148,9 +148,11 @@ def test_the_base_handler_every_handler_class_runs_is_where_to_add_it(apps_setti
     where = next(line for line in text.split("\n") if "**Where to add it:**" in line)
     conclusion = where[where.index("**Where to add it:**") :]
     assert conclusion.startswith("**Where to add it:** in `RH.process` (`web/rh.py:"), text
-    assert "calls `self._do_process()`, which calls `self._process()`" in conclusion, conclusion
-    assert f"at least {HANDLERS} classes in {HANDLERS} other files define" in conclusion
-    assert "so each request a class derived from `RH` handles passes here" in conclusion
+    reason = "calls `self._do_process()`, which calls `self._process()`"  # said once: in the opening or here
+    assert where.count(reason) == 1, where
+    assert where.count(f"at least {HANDLERS} classes in {HANDLERS} other files define") == 1
+    assert where.count("so each request a class derived from `RH` handles passes here") == 1
+    assert not re.search(r"`RH\.process` \(`[^`]+`\) calls `RH\._do_process`", where), where  # said in the reason
     line = re.search(r"at `web/rh\.py:(\d+)`\.", conclusion)
     assert line is not None and BASE.split("\n")[int(line.group(1)) - 1].strip() == "res = self._do_process()"
 

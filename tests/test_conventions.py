@@ -269,7 +269,7 @@ HOOK_LINES = {  # what the recommended line of each fixture app must be: a hook 
     "django": r"^\s*MIDDLEWARE\s*=|def __call__\(self, request",
 }
 WHERE = re.compile(
-    r"\*\*Where to add it:\*\* in `[^`]+` \(`([\w./-]+):\d+-\d+`\), because it (.+), at `([\w./-]+):(\d+)`\."
+    r"\*\*Where to add it:\*\* in `[^`]+` \(`([\w./-]+):\d+-\d+`\)(?:, because it (.+))?, at `([\w./-]+):(\d+)`\."
 )
 
 
@@ -281,7 +281,10 @@ def test_where_to_add_logging_ends_with_the_hook_every_request_passes(apps_home:
     assert found and found.group(1) == found.group(3), lead
     line = APPS[app][found.group(3)].split("\n")[int(found.group(4)) - 1]
     assert re.search(HOOK_LINES[app], line), (line, lead)  # the cited line is the hook the reason names
-    assert "every" in found.group(2)
+    reason = found.group(2) or lead[: found.start()]  # said in the conclusion, or already in the opening before it
+    assert "every" in reason, lead
+    said = [phrase for phrase in re.findall(r"(?:it|\)) ((?:[^.;`(]|`[^`]*`)*every(?:[^.;,(]|`[^`]*`)*)", lead)]
+    assert len(said) == len(set(said)), lead  # the reason is said once, not again as the conclusion's
     for kind in ("auth", "errors"):  # no advice where none was asked for
         assert "Where to add it" not in ask_named(app, SEEDS[kind], settings, backend="none").result().text
 

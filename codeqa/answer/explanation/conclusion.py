@@ -45,25 +45,34 @@ def hook(explanation: Explanation) -> tuple[Step, Match] | None:
     return step, match
 
 
-def placement(explanation: Explanation) -> tuple[str, str] | None:
+def placement(explanation: Explanation, said: str = "") -> tuple[str, str] | None:
     """``(markdown, plain)``: "Where to add it: in `X` (`path:a-b`), because it runs before every request, at
-    `path:n`."."""
+    `path:n`.". The reason is left out when ``said`` (the plain text of the sentences before it) already gives it."""
     found = hook(explanation)
     if found is None:
         return None
     step, match = found
     where = f"{step.chunk.path}:{match.line}"
     phrase = match.phrase.replace("`", "")
+    repeated = phrase in said
     line = step.chunk.text.split("\n")[match.line - step.chunk.start_line]
     if match.handler and match.handler not in match.phrase and not DECORATOR.match(line):  # app.after_request(f)
         name = match.handler
+        if repeated:
+            return (f"**Where to add it:** in {code_span(name)} (registered at {code_span(where)}).",
+                    f"Where to add it: in {name} (registered at {where}).")  # fmt: skip
         markdown = (f"**Where to add it:** in {code_span(name)} (registered at {code_span(where)}), because it "
                     f"{match.phrase}.")  # fmt: skip
         return markdown, f"Where to add it: in {name} (registered at {where}), because it {phrase}."
     held = holder_at(step.chunk, match.line) if step.chunk.symbol else display_name(step.chunk).split(" (+", 1)[0]
     if held is None:  # the line is outside every definition of the chunk: cite the line itself
+        if repeated:
+            return f"**Where to add it:** at {code_span(where)}.", f"Where to add it: at {where}."
         markdown = f"**Where to add it:** at {code_span(where)}, because the code there {match.phrase}."
         return markdown, f"Where to add it: at {where}, because the code there {phrase}."
+    if repeated:
+        return (f"**Where to add it:** in {code_span(held)} ({code_span(step.chunk.location)}), at {code_span(where)}.",
+                f"Where to add it: in {held} ({step.chunk.location}), at {where}.")  # fmt: skip
     markdown = (f"**Where to add it:** in {code_span(held)} ({code_span(step.chunk.location)}), because it "
                 f"{match.phrase}, at {code_span(where)}.")  # fmt: skip
     plain = f"Where to add it: in {held} ({step.chunk.location}), because it {phrase}, at {where}."

@@ -38,6 +38,7 @@ MECHANISM_CONSTRUCTS = 3
 MECHANISM_STEPS = 2
 PHRASE_WEIGHT = 0.9  # constructs below this weight (a status code, a log call) are said only when no other is
 QUOTE_CHARS = 90  # a quoted line longer than this is cut (the full line is in the source below)
+LOCATION = re.compile(r"[\w./-]+:\d+(?:-\d+)?")  # a citation, not a name
 WEAK = (
     "The code found answers this only loosely: no source holds a construct for it or a line naming two of the "
     "question's words. The nearest places are listed below; check them before relying on them."
@@ -228,6 +229,8 @@ def lead_sentences(explanation: Explanation) -> list[Sentence]:
     if chosen:
         sentences.append(_mechanism_sentence(explanation, chosen))
     flow = None if explanation.walk is not None else _flow_sentence(explanation)  # the steps below say it
+    if flow is not None and _said_together(flow, sentences):  # "`A` calls `B`" after a sentence naming both
+        flow = None
     advice = placement(explanation)
     # asked where to add something, how one request ends ("Then `login_totp` answers with …") is not the answer
     outcome = None if advice is not None else _outcome_sentence(outcome_lines(explanation, skip))
@@ -240,11 +243,18 @@ def lead_sentences(explanation: Explanation) -> list[Sentence]:
     if prefix:
         first = sentences[0]
         sentences[0] = Sentence(prefix + first.markdown, prefix + first.plain)
-    if advice is not None:  # "where would I add …": the hook, last, as the conclusion
+    if advice is not None:  # "where would I add …": the hook, last, as the conclusion (its reason said once)
+        advice = placement(explanation, " ".join(sentence.plain for sentence in sentences)) or advice
         sentences.append(_framework_checked(explanation, Sentence(*advice)))
     elif (ending := where_errors_go(explanation)) is not None:  # "what happens when … fails": where errors go
         sentences.append(_framework_checked(explanation, Sentence(*ending)))
     return sentences
+
+
+def _said_together(sentence: Sentence, before: Sequence[Sentence]) -> bool:
+    """Every definition ``sentence`` names is already named in one sentence before it (which says how they meet)."""
+    names = {name for name in re.findall(r"`([^`]+)`", sentence.markdown) if not LOCATION.fullmatch(name)}
+    return bool(names) and any(all(f"`{name}`" in earlier.markdown for name in names) for earlier in before)
 
 
 def _cited(explanation: Explanation, sentence: Sentence) -> list[tuple[str, str]]:
