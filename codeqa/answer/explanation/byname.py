@@ -9,6 +9,7 @@ after B's class, or B's module; ``X.new`` is X's constructor or class line.
 
 from __future__ import annotations
 
+import posixpath
 import re
 from pathlib import PurePosixPath
 
@@ -77,7 +78,73 @@ def holds_by_name(user: Chunk, used: Chunk, use: Use, user_file: str) -> bool:
                                              for owner in owners)  # fmt: skip
     if receiver in owners or receiver == module:
         return True
-    return receiver[:1].islower() and receiver.lower() in {owner.lower() for owner in owners}
+    if receiver[:1].islower() and receiver.lower() in {owner.lower() for owner in owners}:
+        return True
+    return _declared_as_owner(receiver, user, used, owners, user_file)
+
+
+def typed_receiver(user: Chunk, used: Chunk, use: Use, user_file: str) -> bool:
+    """Whether the call's receiver is declared, in the caller's file, as ``used``'s own class from ``used``'s file
+    (``$this->auth->authenticate()`` with ``AuthenticationService $auth``): resolved, however many classes define
+    a method of that name."""
+    method = short_name(use.name)
+    written = re.search(_RECEIVER.format(name=re.escape(method)), use.text)
+    if written is None:
+        return False
+    receiver = written.group("receiver").lstrip("$@")
+    return _declared_as_owner(receiver, user, used, _owners(used, method), user_file)
+
+
+def _declared_as_owner(receiver: str, user: Chunk, used: Chunk, owners: set[str], user_file: str) -> bool:
+    """``receiver`` is declared (``declared_types``) only as classes among ``owners``, each from ``used``'s file."""
+    declared = declared_types(receiver, user.language, user_file)
+    return bool(declared) and declared <= owners and all(_class_file(t, user, used, user_file) for t in declared)
+
+
+# how a property, parameter or field declares its class, per language ({name}: the receiver): PHP
+# `private readonly AuthenticationService $auth`, TypeScript/Kotlin `private authService: AuthService`, Java
+# `private final UserService userService;` — the class's last segment is captured
+_DECLARED = {
+    "php": r"(?:^|[(,\s])\??(?:\\?\w+\\)*(?P<type>[A-Z]\w*)\s+(?:&\s*)?\${name}\b",
+    "typescript": r"(?<![\w$.]){name}\s*[?!]?\s*:\s*(?:[\w$]+\.)*(?P<type>[A-Z][\w$]*)\b(?!\s*[.\[|&])",
+    "java": r"(?<![\w.])(?P<type>[A-Z]\w*)\s+{name}\s*[;=,)]",
+}
+_DECLARED["tsx"] = _DECLARED["kotlin"] = _DECLARED["typescript"]
+
+
+def _class_file(name: str, user: Chunk, used: Chunk, user_file: str) -> bool:
+    """Whether the class ``name`` in the caller's file is ``used``'s file's (two apps' ``AuthenticationService`` are
+    told apart): by the caller's import of it, else the caller's own folder (PHP namespace, Java package) or file."""
+    escaped = re.escape(name)
+    stem = PurePosixPath(used.path).with_suffix("").as_posix()
+    if user.language == "php":
+        found = re.search(_PHP_IMPORT.format(name=escaped), user_file, re.MULTILINE)
+        if found is None:
+            return PurePosixPath(used.path).parent == PurePosixPath(user.path).parent
+        return stem.lower().endswith("/".join(part.lower() for part in found.group("path").split("\\")[-2:]))
+    if user.language in ("java", "kotlin"):
+        found = re.search(rf"^\s*import\s+(?P<path>[\w.]+\.{escaped})\s*;?\s*$", user_file, re.MULTILINE)
+        if found is None:
+            return PurePosixPath(used.path).parent == PurePosixPath(user.path).parent
+        return stem.endswith(found.group("path").replace(".", "/"))
+    found = re.search(_JS_IMPORT.format(name=escaped), user_file, re.MULTILINE)
+    if found is None:
+        return used.path == user.path
+    source = found.group("path")
+    if source.startswith("."):
+        joined = posixpath.normpath(posixpath.join(posixpath.dirname(user.path), source))
+        return stem in (joined, f"{joined}/index")
+    tail = source.lstrip("@~/")  # an alias (`@/services/auth`): the path's end must be the file's
+    return bool(tail) and (stem.endswith("/" + tail) or stem == tail or stem.endswith(f"/{tail}/index"))
+
+
+def declared_types(receiver: str, language: str | None, user_file: str) -> set[str]:
+    """The classes ``receiver`` is declared as in the caller's file (a typed property, parameter or field); empty
+    where the language declares none or the file does not declare it."""
+    pattern = _DECLARED.get(language or "")
+    if pattern is None:
+        return set()
+    return {m.group("type") for m in re.finditer(pattern.format(name=re.escape(receiver)), user_file, re.MULTILINE)}
 
 
 # the caller's class extends or mixes in {owner}: `extends`, an indented PHP trait `use`, Ruby `include` or `<`,
@@ -98,6 +165,7 @@ _OWN_DEFINITION = (
 # a binding inside a function body (`\t\tconst done = function (data) {`): no other file can call it
 _LOCAL_BINDING = r"^[ \t]+(?:const|let|var)\s+{name}\s*="
 _PHP_IMPORT = r"^\s*use\s+\\?(?P<path>[\w\\]+\\{name})\s*;"
+_JS_IMPORT = r"^\s*import\b[^;]*\b{name}\b[^;]*\bfrom\s+['\"](?P<path>[^'\"]+)['\"]"
 _JS_PACKAGE_IMPORT = r"^\s*import\b[^;]*\b{name}\b[^;]*\bfrom\s+['\"](?P<path>[^'\"./@~][^'\"]*)['\"]"
 
 

@@ -29,7 +29,7 @@ SIGNS_IN = re.compile(  # a call that puts the user into the session, by the fra
 ISSUES_TOKEN = re.compile(  # a call that issues the token a client signs in with from then on
     r"\bjwt\.(?:sign|encode)\(|\bcreate_(?:access|refresh)_token\(|\b(?:RefreshToken|AccessToken)\.for_user\(|"
     r"\bjwtService\.sign(?:Async)?\(|->createToken\(|\bgenerate_?(?:jwt|auth_?token)\w*\(|"
-    r"(?<![\w.])create(?:Secure|Access|Refresh|Auth)?Token\("
+    r"(?<![\w.])create(?:Secure|Access|Refresh|Auth|Api|Composite|Personal\w*|User|Session|Login|Bearer)?Token\("
 )
 OUTCOME_KINDS: tuple[tuple[str, re.Pattern[str]], ...] = (
     ("signs the user in with", SIGNS_IN),

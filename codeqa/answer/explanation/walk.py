@@ -26,6 +26,7 @@ from dataclasses import dataclass, field
 from codeqa.answer.context import AnswerContext
 from codeqa.answer.explanation.absence import Absence, no_central_handler
 from codeqa.answer.explanation.branches import asks_api
+from codeqa.answer.explanation.byname import typed_receiver
 from codeqa.answer.explanation.claims import RESOLVED_LANGUAGES, ClaimChecker
 from codeqa.answer.explanation.endings import FAILING_NAME, Outcome, definition_lines, ending_rank, outcome_of
 from codeqa.answer.explanation.flow import Use
@@ -98,25 +99,39 @@ class _Walker:
         self.checks, self.api = 0, False
 
     def hop(self, user: Chunk, used: Chunk) -> Hop | None:
+        found = self.hops(user, used)
+        return found[0] if found else None
+
+    def hops(self, user: Chunk, used: Chunk) -> list[Hop]:
+        """Each checked call in ``user`` to a definition of ``used`` (a chunk may hold several: a whole class), the
+        ones whose names hold a question word first; else its one checked use, when that is a call."""
         if self.checks >= MAX_CHECKS:
-            return None
+            return []
         self.checks += 1
         imports = self.context.imports([user.path, used.path])
-        use = None
-        for name in self._names_by_topic(used):  # the call to the callee's definition on the question's topic first
+        uses: list[Use] = []
+        for name in self._names_by_topic(used):  # the calls to the callee's definitions on the question's topic
             use = self.checker.link(user, used, imports, names=[name])
-            if use is not None and use.verb == "calls":
-                break
-        else:
+            if use is not None and use.verb == "calls" and all(use.name != other.name for other in uses):
+                uses.append(use)
+        if not uses:
             use = self.checker.link(user, used, imports)
-        if use is None or use.verb != "calls" or short_name(use.name)[:1].isupper():
+            uses = [use] if use is not None else []
+        return [hop for use in uses if (hop := self._checked(user, used, use)) is not None]
+
+    def _checked(self, user: Chunk, used: Chunk, use: Use) -> Hop | None:
+        if use.verb != "calls" or short_name(use.name)[:1].isupper():
             return None  # no checked call, or a constructor (making an object is not a step of the flow)
         if not self.errors and FAILING_NAME.search(short_name(use.name)):
             return None  # an error path (``throwFailedAuthenticationException``) is not what happens
         by_name = user.language not in RESOLVED_LANGUAGES or used.language not in RESOLVED_LANGUAGES
-        if by_name and not self._unique(use.name, used):
+        typed = by_name and typed_receiver(user, used, use, self._file(user))  # `$this->auth` of a declared class
+        if by_name and not typed and not self._unique(use.name, used):
             return None  # by name, a method many classes define (``remove``, ``play``) may be any of them
-        return Hop(user, used, use, by_name)
+        return Hop(user, used, use, by_name and not typed)
+
+    def _file(self, chunk: Chunk) -> str:
+        return self.checker.file_text(chunk.path)
 
     def _names_by_topic(self, used: Chunk) -> list[str]:
         """The definitions of ``used`` that hold a question word in their name, most first (``check_password``
@@ -154,19 +169,18 @@ class _Walker:
         for callee in self.callees(chunk, seen) if depth < MAX_HOPS else []:
             if tried >= BRANCHES:
                 break
-            hop = self.hop(chunk, callee)
-            if hop is None or (caller and hop.use.caller and hop.use.caller != caller):
-                continue  # no checked call, or the call is made by another definition of the chunk
-            if hop.by_name and span and not span[0][0] <= hop.use.line <= span[-1][0]:
-                continue  # by name: the call must be in the lines of the definition called before
-            tried += 1
-            rest = self.longest(callee, hop.use.name, seen | {callee.id}, depth + 1)
-            walk = [hop, *rest]
-            end = walk[-1]
-            key = (ending_rank(outcome_of(end.callee, end.use.name, api=self.api, errors=self.errors)), len(walk),
-                   sum(_relevance(self.terms, h.callee) for h in walk))  # fmt: skip
-            if key > best_key:
-                best, best_key = walk, key
+            taken = [hop for hop in self.hops(chunk, callee)
+                     if not (caller and hop.use.caller and hop.use.caller != caller)  # made by this definition
+                     and not (hop.by_name and span and not span[0][0] <= hop.use.line <= span[-1][0])]  # fmt: skip
+            tried += bool(taken)  # by name, the call must be in the lines of the definition called before
+            for hop in taken:
+                rest = self.longest(callee, hop.use.name, seen | {callee.id}, depth + 1)
+                walk = [hop, *rest]
+                end = walk[-1]
+                key = (ending_rank(outcome_of(end.callee, end.use.name, api=self.api, errors=self.errors)),
+                       len(walk), sum(_relevance(self.terms, h.callee) for h in walk))  # fmt: skip
+                if key > best_key:
+                    best, best_key = walk, key
         return best
 
 
