@@ -375,3 +375,27 @@ def test_an_answer_about_failing_requests_does_not_end_on_a_success_response(app
     opening = text.split("\n", 1)[0]
     assert "render_error" in opening, opening
     assert "auth.home" not in opening and "Then `login`" not in opening, opening
+
+
+def test_an_outcome_in_a_call_that_goes_on_below_is_said_with_its_arguments_left_out() -> None:
+    """A TypeScript method whose parameters go on below (``private async getTokensData(data: {``) is found, and its
+    ``await this.jwtService.signAsync(`` (arguments on the lines below) issues the token: said as ``signAsync(…)``.
+    A plain ``return {`` stays no outcome, and a record's ``createUserToken(…)`` issues no sign-in token."""
+    from codeqa.answer.explanation.endings import ISSUES_TOKEN, outcome_of
+    from codeqa.records import Chunk
+
+    text = (
+        "  private async getTokensData(data: {\n    id: number;\n  }) {\n"
+        "    const expires = Date.now();\n    const token = await this.jwtService.signAsync(\n"
+        "      { id: data.id },\n      { expiresIn: expires },\n    );\n    return {\n      token,\n    };\n  }\n}"
+    )
+    chunk = Chunk(
+        "src/auth/auth.service.ts", "typescript", 40, 52, text, "AuthService.getTokensData", "method", "service"
+    )
+    found = outcome_of(chunk, "getTokensData")
+    assert found is not None and found.verb == "issues a token with" and found.line == 44
+    assert found.text == "const token = await this.jwtService.signAsync(…)"
+    shape = "  private async save(data: {\n    id: number;\n  }) {\n    return {\n      id: data.id,\n    };\n  }"
+    assert outcome_of(Chunk("src/a.ts", "typescript", 1, 7, shape, "A.save", "method", "service"), "save") is None
+    assert ISSUES_TOKEN.search("return $this->tokenManager->createCompositeToken($user);")
+    assert not ISSUES_TOKEN.search("$this->createUserToken($user, $driver, $socialite);")

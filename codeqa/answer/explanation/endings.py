@@ -29,7 +29,7 @@ SIGNS_IN = re.compile(  # a call that puts the user into the session, by the fra
 ISSUES_TOKEN = re.compile(  # a call that issues the token a client signs in with from then on
     r"\bjwt\.(?:sign|encode)\(|\bcreate_(?:access|refresh)_token\(|\b(?:RefreshToken|AccessToken)\.for_user\(|"
     r"\bjwtService\.sign(?:Async)?\(|->createToken\(|\bgenerate_?(?:jwt|auth_?token)\w*\(|"
-    r"(?<![\w.])create(?:Secure|Access|Refresh|Auth|Api|Composite|Personal\w*|User|Session|Login|Bearer)?Token\("
+    r"(?<![\w.])create(?:Secure|Access|Refresh|Auth|Api|Composite|Personal\w*|Session|Login|Bearer)?Token\("
 )
 OUTCOME_KINDS: tuple[tuple[str, re.Pattern[str]], ...] = (
     ("signs the user in with", SIGNS_IN),
@@ -61,6 +61,11 @@ TRIVIAL = re.compile(  # says nothing, is a getter's field, or is cut at an open
     r"^\s*return\s*(?:None|True|False|nil|null|undefined|self|this|\$this|\w{1,2})?\s*;?\s*$|^.*[\[({]\s*$|"
     r"^\s*return\s+(?:\$this->|self\.|this\.|@)\w+\s*;?\s*$"
 )
+# an answer or a return cut at a bracket is left out as before: which of a view's answers is the success's is read
+# from whole statements (a form's re-render after its `if valid: … return` block is cut at `{` too)
+ANSWERS = frozenset({"answers with", "returns"})
+OPEN_AT_END = re.compile(r"([\[({])\s*$")
+CLOSERS = {"(": ")", "[": "]", "{": "}"}
 GUARD = re.compile(r"^\s*return\b(?!.*\belse\b).*\s(?:if|unless)\s")  # ``return nil unless ready``: an early exit
 FAILING_NAME = re.compile(r"(?i)error|fail|exception|invalid|denied|reject|abort|throw|unauthori")
 ERROR_BLOCK = re.compile(r"^\s*(?:except\b|rescue\b|catch\b|\}\s*catch\b|else\s*:|if\s+not\b|unless\b)")
@@ -86,7 +91,10 @@ _HEAD = (
     r"^(\s*)(?:(?:export|default|public|private|protected|internal|static|async|final|abstract|override)\s+)*"
     r"(?:(?:def|function|func|fn)\s+(?:self\.|\([^)]*\)\s*)?{name}\b"
     r"|(?:const|let|var)\s+{name}\s*(?::[^=]+)?=\s*(?:async\s+)?(?:function\b|\(|[\w$]+\s*=>)"
-    r"|{name}\s*\([^;]*\)\s*(?::\s*[^{{;]+)?\{{\s*$)"
+    r"|{name}\s*\([^;]*\)\s*(?::\s*[^{{;]+)?\{{\s*$"
+    # a method whose parameters go on below (``private async getTokensData(data: {``), after a modifier: a bare
+    # ``name(`` at a line's start may be a call
+    r"|(?<=[a-z]\s){name}\s*(?:<[^>]*>)?\s*\([^)]*$)"
 )
 
 
@@ -105,12 +113,24 @@ def definition_lines(chunk: Chunk, name: str) -> list[tuple[int, str]]:
             if (
                 after.strip()
                 and len(after) - len(after.lstrip()) <= indent
-                and not after.lstrip().startswith((")", "{"))
+                and not after.lstrip().startswith((")", "{", "})"))  # a signature's end: `}) {`
             ):
                 break
             body.append((chunk.start_line + offset, after))
         return body
     return [] if short else [(chunk.start_line + n, line) for n, line in enumerate(lines)]
+
+
+def _cut_short(text: str, code: str) -> str:
+    """A statement that goes on below, said with the rest left out: ``create({`` → ``create({…})`` (the brackets
+    counted on ``code``, the line without its strings and comment)."""
+    unclosed: list[str] = []
+    for char in code:
+        if char in CLOSERS:
+            unclosed.append(CLOSERS[char])
+        elif unclosed and char == unclosed[-1]:
+            unclosed.pop()
+    return text.strip() + "…" + "".join(reversed(unclosed))
 
 
 def _in_error_branch(body: Sequence[tuple[int, str]], position: int) -> bool:
@@ -142,7 +162,10 @@ def outcome_of(chunk: Chunk, name: str, after: int = 0, *, api: bool = False, er
             if position == 0 or number <= after or not text.strip() or COMMENT.match(text):
                 continue
             code = code_part(text)
-            if not pattern.search(code) or SIGNATURE.match(code) or TRIVIAL.match(code):
+            if not pattern.search(code) or SIGNATURE.match(code):
+                continue
+            cut = OPEN_AT_END.search(text) if verb not in ANSWERS else None  # the call goes on below: said short
+            if TRIVIAL.match(code) and cut is None:
                 continue
             failing = bool(ERROR_LINE.search(code)) or _in_error_branch(body, position)
             if failing != errors and not (errors and FAILING_NAME.search(short_name(name or ""))):
@@ -151,7 +174,8 @@ def outcome_of(chunk: Chunk, name: str, after: int = 0, *, api: bool = False, er
                 continue
             if api and off_api_path(chunk, number):
                 continue
-            found.append((len(text) - len(text.lstrip()), -number, number, text.strip()))
+            said = _cut_short(text, code) if cut else text.strip()
+            found.append((len(text) - len(text.lstrip()), -number, number, said))
         if found:
             _, _, number, text = min(found)
             return Outcome(verb, chunk, name or _name_of(chunk), number, text)

@@ -28,7 +28,14 @@ from codeqa.answer.explanation.absence import Absence, no_central_handler
 from codeqa.answer.explanation.branches import asks_api
 from codeqa.answer.explanation.byname import typed_receiver
 from codeqa.answer.explanation.claims import RESOLVED_LANGUAGES, ClaimChecker
-from codeqa.answer.explanation.endings import FAILING_NAME, Outcome, definition_lines, ending_rank, outcome_of
+from codeqa.answer.explanation.endings import (
+    FAILING_NAME,
+    OUTCOME_KINDS,
+    Outcome,
+    definition_lines,
+    ending_rank,
+    outcome_of,
+)
 from codeqa.answer.explanation.flow import Use
 from codeqa.answer.explanation.keylines import Terms, evidence, question_terms
 from codeqa.answer.explanation.outline import display_name
@@ -86,6 +93,12 @@ def asks_flow(question: str) -> bool:
 
 def _name_of(chunk: Chunk) -> str:
     return display_name(chunk).split(" (+", 1)[0]
+
+
+def _ends_somewhere(chunk: Chunk) -> bool:
+    """Whether ``chunk`` holds a line of an outcome a walk ends well in (a sign-in, a token, a job, a write, a
+    response): such callees are tried first, so a lookup that only returns does not take the walk's few tries."""
+    return any(pattern.search(chunk.text) for verb, pattern in OUTCOME_KINDS if verb != "returns")
 
 
 def _relevance(terms: Terms, chunk: Chunk) -> int:
@@ -157,7 +170,7 @@ class _Walker:
         pooled = {hit.chunk.id for hit in self.context.pool}
         found = [c for c in self.context.chunks(rows) if c.id not in seen
                  and (c.id in pooled or evidence(self.terms, c.text) > 0)]  # on the question's topic  # fmt: skip
-        found.sort(key=lambda c: -_relevance(self.terms, c))
+        found.sort(key=lambda c: (not _ends_somewhere(c), -_relevance(self.terms, c)))  # where something happens
         return found[: BRANCHES * 2]
 
     def longest(self, chunk: Chunk, caller: str, seen: set[str], depth: int) -> list[Hop]:
