@@ -22,7 +22,7 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field, replace
 
 from codeqa.answer.context import AnswerContext
-from codeqa.answer.explanation.byname import holds_by_name
+from codeqa.answer.explanation.byname import holds_by_name, typed_receiver
 from codeqa.answer.explanation.flow import Use, find_uses, link
 from codeqa.answer.explanation.outline import holder_at
 from codeqa.chunk.resolve.calls import CallSite, call_sites, names_in, use_reaches
@@ -82,7 +82,8 @@ class ClaimChecker:
             if proposed.verb == "calls":
                 self.tally.made.add(pair)
                 self.tally.verified.add(pair)
-                self.tally.by_name.add(pair)
+                if not typed_receiver(user, used, proposed, self.file_text(user.path)):  # else: by its declared class
+                    self.tally.by_name.add(pair)
             return proposed
         text = self.file_text(user.path)
         site = self.call_of(user, used, text, names)
