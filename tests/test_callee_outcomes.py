@@ -1,0 +1,228 @@
+"""What a cited callee does (issue #35, classes 5-6): a source's sentence names the code it calls; for one callee, the
+line where the callee ends, quoted whole from its own definition and cited by its line, where the code verifies it.
+
+The app: a Flask login view that finds the member, checks the password and hands out a token made in another module
+(``shop/issuing.py``, no word of the question in it), beside password reset and admin code that outrank it, so the
+token's module is cited in the view's sentence but shown with no lines of its own.
+"""
+
+from __future__ import annotations
+
+import re
+
+from codeqa.answer.explanation.callees import ending_line
+from codeqa.answer.rendering.citations import check_citations
+from codeqa.config import Settings
+from codeqa.records import Chunk
+from tests.helpers import ask_named
+
+SHOP = {
+    "requirements.txt": "flask==3.0.0\npyjwt==2.8.0\n",
+    "shop/__init__.py": '''"""The shop application."""
+from flask import Flask
+
+from shop.views import bp
+
+
+def create_app():
+    app = Flask(__name__)
+    app.register_blueprint(bp)
+    return app
+''',
+    "shop/views.py": '''"""Signing in to the shop's API."""
+from flask import Blueprint, jsonify, request
+
+from shop.members import check_secret, find_member, remember_login
+from shop.issuing import grant_token
+
+bp = Blueprint("auth", __name__)
+
+
+@bp.route("/api/login", methods=["POST"])
+def login():
+    """Sign a member in: check the password, then hand out a token."""
+    member = find_member(request.form["email"])
+    if member is None or not check_secret(member, request.form["password"]):
+        return jsonify({"error": "wrong email or password"}), 401
+    remember_login(member)
+    return jsonify({"token": grant_token(member)})
+''',
+    "shop/members.py": '''"""Members of the shop and their passwords."""
+from datetime import datetime, timezone
+
+from werkzeug.security import check_password_hash
+
+from shop.models import Member, db
+
+
+def find_member(email):
+    return Member.query.filter_by(email=email.lower()).first()
+
+
+def check_secret(member, password):
+    if member.locked:
+        return False
+    return check_password_hash(member.password_hash, password)
+
+
+def remember_login(member):
+    member.last_login = datetime.now(timezone.utc)
+    db.session.commit()
+''',
+    "shop/issuing.py": '''"""Bearer credentials for the API."""
+import jwt
+
+KEY = "change-me"
+
+
+def grant_token(member):
+    claims = {"sub": member.id, "role": member.role}
+    return jwt.encode(claims, KEY, algorithm="HS256")
+''',
+    "shop/passwords.py": '''"""The password policy: how long a password must be and how it is stored."""
+from werkzeug.security import generate_password_hash
+
+MIN_PASSWORD_LENGTH = 12
+
+
+def password_problems(password):
+    """What is wrong with a new password, for the form."""
+    problems = []
+    if len(password) < MIN_PASSWORD_LENGTH:
+        problems.append(f"a password needs {MIN_PASSWORD_LENGTH} characters")
+    if password.isdigit():
+        problems.append("a password cannot be only digits")
+    return problems
+
+
+def store_password(member, password):
+    member.password_hash = generate_password_hash(password)
+''',
+    "shop/reset.py": '''"""Resetting a forgotten password."""
+from flask import Blueprint, jsonify, request
+
+from shop.members import find_member
+from shop.passwords import password_problems, store_password
+
+reset_bp = Blueprint("reset", __name__)
+
+
+@reset_bp.route("/api/password/reset", methods=["POST"])
+def reset_password():
+    member = find_member(request.form["email"])
+    problems = password_problems(request.form["new_password"])
+    if member is None or problems:
+        return jsonify({"error": problems or "unknown member"}), 400
+    store_password(member, request.form["new_password"])
+    return jsonify({"ok": True})
+''',
+    "shop/admin.py": '''"""Admin tools: an admin may set a member's password."""
+from shop.passwords import password_problems, store_password
+
+
+def admin_set_password(admin, member, password):
+    if not admin.is_admin:
+        raise PermissionError("only admins may set a password")
+    if password_problems(password):
+        raise ValueError("the password breaks the password policy")
+    store_password(member, password)
+''',
+    "shop/models.py": """from flask_sqlalchemy import SQLAlchemy
+
+db = SQLAlchemy()
+
+
+class Member(db.Model):
+    id = db.Column(db.Integer, primary_key=True)
+    email = db.Column(db.String(200))
+    password_hash = db.Column(db.String(200))
+    role = db.Column(db.String(20))
+    locked = db.Column(db.Boolean, default=False)
+    last_login = db.Column(db.DateTime)
+""",
+}
+
+INDEXED_APPS = {"shop": SHOP}  # indexed once for this module by the apps_home fixture (tests/conftest.py)
+
+
+def answer(apps_settings: Settings, question: str) -> str:
+    result = ask_named("shop", question, apps_settings, backend="none").result()
+    assert not result.generated and check_citations(result.text, result.sources).invalid == []
+    return result.text
+
+
+def bullet(text: str, name: str) -> str:
+    return next(line for line in text.split("\n") if re.match(rf"^- \*\*\[\d+\]\*\* `{name}`", line))
+
+
+def test_a_cited_callee_says_where_it_ends_by_its_own_line(apps_settings: Settings) -> None:
+    text = answer(apps_settings, "Which code checks a member's password at login?")
+    login = bullet(text, "login")
+    assert login.endswith(
+        "it calls `find_member` (`shop/members.py:1-21`) and `grant_token` (`shop/issuing.py:1-9`), which issues a "
+        'token: `return jwt.encode(claims, KEY, algorithm="HS256")` (line 9). Its documentation says: “Sign a member '
+        "in: check the password, then hand out a token.”"
+    ), login
+    assert "which" not in bullet(text, "reset_password")  # `store_password` ends in an assignment: nothing is said
+
+
+def test_a_line_the_answer_already_shows_is_not_said_again(apps_settings: Settings) -> None:
+    text = answer(apps_settings, "Where is the password checked when a member signs in?")
+    assert '`return jwt.encode(claims, KEY, algorithm="HS256")` (line 9)' in text  # among "More places"
+    assert "which issues a token" not in text
+
+
+def chunk(path: str, language: str, text: str, symbol: str, start: int = 1) -> Chunk:
+    return Chunk(path, language, start, start + text.count("\n"), text, symbol, "function", "service")
+
+
+def test_the_ending_is_the_definitions_own_outermost_statement() -> None:
+    permission = chunk(
+        "auth.py",
+        "python",
+        "def get_permission_filter(self, user_obj):\n    return Q(users=user_obj) | Q(groups__user=user_obj)",
+        "Mixin.get_permission_filter",
+    )
+    found = ending_line(permission, "get_permission_filter")
+    assert found is not None and (found.verb, found.line) == ("returns", 2)
+    # the return of a callback it passes on is not the function's (NodeBB's removeAlreadyAddedPosts)
+    callback = chunk(
+        "posts.js",
+        "javascript",
+        "function removeAlreadyAddedPosts() {\n"
+        "\tdata.posts = data.posts.filter(function (post) {\n"
+        "\t\treturn post.allowDupe || isNew(post.pid);\n\t});\n}",
+        "removeAlreadyAddedPosts",
+    )
+    assert ending_line(callback, "removeAlreadyAddedPosts") is None
+    # a return under a test runs only when the test holds
+    tested = chunk(
+        "a.py", "python", "def pick(user):\n    if user.admin:\n        return everything(user)\n    log(user)", "pick"
+    )
+    assert ending_line(tested, "pick") is None
+
+
+def test_a_cut_statement_a_docstring_or_a_bare_name_is_not_an_ending() -> None:
+    chained = chunk(
+        "Json.php",
+        "php",
+        "    public function respondWithData(array $data)\n    {\n"
+        "        return $this->withStatusCode(200)\n            ->respondWithArray($data);\n    }",
+        "JsonRespondController.respondWithData",
+    )
+    assert ending_line(chained, "respondWithData") is None  # `return $this->withStatusCode(200)` says less
+    documented = chunk(
+        "rh.py",
+        "python",
+        'def normalize_url(self):\n    """Send the browser to the real URL.\n\n'
+        '    :return: None or a redirect response\n    """\n    self.check()',
+        "RH.normalize_url",
+    )
+    assert ending_line(documented, "normalize_url") is None
+    bare = chunk(
+        "a.py",
+        "python",
+        "def _get_provider(name):\n    provider = PROVIDERS[name]\n    return provider",
+        "_get_provider",
+    )
+    assert ending_line(bare, "_get_provider") is None
