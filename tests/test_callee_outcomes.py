@@ -226,3 +226,32 @@ def test_a_cut_statement_a_docstring_or_a_bare_name_is_not_an_ending() -> None:
         "_get_provider",
     )
     assert ending_line(bare, "_get_provider") is None
+
+
+def test_a_callee_that_ends_in_more_than_one_place_or_renders_an_email_is_not_said() -> None:
+    redirects = chunk(
+        "hc/accounts/views.py",
+        "python",
+        "def _redirect_after_login(request):\n    redirect_url = request.GET.get('next')\n"
+        "    if redirect_url and _allow_redirect(redirect_url):\n        return redirect(redirect_url)\n\n"
+        '    return redirect("hc-index")',
+        "_redirect_after_login",
+    )
+    assert ending_line(redirects, "_redirect_after_login") is None
+    guarded = chunk(
+        "tokens.go",
+        "go",
+        'func HashPassword(code string) (string, error) {\n\tif code == "" {\n\t\treturn "", errEmpty\n\t}\n'
+        "\treturn Argon2id.Hash(code)\n}",
+        "HashPassword",
+    )
+    found = ending_line(guarded, "HashPassword")  # an error handed back is no other outcome
+    assert found is not None and found.text == "return Argon2id.Hash(code)"
+    email = chunk(
+        "ExecutionJob.java",
+        "java",
+        "    private EmailVo taskAlarm(QuartzJob job, String msg) {\n        EmailVo emailVo = new EmailVo();\n"
+        "        emailVo.setContent(template.render(data));\n        send(emailVo);\n    }",
+        "ExecutionJob.taskAlarm",
+    )
+    assert ending_line(email, "taskAlarm") is None

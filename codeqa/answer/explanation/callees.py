@@ -10,10 +10,12 @@ the code verifies it:
   holds it is the callee (``holder_at``), and it sits at the outermost level of its body: it runs every time the
   definition does (not under a test, in a ``try``, or in a callback it passes on);
 - it is the success outcome (``outcome_of``: not a guard, not an error branch, not a getter's field; asked about an
-  API, not the browser's branch), a whole statement (not a docstring's ``:return:``, not cut before a chained
-  ``->respondWithError(…)``), a plain return only when it computes something (not ``return provider``), and the
-  callee's name is not a failing helper's (``throwFailedAuthenticationException``) unless the question asks about
-  failing;
+  API, not the browser's branch; asked about failing, the failure's answer first), the only way out of the callee
+  but for returns that give up or hand back an error (not one ``redirect`` of three), an answer only where a
+  request is answered (not ``template.render(data)`` for an email's body), a whole statement (not a docstring's
+  ``:return:``, not cut before a chained ``->respondWithError(…)``), a plain return only when it computes something
+  (not ``return provider``), and the callee's name is not a failing helper's (``throwFailedAuthenticationException``)
+  unless the question asks about failing;
 - a callee shown with its own lines, or a line the answer already shows, is not said again.
 Of a source's callees, the one that ends best (a sign-in, a token, a job, a write, a response before a plain return)
 and then holds most of the question's words is said; sources open in the answer only, so the answer gets no longer.
@@ -27,7 +29,14 @@ from dataclasses import dataclass
 
 from codeqa.answer.explanation.branches import asks_api, condition_at
 from codeqa.answer.explanation.claims import RESOLVED_LANGUAGES
-from codeqa.answer.explanation.endings import _HEAD, FAILING_NAME, Outcome, definition_lines, ending_rank, outcome_of
+from codeqa.answer.explanation.endings import (
+    _HEAD,
+    FAILING_NAME,
+    Outcome,
+    definition_lines,
+    ending_rank,
+    outcome_of,
+)
 from codeqa.answer.explanation.explain import Explanation, Step
 from codeqa.answer.explanation.flow import Use, code_part
 from codeqa.answer.explanation.keylines import COMMENT, prose_lines, term_score
@@ -49,6 +58,18 @@ SAID = {
 }
 
 
+TYPED_LANGUAGES = frozenset({"java", "csharp"})
+# a typed method's head: modifiers, a return type, the name (``public ResponseEntity<ApiError> build(ApiError e) {``)
+_TYPED_HEAD = (
+    r"^(\s*)(?:(?:public|private|protected|internal|static|final|abstract|override|synchronized|async|virtual|"
+    r"default)\s+)+(?:<[^>]*>\s+)?(?!return\b|new\b|throw\b|await\b)[\w.]+(?:<.*>)?(?:\[\])*\??\s+{name}\s*\("
+)
+RETURN = re.compile(r"^\s*return\b")
+# a return that gives up or hands back an error: another way out that is no other outcome
+GIVES_UP = re.compile(
+    r"\berr|error|exception|fail|^\s*return\s*(?:None|False|false|nil|null|undefined)?\s*;?\s*$", re.I
+)
+TEMPLATE_RENDER = re.compile(r"\b\w*(?:template|engine|tpl|mail)\w*\.render\s*\(", re.IGNORECASE)
 # a statement that goes on below its line: a chained call (`->respondWithError(…)`, `.then(…)`), an operator, the
 # rest of a ternary; the line alone would say less than the code does
 CONTINUED = re.compile(r"^\s*(?:->|\?->|\.|\?\?|\?|:(?!:)|&&|\|\||[-+*/%|&^,)\]]|and\b|or\b)")
@@ -88,10 +109,29 @@ def _callees(step: Step, explanation: Explanation) -> Iterator[tuple[Use, Chunk]
             yield use, chunk
 
 
-def _defined_once(chunk: Chunk, name: str) -> bool:
-    """``name`` is a function defined exactly once in ``chunk``'s lines (two heads: which one is called is unsure)."""
-    head = re.compile(_HEAD.format(name=re.escape(short_name(name))))
-    return sum(1 for line in chunk.text.split("\n") if head.match(line)) == 1
+def _heads(chunk: Chunk, pattern: str, name: str) -> list[int]:
+    head = re.compile(pattern.format(name=re.escape(short_name(name))))
+    return [index for index, line in enumerate(chunk.text.split("\n")) if head.match(line)]
+
+
+def _own(chunk: Chunk, name: str) -> tuple[Chunk, str] | None:
+    """Where definition ``name`` of ``chunk`` is read: ``(chunk, name)`` when its head is found once there (two heads:
+    which one is called is unsure); in a typed language, whose method heads ``endings`` does not read
+    (``public String createToken(…) {``), the method's own lines as a chunk of their own, read whole (``""``)."""
+    heads = _heads(chunk, _HEAD, name)
+    if heads:
+        return (chunk, name) if len(heads) == 1 else None
+    heads = _heads(chunk, _TYPED_HEAD, name) if chunk.language in TYPED_LANGUAGES else []
+    if len(heads) != 1:
+        return None
+    lines, index = chunk.text.split("\n"), heads[0]
+    indent, end = len(lines[index]) - len(lines[index].lstrip()), index + 1
+    while end < len(lines) and (not lines[end].strip() or len(lines[end]) - len(lines[end].lstrip()) > indent
+                                or lines[end].lstrip().startswith((")", "{"))):  # fmt: skip
+        end += 1
+    text = "\n".join(lines[index:end])
+    start = chunk.start_line + index
+    return Chunk(chunk.path, chunk.language, start, start + end - index - 1, text, name, "method", chunk.layer), ""
 
 
 def _unique(explanation: Explanation, user: Chunk, name: str, callee: Chunk) -> bool:
@@ -110,8 +150,8 @@ def callee_outcome(
     """What ``callee`` does when ``user`` calls it through ``use``, where the code verifies it (module docstring)."""
     name = use.name
     errors = "errors" in explanation.intents
-    if use.verb != "calls" or short_name(name)[:1].isupper() or instruction_like(name):
-        return None  # a constructor: making an object ends nowhere
+    if use.verb != "calls" or instruction_like(name):
+        return None  # (a class's name finds no function head: ``ending_line`` says nothing of a constructor call)
     if not errors and FAILING_NAME.search(short_name(name)):
         return None
     if not _unique(explanation, user, name, callee):
@@ -125,22 +165,28 @@ def callee_outcome(
 def ending_line(callee: Chunk, name: str, *, api: bool = False, errors: bool = False) -> Outcome | None:
     """The line where definition ``name`` of ``callee`` ends, when the code says so for certain (module docstring):
     its success outcome (``outcome_of``), at the outermost level of its own body, a whole statement."""
-    if not _defined_once(callee, name):
+    own = _own(callee, name)
+    if own is None:
         return None
-    outcome = outcome_of(callee, name, api=api, errors=errors)
-    if outcome is None:
+    chunk, head = own
+    # asked about failing, the failure's answer first; else (and failing that) how the callee ends when it works:
+    # either is said only at the outermost level of its body, where it runs every time the callee does
+    outcome = (errors and outcome_of(chunk, head, api=api, errors=True)) or outcome_of(chunk, head, api=api)
+    if outcome is None or not _top_of(chunk, head, outcome.line):
         return None
-    holder = holder_at(callee, outcome.line)
-    if holder is None or short_name(holder) != short_name(name) or not _top_of(callee, name, outcome.line):
+    holder = holder_at(chunk, outcome.line) if head else name  # a typed method's own lines hold only it
+    if holder is None or short_name(holder) != short_name(name):
         return None
     text = outcome.text
-    if not (quotable(text) and whole(text)) or condition_at(callee, outcome.line) != ("", ""):
+    if not (quotable(text) and whole(text)) or condition_at(chunk, outcome.line) != ("", ""):
         return None
-    if _prose_or_continued(callee, outcome.line):
+    if _prose_or_continued(chunk, outcome.line) or not _one_way(chunk, head, outcome.line):
+        return None
+    if outcome.verb == "answers with" and not _answers(callee, text):
         return None
     if outcome.verb == "returns" and not WORK.search(text.removeprefix("return")):
         return None  # a plain return is said only when it computes something (a call, a test, an operation)
-    return outcome
+    return Outcome(outcome.verb, callee, name, outcome.line, text)
 
 
 def _top_of(chunk: Chunk, name: str, line: int) -> bool:
@@ -153,6 +199,26 @@ def _top_of(chunk: Chunk, name: str, line: int) -> bool:
         return False
     outer = min(len(text) - len(text.lstrip()) for _, text in code)
     return any(number == line and len(text) - len(text.lstrip()) == outer for number, text in code)
+
+
+def _one_way(chunk: Chunk, name: str, line: int) -> bool:
+    """Whether definition ``name`` has no other way out than through line ``line``: any other ``return`` gives up
+    (``return None``, ``return false;``) or hands back an error (``return "", err``). A function that answers
+    otherwise on another branch (``return redirect(next_url)`` before ``return redirect("hc-index")``) ends in more
+    than one place: naming one would say less than the code does."""
+    for number, text in definition_lines(chunk, name)[1:]:
+        code = code_part(text)
+        if number != line and RETURN.match(code) and not GIVES_UP.search(code):
+            return False
+    return True
+
+
+def _answers(callee: Chunk, text: str) -> bool:
+    """An "answers with" line that answers a request: returned, or in a controller or view (Rails' ``render json:``)
+    — not a template rendered for an email's body (``emailVo.setContent(template.render(data))``)."""
+    if TEMPLATE_RENDER.search(text):
+        return False
+    return bool(RETURN.match(text)) or str(callee.layer) in ("api", "view")
 
 
 def _prose_or_continued(chunk: Chunk, line: int) -> bool:
