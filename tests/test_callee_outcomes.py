@@ -166,6 +166,22 @@ def test_a_cited_callee_says_where_it_ends_by_its_own_line(apps_settings: Settin
     assert "which" not in bullet(text, "reset_password")  # `store_password` ends in an assignment: nothing is said
 
 
+def test_a_models_brief_reads_the_same_ending(apps_settings: Settings) -> None:
+    from codeqa.answer.explanation.extractive import flow_text
+    from codeqa.answer.explanation.pool import explain_index
+    from codeqa.index import Index
+
+    question = "Which code checks a member's password at login?"
+    explanation = explain_index(Index.open("shop", apps_settings), question, question, None, 8)
+    assert explanation is not None
+    brief = flow_text(explanation).split("\n")
+    under = brief[brief.index(next(line for line in brief if line.startswith("- [3] ") and " login at " in line)) :]
+    assert (
+        "    calls grant_token (shop/issuing.py:1-9), which issues a token: "
+        'return jwt.encode(claims, KEY, algorithm="HS256") (shop/issuing.py:9)'
+    ) in under[: next(n for n, line in enumerate(under[1:], 1) if line.startswith("- ["))]
+
+
 def test_a_line_the_answer_already_shows_is_not_said_again(apps_settings: Settings) -> None:
     text = answer(apps_settings, "Where is the password checked when a member signs in?")
     assert '`return jwt.encode(claims, KEY, algorithm="HS256")` (line 9)' in text  # among "More places"

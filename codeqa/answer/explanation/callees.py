@@ -96,6 +96,11 @@ class CalleeOutcome:
         colon = "" if self.outcome.verb == "returns" else ":"
         return f", {said}{colon} {code_span(self.outcome.text)} (line {self.outcome.line})"
 
+    def plain(self) -> str:
+        """The same for a model's brief, on a line of its own under the source that calls it."""
+        at = f"{self.chunk.path}:{self.outcome.line}"
+        return f"{self.name} ({self.chunk.location}), {SAID[self.outcome.verb]}: {self.outcome.text} ({at})"
+
 
 def _callees(step: Step, explanation: Explanation) -> Iterator[tuple[Use, Chunk]]:
     """The calls a step's sentence states to code not shown with its own lines: folded sources, code outside."""

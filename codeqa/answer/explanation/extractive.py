@@ -270,6 +270,7 @@ def flow_text(explanation: Explanation) -> str:
     lines = ["How the code answers (checked facts from the symbol graph and the sources):"]
     lines += [sentence.plain for sentence in lead_sentences(explanation)]
     lines += [plain for _, plain in flow_block(explanation)]
+    does = callee_outcomes(explanation)
     for step in explanation.steps:
         chunk = step.chunk
         calls = [f"{use.name} [{rank}]{_by(use)}" for rank, use in step.calls]
@@ -283,6 +284,7 @@ def flow_text(explanation: Explanation) -> str:
         head += f"; {len(step.repeats)} more like it" if step.repeats else ""
         lines.append(head)
         lines += [f"    {line.line}: {line.text.strip()}" for line in step.brief_lines or step.lines]
+        lines += [f"    calls {does[step.rank].plain()}"] if step.rank in does else []
         lines += [f"    reads {value.name}, set at {value.chunk.path}:{value.line.line}: {value.line.text.strip()}"
                   for value in step.values if not instruction_like(value.line.text)]  # fmt: skip
     if explanation.not_found:
