@@ -3,16 +3,19 @@ line where the callee ends, quoted whole from its own definition and cited by it
 
 The app: a Flask login view that finds the member, checks the password and hands out a token made in another module
 (``shop/issuing.py``, no word of the question in it), beside password reset and admin code that outrank it, so the
-token's module is cited in the view's sentence but shown with no lines of its own.
+token's module is cited in the view's sentence but shown with no lines of its own. Two Express apps, the same but
+for a namesake of the token function, show that a call linked by name says nothing once the name is not unique.
 """
 
 from __future__ import annotations
 
 import re
 
-from codeqa.answer.explanation.callees import ending_line
+from codeqa.answer.explanation.callees import callee_outcome, ending_line
+from codeqa.answer.explanation.pool import explain_index
 from codeqa.answer.rendering.citations import check_citations
 from codeqa.config import Settings
+from codeqa.index import Index
 from codeqa.records import Chunk
 from tests.helpers import ask_named
 
@@ -142,7 +145,98 @@ class Member(db.Model):
 """,
 }
 
-INDEXED_APPS = {"shop": SHOP}  # indexed once for this module by the apps_home fixture (tests/conftest.py)
+JS_APP = {
+    "package.json": '{"name": "club", "dependencies": {"express": "4.18.2", "jsonwebtoken": "9.0.0"}}\n',
+    "src/app.js": """const express = require('express');
+const { router } = require('./routes/session');
+
+const app = express();
+app.use(express.json());
+app.use('/api', router);
+module.exports = app;
+""",
+    "src/routes/session.js": """const express = require('express');
+const { findMember, passwordMatches } = require('../members');
+const { issueToken } = require('../tokens');
+
+const router = express.Router();
+
+router.post('/session', async (req, res) => {
+  const member = await findMember(req.body.email);
+  if (!member || !(await passwordMatches(member, req.body.password))) {
+    return res.status(401).json({ error: 'wrong email or password' });
+  }
+  res.json({ token: issueToken(member) });
+});
+
+module.exports = { router };
+""",
+    "src/members.js": """const bcrypt = require('bcryptjs');
+const db = require('./db');
+
+async function findMember(email) {
+  return db.members.findOne({ email: email.toLowerCase() });
+}
+
+async function passwordMatches(member, password) {
+  return bcrypt.compare(password, member.passwordHash);
+}
+
+module.exports = { findMember, passwordMatches };
+""",
+    "src/tokens.js": """const jwt = require('jsonwebtoken');
+
+const KEY = process.env.KEY;
+
+function issueToken(member) {
+  const claims = { sub: member.id, role: member.role };
+  return jwt.sign(claims, KEY, { expiresIn: '1h' });
+}
+
+module.exports = { issueToken };
+""",
+    "src/db.js": """module.exports = { members: null };
+""",
+    "src/passwords/policy.js": """const MIN_PASSWORD_LENGTH = 12;
+
+function passwordProblems(password) {
+  const problems = [];
+  if (password.length < MIN_PASSWORD_LENGTH) problems.push('a password needs 12 characters');
+  return problems;
+}
+
+module.exports = { passwordProblems, MIN_PASSWORD_LENGTH };
+""",
+    "src/routes/reset.js": """const express = require('express');
+const { findMember } = require('../members');
+const { passwordProblems } = require('../passwords/policy');
+
+const resetRouter = express.Router();
+
+resetRouter.post('/password/reset', async (req, res) => {
+  const member = await findMember(req.body.email);
+  const problems = passwordProblems(req.body.newPassword);
+  if (!member || problems.length) {
+    return res.status(400).json({ error: problems });
+  }
+  res.json({ ok: true });
+});
+
+module.exports = { resetRouter };
+""",
+}
+
+NAMESAKE_APP = {
+    **JS_APP,
+    "src/legacy/tokens.js": """function issueToken(member) {
+  return `legacy-${member.id}`;
+}
+
+module.exports = { issueToken };
+""",
+}
+
+INDEXED_APPS = {"shop": SHOP, "club": JS_APP, "namesake": NAMESAKE_APP}  # indexed once by apps_home (conftest)
 
 
 def answer(apps_settings: Settings, question: str) -> str:
@@ -168,8 +262,6 @@ def test_a_cited_callee_says_where_it_ends_by_its_own_line(apps_settings: Settin
 
 def test_a_models_brief_reads_the_same_ending(apps_settings: Settings) -> None:
     from codeqa.answer.explanation.extractive import flow_text
-    from codeqa.answer.explanation.pool import explain_index
-    from codeqa.index import Index
 
     question = "Which code checks a member's password at login?"
     explanation = explain_index(Index.open("shop", apps_settings), question, question, None, 8)
@@ -271,3 +363,25 @@ def test_a_callee_that_ends_in_more_than_one_place_or_renders_an_email_is_not_sa
         "ExecutionJob.taskAlarm",
     )
     assert ending_line(email, "taskAlarm") is None
+
+
+def test_a_call_linked_by_name_says_nothing_when_another_definition_has_the_name(apps_settings: Settings) -> None:
+    """JavaScript has no resolver: ``issueToken`` is linked by name and import. With a second ``issueToken`` in the
+    index (``src/legacy/tokens.js``), which one runs is not certain, so nothing is said of it."""
+    question = "Which code checks a member's password at login?"
+    said = {}
+    for name in ("club", "namesake"):
+        explanation = explain_index(Index.open(name, apps_settings), question, question, None, 8)
+        assert explanation is not None
+        session = next(step for step in explanation.steps if step.chunk.path == "src/routes/session.js")
+        use, callee = next(
+            (use, explanation.step(rank).chunk) for rank, use in session.calls if use.name == "issueToken"
+        )
+        assert callee.path == "src/tokens.js"
+        said[name] = callee_outcome(explanation, session.chunk, use, callee, set())
+    club = said["club"]
+    assert club is not None and (club.outcome.line, club.outcome.text) == (
+        7,
+        "return jwt.sign(claims, KEY, { expiresIn: '1h' });",
+    )
+    assert said["namesake"] is None
