@@ -13,6 +13,7 @@ from __future__ import annotations
 
 from codeqa.answer.context import AnswerContext
 from codeqa.answer.explanation.absence import absence_sentence
+from codeqa.answer.explanation.callees import CalleeOutcome, callee_outcomes
 from codeqa.answer.explanation.explain import Explanation, Step, explain
 from codeqa.answer.explanation.flow import ROLE_TITLES, Use
 from codeqa.answer.explanation.keylines import KeyLine
@@ -58,13 +59,16 @@ def _join(items: list[str]) -> str:
     return items[0] if len(items) == 1 else ", ".join(items[:-1]) + " and " + items[-1]
 
 
-def _related(step: Step, explanation: Explanation) -> dict[str, list[str]]:
-    """What the step calls / uses and what calls / uses it, as cited names grouped by phrase."""
+def _related(step: Step, explanation: Explanation, does: CalleeOutcome | None = None) -> dict[str, list[str]]:
+    """What the step calls / uses and what calls / uses it, as cited names grouped by phrase; the callee ``does``
+    says what it does, last of the calls (the clause after it is its own)."""
     phrases: dict[str, list[str]] = {"calls": [], "uses": [], "is called by": [], "is used by": []}
+    described = ""
     own = _first_name(step.chunk)
     said: dict[tuple[str, str, str], bool] = {}  # (phrase, name, path): one of them is a later piece
 
     def add(phrase: str, name: str, chunk: Chunk, tail: str) -> None:
+        nonlocal described
         # a definition split over two chunks is one definition: not "calls `run_script` (…:54-98) and
         # `run_script` (…:30-53)", and not "`SingleFileManager` is used by `SingleFileManager`" (overloads, each
         # opening its own definition, stay apart: Java's `expire(key, time)` calls `expire(key, time, unit)`)
@@ -74,6 +78,9 @@ def _related(step: Step, explanation: Explanation) -> dict[str, list[str]]:
         if (key in said and (piece or said[key])) or (same and (piece or continues_definition(step.chunk, plain))):
             return
         said[key] = said.get(key, False) or piece
+        if does is not None and phrase == "calls" and (name, chunk.id) == does.key and not described:
+            described = _named(name, chunk) + tail + does.markdown()
+            return
         phrases[phrase].append(_named(name, chunk) + tail)
 
     for rank, use in step.calls:
@@ -87,6 +94,8 @@ def _related(step: Step, explanation: Explanation) -> dict[str, list[str]]:
             add(use.verb, use.name, related.chunk, _from(use, own))
         else:
             add(PASSIVE[use.verb], use.caller or display_name(related.chunk), related.chunk, _for(use, own))
+    if described:
+        phrases["calls"].append(described)
     return phrases
 
 
@@ -114,14 +123,15 @@ def repeats_note(step: Step) -> str:
     return f" (and {like}: {named}{more})"
 
 
-def sentence(step: Step, explanation: Explanation) -> str:
-    """One deterministic sentence: what the step is, what it calls and what calls it, with citations."""
+def sentence(step: Step, explanation: Explanation, does: CalleeOutcome | None = None) -> str:
+    """One deterministic sentence: what the step is, what it calls (and what ``does``, one callee, does) and what
+    calls it, with citations."""
     chunk = step.chunk
     role = role_phrase(chunk, VERBS, "is here")
     if role == KIND_PHRASES["method"] and is_class_piece(chunk):
         role = "is part of the class"
     text = f"{_named(display_name(chunk), chunk)} {role}{repeats_note(step)}"
-    for phrase, names in _related(step, explanation).items():
+    for phrase, names in _related(step, explanation, does).items():
         if names:
             text += f"; it {phrase} {_join(names)}"
     text += "."
@@ -203,8 +213,9 @@ def render_markdown(explanation: Explanation) -> str:
             parts.append(markdown)
     if explanation.open_steps:
         parts.append("")
+    does = callee_outcomes(explanation)
     for step in explanation.open_steps:
-        parts.append(f"- **[{step.rank}]** {sentence(step, explanation)}")
+        parts.append(f"- **[{step.rank}]** {sentence(step, explanation, does.get(step.rank))}")
         block = key_line_block(step.lines, step.chunk.language)
         if block:
             parts.append("\n".join(f"  {row}" for row in block.split("\n")))
@@ -259,6 +270,7 @@ def flow_text(explanation: Explanation) -> str:
     lines = ["How the code answers (checked facts from the symbol graph and the sources):"]
     lines += [sentence.plain for sentence in lead_sentences(explanation)]
     lines += [plain for _, plain in flow_block(explanation)]
+    does = callee_outcomes(explanation)
     for step in explanation.steps:
         chunk = step.chunk
         calls = [f"{use.name} [{rank}]{_by(use)}" for rank, use in step.calls]
@@ -272,6 +284,7 @@ def flow_text(explanation: Explanation) -> str:
         head += f"; {len(step.repeats)} more like it" if step.repeats else ""
         lines.append(head)
         lines += [f"    {line.line}: {line.text.strip()}" for line in step.brief_lines or step.lines]
+        lines += [f"    calls {does[step.rank].plain()}"] if step.rank in does else []
         lines += [f"    reads {value.name}, set at {value.chunk.path}:{value.line.line}: {value.line.text.strip()}"
                   for value in step.values if not instruction_like(value.line.text)]  # fmt: skip
     if explanation.not_found:
