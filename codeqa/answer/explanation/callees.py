@@ -28,6 +28,7 @@ from collections.abc import Iterator
 from dataclasses import dataclass
 
 from codeqa.answer.explanation.branches import asks_api, condition_at
+from codeqa.answer.explanation.byname import typed_receiver
 from codeqa.answer.explanation.claims import RESOLVED_LANGUAGES
 from codeqa.answer.explanation.endings import (
     _HEAD,
@@ -44,6 +45,7 @@ from codeqa.answer.explanation.outcomes import quotable, whole
 from codeqa.answer.explanation.outline import display_name, holder_at
 from codeqa.answer.rendering.injection import instruction_like
 from codeqa.answer.rendering.render import code_span
+from codeqa.chunk.tags import text_of
 from codeqa.records import Chunk
 from codeqa.symbols import qualified_names, short_name
 
@@ -139,14 +141,20 @@ def _own(chunk: Chunk, name: str) -> tuple[Chunk, str] | None:
     return Chunk(chunk.path, chunk.language, start, start + end - index - 1, text, name, "method", chunk.layer), ""
 
 
-def _unique(explanation: Explanation, user: Chunk, name: str, callee: Chunk) -> bool:
-    """A call checked by name only stands for this callee when no other definition in the index has the name."""
+def _unique(explanation: Explanation, user: Chunk, use: Use, callee: Chunk) -> bool:
+    """A call checked by name only stands for this callee when no other definition in the index has the name, or
+    when its receiver is declared as the callee's class (``typed_receiver``)."""
     if user.language in RESOLVED_LANGUAGES and callee.language in RESOLVED_LANGUAGES:
         return True
     context = explanation.context
-    short = re.split(r"\.|::|#|->", name)[-1]
+    if context is None:
+        return False
+    short = re.split(r"\.|::|#|->", use.name)[-1]
     defined = {short_name(q) for q in qualified_names(callee.symbol)}
-    return context is not None and short in defined and len(context.definers.get(short.lower(), [])) == 1
+    if short in defined and len(context.definers.get(short.lower(), [])) == 1:
+        return True
+    chunks = context.file_chunks([user.path], limit=None).get(user.path, [])
+    return bool(chunks) and typed_receiver(user, callee, use, text_of(chunks))
 
 
 def callee_outcome(
@@ -159,7 +167,7 @@ def callee_outcome(
         return None  # (a class's name finds no function head: ``ending_line`` says nothing of a constructor call)
     if not errors and FAILING_NAME.search(short_name(name)):
         return None
-    if not _unique(explanation, user, name, callee):
+    if not _unique(explanation, user, use, callee):
         return None
     outcome = ending_line(callee, name, api=asks_api(explanation.question), errors=errors)
     if outcome is None or (callee.path, outcome.line) in shown:
