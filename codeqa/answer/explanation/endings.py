@@ -13,36 +13,18 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 
 from codeqa.answer.explanation.branches import off_api_path
+from codeqa.answer.explanation.effects import ISSUES_TOKEN, QUEUES_JOB, SIGNS_IN, STORES
 from codeqa.answer.explanation.flow import SIGNATURE, code_part
 from codeqa.answer.explanation.keylines import COMMENT
 from codeqa.answer.explanation.outline import display_name
 from codeqa.records import Chunk
 from codeqa.symbols import short_name
 
-SIGNS_IN = re.compile(  # a call that puts the user into the session, by the framework's own name for it
-    r"(?<![\w.])(?:auth_)?login\(\s*request\s*,|(?<![\w.])login_user\(|\bset_session_user\(|"
-    r"(?<![\w.])(?:sign_in|start_new_session_for)\b(?!\s*[=:?])|\bAuth::(?:login|loginUsingId|attempt)\(|"
-    r"\bauth\(\)->(?:login|attempt)\(|\breq\.(?:login|logIn)\(|"
-    r"\bsession\[\s*[:'\"]\w*user\w*['\"]?\s*\]\s*=[^=]|\b(?:req\.)?session\.\w*user\w*\s*=[^=]|"
-    r"\bsession\[[^\]]+\]\s*=\s*@?(?:user|current_user|account)\b"  # session["id"] = user.id
-)
-ISSUES_TOKEN = re.compile(  # a call that issues the token a client signs in with from then on
-    r"\bjwt\.(?:sign|encode)\(|\bcreate_(?:access|refresh)_token\(|\b(?:RefreshToken|AccessToken)\.for_user\(|"
-    r"\bjwtService\.sign(?:Async)?\(|->createToken\(|\bgenerate_?(?:jwt|auth_?token)\w*\(|"
-    r"(?<![\w.])create(?:Secure|Access|Refresh|Auth|Api|Composite|Personal\w*|Session|Login|Bearer)?Token\("
-)
 OUTCOME_KINDS: tuple[tuple[str, re.Pattern[str]], ...] = (
     ("signs the user in with", SIGNS_IN),
     ("issues a token with", ISSUES_TOKEN),
-    ("queues a job with", re.compile(
-        r"\.(?:delay|apply_async|enqueue\w*|perform_later|perform_async|send_task|add_job)\(|\bqueue\.add\(")),
-    ("stores with", re.compile(
-        r"\b(?:session|db)\.(?:commit|add|add_all|merge|flush)\(|\.(?:save|create|insert\w*|bulk_create|"
-        r"persist|insertOne|updateOne|insertMany)!?\(|"
-        # an update of a record (a model class, a query, a repository, the database), not of a hash, a cipher or a
-        # dict in memory (``cipher.update(…)``, ``headers.update(…)``)
-        r"\b(?:[A-Z]\w*|objects|filter\([^)]*\)|where\([^)]*\)|db|session|repo\w*|\w*[Rr]epository|prisma\.\w+|"
-        r"self|this|record|model)\.update(?:_all|_columns?|Many)?!?\(|\.update!\(")),
+    ("queues a job with", QUEUES_JOB),
+    ("stores with", STORES),
     ("answers with", re.compile(
         r"\b(?:redirect(?:_to)?|render_template|_?jsonify\w*|res\.(?:json|send|render|redirect)|Response\.json|"
         r"HttpResponse\w*|JsonResponse|ResponseEntity\.ok|c\.JSON|send_resp|make_response)\b|"

@@ -67,6 +67,7 @@ VALUE_WEIGHT = 0.6  # a number-setting line without the question's words: below 
 ROLE_WEIGHT = 1.0  # what a line does (``lineroles``), against one question word in it
 SPREAD_LINES = 2  # a question term on more lines of a span than this weighs less there
 QUIET_WEIGHT = 0.25  # a comment's, an import's or a log call's words, against the same words in a statement
+REPEAT_WEIGHT = 0.25  # a line that says again what a better line of the span said (the same text): it adds nothing
 TRIVIAL = re.compile(r"^\s*[{}()\[\];,]*\s*$|^\s*(?:end|else|try|begin|do|pass|\}\s*else\s*\{)\s*[:{]?\s*$")
 
 
@@ -224,7 +225,8 @@ def shown_scores(terms: Terms, text: str) -> tuple[tuple[float, int], ...]:
     """``(score, index)`` of the lines of ``text`` a snippet may show, best first: the question's words
     (``line_score``) plus what the line does (``lineroles``: the outcome, the call that does the work, the
     registration, the decision), so a span's key line is not cut for a comment that holds a word. Lines that hold
-    no word and play no role are left out; docstrings only on their words."""
+    no word and play no role are left out; docstrings only on their words. A line the span says twice weighs less
+    the second time."""
     lines = text.split("\n")
     prose = prose_lines(lines) if '"""' in text or "'''" in text else set()
     spread = span_weights(terms, lines) if terms else {}
@@ -241,7 +243,13 @@ def shown_scores(terms: Terms, text: str) -> tuple[tuple[float, int], ...]:
             score = words + ROLE_WEIGHT * role_weight(line, terms.intents)
         if score > 0:
             scored.append((score, index))
-    return tuple(sorted(scored, key=lambda item: (-item[0], item[1])))
+    said: set[str] = set()
+    once: list[tuple[float, int]] = []
+    for score, index in sorted(scored, key=lambda item: (-item[0], item[1])):
+        text = lines[index].strip()  # ``times = now() - start`` on the success and the failure branch: shown once
+        once.append((score * REPEAT_WEIGHT if text in said else score, index))
+        said.add(text)
+    return tuple(sorted(once, key=lambda item: (-item[0], item[1])))
 
 
 def key_lines(question: str | Terms, text: str, start_line: int = 1, *, limit: int = MAX_KEY_LINES) -> list[KeyLine]:

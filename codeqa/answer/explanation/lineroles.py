@@ -15,6 +15,8 @@ import re
 from dataclasses import dataclass
 from functools import lru_cache
 
+from codeqa.answer.explanation.effects import ISSUES_TOKEN, QUEUES_JOB, SENDS_SIGNAL, SIGNS_IN
+
 
 @dataclass(frozen=True)
 class LineRole:
@@ -29,6 +31,9 @@ class LineRole:
 
 def _role(name: str, pattern: str, weight: float, hints: tuple[str, ...] = ()) -> LineRole:
     return LineRole(name, re.compile(pattern), weight, hints)
+
+
+EFFECTS = "|".join(f"(?:{p.pattern})" for p in (SIGNS_IN, ISSUES_TOKEN, QUEUES_JOB, SENDS_SIGNAL))
 
 
 # Checked in order; the first that matches decides.
@@ -80,6 +85,11 @@ ROLES: tuple[LineRole, ...] = (
         r"|\b(?:res|response|reply|ctx|c|w|conn)\s*\.\s*(?:status|json|send|redirect|render|sendStatus|JSON|String|"
         r"HTML|Redirect\w*|NoContent|PlainText|WriteHeader|put_status|halt)\s*\("
         r"|\bhttp\.(?:Error|Redirect)\(|\bsend_resp\(|\bput_flash\(|\bredirect\(|\bRedirect\(|\|>\s*(?:render|redirect)",
+        1.0,
+    ),
+    _role(  # the call that does the thing asked about: signs in, issues a token, queues a job, stores, sends a signal
+        "effect",
+        EFFECTS,
         1.0,
     ),
     _role(  # wiring: decorators, annotations, middleware and route registration, rules
@@ -167,8 +177,8 @@ ROLES: tuple[LineRole, ...] = (
     ),
     _role(  # a call made for its effect
         "call",
-        r"^\s*(?:await\s+|yield\s+|go\s+|defer\s+)?[\w.$:>\[\]\"'?-]*[\w$][!?]?\s*(?:\(|\s+[\w:\"'@])"
-        r"(?!.*[^=!<>]=[^=])",
+        r"^\s*(?:await\s+|yield\s+|go\s+|defer\s+)?[\w.$:>\[\]\"'?-]*[\w$][!?]?\s*"
+        r"(?:\((?!.*=>)|\s+[\w:\"'@](?!.*[^=!<>]=[^=]))",  # ``f(key=value)``: a keyword argument, no assignment
         0.6,
     ),
     _role("value", r"^\s*[\w.$\"'\[\]]+\s*(?:=|:=|:|=>)\s*\S", 0.3),
@@ -176,13 +186,13 @@ ROLES: tuple[LineRole, ...] = (
 # A question's intents (``codeqa.frameworks.intent``) raise the roles that answer them.
 INTENT_ROLES: dict[str, dict[str, float]] = {
     "errors": {"error handler": 1.5, "error outcome": 1.7, "decision": 1.2},
-    "auth": {"session": 1.3, "input": 1.2, "outcome": 1.2},
+    "auth": {"session": 1.3, "input": 1.2, "outcome": 1.2, "effect": 1.3},
     "access": {"decision": 1.3, "error outcome": 1.3, "registration": 1.2},
-    "hook": {"registration": 1.3},
+    "hook": {"registration": 1.3, "effect": 1.2},
     "entry": {"registration": 1.3},
     "logging": {"registration": 1.2},
     "config": {"input": 1.3, "value": 2.0},
-    "jobs": {"registration": 1.2, "work": 1.1},
+    "jobs": {"registration": 1.2, "work": 1.1, "effect": 1.3},
 }
 QUIET = re.compile(  # lines that play no role: comments, imports, declarations, lone punctuation
     r"^\s*(?:#(?!\[)|//|/\*|\*|--|<!--|\"\"\"|''')"

@@ -1,0 +1,39 @@
+"""The calls that *do the thing* a question asks about, by the framework's own names for them: the user signed in, a
+token issued, a job queued, a record stored, a signal or an event sent.
+
+Two readers share them: ``endings`` (where a step of a flow ends) and ``lineroles`` (which lines a snippet keeps).
+"""
+
+from __future__ import annotations
+
+import re
+
+SIGNS_IN = re.compile(  # a call that puts the user into the session, by the framework's own name for it
+    r"(?<![\w.])(?:auth_)?login\(\s*request\s*,|(?<![\w.])login_user\(|\bset_session_user\(|"
+    r"(?<![\w.])(?:sign_in|start_new_session_for)\b(?!\s*[=:?])|\bAuth::(?:login|loginUsingId|attempt)\(|"
+    r"\bauth\(\)->(?:login|attempt)\(|\breq\.(?:login|logIn)\(|"
+    r"\bsession\[\s*[:'\"]\w*user\w*['\"]?\s*\]\s*=[^=]|\b(?:req\.)?session\.\w*user\w*\s*=[^=]|"
+    r"\bsession\[[^\]]+\]\s*=\s*@?(?:user|current_user|account)\b"  # session["id"] = user.id
+)
+ISSUES_TOKEN = re.compile(  # a call that issues the token a client signs in with from then on
+    r"\bjwt\.(?:sign|encode)\(|\bcreate_(?:access|refresh)_token\(|\b(?:RefreshToken|AccessToken)\.for_user\(|"
+    r"\bjwtService\.sign(?:Async)?\(|->createToken\(|\bgenerate_?(?:jwt|auth_?token)\w*\(|"
+    r"(?<![\w.])create(?:Secure|Access|Refresh|Auth|Api|Composite|Personal\w*|Session|Login|Bearer)?Token\("
+)
+QUEUES_JOB = re.compile(
+    r"\.(?:delay|apply_async|enqueue\w*|perform_later|perform_async|send_task|add_job)\(|\bqueue\.add\("
+)
+STORES = re.compile(
+    r"\b(?:session|db)\.(?:commit|add|add_all|merge|flush)\(|\.(?:save|create|insert\w*|bulk_create|"
+    r"persist|insertOne|updateOne|insertMany)!?\(|"
+    # an update of a record (a model class, a query, a repository, the database), not of a hash, a cipher or a
+    # dict in memory (``cipher.update(…)``, ``headers.update(…)``)
+    r"\b(?:[A-Z]\w*|objects|filter\([^)]*\)|where\([^)]*\)|db|session|repo\w*|\w*[Rr]epository|prisma\.\w+|"
+    r"self|this|record|model)\.update(?:_all|_columns?|Many)?!?\(|\.update!\("
+)
+SENDS_SIGNAL = re.compile(  # a signal, an event or a job sent to whoever listens (Django/Blinker signals, emitters,
+    # Laravel's events and dispatched jobs, pub/sub), not a socket's or a mailer's ``send``
+    r"\b\w*signals?(?:\.\w+)*\.send(?:_robust)?\(|\b\w+\.send(?:_robust)?\(\s*sender\s*=|\.emit\(|"
+    r"(?<![\w.>:$])event\(\s*new\b|\b(?:Event::|[A-Z]\w*::)dispatch(?:Now|Sync|AfterResponse)?\(|"
+    r"\bdispatch(?:Now|Sync)?\(\s*new\b|\bActiveSupport::Notifications\.instrument\(|\.publish\("
+)
