@@ -343,3 +343,47 @@ def test_elixir_modules_by_defmodule_then_the_conventional_path():
         "lib/shop.ex",  # Shop.Notifier, used without a directive, is nested in `defmodule Shop`
     }
     assert external == {"Ecto": 1}  # Logger is Elixir's own
+
+
+DJANGO_IN_A_FOLDER = {  # netbox's layout: manage.py in netbox/, every package's __init__.py empty
+    "README.md": "# Inventory\n",
+    "netbox/manage.py": "import os\n\nif __name__ == '__main__':\n    os.environ['X'] = 'netbox.settings'\n",
+    "netbox/netbox/__init__.py": "",
+    "netbox/netbox/settings.py": "DEBUG = False\n",
+    "netbox/netbox/middleware.py": (
+        "from django.conf import settings\n\nfrom utilities.api import is_api_request\n"
+        "from utilities.error_handlers import handle_rest_api_exception\n\n\nclass CoreMiddleware:\n"
+        "    def process_exception(self, request, exception):\n        if is_api_request(request):\n"
+        "            return handle_rest_api_exception(request)\n"
+    ),
+    "netbox/utilities/__init__.py": "",
+    "netbox/utilities/api.py": "def is_api_request(request):\n    return request.path.startswith('/api/')\n",
+    "netbox/utilities/error_handlers.py": (
+        "from django.http import JsonResponse\n\n\ndef handle_rest_api_exception(request):\n"
+        "    return JsonResponse({'error': 'failed'}, status=500)\n"
+    ),
+}
+
+
+def test_a_django_project_in_a_folder_imports_its_apps_from_beside_manage_py(tmp_path, settings):
+    """Django runs from manage.py's folder, so ``from utilities.api import …`` in ``netbox/netbox/middleware.py`` is
+    ``netbox/utilities/api.py``. The index never holds the empty ``__init__.py`` files that would say so (empty files
+    are not indexed), so the resolver takes the folder of ``manage.py`` as a package root; and the call claim an
+    answer makes through that import resolves."""
+    from codeqa.index import Index
+    from tests.conftest import init_repo
+    from tests.helpers import build_index
+
+    without_empty = {path: text for path, text in DJANGO_IN_A_FOLDER.items() if text}
+    imports, external = graph(without_empty)
+    assert imports["netbox/netbox/middleware.py"] == {"netbox/utilities/api.py", "netbox/utilities/error_handlers.py"}
+    assert "utilities" not in external and external.get("django") == 2
+
+    repo = init_repo(tmp_path / "inventory", dict(DJANGO_IN_A_FOLDER))
+    build_index(str(repo), settings, name="inventory")
+    index = Index.open("inventory", settings)
+    assert "netbox/utilities/__init__.py" not in index.tags()  # empty: not indexed
+    table, graph_ = index.files.table, index.files.graph
+    middleware = [r for r in range(len(table.paths)) if table.paths[r] == "netbox/netbox/middleware.py"]
+    called = {table.paths[c] for r in middleware for c in graph_.callees(r)}
+    assert {"netbox/utilities/api.py", "netbox/utilities/error_handlers.py"} <= called, called

@@ -49,7 +49,8 @@ if TYPE_CHECKING:
 
 VECTORS_FILE = "vectors.npy"
 META_FILE = "search-files.json"
-SEARCH_FILES_VERSION = 9  # bump when what is written here changes: older search files are rebuilt from the store
+# bump when what is written here changes: older search files are rebuilt from the store (10: Python roots by manage.py)
+SEARCH_FILES_VERSION = 10
 CACHED_INDEXES = 3  # the default of Settings.open_indexes
 
 

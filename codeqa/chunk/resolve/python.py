@@ -1,7 +1,9 @@
 """Python: absolute imports against the package roots, relative imports against the importing package.
 
 A package root is a folder from which ``import a.b`` finds ``a/b.py`` or ``a/b/__init__.py``: the roots of
-``rules.toml`` and the parent of every top-level package (a folder with ``__init__.py`` whose own parent has none).
+``rules.toml``, the folder of a script that runs the whole project from there (Django's ``manage.py``: an empty
+``__init__.py`` is never indexed, so its package is not seen) and the parent of every top-level package (a folder
+with ``__init__.py`` whose own parent has none).
 A script's folder (no ``__init__.py``) is on ``sys.path`` when it runs, so it is a root for the files in it. No
 suffix guessing: ``import json`` is a repository file only if a root holds ``json.py``; otherwise it is the
 standard library (not reported) or an external package.
@@ -39,6 +41,7 @@ def _prepare(project: Project) -> tuple[_Modules, frozenset[str], list[str]]:
     files = project.family_files("python")
     packages = frozenset(parent(p) for p in files if p.endswith(_MARKERS))
     roots = set(_RULES["roots"])
+    roots |= {parent(p) for p in files if p.rpartition("/")[2] in _RULES["root_scripts"]}
     for package in packages:
         top = package
         while parent(top) in packages and top:
