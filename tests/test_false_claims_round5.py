@@ -1,0 +1,128 @@
+"""Misleading sentences read in the answers this session changed (#35, round 5), each on the few lines that made it.
+
+- the opening's call chain between two sources other than the lead when a chain as long runs through the lead:
+  asked how unchanged files are skipped, "`PlaylistFolderController` calls `updateFolder`" (a playlist folder)
+  instead of "`SongService.createOrUpdateSongFromScan` calls `isFileModified`" (the lead).
+"""
+
+from __future__ import annotations
+
+from codeqa.answer.context import AnswerContext
+from codeqa.answer.explanation.extractive import extractive_answer
+from codeqa.answer.explanation.flow import chains
+from codeqa.records import Chunk, Hit
+
+SONG_HEAD = """<?php
+
+namespace App\\Models;
+
+use LogicException;
+
+class Song extends Model
+{"""
+IS_FILE_MODIFIED = """    /**
+     * Determine if the song's associated file has been modified since the last scan.
+     */
+    public function isFileModified(int $lastModified): bool
+    {
+        throw_if($this->isEpisode(), new LogicException('Podcast episodes do not have associated files.'));
+
+        return $this->mtime !== $lastModified;
+    }"""
+FOLDER_CONTROLLER = """<?php
+
+namespace App\\Http\\Controllers\\API;
+
+use App\\Http\\Controllers\\Controller;
+use App\\Http\\Resources\\PlaylistFolderResource;
+use App\\Models\\PlaylistFolder;
+use App\\Services\\Playlist\\PlaylistFolderService;
+
+class PlaylistFolderController extends Controller
+{
+    public function __construct(
+        private readonly PlaylistFolderService $service,
+    ) {}
+
+    public function update(PlaylistFolder $playlistFolder, PlaylistFolderUpdateRequest $request)
+    {
+        $this->authorize('own', $playlistFolder);
+
+        return PlaylistFolderResource::make($this->service->updateFolder($playlistFolder, $request->validated()));
+    }
+}"""
+SCAN_HEAD = """<?php
+
+namespace App\\Services;
+
+use App\\Models\\Song;
+
+class SongService
+{"""
+FROM_SCAN = """    public function createOrUpdateSongFromScan(
+        ScanInformation $info,
+        ScanConfiguration $config,
+        ?Song $song = null,
+    ): Song {
+        $song ??= $this->songRepository->findOneByPath($info->path);
+        $isFileNew = !$song;
+        $isFileModified = $song && $song->isFileModified($info->mTime);
+        $isFileNewOrModified = $isFileNew || $isFileModified;
+
+        if (!$isFileNewOrModified && !$config->force) {
+            return $song;
+        }
+        return $song;
+    }"""
+FOLDER_HEAD = """<?php
+
+namespace App\\Services\\Playlist;
+
+use App\\Models\\PlaylistFolder;
+
+class PlaylistFolderService
+{"""
+UPDATE_FOLDER = """    public function updateFolder(PlaylistFolder $folder, array $changes): PlaylistFolder
+    {
+        $folder->update($changes);
+
+        return $folder;
+    }"""
+
+
+def _chunk(path: str, symbol: str, text: str, layer: str, kind: str = "method", start: int = 1) -> Chunk:
+    return Chunk(path, "php", start, start + text.count("\n"), text, symbol, kind, layer)
+
+
+def test_the_opening_chain_runs_through_the_lead_when_one_as_long_does() -> None:
+    song, scan_file, folder_file = (
+        "app/Models/Song.php",
+        "app/Services/SongService.php",
+        "app/Services/Playlist/PlaylistFolderService.php",
+    )
+    lead = _chunk(song, "Song.isFileModified", IS_FILE_MODIFIED, "model", start=9)
+    controller = _chunk("app/Http/Controllers/API/PlaylistFolderController.php", "PlaylistFolderController",
+                        FOLDER_CONTROLLER, "api", kind="class")  # fmt: skip
+    scan = _chunk(scan_file, "SongService.createOrUpdateSongFromScan", FROM_SCAN, "service", start=9)
+    folder = _chunk(folder_file, "PlaylistFolderService.updateFolder", UPDATE_FOLDER, "service", start=9)
+    heads = [
+        _chunk(song, "Song", SONG_HEAD, "model", kind="class"),
+        _chunk(scan_file, "SongService", SCAN_HEAD, "service", kind="class"),
+        _chunk(folder_file, "PlaylistFolderService", FOLDER_HEAD, "service", kind="class"),
+    ]
+    chunks = [lead, controller, scan, folder]
+    hits = [Hit(chunk, 1.0 - n / 10, chunk.id) for n, chunk in enumerate(chunks)]
+    question = "When the music folder is re-read, how are files that haven't changed since last time skipped?"
+    context = AnswerContext.from_chunks([*chunks, *heads], hits)
+    opening = extractive_answer(question, hits, context=context).split("\n")[0]
+    assert "calls `updateFolder`" not in opening
+    assert "`SongService.createOrUpdateSongFromScan` (`app/Services/SongService.php:9-23`) calls `isFileModified`" in (
+        opening
+    )
+
+
+def test_of_chains_as_long_the_one_through_the_lead() -> None:
+    # steps 1 → 3 and 2 → 0: the first found does not hold the lead (step 0)
+    assert chains([0, 1, 2, 3], {(1, 3), (2, 0)}, 0) == [[2, 0]]
+    assert chains([0, 1, 2, 3], {(1, 3), (2, 0)}) == [[1, 3]]  # without a lead: the first found, as before
+    assert chains([0, 1, 2, 3], {(1, 3), (3, 2), (2, 0)}, 0) == [[1, 3, 2, 0]]  # a longer chain still wins
