@@ -2,12 +2,15 @@
 
 - the opening's call chain between two sources other than the lead when a chain as long runs through the lead:
   asked how unchanged files are skipped, "`PlaylistFolderController` calls `updateFolder`" (a playlist folder)
-  instead of "`SongService.createOrUpdateSongFromScan` calls `isFileModified`" (the lead).
+  instead of "`SongService.createOrUpdateSongFromScan` calls `isFileModified`" (the lead);
+- a Java method's own head taken as a call by name: `User (+4)` (`getId`, `setId`, …) "is called by `BankAccount`",
+  whose `public Long getId() {` defines its own `getId`.
 """
 
 from __future__ import annotations
 
 from codeqa.answer.context import AnswerContext
+from codeqa.answer.explanation.claims import ClaimChecker
 from codeqa.answer.explanation.extractive import extractive_answer
 from codeqa.answer.explanation.flow import chains
 from codeqa.records import Chunk, Hit
@@ -126,3 +129,63 @@ def test_of_chains_as_long_the_one_through_the_lead() -> None:
     assert chains([0, 1, 2, 3], {(1, 3), (2, 0)}, 0) == [[2, 0]]
     assert chains([0, 1, 2, 3], {(1, 3), (2, 0)}) == [[1, 3]]  # without a lead: the first found, as before
     assert chains([0, 1, 2, 3], {(1, 3), (3, 2), (2, 0)}, 0) == [[1, 3, 2, 0]]  # a longer chain still wins
+
+
+BANK_ACCOUNT = """package io.github.jhipster.sample.domain;
+
+import jakarta.persistence.*;
+
+@Entity
+public class BankAccount implements Serializable {
+
+    @Id
+    private Long id;
+
+    @ManyToOne(fetch = FetchType.LAZY)
+    private User user;
+
+    public Long getId() {
+        return this.id;
+    }
+
+    public BankAccount id(Long id) {
+        this.setId(id);
+        return this;
+    }
+
+    public void setId(Long id) {
+        this.id = id;
+    }
+}"""
+USER = """package io.github.jhipster.sample.domain;
+
+public class User extends AbstractAuditingEntity<Long> implements Serializable {
+
+    private Long id;
+
+    private String login;
+
+    public Long getId() {
+        return id;
+    }
+
+    public void setId(Long id) {
+        this.id = id;
+    }
+
+    public String getLogin() {
+        return login;
+    }
+}"""
+
+
+def test_a_java_method_head_is_no_call_to_another_class_by_name() -> None:
+    folder = "src/main/java/io/github/jhipster/sample/domain"
+    account = Chunk(f"{folder}/BankAccount.java", "java", 1, 1 + BANK_ACCOUNT.count("\n"), BANK_ACCOUNT,
+                    "BankAccount, BankAccount.getId, BankAccount.id, BankAccount.setId", "class", "model")  # fmt: skip
+    user = Chunk(f"{folder}/User.java", "java", 1, 1 + USER.count("\n"), USER,
+                 "User, User.getId, User.setId, User.getLogin", "class", "model")  # fmt: skip
+    hits = [Hit(user, 1.0, user.id), Hit(account, 0.9, account.id)]
+    context = AnswerContext.from_chunks([user, account], hits)
+    use = ClaimChecker(context).link(account, user, context.imports([account.path, user.path]))
+    assert use is None or use.verb != "calls"  # its `getId`, `setId` are its own; it holds a `User` field
