@@ -4,13 +4,17 @@
   asked how unchanged files are skipped, "`PlaylistFolderController` calls `updateFolder`" (a playlist folder)
   instead of "`SongService.createOrUpdateSongFromScan` calls `isFileModified`" (the lead);
 - a Java method's own head taken as a call by name: `User (+4)` (`getId`, `setId`, …) "is called by `BankAccount`",
-  whose `public Long getId() {` defines its own `getId`.
+  whose `public Long getId() {` defines its own `getId`;
+- a write each case of a dispatch repeats word for word, given as the step's end: "`_transform_action_data` stores
+  with `UserStory.objects.filter(…).update(…)`" (only for `createCard` and two other action types), past the
+  caller's own write.
 """
 
 from __future__ import annotations
 
 from codeqa.answer.context import AnswerContext
 from codeqa.answer.explanation.claims import ClaimChecker
+from codeqa.answer.explanation.endings import outcome_of
 from codeqa.answer.explanation.extractive import extractive_answer
 from codeqa.answer.explanation.flow import chains
 from codeqa.records import Chunk, Hit
@@ -189,3 +193,53 @@ def test_a_java_method_head_is_no_call_to_another_class_by_name() -> None:
     context = AnswerContext.from_chunks([user, account], hits)
     use = ClaimChecker(context).link(account, user, context.imports([account.path, user.path]))
     assert use is None or use.verb != "calls"  # its `getId`, `setId` are its own; it holds a `User` field
+
+
+TRANSFORM = """    def _transform_action_data(self, us, action, statuses, options):
+        users_bindings = options.get('users_bindings', {})
+        result = {
+            "change_old": {},
+            "change_new": {},
+            "hist_type": HistoryType.change,
+            "comment": "",
+        }
+
+        if action['type'] == "commentCard":
+            result['comment'] = str(action['data']['text'])
+        elif action['type'] == "convertToCardFromCheckItem":
+            UserStory.objects.filter(id=us.id, created_date__gt=action['date']).update(
+                created_date=action['date'],
+                owner=users_bindings.get(action["idMemberCreator"], self._user) or self._user
+            )
+            result['hist_type'] = HistoryType.create
+        elif action['type'] == "createCard":
+            UserStory.objects.filter(id=us.id, created_date__gt=action['date']).update(
+                created_date=action['date'],
+                owner=users_bindings.get(action["idMemberCreator"], self._user) or self._user
+            )
+            result['hist_type'] = HistoryType.create
+        return result"""
+IMPORT_ACTION = """    def _import_action(self, us, action, statuses, options):
+        key = make_key_from_model_object(us)
+        action_data = self._transform_action_data(us, action, statuses, options)
+        if action_data is None:
+            return
+
+        entry = HistoryEntry.objects.create(
+            user=action_data['user'],
+            key=key,
+        )
+        HistoryEntry.objects.filter(id=entry.id).update(created_at=action['date'])
+        return HistoryEntry.objects.get(id=entry.id)"""
+
+
+def test_a_write_each_case_repeats_is_not_the_steps_end() -> None:
+    path = "taiga/importers/trello/importer.py"
+    transform = Chunk(path, "python", 429, 429 + TRANSFORM.count("\n"), TRANSFORM,
+                      "TrelloImporter._transform_action_data", "method", "service")  # fmt: skip
+    found = outcome_of(transform, "TrelloImporter._transform_action_data")
+    assert found is not None and found.verb != "stores with"
+    importing = Chunk(path, "python", 397, 397 + IMPORT_ACTION.count("\n"), IMPORT_ACTION,
+                      "TrelloImporter._import_action", "method", "service")  # fmt: skip
+    own = outcome_of(importing, "TrelloImporter._import_action")  # a write made once still ends the step
+    assert own is not None and own.verb == "stores with" and own.line == 407
