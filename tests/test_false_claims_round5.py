@@ -1,6 +1,6 @@
 """Misleading sentences read in the answers this session changed (#35, round 5), each on the few lines that made it.
 
-- the opening's call chain between two sources other than the lead when a chain as long runs through the lead:
+- the opening's call chain between two later sources when a chain as long runs through better ones (the lead):
   asked how unchanged files are skipped, "`PlaylistFolderController` calls `updateFolder`" (a playlist folder)
   instead of "`SongService.createOrUpdateSongFromScan` calls `isFileModified`" (the lead);
 - a Java method's own head taken as a call by name: `User (+4)` (`getId`, `setId`, …) "is called by `BankAccount`",
@@ -128,11 +128,11 @@ def test_the_opening_chain_runs_through_the_lead_when_one_as_long_does() -> None
     )
 
 
-def test_of_chains_as_long_the_one_through_the_lead() -> None:
-    # steps 1 → 3 and 2 → 0: the first found does not hold the lead (step 0)
-    assert chains([0, 1, 2, 3], {(1, 3), (2, 0)}, 0) == [[2, 0]]
-    assert chains([0, 1, 2, 3], {(1, 3), (2, 0)}) == [[1, 3]]  # without a lead: the first found, as before
-    assert chains([0, 1, 2, 3], {(1, 3), (3, 2), (2, 0)}, 0) == [[1, 3, 2, 0]]  # a longer chain still wins
+def test_of_chains_as_long_the_one_of_the_better_sources() -> None:
+    # steps 1 → 3 and 2 → 0: the first found is of the later sources
+    assert chains([0, 1, 2, 3], {(1, 3), (2, 0)}) == [[2, 0]]
+    assert chains([0, 1, 2, 3, 4], {(1, 2), (4, 0)}) == [[1, 2]]  # the lead's, through a far source, is not
+    assert chains([0, 1, 2, 3], {(1, 3), (3, 2), (2, 0)}) == [[1, 3, 2, 0]]  # a longer chain still wins
 
 
 BANK_ACCOUNT = """package io.github.jhipster.sample.domain;

@@ -279,8 +279,7 @@ def explain(
         step.called_by = list(dict.fromkeys(step.called_by))
     _related(checker, ordered[: len(opened)], imports, ordered)
     _values(context, ordered[: len(opened)])
-    lead_at = ordered.index(opened[0]) if opened else None  # of chains as long, the lead's
-    chain, hops = _chain(ordered, chains(list(range(len(opened))), calls, lead_at))
+    chain, hops = _chain(ordered, chains(list(range(len(opened))), calls))
     extra = [hit for step in ordered for hit in step.repeats]
     extra += [Hit(r.chunk, 0.0, r.chunk.id) for step in ordered for r in step.related]
     extra += [Hit(v.chunk, 0.0, v.chunk.id) for step in ordered for v in step.values]

@@ -192,16 +192,17 @@ def flow_order(chunks: Sequence[Chunk], edges: set[tuple[int, int]]) -> list[int
     return order
 
 
-def chains(order: Sequence[int], edges: set[tuple[int, int]], through: int | None = None) -> list[list[int]]:
+def chains(order: Sequence[int], edges: set[tuple[int, int]]) -> list[list[int]]:
     """The longest call chain through the steps (deterministic), as step indexes; empty when nothing links. Of chains
-    as long, one through step ``through`` (the lead) first: a chain between two other sources tells another story
-    (a playlist folder's update, asked how unchanged files are skipped)."""
+    as long, the one of the steps first in ``order`` (the better sources): a chain between two later ones tells
+    another story (a playlist folder's update, asked how unchanged files are skipped, where the lead's caller
+    calls it)."""
     position = {step: n for n, step in enumerate(order)}
     best: list[int] = []
 
     def walk(path: list[int]) -> None:
         nonlocal best
-        if (len(path), through in path) > (len(best), through in best):
+        if (len(path), -sum(position[s] for s in path)) > (len(best), -sum(position[s] for s in best)):
             best = list(path)
         for nxt in sorted((b for a, b in edges if a == path[-1] and b not in path), key=position.get):
             walk([*path, nxt])
