@@ -7,7 +7,8 @@
   whose `public Long getId() {` defines its own `getId`;
 - a write each case of a dispatch repeats word for word, given as the step's end: "`_transform_action_data` stores
   with `UserStory.objects.filter(…).update(…)`" (only for `createCard` and two other action types), past the
-  caller's own write.
+  caller's own write;
+- a Java annotation said as a call: "`DeployController.stopServer` … calls `Log`" for `@Log("停止服务")` over it.
 """
 
 from __future__ import annotations
@@ -16,7 +17,7 @@ from codeqa.answer.context import AnswerContext
 from codeqa.answer.explanation.claims import ClaimChecker
 from codeqa.answer.explanation.endings import outcome_of
 from codeqa.answer.explanation.extractive import extractive_answer
-from codeqa.answer.explanation.flow import chains
+from codeqa.answer.explanation.flow import chains, find_uses
 from codeqa.records import Chunk, Hit
 
 SONG_HEAD = """<?php
@@ -243,3 +244,27 @@ def test_a_write_each_case_repeats_is_not_the_steps_end() -> None:
                       "TrelloImporter._import_action", "method", "service")  # fmt: skip
     own = outcome_of(importing, "TrelloImporter._import_action")  # a write made once still ends the step
     assert own is not None and own.verb == "stores with" and own.line == 407
+
+
+STOP_SERVER = """\t@Log("停止服务")
+\t@ApiOperation(value = "停止服务")
+\t@PostMapping(value = "/stopServer")
+\t@PreAuthorize("@el.check('deploy:edit')")
+\tpublic ResponseEntity<Object> stopServer(@Validated @RequestBody Deploy resources){
+\t\tString result = deployService.stopServer(resources);
+\t\treturn new ResponseEntity<>(result,HttpStatus.OK);
+\t}"""
+LOG = """@Target(ElementType.METHOD)
+@Retention(RetentionPolicy.RUNTIME)
+public @interface Log {
+    String value() default "";
+}"""
+
+
+def test_a_java_annotation_is_no_call() -> None:
+    controller = Chunk("eladmin-system/src/main/java/me/zhengjie/modules/maint/rest/DeployController.java", "java",
+                       151, 158, STOP_SERVER, "DeployController.stopServer", "method", "api")  # fmt: skip
+    log = Chunk("eladmin-logging/src/main/java/me/zhengjie/annotation/Log.java", "java", 27, 31, LOG, "Log",
+                "class", "other")  # fmt: skip
+    uses = find_uses(controller, log)
+    assert uses and uses[0].line == 151 and uses[0].verb == "uses"
