@@ -162,6 +162,14 @@ _OWN_DEFINITION = (
     # a Rails association or attribute of the caller's model (`belongs_to :inflow_transaction`)
     r"|\b(?:belongs_to|has_many|has_one|has_and_belongs_to_many|attribute|delegate)\s+:{name}\b"
 )
+# a method head in a language that writes the return type first (Java, C#: `public Long getId() {`, parameters
+# maybe going on below): a bare `getId()` in that class is its own method, and the head itself is no call
+_TYPED_HEAD = (
+    r"^\s*(?:(?:public|private|protected|internal|static|final|abstract|synchronized|default|override|virtual|"
+    r"async)\s+)*(?!(?:return|new|throw|else|await|yield|case)\b)[\w<>\[\],.?]+\s+{name}\s*"
+    r"\((?:[^;{{)]*\)\s*(?:throws\s+[\w.,\s]+)?\{{?|[^;{{)]*)\s*$"
+)
+TYPED_HEAD_LANGUAGES = frozenset({"java", "csharp", "c", "cpp"})
 # a binding inside a function body (`\t\tconst done = function (data) {`): no other file can call it
 _LOCAL_BINDING = r"^[ \t]+(?:const|let|var)\s+{name}\s*="
 _PHP_IMPORT = r"^\s*use\s+\\?(?P<path>[\w\\]+\\{name})\s*;"
@@ -194,6 +202,8 @@ def _bare_name_holds(user: Chunk, used: Chunk, name: str, use_text: str, user_fi
         return False
     if _bound_elsewhere(name, used, user_file):
         return False
+    if user.language in TYPED_HEAD_LANGUAGES and re.search(_TYPED_HEAD.format(name=escaped), user_file, re.M):
+        return False  # the caller's class defines the name: its bare call is its own (its head is no call)
     if user.language == "php" and re.search(_PHP_METHOD.format(name=escaped), used.text, re.MULTILINE):
         return False
     in_class = re.search(r"^\s*class\s", used.text, re.MULTILINE)

@@ -131,6 +131,25 @@ def _in_error_branch(body: Sequence[tuple[int, str]], position: int) -> bool:
     return False
 
 
+CASE_BLOCK = re.compile(r"^\s*(?:\}\s*)?(?:if|elif|elsif|else\s+if|else|case|when)\b")
+
+
+def _one_case_of_several(body: Sequence[tuple[int, str]], position: int) -> bool:
+    """Whether line ``position`` of ``body`` is a statement written again, word for word, elsewhere in the definition
+    and sits in a branch (``elif action['type'] == "createCard":``): each case's effect, not the step's."""
+    code = code_part(body[position][1]).strip()
+    if sum(1 for _, text in body if code_part(text).strip() == code) < 2:
+        return False
+    text = body[position][1]
+    indent = len(text) - len(text.lstrip())
+    for _, above in reversed(body[1:position]):
+        if not above.strip() or COMMENT.match(above):
+            continue
+        if len(above) - len(above.lstrip()) < indent:
+            return bool(CASE_BLOCK.match(above))
+    return False
+
+
 def outcome_of(chunk: Chunk, name: str, after: int = 0, *, api: bool = False, errors: bool = False) -> Outcome | None:
     """The success outcome in definition ``name`` of ``chunk`` (after file line ``after``): the first kind found of
     ``OUTCOME_KINDS``, its least-indented and then last line outside the error branches (and, asked about an API,
@@ -154,6 +173,8 @@ def outcome_of(chunk: Chunk, name: str, after: int = 0, *, api: bool = False, er
                 continue  # what happens when it works; asked about failing, the failure's answer (or its helper's)
             if GUARD.match(code):
                 continue
+            if verb not in ANSWERS and _one_case_of_several(body, position):
+                continue  # a write each case repeats (`createCard`, `copyCommentCard`) is no step's outcome
             if api and off_api_path(chunk, number):
                 continue
             said = _cut_short(text, code) if cut else text.strip()

@@ -50,6 +50,7 @@ RUBY_MEMBER_CALL = re.compile(r"(?:\.|::)([a-z_]\w*[?!]?)")
 ENTRY_STEMS = frozenset({"__init__", "index", "mod"})
 SIGNATURE = re.compile(r"^\s*(?:(?:export|public|private|protected|static|async|pub)\s+)*(?:def|func|fn|function)\b")
 RECEIVER = re.compile(r"(?<![\w.])([A-Z][\w]*(?:::[A-Z]\w*)*)\s*(?:\.|::|->)$")
+ANNOTATING_LANGUAGES = frozenset({"java", "kotlin", "scala", "csharp"})  # `@Name(…)` is metadata, not a call
 METHOD_HEAD = r"^\s*(?:(?:async|static|public|private|protected|override|get|set|function)\s+)*"
 
 
@@ -123,6 +124,8 @@ def find_uses(user: Chunk, used: Chunk, names: Sequence[str] | None = None) -> l
                 continue  # a definition of the name (its own, or a method of the same name), not a use
             verb = "calls" if match.group("call") else "uses"
             before = code[: match.start()].rstrip()
+            if before.endswith("@") and user.language in ANNOTATING_LANGUAGES:
+                verb = "uses"  # a Java annotation (`@Log("停止服务")`) marks the method: nothing calls `Log`
             member = before.endswith((".", "->", "::", "#"))
             receiver = RECEIVER.search(before) if member else None  # Sentry.set_user: only Sentry's set_user
             member_call = RUBY_MEMBER_CALL if user.language == "ruby" else MEMBER_CALL  # Ruby calls need no parens
@@ -193,13 +196,16 @@ def flow_order(chunks: Sequence[Chunk], edges: set[tuple[int, int]]) -> list[int
 
 
 def chains(order: Sequence[int], edges: set[tuple[int, int]]) -> list[list[int]]:
-    """The longest call chain through the steps (deterministic), as step indexes; empty when nothing links."""
+    """The longest call chain through the steps (deterministic), as step indexes; empty when nothing links. Of chains
+    as long, the one of the steps first in ``order`` (the better sources): a chain between two later ones tells
+    another story (a playlist folder's update, asked how unchanged files are skipped, where the lead's caller
+    calls it)."""
     position = {step: n for n, step in enumerate(order)}
     best: list[int] = []
 
     def walk(path: list[int]) -> None:
         nonlocal best
-        if len(path) > len(best):
+        if (len(path), -sum(position[s] for s in path)) > (len(best), -sum(position[s] for s in best)):
             best = list(path)
         for nxt in sorted((b for a, b in edges if a == path[-1] and b not in path), key=position.get):
             walk([*path, nxt])
