@@ -207,3 +207,23 @@ def test_index_and_update_on_one_source_at_once_take_turns_on_its_clone(tmp_path
     clones = sorted(p.name for p in settings.clones_dir.iterdir())
     assert len(clones) == 1 and not clones[0].startswith("."), clones  # no .partial / .old- leftovers
     assert not list((settings.home_dir / "locks").rglob("*.lock"))
+
+
+def test_what_a_killed_write_left_half_written_is_removed_by_the_next_open(tmp_path: Path, isolated_home: Path) -> None:
+    """A writer killed inside ``write_atomically`` (after opening ``live.partial``, before its rename) leaves that file
+    beside the marker, and ``file-state.json.partial`` in a generation folder: the next open removes both, and the
+    index answers as before (a CI run killed an update right there: ``['g5', 'live', 'live.partial']``)."""
+    work = tmp_path / "work"
+    work.mkdir()
+    git(work, "init", "-q", "-b", "main")
+    write_files(work, SAMPLE_FILES)
+    git(work, "add", "-A")
+    git(work, "commit", "-q", "-m", "initial")
+    settings = Settings(home=isolated_home)
+    index = Index.build(str(work), settings, name=NAME)
+    folder = collection_dir(settings, index.manifest.collection)
+    (folder / "live.partial").write_text(str(index.manifest.generation + 1)[:0])  # torn: empty
+    (folder / f"g{index.manifest.generation}" / "file-state.json.partial").write_text('{"version": 1, "fi')
+    assert needs_recovery(settings, index.manifest)
+    assert_clean(settings, reopened(settings))
+    assert not list(folder.rglob("*.partial"))

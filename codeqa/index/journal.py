@@ -23,11 +23,13 @@ import os
 import re
 import shutil
 from dataclasses import dataclass, field
+from pathlib import Path
 
 from codeqa.config import Settings
 from codeqa.store import Manifest, Store
 from codeqa.store.chroma import COLLECTION_PREFIX
 from codeqa.store.layout import (
+    PARTIAL_SUFFIX,
     collection_dir,
     generation_dir,
     generations,
@@ -113,7 +115,19 @@ def needs_recovery(settings: Settings, manifest: Manifest) -> bool:
     """Cheap (file system only): is there an unfinished update, or a generation folder the registry does not name?"""
     if (collection_dir(settings, manifest.collection) / JOURNAL_FILE).exists():
         return True
+    if _half_written(settings, manifest.collection):
+        return True
     return any(number != manifest.generation for number in generations(settings, manifest.collection))
+
+
+def _half_written(settings: Settings, collection: str) -> list[Path]:
+    """Files a killed ``write_atomically`` left before its rename (``live.partial``, ``file-state.json.partial``), in
+    the collection's folder and its generation folders."""
+    folder = collection_dir(settings, collection)
+    if not folder.is_dir():
+        return []
+    return [path for path in [*folder.glob(f"*{PARTIAL_SUFFIX}"), *folder.glob(f"g*/*{PARTIAL_SUFFIX}")]
+            if path.is_file()]  # fmt: skip
 
 
 def discard_collection(store: Store, settings: Settings, collection: str) -> bool:
@@ -143,6 +157,10 @@ def recover(store: Store, settings: Settings, name: str) -> bool:
             if number != live.generation:
                 drop_generation(settings, live.collection, number)
                 done = True
+    if live is not None:
+        for path in _half_written(settings, live.collection):
+            path.unlink(missing_ok=True)
+            done = True
     done = _drop_stray_folders(settings, name, live) or done
     return done
 

@@ -47,9 +47,12 @@ def generations(settings: Settings, collection: str) -> dict[int, Path]:
     return found
 
 
+PARTIAL_SUFFIX = ".partial"  # a file being written; a killed writer leaves it behind for the next open to remove
+
+
 def write_atomically(path: Path, text: str, *, durable: bool = False) -> None:
     """Replace ``path`` by ``text`` in one rename (``durable``: on disk before the rename, for journals)."""
-    partial = path.with_name(f"{path.name}.partial")
+    partial = path.with_name(f"{path.name}{PARTIAL_SUFFIX}")
     with partial.open("w") as handle:
         handle.write(text)
         if durable:
