@@ -23,7 +23,9 @@ from codeqa.symbols import qualified_names, short_name
 class Hierarchy(Protocol):
     """Which class a receiver declared as an interface can be (``implements.Implementations``)."""
 
-    def reaches(self, declared: str, user: Chunk, used: Chunk, owners: set[str], user_file: str) -> bool: ...
+    def reaches(
+        self, declared: str, method: str, user: Chunk, used: Chunk, owners: set[str], user_file: str
+    ) -> bool: ...
 
 
 CONSTRUCTORS = frozenset({"new"})  # Ruby's X.new runs X#initialize
@@ -88,7 +90,7 @@ def holds_by_name(user: Chunk, used: Chunk, use: Use, user_file: str, hierarchy:
         return True
     if receiver[:1].islower() and receiver.lower() in {owner.lower() for owner in owners}:
         return True
-    return _declared_as_owner(receiver, user, used, owners, user_file, hierarchy)
+    return _declared_as_owner(receiver, method, user, used, owners, user_file, hierarchy)
 
 
 def typed_receiver(user: Chunk, used: Chunk, use: Use, user_file: str, hierarchy: Hierarchy | None = None) -> bool:
@@ -101,18 +103,24 @@ def typed_receiver(user: Chunk, used: Chunk, use: Use, user_file: str, hierarchy
     if written is None:
         return False
     receiver = written.group("receiver").lstrip("$@")
-    return _declared_as_owner(receiver, user, used, _owners(used, method), user_file, hierarchy)
+    return _declared_as_owner(receiver, method, user, used, _owners(used, method), user_file, hierarchy)
 
 
 def _declared_as_owner(
-    receiver: str, user: Chunk, used: Chunk, owners: set[str], user_file: str, hierarchy: Hierarchy | None
+    receiver: str,
+    method: str,
+    user: Chunk,
+    used: Chunk,
+    owners: set[str],
+    user_file: str,
+    hierarchy: Hierarchy | None,
 ) -> bool:
     """``receiver`` is declared (``declared_types``) only as classes among ``owners``, each from ``used``'s file, or
     as interfaces whose one implementation is ``used``'s class (``hierarchy``)."""
     declared = declared_types(receiver, user.language, user_file)
     return bool(declared) and all(
         (t in owners and class_file(t, user, used, user_file))
-        or (hierarchy is not None and t not in owners and hierarchy.reaches(t, user, used, owners, user_file))
+        or (hierarchy is not None and t not in owners and hierarchy.reaches(t, method, user, used, owners, user_file))
         for t in declared
     )
 

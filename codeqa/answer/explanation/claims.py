@@ -84,9 +84,8 @@ class ClaimChecker:
             if proposed.verb == "calls":
                 self.tally.made.add(pair)
                 self.tally.verified.add(pair)
-                if not typed_receiver(
-                    user, used, proposed, self.file_text(user.path), self.hierarchy
-                ):  # else: by its declared class
+                typed = typed_receiver(user, used, proposed, self.file_text(user.path), self.hierarchy)
+                if not typed:  # else: by its declared class (or its interface's one implementation)
                     self.tally.by_name.add(pair)
             return proposed
         text = self.file_text(user.path)
@@ -108,9 +107,8 @@ class ClaimChecker:
         (``user.valid_password?``)."""
         file_text = self.file_text(user.path)
         named = bool(qualified_names(user.symbol))  # then a line outside its definitions is no use by them
-        if holds_by_name(user, used, proposed, file_text, self.hierarchy) and not (
-            named and _module_level(user, proposed.line)
-        ):
+        holds = holds_by_name(user, used, proposed, file_text, self.hierarchy)
+        if holds and not (named and _module_level(user, proposed.line)):
             return proposed
         uses = find_uses(user, used, names)
         for use in sorted(uses, key=lambda use: use.verb != "calls"):

@@ -15,7 +15,7 @@ import re
 from collections.abc import Callable
 
 from codeqa.answer.context import AnswerContext
-from codeqa.answer.explanation.byname import class_file
+from codeqa.answer.explanation.byname import _TYPED_HEAD, class_file
 from codeqa.records import Chunk
 
 # a class or interface head, up to its body (``{``) or the end of its line: ``public class DeployServiceImpl
@@ -29,6 +29,8 @@ _HEAD = re.compile(
 _PARENT = r"(?:\bimplements|\bextends|:|,)\s*(?:[\w$]+[.\\])*\\?{name}\b(?!\s*[.>])"
 # an implementation without a class name: Java ``new DeployService() {``, PHP ``new class … implements DeployService``
 _ANONYMOUS = r"\bnew\s+(?:[\w.]+\.)?{name}\s*(?:<[^>]*>)?\s*\([^;{{]*\)\s*\{{|\bnew\s+class\b[^{{;]*\b{name}\b"
+# a method's head, where one class may define several of a name (overloads)
+_OVERLOAD = {"java": _TYPED_HEAD, "kotlin": r"\bfun\s+(?:<[^>]*>\s*)?(?:[\w.]+\.)?{name}\s*\("}
 _LANGUAGES = frozenset({"java", "kotlin", "php", "typescript", "tsx"})
 
 
@@ -69,9 +71,10 @@ class Implementations:
                 declaring.setdefault(chunk.path, chunk)
         return sorted(found), list(declaring.values())
 
-    def reaches(self, declared: str, user: Chunk, used: Chunk, owners: set[str], user_file: str) -> bool:
-        """Whether a receiver declared as ``declared`` in ``user``'s file can only be ``used``'s class (see the
-        module docstring)."""
+    def reaches(self, declared: str, method: str, user: Chunk, used: Chunk, owners: set[str], user_file: str) -> bool:
+        """Whether ``method`` called on a receiver declared as ``declared`` in ``user``'s file can only be ``used``'s
+        (see the module docstring); not when ``used``'s file overloads it (Java's ``getTables()`` and
+        ``getTables(name, startEnd)``: which one a call runs is not read here)."""
         if user.language not in _LANGUAGES or used.language not in _LANGUAGES:
             return False
         implementers, declaring = self._read(declared)
@@ -83,5 +86,9 @@ class Implementations:
         interfaces = [chunk for chunk in declaring if class_file(declared, user, chunk, user_file)]
         if len(interfaces) != 1:
             return False  # the caller's name is no interface or abstract class of the index, or which one is unsure
+        implementation = self.file_text(used.path)
+        overload = _OVERLOAD.get(used.language)
+        if overload and len(re.findall(overload.format(name=re.escape(method)), implementation, re.MULTILINE)) > 1:
+            return False
         head = Chunk(used.path, used.language, 1, 1, "", owner, "class", used.layer)
-        return class_file(declared, head, interfaces[0], self.file_text(used.path))
+        return class_file(declared, head, interfaces[0], implementation)
