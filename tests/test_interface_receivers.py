@@ -11,6 +11,7 @@ from __future__ import annotations
 
 from codeqa.answer.context import AnswerContext
 from codeqa.answer.explanation.claims import ClaimChecker
+from codeqa.answer.explanation.implements import Implementations
 from codeqa.chunk import chunk_file
 from codeqa.config import Settings
 from codeqa.records import Chunk, Hit, SourceFile
@@ -245,3 +246,28 @@ def test_an_overloaded_implementation_is_not_reached() -> None:
     )
     assert files[impl].count("public String stopServer(") == 2
     assert _call(files, caller, impl, "stopServer") is None
+
+
+def test_what_counts_as_an_implementation() -> None:
+    """Kotlin objects, enums, anonymous classes and sub-interfaces count (each makes the one implementation unsure);
+    a generic argument (``Repo<DeployService>``) and a Kotlin constructor parameter's type do not."""
+    files = {
+        "src/Fakes.kt": "package com.acme\n\nobject FakeDeploy : DeployService {\n    override fun stop() = 1\n}\n",
+        "src/Mode.java": "package com.acme;\n\npublic enum Mode implements DeployService {\n    ON;\n}\n",
+        "src/Tasks.java": "package com.acme;\n\nclass Tasks {\n    Object t = new DeployService() {\n        int x;\n"
+        "    };\n}\n",
+        "src/Sub.java": "package com.acme;\n\npublic interface AuditedDeployService extends DeployService {\n}\n",
+        "src/Holder.java": "package com.acme;\n\npublic class Holder extends Repo<DeployService> {\n}\n",
+        "src/Runner.kt": "package com.acme\n\nclass Runner(private val deploy: DeployService) : Job {\n}\n",
+    }
+    chunks = []
+    for path, text in files.items():
+        language = "kotlin" if path.endswith(".kt") else "java"
+        chunks += chunk_file(SourceFile(path, language, text, len(text.encode())), SMALL)
+    hierarchy = Implementations(AnswerContext.from_chunks(chunks, []), files.__getitem__)
+    assert hierarchy.implementers("DeployService") == [
+        ("", "src/Tasks.java"),
+        ("AuditedDeployService", "src/Sub.java"),
+        ("FakeDeploy", "src/Fakes.kt"),
+        ("Mode", "src/Mode.java"),
+    ]

@@ -18,11 +18,12 @@ from codeqa.answer.context import AnswerContext
 from codeqa.answer.explanation.byname import _TYPED_HEAD, class_file
 from codeqa.records import Chunk
 
-# a class or interface head, up to its body (``{``) or the end of its line: ``public class DeployServiceImpl
-# implements DeployService {``, Kotlin ``class A(private val x: X) : B, C {``, PHP ``final class A extends B``
+# a class or interface head, up to its body (``{``) or a ``;``, over lines: ``public class DeployServiceImpl
+# implements DeployService {``, Kotlin ``class A(private val x: X) : B, C {`` (or ``object A : B``), PHP ``final class A
+# extends B``, an enum or record implementing an interface
 _HEAD = re.compile(
     r"^[^\S\n]*(?:(?:export|public|private|protected|internal|final|abstract|open|data|sealed|default|readonly|"
-    r"static)\s+)*(?P<kind>class|interface)\s+(?P<name>\w+)(?P<rest>[^{;]*)",
+    r"static)\s+)*(?P<kind>class|interface|enum|record|object)\s+(?P<name>\w+)(?P<rest>[^{;]*)",
     re.MULTILINE,
 )
 # {name} as a direct parent in the rest of a head (a generic argument ``Repo<DeployService>`` is none)
