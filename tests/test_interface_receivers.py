@@ -271,3 +271,22 @@ def test_what_counts_as_an_implementation() -> None:
         ("FakeDeploy", "src/Fakes.kt"),
         ("Mode", "src/Mode.java"),
     ]
+
+
+def test_a_receiver_of_the_class_itself_does_not_reach_an_overloaded_method() -> None:
+    caller, impl = f"{BASE}/rest/DeployController.java", f"{BASE}/service/impl/DeployServiceImpl.java"
+    files = dict(SPRING)
+    files[caller] = (
+        files[caller]
+        .replace(
+            "import com.acme.deploy.service.DeployService;", "import com.acme.deploy.service.impl.DeployServiceImpl;"
+        )
+        .replace("DeployService deployService", "DeployServiceImpl deployService")
+    )
+    assert _call(files, caller, impl, "stopServer") == "String result = deployService.stopServer(resources);"
+    files[impl] = files[impl].replace(
+        "    @Override\n    public String startServer(",
+        "    public String stopServer(Deploy resources, boolean force) {\n        return stopServer(resources);\n"
+        "    }\n\n    @Override\n    public String startServer(",
+    )
+    assert _call(files, caller, impl, "stopServer") is None

@@ -27,6 +27,8 @@ class Hierarchy(Protocol):
         self, declared: str, method: str, user: Chunk, used: Chunk, owners: set[str], user_file: str
     ) -> bool: ...
 
+    def overloaded(self, method: str, used: Chunk) -> bool: ...
+
 
 CONSTRUCTORS = frozenset({"new"})  # Ruby's X.new runs X#initialize
 SELF_RECEIVERS = frozenset({"this", "self", "static", "parent", "super", "cls", ""})
@@ -116,9 +118,12 @@ def _declared_as_owner(
     hierarchy: Hierarchy | None,
 ) -> bool:
     """``receiver`` is declared (``declared_types``) only as classes among ``owners``, each from ``used``'s file, or
-    as interfaces whose one implementation is ``used``'s class (``hierarchy``)."""
+    as interfaces whose one implementation is ``used``'s class (``hierarchy``); not through a method ``used``'s file
+    overloads (``hierarchy.overloaded``)."""
     declared = declared_types(receiver, user.language, user_file)
-    return bool(declared) and all(
+    if not declared or (hierarchy is not None and hierarchy.overloaded(method, used)):
+        return False
+    return all(
         (t in owners and class_file(t, user, used, user_file))
         or (hierarchy is not None and t not in owners and hierarchy.reaches(t, method, user, used, owners, user_file))
         for t in declared

@@ -87,9 +87,16 @@ class Implementations:
         interfaces = [chunk for chunk in declaring if class_file(declared, user, chunk, user_file)]
         if len(interfaces) != 1:
             return False  # the caller's name is no interface or abstract class of the index, or which one is unsure
-        implementation = self.file_text(used.path)
-        overload = _OVERLOAD.get(used.language)
-        if overload and len(re.findall(overload.format(name=re.escape(method)), implementation, re.MULTILINE)) > 1:
+        if self.overloaded(method, used):
             return False
         head = Chunk(used.path, used.language, 1, 1, "", owner, "class", used.layer)
-        return class_file(declared, head, interfaces[0], implementation)
+        return class_file(declared, head, interfaces[0], self.file_text(used.path))
+
+    def overloaded(self, method: str, used: Chunk) -> bool:
+        """Whether ``used``'s file defines ``method`` more than once (Java, Kotlin overloads): a call by name alone
+        may run either."""
+        overload = _OVERLOAD.get(used.language)
+        if overload is None:
+            return False
+        heads = re.findall(overload.format(name=re.escape(method)), self.file_text(used.path), re.MULTILINE)
+        return len(heads) > 1
