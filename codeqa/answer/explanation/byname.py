@@ -12,11 +12,23 @@ from __future__ import annotations
 import posixpath
 import re
 from pathlib import PurePosixPath
+from typing import Protocol
 
 from codeqa.answer.explanation.flow import Use
 from codeqa.languages import runtime
 from codeqa.records import Chunk
 from codeqa.symbols import qualified_names, short_name
+
+
+class Hierarchy(Protocol):
+    """Which class a receiver declared as an interface can be (``implements.Implementations``)."""
+
+    def reaches(
+        self, declared: str, method: str, user: Chunk, used: Chunk, owners: set[str], user_file: str
+    ) -> bool: ...
+
+    def overloaded(self, method: str, used: Chunk) -> bool: ...
+
 
 CONSTRUCTORS = frozenset({"new"})  # Ruby's X.new runs X#initialize
 SELF_RECEIVERS = frozenset({"this", "self", "static", "parent", "super", "cls", ""})
@@ -53,7 +65,7 @@ def _same_namespace(receiver: str, written: str, used: Chunk, user_file: str) ->
     return not wanted and bool(outer) and bool(re.search(rf"^\s*(?:module|class)\s+{outer}\b", user_file, re.M))
 
 
-def holds_by_name(user: Chunk, used: Chunk, use: Use, user_file: str) -> bool:
+def holds_by_name(user: Chunk, used: Chunk, use: Use, user_file: str, hierarchy: Hierarchy | None = None) -> bool:
     """Whether a link found by name alone (no resolver for the language) can stand: ``used`` runs in ``user``'s
     runtime, and a method reached through a receiver belongs to ``used`` (see the module docstring)."""
     if runtime(user.language) is None or runtime(user.language) != runtime(used.language):
@@ -80,25 +92,42 @@ def holds_by_name(user: Chunk, used: Chunk, use: Use, user_file: str) -> bool:
         return True
     if receiver[:1].islower() and receiver.lower() in {owner.lower() for owner in owners}:
         return True
-    return _declared_as_owner(receiver, user, used, owners, user_file)
+    return _declared_as_owner(receiver, method, user, used, owners, user_file, hierarchy)
 
 
-def typed_receiver(user: Chunk, used: Chunk, use: Use, user_file: str) -> bool:
+def typed_receiver(user: Chunk, used: Chunk, use: Use, user_file: str, hierarchy: Hierarchy | None = None) -> bool:
     """Whether the call's receiver is declared, in the caller's file, as ``used``'s own class from ``used``'s file
-    (``$this->auth->authenticate()`` with ``AuthenticationService $auth``): resolved, however many classes define
-    a method of that name."""
+    (``$this->auth->authenticate()`` with ``AuthenticationService $auth``), or as an interface whose one
+    implementation in the index is ``used``'s class (``hierarchy``): resolved, however many classes define a method
+    of that name."""
     method = short_name(use.name)
     written = re.search(_RECEIVER.format(name=re.escape(method)), use.text)
     if written is None:
         return False
     receiver = written.group("receiver").lstrip("$@")
-    return _declared_as_owner(receiver, user, used, _owners(used, method), user_file)
+    return _declared_as_owner(receiver, method, user, used, _owners(used, method), user_file, hierarchy)
 
 
-def _declared_as_owner(receiver: str, user: Chunk, used: Chunk, owners: set[str], user_file: str) -> bool:
-    """``receiver`` is declared (``declared_types``) only as classes among ``owners``, each from ``used``'s file."""
+def _declared_as_owner(
+    receiver: str,
+    method: str,
+    user: Chunk,
+    used: Chunk,
+    owners: set[str],
+    user_file: str,
+    hierarchy: Hierarchy | None,
+) -> bool:
+    """``receiver`` is declared (``declared_types``) only as classes among ``owners``, each from ``used``'s file, or
+    as interfaces whose one implementation is ``used``'s class (``hierarchy``); not through a method ``used``'s file
+    overloads (``hierarchy.overloaded``)."""
     declared = declared_types(receiver, user.language, user_file)
-    return bool(declared) and declared <= owners and all(_class_file(t, user, used, user_file) for t in declared)
+    if not declared or (hierarchy is not None and hierarchy.overloaded(method, used)):
+        return False
+    return all(
+        (t in owners and class_file(t, user, used, user_file))
+        or (hierarchy is not None and t not in owners and hierarchy.reaches(t, method, user, used, owners, user_file))
+        for t in declared
+    )
 
 
 # how a property, parameter or field declares its class, per language ({name}: the receiver): PHP
@@ -112,7 +141,7 @@ _DECLARED = {
 _DECLARED["tsx"] = _DECLARED["kotlin"] = _DECLARED["typescript"]
 
 
-def _class_file(name: str, user: Chunk, used: Chunk, user_file: str) -> bool:
+def class_file(name: str, user: Chunk, used: Chunk, user_file: str) -> bool:
     """Whether the class ``name`` in the caller's file is ``used``'s file's (two apps' ``AuthenticationService`` are
     told apart): by the caller's import of it, else the caller's own folder (PHP namespace, Java package) or file."""
     escaped = re.escape(name)

@@ -40,6 +40,7 @@ from codeqa.answer.explanation.endings import (
 )
 from codeqa.answer.explanation.explain import Explanation, Step
 from codeqa.answer.explanation.flow import Use, code_part
+from codeqa.answer.explanation.implements import Implementations
 from codeqa.answer.explanation.keylines import COMMENT, prose_lines, term_score
 from codeqa.answer.explanation.outcomes import quotable, whole
 from codeqa.answer.explanation.outline import display_name, holder_at
@@ -154,7 +155,10 @@ def _unique(explanation: Explanation, user: Chunk, use: Use, callee: Chunk) -> b
     if short in defined and len(context.definers.get(short.lower(), [])) == 1:
         return True
     chunks = context.file_chunks([user.path], limit=None).get(user.path, [])
-    return bool(chunks) and typed_receiver(user, callee, use, text_of(chunks))
+    if not chunks:
+        return False
+    hierarchy = Implementations(context, lambda path: text_of(context.file_chunks([path], limit=None).get(path, [])))
+    return typed_receiver(user, callee, use, text_of(chunks), hierarchy)
 
 
 def callee_outcome(

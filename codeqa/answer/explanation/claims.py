@@ -24,6 +24,7 @@ from dataclasses import dataclass, field, replace
 from codeqa.answer.context import AnswerContext
 from codeqa.answer.explanation.byname import holds_by_name, typed_receiver
 from codeqa.answer.explanation.flow import Use, find_uses, link
+from codeqa.answer.explanation.implements import Implementations
 from codeqa.answer.explanation.outline import holder_at
 from codeqa.chunk.resolve.calls import CallSite, call_sites, names_in, use_reaches
 from codeqa.chunk.tags import text_of
@@ -56,6 +57,7 @@ class ClaimChecker:
     def __init__(self, context: AnswerContext, texts: dict[str, str] | None = None) -> None:
         self.context = context
         self.tally = ClaimTally()
+        self.hierarchy = Implementations(context, self.file_text)  # a receiver declared as an interface
         self._texts: dict[str, str] = {} if texts is None else texts  # shared by checkers of one answer
 
     def file_text(self, path: str) -> str:
@@ -82,7 +84,8 @@ class ClaimChecker:
             if proposed.verb == "calls":
                 self.tally.made.add(pair)
                 self.tally.verified.add(pair)
-                if not typed_receiver(user, used, proposed, self.file_text(user.path)):  # else: by its declared class
+                typed = typed_receiver(user, used, proposed, self.file_text(user.path), self.hierarchy)
+                if not typed:  # else: by its declared class (or its interface's one implementation)
                     self.tally.by_name.add(pair)
             return proposed
         text = self.file_text(user.path)
@@ -104,12 +107,13 @@ class ClaimChecker:
         (``user.valid_password?``)."""
         file_text = self.file_text(user.path)
         named = bool(qualified_names(user.symbol))  # then a line outside its definitions is no use by them
-        if holds_by_name(user, used, proposed, file_text) and not (named and _module_level(user, proposed.line)):
+        holds = holds_by_name(user, used, proposed, file_text, self.hierarchy)
+        if holds and not (named and _module_level(user, proposed.line)):
             return proposed
         uses = find_uses(user, used, names)
         for use in sorted(uses, key=lambda use: use.verb != "calls"):
             candidate = Use(use.name.split("@", 1)[0], use.line, use.verb, use.text)
-            if (candidate != proposed and holds_by_name(user, used, candidate, file_text)
+            if (candidate != proposed and holds_by_name(user, used, candidate, file_text, self.hierarchy)
                     and not (named and _module_level(user, candidate.line))):  # fmt: skip
                 return candidate
         return None

@@ -138,7 +138,8 @@ class _Walker:
         if not self.errors and FAILING_NAME.search(short_name(use.name)):
             return None  # an error path (``throwFailedAuthenticationException``) is not what happens
         by_name = user.language not in RESOLVED_LANGUAGES or used.language not in RESOLVED_LANGUAGES
-        typed = by_name and typed_receiver(user, used, use, self._file(user))  # `$this->auth` of a declared class
+        hierarchy = self.checker.hierarchy  # `$this->auth` of a declared class, or its interface's one implementation
+        typed = by_name and typed_receiver(user, used, use, self._file(user), hierarchy)
         if by_name and not typed and not self._unique(use.name, used):
             return None  # by name, a method many classes define (``remove``, ``play``) may be any of them
         return Hop(user, used, use, by_name and not typed)
