@@ -387,3 +387,44 @@ def test_a_django_project_in_a_folder_imports_its_apps_from_beside_manage_py(tmp
     middleware = [r for r in range(len(table.paths)) if table.paths[r] == "netbox/netbox/middleware.py"]
     called = {table.paths[c] for r in middleware for c in graph_.callees(r)}
     assert {"netbox/utilities/api.py", "netbox/utilities/error_handlers.py"} <= called, called
+
+
+API_IN_A_FOLDER = {  # a FastAPI backend beside a frontend: every __init__.py empty, no manage.py, run from backend/
+    "README.md": "# Shop\n",
+    "frontend/src/main.ts": "export const app = 1;\n",
+    "backend/app/__init__.py": "",
+    "backend/app/main.py": "from app.api.routes import router\n\n\ndef create_app():\n    return router\n",
+    "backend/app/api/__init__.py": "",
+    "backend/app/api/routes.py": (
+        "from app.services.orders import place_order\n\nrouter = []\n\n\ndef checkout(cart):\n"
+        "    return place_order(cart)\n"
+    ),
+    "backend/app/services/__init__.py": "",
+    "backend/app/services/orders.py": "def place_order(cart):\n    return {'total': sum(cart)}\n",
+}
+
+
+def test_empty_package_markers_the_index_skips_still_make_their_folders_packages(tmp_path, settings):
+    """Empty files are not indexed, so without its ``__init__.py`` files ``backend/app`` looks like no package and
+    ``from app.api.routes import router`` resolved nowhere. The index hands the skipped markers to the resolver (and
+    the search files rebuilt from the store read them from the file state), so ``backend/`` is the package root."""
+    from codeqa.index import Index
+    from codeqa.index.mend import rebuild
+    from codeqa.store import Store
+    from tests.conftest import init_repo
+    from tests.helpers import build_index
+
+    repo = init_repo(tmp_path / "shop", dict(API_IN_A_FOLDER))
+    build_index(str(repo), settings, name="shop")
+    index = Index.open("shop", settings)
+    assert "backend/app/__init__.py" not in index.tags()  # empty: not indexed
+    expected = {
+        "backend/app/main.py": ("backend/app/api/routes.py",),
+        "backend/app/api/routes.py": ("backend/app/services/orders.py",),
+    }
+    assert {path: index.files.imports.files.get(path) for path in expected} == expected
+    table, graph = index.files.table, index.files.graph
+    routes = [r for r in range(len(table.paths)) if table.paths[r] == "backend/app/api/routes.py"]
+    assert {table.paths[c] for r in routes for c in graph.callees(r)} == {"backend/app/services/orders.py"}
+    rebuilt = rebuild(Store(settings), settings, index.manifest, index.embedder, None)  # from the store
+    assert {path: rebuilt.imports.files.get(path) for path in expected} == expected

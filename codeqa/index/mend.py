@@ -12,6 +12,7 @@ from pathlib import Path
 from codeqa.config import Settings
 from codeqa.embed import Embedder
 from codeqa.errors import DamagedSearchFilesError, DiskFullError, disk_full_message, is_disk_full
+from codeqa.index.freshness import load_state
 from codeqa.searchfiles import SearchFiles, forget_search_files, load_search_files, rebuild_search_files
 from codeqa.searchfiles.check import load_corpus
 from codeqa.store import Manifest, Store, manifest_dir
@@ -30,7 +31,9 @@ def rebuild(store: Store, settings: Settings, manifest: Manifest, embedder: Embe
     folder = manifest_dir(settings, manifest)
     what = f"{damage.path} {damage.why}" if damage is not None else f"the search files in {folder} are missing"
     try:
-        rebuild_search_files(store, manifest, folder, embedder)
+        state = load_state(settings, manifest)  # the files it skipped: their package markers guide import resolution
+        skipped = [path for path, (_, _, digest) in state.files.items() if not digest] if state is not None else []
+        rebuild_search_files(store, manifest, folder, embedder, skipped)
     except OSError as exc:
         if is_disk_full(exc, settings.home_dir):
             what = f"rebuilding the search files of {manifest.name} stopped"

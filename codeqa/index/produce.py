@@ -99,7 +99,8 @@ class Producer:
                         done, totals.chunks, totals.embedded, totals.carried)  # fmt: skip
         yield FINISHING
         started = time.perf_counter()
-        builder.finish(self.folder, self.embedder)
+        skipped = [path for path, (_, _, digest) in self.state.files.items() if not digest]  # package markers too
+        builder.finish(self.folder, self.embedder, skipped)
         save_state(self.folder, self.state)
         self.clock.add("store", started)
         totals.notices, totals.seconds = list(self.cache.notices), dict(self.clock.seconds)

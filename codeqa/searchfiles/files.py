@@ -21,6 +21,7 @@ from typing import TYPE_CHECKING, Protocol
 import numpy as np
 
 from codeqa.chunk.resolve import ImportGraph
+from codeqa.chunk.resolve.python import marker_tags
 from codeqa.chunk.tags import tag_chunks
 from codeqa.errors import DamagedSearchFilesError, StoreError
 from codeqa.records import Chunk, FileTags
@@ -49,8 +50,9 @@ if TYPE_CHECKING:
 
 VECTORS_FILE = "vectors.npy"
 META_FILE = "search-files.json"
-# bump when what is written here changes: older search files are rebuilt from the store (10: Python roots by manage.py)
-SEARCH_FILES_VERSION = 10
+# bump when what is written here changes: older search files are rebuilt from the store (10: Python roots by
+# manage.py; 11: empty package markers the index skipped guide Python import resolution)
+SEARCH_FILES_VERSION = 11
 CACHED_INDEXES = 3  # the default of Settings.open_indexes
 
 
@@ -136,10 +138,11 @@ class SearchFilesBuilder:
         """Tags of files whose chunks come later (search files rebuilt from the store tag whole files first)."""
         self._tags.add_tags(tags)
 
-    def finish(self, directory: Path, embedder: DocumentEmbedder | None = None) -> None:
-        """Write every search file; ``embedder`` embeds the file cards (without one, cards are the mean vectors)."""
+    def finish(self, directory: Path, embedder: DocumentEmbedder | None = None, skipped: Sequence[str] = ()) -> None:
+        """Write every search file; ``embedder`` embeds the file cards (without one, cards are the mean vectors);
+        ``skipped``: the files the index left out, of which import resolution reads the package markers."""
         directory.mkdir(parents=True, exist_ok=True)
-        self._tags.finish(directory)
+        self._tags.finish(directory, marker_tags(skipped))
         scopes = self._tags.scopes
         corpus = self._corpus.build()
         LexicalIndex(bm25_from_ids(corpus.lexical, corpus.vocab, k1=1.2, b=0.75), len(corpus)).save(directory / "bm25")
@@ -269,9 +272,11 @@ def _load_files(directory: Path, dimension: int | None) -> _Parts | None:
     return table, lexical, graph, vectors, file_index, imports
 
 
-def rebuild_search_files(store: Store, manifest: Manifest, directory: Path, embedder: DocumentEmbedder) -> None:
+def rebuild_search_files(
+    store: Store, manifest: Manifest, directory: Path, embedder: DocumentEmbedder, skipped: Sequence[str] = ()
+) -> None:
     """Write the search files of an index from the rows its collection holds (an index built on a shared Chroma
-    server by another machine has none here)."""
+    server by another machine has none here); ``skipped``: the files it left out (its file state's)."""
     forget_search_files(directory)
     rows: list[tuple[Chunk, np.ndarray]] = []
     for _, chunks, vectors in store.iter_records(manifest):
@@ -287,5 +292,5 @@ def rebuild_search_files(store: Store, manifest: Manifest, directory: Path, embe
         batch = rows[start : start + 2000]
         builder.add([chunk for chunk, _ in batch], np.asarray([vector for _, vector in batch], dtype=np.float32))
     with checked.staging(directory) as folder:  # moved into place file by file: readers never see half a file
-        builder.finish(folder, embedder)
+        builder.finish(folder, embedder, skipped)
     forget_search_files(directory)

@@ -12,7 +12,7 @@ standard library (not reported) or an external package.
 from __future__ import annotations
 
 import sys
-from collections.abc import Iterator, Mapping, Sequence
+from collections.abc import Iterable, Iterator, Mapping, Sequence
 
 from codeqa.chunk.resolve.project import RULES, Project, Resolution, first_file, join, parent
 from codeqa.chunk.resolve.scope import NameScope
@@ -85,6 +85,12 @@ def imports(tags: FileTags, project: Project) -> Iterator[Resolution]:
         folders = project.folders.get("python", {})
         internal = any(modules(root, top) or join(root, top) in folders for root in search)
         yield found, None if found or internal or top in _STDLIB else top
+
+
+def marker_tags(paths: Iterable[str]) -> list[FileTags]:
+    """Tags for the package markers among files the index skipped (an empty ``__init__.py`` is never indexed, yet it
+    makes its folder a package): empty, they only tell the resolver where the packages are."""
+    return [FileTags(path, "python") for path in paths if path.rpartition("/")[2] in _RULES["package_markers"]]
 
 
 def _with_entries(files: set[str], graph: Mapping[str, Sequence[str]]) -> frozenset[str]:
