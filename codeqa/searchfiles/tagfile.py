@@ -86,15 +86,13 @@ class TagCollector:
         package markers (empty ``__init__.py``), read by the resolver only."""
         for path, pieces in self._pieces.items():
             self.tags[path] = merge_pieces(pieces)
-        markers = [marker for marker in markers if marker.path not in self.tags and marker.path not in self._carried]
         graph = self._unchanged_graph()  # carried with the markers it was resolved with
         if graph is None:
             graph = resolve_imports([*self.tags.values(), *(s.for_resolution(p) for p, s in self._carried.items()),
                                      *markers])  # fmt: skip
         scoped = [s.for_resolution(p) if p.endswith(PYTHON_FILES) else s.get(p)  # JS scopes read references
                   for p, s in self._carried.items() if p.endswith(SCOPED_FILES)]  # fmt: skip
-        scopes = name_scopes([*self.tags.values(), *scoped, *markers], graph)  # Python, JS/TS, PHP, Ruby have one
-        self.scopes = {path: scope for path, scope in scopes.items() if path not in {m.path for m in markers}}
+        self.scopes = name_scopes([*self.tags.values(), *scoped, *markers], graph)  # Python, JS/TS, PHP, Ruby files
         lines = {path: _line(item) for path, item in self.tags.items()}
         lines.update({path: stored.lines[path] for path, stored in self._carried.items()})
         _save(directory, lines, graph)
