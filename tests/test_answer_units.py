@@ -331,6 +331,11 @@ def test_remote_endpoint_is_flagged_as_leaving_the_machine(settings: Settings):
         ('log.Printf("%s", path)', True),
         ('Rails.logger.info("#{current_user&.id}")', True),
         ("Log.d(TAG, message)", True),
+        ("Log::error('Sync failed', ['id' => $id]);", True),  # Laravel's facade
+        ("\\Log::channel('audit')->info($event);", True),
+        ("logger()->warning('Token expired');", True),
+        ("$this->logger->info('User {id} signed in', ['id' => $user->id]);", True),
+        ("Log::shouldReceive('error')", False),
         ('log("logins", "[{date}] {ip} - {name} logged in")', True),
         ("logger.token('short-date', () => {", False),  # defines a morgan token: configures, writes nothing
         ("logger.setLevel(logging.INFO)", False),

@@ -201,8 +201,8 @@ QUIET = re.compile(  # lines that play no role: comments, imports, declarations,
     r"|^\s*[{}()\[\];,]*\s*$|^\s*(?:end|else|try|begin|do|pass|\}\s*else\s*\{)\s*[:{]?\s*$"
 )
 LOG = re.compile(  # a log, metric or print call: quiet, unless the question is about logging
-    r"^\s*(?:[\w.]*\b(?:log(?:ger)?|Log|logging|console|slog|statsd|stdout|stderr|print|println|printf|puts|p|pp|"
-    r"fmt\.Print\w*)\b(?!\s*[-+|&]?=)\s*(?:\.\s*\w+\s*)?[.(\s])"
+    r"^\s*(?:(?:\\|\$this->|\$)?[\w.]*\b(?:log(?:ger)?|Log|logging|console|slog|statsd|stdout|stderr|print|println|printf|puts|p|pp|"
+    r"fmt\.Print\w*)\b(?!\s*[-+|&]?=)\s*(?:(?:\.|::)\s*\w+\s*)?(?:[.(\s]|::|->))"
 )
 LOGGING_INTENTS = frozenset({"logging"})
 LOG_ROLE = LineRole("log", LOG, 0.8)

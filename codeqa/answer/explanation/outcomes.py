@@ -42,7 +42,8 @@ OUTCOMES = (
         r"\b(?:session|cookies|Current)\b[\[.][^=(]*=[^=]|\.(?:save|create|insert|update|commit|persist|"
         r"increment!?|update_columns?|insertOne|updateOne)!?\(|\.(?:save|create|update)!?(?:\s|$)")),
     ("logs with", re.compile(  # a call that writes a log line: not one that configures the logger (`logger.token`)
-        r"\b(?:log(?:ger)?|Log|Rails\.logger|console|slog)\.(?:info|warn|warning|error|debug|log|trace|fatal|"
+        r"\b(?:log(?:ger)?|Log|Rails\.logger|console|slog)(?:\.|::|->|\(\)->|::channel\([^()]*\)->)(?:info|warn|"
+        r"warning|error|debug|log|trace|fatal|alert|emergency|"
         r"critical|exception|notice|verbose|Info|Warn|Error|Debug|Print|Printf|Println|Fatal|Fatalf)\w*\(|"
         r"\bLog\.[deiwv]\(|(?<![\w.])log\(")),
 )  # fmt: skip
