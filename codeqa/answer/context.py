@@ -9,7 +9,7 @@ graph neighbours of a chunk, and which of a few files import which (the import g
 from __future__ import annotations
 
 import re
-from collections.abc import Callable, Mapping, Sequence
+from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from pathlib import PurePosixPath
 
@@ -43,6 +43,7 @@ class AnswerContext:
     definers: dict[str, list[int]] = field(default_factory=dict)  # lower-cased defined name → rows
     lexical: LexicalIndex | None = None  # which rows hold an identifier (None: search the texts in memory)
     file_imports: Mapping[str, tuple[str, ...]] = field(default_factory=dict)  # file → files it imports
+    pieces: dict[str, tuple[str, ...]] = field(default_factory=dict)  # a joined definition's id → its pieces' ids
     _fetched: dict[str, Chunk] = field(default_factory=dict)
 
     def __post_init__(self) -> None:
@@ -83,7 +84,28 @@ class AnswerContext:
 
     # -- lookups ----------------------------------------------------------------------------------------------------
     def row_of(self, chunk: Chunk) -> int | None:
-        return self.table.rows_by_id().get(chunk.id)
+        """The chunk's row (a joined definition's: its first piece's)."""
+        rows = self.rows_of(chunk)
+        return rows[0] if rows else None
+
+    def rows_of(self, chunk: Chunk) -> list[int]:
+        """The rows of ``chunk``: one, or the pieces of a definition the pool joined (``pieces.join_pieces``)."""
+        by_id = self.table.rows_by_id()
+        ids = self.pieces.get(chunk.id, (chunk.id,))
+        return [row for row in (by_id.get(one) for one in ids) if row is not None]
+
+    def part_texts(self, chunk: Chunk) -> list[str]:
+        """The texts of the pieces a joined definition holds, else the chunk's own: how strongly a chunk answers is
+        judged piece by piece, so joining two pieces shows more of a definition without making it weigh more."""
+        rows = self.rows_of(chunk) if chunk.id in self.pieces else []
+        if not rows:
+            return [chunk.text]
+        lines = chunk.text.split("\n")
+        return ["\n".join(lines[self.table.starts[r] - chunk.start_line : self.table.ends[r] - chunk.start_line + 1])
+                for r in rows]  # fmt: skip
+
+    def held_pieces(self) -> set[str]:
+        return {piece for pieces in self.pieces.values() for piece in pieces}
 
     def row_of_location(self, chunk: Chunk) -> int | None:
         """The row of the indexed chunk holding ``chunk``'s lines (``chunk`` may be a part of it)."""
@@ -141,24 +163,22 @@ class AnswerContext:
         }  # fmt: skip
 
     def neighbours(self, chunk: Chunk) -> tuple[list[int], list[int]]:
-        """(callers, callees) rows of ``chunk`` in the symbol graph, in scope, tests and docs last."""
-        row = self.row_of(chunk)
-        if row is None:
-            return [], []
-        callers = [r for r in self.graph.callers(row) if r != row and self.in_scope(r)]
-        callees = [r for r in self.graph.callees(row) if r != row and self.in_scope(r)]
+        """(callers, callees) rows of ``chunk`` in the symbol graph, in scope, tests and docs last (a joined
+        definition's: its first piece's, then the next piece's)."""
+        own = self.rows_of(chunk)
+        late = {"test": 2, "docs": 2}
 
-        def order(rows: list[int]) -> list[int]:
-            late = {"test": 2, "docs": 2}
-            return sorted(rows, key=lambda r: (late.get(self.table.layers[r], 0), self.table.paths[r], r))
+        def order(rows: Iterable[int]) -> list[int]:
+            kept = [r for r in rows if r not in own and self.in_scope(r)]
+            return sorted(kept, key=lambda r: (late.get(self.table.layers[r], 0), self.table.paths[r], r))
 
-        return order(callers), order(callees)
+        callers = [r for row in own for r in order(self.graph.callers(row))]
+        callees = [r for row in own for r in order(self.graph.callees(row))]
+        return list(dict.fromkeys(callers)), list(dict.fromkeys(callees))
 
     def has_edge(self, user: Chunk, used: Chunk) -> bool:
-        a, b = self.row_of(user), self.row_of(used)
-        if a is None or b is None:
-            return False
-        return b in self.graph.callees(a)
+        used_rows = set(self.rows_of(used))
+        return any(not used_rows.isdisjoint(self.graph.callees(row)) for row in self.rows_of(user))
 
     def imports(self, paths: Sequence[str]) -> dict[str, set[str]]:
         """Which files each of ``paths`` imports, and what the package entries among them re-export."""

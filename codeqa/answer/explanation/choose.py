@@ -73,11 +73,11 @@ def select_sources(terms: Terms, context: AnswerContext, limit: int, max_files: 
 
     def weight(chunk: Chunk) -> float:
         bonus = 1.0 if chunk.id in first_in_file else 0.5 if chunk.id in position else 0.0
-        return evidence(terms, chunk.text, top=CHUNK_EVIDENCE_LINES) + bonus
+        return max(evidence(terms, text, top=CHUNK_EVIDENCE_LINES) for text in context.part_texts(chunk)) + bonus
 
     ranked: dict[str, list[Chunk]] = {}
     for path in files:
-        candidates = by_file.get(path) or pooled.get(path, [])
+        candidates = _with_joined(by_file.get(path) or pooled.get(path, []), pooled.get(path, []), context.pieces)
         ranked[path] = sorted(candidates, key=lambda c: (-weight(c), position.get(c.id, len(position)), c.start_line))
     chosen = {path: chunks[:1] for path, chunks in ranked.items() if chunks}
     spare = limit - sum(len(chunks) for chunks in chosen.values())
@@ -101,6 +101,15 @@ def select_sources(terms: Terms, context: AnswerContext, limit: int, max_files: 
             picked.append(hit.chunk)
     scores = {hit.chunk.id: hit.score for hit in context.pool}
     return [Hit(chunk, scores.get(chunk.id, 0.0), chunk.id) for chunk in picked[:limit]]
+
+
+def _with_joined(chunks: list[Chunk], pooled: list[Chunk], pieces: dict[str, tuple[str, ...]]) -> list[Chunk]:
+    """A file's chunks with the pieces of a definition the pool joined replaced by the joined chunk."""
+    joined = [chunk for chunk in pooled if chunk.id in pieces]
+    if not joined:
+        return chunks
+    held = {piece for chunk in joined for piece in pieces[chunk.id]}
+    return sorted([*(c for c in chunks if c.id not in held), *joined], key=lambda c: c.start_line)
 
 
 def _neighbour_chunks(context: AnswerContext, hits: Sequence[Hit]) -> list[Chunk]:
@@ -149,7 +158,8 @@ def candidates(
 ) -> list[Candidate]:
     """The sources to choose from, best first (see the module docstring)."""
     file_rank = {path: n for n, path in enumerate(context.files)}
-    seen = {hit.chunk.id for hit in base}
+    held = context.held_pieces()  # a piece of a definition the pool joined is read in the joined chunk
+    seen = {hit.chunk.id for hit in base} | held
     found = [Candidate(hit, 0.0, matches_in(hit.chunk, conventions, intents), 0, True) for hit in base]
     if intents:
         others: list[Chunk] = [hit.chunk for hit in context.pool if hit.chunk.id not in seen]
@@ -170,8 +180,10 @@ def candidates(
         found += _handlers(context, conventions, intents, found)
     entry = entry_candidates(terms, context, conventions, intents, found)
     found += [c for c in entry if all(c is not f for f in found)]
+    found = [c for c in found if c.chunk.id not in held]
     for candidate in found:
-        candidate.evidence = evidence(terms, candidate.chunk.text, top=CHUNK_EVIDENCE_LINES)
+        texts = context.part_texts(candidate.chunk)
+        candidate.evidence = max(evidence(terms, text, top=CHUNK_EVIDENCE_LINES) for text in texts)
         candidate.file_rank = file_rank.get(candidate.chunk.path, len(file_rank))
     _discount_repeats(found)
     top_evidence = max((c.evidence for c in found), default=0.0) or 1.0

@@ -161,8 +161,8 @@ def _related(
     checker: ClaimChecker, steps: list[Step], imports: dict[str, set[str]], shown: Sequence[Step] = ()
 ) -> None:
     """Callers and callees outside the answer, checked in the code, at most ``RELATED_PER_STEP`` per step."""
-    inside, context = {step.chunk.id for step in [*steps, *shown]}, checker.context
-    total = 0
+    inside, context, total = {step.chunk.id for step in [*steps, *shown]}, checker.context, 0
+    inside |= {piece for one in list(inside) for piece in context.pieces.get(one, ())}  # a joined definition's
     for step in sorted(steps, key=lambda s: s.rank):
         callers, callees = context.neighbours(step.chunk)
         rows = [("called_by", r) for r in callers[:RELATED_CANDIDATES]]

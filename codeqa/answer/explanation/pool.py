@@ -10,6 +10,7 @@ from __future__ import annotations
 
 from codeqa.answer.context import AnswerContext
 from codeqa.answer.explanation.explain import Explanation, explain
+from codeqa.answer.explanation.pieces import join_pieces
 from codeqa.index import Index
 from codeqa.retrieve import Filters, retrieve
 from codeqa.retrieve.catalogs import asks_for_translations, catalog_paths
@@ -31,7 +32,9 @@ def explain_index(index: Index, question: str, query: str, filters: Filters | No
     if not files:
         return None
     mask_of = filters.mask if filters is not None and filters.active else None
+    hits, pieces = join_pieces(hits, index.files.table)
     context = AnswerContext.from_index(index, hits, files, mask_of)
+    context.pieces = pieces
     explanation = explain(pool.question or query, context, limit=k)
     explanation.question = question
     return explanation

@@ -169,6 +169,7 @@ class _Walker:
         _, rows = self.context.neighbours(chunk)
         rows = [r for r in rows if self.context.table.layers[r] not in SKIPPED_LAYERS][:CALLEES_LOOKED_AT]
         pooled = {hit.chunk.id for hit in self.context.pool}
+        pooled |= self.context.held_pieces()  # the pieces of a joined definition
         found = [c for c in self.context.chunks(rows) if c.id not in seen
                  and (c.id in pooled or evidence(self.terms, c.text) > 0)]  # on the question's topic  # fmt: skip
         found.sort(key=lambda c: (not _ends_somewhere(c), -_relevance(self.terms, c)))  # where something happens
