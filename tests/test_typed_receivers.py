@@ -201,6 +201,11 @@ def _chunk(path: str, language: str, symbol: str, text: str) -> Chunk:
         ("java", "userService", "private final UserService userService;", {"UserService"}),
         ("java", "users", "private final List<User> users;", set()),
         ("ruby", "auth", "def initialize(auth)", set()),  # Ruby declares no types
+        ("go", "s", "func (s *Server) errorHandler(err error, ctx echo.Context) {", {"Server"}),  # a receiver
+        ("go", "store", "type handler struct {\n\tstore  *storage.Storage\n}", {"Storage"}),  # a field
+        ("go", "pool", "func New(store *storage.Storage, pool *worker.Pool) *handler {", {"Pool"}),  # a parameter
+        ("go", "h", "\th := &handler{store: store}", {"handler"}),  # unexported
+        ("go", "user", "\tuser, err := h.store.UserByID(id)", set()),  # a result says no type here
     ],
 )
 def test_a_receiver_is_declared_as_its_class(language: str, receiver: str, text: str, expected: set[str]) -> None:
@@ -245,6 +250,26 @@ def test_typescript_and_java_receivers_follow_the_import() -> None:
             path, "java", "UserService.findOne", "public class UserService {\n  public User findOne(Long id) {"
         )
         assert typed_receiver(caller, callee, Use("findOne", 1, "calls", line), java_file) is holds, path
+
+
+def test_go_receivers_follow_the_package_the_file_imports() -> None:
+    go_file = (
+        'package api\n\nimport (\n\t"net/http"\n\n\t"miniflux.app/v2/internal/storage"\n)\n\n'
+        "type handler struct {\n\tstore *storage.Storage\n}\n\n"
+        "func (h *handler) getUser(w http.ResponseWriter, r *http.Request) {\n"
+        "\tuser, err := h.store.UserByID(1)\n\th.writeUser(w, user)\n}\n"
+    )
+    caller = _chunk("internal/api/user.go", "go", "handler.getUser", go_file)
+    line = "user, err := h.store.UserByID(1)"
+    for path, holds in (("internal/storage/user.go", True), ("internal/legacy/storage/user.go", False)):
+        callee = _chunk(
+            path, "go", "Storage.UserByID", "func (s *Storage) UserByID(userID int64) (*model.User, error) {"
+        )
+        assert typed_receiver(caller, callee, Use("UserByID", 1, "calls", line), go_file) is holds, path
+    own = "h.writeUser(w, user)"  # the method's own receiver: a method of the same type, in the same package
+    for path, holds in (("internal/api/response.go", True), ("internal/ui/response.go", False)):
+        callee = _chunk(path, "go", "handler.writeUser", "func (h *handler) writeUser(w http.ResponseWriter, u any) {")
+        assert holds_by_name(caller, callee, Use("writeUser", 1, "calls", own), go_file) is holds, path
 
 
 def test_a_sign_in_flow_through_an_injected_service_ends_where_the_token_is_issued(apps_settings: Settings) -> None:

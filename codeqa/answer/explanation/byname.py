@@ -139,6 +139,12 @@ _DECLARED = {
     "java": r"(?<![\w.])(?P<type>[A-Z]\w*)\s+{name}\s*[;=,)]",
 }
 _DECLARED["tsx"] = _DECLARED["kotlin"] = _DECLARED["typescript"]
+# Go: a method's receiver `func (s *Server)`, a parameter, struct field or var `store *storage.Storage`, a composite
+# literal `h := &handler{…}` (Go's types may be lower-case: unexported)
+_DECLARED["go"] = (
+    r"\(\s*{name}\s+\*?(?P<type>\w+)\s*\)|(?:^|[(,]|\bvar\b)[ \t]*{name}[ \t]+\*?(?:\w+\.)?(?P<type2>\w+)\b(?![.(])|"
+    r"(?<![\w.]){name}\s*:=\s*&?(?:\w+\.)?(?P<type3>\w+)\{{"
+)
 
 
 def class_file(name: str, user: Chunk, used: Chunk, user_file: str) -> bool:
@@ -151,6 +157,8 @@ def class_file(name: str, user: Chunk, used: Chunk, user_file: str) -> bool:
         if found is None:
             return PurePosixPath(used.path).parent == PurePosixPath(user.path).parent
         return stem.lower().endswith("/".join(part.lower() for part in found.group("path").split("\\")[-2:]))
+    if user.language == "go":
+        return _go_package(name, user, used, user_file)
     if user.language in ("java", "kotlin"):
         found = re.search(rf"^\s*import\s+(?P<path>[\w.]+\.{escaped})\s*;?\s*$", user_file, re.MULTILINE)
         if found is None:
@@ -167,13 +175,29 @@ def class_file(name: str, user: Chunk, used: Chunk, user_file: str) -> bool:
     return bool(tail) and (stem.endswith("/" + tail) or stem == tail or stem.endswith(f"/{tail}/index"))
 
 
+def _go_package(name: str, user: Chunk, used: Chunk, user_file: str) -> bool:
+    """Go: a type written with its package (`*storage.Storage`) is in the folder its import names (the import path's
+    last two parts, `…/internal/storage`); a bare type is of the caller's own package, its folder."""
+    folder = PurePosixPath(used.path).parent.as_posix()
+    aliases = set(re.findall(rf"(?<![\w.])(\w+)\.{re.escape(name)}\b", user_file))
+    if not aliases:
+        return folder == PurePosixPath(user.path).parent.as_posix()
+    imported = re.findall(r'^\s*(?:import\s+)?(?:(\w+)\s+)?"([^"]+)"', user_file, re.MULTILINE)
+    for alias in aliases:
+        paths = [path for named, path in imported if (named or path.rsplit("/", 1)[-1]) == alias]
+        if len(paths) != 1 or not ("/" + folder).endswith("/" + "/".join(paths[0].split("/")[-2:])):
+            return False
+    return True
+
+
 def declared_types(receiver: str, language: str | None, user_file: str) -> set[str]:
     """The classes ``receiver`` is declared as in the caller's file (a typed property, parameter or field); empty
     where the language declares none or the file does not declare it."""
     pattern = _DECLARED.get(language or "")
     if pattern is None:
         return set()
-    return {m.group("type") for m in re.finditer(pattern.format(name=re.escape(receiver)), user_file, re.MULTILINE)}
+    found = re.finditer(pattern.format(name=re.escape(receiver)), user_file, re.MULTILINE)
+    return {next(group for group in m.groups() if group) for m in found}
 
 
 # the caller's class extends or mixes in {owner}: `extends`, an indented PHP trait `use`, Ruby `include` or `<`,
@@ -211,7 +235,7 @@ def _owners(used: Chunk, method: str) -> set[str]:
     whole class (a method of the chunk is no owner: `family.destroy` is not a call on the chunk's `family` method)."""
     owners = {q.rpartition(".")[0].rpartition(".")[2] if q.rpartition(".")[2] == method else q.rpartition(".")[2]
               for q in qualified_names(used.symbol)}  # fmt: skip
-    return {owner for owner in owners if owner[:1].isupper()}
+    return {owner for owner in owners if owner[:1].isupper() or (used.language == "go" and owner)}  # Go: unexported
 
 
 # an instance method inside a class: Ruby `  def mail` (not `def self.mail`), a PHP method
