@@ -272,6 +272,25 @@ def test_go_receivers_follow_the_package_the_file_imports() -> None:
         assert holds_by_name(caller, callee, Use("writeUser", 1, "calls", own), go_file) is holds, path
 
 
+def test_go_package_calls_follow_the_import_and_a_bare_call_is_never_a_method() -> None:
+    go_file = (
+        'package auth\n\nimport (\n\t"errors"\n\n\t"github.com/acme/gists/internal/db"\n)\n\n'
+        "func TryAuthentication(username, password string) (*db.User, error) {\n"
+        "\tuser, err := db.GetUserByUsername(username)\n\treturn user, err\n}\n"
+    )
+    caller = _chunk("internal/auth/try_login.go", "go", "TryAuthentication", go_file)
+    line = "user, err := db.GetUserByUsername(username)"
+    for path, holds in (("internal/db/user.go", True), ("internal/legacy/db/user.go", False)):
+        callee = _chunk(path, "go", "GetUserByUsername", "func GetUserByUsername(username string) (*User, error) {")
+        use = Use("GetUserByUsername", 1, "calls", line)
+        assert holds_by_name(caller, callee, use, go_file) is holds, path
+        assert typed_receiver(caller, callee, use, go_file) is holds, path
+    chained = "\t\tCreate(&ActionLock{Action: action}).Error; err != nil {"  # gorm's, its receiver a line above
+    locks = _chunk("internal/db/action_lock.go", "go", "AcquireLock", "func AcquireLock() {\n" + chained)
+    method = _chunk("internal/db/gist.go", "go", "Gist.Create", "func (gist *Gist) Create() error {")
+    assert not holds_by_name(locks, method, Use("Create", 2, "calls", chained), locks.text)
+
+
 def test_a_sign_in_flow_through_an_injected_service_ends_where_the_token_is_issued(apps_settings: Settings) -> None:
     result = ask_named("tokens", "How does user authentication flow through the system?", apps_settings,
                        backend="none").result()  # fmt: skip

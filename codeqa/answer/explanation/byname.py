@@ -85,6 +85,8 @@ def holds_by_name(user: Chunk, used: Chunk, use: Use, user_file: str, hierarchy:
         )
     if not re.search(_DEFINES.format(name=re.escape(method)), used.text, re.MULTILINE):
         return False  # the receiver's method is not in the lines cited for it (a framework's, or another piece's)
+    if user.language == "go" and (imported := _go_imported(receiver, used, user_file)) is not None:
+        return imported  # `db.GetUserById(…)`: a function of the package the file imports as `db`
     if receiver in SELF_RECEIVERS:  # in B's own file, or the caller's class extends or mixes in B's class
         return used.path == user.path or any(re.search(_INHERITS.format(owner=re.escape(owner)), user_file, re.M)
                                              for owner in owners)  # fmt: skip
@@ -105,6 +107,8 @@ def typed_receiver(user: Chunk, used: Chunk, use: Use, user_file: str, hierarchy
     if written is None:
         return False
     receiver = written.group("receiver").lstrip("$@")
+    if user.language == "go" and _go_imported(receiver, used, user_file):
+        return True
     return _declared_as_owner(receiver, method, user, used, _owners(used, method), user_file, hierarchy)
 
 
@@ -120,7 +124,10 @@ def _declared_as_owner(
     """``receiver`` is declared (``declared_types``) only as classes among ``owners``, each from ``used``'s file, or
     as interfaces whose one implementation is ``used``'s class (``hierarchy``); not through a method ``used``'s file
     overloads (``hierarchy.overloaded``)."""
-    declared = declared_types(receiver, user.language, user_file)
+    # Go reuses short names (`s` a *Server here, a string there): the caller's own lines first, then its file
+    declared = (user.language == "go" and declared_types(receiver, "go", user.text)) or declared_types(
+        receiver, user.language, user_file
+    )
     if not declared or (hierarchy is not None and hierarchy.overloaded(method, used)):
         return False
     return all(
@@ -175,6 +182,17 @@ def class_file(name: str, user: Chunk, used: Chunk, user_file: str) -> bool:
     return bool(tail) and (stem.endswith("/" + tail) or stem == tail or stem.endswith(f"/{tail}/index"))
 
 
+_GO_IMPORT_BLOCK = re.compile(r"^import\s*\((.*?)^\)", re.MULTILINE | re.DOTALL)
+_GO_IMPORT = re.compile(r'^\s*(?:import\s+)?(?:(\w+)\s+)?"([^"]+)"\s*$', re.MULTILINE)
+
+
+def _go_imports(user_file: str) -> list[tuple[str, str]]:
+    """(name, path) of each package a Go file imports: the alias, else the path's last part."""
+    blocks = "\n".join(m.group(1) for m in _GO_IMPORT_BLOCK.finditer(user_file))
+    lines = blocks + "\n" + "\n".join(re.findall(r'^import\s+(?:\w+\s+)?"[^"]+"\s*$', user_file, re.MULTILINE))
+    return [(named or path.rsplit("/", 1)[-1], path) for named, path in _GO_IMPORT.findall(lines)]
+
+
 def _go_package(name: str, user: Chunk, used: Chunk, user_file: str) -> bool:
     """Go: a type written with its package (`*storage.Storage`) is in the folder its import names (the import path's
     last two parts, `…/internal/storage`); a bare type is of the caller's own package, its folder."""
@@ -182,12 +200,22 @@ def _go_package(name: str, user: Chunk, used: Chunk, user_file: str) -> bool:
     aliases = set(re.findall(rf"(?<![\w.])(\w+)\.{re.escape(name)}\b", user_file))
     if not aliases:
         return folder == PurePosixPath(user.path).parent.as_posix()
-    imported = re.findall(r'^\s*(?:import\s+)?(?:(\w+)\s+)?"([^"]+)"', user_file, re.MULTILINE)
+    imported = _go_imports(user_file)
     for alias in aliases:
-        paths = [path for named, path in imported if (named or path.rsplit("/", 1)[-1]) == alias]
+        paths = [path for named, path in imported if named == alias]
         if len(paths) != 1 or not ("/" + folder).endswith("/" + "/".join(paths[0].split("/")[-2:])):
             return False
     return True
+
+
+def _go_imported(receiver: str, used: Chunk, user_file: str) -> bool | None:
+    """Go: whether ``receiver`` names a package the caller's file imports whose folder is ``used``'s (the import
+    path's last two parts); None when it names no imported package."""
+    paths = [path for named, path in _go_imports(user_file) if named == receiver]
+    if not paths:
+        return None
+    folder = "/" + PurePosixPath(used.path).parent.as_posix()
+    return len(paths) == 1 and folder.endswith("/" + "/".join(paths[0].split("/")[-2:]))
 
 
 def declared_types(receiver: str, language: str | None, user_file: str) -> set[str]:
@@ -259,6 +287,8 @@ def _bare_name_holds(user: Chunk, used: Chunk, name: str, use_text: str, user_fi
         return False  # the caller's class defines the name: its bare call is its own (its head is no call)
     if user.language == "php" and re.search(_PHP_METHOD.format(name=escaped), used.text, re.MULTILINE):
         return False
+    if user.language == "go" and not re.search(rf"^func\s+{escaped}\b", used.text, re.MULTILINE):
+        return False  # a bare Go call is a function's, never a method's (a chained `Create(…)` is gorm's)
     in_class = re.search(r"^\s*class\s", used.text, re.MULTILINE)
     if user.language == "ruby" and in_class and re.search(_RUBY_INSTANCE_METHOD.format(name=escaped), used.text, re.M):
         return any(re.search(_INHERITS.format(owner=re.escape(owner)), user_file, re.M) for owner in owners)
