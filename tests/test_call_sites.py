@@ -11,10 +11,12 @@ from __future__ import annotations
 
 import re
 
-from codeqa.answer.explanation.callsites import on_topic
+from codeqa.answer.explanation.callsites import on_topic, quotable_call
+from codeqa.answer.explanation.flow import Use
 from codeqa.answer.explanation.keylines import question_terms
 from codeqa.answer.rendering.citations import check_citations
 from codeqa.config import Settings
+from codeqa.records import Chunk
 from tests.helpers import ask_named
 
 API = {
@@ -120,3 +122,39 @@ def test_only_a_line_playing_the_role_the_question_asks_for_is_quoted() -> None:
     assert on_topic(question_terms("What happens when an API request fails?"), line)  # an error's answer
     assert not on_topic(question_terms("Where are the fields of an order listed?"), line)  # words alone: not quoted
     assert not on_topic(question_terms("What happens when an API request fails?"), "names = sorted(problems)")
+
+
+def caller(path: str, language: str, text: str, symbol: str) -> Chunk:
+    return Chunk(path, language, 1, 1 + text.count("\n"), text, symbol, "function", "api")
+
+
+def test_a_cut_statement_or_another_definitions_call_is_not_quoted() -> None:
+    chained = caller(
+        "Json.php",
+        "php",
+        "    public function respondNotTheRightParameters(?string $message = null): JsonResponse\n    {\n"
+        "        return $this->setHTTPStatusCode(500)\n            ->setErrorCode(33)\n"
+        "            ->respondWithError($message);\n    }",
+        "JsonRespondController.respondNotTheRightParameters",
+    )
+    cut = Use("setHTTPStatusCode", 3, "calls", "return $this->setHTTPStatusCode(500)")
+    assert not quotable_call(chained, cut, "setHTTPStatusCode")  # the statement goes on: `->respondWithError(…)`
+    ends = caller(
+        "Login.php",
+        "php",
+        "    public function handle(Request $request)\n    {\n"
+        "        $user = $this->authenticateUser($request, $driver, $provider->user());\n    }",
+        "Login.handle",
+    )
+    call = Use("authenticateUser", 3, "calls", "$user = $this->authenticateUser($request, $driver, $provider->user());")
+    assert quotable_call(ends, call, "authenticateUser")
+    assert not quotable_call(ends, call, "hash")  # the sentence names another definition: not its call
+    opened = caller(
+        "views.py",
+        "python",
+        "def bulk_update(request):\n    ret = services.update_in_bulk(user=request.user,\n"
+        "                                  data=request.DATA)\n    return ret",
+        "bulk_update",
+    )
+    first = Use("update_in_bulk", 2, "calls", "ret = services.update_in_bulk(user=request.user,")
+    assert not quotable_call(opened, first, "update_in_bulk")  # its arguments go on below

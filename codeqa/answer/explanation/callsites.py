@@ -7,8 +7,8 @@ span, which shows no lines of its own when it is not an open source; the line th
 one a reader looks for there. The line is the checked use itself (``claims``: the call the symbol graph verified,
 in the caller's file), quoted whole as the code has it, so the clause says only what the code holds:
 - a line the answer already shows (a source's key lines, a step of the walk, a callee's ending) is not said again;
-- only a call's line (not a type's or a base class's use), a line that begins its statement, never one that reads
-  like an instruction to an assistant;
+- only a call's line (not a type's or a base class's use) of the definition the sentence names, a whole statement
+  (begun and ended on the line, but for the block it opens), never one that reads like an instruction;
 - only a line on the question's topic: it plays a role its intents ask for (``lineroles``);
 - of a source's callers, the one whose line holds most of the question's words, then does most (``lineroles``),
   is said; a line is quoted once in an answer. The answer gets no more lines, only that clause.
@@ -16,17 +16,23 @@ in the caller's file), quoted whole as the code has it, so the clause says only 
 
 from __future__ import annotations
 
+import re
 from collections.abc import Iterator
 from dataclasses import dataclass
 
 from codeqa.answer.explanation.callees import CONTINUED
 from codeqa.answer.explanation.explain import Explanation, Step
-from codeqa.answer.explanation.flow import Use
+from codeqa.answer.explanation.flow import Use, code_part
 from codeqa.answer.explanation.keylines import COMMENT, MAX_LINE_CHARS, Terms, term_score
 from codeqa.answer.explanation.lineroles import role_weight
+from codeqa.answer.explanation.outcomes import UNFINISHED
+from codeqa.answer.explanation.outline import display_name
 from codeqa.answer.rendering.injection import instruction_like
 from codeqa.answer.rendering.render import code_span
 from codeqa.records import Chunk
+from codeqa.symbols import short_name
+
+BLOCK_OPENER = re.compile(r"\s*(?:\{|:|\bdo(?:\s*\|[^|]*\|)?|\bthen)$")  # the block a line opens: not a cut statement
 
 
 @dataclass(frozen=True)
@@ -60,16 +66,34 @@ def on_topic(terms: Terms, text: str) -> bool:
     return role_weight(text, terms.intents) > role_weight(text)
 
 
-def _quotable(chunk: Chunk, use: Use) -> bool:
+def quotable_call(chunk: Chunk, use: Use, own: str) -> bool:
+    """Whether caller ``chunk``'s line of ``use`` can be quoted after a sentence about definition ``own``."""
     text = use.text.strip()
     if use.verb != "calls" or not text or text != use.text or len(text) > MAX_LINE_CHARS:
         return False  # a use (a type, a base class, an include) is no line a reader looks for
     if COMMENT.match(text) or CONTINUED.match(text) or instruction_like(text):
         return False  # a comment, the rest of a statement begun above (`? $this->forcesync()`), an instruction
+    if not use.caller and short_name(use.name) != short_name(own):
+        return False  # the line calls another definition of the source's chunk than the one its sentence names
     # the use's line is the caller's own line: its file holds that text at that line
     position = use.line - chunk.start_line
     lines = chunk.text.split("\n")
-    return 0 <= position < len(lines) and lines[position].strip() == text
+    return 0 <= position < len(lines) and lines[position].strip() == text and _ends_here(chunk, lines, position)
+
+
+def _ends_here(chunk: Chunk, lines: list[str], position: int) -> bool:
+    """Whether the statement on line ``position`` ends there, but for the block it may open (``if …:``, ``if (…) {``):
+    its brackets close, it does not end in an operator, the next code line does not go on with it (a chained
+    ``->respondWithError(…)``), and a PHP statement ends with ``;``. A cut statement says less than the code does."""
+    code = BLOCK_OPENER.sub("", code_part(lines[position]).rstrip())
+    if UNFINISHED.search(code) or any(code.count(a) != code.count(b) for a, b in (("(", ")"), ("[", "]"), ("{", "}"))):
+        return False
+    if chunk.language == "php" and not code.endswith((";", ")")):
+        return False
+    if chunk.language == "php" and code.endswith(")") and not lines[position].rstrip().endswith("{"):
+        return False  # `return $this->setHTTPStatusCode(500)` goes on below: a PHP statement ends with `;`
+    below = next((line for line in lines[position + 1 :] if line.strip() and not COMMENT.match(line)), "")
+    return not CONTINUED.match(below)
 
 
 def call_sites(explanation: Explanation, shown: set[tuple[str, int]]) -> dict[int, CallSite]:
@@ -78,10 +102,11 @@ def call_sites(explanation: Explanation, shown: set[tuple[str, int]]) -> dict[in
     said: dict[int, CallSite] = {}
     terms = explanation.terms
     for step in explanation.open_steps:
+        own = display_name(step.chunk).split(" (+", 1)[0]
         found = [
             CallSite(chunk, use)
             for chunk, use in _callers(step, explanation)
-            if (chunk.path, use.line) not in shown and _quotable(chunk, use) and on_topic(terms, use.text)
+            if (chunk.path, use.line) not in shown and quotable_call(chunk, use, own) and on_topic(terms, use.text)
         ]
         if not found:
             continue
