@@ -251,13 +251,20 @@ def _prose_or_continued(chunk: Chunk, line: int) -> bool:
     return bool(CONTINUED.match(below))
 
 
-def callee_outcomes(explanation: Explanation) -> dict[int, CalleeOutcome]:
-    """For each open step (by rank), the callee its sentence names whose outcome is said, if any."""
+def shown_lines(explanation: Explanation) -> set[tuple[str, int]]:
+    """The (path, line) pairs an answer shows or cites at their line: the sources' key lines, the walk's steps."""
     shown = {(step.chunk.path, line.line) for step in explanation.steps for line in step.lines}
     if explanation.walk is not None:
         ends = [explanation.walk.outcome, explanation.walk.response]
         shown |= {(end.chunk.path, end.line) for end in ends if end is not None}
         shown |= {(hop.chunk.path, hop.use.line) for hop in explanation.walk.hops}
+    return shown
+
+
+def callee_outcomes(explanation: Explanation, shown: set[tuple[str, int]] | None = None) -> dict[int, CalleeOutcome]:
+    """For each open step (by rank), the callee its sentence names whose outcome is said, if any; ``shown`` (the
+    answer's lines, ``shown_lines`` when not given) grows by the lines said here."""
+    shown = shown_lines(explanation) if shown is None else shown
     said: dict[int, CalleeOutcome] = {}
     for step in explanation.open_steps:
         calls = _callees(step, explanation)
