@@ -399,3 +399,20 @@ def test_an_outcome_in_a_call_that_goes_on_below_is_said_with_its_arguments_left
     assert outcome_of(Chunk("src/a.ts", "typescript", 1, 7, shape, "A.save", "method", "service"), "save") is None
     assert ISSUES_TOKEN.search("return $this->tokenManager->createCompositeToken($user);")
     assert not ISSUES_TOKEN.search("$this->createUserToken($user, $driver, $socialite);")
+
+
+def test_an_error_answered_in_place_is_read_from_code_not_a_docstring() -> None:
+    from types import SimpleNamespace
+
+    from codeqa.answer.explanation.absence import errors_answered
+    from codeqa.records import Chunk
+
+    text = (
+        'def show_report(report_id):\n    """The report, or a 404 when it is missing."""\n'
+        '    flash("A 404 page follows")\n    report = Report.query.get(report_id)\n'
+        "    if report is None:\n        abort(404)\n    return render_template('report.html', report=report)"
+    )
+    chunk = Chunk("reports/views.py", "python", 20, 26, text, "show_report", "function", "api")
+    lines = [SimpleNamespace(line=20 + n, text=line) for n, line in enumerate(text.split("\n"))]
+    step = SimpleNamespace(chunk=chunk, lines=lines)
+    assert errors_answered([step]) == [("abort(404)", "reports/views.py:25")]

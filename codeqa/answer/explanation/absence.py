@@ -23,6 +23,8 @@ from dataclasses import dataclass
 from typing import Any
 
 from codeqa.answer.context import AnswerContext
+from codeqa.answer.explanation.flow import code_part
+from codeqa.answer.explanation.keylines import prose_lines
 from codeqa.answer.explanation.mechanism import frameworks
 from codeqa.answer.rendering.render import code_span
 from codeqa.frameworks.conventions import Construct, anchor_rows
@@ -132,6 +134,12 @@ OWN_ERROR = re.compile(r"\babort\(|\b[45]\d\d\b|^\s*(?:raise|throw)\b")  # an er
 
 
 def errors_answered(steps: Sequence[Any]) -> list[tuple[str, str]]:
-    """(line, ``path:line``) of up to two key lines of ``steps`` (``explain.Step``) that answer an error in place."""
-    return [(" ".join(line.text.split()), f"{step.chunk.path}:{line.line}") for step in steps for line in step.lines
-            if OWN_ERROR.search(line.text)][:2]  # fmt: skip
+    """(line, ``path:line``) of up to two key lines of ``steps`` (``explain.Step``) that answer an error in place:
+    by their code, not a docstring or a string that mentions a 404."""
+    found = []
+    for step in steps:
+        prose = prose_lines(step.chunk.text.split("\n"))
+        found += [(" ".join(line.text.split()), f"{step.chunk.path}:{line.line}") for line in step.lines
+                  if line.line - step.chunk.start_line not in prose
+                  and OWN_ERROR.search(code_part(line.text))]  # fmt: skip
+    return found[:2]
