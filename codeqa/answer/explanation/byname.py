@@ -15,6 +15,7 @@ from pathlib import PurePosixPath
 from typing import Protocol
 
 from codeqa.answer.explanation.flow import Use
+from codeqa.answer.explanation.gopackages import go_imported, go_package
 from codeqa.languages import runtime
 from codeqa.records import Chunk
 from codeqa.symbols import qualified_names, short_name
@@ -85,7 +86,7 @@ def holds_by_name(user: Chunk, used: Chunk, use: Use, user_file: str, hierarchy:
         )
     if not re.search(_DEFINES.format(name=re.escape(method)), used.text, re.MULTILINE):
         return False  # the receiver's method is not in the lines cited for it (a framework's, or another piece's)
-    if user.language == "go" and (imported := _go_imported(receiver, used, user_file)) is not None:
+    if user.language == "go" and (imported := go_imported(receiver, used, user_file)) is not None:
         return imported  # `db.GetUserById(…)`: a function of the package the file imports as `db`
     if receiver in SELF_RECEIVERS:  # in B's own file, or the caller's class extends or mixes in B's class
         return used.path == user.path or any(re.search(_INHERITS.format(owner=re.escape(owner)), user_file, re.M)
@@ -107,7 +108,7 @@ def typed_receiver(user: Chunk, used: Chunk, use: Use, user_file: str, hierarchy
     if written is None:
         return False
     receiver = written.group("receiver").lstrip("$@")
-    if user.language == "go" and _go_imported(receiver, used, user_file):
+    if user.language == "go" and go_imported(receiver, used, user_file):
         return True
     return _declared_as_owner(receiver, method, user, used, _owners(used, method), user_file, hierarchy)
 
@@ -165,7 +166,7 @@ def class_file(name: str, user: Chunk, used: Chunk, user_file: str) -> bool:
             return PurePosixPath(used.path).parent == PurePosixPath(user.path).parent
         return stem.lower().endswith("/".join(part.lower() for part in found.group("path").split("\\")[-2:]))
     if user.language == "go":
-        return _go_package(name, user, used, user_file)
+        return go_package(name, user, used, user_file)
     if user.language in ("java", "kotlin"):
         found = re.search(rf"^\s*import\s+(?P<path>[\w.]+\.{escaped})\s*;?\s*$", user_file, re.MULTILINE)
         if found is None:
@@ -180,42 +181,6 @@ def class_file(name: str, user: Chunk, used: Chunk, user_file: str) -> bool:
         return stem in (joined, f"{joined}/index")
     tail = source.lstrip("@~/")  # an alias (`@/services/auth`): the path's end must be the file's
     return bool(tail) and (stem.endswith("/" + tail) or stem == tail or stem.endswith(f"/{tail}/index"))
-
-
-_GO_IMPORT_BLOCK = re.compile(r"^import\s*\((.*?)^\)", re.MULTILINE | re.DOTALL)
-_GO_IMPORT = re.compile(r'^\s*(?:import\s+)?(?:(\w+)\s+)?"([^"]+)"\s*$', re.MULTILINE)
-
-
-def _go_imports(user_file: str) -> list[tuple[str, str]]:
-    """(name, path) of each package a Go file imports: the alias, else the path's last part."""
-    blocks = "\n".join(m.group(1) for m in _GO_IMPORT_BLOCK.finditer(user_file))
-    lines = blocks + "\n" + "\n".join(re.findall(r'^import\s+(?:\w+\s+)?"[^"]+"\s*$', user_file, re.MULTILINE))
-    return [(named or path.rsplit("/", 1)[-1], path) for named, path in _GO_IMPORT.findall(lines)]
-
-
-def _go_package(name: str, user: Chunk, used: Chunk, user_file: str) -> bool:
-    """Go: a type written with its package (`*storage.Storage`) is in the folder its import names (the import path's
-    last two parts, `…/internal/storage`); a bare type is of the caller's own package, its folder."""
-    folder = PurePosixPath(used.path).parent.as_posix()
-    aliases = set(re.findall(rf"(?<![\w.])(\w+)\.{re.escape(name)}\b", user_file))
-    if not aliases:
-        return folder == PurePosixPath(user.path).parent.as_posix()
-    imported = _go_imports(user_file)
-    for alias in aliases:
-        paths = [path for named, path in imported if named == alias]
-        if len(paths) != 1 or not ("/" + folder).endswith("/" + "/".join(paths[0].split("/")[-2:])):
-            return False
-    return True
-
-
-def _go_imported(receiver: str, used: Chunk, user_file: str) -> bool | None:
-    """Go: whether ``receiver`` names a package the caller's file imports whose folder is ``used``'s (the import
-    path's last two parts); None when it names no imported package."""
-    paths = [path for named, path in _go_imports(user_file) if named == receiver]
-    if not paths:
-        return None
-    folder = "/" + PurePosixPath(used.path).parent.as_posix()
-    return len(paths) == 1 and folder.endswith("/" + "/".join(paths[0].split("/")[-2:]))
 
 
 def declared_types(receiver: str, language: str | None, user_file: str) -> set[str]:

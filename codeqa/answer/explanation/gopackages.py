@@ -1,0 +1,45 @@
+"""Go's packages, for a call claim checked by name: a type written with its package (`*storage.Storage`) or a
+package-qualified call (`db.GetUserById`) is in the folder the caller's file imports under that name; a bare type is
+of the caller's own package (its folder). The import path's last two parts must end the folder's path."""
+
+from __future__ import annotations
+
+import re
+from pathlib import PurePosixPath
+
+from codeqa.records import Chunk
+
+_GO_IMPORT_BLOCK = re.compile(r"^import\s*\((.*?)^\)", re.MULTILINE | re.DOTALL)
+_GO_IMPORT = re.compile(r'^\s*(?:import\s+)?(?:(\w+)\s+)?"([^"]+)"\s*$', re.MULTILINE)
+
+
+def go_imports(user_file: str) -> list[tuple[str, str]]:
+    """(name, path) of each package a Go file imports: the alias, else the path's last part."""
+    blocks = "\n".join(m.group(1) for m in _GO_IMPORT_BLOCK.finditer(user_file))
+    lines = blocks + "\n" + "\n".join(re.findall(r'^import\s+(?:\w+\s+)?"[^"]+"\s*$', user_file, re.MULTILINE))
+    return [(named or path.rsplit("/", 1)[-1], path) for named, path in _GO_IMPORT.findall(lines)]
+
+
+def go_package(name: str, user: Chunk, used: Chunk, user_file: str) -> bool:
+    """Go: a type written with its package (`*storage.Storage`) is in the folder its import names (the import path's
+    last two parts, `…/internal/storage`); a bare type is of the caller's own package, its folder."""
+    folder = PurePosixPath(used.path).parent.as_posix()
+    aliases = set(re.findall(rf"(?<![\w.])(\w+)\.{re.escape(name)}\b", user_file))
+    if not aliases:
+        return folder == PurePosixPath(user.path).parent.as_posix()
+    imported = go_imports(user_file)
+    for alias in aliases:
+        paths = [path for named, path in imported if named == alias]
+        if len(paths) != 1 or not ("/" + folder).endswith("/" + "/".join(paths[0].split("/")[-2:])):
+            return False
+    return True
+
+
+def go_imported(receiver: str, used: Chunk, user_file: str) -> bool | None:
+    """Go: whether ``receiver`` names a package the caller's file imports whose folder is ``used``'s (the import
+    path's last two parts); None when it names no imported package."""
+    paths = [path for named, path in go_imports(user_file) if named == receiver]
+    if not paths:
+        return None
+    folder = "/" + PurePosixPath(used.path).parent.as_posix()
+    return len(paths) == 1 and folder.endswith("/" + "/".join(paths[0].split("/")[-2:]))
