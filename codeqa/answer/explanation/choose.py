@@ -37,6 +37,7 @@ from codeqa.answer.explanation.keylines import (
 )
 from codeqa.answer.explanation.lineroles import quiet
 from codeqa.answer.explanation.mechanism import Match, answers_poorly, convention_chunks, matches_in, mechanism_score
+from codeqa.answer.explanation.pieces import join_pieces
 from codeqa.frameworks.conventions import Convention
 from codeqa.frameworks.intent import HOOK
 from codeqa.records import Chunk, Hit
@@ -100,7 +101,11 @@ def select_sources(terms: Terms, context: AnswerContext, limit: int, max_files: 
         if all(hit.chunk.id != c.id for c in picked) and evidence(terms, hit.chunk.text) >= WEAK * strongest > 0:
             picked.append(hit.chunk)
     scores = {hit.chunk.id: hit.score for hit in context.pool}
-    return [Hit(chunk, scores.get(chunk.id, 0.0), chunk.id) for chunk in picked[:limit]]
+    hits, joined = join_pieces([Hit(chunk, scores.get(chunk.id, 0.0), chunk.id) for chunk in picked[:limit]],
+                               context.table)  # two pieces of one definition chosen apart: one source  # fmt: skip
+    for whole, ids in joined.items():
+        context.pieces[whole] = tuple(piece for one in ids for piece in context.pieces.get(one, (one,)))
+    return hits
 
 
 def _with_joined(chunks: list[Chunk], pooled: list[Chunk], pieces: dict[str, tuple[str, ...]]) -> list[Chunk]:
