@@ -17,6 +17,7 @@ from __future__ import annotations
 from codeqa.answer.context import AnswerContext
 from codeqa.answer.explanation.extractive import extractive_answer
 from codeqa.answer.explanation.outline import display_name
+from codeqa.answer.explanation.roles_said import role_phrase
 from codeqa.records import Chunk, Hit
 
 KOEL_IMPORTS = """<?php
@@ -258,3 +259,29 @@ def test_a_piece_of_a_function_is_named_after_it_not_after_a_local_in_it() -> No
                    "\tconst notBuiltHandler = async () => {\n\t\tres.status(500).send(file);\n\t};", "api", "function",
                    58)  # fmt: skip
     assert display_name(local) == "notBuiltHandler"  # a chunk that opens the local is named after it
+
+
+def test_a_function_assigned_at_the_top_of_a_file_is_named_after_what_it_is_assigned_to() -> None:
+    """The chunker names no definition in ``authenticationController.login = async (…) => {`` (a file's top-level
+    code): the answer names it after the assignment, not the file, and says it is a function — but only when the
+    chunk holds that one function: a chunk of five is not its first."""
+    login = _chunk("src/controllers/authentication.js", "javascript", "",
+                   "authenticationController.login = async (req, res, next) => {\n"
+                   "\tconst strategy = req.body.strategy || 'local';\n"
+                   "\treturn continueLogin(strategy, req, res, next);\n"
+                   "};", "api", "module", 225)  # fmt: skip
+    assert display_name(login) == "authenticationController.login"
+    assert role_phrase(login, {}, "") == "is a function"
+    exported = _chunk("controllers/user.js", "javascript", "",
+                      "/**\n * POST /login\n */\nexports.postLogin = async (req, res, next) => {\n\tnext();\n};",
+                      "api", "module")  # fmt: skip
+    assert display_name(exported) == "postLogin"
+    several = _chunk("src/logger.js", "javascript", "",
+                     "Logger.open = function (value) {\n\treturn value;\n};\n\n"
+                     "Logger.expressLogger = function (req, res, next) {\n\tnext();\n};",
+                     "core", "module", 72)  # fmt: skip
+    assert display_name(several) == "logger.js"
+    assert role_phrase(several, {}, "") == "is the file's top-level code"
+    nested = _chunk("src/app.js", "javascript", "", "\tapp.handler = (req, res) => {\n\t\tres.end();\n\t};", "api",
+                    "module")  # fmt: skip
+    assert display_name(nested) == "app.js"  # a piece of something bigger: its first line is not at the top

@@ -22,7 +22,7 @@ from dataclasses import replace
 from codeqa.answer.context import AnswerContext
 from codeqa.answer.explanation.basehook import hook_candidates
 from codeqa.answer.explanation.candidate import CHUNK_EVIDENCE_LINES, Candidate
-from codeqa.answer.explanation.entry import entry_candidates
+from codeqa.answer.explanation.entry import entry_candidates, sign_in_handler
 from codeqa.answer.explanation.follow import follow
 from codeqa.answer.explanation.keylines import (
     IMPORT,
@@ -204,7 +204,7 @@ def candidates(
     order = {id(c): n for n, c in enumerate(found)}
     ranked = sorted(found, key=lambda c: (-c.score, order[id(c)]))
     strong = [c for c in ranked if c.mechanism >= LEAD_MECHANISM and not answers_poorly(c.chunk)][:MECHANISM_FIRST]
-    lead = next((c for c in ranked if any(c is e for e in entry)), None)
+    lead = sign_in_handler([c for c in ranked if any(c is e for e in entry)], context)
     if lead is not None:  # the code the sign-in URL is routed to opens a question about signing in
         strong = [lead, *(c for c in strong if c is not lead)]
     # the mechanism, where the framework's constructs show one, opens the answer and is shown first

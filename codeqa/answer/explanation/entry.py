@@ -259,3 +259,37 @@ def entry_candidates(
     chunks = [c for c in context.chunks(wanted[:MAX_READ]) if is_entry(c, context, rows)][:MAX_BROUGHT]
     brought = [Candidate(Hit(c, 0.0, c.id), 0.0, matches_in(c, conventions, intents), 0, False) for c in chunks]
     return [*among, *brought]
+
+
+# the method of a class routed to that takes the sign-in form: DRF's and Rails' ``create``, a view's ``post``,
+# Laravel's ``store``, indico's ``_process``, a single-action ``__invoke``
+TAKES_THE_FORM = re.compile(r"(?i)_?(?:create|post|store|process(?:_post)?|__invoke|handle|form_valid)$")
+NAMED_FOR_SIGN_IN = re.compile(r"(?i)(?:^|_)(?:log_?in|sign_?in|authenticate|logon)")
+
+
+def _after_url(line: str) -> str:
+    """What a route line says after its URL (``, LoginController, :create``), where it may name the action."""
+    declared = ROUTE.search(line)
+    return line[declared.end() :] if declared else ""
+
+
+def sign_in_handler(entered: Sequence[Candidate], context: AnswerContext) -> Candidate | None:
+    """Which of the entry's candidates (best first) opens the answer: the best one, unless it is the head of a class
+    routed to (its permission and throttle classes), which is read method by method: the method the route line
+    names, else one named for signing in, else the one that takes the sign-in form (``AuthViewSet.create``), the
+    one holding more of the question's words first."""
+    if not entered or entered[0].chunk.kind != "class":
+        return entered[0] if entered else None
+    routed = " ".join(_after_url(route.text) for route in sign_in_routes(context))
+
+    def tier(candidate: Candidate) -> int:
+        first = candidate.chunk.symbol.split(",")[0]
+        method = _parts(first)[-1] if "." in first and candidate.chunk.kind != "class" else ""
+        if not method:
+            return 3
+        if re.search(rf"(?<![\w$]){re.escape(method)}(?![\w$])", routed, re.IGNORECASE):
+            return 0
+        return 1 if NAMED_FOR_SIGN_IN.search(method) else 2 if TAKES_THE_FORM.fullmatch(method) else 3
+
+    handlers = [c for c in entered if tier(c) < 3]
+    return min(handlers, key=lambda c: (tier(c), -c.evidence)) if handlers else entered[0]

@@ -157,6 +157,23 @@ JS_OPENED = re.compile(
 JS_LANGUAGES = ("javascript", "typescript", "tsx", "jsx")
 
 
+def opened_definition(chunk: Chunk) -> str:
+    """The function a JavaScript chunk of a file's top-level code is, by what it is assigned to
+    (``authenticationController.login = async (req, res, next) => {`` → ``authenticationController.login``;
+    ``exports.postLogin = …`` → ``postLogin``), when the chunk opens on it and holds no other; else "" (the chunker
+    names no definition there, and a chunk of five such functions is not the first of them)."""
+    if chunk.language not in JS_LANGUAGES or chunk.symbol:
+        return ""
+    lines = [line for line in chunk.text.split("\n") if line.strip() and not COMMENT.match(line)]
+    opened = JS_OPENED.match(lines[0]) if lines else None
+    if opened is None or opened.group("indent"):
+        return ""
+    if any((other := JS_OPENED.match(line)) and not other.group("indent") for line in lines[1:]):
+        return ""
+    target = re.sub(r"^(?:module\.)?exports\.", "", opened.group("target") or "")
+    return opened.group("function") or (target if target not in ("", "exports", "module.exports") else "")
+
+
 def _opened_js(chunk: Chunk, names: list[str]) -> str:
     """The name of the definition ``chunk``'s first code line opens when the chunk's first name is one nested below
     it (a local of that definition), else ""."""
@@ -181,7 +198,7 @@ def display_name(chunk: Chunk) -> str:
     """How an answer names a chunk: its first qualified name (``+N`` when several were merged), else its file."""
     names = qualified_names(chunk.symbol)
     if not names:
-        return chunk.path.rsplit("/", 1)[-1]
+        return opened_definition(chunk) or chunk.path.rsplit("/", 1)[-1]
     if opened := _opened_js(chunk, names):  # the chunk opens `handleErrors` and holds its local `notFoundHandler`
         return f"{opened} (+{len(names)})"
     # a PHP file's `namespace App\Http\Middleware;` is where its class lives, not a definition of the chunk
@@ -220,8 +237,8 @@ def name_at(chunk: Chunk, line: int) -> str:
 DECORATOR = re.compile(r"^\s*@[\w.]")
 CONTAINER = re.compile(
     r"^(\s*)(?:(?:export|public|private|protected|abstract|final|default)\s+)*"
-    r"(?:class|module|object|struct|impl|interface|trait|defmodule)\s+(?P<name>[\w:.]+)"
-)
+    r"(?:class|module|object|struct|impl|interface|trait|defmodule)\s+(?P<name>\w+(?:(?:::|\.)\w+)*)"
+)  # Ruby's A::B and Elixir's A.B, not the colon of Python's ``class A:``
 
 
 def holder_at(chunk: Chunk, line: int) -> str | None:

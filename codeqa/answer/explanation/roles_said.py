@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import re
 
+from codeqa.answer.explanation.outline import opened_definition
 from codeqa.languages import CONFIG_LANGUAGES
 from codeqa.records import Chunk
 
@@ -66,13 +67,14 @@ def role_phrase(chunk: Chunk, layer_verbs: dict[str, str], fallback: str) -> str
             and (chunk.language in CONFIG_LANGUAGES or bool(_SETTINGS.search(text)))
         ),
     }
+    kind = "function" if opened_definition(chunk) else str(chunk.kind)  # ``Groups.getMembers = async function (``
     if layer in ("service", "core"):  # "implements the logic": of what was asked, nothing shows
-        return KIND_PHRASES.get(str(chunk.kind), fallback)
+        return KIND_PHRASES.get(kind, fallback)
     if layer in layer_verbs and (layer not in shown or shown[layer]()):
         return layer_verbs[layer]
     if layer == "view" and "api" in layer_verbs and shown["api"]():  # a redirect handles the request, renders nothing
         return layer_verbs["api"]
-    return KIND_PHRASES.get(str(chunk.kind), fallback)
+    return KIND_PHRASES.get(kind, fallback)
 
 
 def shows_role(chunk: Chunk, layer_verbs: dict[str, str]) -> bool:
