@@ -119,16 +119,21 @@ class ClaimChecker:
         return None
 
     def call_of(self, user: Chunk, used: Chunk, text: str, names: Sequence[str] | None = None) -> Use | None:
-        """The first call in ``user``'s lines that resolves to a definition in ``used``, as a use naming both."""
+        """A call in ``user``'s lines that resolves to a definition in ``used``, as a use naming both: of the first
+        caller's calls, the least nested one (the main path's ``login_user(user)``, not the one in a preset-admin
+        branch three ``if``s deep), the first of those."""
         if not text:
             return None
         wanted = qualified_names(used.symbol)
         lines = text.split("\n")
+        found: list[Use] = []
         for site in call_sites(user.path, text, user.start_line, user.end_line):
             callee = _callee(site, user.path, used, wanted)
             if callee and not _own_definition(site, callee) and (names is None or short_name(callee) in names):
-                return Use(callee, site.line, "calls", lines[site.line - 1].strip(), site.caller)
-        return None
+                use = Use(callee, site.line, "calls", lines[site.line - 1].strip(), site.caller)
+                if not found or (use.caller, use.name) == (found[0].caller, found[0].name):
+                    found.append(use)
+        return min(found, key=lambda use: _indent(lines[use.line - 1])) if found else None
 
 
 # a top-level line that opens a definition: what is indented under it belongs to that definition
@@ -223,3 +228,7 @@ def consistent_chain(hops: Sequence[Use], chunks: Sequence[Chunk] = ()) -> int:
         if holder and short_name(holder) != short_name(before.name):
             return n  # `before_email_time_of_day?` called; `email_decider`, beside it in the chunk, makes the next call
     return len(hops)
+
+
+def _indent(line: str) -> int:
+    return len(line.expandtabs(4)) - len(line.expandtabs(4).lstrip())
