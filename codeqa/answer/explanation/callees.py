@@ -24,7 +24,7 @@ and then holds most of the question's words is said; sources open in the answer 
 from __future__ import annotations
 
 import re
-from collections.abc import Iterator
+from collections.abc import Iterator, Sequence
 from dataclasses import dataclass
 
 from codeqa.answer.explanation.branches import asks_api, condition_at
@@ -240,12 +240,17 @@ def _answers(callee: Chunk, text: str) -> bool:
 
 def _prose_or_continued(chunk: Chunk, line: int) -> bool:
     """Whether file line ``line`` of ``chunk`` is in a docstring (``:return: a redirect response``), or its
-    statement goes on below it (the next code line continues it; a PHP statement ends with ``;``)."""
+    statement goes on below it (``goes_on_below``)."""
     lines = chunk.text.split("\n")
     position = line - chunk.start_line
-    if position in prose_lines(lines):
-        return True
-    if chunk.language == "php" and not code_part(lines[position]).rstrip().endswith((";", "}")):
+    return position in prose_lines(lines) or goes_on_below(chunk.language, lines, position)
+
+
+def goes_on_below(language: str, lines: Sequence[str], position: int) -> bool:
+    """Whether the statement on ``lines[position]`` goes on below it: the next code line continues it (a chained
+    ``->respondWithError(…)``, an operator), or it is PHP and does not end with ``;``, a block's ``{`` or ``}``
+    (``return $this->setHTTPStatusCode(500)`` goes on below). A line quoted alone would say less than the code does."""
+    if language == "php" and not code_part(lines[position]).rstrip().endswith((";", "{", "}")):
         return True
     below = next((text for text in lines[position + 1 :] if text.strip() and not COMMENT.match(text)), "")
     return bool(CONTINUED.match(below))

@@ -20,7 +20,7 @@ import re
 from collections.abc import Iterator
 from dataclasses import dataclass
 
-from codeqa.answer.explanation.callees import CONTINUED
+from codeqa.answer.explanation.callees import CONTINUED, goes_on_below
 from codeqa.answer.explanation.explain import Explanation, Step
 from codeqa.answer.explanation.flow import Use, code_part
 from codeqa.answer.explanation.keylines import COMMENT, MAX_LINE_CHARS, Terms, term_score
@@ -91,12 +91,7 @@ def _ends_here(chunk: Chunk, lines: list[str], position: int) -> bool:
     code = BLOCK_OPENER.sub("", code_part(lines[position]).rstrip())
     if UNFINISHED.search(code) or any(code.count(a) != code.count(b) for a, b in (("(", ")"), ("[", "]"), ("{", "}"))):
         return False
-    if chunk.language == "php" and not code.endswith((";", ")")):
-        return False
-    if chunk.language == "php" and code.endswith(")") and not lines[position].rstrip().endswith("{"):
-        return False  # `return $this->setHTTPStatusCode(500)` goes on below: a PHP statement ends with `;`
-    below = next((line for line in lines[position + 1 :] if line.strip() and not COMMENT.match(line)), "")
-    return not CONTINUED.match(below)
+    return not goes_on_below(chunk.language, lines, position)
 
 
 def call_sites(explanation: Explanation, shown: set[tuple[str, int]]) -> dict[int, CallSite]:
