@@ -335,7 +335,7 @@ def test_eval_answers_counts_the_model_claims_made_verified_and_dropped(
 
 def test_an_outcome_line_is_named_after_the_definition_that_holds_it() -> None:
     """A chunk of several methods is named after its first; the line ``Current.session = session`` is in another."""
-    from codeqa.answer.explanation.outline import name_at
+    from codeqa.answer.explanation.linenames import name_at
     from codeqa.records import Chunk
 
     text = (

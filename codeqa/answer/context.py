@@ -52,6 +52,22 @@ class AnswerContext:
                 for name in defined_names(symbol):
                     self.definers.setdefault(name.lower(), []).append(row)
 
+    def definitions_of(self, name: str) -> int:
+        """How many definitions the index has of ``name`` (any case): the pieces of one definition the chunker split
+        (rows of one file, one after the other, with one symbol) count once, two overloads in a class twice."""
+        rows = self.definers.get(name.lower(), [])
+        if len(rows) < 2:
+            return len(rows)
+        table, by_path = self.table, self.table.rows_by_path()
+        count = 0
+        for row in rows:
+            in_file = sorted(by_path.get(table.paths[row], []), key=lambda r: table.starts[r])
+            at = in_file.index(row)
+            before = in_file[at - 1] if at > 0 else None
+            if before is None or before not in rows or table.symbols[before] != table.symbols[row]:
+                count += 1  # not a piece going on from the one above it
+        return count
+
     @classmethod
     def from_chunks(cls, chunks: Sequence[Chunk], pool: Sequence[Hit], files: Sequence[str] = ()) -> AnswerContext:
         """A context over ``chunks`` held in memory (graph built from them, as at index time)."""

@@ -22,8 +22,8 @@ from dataclasses import dataclass
 import numpy as np
 
 from codeqa.answer.context import AnswerContext, code_tokens
+from codeqa.answer.explanation.linenames import holder_at
 from codeqa.answer.explanation.mechanism import Match, answers_poorly
-from codeqa.answer.explanation.outline import holder_at
 from codeqa.frameworks.conventions import Construct
 from codeqa.frameworks.intent import HOOK
 from codeqa.records import Chunk

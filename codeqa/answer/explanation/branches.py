@@ -11,7 +11,7 @@ from __future__ import annotations
 
 import re
 
-from codeqa.answer.explanation.outline import FUNCTION_HEAD
+from codeqa.answer.explanation.linenames import FUNCTION_HEAD
 from codeqa.records import Chunk
 
 ASKS_API = re.compile(r"\b(?:api|apis|json|rest)\b", re.IGNORECASE)

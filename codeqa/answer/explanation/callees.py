@@ -42,8 +42,9 @@ from codeqa.answer.explanation.explain import Explanation, Step
 from codeqa.answer.explanation.flow import Use, code_part
 from codeqa.answer.explanation.implements import Implementations
 from codeqa.answer.explanation.keylines import COMMENT, prose_lines, term_score
+from codeqa.answer.explanation.linenames import holder_at
 from codeqa.answer.explanation.outcomes import quotable, whole
-from codeqa.answer.explanation.outline import display_name, holder_at
+from codeqa.answer.explanation.outline import display_name
 from codeqa.answer.rendering.injection import instruction_like
 from codeqa.answer.rendering.render import code_span
 from codeqa.chunk.tags import text_of
@@ -152,7 +153,7 @@ def _unique(explanation: Explanation, user: Chunk, use: Use, callee: Chunk) -> b
         return False
     short = re.split(r"\.|::|#|->", use.name)[-1]
     defined = {short_name(q) for q in qualified_names(callee.symbol)}
-    if short in defined and len(context.definers.get(short.lower(), [])) == 1:
+    if short in defined and context.definitions_of(short) == 1:
         return True
     chunks = context.file_chunks([user.path], limit=None).get(user.path, [])
     if not chunks:

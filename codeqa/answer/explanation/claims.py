@@ -25,7 +25,7 @@ from codeqa.answer.context import AnswerContext
 from codeqa.answer.explanation.byname import holds_by_name, typed_receiver
 from codeqa.answer.explanation.flow import Use, find_uses, link
 from codeqa.answer.explanation.implements import Implementations
-from codeqa.answer.explanation.outline import holder_at
+from codeqa.answer.explanation.linenames import holder_at
 from codeqa.chunk.resolve.calls import CallSite, call_sites, names_in, use_reaches
 from codeqa.chunk.tags import text_of
 from codeqa.records import Chunk

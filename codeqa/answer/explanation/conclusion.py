@@ -20,8 +20,9 @@ import re
 from codeqa.answer.explanation.branches import condition_at
 from codeqa.answer.explanation.explain import Explanation, Step
 from codeqa.answer.explanation.keylines import term_score
+from codeqa.answer.explanation.linenames import DECORATOR, holder_at
 from codeqa.answer.explanation.mechanism import Match
-from codeqa.answer.explanation.outline import DECORATOR, display_name, holder_at
+from codeqa.answer.explanation.outline import display_name
 from codeqa.answer.rendering.render import code_span
 from codeqa.frameworks.intent import HOOK, PLACEMENT
 

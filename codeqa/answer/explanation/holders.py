@@ -12,8 +12,9 @@ from __future__ import annotations
 from collections.abc import Sequence
 
 from codeqa.answer.explanation.explain import Step
+from codeqa.answer.explanation.linenames import DECORATOR, holder_at
 from codeqa.answer.explanation.mechanism import Match
-from codeqa.answer.explanation.outline import DECORATOR, display_name, holder_at
+from codeqa.answer.explanation.outline import display_name
 from codeqa.answer.rendering.render import code_span
 
 

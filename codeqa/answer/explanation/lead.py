@@ -23,9 +23,10 @@ from codeqa.answer.explanation.explain import Explanation, Step
 from codeqa.answer.explanation.fold import weak_evidence
 from codeqa.answer.explanation.holders import holders_named, registered
 from codeqa.answer.explanation.keylines import KeyLine, Terms, evidence, term_score
+from codeqa.answer.explanation.linenames import holder_at, name_at
 from codeqa.answer.explanation.mechanism import Match
 from codeqa.answer.explanation.outcomes import closed, outcome_lines, outcome_said_of, quotable
-from codeqa.answer.explanation.outline import display_name, holder_at, name_at
+from codeqa.answer.explanation.outline import display_name
 from codeqa.answer.explanation.phrasing import said_of
 from codeqa.answer.explanation.roles_said import shows_role
 from codeqa.answer.explanation.values import amount_read, reading_line, value_said

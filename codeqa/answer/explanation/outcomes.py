@@ -13,7 +13,7 @@ from codeqa.answer.explanation.endings import ERROR_LINE
 from codeqa.answer.explanation.explain import Explanation, Step
 from codeqa.answer.explanation.flow import SIGNATURE, code_part
 from codeqa.answer.explanation.keylines import COMMENT, IMPORT, KeyLine
-from codeqa.answer.explanation.outline import name_at
+from codeqa.answer.explanation.linenames import name_at
 from codeqa.answer.explanation.walktext import outcome_said
 from codeqa.answer.rendering.injection import instruction_like
 from codeqa.answer.rendering.render import code_span

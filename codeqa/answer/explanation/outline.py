@@ -170,6 +170,12 @@ def opened_definition(chunk: Chunk) -> str:
         return ""
     if any((other := JS_OPENED.match(line)) and not other.group("indent") for line in lines[1:]):
         return ""
+    return js_opened_name(opened)
+
+
+def js_opened_name(opened: re.Match[str]) -> str:
+    """The name a ``JS_OPENED`` line defines: the function's, else what it is assigned to (``Groups.get``; not the
+    ``exports.`` it is exported through: ``postLogin``); "" for ``module.exports = function …``."""
     target = re.sub(r"^(?:module\.)?exports\.", "", opened.group("target") or "")
     return opened.group("function") or (target if target not in ("", "exports", "module.exports") else "")
 
@@ -208,73 +214,6 @@ def display_name(chunk: Chunk) -> str:
     while len(names) > 1 and names[1].startswith(names[0] + ".") and is_container(names[0]) and is_container(names[1]):
         names = names[1:]
     return names[0] + (f" (+{len(names) - 1})" if len(names) > 1 else "")
-
-
-FUNCTION_HEAD = re.compile(r"^(\s*)(?:(?:export|public|private|protected|static|async|pub)\s+)*"
-                           r"(?:def|function|func|fn)\s+(?:\([^)]*\)\s*)?(?:self\.)?(?P<name>\w+[?!]?)")  # fmt: skip
-
-
-def name_at(chunk: Chunk, line: int) -> str:
-    """The definition that holds file line ``line`` of ``step``'s chunk (a chunk of several methods is named after
-    its first, which is not where every line is), prefixed like the chunk's name; the chunk's name when unsure."""
-    lines = chunk.text.split("\n")
-    offset = line - chunk.start_line
-    if not 0 <= offset < len(lines):
-        return display_name(chunk).split(" (+", 1)[0]
-    indent = len(lines[offset]) - len(lines[offset].lstrip())
-    for above in reversed(lines[: offset + 1]):
-        found = FUNCTION_HEAD.match(above)
-        if found and len(found.group(1)) < indent:
-            name = found.group("name")
-            known = [q for q in qualified_names(chunk.symbol) if q.replace("::", ".").rpartition(".")[2] == name]
-            chunk_name = display_name(chunk).split(" (+", 1)[0]
-            last = chunk_name.rpartition(".")[2]
-            owner = chunk_name if last[:1].isupper() else chunk_name.rpartition(".")[0]  # a class's chunk: its own
-            return known[0] if known else f"{owner}.{name}" if owner else name
-    return display_name(chunk).split(" (+", 1)[0]
-
-
-DECORATOR = re.compile(r"^\s*@[\w.]")
-CONTAINER = re.compile(
-    r"^(\s*)(?:(?:export|public|private|protected|abstract|final|default)\s+)*"
-    r"(?:class|module|object|struct|impl|interface|trait|defmodule)\s+(?P<name>\w+(?:(?:::|\.)\w+)*)"
-)  # Ruby's A::B and Elixir's A.B, not the colon of Python's ``class A:``
-
-
-def holder_at(chunk: Chunk, line: int) -> str | None:
-    """The definition that holds file line ``line`` of ``chunk``, as ``name_at`` names it, where that is certain: a
-    decorator line belongs to the definition below it; a line outside every definition of the chunk (class-level
-    ``rescue_from`` after a method, a module's statement) has none (None), and neither has a line of a chunk the
-    scan cannot place."""
-    lines = chunk.text.split("\n")
-    offset = line - chunk.start_line
-    if not 0 <= offset < len(lines):
-        return None
-    if DECORATOR.match(lines[offset]):
-        below = next((n for n in range(offset + 1, len(lines)) if not DECORATOR.match(lines[n])), None)
-        if below is None or not FUNCTION_HEAD.match(lines[below]):
-            return None
-        return name_at(chunk, chunk.start_line + below + 1) if below + 1 < len(lines) else None
-    own = FUNCTION_HEAD.match(lines[offset]) or CONTAINER.match(lines[offset])
-    if own:  # the line declares a definition (`class VaultPolicy`, `def authenticate(self, request)`): that one
-        name = own.group("name").replace("::", ".")
-        known = [q for q in qualified_names(chunk.symbol) if q.replace("::", ".").rpartition(".")[2] == name]
-        chunk_name = display_name(chunk).split(" (+", 1)[0]
-        owner = chunk_name if chunk_name.rpartition(".")[2][:1].isupper() else chunk_name.rpartition(".")[0]
-        if known or CONTAINER.match(lines[offset]) or not owner or owner.rpartition(".")[2] == name:
-            return known[0] if known else name
-        return f"{owner}.{name}"
-    indent = len(lines[offset]) - len(lines[offset].lstrip())
-    for above in reversed(lines[:offset]):
-        found = FUNCTION_HEAD.match(above) or CONTAINER.match(above)
-        if not found or len(found.group(1)) >= indent:
-            continue
-        if FUNCTION_HEAD.match(above):
-            return name_at(chunk, line)
-        name = found.group("name").replace("::", ".")  # a class-level line (`before_action`, `rescue_from`)
-        chunk_name = display_name(chunk).split(" (+", 1)[0]
-        return chunk_name if chunk_name.rpartition(".")[2] == name.rpartition(".")[2] else name
-    return None
 
 
 COMMENT_OR_DECORATOR = re.compile(r"^\s*(?:#|//|/\*|\*|@|--)")

@@ -163,7 +163,7 @@ class _Walker:
         """The called name is defined in ``used`` and nowhere else in the index."""
         short = re.split(r"\.|::|#", name)[-1]
         defined = [short_name(q) for q in qualified_names(used.symbol)]
-        return short in defined and len(self.context.definers.get(short.lower(), [])) == 1
+        return short in defined and self.context.definitions_of(short) == 1
 
     def callees(self, chunk: Chunk, seen: set[str]) -> list[Chunk]:
         _, rows = self.context.neighbours(chunk)

@@ -1,0 +1,111 @@
+"""Which definition holds a line of a chunk: a chunk is named after its first definition, and the line a sentence
+quotes may be in another one (the next method of a class, a Flask error handler beside three others), or in a local
+function of one (``async function addMembers`` inside ``Groups.getOwnersAndMembers = …``), which is no definition of
+its own to name.
+"""
+
+from __future__ import annotations
+
+import re
+
+from codeqa.answer.explanation.outline import JS_LANGUAGES, JS_OPENED, display_name, js_opened_name
+from codeqa.records import Chunk
+from codeqa.symbols import qualified_names
+
+FUNCTION_HEAD = re.compile(r"^(\s*)(?:(?:export|public|private|protected|static|async|pub)\s+)*"
+                           r"(?:def|function|func|fn)\s+(?:\([^)]*\)\s*)?(?:self\.)?(?P<name>\w+[?!]?)")  # fmt: skip
+
+
+def name_at(chunk: Chunk, line: int) -> str:
+    """The definition that holds file line ``line`` of ``step``'s chunk (a chunk of several methods is named after
+    its first, which is not where every line is), prefixed like the chunk's name; the chunk's name when unsure."""
+    lines = chunk.text.split("\n")
+    offset = line - chunk.start_line
+    if not 0 <= offset < len(lines):
+        return display_name(chunk).split(" (+", 1)[0]
+    indent = len(lines[offset]) - len(lines[offset].lstrip())
+    chunk_name = display_name(chunk).split(" (+", 1)[0]
+    inner, enclosed, inner_at = "", False, offset  # a definition the chunk does not name; whether another holds it
+    for at in range(offset, -1, -1):
+        head = _head(lines[at], chunk.language)
+        if head is None or head[0] >= indent:
+            continue
+        if inner and not _holds(lines, at, inner_at, head[0]):
+            continue  # ended above it (Ruby's `def date … end` above a `private` method indented deeper)
+        known = [q for q in qualified_names(chunk.symbol) if q.replace("::", ".").rpartition(".")[2] == head[1]]
+        if known and not inner:
+            return known[0]
+        if known:  # a local function of a definition the chunk names
+            return inner
+        enclosed = enclosed or bool(inner)
+        inner, indent, inner_at = inner or head[2], head[0], inner_at if inner else at
+    # a local function (`async function addMembers` in `Groups.get = …`, a hook an app factory registers) or one the
+    # chunker did not name (`exports.getLogin = …`): by its own name, never a made-up `Groups.addMembers`
+    if enclosed or not chunk.symbol or "." in inner:
+        return inner or chunk_name
+    if inner:
+        last = chunk_name.rpartition(".")[2]
+        owner = chunk_name if last[:1].isupper() else chunk_name.rpartition(".")[0]  # a class's chunk: its own
+        return f"{owner}.{inner}" if owner else inner
+    return chunk_name
+
+
+def _holds(lines: list[str], head_at: int, inner_at: int, head_indent: int) -> bool:
+    """Whether the definition opened on ``lines[head_at]`` goes on down to ``lines[inner_at]``: every code line
+    between is indented deeper than its head."""
+    between = [line for line in lines[head_at + 1 : inner_at] if line.strip()]
+    return all(len(line) - len(line.lstrip()) > head_indent for line in between)
+
+
+def _head(line: str, language: str) -> tuple[int, str, str] | None:
+    """(indent, name, full name) of the definition ``line`` opens: ``def``/``function``/``func``/``fn``, or a
+    JavaScript function assigned (``Groups.get = async function (…) {``: ``get``, ``Groups.get``)."""
+    found = FUNCTION_HEAD.match(line)
+    if found:
+        return len(found.group(1)), found.group("name"), found.group("name")
+    opened = JS_OPENED.match(line) if language in JS_LANGUAGES else None
+    full = js_opened_name(opened) if opened is not None else ""
+    return (len(opened.group("indent")), full.rpartition(".")[2], full) if opened is not None and full else None
+
+
+DECORATOR = re.compile(r"^\s*@[\w.]")
+CONTAINER = re.compile(
+    r"^(\s*)(?:(?:export|public|private|protected|abstract|final|default)\s+)*"
+    r"(?:class|module|object|struct|impl|interface|trait|defmodule)\s+(?P<name>\w+(?:(?:::|\.)\w+)*)"
+)  # Ruby's A::B and Elixir's A.B, not the colon of Python's ``class A:``
+
+
+def holder_at(chunk: Chunk, line: int) -> str | None:
+    """The definition that holds file line ``line`` of ``chunk``, as ``name_at`` names it, where that is certain: a
+    decorator line belongs to the definition below it; a line outside every definition of the chunk (class-level
+    ``rescue_from`` after a method, a module's statement) has none (None), and neither has a line of a chunk the
+    scan cannot place."""
+    lines = chunk.text.split("\n")
+    offset = line - chunk.start_line
+    if not 0 <= offset < len(lines):
+        return None
+    if DECORATOR.match(lines[offset]):
+        below = next((n for n in range(offset + 1, len(lines)) if not DECORATOR.match(lines[n])), None)
+        if below is None or not FUNCTION_HEAD.match(lines[below]):
+            return None
+        return name_at(chunk, chunk.start_line + below + 1) if below + 1 < len(lines) else None
+    own = FUNCTION_HEAD.match(lines[offset]) or CONTAINER.match(lines[offset])
+    if own:  # the line declares a definition (`class VaultPolicy`, `def authenticate(self, request)`): that one
+        name = own.group("name").replace("::", ".")
+        known = [q for q in qualified_names(chunk.symbol) if q.replace("::", ".").rpartition(".")[2] == name]
+        chunk_name = display_name(chunk).split(" (+", 1)[0]
+        owner = chunk_name if chunk_name.rpartition(".")[2][:1].isupper() else chunk_name.rpartition(".")[0]
+        if known or CONTAINER.match(lines[offset]) or not owner or owner.rpartition(".")[2] == name:
+            return known[0] if known else name
+        return f"{owner}.{name}"
+    indent = len(lines[offset]) - len(lines[offset].lstrip())
+    for above in reversed(lines[:offset]):
+        found = FUNCTION_HEAD.match(above) or CONTAINER.match(above)
+        if not found or len(found.group(1)) >= indent:
+            continue
+        if FUNCTION_HEAD.match(above):
+            return name_at(chunk, line)
+        name = found.group("name").replace("::", ".")  # a class-level line (`before_action`, `rescue_from`)
+        chunk_name = display_name(chunk).split(" (+", 1)[0]
+        return chunk_name if chunk_name.rpartition(".")[2] == name.rpartition(".")[2] else name
+    return None

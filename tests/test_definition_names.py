@@ -1,0 +1,66 @@
+"""A line is said to be in the definition that holds it (issue #35, failure class "calls linked by bare name"): a
+local function inside a method is not a method of the class, so a line of it is named by the local function's own
+name — never a made-up ``Groups.addMembers`` — and a method indented under Ruby's ``private`` is not taken for a local
+function of the method above it."""
+
+from __future__ import annotations
+
+from codeqa.answer.explanation.linenames import name_at
+from codeqa.records import Chunk
+
+GROUPS = """Groups.getOwnersAndMembers = async function (groupName, uid, start, stop) {
+\tconst ownerUids = await db.getSetMembers(`group:${groupName}:owners`);
+\tlet done = false;
+\tasync function addMembers(start, stop) {
+\t\tlet batch = await user.getUsersFromSet(`group:${groupName}:members`, uid, start, stop);
+\t\treturn batch;
+\t}
+\treturn await addMembers(0, -1);
+};"""
+
+PYTHON = """class Exporter:
+    def export(self, rows):
+        def clean(row):
+            return row.strip()
+
+        return [clean(row) for row in rows]
+
+    def flush(self):
+        return None"""
+
+
+def test_a_line_of_a_local_function_is_named_after_the_definition_holding_it() -> None:
+    chunk = Chunk("src/groups/index.js", "javascript", 192, 200, GROUPS, "Groups.getOwnersAndMembers", "method", "core")
+    assert name_at(chunk, 196) == "addMembers"  # `let batch = …` is in the local `addMembers`, no method of Groups
+    assert name_at(chunk, 193) == "Groups.getOwnersAndMembers"
+    unnamed = Chunk("src/groups/index.js", "javascript", 192, 200, GROUPS, "", "module", "core")
+    assert name_at(unnamed, 196) == "addMembers"
+    python = Chunk("app/export.py", "python", 1, 9, PYTHON, "Exporter, Exporter.export, Exporter.flush", "class",
+                   "core")  # fmt: skip
+    assert name_at(python, 4) == "clean"  # `return row.strip()` of the local `clean`, no method of Exporter
+    assert name_at(python, 6) == "Exporter.export"
+    assert name_at(python, 9) == "Exporter.flush"
+
+
+RUBY = """  def confirm!
+    update!(status: "confirmed")
+  end
+
+  private
+    def transfer_has_same_family
+      return unless inflow_transaction&.entry
+      errors.add(:base, "Must be from same family") unless to_account&.family == from_account&.family
+    end"""
+
+
+def test_a_private_method_indented_under_private_is_not_taken_for_a_local_of_the_method_above() -> None:
+    chunk = Chunk("app/models/transfer.rb", "ruby", 43, 51, RUBY, "Transfer.confirm!", "method", "model")
+    assert name_at(chunk, 50) == "Transfer.transfer_has_same_family"  # `def confirm! … end` ended above it
+
+
+def test_a_function_exported_from_a_file_of_several_is_named_without_the_file() -> None:
+    text = "exports.getLogin = (req, res) => {\n  if (req.user) {\n    return res.redirect('/');\n  }\n};\n\n" \
+           "exports.getReset = (req, res) => {\n  res.render('account/reset');\n};"  # fmt: skip
+    chunk = Chunk("controllers/user.js", "javascript", 10, 18, text, "", "module", "api")
+    assert name_at(chunk, 12) == "getLogin"  # not `user.getLogin`: `user.js` is a file, not an object
+    assert name_at(chunk, 17) == "getReset"
