@@ -64,3 +64,29 @@ def test_a_function_exported_from_a_file_of_several_is_named_without_the_file() 
     chunk = Chunk("controllers/user.js", "javascript", 10, 18, text, "", "module", "api")
     assert name_at(chunk, 12) == "getLogin"  # not `user.getLogin`: `user.js` is a file, not an object
     assert name_at(chunk, 17) == "getReset"
+
+
+def test_the_pieces_of_one_split_definition_count_as_one_definition_two_overloads_as_two() -> None:
+    from codeqa.answer.context import AnswerContext
+    from codeqa.records import Hit
+
+    head = Chunk("src/auth.js", "javascript", 266, 295, "function continueLogin(strategy, req, res, next) {\n" * 30,
+                 "continueLogin", "function", "api")  # fmt: skip
+    rest = Chunk("src/auth.js", "javascript", 297, 319, "\t\tawait doLogin(req);\n" * 23, "continueLogin", "function",
+                 "api")  # fmt: skip
+    first = Chunk("src/Tables.java", "java", 10, 14, "public List getTables() {\n" * 5, "Tables.getTables", "method",
+                  "core")  # fmt: skip
+    between = Chunk("src/Tables.java", "java", 16, 18, "public void clear() {\n" * 3, "Tables.clear", "method", "core")
+    second = Chunk("src/Tables.java", "java", 20, 24, "public List getTables(String s) {\n" * 5, "Tables.getTables",
+                   "method", "core")  # fmt: skip
+    chunks = [head, rest, first, between, second]
+    context = AnswerContext.from_chunks(chunks, [Hit(chunk, 1.0, chunk.id) for chunk in chunks])
+    assert len(context.definers["continuelogin"]) == 2  # two rows ...
+    assert context.definitions_of("continueLogin") == 1  # ... of one definition
+    assert context.definitions_of("getTables") == 2  # overloads apart are two
+
+    one = Chunk("src/Rows.java", "java", 10, 14, "public List getRows() {\n" * 5, "Rows.getRows", "method", "core")
+    other = Chunk("src/Rows.java", "java", 15, 19, "public List getRows(String s) {\n" * 5, "Rows.getRows", "method",
+                  "core")  # fmt: skip
+    adjacent = AnswerContext.from_chunks([one, other], [Hit(one, 1.0, one.id), Hit(other, 0.9, other.id)])
+    assert adjacent.definitions_of("getRows") == 2  # an overload right below the other opens on its signature

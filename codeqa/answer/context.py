@@ -59,13 +59,20 @@ class AnswerContext:
         if len(rows) < 2:
             return len(rows)
         table, by_path = self.table, self.table.rows_by_path()
+        texts = {
+            self.table.ids[row]: chunk.text for chunk in self.chunks(rows) if (row := self.row_of(chunk)) is not None
+        }
+        declares = re.compile(rf"(?<![\w$]){re.escape(name)}\s*[(=:<]", re.IGNORECASE)
         count = 0
         for row in rows:
             in_file = sorted(by_path.get(table.paths[row], []), key=lambda r: table.starts[r])
             at = in_file.index(row)
             before = in_file[at - 1] if at > 0 else None
+            first = next((line for line in texts.get(table.ids[row], "").split("\n") if line.strip()), "")
             if before is None or before not in rows or table.symbols[before] != table.symbols[row]:
                 count += 1  # not a piece going on from the one above it
+            elif declares.search(first):
+                count += 1  # it opens on its own signature: an overload right after the other one
         return count
 
     @classmethod
