@@ -25,7 +25,7 @@ from codeqa.answer.context import AnswerContext
 from codeqa.answer.explanation.byname import holds_by_name, typed_receiver
 from codeqa.answer.explanation.flow import Use, find_uses, link
 from codeqa.answer.explanation.implements import Implementations
-from codeqa.answer.explanation.outline import holder_at
+from codeqa.answer.explanation.outline import holder_at, local_of_opened
 from codeqa.chunk.resolve.calls import CallSite, call_sites, names_in, use_reaches
 from codeqa.chunk.tags import text_of
 from codeqa.records import Chunk
@@ -71,8 +71,8 @@ class ClaimChecker:
     ) -> Use | None:
         """``flow.link``'s use of ``used`` in ``user``, if the claim it makes holds (see the module docstring)."""
         proposed = link(user, used, imports, names=names)
-        if proposed is None:
-            return None
+        if proposed is None or local_of_opened(used, proposed.name):
+            return None  # a local of the function ``used`` opens is called from that function's own body
         pair = (user.id, used.id)
         if user.language not in RESOLVED_LANGUAGES or used.language not in RESOLVED_LANGUAGES:
             held = self._held_by_name(user, used, proposed, names)

@@ -22,6 +22,7 @@ from pathlib import PurePosixPath
 
 from codeqa.answer.context import AnswerContext
 from codeqa.answer.explanation.keylines import COMMENT, prose_lines
+from codeqa.answer.rendering.render import code_span
 from codeqa.frameworks.conventions import Construct, Convention, anchor_rows, load_all
 from codeqa.frameworks.detection import detect
 from codeqa.frameworks.evidence import Code, Evidence, ecosystems, gather
@@ -156,6 +157,21 @@ RUBY_DEF = re.compile(r"^\s*def\s")
 RUBY_CLASS_LEVEL = re.compile(r"^\s*(?:class|module)\s|^\s*(?:included|class_methods|prepended)\s+do\b")
 
 
+# a filter limited to some actions (`before_action :set_session, only: :destroy`) runs before those, not before each
+RUBY_CONDITION = re.compile(r"(?<![\w:])(?:only|except|if|unless):\s*\S.*")
+EVERY_ACTION = re.compile(r"\b(?:each action|every controller)\b")
+
+
+def _conditioned(chunk: Chunk, line: str, phrase: str) -> str:
+    """``phrase`` with "each action" / "every controller" narrowed to the condition a Ruby filter's line puts on it."""
+    if chunk.language != "ruby" or not RUBY_MACRO.match(line):
+        return phrase
+    condition = RUBY_CONDITION.search(line.split(" #", 1)[0])
+    if condition is None:
+        return phrase
+    return EVERY_ACTION.sub(f"some actions ({code_span(condition.group(0).strip())})", phrase, count=1)
+
+
 def in_method(chunk: Chunk, number: int) -> bool:
     """Whether file line ``number`` of a Ruby ``chunk`` sits in a method's body (a ``def`` above it, less
     indented, before any class, module or ``included do`` head)."""
@@ -196,6 +212,7 @@ def matches_in(chunk: Chunk, conventions: Sequence[Convention], intents: Sequenc
             if hit and (best is None or weight > best.weight) and construct.holds_in(_opened(chunk, number)):
                 handler = (hit.groupdict().get("handler") or "").split(".")[-1]
                 phrase = _looped(chunk, number, hit.groupdict().get("what") or "", construct.describe(hit))
+                phrase = _conditioned(chunk, line, phrase)
                 best = Match(construct, chunk, number, line.strip(), phrase, weight, handler)
         if best is not None:
             found.append(best)
