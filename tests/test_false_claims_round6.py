@@ -10,6 +10,9 @@ real lines that made it (bench/reads/realsize-whole-answers-round6-before.md).
 - C: a Rails filter limited to some actions said to run "before each action" (`only: :destroy`);
 - D: a "More places" item named after a definition that does not hold its quotes (`ChangeLoggingMixin.Meta (+1)` for
   the class's own head, `_add_user_id` for a blueprint's module-level URL rules);
+- F: a Python name a module defines twice linked to the first, shadowed, definition: `APIView.handle_exception`
+  "uses `NotAuthenticated` (`taiga/base/exceptions.py:66-83`)" where `exceptions.NotAuthenticated` is the later
+  `class NotAuthenticated(NotAuthenticated):` (187);
 - E: the opening's "`A` calls `B`" for a callee that says nothing of the question (a time formatter whose comment
   says "Convert a duration", asked how audio is converted).
 """
@@ -17,7 +20,7 @@ real lines that made it (bench/reads/realsize-whole-answers-round6-before.md).
 from __future__ import annotations
 
 from codeqa.answer.context import AnswerContext
-from codeqa.answer.explanation.claims import ClaimChecker
+from codeqa.answer.explanation.claims import ClaimChecker, _shadowed
 from codeqa.answer.explanation.explain import Step
 from codeqa.answer.explanation.extractive import VERBS, _from, _quoted_name, extractive_answer
 from codeqa.answer.explanation.flow import Use
@@ -522,3 +525,69 @@ def test_the_openings_call_is_of_a_callee_whose_code_speaks_to_the_question() ->
     terms = question_terms(question)
     assert not _speaks(terms, SECONDS_TO_HIS)  # "Convert a duration in seconds" is its comment only
     assert _speaks(terms, "export function transcode(path: string) {\n  return convertAudio(path, 'mp3')\n}")
+
+
+EXCEPTIONS_FIRST = """class ParseError(APIException):
+    status_code = status.HTTP_400_BAD_REQUEST
+    default_detail = _("Malformed request.")
+
+
+class AuthenticationFailed(APIException):
+    status_code = status.HTTP_401_UNAUTHORIZED
+    default_detail = _("Incorrect authentication credentials.")
+
+
+class NotAuthenticated(APIException):
+    status_code = status.HTTP_401_UNAUTHORIZED
+    default_detail = _("Authentication credentials were not provided.")
+
+
+class PermissionDenied(APIException):
+    status_code = status.HTTP_403_FORBIDDEN
+    default_detail = _("You do not have permission to perform this action.")"""
+HANDLE_EXCEPTION = '''    def handle_exception(self, exc):
+        """
+        Handle any exception that occurs, by returning an appropriate response,
+        or re-raising the error.
+        """
+        if isinstance(exc, (exceptions.NotAuthenticated,
+                            exceptions.AuthenticationFailed)):
+            # WWW-Authenticate header for 401 responses, else coerce to 403
+            auth_header = self.get_authenticate_header(self.request)
+
+            if auth_header:
+                exc.auth_header = auth_header
+            else:
+                exc.status_code = status.HTTP_403_FORBIDDEN
+
+        response = self.settings.EXCEPTION_HANDLER(exc)
+
+        if response is None:
+            raise
+
+        response.exception = True'''
+EXCEPTIONS_SHADOW = '''class NotAuthenticated(NotAuthenticated):
+    """
+    Compatibility subclass of restframework `NotAuthenticated`
+    exception.
+    """
+    pass'''
+
+
+def test_a_name_the_module_rebinds_below_is_not_linked_to_its_first_definition() -> None:
+    path = "taiga/base/exceptions.py"
+    first = _chunk(path, "python", 66, EXCEPTIONS_FIRST, "ParseError, AuthenticationFailed, NotAuthenticated, "
+                   "PermissionDenied", "class", "core")  # fmt: skip
+    shadow = _chunk(path, "python", 187, EXCEPTIONS_SHADOW, "NotAuthenticated", "class", "core")
+    views = "taiga/base/api/views.py"
+    handle = _chunk(views, "python", 400, HANDLE_EXCEPTION, "APIView.handle_exception", "method", "core")
+    head = _chunk(views, "python", 53, "from taiga.base import exceptions", "", "module", "core")
+    hits = [Hit(handle, 1.0, handle.id), Hit(first, 0.9, first.id)]
+    context = AnswerContext.from_chunks([handle, head, first, shadow], hits)
+    checker = ClaimChecker(context)
+    assert checker.link(handle, first, context.imports([views, path])) is None
+    assert checker.link(handle, shadow, context.imports([views, path])) is not None
+    text = "\n" * 65 + EXCEPTIONS_FIRST + "\n" * (187 - 84) + EXCEPTIONS_SHADOW
+    assert _shadowed(first, "NotAuthenticated", text)
+    assert not _shadowed(shadow, "NotAuthenticated", text)  # the last one is what the module binds
+    assert not _shadowed(first, "AuthenticationFailed", text)  # defined once
