@@ -358,6 +358,25 @@ export const secondsToHis = (total: number) => {
 
   return parts.join(':')
 }"""
+SERVICE_WORKER = """self.addEventListener("push", async (event) => {
+  const data = await event.data.json()
+  event.waitUntil(Promise.all([ showNotification(data), updateBadgeCount(data.options) ]))
+})
+
+async function showNotification({ title, options }) {
+  return self.registration.showNotification(title, options)
+}
+
+async function updateBadgeCount({ data: { badge } }) {
+  return self.navigator.setAppBadge?.(badge || 0)
+}
+
+self.addEventListener("notificationclick", (event) => {
+  event.notification.close()
+
+  const url = new URL(event.notification.data.path, self.location.origin).href
+  event.waitUntil(openURL(url))
+})"""
 USER_METHODS = """  def request_impersonation_for(user_id)
     impersonated = User.find(user_id)
     impersonator_support_sessions.create!(impersonated: impersonated)
@@ -477,6 +496,10 @@ def test_a_link_by_name_to_a_chunk_of_several_definitions_names_the_one_reached(
                   "method", "model")  # fmt: skip
     use = Use("verify_backup_code?", 149, "calls", "return true if verify_backup_code?(code)")
     assert _from(use, "User.request_impersonation_for", user) == " from `User.verify_otp?`"
+    # ... and not by the function above a top-level listener that makes it: `updateBadgeCount` closed at line 12
+    worker = _chunk("app/views/pwa/service_worker.js", "javascript", 1, SERVICE_WORKER,
+                    "showNotification, updateBadgeCount", "function", "view")  # fmt: skip
+    assert _from(Use("openURL", 18, "calls", "event.waitUntil(openURL(url))"), "showNotification", worker) == ""
 
 
 def test_a_piece_of_a_javascript_function_is_not_the_files_top_level_code() -> None:

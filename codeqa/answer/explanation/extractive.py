@@ -11,6 +11,8 @@ become a link or an image.
 
 from __future__ import annotations
 
+import re
+
 from codeqa.answer.context import AnswerContext
 from codeqa.answer.explanation.absence import absence_sentence
 from codeqa.answer.explanation.byname import CONSTRUCTORS
@@ -121,8 +123,36 @@ def _from(use: Use, own: str, chunk: Chunk) -> str:
     link found by name (no resolver for the language) in a chunk of several definitions is placed by its line
     (``User.request_impersonation_for (+4)``: ``verify_otp?``, not ``request_impersonation_for``, calls
     ``verify_backup_code?``)."""
-    caller = use.caller or (holder_at(chunk, use.line) or "" if _several(chunk) else "")
+    caller = use.caller or (_placed(chunk, use.line) if _several(chunk) else "")
     return f" from {code_span(caller)}" if caller and short_name(caller) != short_name(own) else ""
+
+
+_CLOSER = re.compile(r"^\s*(?:[}\])]|end\b)")
+
+
+def _placed(chunk: Chunk, line: int) -> str:
+    """The definition holding file line ``line`` of ``chunk`` where its lines show it: the nearest line above that
+    opens a block around it is that definition's head (not a top-level ``self.addEventListener(…, (event) => {``
+    below a closed ``async function updateBadgeCount``), else ""."""
+    holder = holder_at(chunk, line)
+    lines = chunk.text.split("\n")
+    offset = line - chunk.start_line
+    if not holder or not 0 <= offset < len(lines):
+        return ""
+    name = re.escape(short_name(holder))
+    indent = len(lines[offset]) - len(lines[offset].lstrip())
+    for text in reversed(lines[:offset]):
+        depth = len(text) - len(text.lstrip())
+        if not text.strip() or depth >= indent:
+            continue
+        if _CLOSER.match(text):
+            return ""  # a block closed at a lesser depth: the line is not inside it
+        if re.search(rf"(?<![\w$]){name}(?![\w$?!])", text):
+            return holder
+        if depth == 0:
+            return ""  # a top-level statement that is not the definition holds it
+        indent = depth
+    return ""
 
 
 def _for(use: Use, own: str, chunk: Chunk) -> str:
@@ -201,14 +231,23 @@ def folded_line(step: Step) -> str:
 def _quoted_name(step: Step) -> str:
     """The name its quoted lines are given: the chunk's, unless every one lies outside the chunk's definitions (a
     blueprint's module-level ``_bp.add_url_rule(…)`` lines above ``def _add_user_id``): then its file's."""
-    name = display_name(step.chunk)
-    if (
-        step.lines
-        and qualified_names(step.chunk.symbol)
-        and all(_module_level(step.chunk, line.line) for line in step.lines)
-    ):
-        return step.chunk.path.rsplit("/", 1)[-1]
-    return name
+    chunk = step.chunk
+    shorts = [re.escape(short_name(q)) for q in qualified_names(chunk.symbol) if short_name(q)]
+    if not step.lines or not shorts:
+        return display_name(chunk)
+    naming = re.compile(rf"(?<![\w$])(?:{'|'.join(shorts)})(?![\w$?!])")
+    lines = chunk.text.split("\n")
+
+    def outside(number: int) -> bool:  # module-level, in a top-level statement that names none of its definitions
+        offset = number - chunk.start_line
+        if not 0 <= offset < len(lines) or not _module_level(chunk, number):
+            return False
+        head = next((text for text in reversed(lines[: offset + 1]) if text.strip() and not text[:1].isspace()), "")
+        return not naming.search(head)  # a Go `type rssImage struct {` holds its own fields
+
+    if all(outside(line.line) for line in step.lines):
+        return chunk.path.rsplit("/", 1)[-1]
+    return display_name(chunk)
 
 
 def not_found(explanation: Explanation) -> list[str]:
