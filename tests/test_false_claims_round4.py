@@ -284,4 +284,10 @@ def test_a_function_assigned_at_the_top_of_a_file_is_named_after_what_it_is_assi
     assert role_phrase(several, {}, "") == "is the file's top-level code"
     nested = _chunk("src/app.js", "javascript", "", "\tapp.handler = (req, res) => {\n\t\tres.end();\n\t};", "api",
                     "module")  # fmt: skip
-    assert display_name(nested) == "app.js"  # a piece of something bigger: its first line is not at the top
+    assert display_name(nested) == "app.handler"  # one level into a wrapper (AMD `define(…, function () {`): its own
+    deeper = _chunk("src/app.js", "javascript", "", "\t\tapp.handler = (req, res) => {\n\t\t\tres.end();\n\t\t};",
+                    "api", "module")  # fmt: skip
+    assert display_name(deeper) == "app.js"  # a piece of something bigger: a function's local
+    spilled = _chunk("src/app.js", "javascript", "", "\tapp.handler = (req, res) => {\n\t\tres.end();\n\t};\n});",
+                     "api", "module")  # fmt: skip
+    assert display_name(spilled) == "app.js"  # the chunk goes on past the block it starts in

@@ -26,6 +26,7 @@ from codeqa.answer.explanation.byname import holds_by_name, typed_receiver
 from codeqa.answer.explanation.flow import Use, find_uses, link
 from codeqa.answer.explanation.implements import Implementations
 from codeqa.answer.explanation.linenames import holder_at
+from codeqa.answer.explanation.outline import local_of_opened
 from codeqa.chunk.resolve.calls import CallSite, call_sites, names_in, use_reaches
 from codeqa.chunk.tags import text_of
 from codeqa.records import Chunk
@@ -71,8 +72,8 @@ class ClaimChecker:
     ) -> Use | None:
         """``flow.link``'s use of ``used`` in ``user``, if the claim it makes holds (see the module docstring)."""
         proposed = link(user, used, imports, names=names)
-        if proposed is None:
-            return None
+        if proposed is None or local_of_opened(used, proposed.name):
+            return None  # a local of the function ``used`` opens is called from that function's own body
         pair = (user.id, used.id)
         if user.language not in RESOLVED_LANGUAGES or used.language not in RESOLVED_LANGUAGES:
             held = self._held_by_name(user, used, proposed, names)
@@ -88,6 +89,8 @@ class ClaimChecker:
                 if not typed:  # else: by its declared class (or its interface's one implementation)
                     self.tally.by_name.add(pair)
             return proposed
+        if _shadowed(used, proposed.name, self.file_text(used.path)):
+            return None  # `exceptions.NotAuthenticated` is the module's last `class NotAuthenticated`, not this one
         text = self.file_text(user.path)
         site = self.call_of(user, used, text, names)
         if site is not None:
@@ -171,6 +174,17 @@ def _module_level(user: Chunk, line: int) -> bool:
         if not _NEUTRAL.match(above):
             return not _TOP_DEFINITION.search(above)
     return False  # the chunk starts inside a definition (one method's body)
+
+
+def _shadowed(used: Chunk, name: str, used_file: str) -> bool:
+    """Whether the top-level definition of ``name``'s module-level part in ``used`` is rebound further down its file
+    (taiga's ``class NotAuthenticated(APIException):`` at line 76, then ``class NotAuthenticated(NotAuthenticated):``
+    at 187): a use through the module reaches the last one, not this one."""
+    top = re.escape(name.split(".")[0])
+    heads = re.compile(rf"^(?:(?:async\s+)?def|class)\s+{top}\b|^{top}\s*(?::[^=]+)?=(?!=)")
+    lines = used_file.split("\n")
+    at = [n for n, line in enumerate(lines, 1) if heads.match(line)]
+    return any(used.start_line <= n <= used.end_line for n in at) and any(n > used.end_line for n in at)
 
 
 def _with_holder(user: Chunk, use: Use) -> Use | None:

@@ -20,6 +20,7 @@ from codeqa.answer.explanation.flow import ROLE_TITLES, Use
 from codeqa.answer.explanation.keylines import KeyLine
 from codeqa.answer.explanation.lead import lead_sentences
 from codeqa.answer.explanation.outline import continues_definition, display_name, is_class_piece
+from codeqa.answer.explanation.placing import for_clause, from_clause, quoted_name
 from codeqa.answer.explanation.roles_said import KIND_PHRASES, role_phrase
 from codeqa.answer.explanation.walktext import response_sentence, walk_steps
 from codeqa.answer.rendering.injection import FLAG, describe, instruction_like
@@ -88,16 +89,17 @@ def _related(step: Step, explanation: Explanation, does: CalleeOutcome | None, s
         phrases[phrase].append(_named(name, chunk) + tail)
 
     for rank, use in step.calls:
-        add(use.verb, use.name, explanation.step(rank).chunk, _from(use, own))
+        add(use.verb, use.name, explanation.step(rank).chunk, from_clause(use, own, step.chunk))
     for rank, use in step.called_by:
         caller = explanation.step(rank).chunk
-        add(PASSIVE[use.verb], use.caller or display_name(caller), caller, _for(use, own), use)
+        add(PASSIVE[use.verb], use.caller or display_name(caller), caller, for_clause(use, own, step.chunk), use)
     for related in step.related:
         use = related.use
         if related.direction == "calls":
-            add(use.verb, use.name, related.chunk, _from(use, own))
+            add(use.verb, use.name, related.chunk, from_clause(use, own, step.chunk))
         else:
-            add(PASSIVE[use.verb], use.caller or display_name(related.chunk), related.chunk, _for(use, own), use)
+            add(PASSIVE[use.verb], use.caller or display_name(related.chunk), related.chunk,
+                for_clause(use, own, step.chunk), use)  # fmt: skip
     for phrase, piece in last.items():
         phrases[phrase].append(piece)
     return phrases
@@ -105,16 +107,6 @@ def _related(step: Step, explanation: Explanation, does: CalleeOutcome | None, s
 
 def _first_name(chunk: Chunk) -> str:
     return display_name(chunk).split(" (+", 1)[0]
-
-
-def _from(use: Use, own: str) -> str:
-    """A call made by another definition than the one the sentence names: which one (checked claims only)."""
-    return f" from {code_span(use.caller)}" if use.caller and use.caller != own else ""
-
-
-def _for(use: Use, own: str) -> str:
-    """A call to another definition of the chunk than the one the sentence names: which one."""
-    return f" for {code_span(use.name)}" if use.caller and use.name != own else ""
 
 
 def repeats_note(step: Step) -> str:
@@ -177,7 +169,7 @@ def folded_line(step: Step) -> str:
     """A folded source in one line: number, name, location, its best lines."""
     said = [f"{code_span(' '.join(line.text.split())[:FOLDED_CHARS])} (line {line.line})" for line in step.lines]
     shown = f" — {' · '.join(said)}" if said else ""
-    return f"- **[{step.rank}]** {_named(display_name(step.chunk), step.chunk)}{shown}{repeats_note(step)}"
+    return f"- **[{step.rank}]** {_named(quoted_name(step), step.chunk)}{shown}{repeats_note(step)}"
 
 
 def not_found(explanation: Explanation) -> list[str]:

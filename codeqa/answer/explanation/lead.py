@@ -22,7 +22,7 @@ from codeqa.answer.explanation.entry import about_signing_in, route_to
 from codeqa.answer.explanation.explain import Explanation, Step
 from codeqa.answer.explanation.fold import weak_evidence
 from codeqa.answer.explanation.holders import holders_named, registered
-from codeqa.answer.explanation.keylines import KeyLine, Terms, evidence, term_score
+from codeqa.answer.explanation.keylines import COMMENT, KeyLine, Terms, evidence, term_score
 from codeqa.answer.explanation.linenames import holder_at, name_at
 from codeqa.answer.explanation.mechanism import Match
 from codeqa.answer.explanation.outcomes import closed, outcome_lines, outcome_said_of, quotable
@@ -181,7 +181,8 @@ def _flow_sentence(explanation: Explanation) -> Sentence | None:
     lead = explanation.step(explanation.lead)
     terms = explanation.terms
     related = [r for r in lead.related if r.direction == "calls"]
-    calls = sorted(related, key=lambda r: -evidence(terms, r.chunk.text))[:2]  # the callees that speak to it
+    spoken = [(evidence(terms, r.chunk.text), r) for r in related]
+    calls = [r for _, r in sorted(spoken, key=lambda item: -item[0]) if _speaks(terms, r.chunk.text)][:2]
     if not calls:
         return None
     name = calls[0].use.caller or _name(lead)  # the definition that makes the calls, not the chunk's first name
@@ -189,6 +190,12 @@ def _flow_sentence(explanation: Explanation) -> Sentence | None:
     md = " and ".join(f"{code_span(r.use.name)} ({code_span(r.chunk.location)})" for r in calls)
     plain = " and ".join(f"{r.use.name} ({r.chunk.location})" for r in calls)
     return Sentence(f"{code_span(name)} calls {md}.", f"{name} calls {plain}.")
+
+
+def _speaks(terms: Terms, text: str) -> bool:
+    """Whether a callee's code (not its comments) holds a word of the question: the lead's call of a time formatter
+    whose comment says "Convert a duration" is not how the server converts audio."""
+    return evidence(terms, "\n".join(line for line in text.split("\n") if not COMMENT.match(line))) > 0
 
 
 def _outcome_sentence(found: Sequence[tuple[str, Step, KeyLine]]) -> Sentence | None:

@@ -8,7 +8,7 @@ from __future__ import annotations
 
 import re
 
-from codeqa.answer.explanation.outline import JS_LANGUAGES, JS_OPENED, display_name, js_opened_name
+from codeqa.answer.explanation.outline import CONTAINER, JS_LANGUAGES, JS_OPENED, display_name, js_opened_name
 from codeqa.records import Chunk
 from codeqa.symbols import qualified_names
 
@@ -69,10 +69,6 @@ def _head(line: str, language: str) -> tuple[int, str, str] | None:
 
 
 DECORATOR = re.compile(r"^\s*@[\w.]")
-CONTAINER = re.compile(
-    r"^(\s*)(?:(?:export|public|private|protected|abstract|final|default)\s+)*"
-    r"(?:class|module|object|struct|impl|interface|trait|defmodule)\s+(?P<name>\w+(?:(?:::|\.)\w+)*)"
-)  # Ruby's A::B and Elixir's A.B, not the colon of Python's ``class A:``
 
 
 def holder_at(chunk: Chunk, line: int) -> str | None:

@@ -14,13 +14,13 @@ files, tests, docs).
 
 from __future__ import annotations
 
-import re
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 from fnmatch import fnmatch
 from pathlib import PurePosixPath
 
 from codeqa.answer.context import AnswerContext
+from codeqa.answer.explanation.construct_lines import RUBY_MACRO, conditioned, in_method, looped
 from codeqa.answer.explanation.keylines import COMMENT, prose_lines
 from codeqa.frameworks.conventions import Construct, Convention, anchor_rows, load_all
 from codeqa.frameworks.detection import detect
@@ -125,56 +125,6 @@ def _opened(chunk: Chunk, number: int) -> str:
     return "\n".join(lines[:end])
 
 
-LOOP_HEAD = (  # a loop over a literal list that binds ``{name}``: Python, JavaScript (for … of), Ruby (each)
-    r"^\s*for\s+{name}\s+in\s+[\[{(](?P<items>[^\]})]*)[\]})]\s*:",
-    r"^\s*for\s*\(\s*(?:const|let|var)\s+{name}\s+of\s+\[(?P<items>[^\]]*)\]",
-    r"\[(?P<items>[^\]]*)\]\.each\s+do\s*\|\s*{name}\s*\|",
-)
-
-
-def _looped(chunk: Chunk, number: int, what: str, phrase: str) -> str:
-    """``phrase`` with a loop variable it names (```code``` in ``for code in {401, 404}:`` above the line) said as
-    the values the loop gives it (```401, 404```)."""
-    what = what.strip()
-    if not what.isidentifier() or f"`{what}`" not in phrase:
-        return phrase
-    lines = chunk.text.split("\n")[: number - chunk.start_line]
-    patterns = [re.compile(head.replace("{name}", re.escape(what))) for head in LOOP_HEAD]
-    for line in reversed(lines[-3:]):  # the loop's head is just above the line it repeats
-        found = next((hit for pattern in patterns if (hit := pattern.search(line))), None)
-        if found is not None:
-            items = ", ".join(" ".join(item.split()) for item in found.group("items").split(",") if item.strip())
-            return phrase.replace(f"`{what}`", f"`{items}`") if items else phrase
-    return phrase
-
-
-# a Ruby class macro (`before_action :x`, `rescue_from X`) holds for every action only at class level: one in a
-# method's body (`def require_unauthenticated_access(**options)` → `before_action :restore_authentication, **options`)
-# is registered by the controllers that call that method, not before each action
-RUBY_MACRO = re.compile(r"^\s*(?:prepend_|append_|skip_)?(?:before|after|around)_action\b|^\s*rescue_from\b")
-RUBY_DEF = re.compile(r"^\s*def\s")
-RUBY_CLASS_LEVEL = re.compile(r"^\s*(?:class|module)\s|^\s*(?:included|class_methods|prepended)\s+do\b")
-
-
-def in_method(chunk: Chunk, number: int) -> bool:
-    """Whether file line ``number`` of a Ruby ``chunk`` sits in a method's body (a ``def`` above it, less
-    indented, before any class, module or ``included do`` head)."""
-    lines = chunk.text.split("\n")[: number - chunk.start_line + 1]
-    if not lines:
-        return False
-    indent = len(lines[-1]) - len(lines[-1].lstrip())
-    for text in reversed(lines[:-1]):
-        depth = len(text) - len(text.lstrip())
-        if not text.strip() or depth >= indent:
-            continue
-        if RUBY_DEF.match(text):
-            return True
-        if RUBY_CLASS_LEVEL.match(text):
-            return False
-        indent = depth
-    return False
-
-
 def matches_in(chunk: Chunk, conventions: Sequence[Convention], intents: Sequence[str]) -> list[Match]:
     """The constructs for ``intents`` on ``chunk``'s code lines: the best one per line, in line order."""
     if not intents or answers_poorly(chunk):
@@ -195,7 +145,8 @@ def matches_in(chunk: Chunk, conventions: Sequence[Convention], intents: Sequenc
             hit = construct.pattern.search(line)
             if hit and (best is None or weight > best.weight) and construct.holds_in(_opened(chunk, number)):
                 handler = (hit.groupdict().get("handler") or "").split(".")[-1]
-                phrase = _looped(chunk, number, hit.groupdict().get("what") or "", construct.describe(hit))
+                phrase = looped(chunk, number, hit.groupdict().get("what") or "", construct.describe(hit))
+                phrase = conditioned(chunk, line, phrase)
                 best = Match(construct, chunk, number, line.strip(), phrase, weight, handler)
         if best is not None:
             found.append(best)

@@ -6,6 +6,7 @@ Used by the extractive answer and the graph answers to name a chunk and say what
 from __future__ import annotations
 
 import re
+from collections.abc import Sequence
 
 from codeqa.records import Chunk
 from codeqa.symbols import qualified_names, short_names
@@ -166,9 +167,10 @@ def opened_definition(chunk: Chunk) -> str:
         return ""
     lines = [line for line in chunk.text.split("\n") if line.strip() and not COMMENT.match(line)]
     opened = JS_OPENED.match(lines[0]) if lines else None
-    if opened is None or opened.group("indent"):
+    if opened is None or not _wrapper_level(opened.group("indent"), lines):
         return ""
-    if any((other := JS_OPENED.match(line)) and not other.group("indent") for line in lines[1:]):
+    indent = opened.group("indent")
+    if any((other := JS_OPENED.match(line)) and other.group("indent") == indent for line in lines[1:]):
         return ""
     return js_opened_name(opened)
 
@@ -178,6 +180,17 @@ def js_opened_name(opened: re.Match[str]) -> str:
     ``exports.`` it is exported through: ``postLogin``); "" for ``module.exports = function …``."""
     target = re.sub(r"^(?:module\.)?exports\.", "", opened.group("target") or "")
     return opened.group("function") or (target if target not in ("", "exports", "module.exports") else "")
+
+
+def _wrapper_level(indent: str, lines: Sequence[str]) -> bool:
+    """Whether a definition opened at ``indent`` is one of a file's own: at the top, or one level into the function
+    that wraps a whole module (AMD's ``define('forum/topic/posts', [...], function (...) {`` then
+    ``\tPosts.loadMorePosts = function (direction) {``, an IIFE), with no line of the chunk outside that level."""
+    if not indent:
+        return True
+    if indent not in ("\t", "  ", "    "):
+        return False
+    return all(line.startswith(indent) for line in lines)
 
 
 def _opened_js(chunk: Chunk, names: list[str]) -> str:
@@ -200,6 +213,12 @@ def _opened_js(chunk: Chunk, names: list[str]) -> str:
     return name if nested is not None and len(nested.group(1)) > len(opened.group("indent")) else ""
 
 
+def local_of_opened(chunk: Chunk, name: str) -> bool:
+    """Whether ``name`` is a local function of the definition ``chunk`` opens (``const notFoundHandler = () => {``
+    in ``exports.handleErrors = async function handleErrors(…) {``): only that definition's own body can call it."""
+    return bool(_opened_js(chunk, [name.replace("::", ".").rpartition(".")[2]]))
+
+
 def display_name(chunk: Chunk) -> str:
     """How an answer names a chunk: its first qualified name (``+N`` when several were merged), else its file."""
     names = qualified_names(chunk.symbol)
@@ -211,9 +230,47 @@ def display_name(chunk: Chunk) -> str:
     names = [name for name in names if not _declared_namespace(name, chunk.text)] or names
     # module Api / class Api.Orders: the class; but a class is named itself, not after its first method (its chunk
     # holds the class-level lines: `belongs_to`, a React component's hooks), and a function not after one nested in it
-    while len(names) > 1 and names[1].startswith(names[0] + ".") and is_container(names[0]) and is_container(names[1]):
+    while (
+        len(names) > 1
+        and names[1].startswith(names[0] + ".")
+        and is_container(names[0])
+        and is_container(names[1])
+        and not _holds_own_lines(chunk, names[0], names[1])
+    ):
         names = names[1:]
     return names[0] + (f" (+{len(names) - 1})" if len(names) > 1 else "")
+
+
+def _holds_own_lines(chunk: Chunk, outer: str, inner: str) -> bool:
+    """Whether the chunk holds code of ``outer``'s own between its head and the head of ``inner`` nested in it (a
+    Django model's fields before its ``class Meta:``): then it is named after ``outer``, not after ``inner`` (a Ruby
+    ``module Api`` that only wraps ``class Orders`` is named after the class)."""
+    lines = chunk.text.split("\n")
+    heads = [(n, found.group("name")) for n, line in enumerate(lines) if (found := CONTAINER.match(line))]
+    outer_at = next((n for n, name in heads if name.replace("::", ".").endswith(outer.rpartition(".")[2])), None)
+    inner_at = next((n for n, name in heads if name.replace("::", ".").endswith(inner.rpartition(".")[2])), None)
+    if outer_at is None or inner_at is None or inner_at <= outer_at:
+        return False
+    quote = ""  # inside a docstring: its quotes
+    for line in lines[outer_at + 1 : inner_at]:
+        stripped = line.strip()
+        if quote:
+            quote = "" if quote in stripped else quote
+            continue
+        if DOCSTRING_OPEN.match(line):
+            opened = stripped.lstrip("rRuUbB")[:3]
+            quote = opened if stripped.count(opened) == 1 else ""  # a one-line docstring opens and closes
+            continue
+        if not stripped or COMMENT.match(line) or stripped in ("{", "end"):
+            continue
+        return True
+    return False
+
+
+CONTAINER = re.compile(
+    r"^(\s*)(?:(?:export|public|private|protected|abstract|final|default)\s+)*"
+    r"(?:class|module|object|struct|impl|interface|trait|defmodule)\s+(?P<name>\w+(?:(?:::|\.)\w+)*)"
+)  # Ruby's A::B and Elixir's A.B, not the colon of Python's ``class A:``
 
 
 COMMENT_OR_DECORATOR = re.compile(r"^\s*(?:#|//|/\*|\*|@|--)")

@@ -11,7 +11,7 @@ from __future__ import annotations
 
 import re
 
-from codeqa.answer.explanation.outline import opened_definition
+from codeqa.answer.explanation.outline import JS_LANGUAGES, opened_definition
 from codeqa.languages import CONFIG_LANGUAGES
 from codeqa.records import Chunk
 
@@ -51,7 +51,18 @@ _COMMAND = re.compile(
     re.MULTILINE,
 )
 KIND_PHRASES = {"function": "is a function", "method": "is a method", "class": "defines a class",
-                "module": "is the file's top-level code"}  # fmt: skip
+                "module": "is the file's top-level code",
+                "piece": "starts inside a block that opens above it"}  # fmt: skip
+_CODE_LINE = re.compile(r"^(?!\s*(?:#|//|/\*|\*|--|<!--))\s*\S")
+
+
+def starts_inside(chunk: Chunk) -> bool:
+    """Whether a chunk of no definition starts indented, inside a block opened above it (``\ttry {`` in the middle
+    of ``authenticationController.onSuccessfulLogin``): it is not the file's top-level code."""
+    if chunk.language not in JS_LANGUAGES:  # a PHP config's `return [` array, a `->withExceptions(…)` chain: the top
+        return False
+    first = next((line for line in chunk.text.split("\n") if _CODE_LINE.match(line)), "")
+    return first[:1].isspace() and not first.lstrip().startswith((".", "->", "?."))
 
 
 def role_phrase(chunk: Chunk, layer_verbs: dict[str, str], fallback: str) -> str:
@@ -68,6 +79,8 @@ def role_phrase(chunk: Chunk, layer_verbs: dict[str, str], fallback: str) -> str
         ),
     }
     kind = "function" if opened_definition(chunk) else str(chunk.kind)  # ``Groups.getMembers = async function (``
+    if kind == "module" and starts_inside(chunk):
+        kind = "piece"  # not "the file's top-level code": a function body's rest, a `define(…)` wrapper's functions
     if layer in ("service", "core"):  # "implements the logic": of what was asked, nothing shows
         return KIND_PHRASES.get(kind, fallback)
     if layer in layer_verbs and (layer not in shown or shown[layer]()):

@@ -1,0 +1,75 @@
+"""What the lines around a construct change in what it says: a loop over literal values names them (``for code in
+{401, 404}:`` above ``register_error_handler(code, …)``), a Ruby filter limited to some actions runs before those
+only, and one in a method's body is registered by whoever calls that method.
+"""
+
+from __future__ import annotations
+
+import re
+
+from codeqa.answer.rendering.render import code_span
+from codeqa.records import Chunk
+
+LOOP_HEAD = (  # a loop over a literal list that binds ``{name}``: Python, JavaScript (for … of), Ruby (each)
+    r"^\s*for\s+{name}\s+in\s+[\[{(](?P<items>[^\]})]*)[\]})]\s*:",
+    r"^\s*for\s*\(\s*(?:const|let|var)\s+{name}\s+of\s+\[(?P<items>[^\]]*)\]",
+    r"\[(?P<items>[^\]]*)\]\.each\s+do\s*\|\s*{name}\s*\|",
+)
+
+
+def looped(chunk: Chunk, number: int, what: str, phrase: str) -> str:
+    """``phrase`` with a loop variable it names (```code``` in ``for code in {401, 404}:`` above the line) said as
+    the values the loop gives it (```401, 404```)."""
+    what = what.strip()
+    if not what.isidentifier() or f"`{what}`" not in phrase:
+        return phrase
+    lines = chunk.text.split("\n")[: number - chunk.start_line]
+    patterns = [re.compile(head.replace("{name}", re.escape(what))) for head in LOOP_HEAD]
+    for line in reversed(lines[-3:]):  # the loop's head is just above the line it repeats
+        found = next((hit for pattern in patterns if (hit := pattern.search(line))), None)
+        if found is not None:
+            items = ", ".join(" ".join(item.split()) for item in found.group("items").split(",") if item.strip())
+            return phrase.replace(f"`{what}`", f"`{items}`") if items else phrase
+    return phrase
+
+
+# a Ruby class macro (`before_action :x`, `rescue_from X`) holds for every action only at class level: one in a
+# method's body (`def require_unauthenticated_access(**options)` → `before_action :restore_authentication, **options`)
+# is registered by the controllers that call that method, not before each action
+RUBY_MACRO = re.compile(r"^\s*(?:prepend_|append_|skip_)?(?:before|after|around)_action\b|^\s*rescue_from\b")
+RUBY_DEF = re.compile(r"^\s*def\s")
+RUBY_CLASS_LEVEL = re.compile(r"^\s*(?:class|module)\s|^\s*(?:included|class_methods|prepended)\s+do\b")
+
+
+# a filter limited to some actions (`before_action :set_session, only: :destroy`) runs before those, not before each
+RUBY_CONDITION = re.compile(r"(?<![\w:])(?:only|except|if|unless):\s*\S.*")
+EVERY_ACTION = re.compile(r"\b(?:each action|every controller)\b")
+
+
+def conditioned(chunk: Chunk, line: str, phrase: str) -> str:
+    """``phrase`` with "each action" / "every controller" narrowed to the condition a Ruby filter's line puts on it."""
+    if chunk.language != "ruby" or not RUBY_MACRO.match(line):
+        return phrase
+    condition = RUBY_CONDITION.search(line.split(" #", 1)[0])
+    if condition is None:
+        return phrase
+    return EVERY_ACTION.sub(f"some actions ({code_span(condition.group(0).strip())})", phrase, count=1)
+
+
+def in_method(chunk: Chunk, number: int) -> bool:
+    """Whether file line ``number`` of a Ruby ``chunk`` sits in a method's body (a ``def`` above it, less
+    indented, before any class, module or ``included do`` head)."""
+    lines = chunk.text.split("\n")[: number - chunk.start_line + 1]
+    if not lines:
+        return False
+    indent = len(lines[-1]) - len(lines[-1].lstrip())
+    for text in reversed(lines[:-1]):
+        depth = len(text) - len(text.lstrip())
+        if not text.strip() or depth >= indent:
+            continue
+        if RUBY_DEF.match(text):
+            return True
+        if RUBY_CLASS_LEVEL.match(text):
+            return False
+        indent = depth
+    return False

@@ -1,0 +1,94 @@
+"""Which definition of a chunk a relation or a quoted line is said of.
+
+A chunk is named after its first definition (``createToken (+4)``), and the call a sentence reports may be made by
+another of them, or by code outside them all. A checked claim knows its caller; a link found by name (a language with
+no resolver) is placed by the lines around it, and left unplaced when they do not show it.
+"""
+
+from __future__ import annotations
+
+import re
+
+from codeqa.answer.explanation.byname import CONSTRUCTORS
+from codeqa.answer.explanation.claims import _module_level
+from codeqa.answer.explanation.explain import Step
+from codeqa.answer.explanation.flow import Use
+from codeqa.answer.explanation.linenames import holder_at
+from codeqa.answer.explanation.outline import display_name
+from codeqa.answer.rendering.render import code_span
+from codeqa.records import Chunk
+from codeqa.symbols import qualified_names, short_name
+
+
+def _several(chunk: Chunk) -> bool:
+    """A chunk of several definitions, named after its first (``createToken (+4)``)."""
+    return " (+" in display_name(chunk)
+
+
+def from_clause(use: Use, own: str, chunk: Chunk) -> str:
+    """A call made by another definition than the one the sentence names: which one. A checked claim knows it; a
+    link found by name (no resolver for the language) in a chunk of several definitions is placed by its line
+    (``User.request_impersonation_for (+4)``: ``verify_otp?``, not ``request_impersonation_for``, calls
+    ``verify_backup_code?``)."""
+    caller = use.caller or (_placed(chunk, use.line) if _several(chunk) else "")
+    return f" from {code_span(caller)}" if caller and short_name(caller) != short_name(own) else ""
+
+
+_CLOSER = re.compile(r"^\s*(?:[}\])]|end\b)")
+
+
+def _placed(chunk: Chunk, line: int) -> str:
+    """The definition holding file line ``line`` of ``chunk`` where its lines show it: the nearest line above that
+    opens a block around it is that definition's head (not a top-level ``self.addEventListener(…, (event) => {``
+    below a closed ``async function updateBadgeCount``), else ""."""
+    holder = holder_at(chunk, line)
+    lines = chunk.text.split("\n")
+    offset = line - chunk.start_line
+    if not holder or not 0 <= offset < len(lines):
+        return ""
+    name = re.escape(short_name(holder))
+    indent = len(lines[offset]) - len(lines[offset].lstrip())
+    for text in reversed(lines[:offset]):
+        depth = len(text) - len(text.lstrip())
+        if not text.strip() or depth >= indent:
+            continue
+        if _CLOSER.match(text):
+            return ""  # a block closed at a lesser depth: the line is not inside it
+        if re.search(rf"(?<![\w$]){name}(?![\w$?!])", text):
+            return holder
+        if depth == 0:
+            return ""  # a top-level statement that is not the definition holds it
+        indent = depth
+    return ""
+
+
+def for_clause(use: Use, own: str, chunk: Chunk) -> str:
+    """A call to another definition of the chunk than the one the sentence names: which one. A link found by name
+    names the definition it reached (``createToken (+4)`` is called by the login route for ``createSecureToken``)."""
+    if use.caller or _several(chunk):
+        owner, _, method = use.name.rpartition(".")
+        called = owner if method in CONSTRUCTORS and owner else use.name  # `Transfer.new` builds the class itself
+        return f" for {code_span(use.name)}" if short_name(called) != short_name(own) else ""
+    return ""
+
+
+def quoted_name(step: Step) -> str:
+    """The name its quoted lines are given: the chunk's, unless every one lies outside the chunk's definitions (a
+    blueprint's module-level ``_bp.add_url_rule(…)`` lines above ``def _add_user_id``): then its file's."""
+    chunk = step.chunk
+    shorts = [re.escape(short_name(q)) for q in qualified_names(chunk.symbol) if short_name(q)]
+    if not step.lines or not shorts:
+        return display_name(chunk)
+    naming = re.compile(rf"(?<![\w$])(?:{'|'.join(shorts)})(?![\w$?!])")
+    lines = chunk.text.split("\n")
+
+    def outside(number: int) -> bool:  # module-level, in a top-level statement that names none of its definitions
+        offset = number - chunk.start_line
+        if not 0 <= offset < len(lines) or not _module_level(chunk, number):
+            return False
+        head = next((text for text in reversed(lines[: offset + 1]) if text.strip() and not text[:1].isspace()), "")
+        return not naming.search(head)  # a Go `type rssImage struct {` holds its own fields
+
+    if all(outside(line.line) for line in step.lines):
+        return chunk.path.rsplit("/", 1)[-1]
+    return display_name(chunk)
