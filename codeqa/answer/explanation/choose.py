@@ -47,6 +47,7 @@ ALWAYS_SHOWN = 3  # the best files' chunks are shown whatever their lines; lower
 WEAK = 0.25
 EXTRA_CHUNKS = (2, 2, 1)  # more chunks shown for the best files, while the answer has room
 EXTRA_SHARE = 0.35  # an extra chunk needs this share of its file's best chunk weight
+RETRIEVAL_FIRST = 1  # the best files whose best piece by retrieval is their first extra chunk (``_retrieval_best``)
 W_MECHANISM = 1.0  # a candidate's constructs (normalised) against its words (normalised)
 MECHANISM_SCALE = 2.0  # constructs are normalised by the strongest candidate's weight, but at least by this
 W_RANK = 1.0  # its file's retrieval rank
@@ -80,6 +81,8 @@ def select_sources(terms: Terms, context: AnswerContext, limit: int, max_files: 
     for path in files:
         candidates = _with_joined(by_file.get(path) or pooled.get(path, []), pooled.get(path, []), context.pieces)
         ranked[path] = sorted(candidates, key=lambda c: (-weight(c), position.get(c.id, len(position)), c.start_line))
+    for path in files[:RETRIEVAL_FIRST]:
+        ranked[path] = _retrieval_best(ranked[path], pooled.get(path, []), context.pieces)
     chosen = {path: chunks[:1] for path, chunks in ranked.items() if chunks}
     spare = limit - sum(len(chunks) for chunks in chosen.values())
     for rank, path in enumerate(files[: len(EXTRA_CHUNKS)]):  # the best files may show more than one chunk
@@ -106,6 +109,19 @@ def select_sources(terms: Terms, context: AnswerContext, limit: int, max_files: 
     for whole, ids in joined.items():
         context.pieces[whole] = tuple(piece for one in ids for piece in context.pieces.get(one, (one,)))
     return hits
+
+
+def _retrieval_best(ranked: list[Chunk], pooled: list[Chunk], pieces: dict[str, tuple[str, ...]]) -> list[Chunk]:
+    """A file's chunks by weight, with the piece retrieval ranked best in the file (or the joined chunk holding it)
+    moved up to second when the question's words put it lower: retrieval also weighs what the words miss (the
+    meaning, the names), and the piece it found first in the best file is worth a place beside the wordiest ones."""
+    if not pooled or len(ranked) < 3:
+        return ranked
+    best = pooled[0].id
+    held = next((c for c in ranked if c.id == best or best in pieces.get(c.id, ())), None)
+    if held is None or ranked.index(held) < 2:
+        return ranked
+    return [ranked[0], held, *(c for c in ranked[1:] if c is not held)]
 
 
 def _with_joined(chunks: list[Chunk], pooled: list[Chunk], pieces: dict[str, tuple[str, ...]]) -> list[Chunk]:

@@ -1,0 +1,177 @@
+"""The right part of a cited file (issue #35, "file-open"): the piece retrieval found first in the best file is shown.
+
+Of the key facts an answer missed, many were in a file the answer cited, in another part of it than the one shown.
+The file's pieces are chosen by the question's words in their lines; a piece that says the answer in its own words
+(``dunning``: a declined charge is tried again, then the plan is cancelled) loses to pieces that repeat the
+question's words in every line (a statement, a reminder, a receipt), while retrieval, which also weighs the
+meaning and the names, ranks it first. The best file's best piece by retrieval now takes the file's first extra
+place, so the answer shows its lines (here among "More places").
+
+The app: a billing app whose renewals file holds three wordy message builders and the dunning rule; five other
+files hold the question's words a little, so the answer's places are taken and nothing fills in for the rule.
+"""
+
+from __future__ import annotations
+
+from codeqa.answer.explanation.choose import _retrieval_best
+from codeqa.answer.explanation.keylines import evidence, question_terms
+from codeqa.answer.rendering.citations import check_citations
+from codeqa.config import Settings
+from codeqa.records import Chunk
+from tests.helpers import ask_named, search_hits
+
+BILLING = {
+    "requirements.txt": "flask==3.0\n",
+    "billing/renewals.py": '''"""Renewing customers' subscriptions each month."""
+from datetime import timedelta
+
+from billing.gateway import charge_card, schedule
+from billing.mail import send
+
+MAX_ATTEMPTS = 4
+
+
+def renewal_summary(customer, subscription, payment):
+    """The lines of the monthly statement."""
+    lines = [f"Customer {customer.name}: card payment for subscription {subscription.plan}"]
+    lines.append(f"Card payment of the subscription renewal for customer {customer.email}")
+    lines.append(f"Subscription renewal payment by card: {payment.amount}")
+    lines.append(f"The customer card on file for this subscription: {customer.card_last4}")
+    lines.append(f"Renewal of the customer subscription, paid by card {payment.reference}")
+    lines.append(f"Payment for the subscription renewal was taken from the customer card")
+    return lines
+
+
+def renewal_reminder(customer, subscription):
+    """The e-mail sent a week before a renewal."""
+    send(customer.email, f"Your subscription renewal: the card payment for customer {customer.name}")
+    send(customer.email, f"Subscription renewal soon; the customer card will be charged for {subscription.plan}")
+    send(customer.email, f"Customer {customer.name}, check the card for the subscription payment")
+    send(customer.email, f"Renewal payment for your subscription, customer number {customer.id}")
+    send(customer.email, f"The subscription payment is taken from the card of the customer")
+
+
+def renewal_receipt(customer, subscription, payment):
+    """The receipt after a renewal went through."""
+    body = f"Customer {customer.name}: the subscription payment was taken from the card"
+    body += f"\\nSubscription renewal payment {payment.amount} charged to the customer card"
+    body += f"\\nThe card of customer {customer.email} paid the subscription renewal"
+    body += f"\\nRenewal of subscription {subscription.plan}: card payment received from the customer"
+    body += f"\\nPayment reference {payment.reference} for the customer subscription renewal by card"
+    send(customer.email, body)
+
+
+def dunning(subscription, attempt):
+    """A declined charge is tried again, a day apart, up to MAX_ATTEMPTS times; then the plan is cancelled."""
+    if attempt < MAX_ATTEMPTS:
+        schedule(charge_card, subscription, delay=timedelta(days=1), attempt=attempt + 1)
+        return
+    subscription.cancel(reason="declined")
+''',
+    "billing/gateway.py": '''"""Talking to the card processor."""
+
+
+def charge_card(subscription, attempt=1):
+    """Charge the stored card once."""
+    result = subscription.processor.charge(subscription.amount)
+    return result.ok
+
+
+def schedule(task, *args, delay, **kwargs):
+    """Run a task later on the job queue."""
+    task.queue.put((delay, task, args, kwargs))
+''',
+    "billing/mail.py": '''"""Sending e-mail."""
+
+
+def send(address, body):
+    """Queue one message."""
+    print(address, body)
+''',
+    "billing/__init__.py": "",
+    "billing/models.py": '''"""What the billing app stores."""
+
+
+class Customer:
+    def __init__(self, name, email, card_last4):
+        self.name, self.email, self.card_last4 = name, email, card_last4
+
+
+class Subscription:
+    def cancel(self, reason):
+        """The customer's subscription ends; the card is not charged at the next renewal."""
+        self.status = "cancelled"
+        self.reason = reason
+''',
+    "billing/views.py": '''"""The customer's billing pages."""
+
+
+def subscription_page(request, customer):
+    """Show the customer's subscription, the card on file and the next renewal date."""
+    subscription = customer.subscription
+    return {"customer": customer.name, "card": customer.card_last4, "renewal": subscription.renews_on}
+''',
+    "billing/admin.py": '''"""Staff tools for subscriptions."""
+
+
+def cancel_subscription(staff, subscription):
+    """Staff cancel a customer's subscription by hand, e.g. when the card was reported stolen."""
+    subscription.cancel(reason=f"cancelled by {staff.name}")
+''',
+    "billing/invoices.py": '''"""Invoices for each renewal."""
+
+
+def invoice_for_renewal(customer, subscription):
+    """The invoice of one renewal of a customer's subscription, paid by card."""
+    return {"customer": customer.name, "plan": subscription.plan, "card": customer.card_last4}
+''',
+    "billing/plans.py": '''"""The plans a customer can subscribe to."""
+
+
+def change_plan(subscription, plan):
+    """Move a subscription to another plan from its next renewal; the card is charged the new price."""
+    subscription.next_plan = plan
+''',
+}
+
+INDEXED_APPS = {"billing": BILLING}  # indexed once by apps_home (conftest)
+
+QUESTION = (
+    "When a customer's card is declined at renewal, how many times is the charge retried before the subscription "
+    "is cancelled?"
+)
+RULE = 'subscription.cancel(reason="declined")'  # the dunning rule's key line
+
+
+def test_retrieval_ranks_the_rule_first_while_its_words_rank_it_fourth_in_its_file(apps_settings: Settings) -> None:
+    hits = search_hits("billing", QUESTION, apps_settings, k=24)
+    assert hits[0].chunk.symbol == "dunning"  # else this module tests nothing: retrieval must find the rule first
+    renewals = [hit.chunk for hit in hits if hit.chunk.path == "billing/renewals.py" and hit.chunk.symbol]
+    terms = question_terms(QUESTION)
+    by_words = sorted(renewals, key=lambda chunk: -evidence(terms, chunk.text, top=8))
+    assert [chunk.symbol for chunk in by_words].index("dunning") >= 3  # the three message builders hold more words
+
+
+def test_the_answer_shows_the_piece_retrieval_found_first_in_the_best_file(apps_settings: Settings) -> None:
+    result = ask_named("billing", QUESTION, apps_settings, backend="none").result()
+    assert check_citations(result.text, result.sources).invalid == []
+    assert "`dunning` (`billing/renewals.py:" in result.text, result.text
+    assert RULE in result.text, result.text  # its key line, not only its name
+
+
+def _chunk(start: int, symbol: str) -> Chunk:
+    text = "\n".join([f"def {symbol}():", *["    pass"] * 9])
+    return Chunk("app/billing.py", "python", start, start + 9, text, symbol, "function", "service")
+
+
+def test_the_retrieval_best_piece_moves_up_to_second_only_from_below() -> None:
+    a, b, c, d = _chunk(1, "a"), _chunk(11, "b"), _chunk(21, "c"), _chunk(31, "d")
+    assert _retrieval_best([a, b, c, d], [d, a], {}) == [a, d, b, c]  # fourth by words, first in the pool
+    assert _retrieval_best([a, b, c, d], [b, d], {}) == [a, b, c, d]  # already second: nothing moves
+    assert _retrieval_best([a, b, c, d], [a, d], {}) == [a, b, c, d]  # already first
+    assert _retrieval_best([a, b, c, d], [], {}) == [a, b, c, d]
+    joined = Chunk("app/billing.py", "python", 21, 40, "\n".join([c.text, d.text]), "c", "function", "service")
+    pieces: dict[str, tuple[str, ...]] = {
+        joined.id: (c.id, d.id)
+    }  # the pool's best piece is read in the definition it was joined into
+    assert _retrieval_best([a, b, joined], [d], pieces) == [a, joined, b]
