@@ -16,6 +16,7 @@
 from __future__ import annotations
 
 import math
+import os as _os
 from collections.abc import Sequence
 from dataclasses import replace
 
@@ -63,8 +64,12 @@ MAX_HANDLERS = 4
 FORCED_LINES = 2  # construct lines always among a source's key lines
 
 
-def select_sources(terms: Terms, context: AnswerContext, limit: int, max_files: int) -> list[Hit]:
-    """The sources of an answer, best first: per top file, the chunk(s) whose lines answer the question best."""
+def select_sources(
+    terms: Terms, context: AnswerContext, limit: int, max_files: int, swaps: list[tuple[Chunk, Chunk]] | None = None
+) -> list[Hit]:
+    """The sources of an answer, best first: per top file, the chunk(s) whose lines answer the question best.
+    ``swaps`` receives the second parts of the second and third files that outweigh a lower file's source
+    (``_second_parts``): they are placed once the answer's order is chosen (``place_second_parts``)."""
     position = {hit.chunk.id: n for n, hit in enumerate(context.pool)}
     pooled: dict[str, list[Chunk]] = {}
     for hit in context.pool:
@@ -91,6 +96,10 @@ def select_sources(terms: Terms, context: AnswerContext, limit: int, max_files: 
         take = extra[: max(0, spare)]
         chosen[path] = chosen.get(path, []) + take
         spare -= len(take)
+    if _os.environ.get("SWAP") == "early":
+        _swap_lower(files, ranked, chosen, weight, None)
+    elif swaps is not None and _os.environ.get("SWAP") == "late":
+        _swap_lower(files, ranked, {path: list(chunks) for path, chunks in chosen.items()}, weight, swaps)
     strongest = max((evidence(terms, c.text) for chunks in chosen.values() for c in chunks), default=0.0)
     picked = [
         chunk
@@ -109,6 +118,23 @@ def select_sources(terms: Terms, context: AnswerContext, limit: int, max_files: 
     for whole, ids in joined.items():
         context.pieces[whole] = tuple(piece for one in ids for piece in context.pieces.get(one, (one,)))
     return hits
+
+
+def _swap_lower(files, ranked, chosen, weight, swaps) -> None:  # type: ignore[no-untyped-def]
+    for path in files[1:ALWAYS_SHOWN]:
+        mine = chosen.get(path, [])
+        if len(mine) != 1 or len(ranked.get(path, [])) < 2:
+            continue
+        second = ranked[path][1]
+        lower = [(weight(c), -n, p, c) for n, p in enumerate(files[ALWAYS_SHOWN:]) for c in chosen.get(p, [])]
+        if not lower:
+            return
+        least, _, where, weakest = min(lower, key=lambda t: (t[0], t[1]))
+        if weight(second) > least:
+            chosen[where] = [c for c in chosen[where] if c is not weakest]
+            mine.append(second)
+            if swaps is not None:
+                swaps.append((weakest, second))
 
 
 def _retrieval_best(ranked: list[Chunk], pooled: list[Chunk], pieces: dict[str, tuple[str, ...]]) -> list[Chunk]:
@@ -225,7 +251,31 @@ def candidates(
         strong = [lead, *(c for c in strong if c is not lead)]
     # the mechanism, where the framework's constructs show one, opens the answer and is shown first
     ordered = [*strong, *(c for c in ranked if c not in strong)]
-    return follow(terms, conventions, intents, context, ordered, score_of)
+    followed = follow(terms, conventions, intents, context, ordered, score_of)
+    return followed
+
+
+def place_second_parts(
+    found: list[Candidate], swaps: Sequence[tuple[Chunk, Chunk]], conventions: Sequence[Convention],
+    intents: Sequence[str], terms: Terms, context: AnswerContext,
+) -> list[Candidate]:
+    """Each second part in the place of the lower file's source it outweighs, right after its own file's first
+    source: the order, and so the opening, was chosen without it."""
+    file_rank = {path: n for n, path in enumerate(context.files)}
+    for weakest, second in swaps:
+        ids = [c.chunk.id for c in found]
+        if weakest.id not in ids or second.id in ids:
+            continue
+        found = [c for c in found if c.chunk.id != weakest.id]
+        at = next((n for n, c in enumerate(found) if c.chunk.path == second.path), None)
+        if at is None:
+            continue
+        candidate = Candidate(Hit(second, 0.0, second.id), 0.0, matches_in(second, conventions, intents), 0, True)
+        candidate.evidence = max(evidence(terms, t, top=CHUNK_EVIDENCE_LINES) for t in context.part_texts(second))
+        candidate.file_rank = file_rank.get(second.path, len(file_rank))
+        candidate.score = found[at].score
+        found.insert(at + 1, candidate)
+    return found
 
 
 def _discount_repeats(found: Sequence[Candidate]) -> None:
