@@ -266,14 +266,18 @@ def place_second_parts(
         ids = [c.chunk.id for c in found]
         if weakest.id not in ids or second.id in ids:
             continue
-        found = [c for c in found if c.chunk.id != weakest.id]
-        at = next((n for n, c in enumerate(found) if c.chunk.path == second.path), None)
-        if at is None:
-            continue
+        if _os.environ.get("PLACE") == "inplace":
+            at = ids.index(weakest.id) - 1
+            found = [c for c in found if c.chunk.id != weakest.id]
+        else:
+            found = [c for c in found if c.chunk.id != weakest.id]
+            at = next((n for n, c in enumerate(found) if c.chunk.path == second.path), None)
+            if at is None:
+                continue
         candidate = Candidate(Hit(second, 0.0, second.id), 0.0, matches_in(second, conventions, intents), 0, True)
         candidate.evidence = max(evidence(terms, t, top=CHUNK_EVIDENCE_LINES) for t in context.part_texts(second))
         candidate.file_rank = file_rank.get(second.path, len(file_rank))
-        candidate.score = found[at].score
+        candidate.score = found[at].score if at >= 0 else 0.0
         found.insert(at + 1, candidate)
     return found
 
