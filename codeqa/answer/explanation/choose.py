@@ -264,7 +264,7 @@ def place_second_parts(
     file_rank = {path: n for n, path in enumerate(context.files)}
     for weakest, second in swaps:
         ids = [c.chunk.id for c in found]
-        if weakest.id not in ids or second.id in ids:
+        if weakest.id not in ids or second.id in ids or ids.index(weakest.id) == 0:  # the opening is never swapped
             continue
         if _os.environ.get("PLACE") == "inplace":
             at = ids.index(weakest.id) - 1
