@@ -16,8 +16,7 @@
 from __future__ import annotations
 
 import math
-import os as _os
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import replace
 
 from codeqa.answer.context import AnswerContext
@@ -68,8 +67,8 @@ def select_sources(
     terms: Terms, context: AnswerContext, limit: int, max_files: int, swaps: list[tuple[Chunk, Chunk]] | None = None
 ) -> list[Hit]:
     """The sources of an answer, best first: per top file, the chunk(s) whose lines answer the question best.
-    ``swaps`` receives the second parts of the second and third files that outweigh a lower file's source
-    (``_second_parts``): they are placed once the answer's order is chosen (``place_second_parts``)."""
+    ``swaps`` receives the second parts of the second and third files that take a lower file's place
+    (``_second_parts``); ``candidates`` places them once the order is chosen."""
     position = {hit.chunk.id: n for n, hit in enumerate(context.pool)}
     pooled: dict[str, list[Chunk]] = {}
     for hit in context.pool:
@@ -96,10 +95,8 @@ def select_sources(
         take = extra[: max(0, spare)]
         chosen[path] = chosen.get(path, []) + take
         spare -= len(take)
-    if _os.environ.get("SWAP") == "early":
-        _swap_lower(files, ranked, chosen, weight, None)
-    elif swaps is not None and _os.environ.get("SWAP") == "late":
-        _swap_lower(files, ranked, {path: list(chunks) for path, chunks in chosen.items()}, weight, swaps)
+    if swaps is not None:
+        swaps += _second_parts(files, ranked, chosen, weight)
     strongest = max((evidence(terms, c.text) for chunks in chosen.values() for c in chunks), default=0.0)
     picked = [
         chunk
@@ -120,21 +117,36 @@ def select_sources(
     return hits
 
 
-def _swap_lower(files, ranked, chosen, weight, swaps) -> None:  # type: ignore[no-untyped-def]
+def _second_parts(
+    files: list[str], ranked: dict[str, list[Chunk]], chosen: dict[str, list[Chunk]], weight: Callable[[Chunk], float]
+) -> list[tuple[Chunk, Chunk]]:
+    """The second part of the second and third files, shown alone when the best file took the extra places, with
+    the weakest lower file's source it outweighs: a part of a file the question's words rank second or third is
+    worth more than a file that holds a word or two."""
+    lower = sorted(
+        ((weight(c), -n, c) for n, path in enumerate(files[ALWAYS_SHOWN:]) for c in chosen.get(path, [])),
+        key=lambda t: (t[0], t[1]),
+    )
+    swaps: list[tuple[Chunk, Chunk]] = []
     for path in files[1:ALWAYS_SHOWN]:
-        mine = chosen.get(path, [])
-        if len(mine) != 1 or len(ranked.get(path, [])) < 2:
+        if len(chosen.get(path, [])) != 1 or len(ranked.get(path, [])) < 2 or not lower:
             continue
         second = ranked[path][1]
-        lower = [(weight(c), -n, p, c) for n, p in enumerate(files[ALWAYS_SHOWN:]) for c in chosen.get(p, [])]
-        if not lower:
-            return
-        least, _, where, weakest = min(lower, key=lambda t: (t[0], t[1]))
-        if weight(second) > least:
-            chosen[where] = [c for c in chosen[where] if c is not weakest]
-            mine.append(second)
-            if swaps is not None:
-                swaps.append((weakest, second))
+        if weight(second) > lower[0][0]:
+            swaps.append((lower.pop(0)[2], second))
+    return swaps
+
+
+def second_parts_in_place(found: list[Candidate], swaps: Sequence[tuple[Chunk, Candidate]]) -> list[Candidate]:
+    """Each second part (``_second_parts``) in the place of the lower file's source it outweighs, once the order
+    and the opening are chosen: scored with the others, a second part (a git handler's header parser) outscored
+    the lead and brought its own caller to open the answer, and a source it pushed out came back as the lead's
+    caller and opened it. The source that opens is never swapped out."""
+    for weakest, second in swaps:
+        ids = [c.chunk.id for c in found]
+        if weakest.id in ids[1:] and second.chunk.id not in ids:
+            found = [second if c.chunk.id == weakest.id else c for c in found]
+    return found
 
 
 def _retrieval_best(ranked: list[Chunk], pooled: list[Chunk], pieces: dict[str, tuple[str, ...]]) -> list[Chunk]:
@@ -202,8 +214,10 @@ def candidates(
     conventions: Sequence[Convention],
     context: AnswerContext,
     base: Sequence[Hit],
+    swaps: Sequence[tuple[Chunk, Chunk]] = (),
 ) -> list[Candidate]:
-    """The sources to choose from, best first (see the module docstring)."""
+    """The sources to choose from, best first (see the module docstring); ``swaps`` (``select_sources``) are
+    placed last (``second_parts_in_place``)."""
     file_rank = {path: n for n, path in enumerate(context.files)}
     held = context.held_pieces()  # a piece of a definition the pool joined is read in the joined chunk
     seen = {hit.chunk.id for hit in base} | held
@@ -252,34 +266,16 @@ def candidates(
     # the mechanism, where the framework's constructs show one, opens the answer and is shown first
     ordered = [*strong, *(c for c in ranked if c not in strong)]
     followed = follow(terms, conventions, intents, context, ordered, score_of)
-    return followed
-
-
-def place_second_parts(
-    found: list[Candidate], swaps: Sequence[tuple[Chunk, Chunk]], conventions: Sequence[Convention],
-    intents: Sequence[str], terms: Terms, context: AnswerContext,
-) -> list[Candidate]:
-    """Each second part in the place of the lower file's source it outweighs, right after its own file's first
-    source: the order, and so the opening, was chosen without it."""
-    file_rank = {path: n for n, path in enumerate(context.files)}
-    for weakest, second in swaps:
-        ids = [c.chunk.id for c in found]
-        if weakest.id not in ids or second.id in ids or ids.index(weakest.id) == 0:  # the opening is never swapped
+    second: list[tuple[Chunk, Candidate]] = []
+    for weakest, chunk in swaps:
+        if chunk.id in held:
             continue
-        if _os.environ.get("PLACE") == "inplace":
-            at = ids.index(weakest.id) - 1
-            found = [c for c in found if c.chunk.id != weakest.id]
-        else:
-            found = [c for c in found if c.chunk.id != weakest.id]
-            at = next((n for n, c in enumerate(found) if c.chunk.path == second.path), None)
-            if at is None:
-                continue
-        candidate = Candidate(Hit(second, 0.0, second.id), 0.0, matches_in(second, conventions, intents), 0, True)
-        candidate.evidence = max(evidence(terms, t, top=CHUNK_EVIDENCE_LINES) for t in context.part_texts(second))
-        candidate.file_rank = file_rank.get(second.path, len(file_rank))
-        candidate.score = found[at].score if at >= 0 else 0.0
-        found.insert(at + 1, candidate)
-    return found
+        part = Candidate(Hit(chunk, 0.0, chunk.id), 0.0, matches_in(chunk, conventions, intents), 0, True)
+        part.evidence = max(evidence(terms, text, top=CHUNK_EVIDENCE_LINES) for text in context.part_texts(chunk))
+        part.file_rank = file_rank.get(chunk.path, len(file_rank))
+        part.score = score_of(part)
+        second.append((weakest, part))
+    return second_parts_in_place(followed, second)
 
 
 def _discount_repeats(found: Sequence[Candidate]) -> None:
