@@ -13,8 +13,10 @@ files hold the question's words a little, so the answer's places are taken and n
 
 from __future__ import annotations
 
+from codeqa.answer.explanation.byname import holds_by_name
 from codeqa.answer.explanation.candidate import Candidate
 from codeqa.answer.explanation.choose import _retrieval_best, second_parts_in_place
+from codeqa.answer.explanation.flow import Use
 from codeqa.answer.explanation.keylines import evidence, question_terms
 from codeqa.answer.rendering.citations import check_citations
 from codeqa.config import Settings
@@ -308,3 +310,44 @@ def test_a_second_part_takes_the_weakest_place_in_place_and_never_the_opening() 
     assert [c.chunk.symbol for c in placed] == ["lead", "second", "weak"]  # already shown: nothing to swap
     placed = second_parts_in_place([_candidate(c) for c in (lead, other)], swap)
     assert [c.chunk.symbol for c in placed] == ["lead", "other"]  # the weakest is not shown: nothing to swap
+
+
+GENERATOR = """package me.example.service;
+
+public class GeneratorServiceImpl {
+    public Object getTables() {
+        String sql = "select table_name from information_schema.tables where table_schema = (select database())";
+        Query query = em.createNativeQuery(sql);
+        return query.getResultList();
+    }
+
+    public List<ColumnInfo> query(String tableName) {
+        String sql = "select column_name from information_schema.columns where table_name = ?";
+        Query query = em.createNativeQuery(sql);
+        query.setParameter(1, tableName);
+        return query.getResultList();
+    }
+
+    public List<ColumnInfo> getColumns(String tableName) {
+        return query(tableName);
+    }
+}
+"""
+
+
+def test_a_local_variable_named_like_a_method_is_no_use_of_the_method() -> None:
+    """A second part shown beside its file's first (eladmin's ``query`` beside ``getTables``) said ``getTables``
+    uses ``query``: the name there is ``getTables``'s own variable."""
+    path, lines = "service/impl/GeneratorServiceImpl.java", GENERATOR.split("\n")
+
+    def method(symbol: str, start: int, end: int) -> Chunk:  # the lines tree-sitter gives each method
+        return Chunk(path, "java", start, end, "\n".join(lines[start - 1 : end]), symbol, "method", "service")
+
+    tables = method("GeneratorServiceImpl.getTables", 4, 8)
+    query = method("GeneratorServiceImpl.query", 10, 15)
+    columns = method("GeneratorServiceImpl.getColumns", 17, 19)
+    assert "Query query = em.createNativeQuery(sql);" in tables.text and "return query(tableName);" in columns.text
+    read = Use("query", 7, "uses", "        return query.getResultList();")
+    assert not holds_by_name(tables, query, read, GENERATOR)
+    called = Use("query", 19, "calls", "        return query(tableName);")
+    assert holds_by_name(columns, query, called, GENERATOR)  # a call of the method still holds
