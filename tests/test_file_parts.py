@@ -351,3 +351,6 @@ def test_a_local_variable_named_like_a_method_is_no_use_of_the_method() -> None:
     assert not holds_by_name(tables, query, read, GENERATOR)
     called = Use("query", 19, "calls", "        return query(tableName);")
     assert holds_by_name(columns, query, called, GENERATOR)  # a call of the method still holds
+    bound = "    Query query = query(tableName);\n    return query.getResultList();"  # the variable holds its result
+    caller = Chunk(path, "java", 4, 5, bound, "GeneratorServiceImpl.firstColumn", "method", "service")
+    assert holds_by_name(caller, query, Use("query", 5, "uses", "    return query.getResultList();"), GENERATOR)

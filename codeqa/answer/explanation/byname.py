@@ -102,9 +102,11 @@ def holds_by_name(user: Chunk, used: Chunk, use: Use, user_file: str, hierarchy:
 
 def _declared_local(text: str, name: str) -> bool:
     """Whether ``text`` assigns ``name`` as a local of its own (``Query query =``, ``query :=``, ``const query =``,
-    ``query = …``): a bare use of the name then reads that variable."""
+    ``query = …``) and never calls it (Elixir's ``repositories = repositories()`` does): a bare use of the name
+    then reads that variable."""
     declared = rf"^\s*(?:(?:final|const|let|var)\s+)?(?:[A-Z][\w<>\[\],.?]*\s+)?{re.escape(name)}\s*(?::=|=(?![=>~]))"
-    return re.search(declared, text, re.MULTILINE) is not None
+    called = rf"(?<![\w.$]){re.escape(name)}\s*\("
+    return re.search(declared, text, re.MULTILINE) is not None and re.search(called, text) is None
 
 
 def typed_receiver(user: Chunk, used: Chunk, use: Use, user_file: str, hierarchy: Hierarchy | None = None) -> bool:
