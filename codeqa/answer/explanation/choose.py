@@ -1,6 +1,7 @@
 """Which code an answer shows, and which piece opens it.
 
-1. ``select_sources``: per top file of the retrieval, the chunk(s) whose lines answer the question best.
+1. ``select_sources``: per top file of the retrieval, the chunk(s) whose lines answer the question best; the
+   second part of the second or third file takes a weaker lower file's place, once the order is chosen.
 2. ``candidates``: those, plus code that shows the *mechanism* the question is about — chunks of the pool, of their
    neighbours in the symbol graph, and of the index (by the constructs' anchors) that hold the framework's
    constructs for the question's intent (``mechanism``).
