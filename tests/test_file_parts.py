@@ -13,11 +13,14 @@ files hold the question's words a little, so the answer's places are taken and n
 
 from __future__ import annotations
 
-from codeqa.answer.explanation.choose import _retrieval_best
+from codeqa.answer.explanation.byname import holds_by_name
+from codeqa.answer.explanation.candidate import Candidate
+from codeqa.answer.explanation.choose import _retrieval_best, second_parts_in_place
+from codeqa.answer.explanation.flow import Use
 from codeqa.answer.explanation.keylines import evidence, question_terms
 from codeqa.answer.rendering.citations import check_citations
 from codeqa.config import Settings
-from codeqa.records import Chunk
+from codeqa.records import Chunk, Hit
 from tests.helpers import ask_named, search_hits
 
 BILLING = {
@@ -134,7 +137,107 @@ def change_plan(subscription, plan):
 ''',
 }
 
-INDEXED_APPS = {"billing": BILLING}  # indexed once by apps_home (conftest)
+REFUNDS = {
+    "requirements.txt": "flask==3.0\n",
+    "refunds/__init__.py": "",
+    "refunds/refunds.py": '''"""Customers' refunds: asked for, reviewed, approved."""
+from refunds.notify import refund_email
+
+MANAGER_LIMIT = 500
+
+
+def review_refund(staff, refund):
+    """Staff review a customer's refund: a refund up to the order total is approved."""
+    if refund.amount <= refund.order.total:
+        refund.status = "approved"
+        refund.approved_by = staff
+        refund_email(refund.customer, refund, "Your refund was approved and will be paid out to your card")
+    else:
+        refund.status = "rejected"
+    refund.save()
+
+
+def needs_manager(refund):
+    """A customer's refund above MANAGER_LIMIT is approved by a manager, not by any staff member."""
+    if refund.amount > MANAGER_LIMIT:
+        refund.status = "waiting for a manager"
+        refund.approved_by = None  # the refund is paid out once a manager approved it
+        refund.customer.told = "Your refund waits for a manager"
+        return True
+    return False
+''',
+    "refunds/notify.py": '''"""Telling people about refunds."""
+from refunds.mail import send
+
+FINANCE_TEAM = "finance@refunds.example"
+
+
+def refund_email(customer, refund, text):
+    """The e-mail a customer gets about a refund: approved, or paid out."""
+    send(customer.email, f"Refund {refund.id} for customer {customer.name}: {text}")
+    refund.customer_told = True
+
+
+def refund_paid_out(refund):
+    """When a refund is paid out, the customer and the finance team are told, and the ledger gets a line."""
+    send(refund.customer.email, f"Your refund of {refund.amount} was paid out")
+    send(FINANCE_TEAM, f"Refund {refund.id} paid out to customer {refund.customer.id}")
+    refund.order.ledger.append(("refund paid out", refund.amount))
+
+
+def refund_statement(refund):
+    """The lines of a refund on the customer's statement."""
+    lines = [f"Refund {refund.id} for customer {refund.customer.name}: {refund.status}, paid out to the card"]
+    lines.append(f"Refund of order {refund.order.id}, approved by {refund.approved_by}, paid out {refund.paid_on}")
+    lines.append(f"Refund paid out to the customer card: {refund.amount}; the customer is told by e-mail")
+    return lines
+''',
+    "refunds/mail.py": '''"""Sending e-mail."""
+
+
+def send(address, body):
+    """Queue one e-mail to a customer, for instance that a refund was paid out."""
+    customer_outbox.append((address, body))  # the refund mails a customer is told by wait here
+    print(address, body)
+''',
+    "refunds/views.py": '''"""The customer's pages."""
+
+
+def order_page(request, order):
+    """Show a customer's order and its refund."""
+    refund = order.refund  # what the customer was told about the refund
+    return {"order": order.id, "refund": order.refund_status, "customer": order.customer.name}
+''',
+    "refunds/models.py": '''"""What the shop stores."""
+
+
+class Order:
+    """A customer's order; a refund is booked against it."""
+
+    refund = None  # the customer's refund, once asked for
+
+    def __init__(self, customer, total):
+        self.customer, self.total = customer, total
+''',
+    "refunds/admin.py": '''"""Staff tools."""
+
+
+def block_customer(staff, customer):
+    """Staff block a customer who asked for a refund too often."""
+    customer.refund_blocked = True
+    customer.blocked_by = staff
+''',
+    "refunds/reports.py": '''"""Monthly reports."""
+
+
+def monthly_totals(orders):
+    """The order totals of one month, less each customer's refund."""
+    refunds = [order.refund for order in orders if order.customer]  # each customer's refund, paid out
+    return sum(order.total for order in orders)
+''',
+}
+
+INDEXED_APPS = {"billing": BILLING, "refunds": REFUNDS}  # indexed once by apps_home (conftest)
 
 QUESTION = (
     "When a customer's card is declined at renewal, how many times is the charge retried before the subscription "
@@ -175,3 +278,79 @@ def test_the_retrieval_best_piece_moves_up_to_second_only_from_below() -> None:
         joined.id: (c.id, d.id)
     }  # the pool's best piece is read in the definition it was joined into
     assert _retrieval_best([a, b, joined], [d], pieces) == [a, joined, b]
+
+
+REFUND_QUESTION = "How does a customer's refund get approved, and who is told when the refund is paid out?"
+MANAGER = 'refund.customer.told = "Your refund waits for a manager"'  # a key line of the second part of refunds.py
+
+
+def test_the_second_part_of_the_second_file_takes_the_weakest_lower_place(apps_settings: Settings) -> None:
+    """notify.py, first, takes both extra places; refunds.py, second, shows review_refund, and its second part (a
+    large refund waits for a manager) weighs more than the lower files' sources (a model, a mailer, a report), each
+    holding a word or two: it takes the weakest one's place, after the order and the opening were chosen."""
+    result = ask_named("refunds", REFUND_QUESTION, apps_settings, backend="none").result()
+    assert check_citations(result.text, result.sources).invalid == []
+    assert "`needs_manager` (`refunds/refunds.py:" in result.text, result.text
+    assert MANAGER in result.text, result.text
+    assert "- **[1]** `refund_paid_out` (`refunds/notify.py:" in result.text, result.text  # the opening stays
+
+
+def _candidate(chunk: Chunk) -> Candidate:
+    return Candidate(Hit(chunk, 0.0, chunk.id), 1.0, [], 0, True)
+
+
+def test_a_second_part_takes_the_weakest_place_in_place_and_never_the_opening() -> None:
+    lead, other, weak, second = _chunk(1, "lead"), _chunk(11, "other"), _chunk(21, "weak"), _chunk(31, "second")
+    swap = [(weak, _candidate(second))]
+    placed = second_parts_in_place([_candidate(c) for c in (lead, weak, other)], swap)
+    assert [c.chunk.symbol for c in placed] == ["lead", "second", "other"]  # in the weakest one's place
+    placed = second_parts_in_place([_candidate(c) for c in (weak, other)], swap)
+    assert [c.chunk.symbol for c in placed] == ["weak", "other"]  # the opening is never swapped out
+    placed = second_parts_in_place([_candidate(c) for c in (lead, second, weak)], swap)
+    assert [c.chunk.symbol for c in placed] == ["lead", "second", "weak"]  # already shown: nothing to swap
+    placed = second_parts_in_place([_candidate(c) for c in (lead, other)], swap)
+    assert [c.chunk.symbol for c in placed] == ["lead", "other"]  # the weakest is not shown: nothing to swap
+
+
+GENERATOR = """package me.example.service;
+
+public class GeneratorServiceImpl {
+    public Object getTables() {
+        String sql = "select table_name from information_schema.tables where table_schema = (select database())";
+        Query query = em.createNativeQuery(sql);
+        return query.getResultList();
+    }
+
+    public List<ColumnInfo> query(String tableName) {
+        String sql = "select column_name from information_schema.columns where table_name = ?";
+        Query query = em.createNativeQuery(sql);
+        query.setParameter(1, tableName);
+        return query.getResultList();
+    }
+
+    public List<ColumnInfo> getColumns(String tableName) {
+        return query(tableName);
+    }
+}
+"""
+
+
+def test_a_local_variable_named_like_a_method_is_no_use_of_the_method() -> None:
+    """A second part shown beside its file's first (eladmin's ``query`` beside ``getTables``) said ``getTables``
+    uses ``query``: the name there is ``getTables``'s own variable."""
+    path, lines = "service/impl/GeneratorServiceImpl.java", GENERATOR.split("\n")
+
+    def method(symbol: str, start: int, end: int) -> Chunk:  # the lines tree-sitter gives each method
+        return Chunk(path, "java", start, end, "\n".join(lines[start - 1 : end]), symbol, "method", "service")
+
+    tables = method("GeneratorServiceImpl.getTables", 4, 8)
+    query = method("GeneratorServiceImpl.query", 10, 15)
+    columns = method("GeneratorServiceImpl.getColumns", 17, 19)
+    assert "Query query = em.createNativeQuery(sql);" in tables.text and "return query(tableName);" in columns.text
+    read = Use("query", 7, "uses", "        return query.getResultList();")
+    assert not holds_by_name(tables, query, read, GENERATOR)
+    called = Use("query", 19, "calls", "        return query(tableName);")
+    assert holds_by_name(columns, query, called, GENERATOR)  # a call of the method still holds
+    bound = "    Query query = query(tableName);\n    return query.getResultList();"  # the variable holds its result
+    caller = Chunk(path, "java", 4, 5, bound, "GeneratorServiceImpl.firstColumn", "method", "service")
+    assert holds_by_name(caller, query, Use("query", 5, "uses", "    return query.getResultList();"), GENERATOR)

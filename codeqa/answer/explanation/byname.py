@@ -75,6 +75,8 @@ def holds_by_name(user: Chunk, used: Chunk, use: Use, user_file: str, hierarchy:
     method = short_name(use.name)
     owners = _owners(used, method)
     if written is None:  # a bare name: flow.link found it where the caller's imports reach
+        if use.verb != "calls" and _declared_local(user.text, method):
+            return False  # `Query query = em.createNativeQuery(sql)`: the caller's own variable, not the method
         return used.path == user.path or _bare_name_holds(user, used, method, use.text, user_file, owners)
     receiver = written.group("receiver").lstrip("$@")
     module = PurePosixPath(used.path).stem.split(".")[0]
@@ -96,6 +98,15 @@ def holds_by_name(user: Chunk, used: Chunk, use: Use, user_file: str, hierarchy:
     if receiver[:1].islower() and receiver.lower() in {owner.lower() for owner in owners}:
         return True
     return _declared_as_owner(receiver, method, user, used, owners, user_file, hierarchy)
+
+
+def _declared_local(text: str, name: str) -> bool:
+    """Whether ``text`` assigns ``name`` as a local of its own (``Query query =``, ``query :=``, ``const query =``,
+    ``query = …``) and never calls it (Elixir's ``repositories = repositories()`` does): a bare use of the name
+    then reads that variable."""
+    declared = rf"^\s*(?:(?:final|const|let|var)\s+)?(?:[A-Z][\w<>\[\],.?]*\s+)?{re.escape(name)}\s*(?::=|=(?![=>~]))"
+    called = rf"(?<![\w.$]){re.escape(name)}\s*\("
+    return re.search(declared, text, re.MULTILINE) is not None and re.search(called, text) is None
 
 
 def typed_receiver(user: Chunk, used: Chunk, use: Use, user_file: str, hierarchy: Hierarchy | None = None) -> bool:

@@ -1,6 +1,7 @@
 """Which code an answer shows, and which piece opens it.
 
-1. ``select_sources``: per top file of the retrieval, the chunk(s) whose lines answer the question best.
+1. ``select_sources``: per top file of the retrieval, the chunk(s) whose lines answer the question best; the
+   second part of the second or third file takes a weaker lower file's place, once the order is chosen.
 2. ``candidates``: those, plus code that shows the *mechanism* the question is about — chunks of the pool, of their
    neighbours in the symbol graph, and of the index (by the constructs' anchors) that hold the framework's
    constructs for the question's intent (``mechanism``).
@@ -16,7 +17,7 @@
 from __future__ import annotations
 
 import math
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import replace
 
 from codeqa.answer.context import AnswerContext
@@ -63,8 +64,12 @@ MAX_HANDLERS = 4
 FORCED_LINES = 2  # construct lines always among a source's key lines
 
 
-def select_sources(terms: Terms, context: AnswerContext, limit: int, max_files: int) -> list[Hit]:
-    """The sources of an answer, best first: per top file, the chunk(s) whose lines answer the question best."""
+def select_sources(
+    terms: Terms, context: AnswerContext, limit: int, max_files: int, swaps: list[tuple[Chunk, Chunk]] | None = None
+) -> list[Hit]:
+    """The sources of an answer, best first: per top file, the chunk(s) whose lines answer the question best.
+    ``swaps`` receives the second parts of the second and third files that take a lower file's place
+    (``_second_parts``); ``candidates`` places them once the order is chosen."""
     position = {hit.chunk.id: n for n, hit in enumerate(context.pool)}
     pooled: dict[str, list[Chunk]] = {}
     for hit in context.pool:
@@ -91,6 +96,8 @@ def select_sources(terms: Terms, context: AnswerContext, limit: int, max_files: 
         take = extra[: max(0, spare)]
         chosen[path] = chosen.get(path, []) + take
         spare -= len(take)
+    if swaps is not None:
+        swaps += _second_parts(files, ranked, chosen, weight)
     strongest = max((evidence(terms, c.text) for chunks in chosen.values() for c in chunks), default=0.0)
     picked = [
         chunk
@@ -109,6 +116,38 @@ def select_sources(terms: Terms, context: AnswerContext, limit: int, max_files: 
     for whole, ids in joined.items():
         context.pieces[whole] = tuple(piece for one in ids for piece in context.pieces.get(one, (one,)))
     return hits
+
+
+def _second_parts(
+    files: list[str], ranked: dict[str, list[Chunk]], chosen: dict[str, list[Chunk]], weight: Callable[[Chunk], float]
+) -> list[tuple[Chunk, Chunk]]:
+    """The second part of the second and third files, shown alone when the best file took the extra places, with
+    the weakest lower file's source it outweighs: a part of a file the question's words rank second or third is
+    worth more than a file that holds a word or two."""
+    lower = sorted(
+        ((weight(c), -n, c) for n, path in enumerate(files[ALWAYS_SHOWN:]) for c in chosen.get(path, [])),
+        key=lambda t: (t[0], t[1]),
+    )
+    swaps: list[tuple[Chunk, Chunk]] = []
+    for path in files[1:ALWAYS_SHOWN]:
+        if len(chosen.get(path, [])) != 1 or len(ranked.get(path, [])) < 2 or not lower:
+            continue
+        second = ranked[path][1]
+        if weight(second) > lower[0][0]:
+            swaps.append((lower.pop(0)[2], second))
+    return swaps
+
+
+def second_parts_in_place(found: list[Candidate], swaps: Sequence[tuple[Chunk, Candidate]]) -> list[Candidate]:
+    """Each second part (``_second_parts``) in the place of the lower file's source it outweighs, once the order
+    and the opening are chosen: scored with the others, a second part (a git handler's header parser) outscored
+    the lead and brought its own caller to open the answer, and a source it pushed out came back as the lead's
+    caller and opened it. The source that opens is never swapped out."""
+    for weakest, second in swaps:
+        ids = [c.chunk.id for c in found]
+        if weakest.id in ids[1:] and second.chunk.id not in ids:
+            found = [second if c.chunk.id == weakest.id else c for c in found]
+    return found
 
 
 def _retrieval_best(ranked: list[Chunk], pooled: list[Chunk], pieces: dict[str, tuple[str, ...]]) -> list[Chunk]:
@@ -176,8 +215,10 @@ def candidates(
     conventions: Sequence[Convention],
     context: AnswerContext,
     base: Sequence[Hit],
+    swaps: Sequence[tuple[Chunk, Chunk]] = (),
 ) -> list[Candidate]:
-    """The sources to choose from, best first (see the module docstring)."""
+    """The sources to choose from, best first (see the module docstring); ``swaps`` (``select_sources``) are
+    placed last (``second_parts_in_place``)."""
     file_rank = {path: n for n, path in enumerate(context.files)}
     held = context.held_pieces()  # a piece of a definition the pool joined is read in the joined chunk
     seen = {hit.chunk.id for hit in base} | held
@@ -225,7 +266,17 @@ def candidates(
         strong = [lead, *(c for c in strong if c is not lead)]
     # the mechanism, where the framework's constructs show one, opens the answer and is shown first
     ordered = [*strong, *(c for c in ranked if c not in strong)]
-    return follow(terms, conventions, intents, context, ordered, score_of)
+    followed = follow(terms, conventions, intents, context, ordered, score_of)
+    second: list[tuple[Chunk, Candidate]] = []
+    for weakest, chunk in swaps:
+        if chunk.id in held:
+            continue
+        part = Candidate(Hit(chunk, 0.0, chunk.id), 0.0, matches_in(chunk, conventions, intents), 0, True)
+        part.evidence = max(evidence(terms, text, top=CHUNK_EVIDENCE_LINES) for text in context.part_texts(chunk))
+        part.file_rank = file_rank.get(chunk.path, len(file_rank))
+        part.score = score_of(part)
+        second.append((weakest, part))
+    return second_parts_in_place(followed, second)
 
 
 def _discount_repeats(found: Sequence[Candidate]) -> None:

@@ -247,8 +247,9 @@ def explain(
     parsed = question if isinstance(question, Question) else Question.parse(question)
     question = question.text if isinstance(question, Question) else question
     terms, topics, conventions = question_terms(parsed), parsed.intents, frameworks(context)
-    chosen = choose.select_sources(terms, context, limit, max_files)
-    found = choose.candidates(terms, topics, conventions, context, chosen)
+    swaps: list[tuple[Chunk, Chunk]] = []  # second parts of the second and third files, placed once ordered
+    chosen = choose.select_sources(terms, context, limit, max_files, swaps)
+    found = choose.candidates(terms, topics, conventions, context, chosen, swaps)
     kept, repeats = collapse(_steps(terms, found))
     for index, step in enumerate(kept):
         step.repeats = [other.hit for other in repeats.get(index, [])]
