@@ -15,7 +15,7 @@ from __future__ import annotations
 
 from codeqa.answer.explanation.byname import holds_by_name
 from codeqa.answer.explanation.candidate import Candidate
-from codeqa.answer.explanation.choose import _retrieval_best, second_parts_in_place
+from codeqa.answer.explanation.fileparts import retrieval_best, second_parts_in_place
 from codeqa.answer.explanation.flow import Use
 from codeqa.answer.explanation.keylines import evidence, question_terms
 from codeqa.answer.rendering.citations import check_citations
@@ -269,15 +269,15 @@ def _chunk(start: int, symbol: str) -> Chunk:
 
 def test_the_retrieval_best_piece_moves_up_to_second_only_from_below() -> None:
     a, b, c, d = _chunk(1, "a"), _chunk(11, "b"), _chunk(21, "c"), _chunk(31, "d")
-    assert _retrieval_best([a, b, c, d], [d, a], {}) == [a, d, b, c]  # fourth by words, first in the pool
-    assert _retrieval_best([a, b, c, d], [b, d], {}) == [a, b, c, d]  # already second: nothing moves
-    assert _retrieval_best([a, b, c, d], [a, d], {}) == [a, b, c, d]  # already first
-    assert _retrieval_best([a, b, c, d], [], {}) == [a, b, c, d]
+    assert retrieval_best([a, b, c, d], [d, a], {}) == [a, d, b, c]  # fourth by words, first in the pool
+    assert retrieval_best([a, b, c, d], [b, d], {}) == [a, b, c, d]  # already second: nothing moves
+    assert retrieval_best([a, b, c, d], [a, d], {}) == [a, b, c, d]  # already first
+    assert retrieval_best([a, b, c, d], [], {}) == [a, b, c, d]
     joined = Chunk("app/billing.py", "python", 21, 40, "\n".join([c.text, d.text]), "c", "function", "service")
     pieces: dict[str, tuple[str, ...]] = {
         joined.id: (c.id, d.id)
     }  # the pool's best piece is read in the definition it was joined into
-    assert _retrieval_best([a, b, joined], [d], pieces) == [a, joined, b]
+    assert retrieval_best([a, b, joined], [d], pieces) == [a, joined, b]
 
 
 REFUND_QUESTION = "How does a customer's refund get approved, and who is told when the refund is paid out?"

@@ -17,13 +17,20 @@
 from __future__ import annotations
 
 import math
-from collections.abc import Callable, Sequence
+from collections.abc import Sequence
 from dataclasses import replace
 
 from codeqa.answer.context import AnswerContext
 from codeqa.answer.explanation.basehook import hook_candidates
 from codeqa.answer.explanation.candidate import CHUNK_EVIDENCE_LINES, Candidate
 from codeqa.answer.explanation.entry import entry_candidates, sign_in_handler
+from codeqa.answer.explanation.fileparts import (
+    ALWAYS_SHOWN,
+    retrieval_best,
+    second_parts,
+    second_parts_in_place,
+    with_joined,
+)
 from codeqa.answer.explanation.follow import follow
 from codeqa.answer.explanation.keylines import (
     IMPORT,
@@ -44,11 +51,10 @@ from codeqa.frameworks.intent import HOOK
 from codeqa.records import Chunk, Hit
 from codeqa.symbols import short_names
 
-ALWAYS_SHOWN = 3  # the best files' chunks are shown whatever their lines; lower ones need WEAK × the best evidence
 WEAK = 0.25
 EXTRA_CHUNKS = (2, 2, 1)  # more chunks shown for the best files, while the answer has room
 EXTRA_SHARE = 0.35  # an extra chunk needs this share of its file's best chunk weight
-RETRIEVAL_FIRST = 1  # the best files whose best piece by retrieval is their first extra chunk (``_retrieval_best``)
+RETRIEVAL_FIRST = 1  # the best files whose best piece by retrieval is their first extra chunk (``retrieval_best``)
 W_MECHANISM = 1.0  # a candidate's constructs (normalised) against its words (normalised)
 MECHANISM_SCALE = 2.0  # constructs are normalised by the strongest candidate's weight, but at least by this
 W_RANK = 1.0  # its file's retrieval rank
@@ -69,7 +75,7 @@ def select_sources(
 ) -> list[Hit]:
     """The sources of an answer, best first: per top file, the chunk(s) whose lines answer the question best.
     ``swaps`` receives the second parts of the second and third files that take a lower file's place
-    (``_second_parts``); ``candidates`` places them once the order is chosen."""
+    (``fileparts.second_parts``); ``candidates`` places them once the order is chosen."""
     position = {hit.chunk.id: n for n, hit in enumerate(context.pool)}
     pooled: dict[str, list[Chunk]] = {}
     for hit in context.pool:
@@ -84,10 +90,10 @@ def select_sources(
 
     ranked: dict[str, list[Chunk]] = {}
     for path in files:
-        candidates = _with_joined(by_file.get(path) or pooled.get(path, []), pooled.get(path, []), context.pieces)
+        candidates = with_joined(by_file.get(path) or pooled.get(path, []), pooled.get(path, []), context.pieces)
         ranked[path] = sorted(candidates, key=lambda c: (-weight(c), position.get(c.id, len(position)), c.start_line))
     for path in files[:RETRIEVAL_FIRST]:
-        ranked[path] = _retrieval_best(ranked[path], pooled.get(path, []), context.pieces)
+        ranked[path] = retrieval_best(ranked[path], pooled.get(path, []), context.pieces)
     chosen = {path: chunks[:1] for path, chunks in ranked.items() if chunks}
     spare = limit - sum(len(chunks) for chunks in chosen.values())
     for rank, path in enumerate(files[: len(EXTRA_CHUNKS)]):  # the best files may show more than one chunk
@@ -97,7 +103,7 @@ def select_sources(
         chosen[path] = chosen.get(path, []) + take
         spare -= len(take)
     if swaps is not None:
-        swaps += _second_parts(files, ranked, chosen, weight)
+        swaps += second_parts(files, ranked, chosen, weight)
     strongest = max((evidence(terms, c.text) for chunks in chosen.values() for c in chunks), default=0.0)
     picked = [
         chunk
@@ -116,60 +122,6 @@ def select_sources(
     for whole, ids in joined.items():
         context.pieces[whole] = tuple(piece for one in ids for piece in context.pieces.get(one, (one,)))
     return hits
-
-
-def _second_parts(
-    files: list[str], ranked: dict[str, list[Chunk]], chosen: dict[str, list[Chunk]], weight: Callable[[Chunk], float]
-) -> list[tuple[Chunk, Chunk]]:
-    """The second part of the second and third files, shown alone when the best file took the extra places, with
-    the weakest lower file's source it outweighs: a part of a file the question's words rank second or third is
-    worth more than a file that holds a word or two."""
-    lower = sorted(
-        ((weight(c), -n, c) for n, path in enumerate(files[ALWAYS_SHOWN:]) for c in chosen.get(path, [])),
-        key=lambda t: (t[0], t[1]),
-    )
-    swaps: list[tuple[Chunk, Chunk]] = []
-    for path in files[1:ALWAYS_SHOWN]:
-        if len(chosen.get(path, [])) != 1 or len(ranked.get(path, [])) < 2 or not lower:
-            continue
-        second = ranked[path][1]
-        if weight(second) > lower[0][0]:
-            swaps.append((lower.pop(0)[2], second))
-    return swaps
-
-
-def second_parts_in_place(found: list[Candidate], swaps: Sequence[tuple[Chunk, Candidate]]) -> list[Candidate]:
-    """Each second part (``_second_parts``) in the place of the lower file's source it outweighs, once the order
-    and the opening are chosen: scored with the others, a second part (a git handler's header parser) outscored
-    the lead and brought its own caller to open the answer, and a source it pushed out came back as the lead's
-    caller and opened it. The source that opens is never swapped out."""
-    for weakest, second in swaps:
-        ids = [c.chunk.id for c in found]
-        if weakest.id in ids[1:] and second.chunk.id not in ids:
-            found = [second if c.chunk.id == weakest.id else c for c in found]
-    return found
-
-
-def _retrieval_best(ranked: list[Chunk], pooled: list[Chunk], pieces: dict[str, tuple[str, ...]]) -> list[Chunk]:
-    """A file's chunks by weight, with the piece retrieval ranked best in the file (or the joined chunk holding it)
-    moved up to second when the question's words put it lower: retrieval also weighs what the words miss (the
-    meaning, the names), and the piece it found first in the best file is worth a place beside the wordiest ones."""
-    if not pooled or len(ranked) < 3:
-        return ranked
-    best = pooled[0].id
-    held = next((c for c in ranked if c.id == best or best in pieces.get(c.id, ())), None)
-    if held is None or ranked.index(held) < 2:
-        return ranked
-    return [ranked[0], held, *(c for c in ranked[1:] if c is not held)]
-
-
-def _with_joined(chunks: list[Chunk], pooled: list[Chunk], pieces: dict[str, tuple[str, ...]]) -> list[Chunk]:
-    """A file's chunks with the pieces of a definition the pool joined replaced by the joined chunk."""
-    joined = [chunk for chunk in pooled if chunk.id in pieces]
-    if not joined:
-        return chunks
-    held = {piece for chunk in joined for piece in pieces[chunk.id]}
-    return sorted([*(c for c in chunks if c.id not in held), *joined], key=lambda c: c.start_line)
 
 
 def _neighbour_chunks(context: AnswerContext, hits: Sequence[Hit]) -> list[Chunk]:
@@ -218,7 +170,7 @@ def candidates(
     swaps: Sequence[tuple[Chunk, Chunk]] = (),
 ) -> list[Candidate]:
     """The sources to choose from, best first (see the module docstring); ``swaps`` (``select_sources``) are
-    placed last (``second_parts_in_place``)."""
+    placed last (``fileparts.second_parts_in_place``)."""
     file_rank = {path: n for n, path in enumerate(context.files)}
     held = context.held_pieces()  # a piece of a definition the pool joined is read in the joined chunk
     seen = {hit.chunk.id for hit in base} | held

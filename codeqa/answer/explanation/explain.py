@@ -242,8 +242,7 @@ def _imports(context: AnswerContext, steps: Sequence[Step]) -> dict[str, set[str
 def explain(
     question: str | Question, context: AnswerContext, *, limit: int = 8, max_files: int = MAX_FILES
 ) -> Explanation:
-    """The extractive answer to ``question`` as data (see the module docstring); a ``Question`` parsed by retrieval
-    brings its terms and intents."""
+    """The extractive answer to ``question`` as data (see the module docstring); a parsed ``Question``, its intents."""
     parsed = question if isinstance(question, Question) else Question.parse(question)
     question = question.text if isinstance(question, Question) else question
     terms, topics, conventions = question_terms(parsed), parsed.intents, frameworks(context)
