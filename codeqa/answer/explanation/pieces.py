@@ -16,6 +16,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
+from codeqa.answer.context import AnswerContext
 from codeqa.records import Chunk, Hit
 from codeqa.searchfiles.table import ChunkTable
 
@@ -87,3 +88,30 @@ def _close(run: list[Hit], joined_of: dict[str, Hit], pieces: dict[str, tuple[st
     pieces[chunk.id] = tuple(hit.chunk.id for hit in run)
     for hit in run:
         joined_of[hit.chunk.id] = joined
+
+
+def whole_definition(chunk: Chunk, context: AnswerContext) -> Chunk:
+    """``chunk`` with the other pieces of the definition the chunker split it from (rows of its file, one after the
+    other, with its symbol), joined as the pool joins them: a walk reads ``RHLogin._process`` whole, not the head
+    piece that stops before the form is checked. ``chunk`` itself when it is no piece, or already joined."""
+    if not chunk.symbol or chunk.id in context.pieces:
+        return chunk
+    table = context.table
+    rows = sorted(table.rows_by_path().get(chunk.path, []), key=lambda r: table.starts[r])
+    at = next((n for n, r in enumerate(rows) if table.ids[r] == chunk.id), None)
+    if at is None:
+        return chunk
+    first = last = at
+    while first > 0 and table.symbols[rows[first - 1]] == chunk.symbol:
+        first -= 1
+    while last + 1 < len(rows) and table.symbols[rows[last + 1]] == chunk.symbol:
+        last += 1
+    if first == last:
+        return chunk
+    pieces = context.chunks(rows[first : last + 1])
+    joined, held = join_pieces([Hit(piece, 0.0, piece.id) for piece in pieces], table)
+    whole = next((hit.chunk for hit in joined if chunk.id in held.get(hit.chunk.id, ())), None)
+    if whole is None:
+        return chunk
+    context.pieces[whole.id] = held[whole.id]
+    return whole

@@ -39,6 +39,7 @@ from codeqa.answer.explanation.endings import (
 from codeqa.answer.explanation.flow import Use
 from codeqa.answer.explanation.keylines import Terms, evidence, question_terms
 from codeqa.answer.explanation.outline import display_name
+from codeqa.answer.explanation.pieces import whole_definition
 from codeqa.frameworks.intent import PLACEMENT, intents
 from codeqa.records import Chunk
 from codeqa.symbols import qualified_names, short_name
@@ -172,6 +173,7 @@ class _Walker:
         pooled |= self.context.held_pieces()  # the pieces of a joined definition
         found = [c for c in self.context.chunks(rows) if c.id not in seen
                  and (c.id in pooled or evidence(self.terms, c.text) > 0)]  # on the question's topic  # fmt: skip
+        found = list({c.id: c for c in (whole_definition(c, self.context) for c in found) if c.id not in seen}.values())
         found.sort(key=lambda c: (not _ends_somewhere(c), -_relevance(self.terms, c)))  # where something happens
         return found[: BRANCHES * 2]
 
@@ -232,6 +234,7 @@ def walk(question: str, context: AnswerContext, checker: ClaimChecker, ranked: S
 
 def _walk_from(context: AnswerContext, walker: _Walker, lead: Chunk) -> Walk | None:
     api, errors = walker.api, walker.errors
+    lead = whole_definition(lead, context)  # a split definition is walked whole
     entry, first = _entry(context, walker, lead)
     start = first[-1] if first else None
     begin, caller = (start.callee, start.use.name) if start else (entry, "")
