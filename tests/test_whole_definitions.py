@@ -65,6 +65,11 @@ def test_the_pieces_of_a_split_definition_are_joined_whole() -> None:
     assert context.pieces[whole.id] == (head.id, rest.id)  # its graph neighbours are both pieces'
     assert whole_definition(rest, context).id == whole.id
     assert whole_definition(other, context) is other  # no piece: itself
+    one = Chunk("src/Rows.java", "java", 10, 14, "public List getRows() {\n" * 5, "Rows.getRows", "method", "core")
+    overload = Chunk("src/Rows.java", "java", 15, 19, "public List getRows(String s) {\n" * 5, "Rows.getRows",
+                     "method", "core")  # fmt: skip
+    rows = AnswerContext.from_chunks([one, overload], [Hit(one, 1.0, one.id)])
+    assert whole_definition(one, rows) is one  # an overload right below opens on its own signature: not a piece
 
 
 def test_a_walk_from_the_head_piece_of_a_split_view_reaches_the_call_its_second_piece_makes() -> None:

@@ -54,26 +54,31 @@ class AnswerContext:
 
     def definitions_of(self, name: str) -> int:
         """How many definitions the index has of ``name`` (any case): the pieces of one definition the chunker split
-        (rows of one file, one after the other, with one symbol) count once, two overloads in a class twice."""
-        rows = self.definers.get(name.lower(), [])
-        if len(rows) < 2:
-            return len(rows)
-        table, by_path = self.table, self.table.rows_by_path()
-        texts = {
-            self.table.ids[row]: chunk.text for chunk in self.chunks(rows) if (row := self.row_of(chunk)) is not None
-        }
-        declares = re.compile(rf"(?<![\w$]){re.escape(name)}\s*[(=:<]", re.IGNORECASE)
-        count = 0
-        for row in rows:
-            in_file = sorted(by_path.get(table.paths[row], []), key=lambda r: table.starts[r])
-            at = in_file.index(row)
-            before = in_file[at - 1] if at > 0 else None
-            first = next((line for line in texts.get(table.ids[row], "").split("\n") if line.strip()), "")
-            if before is None or before not in rows or table.symbols[before] != table.symbols[row]:
-                count += 1  # not a piece going on from the one above it
-            elif declares.search(first):
-                count += 1  # it opens on its own signature: an overload right after the other one
-        return count
+        count once (``definition_rows``), two overloads in a class twice."""
+        return len({self.definition_rows(row)[0] for row in self.definers.get(name.lower(), [])})
+
+    def definition_rows(self, row: int) -> list[int]:
+        """The rows of the definition ``row`` is a piece of, in file order: the rows of its file right above and below
+        it with its symbol, but for one that opens on its own signature (an overload right after the other one)."""
+        table = self.table
+        symbol = table.symbols[row]
+        in_file = sorted(table.rows_by_path().get(table.paths[row], []), key=lambda r: table.starts[r])
+        if not symbol or row not in in_file:
+            return [row]
+        names = "|".join(re.escape(name) for name in defined_names(symbol))
+        declares = re.compile(rf"(?<![\w$])(?:{names})\s*[(=:<]", re.IGNORECASE)
+
+        def goes_on(piece: int) -> bool:  # a piece of the definition above it, not a definition of its own
+            chunk = next(iter(self.chunks([piece])), None)
+            first = next((line for line in chunk.text.split("\n") if line.strip()), "") if chunk else ""
+            return table.symbols[piece] == symbol and not declares.search(first)
+
+        first = last = in_file.index(row)
+        while first > 0 and table.symbols[in_file[first - 1]] == symbol and goes_on(in_file[first]):
+            first -= 1
+        while last + 1 < len(in_file) and goes_on(in_file[last + 1]):
+            last += 1
+        return in_file[first : last + 1]
 
     @classmethod
     def from_chunks(cls, chunks: Sequence[Chunk], pool: Sequence[Hit], files: Sequence[str] = ()) -> AnswerContext:

@@ -91,25 +91,17 @@ def _close(run: list[Hit], joined_of: dict[str, Hit], pieces: dict[str, tuple[st
 
 
 def whole_definition(chunk: Chunk, context: AnswerContext) -> Chunk:
-    """``chunk`` with the other pieces of the definition the chunker split it from (rows of its file, one after the
-    other, with its symbol), joined as the pool joins them: a walk reads ``RHLogin._process`` whole, not the head
-    piece that stops before the form is checked. ``chunk`` itself when it is no piece, or already joined."""
+    """``chunk`` with the other pieces of the definition the chunker split it from (``definition_rows``), joined as the
+    pool joins them: a walk reads ``RHLogin._process`` whole, not the head piece that stops before the form is
+    checked. ``chunk`` itself when it is no piece, or already joined."""
     if not chunk.symbol or chunk.id in context.pieces:
         return chunk
-    table = context.table
-    rows = sorted(table.rows_by_path().get(chunk.path, []), key=lambda r: table.starts[r])
-    at = next((n for n, r in enumerate(rows) if table.ids[r] == chunk.id), None)
-    if at is None:
+    row = context.row_of(chunk)
+    rows = context.definition_rows(row) if row is not None else []
+    if len(rows) < 2:
         return chunk
-    first = last = at
-    while first > 0 and table.symbols[rows[first - 1]] == chunk.symbol:
-        first -= 1
-    while last + 1 < len(rows) and table.symbols[rows[last + 1]] == chunk.symbol:
-        last += 1
-    if first == last:
-        return chunk
-    pieces = context.chunks(rows[first : last + 1])
-    joined, held = join_pieces([Hit(piece, 0.0, piece.id) for piece in pieces], table)
+    pieces = context.chunks(rows)
+    joined, held = join_pieces([Hit(piece, 0.0, piece.id) for piece in pieces], context.table)
     whole = next((hit.chunk for hit in joined if chunk.id in held.get(hit.chunk.id, ())), None)
     if whole is None:
         return chunk
