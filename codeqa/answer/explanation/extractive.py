@@ -20,7 +20,7 @@ from codeqa.answer.explanation.flow import ROLE_TITLES, Use
 from codeqa.answer.explanation.keylines import KeyLine
 from codeqa.answer.explanation.lead import lead_sentences
 from codeqa.answer.explanation.outline import continues_definition, display_name, is_class_piece
-from codeqa.answer.explanation.placing import for_clause, from_clause, quoted_name
+from codeqa.answer.explanation.placing import for_clause, from_clause, lines_holder, quoted_name
 from codeqa.answer.explanation.roles_said import KIND_PHRASES, role_phrase
 from codeqa.answer.explanation.walktext import response_sentence, walk_steps
 from codeqa.answer.rendering.injection import FLAG, describe, instruction_like
@@ -62,12 +62,14 @@ def _join(items: list[str]) -> str:
     return items[0] if len(items) == 1 else ", ".join(items[:-1]) + " and " + items[-1]
 
 
-def _related(step: Step, explanation: Explanation, does: CalleeOutcome | None, site: CallSite | None) -> Phrases:
+def _related(
+    step: Step, explanation: Explanation, does: CalleeOutcome | None, site: CallSite | None, named: str = ""
+) -> Phrases:
     """What the step calls / uses and what calls / uses it, as cited names grouped by phrase; the callee ``does``
     says what it does, last of the calls, the caller ``site`` where it calls, last of its phrase (its own clause)."""
     phrases: dict[str, list[str]] = {"calls": [], "uses": [], "is called by": [], "is used by": []}
     last: dict[str, str] = {}  # by phrase: the callee said with its ending, the caller with the line that calls
-    own = _first_name(step.chunk)
+    own = named or _first_name(step.chunk)
     said: dict[tuple[str, str, str], bool] = {}  # (phrase, name, path): one of them is a later piece
 
     def add(phrase: str, name: str, chunk: Chunk, tail: str, use: Use | None = None) -> None:
@@ -126,14 +128,15 @@ def sentence(step: Step, explanation: Explanation, does: CalleeOutcome | None, s
     role = role_phrase(chunk, VERBS, "is here")
     if role == KIND_PHRASES["method"] and is_class_piece(chunk):
         role = "is part of the class"
-    text = f"{_named(display_name(chunk), chunk)} {role}{repeats_note(step)}"
-    for phrase, names in _related(step, explanation, does, site).items():
+    holder = lines_holder(step)  # its lines are all in another definition than its first: named after that one
+    text = f"{_named(holder or display_name(chunk), chunk)} {role}{repeats_note(step)}"
+    for phrase, names in _related(step, explanation, does, site, holder).items():
         if names:
             text += f"; it {phrase} {_join(names)}"
     text += "."
     if step.about and describe(step.about) == FLAG:
         text += f" {FLAG}"
-    elif step.about:
+    elif step.about and not holder:  # the documentation of its first definition
         text += f" Its documentation says: “{describe(step.about)}”"
         text += "" if step.about.endswith((".", "!", "?", "…")) else "."
     if step.values:

@@ -13,7 +13,7 @@ from codeqa.answer.explanation.byname import CONSTRUCTORS
 from codeqa.answer.explanation.claims import _module_level
 from codeqa.answer.explanation.explain import Step
 from codeqa.answer.explanation.flow import Use
-from codeqa.answer.explanation.linenames import holder_at
+from codeqa.answer.explanation.linenames import FUNCTION_HEAD, holder_at
 from codeqa.answer.explanation.outline import display_name
 from codeqa.answer.rendering.render import code_span
 from codeqa.records import Chunk
@@ -47,6 +47,8 @@ def _placed(chunk: Chunk, line: int) -> str:
     if not holder or not 0 <= offset < len(lines):
         return ""
     name = re.escape(short_name(holder))
+    if FUNCTION_HEAD.match(lines[offset]) and re.search(rf"(?<![\w$]){name}(?![\w$?!])", lines[offset]):
+        return holder  # the line opens it: `def add_handlers(app):`
     indent = len(lines[offset]) - len(lines[offset].lstrip())
     for text in reversed(lines[:offset]):
         depth = len(text) - len(text.lstrip())
@@ -74,7 +76,8 @@ def for_clause(use: Use, own: str, chunk: Chunk) -> str:
 
 def quoted_name(step: Step) -> str:
     """The name its quoted lines are given: the chunk's, unless every one lies outside the chunk's definitions (a
-    blueprint's module-level ``_bp.add_url_rule(…)`` lines above ``def _add_user_id``): then its file's."""
+    blueprint's module-level ``_bp.add_url_rule(…)`` lines above ``def _add_user_id``): then its file's; or every
+    one lies in the same other definition of a chunk of several: then that definition's."""
     chunk = step.chunk
     shorts = [re.escape(short_name(q)) for q in qualified_names(chunk.symbol) if short_name(q)]
     if not step.lines or not shorts:
@@ -91,4 +94,18 @@ def quoted_name(step: Step) -> str:
 
     if all(outside(line.line) for line in step.lines):
         return chunk.path.rsplit("/", 1)[-1]
-    return display_name(chunk)
+    return lines_holder(step) or display_name(chunk)
+
+
+def lines_holder(step: Step) -> str:
+    """The definition its shown lines all lie in, when the chunk holds several and that is not the one it is named
+    after (``extend_url_map (+1)`` shown on lines of ``add_handlers``); else ""."""
+    chunk = step.chunk
+    if not step.lines or not _several(chunk):
+        return ""
+    holders = {_placed(chunk, line.line) for line in step.lines}
+    holder = holders.pop() if len(holders) == 1 else ""
+    shorts = [short_name(name) for name in qualified_names(chunk.symbol)]
+    if not holder or shorts.count(short_name(holder)) != 1:  # Go's `Handler.toEcho` and `Middleware.toEcho`: unsure
+        return ""
+    return holder if short_name(holder) != short_name(display_name(chunk).split(" (+", 1)[0]) else ""
