@@ -28,6 +28,7 @@ from codeqa.answer.explanation.implements import Implementations
 from codeqa.answer.explanation.linenames import holder_at
 from codeqa.answer.explanation.outline import local_of_opened
 from codeqa.chunk.resolve.calls import CallSite, call_sites, names_in, use_reaches
+from codeqa.chunk.resolve.pyscope import parse_scope
 from codeqa.chunk.tags import text_of
 from codeqa.records import Chunk
 from codeqa.symbols import qualified_names, short_name
@@ -60,6 +61,7 @@ class ClaimChecker:
         self.tally = ClaimTally()
         self.hierarchy = Implementations(context, self.file_text)  # a receiver declared as an interface
         self._texts: dict[str, str] = {} if texts is None else texts  # shared by checkers of one answer
+        self._made: dict[str, dict[str, str]] = {}  # path → its module-level objects' classes (``_instances``)
 
     def file_text(self, path: str) -> str:
         if path not in self._texts:
@@ -121,6 +123,16 @@ class ClaimChecker:
                 return candidate
         return None
 
+    def _instances(self, path: str) -> dict[str, str]:
+        """The module-level objects a Python file makes of a class it defines (``multipass = IndicoMultipass()``):
+        name → class."""
+        if path not in self._made:
+            parsed = parse_scope(path, self.file_text(path))
+            scope = parsed[1] if parsed is not None else None
+            self._made[path] = {name: made for name, made in scope.assigned.items()
+                                if scope.defined.get(made) == "class"} if scope else {}  # fmt: skip
+        return self._made[path]
+
     def call_of(self, user: Chunk, used: Chunk, text: str, names: Sequence[str] | None = None) -> Use | None:
         """A call in ``user``'s lines that resolves to a definition in ``used``, as a use naming both: of the first
         caller's calls, the least nested one (the main path's ``login_user(user)``, not the one in a preset-admin
@@ -130,8 +142,9 @@ class ClaimChecker:
         wanted = qualified_names(used.symbol)
         lines = text.split("\n")
         found: list[Use] = []
+        instances = self._instances(used.path) if used.language == "python" else {}
         for site in call_sites(user.path, text, user.start_line, user.end_line):
-            callee = _callee(site, user.path, used, wanted)
+            callee = _callee(site, user.path, used, wanted, instances)
             if callee and not _own_definition(site, callee) and (names is None or short_name(callee) in names):
                 use = Use(callee, site.line, "calls", lines[site.line - 1].strip(), site.caller)
                 if not found or (use.caller, use.name) == (found[0].caller, found[0].name):
@@ -199,13 +212,21 @@ def _with_holder(user: Chunk, use: Use) -> Use | None:
     return None if module_level and qualified_names(user.symbol) else use
 
 
-def _callee(site: CallSite, caller_path: str, used: Chunk, wanted: Sequence[str]) -> str:
+def _callee(
+    site: CallSite, caller_path: str, used: Chunk, wanted: Sequence[str], instances: Mapping[str, str] | None = None
+) -> str:
     """The definition in ``used`` that ``site`` calls: one its symbol names (a class for its constructor), or a
-    method defined in the lines of a class it names (a whole class is one chunk named after the class)."""
+    method defined in the lines of a class it names (a whole class is one chunk named after the class). A method
+    called on an object ``used``'s module makes of its own class (``instances``: ``multipass = IndicoMultipass()``,
+    imported and called as ``multipass.handle_login_form(…)``) is that class's."""
     for name in names_in(site, caller_path, used.path):
         if name in wanted or f"{name}.__init__" in wanted:
             return name
         owner, _, method = name.rpartition(".")
+        if instances and owner in instances and "." not in owner:
+            made = f"{instances[owner]}.{method}"
+            if made in wanted or (instances[owner] in wanted and _defines(used, method)):
+                return made
         if owner == "*":  # a method inherited from some class of the base's module
             name = next((q for q in wanted if q.rpartition(".")[2] == method and "." in q), "")
             owner = next((q for q in wanted if "." not in q and _defines(used, method)), "") if not name else ""

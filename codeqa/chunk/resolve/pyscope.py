@@ -138,12 +138,19 @@ def parse_scope(path: str, text: str) -> tuple[Node, FileScope] | None:
                 if returned.isidentifier() and returned[:1].isupper() and not prefix:
                     scope.returns[name] = returned
             prefix = qualified
-        elif node.type == "assignment" and node.parent is not None and node.parent.parent == root:
+        elif node.type == "assignment" and _module_level(node, root):
             left = node.child_by_field_name("left")
             if left is not None and left.type == "identifier":
                 scope.assigned[text_of(left)] = made_of(node.child_by_field_name("right"))
         stack.extend((child, prefix) for child in reversed(node.named_children))
     return root, scope
+
+
+def _module_level(node: Node, root: Node) -> bool:
+    """A statement of the module itself: a child of the root, or of an ``expression_statement`` that is (grammars
+    differ in whether that node is shown)."""
+    parent = node.parent
+    return parent is not None and (parent.id == root.id or (parent.parent is not None and parent.parent.id == root.id))
 
 
 def locals_of(function: Node, returns: dict[str, str]) -> dict[str, str]:
