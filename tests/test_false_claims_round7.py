@@ -12,6 +12,7 @@ small apps), each class on the few real lines that made it (bench/reads/whole-an
 - E: a call in a JavaScript module wrapper named after its file (``membership.js`` calls, ``posts.js`` calls), where
   the function assigned in the wrapper makes it (``Groups.isMember``, ``User.isReadyToPost``);
 - F: ``self.get_data()`` linked to the base class's ``raise NotImplementedError`` stub;
+- H: a gorm query (``db.Model(&gist).Update(…)``) read as a model's definition: "defines the stored data";
 - G (a known risk): a name read in one file (``time.time()``) linked to a literal another file sets
   (``time = 'time'``) with no import between them.
 """
@@ -285,3 +286,21 @@ def test_a_value_set_in_another_file_is_read_only_through_an_import() -> None:
     assert values_read(read, methods, [head, mode], head.text) == []  # `time` is the module `import time` binds
     imported = "from indico.modules.events.timetable.reschedule import RescheduleMode, time"
     assert [v.name for v in values_read(read, methods, [head, mode], imported)] == ["time"]
+
+
+FORK_COUNT = """func (gist *Gist) IncrementForkCount() error {
+	return db.Model(&gist).Omit("updated_at").Update("nb_forks", gist.NbForks+1).Error
+}"""
+NOTIFICATIONS = """class Notifications(db.Model):
+    __tablename__ = "notifications"
+    id = db.Column(db.Integer, primary_key=True)"""
+
+
+def test_a_gorm_query_does_not_define_the_stored_data() -> None:
+    from codeqa.answer.explanation.extractive import VERBS
+    from codeqa.answer.explanation.roles_said import role_phrase
+
+    query = _chunk("internal/db/gist.go", "go", 657, FORK_COUNT, "Gist.IncrementForkCount", "method", "model")
+    assert role_phrase(query, VERBS, "is here") != "defines the stored data"  # `db.Model(&gist)` is a query
+    model = _chunk("CTFd/models/__init__.py", "python", 55, NOTIFICATIONS, "Notifications", "class", "model")
+    assert role_phrase(model, VERBS, "is here") == "defines the stored data"
