@@ -103,10 +103,12 @@ def holds_by_name(user: Chunk, used: Chunk, use: Use, user_file: str, hierarchy:
 
 
 def _elixir_reference(name: str, text: str) -> bool:
-    """Whether an Elixir line refers to function ``name`` without calling it: a capture (``&error/2``) or a module
-    attribute of that name (``@default_session_expires_in``). A bare lower-case name is a variable there."""
+    """Whether an Elixir line refers to function ``name``: a capture (``&error/2``), a module attribute of that name
+    (``@default_session_expires_in``), or a call on the same line (``repositories = repositories()``). A bare
+    lower-case name alone is a variable there (``%Error{} = error``)."""
     escaped = re.escape(name)
-    return re.search(rf"&(?:[\w.]+\.)?{escaped}/\d|@{escaped}(?![\w?!])", text) is not None
+    pattern = rf"&(?:[\w.]+\.)?{escaped}/\d|@{escaped}(?![\w?!])|(?<![\w.@&]){escaped}\s*\("
+    return re.search(pattern, text) is not None
 
 
 def _declared_local(text: str, name: str) -> bool:
