@@ -13,6 +13,8 @@ small apps), each class on the few real lines that made it (bench/reads/whole-an
   the function assigned in the wrapper makes it (``Groups.isMember``, ``User.isReadyToPost``);
 - F: ``self.get_data()`` linked to the base class's ``raise NotImplementedError`` stub;
 - H: a gorm query (``db.Model(&gist).Update(…)``) read as a model's definition: "defines the stored data";
+- I: the redirect of an Elixir function's failure clause said as what it answers with ("Then ``callback`` answers
+  with ``|> redirect(to: ~p"/login")``": only when ``ueberauth_failure`` matched);
 - G (a known risk): a name read in one file (``time.time()``) linked to a literal another file sets
   (``time = 'time'``) with no import between them.
 """
@@ -304,3 +306,27 @@ def test_a_gorm_query_does_not_define_the_stored_data() -> None:
     assert role_phrase(query, VERBS, "is here") != "defines the stored data"  # `db.Model(&gist)` is a query
     model = _chunk("CTFd/models/__init__.py", "python", 55, NOTIFICATIONS, "Notifications", "class", "model")
     assert role_phrase(model, VERBS, "is here") == "defines the stored data"
+
+
+CALLBACK = """  def callback(%{assigns: %{ueberauth_failure: _fails}} = conn, _params) do
+    conn
+    |> put_flash(:error, "Failed to authenticate with GitHub.")
+    |> redirect(to: ~p"/login")
+  end
+
+  def callback(%{assigns: %{ueberauth_auth: auth}} = conn, _params) do
+    provider = to_string(auth.provider)
+    provider_uid = to_string(auth.uid)"""
+LOGIN_CREATE = """  def create(conn, %{"username" => username, "password" => password}) do
+    case password_auth(username, password) do"""
+
+
+def test_a_line_of_one_elixir_clause_of_several_does_not_run_every_time() -> None:
+    from codeqa.answer.explanation.branches import condition_at
+
+    path = "lib/hexpm_web/controllers/auth_controller.ex"
+    callback = _chunk(path, "elixir", 33, CALLBACK, "HexpmWeb.AuthController.callback", "method", "api")
+    assert condition_at(callback, 36) is None  # `|> redirect(to: ~p"/login")` only on `ueberauth_failure`
+    create = _chunk("lib/hexpm_web/controllers/login_controller.ex", "elixir", 17, LOGIN_CREATE,
+                    "HexpmWeb.LoginController.create", "method", "api")  # fmt: skip
+    assert condition_at(create, 18) == ("", "")  # one clause: it runs every time
