@@ -123,6 +123,19 @@ CAUGHT = re.compile(  # a handler of named exception types (not a bare ``catch (
 )
 
 
+ELIXIR_HEAD = re.compile(r"^\s*defp?\s+(?P<name>\w+[?!]?)\s*\(")
+
+
+def _one_clause_of_several(chunk: Chunk, head: str) -> bool:
+    """Whether ``head`` opens one clause of an Elixir function the chunk defines in several (``def callback(%{assigns:
+    %{ueberauth_failure: _fails}} = conn, _params)`` above ``def callback(%{assigns: %{ueberauth_auth: auth}} …)``)."""
+    found = ELIXIR_HEAD.match(head) if chunk.language == "elixir" else None
+    if found is None:
+        return False
+    same = re.compile(rf"^\s*defp?\s+{re.escape(found.group('name'))}\s*\(")
+    return sum(1 for text in chunk.text.split("\n") if same.match(text)) > 1
+
+
 def condition_at(chunk: Chunk, line: int, *, loops: bool = False) -> tuple[str, str] | None:
     """When file line ``line`` of ``chunk`` runs, as it can be said in a few words: ``("", "")`` when it runs every
     time its definition does, ``("when", cond)`` / ``("unless", cond)`` when one ``if``/``unless`` test with a short
@@ -137,6 +150,8 @@ def condition_at(chunk: Chunk, line: int, *, loops: bool = False) -> tuple[str, 
         if not text.strip() or _indent(text) >= indent:
             continue
         if FUNCTION_HEAD.match(text):
+            if _one_clause_of_several(chunk, text):
+                return None  # runs when this clause's pattern matches, not every time the function runs
             break
         indent = _indent(text)
         if HEADS.match(text) and not (loops and LOOPS.match(text)):

@@ -77,6 +77,8 @@ def holds_by_name(user: Chunk, used: Chunk, use: Use, user_file: str, hierarchy:
     if written is None:  # a bare name: flow.link found it where the caller's imports reach
         if use.verb != "calls" and _declared_local(user.text, method):
             return False  # `Query query = em.createNativeQuery(sql)`: the caller's own variable, not the method
+        if use.verb != "calls" and user.language == "elixir" and not _elixir_reference(method, use.text):
+            return False  # `%Error{} = error`, `"error" => error`: a variable bound by a pattern, not the function
         return used.path == user.path or _bare_name_holds(user, used, method, use.text, user_file, owners)
     receiver = written.group("receiver").lstrip("$@")
     module = PurePosixPath(used.path).stem.split(".")[0]
@@ -98,6 +100,15 @@ def holds_by_name(user: Chunk, used: Chunk, use: Use, user_file: str, hierarchy:
     if receiver[:1].islower() and receiver.lower() in {owner.lower() for owner in owners}:
         return True
     return _declared_as_owner(receiver, method, user, used, owners, user_file, hierarchy)
+
+
+def _elixir_reference(name: str, text: str) -> bool:
+    """Whether an Elixir line refers to function ``name``: a capture (``&error/2``), a module attribute of that name
+    (``@default_session_expires_in``), or a call on the same line (``repositories = repositories()``). A bare
+    lower-case name alone is a variable there (``%Error{} = error``)."""
+    escaped = re.escape(name)
+    pattern = rf"&(?:[\w.]+\.)?{escaped}/\d|@{escaped}(?![\w?!])|(?<![\w.@&]){escaped}\s*\("
+    return re.search(pattern, text) is not None
 
 
 def _declared_local(text: str, name: str) -> bool:
@@ -212,6 +223,8 @@ _INHERITS = (
 )
 _OWN_DEFINITION = (
     r"\b(?:function\*?|def|func|fn)\s+{name}\b|\b(?:const|let|var)\s+{name}\s*="
+    # an Elixir module's own private function or macro (`defp error(stage, code)`): its bare calls are that one's
+    r"|^\s*(?:defp|defmacrop?)\s+{name}(?![\w?!])"
     r"|^\s*{name}\s*:\s*(?:async\s+)?function\b"
     # a parameter (not a type hint: ``PasswordAuthenticator $authenticator`` names a class)
     r"|\bfunction\b[^(\n]*\((?:[^)]*,)?\s*{name}\s*[,)=:]|\(\s*(?:[\w$]+\s*,\s*)*{name}\s*(?:,\s*[\w$]+\s*)*\)\s*=>"

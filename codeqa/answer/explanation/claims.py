@@ -25,7 +25,7 @@ from codeqa.answer.context import AnswerContext
 from codeqa.answer.explanation.byname import holds_by_name, typed_receiver
 from codeqa.answer.explanation.flow import Use, find_uses, link
 from codeqa.answer.explanation.implements import Implementations
-from codeqa.answer.explanation.linenames import holder_at
+from codeqa.answer.explanation.linenames import DECORATOR, holder_at
 from codeqa.answer.explanation.outline import local_of_opened
 from codeqa.chunk.resolve.calls import CallSite, call_sites, names_in, use_reaches
 from codeqa.chunk.resolve.pyscope import parse_scope
@@ -95,6 +95,8 @@ class ClaimChecker:
             return None  # `exceptions.NotAuthenticated` is the module's last `class NotAuthenticated`, not this one
         text = self.file_text(user.path)
         site = self.call_of(user, used, text, names)
+        if site is not None and _abstract(used, site.name):
+            return None  # `self.get_data()` runs a subclass's override, never the base's `raise NotImplementedError`
         if site is not None:
             self.tally.made.add(pair)
             self.tally.verified.add(pair)
@@ -146,7 +148,7 @@ class ClaimChecker:
         for site in call_sites(user.path, text, user.start_line, user.end_line):
             callee = _callee(site, user.path, used, wanted, instances)
             if callee and not _own_definition(site, callee) and (names is None or short_name(callee) in names):
-                use = Use(callee, site.line, "calls", lines[site.line - 1].strip(), site.caller)
+                use = Use(callee, site.line, "calls", lines[site.line - 1].strip(), _decorated(user, site))
                 if not found or (use.caller, use.name) == (found[0].caller, found[0].name):
                     found.append(use)
         return min(found, key=lambda use: _indent(lines[use.line - 1])) if found else None
@@ -240,6 +242,42 @@ def _callee(
 
 def _defines(chunk: Chunk, method: str) -> bool:
     return bool(re.search(rf"^\s*(?:async\s+)?def\s+{re.escape(method)}\b", chunk.text, re.M))
+
+
+_NOT_IMPLEMENTED = re.compile(r"^\s*raise\s+NotImplementedError\b")
+_DOCSTRING = re.compile(r"^\s*[rbuRBU]?(?:\"\"\"|\'\'\')")
+
+
+def _abstract(used: Chunk, name: str) -> bool:
+    """Whether method ``name`` of ``used`` only raises ``NotImplementedError`` (a docstring aside): a stub its
+    subclasses override, which a call through ``self`` never runs."""
+    lines = used.text.split("\n")
+    head = re.compile(rf"^(\s*)(?:async\s+)?def\s+{re.escape(short_name(name))}\s*\(")
+    at = next((n for n, line in enumerate(lines) if head.match(line)), None)
+    if at is None or "." not in name:
+        return False
+    indent = len(lines[at]) - len(lines[at].lstrip())
+    code: list[str] = []
+    for line in lines[at + 1 :]:
+        if line.strip() and len(line) - len(line.lstrip()) <= indent:
+            break
+        if line.strip():
+            code.append(line.strip())
+    if code and _DOCSTRING.match(code[0]):  # a docstring, on one line or several
+        quote = code[0].lstrip("rbuRBU")[:3]
+        end = next((n for n, line in enumerate(code) if line.endswith(quote) and (n or len(line) > 5)), len(code))
+        code = code[end + 1 :]
+    return len(code) == 1 and _NOT_IMPLEMENTED.match(code[0]) is not None
+
+
+def _decorated(user: Chunk, site: CallSite) -> str:
+    """Who makes a call: the resolver's enclosing scope, except on a decorator line, whose call wraps the definition
+    below it (``@materialize_iterable()`` above ``def _entries`` is said of ``_entries``, not of the class around)."""
+    offset = site.line - user.start_line
+    lines = user.text.split("\n")
+    if 0 <= offset < len(lines) and DECORATOR.match(lines[offset]):
+        return holder_at(user, site.line) or site.caller
+    return site.caller
 
 
 def _own_definition(site: CallSite, callee: str) -> bool:

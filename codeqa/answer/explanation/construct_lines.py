@@ -41,16 +41,23 @@ RUBY_DEF = re.compile(r"^\s*def\s")
 RUBY_CLASS_LEVEL = re.compile(r"^\s*(?:class|module)\s|^\s*(?:included|class_methods|prepended)\s+do\b")
 
 
-# a filter limited to some actions (`before_action :set_session, only: :destroy`) runs before those, not before each
+# a filter limited to some actions (`before_action :set_session, only: :destroy`) runs before those, not before each;
+# so does a Phoenix plug with a guard (`plug :check_oauth_config when action in [:request]`)
 RUBY_CONDITION = re.compile(r"(?<![\w:])(?:only|except|if|unless):\s*\S.*")
-EVERY_ACTION = re.compile(r"\b(?:each action|every controller)\b")
+ELIXIR_PLUG = re.compile(r"^\s*plug[\s(]")
+ELIXIR_CONDITION = re.compile(r"\bwhen\s+\S.*")
+EVERY_ACTION = re.compile(r"\b(?:each action|every controller|each request)\b")
 
 
 def conditioned(chunk: Chunk, line: str, phrase: str) -> str:
-    """``phrase`` with "each action" / "every controller" narrowed to the condition a Ruby filter's line puts on it."""
-    if chunk.language != "ruby" or not RUBY_MACRO.match(line):
+    """``phrase`` with "each action" / "every controller" / "each request" narrowed to the condition a Ruby filter's
+    or a Phoenix plug's line puts on it."""
+    if chunk.language == "ruby" and RUBY_MACRO.match(line):
+        condition = RUBY_CONDITION.search(line.split(" #", 1)[0])
+    elif chunk.language == "elixir" and ELIXIR_PLUG.match(line):
+        condition = ELIXIR_CONDITION.search(line.split(" #", 1)[0])
+    else:
         return phrase
-    condition = RUBY_CONDITION.search(line.split(" #", 1)[0])
     if condition is None:
         return phrase
     return EVERY_ACTION.sub(f"some actions ({code_span(condition.group(0).strip())})", phrase, count=1)

@@ -29,6 +29,7 @@ from codeqa.answer.explanation.outline import summary
 from codeqa.answer.explanation.values import Value, values_read
 from codeqa.answer.explanation.walk import Walk, walk_for
 from codeqa.answer.rendering.injection import instruction_like
+from codeqa.chunk.tags import text_of
 from codeqa.frameworks.evidence import Evidence
 from codeqa.records import Chunk, Hit
 from codeqa.retrieve.question import Question
@@ -191,7 +192,7 @@ def _values(context: AnswerContext, steps: list[Step]) -> None:
     for step in best:
         own = by_file.get(step.chunk.path, [])
         others = [chunk for path in paths if path != step.chunk.path for chunk in by_file.get(path, [])]
-        values = values_read(step.lines, step.chunk, [*own, *others])
+        values = values_read(step.lines, step.chunk, [*own, *others], text_of(own))
         step.values = [value for value in values if not instruction_like(value.line.text)]  # data, not advice
 
 

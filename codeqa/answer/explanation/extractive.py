@@ -20,7 +20,7 @@ from codeqa.answer.explanation.flow import ROLE_TITLES, Use
 from codeqa.answer.explanation.keylines import KeyLine
 from codeqa.answer.explanation.lead import lead_sentences
 from codeqa.answer.explanation.outline import continues_definition, display_name, is_class_piece
-from codeqa.answer.explanation.placing import for_clause, from_clause, lines_holder, quoted_name
+from codeqa.answer.explanation.placing import for_clause, from_clause, lines_holder, placed_caller, quoted_name
 from codeqa.answer.explanation.roles_said import KIND_PHRASES, role_phrase
 from codeqa.answer.explanation.walktext import response_sentence, walk_steps
 from codeqa.answer.rendering.injection import FLAG, describe, instruction_like
@@ -94,14 +94,15 @@ def _related(
         add(use.verb, use.name, explanation.step(rank).chunk, from_clause(use, own, step.chunk))
     for rank, use in step.called_by:
         caller = explanation.step(rank).chunk
-        add(PASSIVE[use.verb], use.caller or display_name(caller), caller, for_clause(use, own, step.chunk), use)
+        named = use.caller or placed_caller(use, caller) or display_name(caller)
+        add(PASSIVE[use.verb], named, caller, for_clause(use, own, step.chunk), use)
     for related in step.related:
         use = related.use
         if related.direction == "calls":
             add(use.verb, use.name, related.chunk, from_clause(use, own, step.chunk))
         else:
-            add(PASSIVE[use.verb], use.caller or display_name(related.chunk), related.chunk,
-                for_clause(use, own, step.chunk), use)  # fmt: skip
+            named = use.caller or placed_caller(use, related.chunk) or display_name(related.chunk)
+            add(PASSIVE[use.verb], named, related.chunk, for_clause(use, own, step.chunk), use)
     for phrase, piece in last.items():
         phrases[phrase].append(piece)
     return phrases

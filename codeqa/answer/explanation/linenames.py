@@ -34,7 +34,7 @@ def name_at(chunk: Chunk, line: int) -> str:
             continue  # ended above it (Ruby's `def date … end` above a `private` method indented deeper)
         known = [q for q in qualified_names(chunk.symbol) if q.replace("::", ".").rpartition(".")[2] == head[1]]
         if known and not inner:
-            return known[0]
+            return _one_of(known, lines[at]) or chunk_name
         if known:  # a local function of a definition the chunk names
             return inner
         enclosed = enclosed or bool(inner)
@@ -48,6 +48,19 @@ def name_at(chunk: Chunk, line: int) -> str:
         owner = chunk_name if last[:1].isupper() else chunk_name.rpartition(".")[0]  # a class's chunk: its own
         return f"{owner}.{inner}" if owner else inner
     return chunk_name
+
+
+def _one_of(known: list[str], head: str) -> str | None:
+    """Which of the chunk's definitions of one short name ``head`` opens: the only one, else the one whose owner
+    the head names (Go's ``func (m Middleware) toEcho()`` beside ``func (h Handler) toEcho()``); None when unsure."""
+    if len(known) == 1:
+        return known[0]
+    owned = [q for q in known if re.search(rf"\b{re.escape(_owner(q))}\b", head) and _owner(q)]
+    return owned[0] if len(owned) == 1 else None
+
+
+def _owner(qualified: str) -> str:
+    return qualified.replace("::", ".").rpartition(".")[0].rpartition(".")[2]
 
 
 def _holds(lines: list[str], head_at: int, inner_at: int, head_indent: int) -> bool:
@@ -91,12 +104,19 @@ def holder_at(chunk: Chunk, line: int) -> str | None:
         known = [q for q in qualified_names(chunk.symbol) if q.replace("::", ".").rpartition(".")[2] == name]
         chunk_name = display_name(chunk).split(" (+", 1)[0]
         owner = chunk_name if chunk_name.rpartition(".")[2][:1].isupper() else chunk_name.rpartition(".")[0]
-        if known or CONTAINER.match(lines[offset]) or not owner or owner.rpartition(".")[2] == name:
-            return known[0] if known else name
+        if known:
+            return _one_of(known, lines[offset])  # two `toEcho` methods: the one whose receiver the head names
+        if CONTAINER.match(lines[offset]) or not owner or owner.rpartition(".")[2] == name:
+            return name
         return f"{owner}.{name}"
     indent = len(lines[offset]) - len(lines[offset].lstrip())
     for above in reversed(lines[:offset]):
         found = FUNCTION_HEAD.match(above) or CONTAINER.match(above)
+        if found is None and chunk.language in JS_LANGUAGES:  # `User.isReadyToPost = async function (uid, cid) {`
+            opened = _head(above, chunk.language)
+            if opened is not None and opened[0] < indent:
+                return name_at(chunk, line)
+            continue
         if not found or len(found.group(1)) >= indent:
             continue
         if FUNCTION_HEAD.match(above):

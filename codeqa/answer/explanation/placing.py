@@ -25,12 +25,24 @@ def _several(chunk: Chunk) -> bool:
     return " (+" in display_name(chunk)
 
 
+def _file_named(chunk: Chunk) -> bool:
+    """A chunk named after its file (``membership.js``), whose lines may still hold functions (a module wrapper's
+    ``Groups.isMember = async function …``)."""
+    return display_name(chunk) == chunk.path.rsplit("/", 1)[-1]
+
+
+def placed_caller(use: Use, chunk: Chunk) -> str:
+    """The definition of a chunk named after its file that makes call ``use`` (a link found by name): the one its
+    lines show holding the call (``User.isReadyToPost`` in ``posts.js``), else ""."""
+    return "" if use.caller or not _file_named(chunk) else _placed(chunk, use.line)
+
+
 def from_clause(use: Use, own: str, chunk: Chunk) -> str:
     """A call made by another definition than the one the sentence names: which one. A checked claim knows it; a
     link found by name (no resolver for the language) in a chunk of several definitions is placed by its line
     (``User.request_impersonation_for (+4)``: ``verify_otp?``, not ``request_impersonation_for``, calls
     ``verify_backup_code?``)."""
-    caller = use.caller or (_placed(chunk, use.line) if _several(chunk) else "")
+    caller = use.caller or (_placed(chunk, use.line) if _several(chunk) or _file_named(chunk) else "")
     return f" from {code_span(caller)}" if caller and short_name(caller) != short_name(own) else ""
 
 

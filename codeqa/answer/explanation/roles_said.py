@@ -27,8 +27,9 @@ _HANDLES = re.compile(
     re.MULTILINE,
 )
 _RENDERS = re.compile(r"\b(?:render|render_template|TemplateResponse|view)\s*\(|^\s*return\s*\(?\s*<[A-Za-z]", re.M)
+# (a SQLAlchemy `class User(db.Model):`, not gorm's query `db.Model(&gist).Update(…)`)
 _STORED = re.compile(
-    r"\b(?:models\.Model|db\.Model|declarative_base|Base\)|SQLModel|Column\(|mapped_column\(|models\.\w+Field\(|"
+    r"\b(?:models\.Model|db\.Model\b(?!\s*\()|declarative_base|Base\)|SQLModel|Column\(|mapped_column\(|models\.\w+Field\(|"
     r"belongs_to|has_many|has_one|has_and_belongs_to_many|ApplicationRecord|ActiveRecord::Base|@Entity\b|@Table\b|"
     r"@Column\b|extends\s+(?:Model|Authenticatable|Pivot)\b|\$fillable|\$casts|mongoose\.(?:model|Schema)|"
     r"new\s+Schema\(|@Schema\(|Ecto\.Schema|schema\s+\"|gorm\.Model|^\s*model\s+\w+\s*\{|sequelize\.define|DataTypes\.|"

@@ -113,9 +113,48 @@ def _bound_in(name: str, text: str) -> bool:
     )
 
 
-def values_read(lines: Sequence[KeyLine], chunk: Chunk, candidates: Iterable[Chunk]) -> list[Value]:
+IMPORT_LINE = re.compile(r"^\s*(?:from|import|use|using|include|require|alias)\b|\brequire(?:_once)?\s*\(", re.M)
+
+
+def _reaches(name: str, reader: Chunk, reader_file: str, setter: Chunk, line: str) -> bool:
+    """Whether a name read in ``reader``'s file can be ``setter``'s (another file's): the reading file imports it
+    from that file (an import line naming both the name and the file), the line reads it through that file's
+    module or class (``Webhook::ENDPOINT_TIMEOUT``, ``settings.TIMEOUT``), or Go, where a folder is one package.
+    ``time.time()`` reads the module ``time``, not a ``time = "…"`` set in another file."""
+    path, stem = setter.path, setter.path.rsplit("/", 1)[-1].split(".", 1)[0]
+    if reader.language == "go":
+        return path.rsplit("/", 1)[0] == reader.path.rsplit("/", 1)[0]
+    owners = {stem, stem.replace("_", ""), "".join(part.capitalize() for part in stem.split("_"))}
+    if stem == "index":  # `import { X } from './constants'` reaches constants/index.ts
+        owners.add(path.rsplit("/", 2)[-2] if path.count("/") else stem)
+    word = re.escape(name)
+    if any(re.search(rf"(?<![\w$]){re.escape(owner)}\s*(?:\.|::|->)\s*\$?{word}\b", line, re.I) for owner in owners):
+        return True
+    for found in IMPORT_LINE.finditer(reader_file):
+        statement = _statement(reader_file, found.start())
+        if re.search(rf"(?<![\w$]){word}(?![\w$])", statement) and any(
+            re.search(rf"(?<![\w$]){re.escape(owner)}(?![\w$])", statement, re.I) for owner in owners
+        ):
+            return True
+    return False
+
+
+def _statement(text: str, start: int) -> str:
+    """The import statement from ``start``: its lines while one ends open (``import {``, ``A,``, ``import (``)."""
+    taken: list[str] = []
+    for line in text[start:].split("\n")[:20]:
+        taken.append(line)
+        if not re.search(r"[,({\[\\]\s*$", line):
+            break
+    return "\n".join(taken)
+
+
+def values_read(
+    lines: Sequence[KeyLine], chunk: Chunk, candidates: Iterable[Chunk], reader_file: str | None = None
+) -> list[Value]:
     """Names read in ``lines`` (not set inside ``chunk`` itself) whose literal value is set in one of
-    ``candidates`` (other chunks of the same file first), at most ``MAX_VALUES``."""
+    ``candidates`` (other chunks of the same file first), at most ``MAX_VALUES``; one set in another file only
+    where ``reader_file`` (the reading chunk's file) reaches it (``_reaches``)."""
     others = [c for c in candidates if c.id != chunk.id]
     found: list[Value] = []
     seen: set[str] = set()
@@ -126,11 +165,17 @@ def values_read(lines: Sequence[KeyLine], chunk: Chunk, candidates: Iterable[Chu
             seen.add(name)
             if re.search(rf"^\s*{MODIFIERS}\$?{re.escape(name)}\s*=", line.text) or _bound_in(name, chunk.text):
                 continue
+            reading = line.text  # the line that reads it
             for other in others:
                 setting = _set_in(name, other)
-                if setting is not None:
-                    found.append(Value(name, other, setting))
-                    break
+                if setting is None or (
+                    other.path != chunk.path
+                    and reader_file is not None
+                    and not _reaches(name, chunk, reader_file, other, reading)
+                ):
+                    continue
+                found.append(Value(name, other, setting))
+                break
             if len(found) >= MAX_VALUES:
                 return found
     return found
