@@ -11,7 +11,7 @@ from __future__ import annotations
 from codeqa.answer.context import AnswerContext
 from codeqa.answer.explanation.claims import ClaimChecker
 from codeqa.chunk import chunk_file
-from codeqa.chunk.resolve.pyscope import parse_scope
+from codeqa.chunk.resolve.pyscope import module_objects, parse_scope
 from codeqa.records import Chunk, Hit, SourceFile
 
 AUTH = '''from flask_multipass import Multipass
@@ -67,7 +67,7 @@ def test_a_method_called_on_an_imported_module_object_is_its_classs() -> None:
     assert use is not None and use.verb == "calls"
     assert (use.name, use.line) == ("AppMultipass.handle_login_form", 1 + VIEWS.split("\n").index(
         "    response = multipass.handle_login_form(provider, request.form)"))  # fmt: skip
-    assert checker._instances("app/core/auth.py") == {"multipass": "AppMultipass"}  # `limiter` is a function's dict
+    assert module_objects("app/core/auth.py", AUTH) == {"multipass": "AppMultipass"}  # `limiter` is a function's dict
 
 
 def test_module_level_assignments_are_variables() -> None:

@@ -103,9 +103,8 @@ def holds_by_name(user: Chunk, used: Chunk, use: Use, user_file: str, hierarchy:
 
 
 def _elixir_reference(name: str, text: str) -> bool:
-    """Whether an Elixir line refers to function ``name``: a capture (``&error/2``), a module attribute of that name
-    (``@default_session_expires_in``), or a call on the same line (``repositories = repositories()``). A bare
-    lower-case name alone is a variable there (``%Error{} = error``)."""
+    """Whether an Elixir line refers to function ``name``: a capture (``&error/2``), a module attribute, or a call
+    (``repositories = repositories()``); a bare lower-case name alone is a variable there (``%Error{} = error``)."""
     escaped = re.escape(name)
     pattern = rf"&(?:[\w.]+\.)?{escaped}/\d|@{escaped}(?![\w?!])|(?<![\w.@&]){escaped}\s*\("
     return re.search(pattern, text) is not None

@@ -28,7 +28,7 @@ from codeqa.answer.explanation.implements import Implementations
 from codeqa.answer.explanation.linenames import DECORATOR, holder_at
 from codeqa.answer.explanation.outline import local_of_opened
 from codeqa.chunk.resolve.calls import CallSite, call_sites, names_in, use_reaches
-from codeqa.chunk.resolve.pyscope import parse_scope
+from codeqa.chunk.resolve.pyscope import module_objects
 from codeqa.chunk.tags import text_of
 from codeqa.records import Chunk
 from codeqa.symbols import qualified_names, short_name
@@ -61,7 +61,6 @@ class ClaimChecker:
         self.tally = ClaimTally()
         self.hierarchy = Implementations(context, self.file_text)  # a receiver declared as an interface
         self._texts: dict[str, str] = {} if texts is None else texts  # shared by checkers of one answer
-        self._made: dict[str, dict[str, str]] = {}  # path → its module-level objects' classes (``_instances``)
 
     def file_text(self, path: str) -> str:
         if path not in self._texts:
@@ -125,16 +124,6 @@ class ClaimChecker:
                 return candidate
         return None
 
-    def _instances(self, path: str) -> dict[str, str]:
-        """The module-level objects a Python file makes of a class it defines (``multipass = IndicoMultipass()``):
-        name → class."""
-        if path not in self._made:
-            parsed = parse_scope(path, self.file_text(path))
-            scope = parsed[1] if parsed is not None else None
-            self._made[path] = {name: made for name, made in scope.assigned.items()
-                                if scope.defined.get(made) == "class"} if scope else {}  # fmt: skip
-        return self._made[path]
-
     def call_of(self, user: Chunk, used: Chunk, text: str, names: Sequence[str] | None = None) -> Use | None:
         """A call in ``user``'s lines that resolves to a definition in ``used``, as a use naming both: of the first
         caller's calls, the least nested one (the main path's ``login_user(user)``, not the one in a preset-admin
@@ -144,7 +133,7 @@ class ClaimChecker:
         wanted = qualified_names(used.symbol)
         lines = text.split("\n")
         found: list[Use] = []
-        instances = self._instances(used.path) if used.language == "python" else {}
+        instances = module_objects(used.path, self.file_text(used.path)) if used.language == "python" else {}
         for site in call_sites(user.path, text, user.start_line, user.end_line):
             callee = _callee(site, user.path, used, wanted, instances)
             if callee and not _own_definition(site, callee) and (names is None or short_name(callee) in names):

@@ -184,16 +184,15 @@ def _related(
 
 def _values(context: AnswerContext, steps: list[Step]) -> None:
     """The literal values the best sources' key lines read, set in their own file or another file of the answer."""
-    best = [step for step in steps if step.rank <= VALUES_FOR and step.lines]
-    if not best:
+    if not (best := [step for step in steps if step.rank <= VALUES_FOR and step.lines]):
         return
     paths = list(dict.fromkeys(step.chunk.path for step in steps))
     by_file = context.file_chunks(paths)
     for step in best:
         own = by_file.get(step.chunk.path, [])
         others = [chunk for path in paths if path != step.chunk.path for chunk in by_file.get(path, [])]
-        values = values_read(step.lines, step.chunk, [*own, *others], text_of(own))
-        step.values = [value for value in values if not instruction_like(value.line.text)]  # data, not advice
+        values = values_read(step.lines, step.chunk, [*own, *others], text_of(own))  # kept: data, not advice
+        step.values = [value for value in values if not instruction_like(value.line.text)]
 
 
 def _steps(terms: Terms, found: Sequence[choose.Candidate]) -> list[Step]:

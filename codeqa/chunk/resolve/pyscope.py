@@ -146,6 +146,13 @@ def parse_scope(path: str, text: str) -> tuple[Node, FileScope] | None:
     return root, scope
 
 
+def module_objects(path: str, text: str) -> dict[str, str]:
+    """The module-level objects a file makes of a class it defines (``multipass = IndicoMultipass()``): name → class."""
+    parsed = parse_scope(path, text)
+    scope = parsed[1] if parsed is not None else FileScope(path)
+    return {name: made for name, made in scope.assigned.items() if scope.defined.get(made) == "class"}
+
+
 def _module_level(node: Node, root: Node) -> bool:
     """A statement of the module itself: a child of the root, or of an ``expression_statement`` that is (grammars
     differ in whether that node is shown)."""
