@@ -161,10 +161,10 @@ class _Walker:
         return [name for _, name in sorted(scored)][:BRANCHES]
 
     def _unique(self, name: str, used: Chunk) -> bool:
-        """The called name is defined in ``used`` and nowhere else in the index."""
+        """The called name is defined in ``used`` (its symbol, or a definition its lines hold) and nowhere else in the
+        index."""
         short = re.split(r"\.|::|#", name)[-1]
-        defined = [short_name(q) for q in qualified_names(used.symbol)]
-        return short in defined and self.context.definitions_of(short) == 1
+        return short in self.context.defined_in(used) and self.context.definitions_of(short) == 1
 
     def callees(self, chunk: Chunk, seen: set[str]) -> list[Chunk]:
         _, rows = self.context.neighbours(chunk)
