@@ -56,17 +56,20 @@ def load_definitions(directory: Path) -> dict[str, list[Definition]] | None:
         found: dict[str, list[Definition]] = {}
         for line in rows:
             path, raw = line.split("\t", 1)
-            start = raw.index(_DEFINITIONS_KEY) + len(_DEFINITIONS_KEY)
-            if raw.startswith("[]", start):
-                continue
-            stored = _DEFINITION.findall(raw, start, raw.index(_NEXT_KEY, start))
-            kept = _kept([(json.loads(f'"{name}"') if "\\" in name else name, kind, int(at))
-                          for name, kind, at in stored])  # fmt: skip
-            if kept:
+            if kept := line_definitions(raw):
                 found[json.loads(path)] = kept
         return found
     except (OSError, ValueError, AttributeError, TypeError):
         return None
+
+
+def line_definitions(raw: str) -> list[Definition]:
+    """The definitions (DEFINING_KINDS) of one file's stored tags, ``raw`` its JSON as ``tags.json`` holds it."""
+    start = raw.index(_DEFINITIONS_KEY) + len(_DEFINITIONS_KEY)
+    if raw.startswith("[]", start):
+        return []
+    stored = _DEFINITION.findall(raw, start, raw.index(_NEXT_KEY, start))
+    return _kept([(json.loads(f'"{name}"') if "\\" in name else name, kind, int(at)) for name, kind, at in stored])
 
 
 def _kept(definitions: list[Definition]) -> list[Definition]:

@@ -28,7 +28,7 @@ from collections.abc import Iterator, Sequence
 from dataclasses import dataclass
 
 from codeqa.answer.explanation.branches import asks_api, condition_at
-from codeqa.answer.explanation.byname import typed_receiver
+from codeqa.answer.explanation.byname import private_self_call, typed_receiver
 from codeqa.answer.explanation.claims import RESOLVED_LANGUAGES
 from codeqa.answer.explanation.endings import (
     _HEAD,
@@ -153,6 +153,8 @@ def _unique(explanation: Explanation, user: Chunk, use: Use, callee: Chunk) -> b
         return False
     short = re.split(r"\.|::|#|->", use.name)[-1]
     if short in context.defined_in(callee) and context.definitions_of(short) == 1:
+        return True
+    if private_self_call(user, callee, use):
         return True
     chunks = context.file_chunks([user.path], limit=None).get(user.path, [])
     if not chunks:

@@ -26,7 +26,7 @@ from dataclasses import dataclass, field
 from codeqa.answer.context import AnswerContext
 from codeqa.answer.explanation.absence import Absence, no_central_handler
 from codeqa.answer.explanation.branches import asks_api
-from codeqa.answer.explanation.byname import typed_receiver
+from codeqa.answer.explanation.byname import private_self_call, typed_receiver
 from codeqa.answer.explanation.claims import RESOLVED_LANGUAGES, ClaimChecker
 from codeqa.answer.explanation.endings import (
     FAILING_NAME,
@@ -141,7 +141,7 @@ class _Walker:
         by_name = user.language not in RESOLVED_LANGUAGES or used.language not in RESOLVED_LANGUAGES
         hierarchy = self.checker.hierarchy  # `$this->auth` of a declared class, or its interface's one implementation
         typed = by_name and typed_receiver(user, used, use, self._file(user), hierarchy)
-        if by_name and not typed and not self._unique(use.name, used):
+        if by_name and not typed and not self._unique(use.name, used) and not private_self_call(user, used, use):
             return None  # by name, a method many classes define (``remove``, ``play``) may be any of them
         return Hop(user, used, use, by_name and not typed)
 
