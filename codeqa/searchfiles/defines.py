@@ -34,7 +34,7 @@ _DEFINITIONS_KEY = '"definitions":'
 _NEXT_KEY = ',"names":'  # the key ``tagfile._encode`` writes after the definitions (never inside a JSON string)
 # one stored definition of a kept kind, ``["name","kind",line]`` (only these are decoded: Python's many variables and
 # parameters are skipped unread)
-_DEFINITION = re.compile(r'\["((?:[^"\\]|\\.)*)","(' + "|".join(sorted(DEFINING_KINDS)) + r')",(\d+)\]')
+_DEFINITION = re.compile(r'\["([^"\\]*(?:\\.[^"\\]*)*)","(' + "|".join(sorted(DEFINING_KINDS)) + r')",(\d+)\]')
 
 Definition = tuple[str, str, int]  # name, kind, line (a ``Tag``'s fields: thousands are made at each load)
 Definitions = Mapping[str, Sequence[Definition]]  # path → the definitions its tags hold (DEFINING_KINDS), by line
@@ -83,31 +83,33 @@ def row_defines(
     """Per row, every name it defines: its symbol's (``defined_names``) first, then each definition on its lines, a
     method also by the class above it in the chunk when the chunk's symbol names that class."""
     out: list[tuple[str, ...]] = []
+    lines_of: dict[str, list[int]] = {}
+    named: dict[str, tuple[str, ...]] = {}  # symbol → its names (many rows share one: "", a split definition's)
     for path, start, end, symbol in zip(paths, starts, ends, symbols, strict=True):
-        names = defined_names(symbol)
+        names = named.get(symbol)
+        if names is None:
+            names = named[symbol] = tuple(defined_names(symbol))
         held = definitions.get(path)
-        if held:
-            lines = [line for _, _, line in held] if len(held) > 8 else None
-            first = bisect.bisect_left(lines, start) if lines else 0
-            owners = {short_name(q): q for q in qualified_names(symbol)}
-            owner = ""
-            extra: list[str] = []
-            for name, kind, line in held[first:]:
-                if line > end:
-                    break
-                if line < start:
-                    continue
-                if kind in OWNER_KINDS:
-                    owner = owners.get(name, "")
-                    extra.append(owner or name)
-                    if owner and owner != name:
-                        extra.append(name)
-                    continue
-                if owner and kind in MEMBER_KINDS:
-                    extra.append(f"{owner}.{name}")
-                extra.append(name)
-            names += [name for name in dict.fromkeys(extra) if name not in names]
-        out.append(tuple(names))
+        if not held or held[-1][2] < start or held[0][2] > end:
+            out.append(names)
+            continue
+        lines = lines_of.get(path)
+        if lines is None:
+            lines = lines_of[path] = [line for _, _, line in held]
+        owners = {short_name(q): q for q in qualified_names(symbol)}
+        owner = ""
+        extra: list[str] = []
+        for name, kind, _ in held[bisect.bisect_left(lines, start) : bisect.bisect_right(lines, end)]:
+            if kind in OWNER_KINDS:
+                owner = owners.get(name, "")
+                extra.append(owner or name)
+                if owner and owner != name:
+                    extra.append(name)
+                continue
+            if owner and kind in MEMBER_KINDS:
+                extra.append(f"{owner}.{name}")
+            extra.append(name)
+        out.append(names + tuple(name for name in dict.fromkeys(extra) if name not in names))
     return out
 
 
