@@ -226,12 +226,8 @@ def load_search_files(
     if loaded is None:
         return None
     table, lexical, graph, vectors, file_index, imports = loaded
-    definitions = load_definitions(directory) or {}
-    defines = row_defines(table.paths, table.starts, table.ends, table.symbols, definitions)
-    definers: dict[str, list[int]] = {}
-    for row, symbol in enumerate(table.symbols):
-        for name in defined_names(symbol):
-            definers.setdefault(name.lower(), []).append(row)
+    definers = definers_of([defined_names(symbol) for symbol in table.symbols])  # the symbols' names only
+    defines = row_defines(table.paths, table.starts, table.ends, table.symbols, load_definitions(directory) or {})
     rows_by_basename: dict[str, list[int]] = {}
     for row, path in enumerate(table.paths):
         rows_by_basename.setdefault(path.rsplit("/", 1)[-1].lower(), []).append(row)

@@ -100,25 +100,6 @@ def holds_by_name(user: Chunk, used: Chunk, use: Use, user_file: str, hierarchy:
     return _declared_as_owner(receiver, method, user, used, owners, user_file, hierarchy)
 
 
-# a private method's head: PHP `private function f(`, Java/C# `private User f(`, TypeScript `private async f(`, Kotlin
-# `private fun f(` ({name}: the method)
-_PRIVATE_HEAD = (
-    r"^[ \t]*(?:(?:final|static|override|internal)\s+)*private\s+(?:(?:static|final|readonly|async|function|fun)\s+)*"
-    r"(?:[\w<>\[\],?]+\s+)?{name}\s*(?:<[^>]*>)?\s*\("
-)
-
-
-def private_self_call(user: Chunk, used: Chunk, use: Use) -> bool:
-    """A call on the caller's own object (``$this->createUser(…)``) to the one private method of that name ``used``'s
-    lines define, in the caller's own file: no namesake in another class is it (a private method is not
-    overridden), however many the index holds."""
-    method = short_name(use.name)
-    written = re.search(_RECEIVER.format(name=re.escape(method)), use.text)
-    if used.path != user.path or written is None or written.group("receiver").lstrip("$@") not in ("this", "self"):
-        return False
-    return len(re.findall(_PRIVATE_HEAD.format(name=re.escape(method)), used.text, re.MULTILINE)) == 1
-
-
 def _declared_local(text: str, name: str) -> bool:
     """Whether ``text`` assigns ``name`` as a local of its own (``Query query =``, ``query :=``, ``const query =``,
     ``query = …``) and never calls it (Elixir's ``repositories = repositories()`` does): a bare use of the name

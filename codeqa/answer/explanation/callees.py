@@ -28,7 +28,7 @@ from collections.abc import Iterator, Sequence
 from dataclasses import dataclass
 
 from codeqa.answer.explanation.branches import asks_api, condition_at
-from codeqa.answer.explanation.byname import private_self_call, typed_receiver
+from codeqa.answer.explanation.byname import typed_receiver
 from codeqa.answer.explanation.claims import RESOLVED_LANGUAGES
 from codeqa.answer.explanation.endings import (
     _HEAD,
@@ -45,6 +45,7 @@ from codeqa.answer.explanation.keylines import COMMENT, prose_lines, term_score
 from codeqa.answer.explanation.linenames import holder_at
 from codeqa.answer.explanation.outcomes import quotable, whole
 from codeqa.answer.explanation.outline import display_name
+from codeqa.answer.explanation.selfcalls import private_self_call
 from codeqa.answer.rendering.injection import instruction_like
 from codeqa.answer.rendering.render import code_span
 from codeqa.chunk.tags import text_of

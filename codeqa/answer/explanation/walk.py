@@ -26,7 +26,7 @@ from dataclasses import dataclass, field
 from codeqa.answer.context import AnswerContext
 from codeqa.answer.explanation.absence import Absence, no_central_handler
 from codeqa.answer.explanation.branches import asks_api
-from codeqa.answer.explanation.byname import private_self_call, typed_receiver
+from codeqa.answer.explanation.byname import typed_receiver
 from codeqa.answer.explanation.claims import RESOLVED_LANGUAGES, ClaimChecker
 from codeqa.answer.explanation.endings import (
     FAILING_NAME,
@@ -40,6 +40,7 @@ from codeqa.answer.explanation.flow import Use
 from codeqa.answer.explanation.keylines import Terms, evidence, question_terms
 from codeqa.answer.explanation.outline import display_name
 from codeqa.answer.explanation.pieces import whole_definition
+from codeqa.answer.explanation.selfcalls import private_self_call
 from codeqa.frameworks.intent import PLACEMENT, intents
 from codeqa.records import Chunk
 from codeqa.symbols import qualified_names, short_name
