@@ -16,6 +16,7 @@ from codeqa.answer.context import AnswerContext
 from codeqa.answer.explanation.callees import callee_outcome
 from codeqa.answer.explanation.explain import Explanation
 from codeqa.answer.explanation.flow import Use
+from codeqa.answer.explanation.graphqa import resolve
 from codeqa.answer.explanation.pool import explain_index
 from codeqa.answer.explanation.selfcalls import private_self_call
 from codeqa.chunk import chunk_file
@@ -111,6 +112,10 @@ authenticationController.doLogin = async function (req, uid) {
     assert "doLogin" not in holder.symbol
     context = AnswerContext.from_chunks(chunks, [])
     assert context.definers["dologin"] == [context.row_of(holder)]
+    _, found = resolve("doLogin", context)  # "where is doLogin defined?": its own lines, named as written
+    assert [(c.start_line, c.end_line, c.symbol, c.kind) for c in found] == [
+        (7, 10, "authenticationController.doLogin", "function")
+    ]
 
 
 def test_the_definitions_read_at_load_are_the_stored_tags_definitions(apps_settings: Settings) -> None:
