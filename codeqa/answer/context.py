@@ -19,6 +19,7 @@ from codeqa.chunk.resolve import name_scopes, resolve_imports
 from codeqa.chunk.tags import tag_chunks
 from codeqa.index import Index
 from codeqa.records import Chunk, Hit
+from codeqa.searchfiles.defines import definers_of, file_definitions, row_defines
 from codeqa.searchfiles.graph import SymbolGraph
 from codeqa.searchfiles.lexical import LexicalIndex
 from codeqa.searchfiles.table import ChunkTable
@@ -40,17 +41,24 @@ class AnswerContext:
     graph: SymbolGraph
     fetch: Callable[[Sequence[str]], list[Chunk]]  # chunk ids → chunks (missing ids skipped)
     mask: np.ndarray | None = None  # rows in scope (the question's filters)
-    definers: dict[str, list[int]] = field(default_factory=dict)  # lower-cased defined name → rows
+    definers: dict[str, list[int]] = field(default_factory=dict)  # lower-cased defined name → rows (of ``defines``)
     lexical: LexicalIndex | None = None  # which rows hold an identifier (None: search the texts in memory)
     file_imports: Mapping[str, tuple[str, ...]] = field(default_factory=dict)  # file → files it imports
     pieces: dict[str, tuple[str, ...]] = field(default_factory=dict)  # a joined definition's id → its pieces' ids
+    defines: list[tuple[str, ...]] = field(default_factory=list)  # per row, every name it defines (``defines.py``)
     _fetched: dict[str, Chunk] = field(default_factory=dict)
 
     def __post_init__(self) -> None:
+        if not self.defines:  # no tags: the names the symbols give
+            self.defines = [tuple(defined_names(symbol)) for symbol in self.table.symbols]
         if not self.definers:
-            for row, symbol in enumerate(self.table.symbols):
-                for name in defined_names(symbol):
-                    self.definers.setdefault(name.lower(), []).append(row)
+            self.definers = definers_of(self.defines)
+
+    def defined_in(self, chunk: Chunk) -> set[str]:
+        """Every name ``chunk``'s rows define (``defines``: its symbol's and the definitions its lines hold), and its
+        symbol's (a part of a chunk: only those)."""
+        rows = self.rows_of(chunk)
+        return {name for row in rows for name in self.defines[row]} | set(defined_names(chunk.symbol))
 
     def definitions_of(self, name: str) -> int:
         """How many definitions the index has of ``name`` (any case): the pieces of one definition the chunker split
@@ -94,7 +102,8 @@ class AnswerContext:
         ranked = list(files) or list(dict.fromkeys(hit.chunk.path for hit in pool))
         fetch = lambda ids: [by_id[i] for i in ids if i in by_id]  # noqa: E731
         imports = resolved.files
-        return cls(list(pool), ranked, table, graph, fetch, file_imports=imports)
+        defines = row_defines(table.paths, table.starts, table.ends, table.symbols, file_definitions(tags))
+        return cls(list(pool), ranked, table, graph, fetch, file_imports=imports, defines=defines)
 
     @classmethod
     def from_index(
@@ -107,8 +116,8 @@ class AnswerContext:
         """A context over ``index`` (its search files are loaded once per process)."""
         search = index.files
         mask = mask_of(search.table) if mask_of else None
-        return cls(list(pool), list(files), search.table, search.graph, index.chunks, mask, search.definers,
-                   search.lexical, search.imports.files)  # fmt: skip
+        return cls(list(pool), list(files), search.table, search.graph, index.chunks, mask, search.all_definers,
+                   search.lexical, search.imports.files, defines=search.defines)  # fmt: skip
 
     # -- lookups ----------------------------------------------------------------------------------------------------
     def row_of(self, chunk: Chunk) -> int | None:

@@ -18,7 +18,7 @@ import numpy as np
 from codeqa.retrieve.query import CODE_LIKE
 from codeqa.retrieve.roles import SECONDARY, Role
 from codeqa.searchfiles.files import SearchFiles
-from codeqa.symbols import IDENTIFIER, defined_names
+from codeqa.symbols import IDENTIFIER
 
 MAX_WORDS = 12
 MAX_WORDS_CODE = 40
@@ -58,8 +58,8 @@ def exact_definitions(
     for name in spelled:
         rows = [
             row
-            for row in files.definers.get(name.lower(), ())
-            if name in defined_names(files.table.symbols[row]) and (mask is None or mask[row])
+            for row in files.all_definers.get(name.lower(), ())
+            if name in files.defines[row] and (mask is None or mask[row])
         ]
         source = [row for row in rows if roles[int(row_file[row])] not in SECONDARY]
         rows = source or rows  # a name only an example or a test defines still leads there

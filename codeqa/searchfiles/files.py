@@ -28,6 +28,7 @@ from codeqa.records import Chunk, FileTags
 from codeqa.searchfiles import check as checked
 from codeqa.searchfiles.bm25 import bm25_from_ids
 from codeqa.searchfiles.corpus import Corpus, CorpusBuilder
+from codeqa.searchfiles.defines import definers_of, load_definitions, row_defines
 from codeqa.searchfiles.fileindex import FileIndex, FileIndexBuilder
 from codeqa.searchfiles.graph import SymbolGraph
 from codeqa.searchfiles.lexical import LexicalIndex
@@ -187,9 +188,11 @@ class SearchFiles:
     graph: SymbolGraph
     vectors: np.ndarray  # row-aligned with the table, L2-normalized
     files: FileIndex  # one entry per file
-    definers: dict[str, list[int]]  # lower-cased defined name → rows
+    definers: dict[str, list[int]]  # lower-cased name a row's symbol defines → rows
     rows_by_basename: dict[str, list[int]]  # lower-cased file name → rows, for questions that name a file
     imports: ImportGraph = field(default_factory=lambda: ImportGraph({}, {}))  # file → files it imports (resolved)
+    defines: list[tuple[str, ...]] = field(default_factory=list)  # per row, every name it defines (``defines.py``)
+    all_definers: dict[str, list[int]] = field(default_factory=dict)  # lower-cased name → rows (from ``defines``)
 
 
 _Parts = tuple[ChunkTable, LexicalIndex, SymbolGraph, np.ndarray, FileIndex, ImportGraph]
@@ -223,14 +226,13 @@ def load_search_files(
     if loaded is None:
         return None
     table, lexical, graph, vectors, file_index, imports = loaded
-    definers: dict[str, list[int]] = {}
-    for row, symbol in enumerate(table.symbols):
-        for name in defined_names(symbol):
-            definers.setdefault(name.lower(), []).append(row)
+    definers = definers_of([defined_names(symbol) for symbol in table.symbols])  # the symbols' names only
+    defines = row_defines(table.paths, table.starts, table.ends, table.symbols, load_definitions(directory) or {})
     rows_by_basename: dict[str, list[int]] = {}
     for row, path in enumerate(table.paths):
         rows_by_basename.setdefault(path.rsplit("/", 1)[-1].lower(), []).append(row)
-    files = SearchFiles(table, lexical, graph, vectors, file_index, definers, rows_by_basename, imports)
+    files = SearchFiles(table, lexical, graph, vectors, file_index, definers, rows_by_basename, imports, defines,
+                        definers_of(defines))  # fmt: skip
     with _CACHE_LOCK:
         _CACHE[key] = files
         while len(_CACHE) > max(keep, 1):

@@ -4,13 +4,14 @@ requests through a class of its own (Indico's ``RH``), not only through a framew
 A *template method*: a base class ``C`` defines a method ``h`` (``_process``) that many classes in other files
 define too, and another method of ``C`` calls ``self.h()`` (``_do_process`` → ``self._process()``). The classes
 defining ``h`` are the handlers; every one derived from ``C`` runs ``C``'s calling method — the place one line of
-code sees each of their requests. Found from the index's symbols (which classes define which methods, in which
-files) and its symbol graph (a ``self.h()`` call links the calling method to ``C.h``; ``resolve.calls``), with no
-text read but the few candidate methods', which must handle a request (name ``request``/``req``) to count.
+code sees each of their requests. Found from the names the chunks define (``searchfiles.defines``: which classes
+define which methods, in which files) and its symbol graph (a ``self.h()`` call links the calling method to ``C.h``;
+``resolve.calls``), with no text read but the few candidate methods', which must handle a request (name
+``request``/``req``) to count.
 
 ``base_hooks`` computes them once per loaded index; ``hook_candidates`` brings their code to a placement question
 as sources whose hook line (the ``self.h()`` call, or the call into the method holding it from the class's entry
-method) is a match on every request's path, said as the count the symbols show.
+method) is a match on every request's path, said as the count the definitions show.
 """
 
 from __future__ import annotations
@@ -54,8 +55,8 @@ HOOK_CONSTRUCT = Construct(
 @dataclass(frozen=True)
 class BaseHook:
     """``owner.entry`` (row ``entry_row``) leads to ``owner.caller`` (row ``caller_row``), which calls
-    ``self.hook()``, a method ``classes`` classes in ``files`` other files define (at least: a class kept whole in
-    one chunk shows no methods in the symbols)."""
+    ``self.hook()``, a method ``classes`` classes in ``files`` other files define (at least: a method is counted
+    where its chunk shows its class, ``searchfiles.defines``)."""
 
     owner: str
     path: str
@@ -91,6 +92,7 @@ def _find(context: AnswerContext) -> list[BaseHook]:
             continue
         for owner, method in _methods(symbols):
             members[(owner, table.paths[row])].setdefault(row, set()).add(method)
+        for owner, method in _methods(", ".join(context.defines[row])):  # a class kept whole in one chunk too
             defined[method].setdefault((owner, table.paths[row]), row)
     bases: list[tuple[int, str, str, str]] = []  # (-files, owner, path, hook)
     for hook, owners in defined.items():
@@ -125,7 +127,7 @@ def _find(context: AnswerContext) -> list[BaseHook]:
         derived = _derived(context, owner, path)
         if len(derived) < MIN_DERIVED:  # not a base: the classes defining the hook derive from something else
             continue
-        others = {(o, p) for o, p in defined[hook] if p != path}  # split into methods: whole classes are not seen
+        others = {(o, p) for o, p in defined[hook] if p != path}
         kept.append(BaseHook(owner, path, hook, tuple(chain), len(others), len({p for _, p in others}),
                              len(derived)))  # fmt: skip
         if len(kept) >= MAX_HOOKS:

@@ -45,11 +45,12 @@ from codeqa.answer.explanation.keylines import COMMENT, prose_lines, term_score
 from codeqa.answer.explanation.linenames import holder_at
 from codeqa.answer.explanation.outcomes import quotable, whole
 from codeqa.answer.explanation.outline import display_name
+from codeqa.answer.explanation.selfcalls import private_self_call
 from codeqa.answer.rendering.injection import instruction_like
 from codeqa.answer.rendering.render import code_span
 from codeqa.chunk.tags import text_of
 from codeqa.records import Chunk
-from codeqa.symbols import qualified_names, short_name
+from codeqa.symbols import short_name
 
 # what the callee does, by the kind of its outcome line (the line follows, quoted whole)
 SAID = {
@@ -152,8 +153,9 @@ def _unique(explanation: Explanation, user: Chunk, use: Use, callee: Chunk) -> b
     if context is None:
         return False
     short = re.split(r"\.|::|#|->", use.name)[-1]
-    defined = {short_name(q) for q in qualified_names(callee.symbol)}
-    if short in defined and context.definitions_of(short) == 1:
+    if short in context.defined_in(callee) and context.definitions_of(short) == 1:
+        return True
+    if private_self_call(user, callee, use):
         return True
     chunks = context.file_chunks([user.path], limit=None).get(user.path, [])
     if not chunks:

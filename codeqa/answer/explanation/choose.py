@@ -49,7 +49,7 @@ from codeqa.answer.explanation.pieces import join_pieces
 from codeqa.frameworks.conventions import Convention
 from codeqa.frameworks.intent import HOOK
 from codeqa.records import Chunk, Hit
-from codeqa.symbols import short_names
+from codeqa.symbols import defined_names, short_names
 
 WEAK = 0.25
 EXTRA_CHUNKS = (2, 2, 1)  # more chunks shown for the best files, while the answer has room
@@ -146,7 +146,8 @@ def _handlers(
                 credit[name] = max(credit.get(name, 0.0), HANDLER_SHARE * match.weight)
     rows: list[int] = []
     for name in list(credit)[: 2 * MAX_HANDLERS]:
-        for row in context.definers.get(name, [])[:2]:
+        named = [r for r in context.definers.get(name, []) if name in defined_names(context.table.symbols[r].lower())]
+        for row in named[:2]:  # a chunk named for the handler (not a class holding it)
             if context.in_scope(row) and context.table.layers[row] not in ("test", "docs") and row not in rows:
                 rows.append(row)
     handlers: list[Candidate] = []

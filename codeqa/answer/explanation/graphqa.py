@@ -84,17 +84,19 @@ def _keyword_definition(name: str) -> re.Pattern[str]:
     return re.compile(
         rf"{head}(?:def\s+(?:self\.)?|function\s*\*?\s*|func\s+(?:\([^)]*\)\s*)?|fn\s+){escaped}(?![\w$?!])"
         rf"|{head}{escaped}\s*\([^)]*\)\s*(?::\s*[^{{;=]+)?\{{\s*$"
-        rf"|{head}(?:const|let|var)\s+{escaped}\s*=\s*(?:async\s*)?(?:function\b|\([^)]*\)\s*=>|\w+\s*=>)"
-    )
+        rf"|{head}(?:(?:const|let|var)\s+|(?P<object>(?:[\w$]+\.)+)){escaped}\s*=\s*(?:async\s*)?"
+        r"(?:function\b|\([^)]*\)\s*=>|\w+\s*=>)"
+    )  # the last: a function bound to a name, or to an object's property (``controller.doLogin = async function``)
 
 
 def definition_span(chunk: Chunk, name: str) -> Chunk | None:
     """The lines of ``chunk`` that define ``name`` (a method inside a class chunk), as a chunk of its own."""
     lines = chunk.text.split("\n")
     pattern = _keyword_definition(name)
-    start = next((i for i, line in enumerate(lines) if pattern.match(line)), None)
-    if start is None:
+    head = next((found for line in lines if (found := pattern.match(line))), None)
+    if head is None:
         return None
+    start = next(i for i, line in enumerate(lines) if pattern.match(line))
     indent = len(lines[start]) - len(lines[start].lstrip())
     end = start
     if chunk.language in ("python", "ruby"):
@@ -113,9 +115,12 @@ def definition_span(chunk: Chunk, name: str) -> Chunk | None:
             if opened and depth <= 0:
                 break
     qualified = [q for q in qualified_names(chunk.symbol) if last_part(q) == name]
-    owner = qualified_names(chunk.symbol)[0] if qualified_names(chunk.symbol) else ""
+    classed = chunk.kind in ("class", "module")  # a function's chunk holds no methods of the function
+    owner = qualified_names(chunk.symbol)[0] if qualified_names(chunk.symbol) and classed else ""
     symbol = qualified[0] if qualified else (f"{owner}.{name}" if owner and owner != name else name)
-    kind = "method" if "." in symbol else "function"
+    if head.group("object") and not qualified:  # as written: ``authenticationController.doLogin``
+        symbol = head.group("object") + name
+    kind = "method" if "." in symbol and not head.group("object") else "function"
     text = "\n".join(lines[start : end + 1])
     return replace(chunk, start_line=chunk.start_line + start, end_line=chunk.start_line + end, text=text,
                    symbol=symbol, kind=kind)  # fmt: skip
@@ -127,10 +132,9 @@ def resolve(symbol: str, context: AnswerContext) -> tuple[str, list[Chunk]]:
     spellings = list(dict.fromkeys([symbol, symbol.rstrip("?!")]))
     for spelled in spellings:
         for name in dict.fromkeys([spelled.lower(), last_part(spelled).lower()]):
-            rows = context.definers.get(name)
-            if rows:
-                chunks = context.chunks(rows[:MAX_DEFINITIONS])
-                return spelled, [definition_span(c, last_part(spelled)) or c for c in chunks]
+            found = _definitions(context, context.definers.get(name, []), last_part(spelled))
+            if found:
+                return spelled, found
     for spelled in spellings:
         name = last_part(spelled)
         found = [span for chunk in context.chunks(context.rows_mentioning(name)[:MAX_CANDIDATES])
@@ -144,6 +148,21 @@ def resolve(symbol: str, context: AnswerContext) -> tuple[str, list[Chunk]]:
         f"No symbol named {shown!r} is defined in this index.{hint} Names are matched as written in the code "
         "(e.g. 'login' or 'SessionStore.login')."
     )
+
+
+def _definitions(context: AnswerContext, rows: list[int], name: str) -> list[Chunk]:
+    """The first ``MAX_DEFINITIONS`` definitions of ``name`` among the chunks of ``rows``, each as its own lines (a
+    method inside a class chunk); a chunk named for it where those are not found is cited whole, one holding it
+    elsewhere (a class, a function assigned inside another's chunk) only by the lines found."""
+    found: list[Chunk] = []
+    for chunk in context.chunks(rows[: MAX_DEFINITIONS * 4]):
+        span = definition_span(chunk, name)
+        if span is None and name.lower() not in {last_part(q).lower() for q in qualified_names(chunk.symbol)}:
+            continue
+        found.append(span or chunk)
+        if len(found) == MAX_DEFINITIONS:
+            break
+    return found
 
 
 def close_names(symbol: str, context: AnswerContext, n: int = 5) -> list[str]:

@@ -40,6 +40,7 @@ from codeqa.answer.explanation.flow import Use
 from codeqa.answer.explanation.keylines import Terms, evidence, question_terms
 from codeqa.answer.explanation.outline import display_name
 from codeqa.answer.explanation.pieces import whole_definition
+from codeqa.answer.explanation.selfcalls import private_self_call
 from codeqa.frameworks.intent import PLACEMENT, intents
 from codeqa.records import Chunk
 from codeqa.symbols import qualified_names, short_name
@@ -141,7 +142,7 @@ class _Walker:
         by_name = user.language not in RESOLVED_LANGUAGES or used.language not in RESOLVED_LANGUAGES
         hierarchy = self.checker.hierarchy  # `$this->auth` of a declared class, or its interface's one implementation
         typed = by_name and typed_receiver(user, used, use, self._file(user), hierarchy)
-        if by_name and not typed and not self._unique(use.name, used):
+        if by_name and not typed and not self._unique(use.name, used) and not private_self_call(user, used, use):
             return None  # by name, a method many classes define (``remove``, ``play``) may be any of them
         return Hop(user, used, use, by_name and not typed)
 
@@ -161,10 +162,10 @@ class _Walker:
         return [name for _, name in sorted(scored)][:BRANCHES]
 
     def _unique(self, name: str, used: Chunk) -> bool:
-        """The called name is defined in ``used`` and nowhere else in the index."""
+        """The called name is defined in ``used`` (its symbol, or a definition its lines hold) and nowhere else in the
+        index."""
         short = re.split(r"\.|::|#", name)[-1]
-        defined = [short_name(q) for q in qualified_names(used.symbol)]
-        return short in defined and self.context.definitions_of(short) == 1
+        return short in self.context.defined_in(used) and self.context.definitions_of(short) == 1
 
     def callees(self, chunk: Chunk, seen: set[str]) -> list[Chunk]:
         _, rows = self.context.neighbours(chunk)

@@ -80,7 +80,8 @@ def file_view(index: Index, path: str, *, lines: tuple[int, int] | None = None) 
         raise QueryError(f"{path!r} is not a file path in a repository (use a path such as 'src/app.py').")
     manifest = index.manifest
     search = index.files
-    context = AnswerContext([], [], search.table, search.graph, index.chunks, definers=search.definers)
+    context = AnswerContext([], [], search.table, search.graph, index.chunks, definers=search.all_definers,
+                            defines=search.defines)  # fmt: skip
     chunks = context.file_chunks([path], limit=None)[path]
     if not chunks:
         raise QueryError(
