@@ -78,4 +78,5 @@ def test_assignments_and_reads_are_told_apart() -> None:
     assert assigned_names("$token = $this->tokenManager->create($user);") == ("token",)
     assert assigned_names("if data == other:") == ()
     assert assigned_names("count += 1") == ()
+    assert assigned_names("$token = [") == ()  # it only opens the value: nothing of what makes it
     assert read_names("return response.Ok(data)") == {"response", "data"}  # ``Ok`` is an attribute
