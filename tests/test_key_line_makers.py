@@ -80,3 +80,24 @@ def test_assignments_and_reads_are_told_apart() -> None:
     assert assigned_names("count += 1") == ()
     assert assigned_names("$token = [") == ()  # it only opens the value: nothing of what makes it
     assert read_names("return response.Ok(data)") == {"response", "data"}  # ``Ok`` is an attribute
+
+
+FORK_GO = """func Fork(ctx *context.Context) error {
+	parent, err := lookupGist(ctx, ctx.Param("uuid"))
+	if err != nil {
+		return ctx.ErrorJson(404, "Gist not found", err)
+	}
+	saved, err := db.CreateFork(parent)
+	if err != nil {
+		return ctx.ErrorJson(500, "failed to create fork", err)
+	}
+	return ctx.JSON(200, saved)
+}"""
+
+
+def test_an_error_answer_lifts_no_maker_of_its_error_value() -> None:
+    lines = FORK_GO.split("\n")
+    fed = fed_lines(lines)
+    assert not any("ErrorJson" in lines[outcome] for outcome in fed)  # every ``x, err :=`` would follow each one
+    returned = next(i for i, line in enumerate(lines) if "ctx.JSON(200, saved)" in line)
+    assert [lines[i].strip() for i in fed[returned]] == ["saved, err := db.CreateFork(parent)"]
