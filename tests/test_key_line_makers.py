@@ -101,3 +101,24 @@ def test_an_error_answer_lifts_no_maker_of_its_error_value() -> None:
     assert not any("ErrorJson" in lines[outcome] for outcome in fed)  # every ``x, err :=`` would follow each one
     returned = next(i for i, line in enumerate(lines) if "ctx.JSON(200, saved)" in line)
     assert [lines[i].strip() for i in fed[returned]] == ["saved, err := db.CreateFork(parent)"]
+
+
+SIGNING = """def serialize(data, secret=None):
+    s = URLSafeTimedSerializer(secret)
+    return s.dumps(data)
+
+
+def sign(data, secret=None):
+    s = Signer(secret)
+    return s.sign(data)"""
+
+
+def test_a_maker_is_looked_for_in_the_outcomes_own_definition() -> None:
+    lines = SIGNING.split("\n")
+    fed = fed_lines(lines)
+    assert [lines[i].strip() for i in fed[lines.index("    return s.sign(data)")]] == ["s = Signer(secret)"]
+
+
+def test_a_module_level_assignment_still_makes_what_a_function_returns() -> None:
+    lines = ["_local = threading.local()", "", "def get_current_context():", "    return _local.stack[-1]"]
+    assert fed_lines(lines) == {3: [0]}

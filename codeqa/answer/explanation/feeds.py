@@ -32,6 +32,9 @@ KEYWORDS = frozenset(
 FEED_SHARE = 0.5  # an assignment that makes what an outcome line hands back, against that line's score
 FEED_GAP = 0.01  # ... and stays below it
 MAX_FED = 3  # assignments of one name lifted for one outcome (each branch's)
+DEFINES = re.compile(  # a definition's first line: a maker of the outcome's name is after it (a span may hold several)
+    r"^(\s*)(?:(?:export|public|private|protected|static|async|pub|override)\s+)*(?:def|function|func|fn|sub)\b"
+)
 
 
 def assigned_names(line: str) -> tuple[str, ...]:
@@ -59,13 +62,30 @@ def fed_lines(lines: Sequence[str], intents: tuple[str, ...] = ()) -> dict[int, 
         names = read_names(line)
         if not names:
             continue
+        start = _scope_start(lines, index)
         sources: list[int] = []
         for name in names:
-            makers = [j for j in range(index) if name in assigns[j]]
+            makers = [j for j in range(index) if name in assigns[j] and (j >= start or _module_level(lines[j]))]
             sources += makers[-MAX_FED:]
         if sources:
             fed[index] = sorted(set(sources))
     return fed
+
+
+def _scope_start(lines: Sequence[str], index: int) -> int:
+    """The first line of the definition ``lines[index]`` is in (0 when none is seen): ``s = Signer(secret)`` in
+    ``sign`` makes the ``s`` that ``sign`` returns, not ``s = URLSafeTimedSerializer(secret)`` in the function above
+    (a module-level assignment before it still may: ``_local = threading.local()``)."""
+    indent = len(lines[index]) - len(lines[index].lstrip())
+    for j in range(index - 1, -1, -1):
+        match = DEFINES.match(lines[j])
+        if match and len(match.group(1)) < indent:
+            return j
+    return 0
+
+
+def _module_level(line: str) -> bool:
+    return bool(line) and not line[0].isspace()
 
 
 def with_makers(
