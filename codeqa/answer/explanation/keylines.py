@@ -26,6 +26,7 @@ from collections.abc import Set as AbstractSet
 from dataclasses import dataclass
 from functools import lru_cache
 
+from codeqa.answer.explanation.feeds import with_makers
 from codeqa.answer.explanation.lineroles import quiet, role_weight
 from codeqa.answer.explanation.vocabulary import EXPANSION_WEIGHT, expansions
 from codeqa.frameworks.intent import intents
@@ -243,6 +244,7 @@ def shown_scores(terms: Terms, text: str) -> tuple[tuple[float, int], ...]:
             score = words + ROLE_WEIGHT * role_weight(line, terms.intents)
         if score > 0:
             scored.append((score, index))
+    scored = with_makers(scored, lines, terms.intents, prose)
     said: set[str] = set()
     once: list[tuple[float, int]] = []
     for score, index in sorted(scored, key=lambda item: (-item[0], item[1])):
