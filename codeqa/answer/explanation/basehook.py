@@ -187,7 +187,12 @@ def hook_candidates(context: AnswerContext) -> list[tuple[Chunk, list[Match]]]:
     """The base handlers' code for a placement question, each chunk with its hook match: the entry method's call
     into the chain, and the caller's ``self.hook()`` line."""
     out: list[tuple[Chunk, list[Match]]] = []
+    entries: set[tuple[str, str, int]] = set()  # one hook per entry line: the most widely defined one (bases' order)
     for base in base_hooks(context):
+        entry_at = (base.owner, base.chain[0][0].id, base.chain[0][2])
+        if entry_at in entries:  # `RH.process` leads to `_process` and `_process_args`: said once, of `_process`
+            continue
+        entries.add(entry_at)
         plural = "es" if base.classes != 1 else ""
         count = f"at least {base.classes} class{plural} in {base.files} other files"
         each = f"so each request a class derived from `{base.owner}` handles passes here"
