@@ -10,6 +10,7 @@ from codeqa.answer.explanation.keylines import KeyLine
 from codeqa.answer.explanation.outline import display_name
 from codeqa.answer.explanation.placing import lines_holder, quoted_name
 from codeqa.records import Chunk, Hit
+from tests.test_false_claims_round7 import HANDLER_GO
 
 APP = '''def extend_url_map(app):
     """Teach the URL map the list converter."""
@@ -87,26 +88,8 @@ def test_a_source_shown_on_its_second_definition_is_said_of_it_without_the_first
     assert "Teach the URL map" in said
 
 
-def test_lines_of_two_namesake_methods_keep_the_chunks_name() -> None:
-    text = """package server
-
-type Handler func(ctx *context.Context) error
-type Middleware func(next Handler) Handler
-
-func (h Handler) toEcho() echo.HandlerFunc {
-	return func(c echo.Context) error {
-		return h(c.(*context.Context))
-	}
-}
-
-func (m Middleware) toEcho() echo.MiddlewareFunc {
-	return func(next echo.HandlerFunc) echo.HandlerFunc {
-		return m(func(c *context.Context) error {
-			return next(c)
-		}).toEcho()
-	}
-}"""
+def test_lines_of_one_of_two_namesake_methods_are_named_by_its_receiver() -> None:
     names = "Handler, Middleware, Handler.toEcho, Middleware.toEcho"
-    server = _chunk("internal/web/server/handler.go", "go", 1, text, names, "function")
-    assert quoted_name(_step(server, 7, 8, 12, 13)) == display_name(server)  # not all `Handler.toEcho`
-    assert quoted_name(_step(server, 12, 13)) == display_name(server)  # which `toEcho`: the lines do not say
+    server = _chunk("internal/web/server/handler.go", "go", 1, HANDLER_GO, names, "function")
+    assert quoted_name(_step(server, 11, 12, 17, 18)) == display_name(server)  # not all `Handler.toEcho`
+    assert quoted_name(_step(server, 17, 18)) == "Middleware.toEcho"  # `func (m Middleware) toEcho()`

@@ -117,7 +117,6 @@ def lines_holder(step: Step) -> str:
         return ""
     holders = {_placed(chunk, line.line) for line in step.lines}
     holder = holders.pop() if len(holders) == 1 else ""
-    shorts = [short_name(name) for name in qualified_names(chunk.symbol)]
-    if not holder or shorts.count(short_name(holder)) != 1:  # Go's `Handler.toEcho` and `Middleware.toEcho`: unsure
-        return ""
-    return holder if short_name(holder) != short_name(display_name(chunk).split(" (+", 1)[0]) else ""
+    first = display_name(chunk).split(" (+", 1)[0]
+    other = short_name(holder) != short_name(first) or ("." in holder and holder != first)  # or a namesake's
+    return holder if holder and other else ""
