@@ -27,6 +27,7 @@ LICENCE = re.compile(
 )
 OPENS = {"(": ")", "[": "]", "{": "}"}
 DOCSTRING_OPEN = re.compile(r'^\s*[rRuUbB]?("""|\'\'\')')
+PRAGMA = re.compile(r"^\s*#.*(?:-\*-.*-\*-|\bvim?:|\bcoding[:=])")  # an encoding or editor line: no documentation
 
 
 def short_name(symbol: str) -> str:
@@ -60,7 +61,7 @@ def signature(chunk: Chunk) -> str:
 
 
 def _docstring_after(lines: list[str], index: int) -> str:
-    body = next((line for line in lines[index:] if line.strip()), "")
+    body = next((line for line in lines[index:] if line.strip() and not PRAGMA.match(line)), "")
     opener = DOCSTRING_OPEN.match(body)
     if not opener:
         return ""
@@ -81,7 +82,8 @@ def _comment_before(lines: list[str], index: int) -> str:
     for line in reversed(lines[:index]):
         if not COMMENT.match(line):
             break
-        comments.insert(0, re.sub(r"^\s*(#|//+|/\*+|\*+/?|--|;;|<!--)\s?", "", line).strip())
+        if not PRAGMA.match(line):
+            comments.insert(0, re.sub(r"^\s*(#|//+|/\*+|\*+/?|--|;;|<!--)\s?", "", line).strip())
     return " ".join(part for part in comments if part and part != "/")
 
 
