@@ -14,12 +14,16 @@ LOOP_HEAD = (  # a loop over a literal list that binds ``{name}``: Python, JavaS
     r"^\s*for\s+{name}\s+in\s+[\[{(](?P<items>[^\]})]*)[\]})]\s*:",
     r"^\s*for\s*\(\s*(?:const|let|var)\s+{name}\s+of\s+\[(?P<items>[^\]]*)\]",
     r"\[(?P<items>[^\]]*)\]\.each\s+do\s*\|\s*{name}\s*\|",
+    # over a named collection, which names the values (``for code in default_exceptions:``)
+    r"^\s*for\s+{name}\s+in\s+(?P<items>[A-Za-z_][\w.]*)\s*:",
+    r"^\s*for\s*\(\s*(?:const|let|var)\s+{name}\s+of\s+(?P<items>[A-Za-z_$][\w$.]*)\s*\)",
+    r"(?<![\w.])(?P<items>[A-Za-z_@][\w.]*)\.each\s+do\s*\|\s*{name}\s*\|",
 )
 
 
 def looped(chunk: Chunk, number: int, what: str, phrase: str) -> str:
     """``phrase`` with a loop variable it names (```code``` in ``for code in {401, 404}:`` above the line) said as
-    the values the loop gives it (```401, 404```)."""
+    the values the loop gives it (```401, 404```), or as the collection it runs over (```default_exceptions```)."""
     what = what.strip()
     if not what.isidentifier() or f"`{what}`" not in phrase:
         return phrase

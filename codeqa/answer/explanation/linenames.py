@@ -30,7 +30,7 @@ def name_at(chunk: Chunk, line: int) -> str:
         head = _head(lines[at], chunk.language)
         if head is None or head[0] >= indent:
             continue
-        if inner and not _holds(lines, at, inner_at, head[0]):
+        if not _holds(lines, at, inner_at, head[0]):
             continue  # ended above it (Ruby's `def date … end` above a `private` method indented deeper)
         known = [q for q in qualified_names(chunk.symbol) if q.replace("::", ".").rpartition(".")[2] == head[1]]
         if known and not inner:
@@ -66,7 +66,7 @@ def _owner(qualified: str) -> str:
 def _holds(lines: list[str], head_at: int, inner_at: int, head_indent: int) -> bool:
     """Whether the definition opened on ``lines[head_at]`` goes on down to ``lines[inner_at]``: every code line
     between is indented deeper than its head."""
-    between = [line for line in lines[head_at + 1 : inner_at] if line.strip()]
+    between = [line for line in lines[head_at + 1 : inner_at] if line.strip() and not SIGNATURE_END.match(line)]
     return all(len(line) - len(line.lstrip()) > head_indent for line in between)
 
 
@@ -82,6 +82,8 @@ def _head(line: str, language: str) -> tuple[int, str, str] | None:
 
 
 DECORATOR = re.compile(r"^\s*@[\w.]")
+# at its head's indent, a long signature's last line (`) -> int:`, `) {`) or the brace that opens the body below it
+SIGNATURE_END = re.compile(r"^\s*(?:\)|\{\s*$)")
 
 
 def holder_at(chunk: Chunk, line: int) -> str | None:
@@ -110,15 +112,16 @@ def holder_at(chunk: Chunk, line: int) -> str | None:
             return name
         return f"{owner}.{name}"
     indent = len(lines[offset]) - len(lines[offset].lstrip())
-    for above in reversed(lines[:offset]):
+    for at in range(offset - 1, -1, -1):
+        above = lines[at]
         found = FUNCTION_HEAD.match(above) or CONTAINER.match(above)
         if found is None and chunk.language in JS_LANGUAGES:  # `User.isReadyToPost = async function (uid, cid) {`
             opened = _head(above, chunk.language)
-            if opened is not None and opened[0] < indent:
+            if opened is not None and opened[0] < indent and _holds(lines, at, offset, opened[0]):
                 return name_at(chunk, line)
             continue
-        if not found or len(found.group(1)) >= indent:
-            continue
+        if not found or len(found.group(1)) >= indent or not _holds(lines, at, offset, len(found.group(1))):
+            continue  # a definition ended above the line (`error_handler` above the loop that registers it)
         if FUNCTION_HEAD.match(above):
             return name_at(chunk, line)
         name = found.group("name").replace("::", ".")  # a class-level line (`before_action`, `rescue_from`)

@@ -198,6 +198,8 @@ def outcome_lines(explanation: Explanation, skip: set[tuple[str, int]]) -> list[
                 continue
             line = next((line for line in lines if (step.chunk.path, line.line) not in skip
                          and pattern.search(code_part(line.text)) and quotable(line.text) and whole(line.text)
+                         and not continues(step.chunk, line.line)
+                         and not (verb == "answers with" and status_kept(pattern, code_part(line.text)))
                          and condition_at(step.chunk, line.line) is not None
                          and not (api and off_api_path(step.chunk, line.line))
                          and not (verb == "answers with" and no_answer(step.chunk, line.line, code_part(line.text)))
@@ -227,6 +229,24 @@ def _fails(verb: str, step: Step, line: KeyLine) -> bool:
     code = code_part(line.text)
     handler = any(match.construct.kind == "error" for match in step.matches)
     return verb == "raises" or bool(ERROR_LINE.search(code)) or on_error_branch(step.chunk, line.line) or handler
+
+
+CONTINUED = re.compile(r"(?:[(\[,=+\-*/\\]|&&|\|\||\band|\bor)\s*$")  # the statement goes on below this line
+
+
+def continues(chunk: Chunk, line: int) -> bool:
+    """Whether file line ``line`` of ``chunk`` goes on with a statement begun above it (``'template.html', vars),
+    500`` below ``return base.render(``): half a statement said as an outcome reads as the whole of it."""
+    above = [text for text in chunk.text.split("\n")[: max(0, line - chunk.start_line)] if text.strip()]
+    return bool(above) and bool(CONTINUED.search(code_part(above[-1]).rstrip()))
+
+
+def status_kept(answers: re.Pattern[str], code: str) -> bool:
+    """Whether ``code`` only keeps a status number in a value (``extra_vars = {'code': [500], …}``): answered later,
+    if at all, by the line that returns it."""
+    assigned, found = ASSIGNED.match(code), answers.search(code)
+    number = found is not None and re.fullmatch(r"[45]\d\d", found.group(0)) is not None
+    return assigned is not None and number and "status" not in assigned.group("target").lower()
 
 
 def whole(line: str) -> bool:
