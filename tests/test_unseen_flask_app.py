@@ -97,7 +97,7 @@ def test_an_error_answer_names_the_collection_and_quotes_whole_answers_only():
     assert "answers with `base.render(u'error_document_template.html', extra_vars), 500`" in opening
 
 
-USER_VIEWS = '''from flask import request
+USER_VIEWS = """from flask import request
 from flask_login import current_user, login_user
 
 from ckan.lib import authenticator, base
@@ -123,7 +123,7 @@ def login():
 
 def next_page_or_default(target):
     return base.redirect_to(target or "dashboard.datasets")
-'''
+"""
 
 
 def test_a_guard_answer_is_not_how_signing_in_ends():

@@ -8,14 +8,7 @@ from __future__ import annotations
 import re
 from collections.abc import Sequence
 
-from codeqa.answer.explanation.branches import (
-    asks_api,
-    condition_at,
-    guard,
-    no_answer,
-    off_api_path,
-    on_error_branch,
-)
+from codeqa.answer.explanation.branches import asks_api, condition_at, guard, no_answer, off_api_path, on_error_branch
 from codeqa.answer.explanation.endings import ERROR_LINE
 from codeqa.answer.explanation.explain import Explanation, Step
 from codeqa.answer.explanation.flow import SIGNATURE, code_part
