@@ -76,6 +76,11 @@ class Evidence:
     """The frameworks an index's manifests and imports show, each with its part."""
 
     found: tuple[Found, ...] = ()
+    packages: frozenset[str] = frozenset()  # every dependency the manifests declare
+
+    def declares(self, globs: Sequence[str]) -> bool:
+        """Whether a manifest declares a dependency matching one of ``globs`` (``devise``, ``omniauth*``)."""
+        return any(fnmatch(name, glob) for name in self.packages for glob in globs)
 
     def frameworks(self) -> tuple[str, ...]:
         """Every framework with evidence, most evident first (manifests before imports)."""
@@ -222,7 +227,7 @@ def gather(paths: Sequence[str], read: Callable[[list[str]], dict[str, str]], lo
             if item.ecosystem in own and any(fnmatch(dep, glob) for dep in item.names for glob in convention.packages)
         ]
         found += _imported(name, convention, declared, code)
-    return Evidence(tuple(found))
+    return Evidence(tuple(found), frozenset(name for item in declared for name in item.names))
 
 
 def _imported(

@@ -7,6 +7,7 @@ its own to name.
 from __future__ import annotations
 
 import re
+from collections.abc import Sequence
 
 from codeqa.answer.explanation.outline import CONTAINER, JS_LANGUAGES, JS_OPENED, display_name, js_opened_name
 from codeqa.records import Chunk
@@ -128,3 +129,20 @@ def holder_at(chunk: Chunk, line: int) -> str | None:
         chunk_name = display_name(chunk).split(" (+", 1)[0]
         return chunk_name if chunk_name.rpartition(".")[2] == name.rpartition(".")[2] else name
     return None
+
+
+def elsewhere(chunk: Chunk, anchors: Sequence[int], line: int) -> bool:
+    """Whether file line ``line`` of ``chunk`` is in another definition than the one the ``anchors`` lines are in
+    (``refresh``'s ``head :ok`` beside ``create``'s ``sign_in user``; a class-level line anchors nothing)."""
+    held = {anchor: home for anchor in anchors if (home := holder_at(chunk, anchor))}
+    homes = {home for home in held.values() if not any(other.startswith(f"{home}.") for other in held.values())}
+    if len(homes) != 1 or holder_at(chunk, line) in (None, *homes):
+        return False
+    lines = chunk.text.split("\n")
+    anchor = next(anchor for anchor, home in held.items() if home in homes) - chunk.start_line
+    indent = len(lines[anchor]) - len(lines[anchor].lstrip())
+    for at in range(anchor - 1, -1, -1):  # the home's head: is the line inside it (a function it nests)?
+        head = FUNCTION_HEAD.match(lines[at])
+        if head and len(head.group(1)) < indent and _holds(lines, at, anchor, len(head.group(1))):
+            return not _holds(lines, at, line - chunk.start_line, len(head.group(1)))
+    return True

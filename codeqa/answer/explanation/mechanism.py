@@ -15,7 +15,7 @@ files, tests, docs).
 from __future__ import annotations
 
 from collections.abc import Iterable, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from fnmatch import fnmatch
 from pathlib import PurePosixPath
 
@@ -102,9 +102,21 @@ def frameworks(context: AnswerContext) -> tuple[Convention, ...]:
         shown_ecosystems = {e for name in shown if name in by_name for e in ecosystems(by_name[name])}
         kept = [c for c in suggested if c.common or c.name in shown or not ecosystems(c) & shown_ecosystems]
         kept += [by_name[name] for name in shown if by_name[name] not in kept and by_name[name].constructs]
-        return tuple(kept)
+        return tuple(_backed(convention, evidence(context)) for convention in kept)
 
     return context.table.derived("frameworks", make)
+
+
+def _backed(convention: Convention, found: Evidence) -> Convention:
+    """``convention`` with each construct that names a library (Devise) said only where a manifest declares it:
+    elsewhere it says ``says_unbacked`` or does not apply (``has_many :changes, as: :trackable`` is no Devise)."""
+    constructs = [
+        construct if not construct.packages or found.declares(construct.packages)
+        else replace(construct, says=construct.says_unbacked, packages=())
+        for construct in convention.constructs
+        if not construct.packages or construct.says_unbacked or found.declares(construct.packages)
+    ]  # fmt: skip
+    return replace(convention, constructs=tuple(constructs))
 
 
 def _code_lines(chunk: Chunk) -> Iterable[tuple[int, str]]:

@@ -13,7 +13,7 @@ from codeqa.answer.explanation.endings import ERROR_LINE
 from codeqa.answer.explanation.explain import Explanation, Step
 from codeqa.answer.explanation.flow import SIGNATURE, code_part
 from codeqa.answer.explanation.keylines import COMMENT, IMPORT, KeyLine
-from codeqa.answer.explanation.linenames import name_at
+from codeqa.answer.explanation.linenames import elsewhere, name_at
 from codeqa.answer.explanation.walktext import outcome_said
 from codeqa.answer.rendering.injection import instruction_like
 from codeqa.answer.rendering.render import code_span
@@ -201,6 +201,7 @@ def outcome_lines(explanation: Explanation, skip: set[tuple[str, int]]) -> list[
                          and not continues(step.chunk, line.line)
                          and not (verb == "answers with" and status_kept(pattern, code_part(line.text)))
                          and (errors or not guard(step.chunk, line.line))
+                         and not elsewhere(step.chunk, [m.line for m in step.matches], line.line)
                          and condition_at(step.chunk, line.line) is not None
                          and not (api and off_api_path(step.chunk, line.line))
                          and not (verb == "answers with" and no_answer(step.chunk, line.line, code_part(line.text)))

@@ -55,6 +55,8 @@ class Construct:
     unless: re.Pattern[str] | None = None  # … and must not hold this (`next(err)`: it passes errors on)
     app_wide: re.Pattern[str] | None = None  # an error construct whose matched line holds this is the app's one place
     # for errors (``app.register_error_handler``, not a blueprint's; an ``app.use`` error middleware, not a router's)
+    packages: tuple[str, ...] = ()  # globs: the library ``says`` names, which a manifest must declare (``devise``)
+    says_unbacked: str = ""  # what is said where none is declared ("": the construct does not apply there)
 
     def holds_in(self, body: str) -> bool:
         """Whether the definition the matched line opens (``body``) is what ``says`` says it is."""
@@ -137,6 +139,8 @@ def _construct(framework: str, raw: dict) -> Construct:
         _compiled(framework, raw, "requires"),
         _compiled(framework, raw, "unless"),
         _compiled(framework, raw, "app_wide"),
+        tuple(raw.get("packages", ())),
+        raw.get("says_unbacked", ""),
     )
 
 
