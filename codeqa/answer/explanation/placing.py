@@ -13,8 +13,8 @@ from codeqa.answer.explanation.byname import CONSTRUCTORS
 from codeqa.answer.explanation.claims import _module_level
 from codeqa.answer.explanation.explain import Step
 from codeqa.answer.explanation.flow import Use
-from codeqa.answer.explanation.linenames import FUNCTION_HEAD, holder_at
-from codeqa.answer.explanation.outline import JS_OPENED, display_name
+from codeqa.answer.explanation.linenames import FUNCTION_HEAD, _head, holder_at
+from codeqa.answer.explanation.outline import display_name
 from codeqa.answer.rendering.render import code_span
 from codeqa.records import Chunk
 from codeqa.symbols import qualified_names, short_name
@@ -40,11 +40,9 @@ def _others(chunk: Chunk) -> bool:
     lines = chunk.text.split("\n")
     top = min((len(line) - len(line.lstrip()) for line in lines if line.strip()), default=0)
     own = short_name(display_name(chunk).split(" (+", 1)[0])
-    for offset, line in enumerate(lines):  # a definition opened at the chunk's outermost level that is not its own
-        if len(line) - len(line.lstrip()) != top or not (FUNCTION_HEAD.match(line) or JS_OPENED.match(line)):
-            continue
-        holder = holder_at(chunk, chunk.start_line + offset + 1) if offset + 1 < len(lines) else None
-        if holder and short_name(holder) != own:
+    for line in lines:  # a definition opened at the chunk's outermost level that is not its own
+        head = _head(line, chunk.language) if len(line) - len(line.lstrip()) == top else None
+        if head is not None and short_name(head[2]) != own:
             return True
     return False
 
