@@ -10,6 +10,8 @@ each class on the few real lines that made it (bench/reads/whole-answers-round8-
   file's top-level code" with its prose lines as a snippet;
 - HALF: a return whose expression goes on below quoted as if whole ("returns `group_list(query, key=lambda obj:
   obj.reservation.room_id,`");
+- HEAD (score, not a false sentence): an opening that quotes a definition's head as its closest match
+  ("`canUploadFile` is the closest match found: `public static function canUploadFile(Account $account): bool`");
 - LAMBDA: ``app.register_error_handler(IndicoAuthlibHTTPError, lambda exc: exc.get_response())`` said as "sends
   `IndicoAuthlibHTTPError` errors to `lambda`".
 """
@@ -19,7 +21,10 @@ from __future__ import annotations
 from codeqa.answer.context import AnswerContext
 from codeqa.answer.explanation.claims import ClaimChecker
 from codeqa.answer.explanation.endings import outcome_of
+from codeqa.answer.explanation.explain import Step
 from codeqa.answer.explanation.flow import Use
+from codeqa.answer.explanation.keylines import KeyLine, question_terms
+from codeqa.answer.explanation.lead import best_line
 from codeqa.answer.explanation.mechanism import matches_in
 from codeqa.answer.explanation.placing import from_clause, unplaced
 from codeqa.answer.explanation.walk import walk
@@ -176,6 +181,16 @@ OAUTH_SETUP = """def setup_oauth_provider(app):
 CTFD_HANDLERS = """    for code in {403, 404, 500, 502}:
         app.register_error_handler(code, render_error)"""  # CTFd/__init__.py
 
+CAN_UPLOAD = """    public static function canUploadFile(Account $account): bool
+    {
+        // if storage limit is 0 then unlimited storage is allowed
+        // therefore the function should always return true
+        if ($account->storage_limit_in_mb == 0) {
+            return true;
+        }
+        $accountLimit = $account->storage_limit_in_mb * 1024 * 1024;
+    }"""  # app/Helpers/StorageHelper.php:15-31, the lines between left out
+
 
 def _chunk(path: str, language: str, start: int, text: str, symbol: str, kind: str, layer: str) -> Chunk:
     return Chunk(path, language, start, start + text.count("\n"), text, symbol, kind, layer)
@@ -230,3 +245,15 @@ def test_an_anonymous_error_handler_is_not_named_lambda() -> None:
     assert not [m.phrase for m in matches_in(oauth, [flask], asked) if "lambda" in m.phrase]
     ctfd = _chunk("CTFd/__init__.py", "python", 300, CTFD_HANDLERS, "create_app", "function", "config")
     assert "sends `403, 404, 500, 502` errors to `render_error`" in [m.phrase for m in matches_in(ctfd, [flask], asked)]
+
+
+def test_an_opening_quotes_a_line_that_does_something_before_a_definitions_head() -> None:
+    chunk = _chunk("app/Helpers/StorageHelper.php", "php", 15, CAN_UPLOAD, "StorageHelper.canUploadFile", "method",
+                   "service")  # fmt: skip
+    shown = [KeyLine(15, "    public static function canUploadFile(Account $account): bool"),
+             KeyLine(19, "        if ($account->storage_limit_in_mb == 0) {")]  # fmt: skip
+    step = Step(1, Hit(chunk, 1.0, chunk.id), "logic", shown, "")
+    asked = question_terms("Where do uploaded photos and documents actually get stored, and how does the app stop an "
+                           "account from going over its storage allowance?")  # fmt: skip
+    line = best_line(step, asked)
+    assert line is not None and line.line == 19
