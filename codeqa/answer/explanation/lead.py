@@ -151,11 +151,13 @@ def _head_only(text: str) -> bool:
 
 
 def best_line(step: Step, terms: Terms) -> KeyLine | None:
-    """The shown line the opening quotes: the one with most of the question's words, a line that does something
-    before a definition's head (round 8: "`canUploadFile` is the closest match found: `public static function
-    canUploadFile(Account $account): bool`" told a newcomer nothing the code does)."""
+    """The shown line the opening quotes: the one with most of the question's words; of as many, a line that does
+    something before a definition's head (round 8: "`canUploadFile` is the closest match found: `public static
+    function canUploadFile(Account $account): bool`" told a newcomer nothing the code does), unless the head's own
+    name, without its parameters, holds more of them (``isFileModified`` says more than a podcast guard)."""
     scored = [(term_score(terms, line.text), -n, line) for n, line in enumerate(step.lines) if quotable(line.text)]
-    doing = [item for item in scored if item[0] > 0 and not _head_only(item[2].text)]
+    named = [term_score(terms, item[2].text.split("(", 1)[0]) for item in scored if _head_only(item[2].text)]
+    doing = [item for item in scored if item[0] > 0 and not _head_only(item[2].text) and item[0] >= max(named or [0])]
     return max(doing or scored, key=lambda item: item[:2])[2] if scored else None
 
 
