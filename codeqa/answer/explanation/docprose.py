@@ -43,7 +43,9 @@ def prose_only(chunk: Chunk, context: AnswerContext) -> bool:
     body = chunk.text.rstrip().split("\n")
     if body and body[-1].strip() in QUOTES:  # the docstring's closing quotes end the chunk: still no code
         body = body[:-1]
-    if chunk.language != "python" or chunk.start_line <= 1 or any(q in line for line in body for q in QUOTES):
+    if chunk.language != "python" or chunk.kind != "module" or chunk.start_line <= 1:
+        return False  # a definition's chunk is code; only a file's top-level lines can lie in its docstring
+    if any(q in line for line in body for q in QUOTES):
         return False
     before = [c for c in context.file_chunks([chunk.path], limit=None).get(chunk.path, [])
               if c.end_line < chunk.start_line]  # fmt: skip
