@@ -115,6 +115,15 @@ def _cut_short(text: str, code: str) -> str:
     return text.strip() + "…" + "".join(reversed(unclosed))
 
 
+def _opens_more(code: str) -> bool:
+    """Whether ``code`` (a line without its strings) opens more brackets than it closes."""
+    depth = 0
+    for char in code:
+        depth += char in CLOSERS
+        depth -= char in CLOSERS.values()
+    return depth > 0
+
+
 def _in_error_branch(body: Sequence[tuple[int, str]], position: int) -> bool:
     """Whether line ``position`` of ``body`` sits in a block opened by an ``except``/``catch``/``else``/``if not`` or
     in a block whose opening condition names an error (the nearest less-indented lines above it)."""
@@ -177,7 +186,9 @@ def outcome_of(chunk: Chunk, name: str, after: int = 0, *, api: bool = False, er
                 continue  # a write each case repeats (`createCard`, `copyCommentCard`) is no step's outcome
             if api and off_api_path(chunk, number):
                 continue
-            said = _cut_short(text, code) if cut else text.strip()
+            # a return whose expression goes on below (``return group_list(query, key=…,``) is said cut short too,
+            # the elision marked: half a line quoted as the answer reads as the whole of it (round 8)
+            said = _cut_short(text, code) if cut or (verb in ANSWERS and _opens_more(code)) else text.strip()
             found.append((len(text) - len(text.lstrip()), -number, number, said))
         if found:
             _, _, number, text = min(found)

@@ -20,6 +20,7 @@ from codeqa.answer.context import AnswerContext
 from codeqa.answer.explanation import choose
 from codeqa.answer.explanation.absence import Absence, errors_answered
 from codeqa.answer.explanation.claims import ClaimChecker, ClaimTally, consistent_chain
+from codeqa.answer.explanation.docprose import prose_only
 from codeqa.answer.explanation.entry import route_hits
 from codeqa.answer.explanation.flow import Use, chains, role_of
 from codeqa.answer.explanation.fold import collapse, reading_order, split_open, weak_evidence
@@ -249,6 +250,7 @@ def explain(
     swaps: list[tuple[Chunk, Chunk]] = []  # second parts of the second and third files, placed once ordered
     chosen = choose.select_sources(terms, context, limit, max_files, swaps)
     found = choose.candidates(terms, topics, conventions, context, chosen, swaps)
+    found = [c for c in found if not prose_only(c.chunk, context)]  # a docstring's prose is no source
     kept, repeats = collapse(_steps(terms, found))
     for index, step in enumerate(kept):
         step.repeats = [other.hit for other in repeats.get(index, [])]

@@ -20,7 +20,14 @@ from codeqa.answer.explanation.flow import ROLE_TITLES, Use
 from codeqa.answer.explanation.keylines import KeyLine
 from codeqa.answer.explanation.lead import lead_sentences
 from codeqa.answer.explanation.outline import continues_definition, display_name, is_class_piece
-from codeqa.answer.explanation.placing import for_clause, from_clause, lines_holder, placed_caller, quoted_name
+from codeqa.answer.explanation.placing import (
+    for_clause,
+    from_clause,
+    lines_holder,
+    placed_caller,
+    quoted_name,
+    unplaced,
+)
 from codeqa.answer.explanation.roles_said import KIND_PHRASES, role_phrase
 from codeqa.answer.explanation.walktext import response_sentence, walk_steps
 from codeqa.answer.rendering.injection import FLAG, describe, instruction_like
@@ -91,7 +98,8 @@ def _related(
         phrases[phrase].append(_named(name, chunk) + tail)
 
     for rank, use in step.calls:
-        add(use.verb, use.name, explanation.step(rank).chunk, from_clause(use, own, step.chunk))
+        if not unplaced(use, step.chunk):  # a module-level call is not the named definition's
+            add(use.verb, use.name, explanation.step(rank).chunk, from_clause(use, own, step.chunk))
     for rank, use in step.called_by:
         caller = explanation.step(rank).chunk
         named = use.caller or placed_caller(use, caller) or display_name(caller)
@@ -99,7 +107,8 @@ def _related(
     for related in step.related:
         use = related.use
         if related.direction == "calls":
-            add(use.verb, use.name, related.chunk, from_clause(use, own, step.chunk))
+            if not unplaced(use, step.chunk):
+                add(use.verb, use.name, related.chunk, from_clause(use, own, step.chunk))
         else:
             named = use.caller or placed_caller(use, related.chunk) or display_name(related.chunk)
             add(PASSIVE[use.verb], named, related.chunk, for_clause(use, own, step.chunk), use)

@@ -13,7 +13,7 @@ from codeqa.answer.explanation.byname import CONSTRUCTORS
 from codeqa.answer.explanation.claims import _module_level
 from codeqa.answer.explanation.explain import Step
 from codeqa.answer.explanation.flow import Use
-from codeqa.answer.explanation.linenames import FUNCTION_HEAD, holder_at
+from codeqa.answer.explanation.linenames import FUNCTION_HEAD, _head, holder_at
 from codeqa.answer.explanation.outline import display_name
 from codeqa.answer.rendering.render import code_span
 from codeqa.records import Chunk
@@ -31,6 +31,22 @@ def _file_named(chunk: Chunk) -> bool:
     return display_name(chunk) == chunk.path.rsplit("/", 1)[-1]
 
 
+def _others(chunk: Chunk) -> bool:
+    """A chunk named after one definition that holds code of others above it (``publishLocalAnalytics``, lines 1-76
+    of ``analytics.js``, holds ``Analytics.init`` and ``Analytics.writeLocalData`` before its own ``function
+    publishLocalAnalytics() {`` at 71): a line of it is not said of the name without placing it."""
+    if not chunk.symbol or _several(chunk) or _file_named(chunk):
+        return False
+    lines = chunk.text.split("\n")
+    top = min((len(line) - len(line.lstrip()) for line in lines if line.strip()), default=0)
+    own = short_name(display_name(chunk).split(" (+", 1)[0])
+    for line in lines:  # a definition opened at the chunk's outermost level that is not its own
+        head = _head(line, chunk.language) if len(line) - len(line.lstrip()) == top else None
+        if head is not None and short_name(head[2]) != own:
+            return True
+    return False
+
+
 def placed_caller(use: Use, chunk: Chunk) -> str:
     """The definition of a chunk named after its file that makes call ``use`` (a link found by name): the one its
     lines show holding the call (``User.isReadyToPost`` in ``posts.js``), else ""."""
@@ -42,8 +58,14 @@ def from_clause(use: Use, own: str, chunk: Chunk) -> str:
     link found by name (no resolver for the language) in a chunk of several definitions is placed by its line
     (``User.request_impersonation_for (+4)``: ``verify_otp?``, not ``request_impersonation_for``, calls
     ``verify_backup_code?``)."""
-    caller = use.caller or (_placed(chunk, use.line) if _several(chunk) or _file_named(chunk) else "")
+    caller = use.caller or (_placed(chunk, use.line) if _several(chunk) or _file_named(chunk) or _others(chunk) else "")
     return f" from {code_span(caller)}" if caller and short_name(caller) != short_name(own) else ""
+
+
+def unplaced(use: Use, chunk: Chunk) -> bool:
+    """A call found by name in a chunk named after one definition that holds others (``_others``), on a line no
+    definition is seen to hold: saying the named one makes it would be false, so it is not said."""
+    return not use.caller and _others(chunk) and not _placed(chunk, use.line)
 
 
 _CLOSER = re.compile(r"^\s*(?:[}\])]|end\b)")
@@ -113,7 +135,7 @@ def lines_holder(step: Step) -> str:
     """The definition its shown lines all lie in, when the chunk holds several and that is not the one it is named
     after (``extend_url_map (+1)`` shown on lines of ``add_handlers``); else ""."""
     chunk = step.chunk
-    if not step.lines or not _several(chunk):
+    if not step.lines or not (_several(chunk) or _others(chunk)):
         return ""
     holders = {_placed(chunk, line.line) for line in step.lines}
     holder = holders.pop() if len(holders) == 1 else ""
