@@ -21,8 +21,12 @@ import re
 from functools import lru_cache
 
 INTENTS: dict[str, str] = {
-    "auth": r"auth(?!ori[sz])|log(?:s|ged|ging)?[\s-]?in\b|sign(?:s|ed|ing)?[\s-]?(?:in|on|up)\b|sign-?in|login|logon|"
+    "auth": r"auth(?!ori[sz])|log(?:s|ged|ging)?[\s-]?in\b|sign(?:s|ed|ing)?[\s-]?(?:in|on)\b|sign-?in(?!g\b)|login|logon|"
     r"password|session|token|jwt|oauth|credential|current.user|who is (?:signed|logged)|identity|prove who",
+    "signup": r"sign(?:s|ed|ing)?[\s-]?ups?\b|registration|(?:person|people|users?|members?|someone|somebody|"
+    r"visitors?|they|you|i) regist(?:ers?|ering)\b|accounts? (?:is|are|gets?|was) registered|"
+    r"creat(?:e|es|ed|ing) (?:an? |their |new |an? new )?accounts?\b|accounts? (?:is|are|gets?) created|new accounts?|"
+    r"join(?:s|ing)?\b|invit(?:es?|ed|ing|ations?)\b",
     "access": r"permi(?:ssion|tted)|authori[sz]|roles?\b|access (?:control|rights?|level)|privilege|polic(?:y|ies)|"
     r"(?:only|just) (?:admins?|administrators?|staff|owners?)\b|who (?:may|can|is allowed)|allowed to|forbidden|"
     r"read-only access|full access",
@@ -36,8 +40,11 @@ INTENTS: dict[str, str] = {
     "jobs": r"background|queue|schedul|cron|worker|periodic|every (?:day|hour|minute)",
 }
 _COMPILED = {name: re.compile(rf"\b(?:{pattern})", re.IGNORECASE) for name, pattern in INTENTS.items()}
-PRIMARY = ("errors", "logging", "auth", "access", "config", "jobs", "entry")  # the more specific topic leads
+PRIMARY = ("errors", "logging", "signup", "auth", "access", "config", "jobs", "entry")  # the more specific topic leads
 HOOK = "hook"
+SIGNUP, AUTH = "signup", "auth"
+# signing up *for* something or *to* do something enrols in it (a meeting, a project's e-mails): no account is made
+ENROLMENT = re.compile(r"\bsign(?:s|ed|ing)?[\s-]?up (?:for|to)\b|\bregist(?:er|ers|ered|ering) (?:for|to)\b", re.IGNORECASE)
 CROSS_CUTTING = ("logging", "auth", "access")
 PLACEMENT = re.compile(
     r"\bwhere (?:would|should|could|can|do|might|to|is the (?:best |right )?place to) (?:i |we |you |one )?"
@@ -51,6 +58,12 @@ def intents(question: str) -> tuple[str, ...]:
     """The question's intents, most specific first (``PRIMARY`` order), led by ``HOOK`` when it asks where to add
     a concern every request meets; empty when none applies."""
     found = tuple(name for name in PRIMARY if _COMPILED[name].search(question))
+    if SIGNUP in found and ENROLMENT.search(question):  # signing up for a meeting, to help a project: no account
+        found = tuple(name for name in found if name != SIGNUP)
+    if SIGNUP in found and AUTH in found:  # the one the question names first leads: signing in after signing up
+        first = {name: match.start() for name in (SIGNUP, AUTH) if (match := _COMPILED[name].search(question))}
+        lead, other = sorted((SIGNUP, AUTH), key=lambda name: first[name])
+        found = tuple(lead if name == SIGNUP else other if name == AUTH else name for name in found)
     if found and found[0] in CROSS_CUTTING and PLACEMENT.search(question):
         return (HOOK, *found)
     return found
