@@ -21,8 +21,8 @@ import re
 from functools import lru_cache
 
 INTENTS: dict[str, str] = {
-    "auth": r"auth(?!ori[sz])|log(?:s|ged|ging)?[\s-]?in\b|sign(?:s|ed|ing)?[\s-]?(?:in|on)\b|sign-?in(?!g\b)|login|logon|"
-    r"password|session|token|jwt|oauth|credential|current.user|who is (?:signed|logged)|identity|prove who",
+    "auth": r"auth(?!ori[sz])|log(?:s|ged|ging)?[\s-]?in\b|sign(?:s|ed|ing)?[\s-]?(?:in|on)\b|sign-?in(?!g\b)|"
+    r"login|logon|password|session|token|jwt|oauth|credential|current.user|who is (?:signed|logged)|identity|prove who",
     "signup": r"sign(?:s|ed|ing)?[\s-]?ups?\b|registration|(?:person|people|users?|members?|someone|somebody|"
     r"visitors?|they|you|i) regist(?:ers?|ering)\b|accounts? (?:is|are|gets?|was) registered|"
     r"creat(?:e|es|ed|ing) (?:an? |their |new |an? new )?accounts?\b|accounts? (?:is|are|gets?) created|new accounts?|"
@@ -44,13 +44,28 @@ PRIMARY = ("errors", "logging", "signup", "auth", "access", "config", "jobs", "e
 HOOK = "hook"
 SIGNUP, AUTH = "signup", "auth"
 # signing up *for* something or *to* do something enrols in it (a meeting, a project's e-mails): no account is made
-ENROLMENT = re.compile(r"\bsign(?:s|ed|ing)?[\s-]?up (?:for|to)\b|\bregist(?:er|ers|ered|ering) (?:for|to)\b", re.IGNORECASE)
+ENROLMENT = re.compile(
+    r"\bsign(?:s|ed|ing)?[\s-]?up (?:for|to)\b|\bregist(?:er|ers|ered|ering) (?:for|to)\b", re.IGNORECASE
+)
+GIVEN = re.compile(r"\b(?:when|whenever|after|once|before|who|that|if)\b", re.IGNORECASE)  # a clause that sets a time
 CROSS_CUTTING = ("logging", "auth", "access")
 PLACEMENT = re.compile(
     r"\bwhere (?:would|should|could|can|do|might|to|is the (?:best |right )?place to) (?:i |we |you |one )?"
     r"(?:best )?(?:add|put|hook|plug|insert|wire|attach|register|implement|introduce)\b",
     re.IGNORECASE,
 )
+
+
+def signing_up_asked(question: str) -> bool:
+    """Whether the question asks about signing up itself ("how does a new person sign up?", "how is sign-up switched
+    off?"), not about what follows it ("after someone signs up, how do they prove …", "when a new person registers,
+    how does their account get …", "people who sign up but never confirm"): the clause naming it does not set a
+    time or a person by it."""
+    found = _COMPILED[SIGNUP].search(question)
+    if found is None or ENROLMENT.search(question):
+        return False
+    clause = re.split(r"[,.;:?!]", question[: found.start()])[-1]
+    return not GIVEN.search(clause)
 
 
 @lru_cache(maxsize=512)
