@@ -216,7 +216,8 @@ def candidates(
     ranked = sorted(found, key=lambda c: (-c.score, order[id(c)]))
     strong = [c for c in ranked if c.mechanism >= LEAD_MECHANISM and not answers_poorly(c.chunk)][:MECHANISM_FIRST]
     topic = entry_topic(terms, intents, question)
-    lead = sign_in_handler([c for c in ranked if any(c is e for e in entry)], context, topic)
+    entered = [c for c in ranked if any(c is e for e in entry)]
+    lead = sign_in_handler(entered, context, topic) if topic is not None else None
     if lead is not None:  # the code the sign-in (sign-up) URL is routed to opens a question about signing in (up)
         strong = [lead, *(c for c in strong if c is not lead)]
     # the mechanism, where the framework's constructs show one, opens the answer and is shown first
