@@ -68,6 +68,7 @@ SKIP_LAYERS = ("test", "docs", "migration")
 SIGN_UP_WORDS = ("register", "signup", "sign_up", "sign-up", "join")
 _UP_WORD = "(?:" + "|".join(re.escape(w) for w in SIGN_UP_WORDS) + ")"
 PLAIN_SIGN_UP = re.compile(r"(?i)regist|sign[-_]?up")
+_PARAMS = r"(?:/(?::\w+|<[^<>'\"`]+>|\{[^{}'\"`]+\}))*"  # path parameters after it: join/:join_code, register/<token>
 
 
 @dataclass(frozen=True)
@@ -92,14 +93,16 @@ SIGN_IN = Topic(
 )  # fmt: skip
 SIGN_UP = Topic(
     "sign-up",
-    re.compile(r"""(?i)['"`](?:[^'"`\s]*/)?(?:-/)?""" + _UP_WORD + r"""/?\$?['"`]"""),
-    re.compile(r"""(?i)(?:name\s*[(=]\s*|as:\s*)['"`](?:[\w\-]*[.:])?""" + _UP_WORD + r"""['"`]"""),
+    re.compile(r"""(?i)['"`](?:[^'"`\s]*/)?(?:-/)?""" + _UP_WORD + _PARAMS + r"""/?\$?['"`]"""),
+    re.compile(r"""(?i)(?:name\s*[(=]\s*|as:\s*)(?:['"`](?:[\w\-]*[.:])?""" + _UP_WORD + r"""['"`]|:"""
+               + _UP_WORD + r"\b)"),  # ->name('register'), name='signup', Rails' as: :join
     re.compile(r"(?<![\w$])(?:registerView|createUsersUsing)\s*\("),
     None,
     ("register", "signup", "sign_up", "join", "registerview", "createusersusing"),
     PLAIN_SIGN_UP, re.compile(r"(?i)(?:^|_)(?:regist|sign_?up|join)"),
     re.compile(r"^\s*(?:async\s+)?def\s+(?:register|signup|sign_up|join)\s*\("),
 )  # fmt: skip
+RAILS_TO = re.compile(r"""\bto:\s*["'](?P<controller>[\w/]+)#(?P<action>\w+)["']""")  # Rails: "users#create"
 # a viewset's action: REST framework routes ``/auth/register`` to the method under it by the method's name
 VIEWSET_ACTION = re.compile(r"^\s*@(?:list_route|detail_route|action)\b")
 
@@ -127,6 +130,17 @@ def _sign_in_lines(chunk: Chunk, topic: Topic = SIGN_IN) -> list[tuple[int, str]
         if routed or named or topic.registration.search(stripped) or resource:
             lines.append((number, stripped))
     return lines
+
+
+def _rails_action(context: AnswerContext, line: str) -> list[int]:
+    """Rows of the action a Rails route line names (``post "join/:join_code", to: "users#create"``): the method
+    defined in that controller's own file."""
+    found = RAILS_TO.search(line)
+    if found is None:
+        return []
+    table, controller = context.table, f"/{found.group('controller')}_controller.rb"
+    rows = context.definers.get(found.group("action").lower(), [])
+    return [r for r in rows if ("/" + table.paths[r]).endswith(controller) and table.layers[r] not in SKIP_LAYERS]
 
 
 def _acts(line: str, topic: Topic) -> bool:
@@ -200,6 +214,7 @@ def _routes(context: AnswerContext, topic: Topic = SIGN_IN) -> list[Route]:
                 rows for qualifier, name in _handler_names(line) if (rows := _definers(context, qualifier, name))
             ]
             named = handled[-1] if handled else []  # the last handler named: Express lists its middleware first
+            named = _rails_action(context, line) or named
             if topic.registration.search(line) or _acts(line, topic) or (not named and DECORATOR.match(line)):
                 # a decorator or an annotation: the code under it handles the URL; a registration: it is the entry
                 row = context.row_of(chunk)
