@@ -84,6 +84,7 @@ class Topic:
     plain: re.Pattern[str]  # a route line naming it plainly (the best tier)
     named_for: re.Pattern[str]  # a method named for it
     action: re.Pattern[str] | None = None  # a viewset method routed by its name (Django REST framework's actions)
+    rails_to: bool = False  # a Rails route's ``to: "users#create"`` names the action (sign-in: its session resource)
 
 
 SIGN_IN = Topic(
@@ -101,6 +102,7 @@ SIGN_UP = Topic(
     ("register", "signup", "sign_up", "join", "registerview", "createusersusing"),
     PLAIN_SIGN_UP, re.compile(r"(?i)(?:^|_)(?:regist|sign_?up|join)"),
     re.compile(r"^\s*(?:async\s+)?def\s+(?:register|signup|sign_up|join)\s*\("),
+    rails_to=True,
 )  # fmt: skip
 RAILS_TO = re.compile(r"""\bto:\s*["'](?P<controller>[\w/]+)#(?P<action>\w+)["']""")  # Rails: "users#create"
 # a viewset's action: REST framework routes ``/auth/register`` to the method under it by the method's name
@@ -214,7 +216,7 @@ def _routes(context: AnswerContext, topic: Topic = SIGN_IN) -> list[Route]:
                 rows for qualifier, name in _handler_names(line) if (rows := _definers(context, qualifier, name))
             ]
             named = handled[-1] if handled else []  # the last handler named: Express lists its middleware first
-            named = _rails_action(context, line) or named
+            named = (_rails_action(context, line) if topic.rails_to else []) or named
             if topic.registration.search(line) or _acts(line, topic) or (not named and DECORATOR.match(line)):
                 # a decorator or an annotation: the code under it handles the URL; a registration: it is the entry
                 row = context.row_of(chunk)
