@@ -284,6 +284,7 @@ def opening(text: str) -> str:
         ("When someone signs up for a meeting, what is stored?", ()),
         ("What happens right after I sign up to help a project?", ()),
         ("Which maintenance tasks run every day, and where are they registered?", ("jobs",)),
+        ("How does the report join transactions with their categories?", ()),
         # sign-in questions are unchanged
         ("How does user authentication flow through the system?", ("auth",)),
         ("Where is a failed login logged?", ("errors", "logging", "auth")),
@@ -299,6 +300,9 @@ def test_a_sign_up_that_sets_the_time_is_not_what_is_asked() -> None:
     assert not signing_up_asked("After someone signs up, how do they prove the address is theirs?")
     assert not signing_up_asked("When a new person registers, how does their account get filled with defaults?")
     assert not signing_up_asked("What happens to people who sign up but never confirm their email address?")
+    # an invitation is sign-up's topic (no sign-in sentence), but it asks about the invitation, not the sign-up URL
+    assert intents("How are meeting invitations sent?") == ("signup",)
+    assert not signing_up_asked("How are meeting invitations sent?")
 
 
 def test_a_sign_up_question_opens_on_the_signup_route_not_the_sign_in(apps_settings: Settings) -> None:

@@ -20,13 +20,17 @@ from __future__ import annotations
 import re
 from functools import lru_cache
 
+# signing up itself: the words that name making an account (an invitation is a way to it, and its own words)
+_PEOPLE = r"(?:person|people|users?|members?|someone|somebody|visitors?|strangers?|they|you|i)"
+SIGN_UP = (
+    r"sign(?:s|ed|ing)?[\s-]?ups?\b|registration|" + _PEOPLE + r" regist(?:ers?|ering)\b|"
+    r"accounts? (?:is|are|gets?|was) registered|creat(?:e|es|ed|ing) (?:an? |their |new |an? new )?accounts?\b|"
+    r"accounts? (?:is|are|gets?) created|new accounts?|" + _PEOPLE + r" (?:\w+ )?join\b"
+)
 INTENTS: dict[str, str] = {
     "auth": r"auth(?!ori[sz])|log(?:s|ged|ging)?[\s-]?in\b|sign(?:s|ed|ing)?[\s-]?(?:in|on)\b|sign-?in(?!g\b)|"
     r"login|logon|password|session|token|jwt|oauth|credential|current.user|who is (?:signed|logged)|identity|prove who",
-    "signup": r"sign(?:s|ed|ing)?[\s-]?ups?\b|registration|(?:person|people|users?|members?|someone|somebody|"
-    r"visitors?|they|you|i) regist(?:ers?|ering)\b|accounts? (?:is|are|gets?|was) registered|"
-    r"creat(?:e|es|ed|ing) (?:an? |their |new |an? new )?accounts?\b|accounts? (?:is|are|gets?) created|new accounts?|"
-    r"join(?:s|ing)?\b|invit(?:es?|ed|ing|ations?)\b",
+    "signup": SIGN_UP + r"|joining\b(?! (?:tables?|data|rows|lists?|strings?|paths?)\b)|invit(?:es?|ed|ing|ations?)\b",
     "access": r"permi(?:ssion|tted)|authori[sz]|roles?\b|access (?:control|rights?|level)|privilege|polic(?:y|ies)|"
     r"(?:only|just) (?:admins?|administrators?|staff|owners?)\b|who (?:may|can|is allowed)|allowed to|forbidden|"
     r"read-only access|full access",
@@ -40,6 +44,7 @@ INTENTS: dict[str, str] = {
     "jobs": r"background|queue|schedul|cron|worker|periodic|every (?:day|hour|minute)",
 }
 _COMPILED = {name: re.compile(rf"\b(?:{pattern})", re.IGNORECASE) for name, pattern in INTENTS.items()}
+_SIGN_UP = re.compile(rf"\b(?:{SIGN_UP})", re.IGNORECASE)
 PRIMARY = ("errors", "logging", "signup", "auth", "access", "config", "jobs", "entry")  # the more specific topic leads
 HOOK = "hook"
 SIGNUP, AUTH = "signup", "auth"
@@ -58,10 +63,10 @@ PLACEMENT = re.compile(
 
 def signing_up_asked(question: str) -> bool:
     """Whether the question asks about signing up itself ("how does a new person sign up?", "how is sign-up switched
-    off?"), not about what follows it ("after someone signs up, how do they prove …", "when a new person registers,
-    how does their account get …", "people who sign up but never confirm"): the clause naming it does not set a
-    time or a person by it."""
-    found = _COMPILED[SIGNUP].search(question)
+    off?", "how do new people join?"; an invitation alone is not), not about what follows it ("after someone signs
+    up, how do they prove …", "when a new person registers, how does their account get …", "people who sign up but
+    never confirm"): the clause naming it does not set a time or a person by it."""
+    found = _SIGN_UP.search(question)
     if found is None or ENROLMENT.search(question):
         return False
     clause = re.split(r"[,.;:?!]", question[: found.start()])[-1]
