@@ -23,7 +23,7 @@ from dataclasses import replace
 from codeqa.answer.context import AnswerContext
 from codeqa.answer.explanation.basehook import hook_candidates
 from codeqa.answer.explanation.candidate import CHUNK_EVIDENCE_LINES, Candidate
-from codeqa.answer.explanation.entry import entry_candidates, sign_in_handler
+from codeqa.answer.explanation.entry import entry_candidates, entry_topic, sign_in_handler
 from codeqa.answer.explanation.fileparts import (
     ALWAYS_SHOWN,
     retrieval_best,
@@ -169,9 +169,10 @@ def candidates(
     context: AnswerContext,
     base: Sequence[Hit],
     swaps: Sequence[tuple[Chunk, Chunk]] = (),
+    question: str = "",
 ) -> list[Candidate]:
     """The sources to choose from, best first (see the module docstring); ``swaps`` (``select_sources``) are
-    placed last (``fileparts.second_parts_in_place``)."""
+    placed last (``fileparts.second_parts_in_place``); the ``question``'s text tells a sign-up asked about."""
     file_rank = {path: n for n, path in enumerate(context.files)}
     held = context.held_pieces()  # a piece of a definition the pool joined is read in the joined chunk
     seen = {hit.chunk.id for hit in base} | held
@@ -193,7 +194,7 @@ def candidates(
         extra.sort(key=lambda c: (-c.mechanism, file_rank.get(c.chunk.path, len(file_rank))))
         found += extra[: EXTRA_MECHANISM + len(hooks)]
         found += _handlers(context, conventions, intents, found)
-    entry = entry_candidates(terms, context, conventions, intents, found)
+    entry = entry_candidates(terms, context, conventions, intents, found, question)
     found += [c for c in entry if all(c is not f for f in found)]
     found = [c for c in found if c.chunk.id not in held]
     for candidate in found:
@@ -214,8 +215,10 @@ def candidates(
     order = {id(c): n for n, c in enumerate(found)}
     ranked = sorted(found, key=lambda c: (-c.score, order[id(c)]))
     strong = [c for c in ranked if c.mechanism >= LEAD_MECHANISM and not answers_poorly(c.chunk)][:MECHANISM_FIRST]
-    lead = sign_in_handler([c for c in ranked if any(c is e for e in entry)], context)
-    if lead is not None:  # the code the sign-in URL is routed to opens a question about signing in
+    topic = entry_topic(terms, intents, question)
+    entered = [c for c in ranked if any(c is e for e in entry)]
+    lead = sign_in_handler(entered, context, topic) if topic is not None else None
+    if lead is not None:  # the code the sign-in (sign-up) URL is routed to opens a question about signing in (up)
         strong = [lead, *(c for c in strong if c is not lead)]
     # the mechanism, where the framework's constructs show one, opens the answer and is shown first
     ordered = [*strong, *(c for c in ranked if c not in strong)]

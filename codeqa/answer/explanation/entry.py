@@ -22,6 +22,7 @@ from codeqa.answer.explanation.candidate import Candidate
 from codeqa.answer.explanation.keylines import Terms
 from codeqa.answer.explanation.mechanism import matches_in
 from codeqa.frameworks.conventions import Convention
+from codeqa.frameworks.intent import SIGNUP, signing_up_asked
 from codeqa.records import Chunk, Hit
 from codeqa.symbols import IDENTIFIER, qualified_names
 
@@ -63,26 +64,90 @@ MAX_ENTRY_ROWS = 6
 MAX_READ = 60  # chunks of the entry's files read for the entry's code
 MAX_BROUGHT = 8  # of which at most this many are brought in as candidates
 SKIP_LAYERS = ("test", "docs", "migration")
+# the sign-up URL: /register, /signup, /sign_up, /join (a team's invitation), and Fortify's registerView
+SIGN_UP_WORDS = ("register", "signup", "sign_up", "sign-up", "join")
+_UP_WORD = "(?:" + "|".join(re.escape(w) for w in SIGN_UP_WORDS) + ")"
+PLAIN_SIGN_UP = re.compile(r"(?i)regist|sign[-_]?up")
+_PARAMS = r"(?:/(?::\w+|<[^<>'\"`]+>|\{[^{}'\"`]+\}))*"  # path parameters after it: join/:join_code, register/<token>
 
 
-def _sign_in_lines(chunk: Chunk) -> list[tuple[int, str]]:
-    """(file line, text) of the lines of ``chunk`` that declare a route for signing in: a URL whose last segment signs
-    in (a path, with a slash, or any under a decorator or an annotation), a route named for signing in, Rails'
-    session resource."""
+@dataclass(frozen=True)
+class Topic:
+    """What an entry is the entry of: signing in (the login URL) or signing up (the registration URL)."""
+
+    name: str  # "sign-in", "sign-up": how the lead sentence names the URL
+    url: re.Pattern[str]  # a URL whose last segment is the topic's word
+    route_name: re.Pattern[str]  # a route named for it
+    registration: re.Pattern[str]  # a framework told in code which view handles it (Laravel Fortify)
+    resource: re.Pattern[str] | None  # Rails: the resource that is it
+    words: tuple[str, ...]  # rows mentioning these are read for route lines
+    plain: re.Pattern[str]  # a route line naming it plainly (the best tier)
+    named_for: re.Pattern[str]  # a method named for it
+    action: re.Pattern[str] | None = None  # a viewset method routed by its name (Django REST framework's actions)
+    rails_to: bool = False  # a Rails route's ``to: "users#create"`` names the action (sign-in: its session resource)
+
+
+SIGN_IN = Topic(
+    "sign-in", SIGN_IN_URL, SIGN_IN_NAME, SIGN_IN_REGISTRATION, SESSION_RESOURCE,
+    ("login", "signin", "authenticate", "session", "auth", "loginview", "authenticateusing"),
+    PLAIN_SIGN_IN, re.compile(r"(?i)(?:^|_)(?:log_?in|sign_?in|authenticate|logon)"),
+)  # fmt: skip
+SIGN_UP = Topic(
+    "sign-up",
+    re.compile(r"""(?i)['"`](?:[^'"`\s]*/)?(?:-/)?""" + _UP_WORD + _PARAMS + r"""/?\$?['"`]"""),
+    re.compile(r"""(?i)(?:name\s*[(=]\s*|as:\s*)(?:['"`](?:[\w\-]*[.:])?""" + _UP_WORD + r"""['"`]|:"""
+               + _UP_WORD + r"\b)"),  # ->name('register'), name='signup', Rails' as: :join
+    re.compile(r"(?<![\w$])(?:registerView|createUsersUsing)\s*\("),
+    None,
+    ("register", "signup", "sign_up", "join", "registerview", "createusersusing"),
+    PLAIN_SIGN_UP, re.compile(r"(?i)(?:^|_)(?:regist|sign_?up|join)"),
+    re.compile(r"^\s*(?:async\s+)?def\s+(?:register|signup|sign_up|join)\s*\("),
+    rails_to=True,
+)  # fmt: skip
+RAILS_TO = re.compile(r"""\bto:\s*["'](?P<controller>[\w/]+)#(?P<action>\w+)["']""")  # Rails: "users#create"
+# a viewset's action: REST framework routes ``/auth/register`` to the method under it by the method's name
+VIEWSET_ACTION = re.compile(r"^\s*@(?:list_route|detail_route|action)\b")
+
+
+def _sign_in_lines(chunk: Chunk, topic: Topic = SIGN_IN) -> list[tuple[int, str]]:
+    """(file line, text) of the lines of ``chunk`` that declare a route for signing in (or the ``topic``'s): a URL
+    whose last segment signs in (a path, with a slash, or any under a decorator or an annotation), a route named for
+    signing in, Rails' session resource."""
     lines = []
+    action = False  # a viewset action's decorator is above the code line read
     for number, line in enumerate(chunk.text.splitlines(), start=chunk.start_line):
         stripped = line.strip()
         if not stripped or stripped.startswith(("#", "//", "*", "/*", "--", "<")):
             continue
+        if action and topic.action is not None and topic.action.match(line):
+            lines.append((number, stripped))  # the method the action routes to: its definition line names it
+        action = bool(VIEWSET_ACTION.match(line)) or (action and stripped.startswith("@"))
         declared = ROUTE.search(stripped)
-        url = SIGN_IN_URL.match(stripped, declared.end() - 1) if declared else None
+        url = topic.url.match(stripped, declared.end() - 1) if declared else None
         # a URL that is a path, or under a decorator or an annotation, or given to a router's method (register)
         routed = bool(declared and url and ("/" in url.group(0) or DECORATOR.match(stripped)
                                             or stripped[: declared.start()].endswith(".")))  # fmt: skip
-        named = bool(declared and SIGN_IN_NAME.search(stripped))
-        if routed or named or SIGN_IN_REGISTRATION.search(stripped) or SESSION_RESOURCE.search(line):
+        named = bool(declared and topic.route_name.search(stripped))
+        resource = topic.resource is not None and topic.resource.search(line)
+        if routed or named or topic.registration.search(stripped) or resource:
             lines.append((number, stripped))
     return lines
+
+
+def _rails_action(context: AnswerContext, line: str) -> list[int]:
+    """Rows of the action a Rails route line names (``post "join/:join_code", to: "users#create"``): the method
+    defined in that controller's own file."""
+    found = RAILS_TO.search(line)
+    if found is None:
+        return []
+    table, controller = context.table, f"/{found.group('controller')}_controller.rb"
+    rows = context.definers.get(found.group("action").lower(), [])
+    return [r for r in rows if ("/" + table.paths[r]).endswith(controller) and table.layers[r] not in SKIP_LAYERS]
+
+
+def _acts(line: str, topic: Topic) -> bool:
+    """Whether ``line`` is the definition of a viewset action routed by its name (the code holding it handles it)."""
+    return topic.action is not None and bool(topic.action.match(line))
 
 
 def _handler_names(line: str) -> list[tuple[str, str]]:
@@ -137,28 +202,29 @@ class Route:
     rows: tuple[int, ...]
 
 
-def _routes(context: AnswerContext) -> list[Route]:
+def _routes(context: AnswerContext, topic: Topic = SIGN_IN) -> list[Route]:
     table = context.table
     rows: list[int] = []
-    for word in ("login", "signin", "authenticate", "session", "auth", "loginview", "authenticateusing"):
+    for word in topic.words:
         rows += [r for r in context.rows_mentioning(word)[:ROWS_READ] if r not in rows]
     rows = [r for r in rows if table.layers[r] not in SKIP_LAYERS]
     tiers: dict[int, list[int]] = {}
     routes: dict[int, list[Route]] = {}
     for chunk in context.chunks(rows):
-        for number, line in _sign_in_lines(chunk):
+        for number, line in _sign_in_lines(chunk, topic):
             handled = [
                 rows for qualifier, name in _handler_names(line) if (rows := _definers(context, qualifier, name))
             ]
             named = handled[-1] if handled else []  # the last handler named: Express lists its middleware first
-            if SIGN_IN_REGISTRATION.search(line) or (not named and DECORATOR.match(line)):
+            named = (_rails_action(context, line) if topic.rails_to else []) or named
+            if topic.registration.search(line) or _acts(line, topic) or (not named and DECORATOR.match(line)):
                 # a decorator or an annotation: the code under it handles the URL; a registration: it is the entry
                 row = context.row_of(chunk)
                 named = [row] if row is not None else []
-            entry = tiers.setdefault(_tier(line), [])
+            entry = tiers.setdefault(_tier(line, topic), [])
             entry += [r for r in named if r not in entry]
             if named:
-                routes.setdefault(_tier(line), []).append(Route(chunk.path, number, line, tuple(named)))
+                routes.setdefault(_tier(line, topic), []).append(Route(chunk.path, number, line, tuple(named)))
     # the plainest word names the sign-in: a /login route is it, /auth (an OAuth callback too) only when none is
     best = min((tier for tier, entry in tiers.items() if entry), default=None)
     if best is None:
@@ -168,41 +234,54 @@ def _routes(context: AnswerContext) -> list[Route]:
             if any(row in kept for row in r.rows)] or [Route("", 0, "", tuple(kept))]  # fmt: skip
 
 
-def _tier(line: str) -> int:
-    """How plainly a route line names signing in: /login (0) before /authenticate (2) before /auth (4); the route
-    that shows the form (GET) comes after the one that takes it."""
-    if PLAIN_SIGN_IN.search(line) or SIGN_IN_REGISTRATION.search(line) or SESSION_RESOURCE.search(line):
+def _tier(line: str, topic: Topic = SIGN_IN) -> int:
+    """How plainly a route line names signing in: /login (0) before /authenticate (2) before /auth (4); signing up:
+    /register, /signup (0) before /join (4); the route that shows the form (GET) comes after the one that takes it."""
+    resource = topic.resource is not None and topic.resource.search(line)
+    if topic.plain.search(line) or topic.registration.search(line) or resource:
         tier = 0
     else:
         tier = 2 if re.search(r"(?i)authenticate", line) else 4
     return tier + (1 if SHOWS_FORM.search(line) else 0)
 
 
-def sign_in_routes(context: AnswerContext) -> list[Route]:
-    """The lines that route the app's sign-in URL, with the rows of the code they route to (once per index)."""
-    return context.table.derived("sign-in entry", lambda: _routes(context))
+def sign_in_routes(context: AnswerContext, topic: Topic = SIGN_IN) -> list[Route]:
+    """The lines that route the app's sign-in URL (or the ``topic``'s), with the rows of the code they route to (once
+    per index)."""
+    return context.table.derived(f"{topic.name} entry", lambda: _routes(context, topic))
 
 
-def entry_rows(context: AnswerContext) -> list[int]:
-    """Rows of the code the app's sign-in URL is routed to."""
-    return list(dict.fromkeys(row for route in sign_in_routes(context) for row in route.rows))
+def entry_rows(context: AnswerContext, topic: Topic = SIGN_IN) -> list[int]:
+    """Rows of the code the app's sign-in URL (or the ``topic``'s) is routed to."""
+    return list(dict.fromkeys(row for route in sign_in_routes(context, topic) for row in route.rows))
 
 
-def route_hits(context: AnswerContext, leads: Sequence[Chunk], terms: Terms, intents: Sequence[str]) -> list[Hit]:
-    """The chunk holding the line that routes sign-in to the lead, as a source the opening cites (a question about
-    signing in as a whole only)."""
-    route = route_to(leads[0], context) if leads and about_signing_in(terms, intents) else None
+def route_hits(
+    context: AnswerContext, leads: Sequence[Chunk], terms: Terms, intents: Sequence[str], question: str = ""
+) -> list[Hit]:
+    """The chunk holding the line that routes sign-in (sign-up) to the lead, as a source the opening cites (a question
+    about signing in as a whole, or about signing up, only)."""
+    topic = entry_topic(terms, intents, question)
+    route = route_to(leads[0], context, topic) if leads and topic is not None else None
     rows = context.table.rows_by_path().get(route.path, []) if route is not None else []
     held = [c for c in context.chunks(rows) if route is not None and c.start_line <= route.line <= c.end_line]
     return [Hit(chunk, 0.0, chunk.id) for chunk in held[:1]]
 
 
-def route_to(chunk: Chunk, context: AnswerContext) -> Route | None:
-    """The line that routes the sign-in URL to ``chunk`` (the entry, or code inside it), if one does."""
-    for route in sign_in_routes(context):
+def route_to(chunk: Chunk, context: AnswerContext, topic: Topic = SIGN_IN) -> Route | None:
+    """The line that routes the sign-in URL (or the ``topic``'s) to ``chunk`` (the entry, or code inside it), if one
+    does."""
+    for route in sign_in_routes(context, topic):
         if route.path and is_entry(chunk, context, list(route.rows)):
             return route
     return None
+
+
+def routed(chunk: Chunk, context: AnswerContext, terms: Terms, intents: Sequence[str], question: str = "") -> bool:
+    """Whether the app routes the sign-in (sign-up) URL the question asks about to ``chunk``: the app's own route
+    line says what it is, though no construct and no line of its holds two of the question's words."""
+    topic = entry_topic(terms, intents, question)
+    return topic is not None and route_to(chunk, context, topic) is not None
 
 
 def _parts(qualified: str) -> list[str]:
@@ -236,18 +315,36 @@ def about_signing_in(terms: Terms, intents: Sequence[str]) -> bool:
     return all(word in AS_A_WHOLE or SIGN_IN_TOPIC.match(word) for word in terms.words)
 
 
+def about_signing_up(terms: Terms, intents: Sequence[str], question: str) -> bool:
+    """Whether a question asks about signing up itself: signing up its only topic (``intent.SIGNUP``: signing up for
+    a meeting is no sign-up, a setting that closes it is a setting) and not the time it sets ("after someone signs
+    up, how do they prove the address is theirs?" asks about the confirmation, ``intent.signing_up_asked``)."""
+    return tuple(intents) == (SIGNUP,) and bool(terms.words) and signing_up_asked(question)
+
+
+def entry_topic(terms: Terms, intents: Sequence[str], question: str = "") -> Topic | None:
+    """Whose entry opens the answer: the sign-in's for a question about signing in as a whole, the sign-up's for a
+    question about signing up (its text tells), none for any other."""
+    if about_signing_in(terms, intents):
+        return SIGN_IN
+    return SIGN_UP if about_signing_up(terms, intents, question) else None
+
+
 def entry_candidates(
     terms: Terms,
     context: AnswerContext,
     conventions: Sequence[Convention],
     intents: Sequence[str],
     found: Sequence[Candidate],
+    question: str = "",
 ) -> list[Candidate]:
-    """For a question about how signing in works (``about_signing_in``): the candidates that are the code the
-    sign-in URL is routed to — those among ``found``, else the entry's own code, brought in."""
-    if not about_signing_in(terms, intents):
+    """For a question about how signing in works (``about_signing_in``) or signing up (``about_signing_up``): the
+    candidates that are the code the sign-in (sign-up) URL is routed to — those among ``found``, else the entry's own
+    code, brought in."""
+    topic = entry_topic(terms, intents, question)
+    if topic is None:
         return []
-    rows = entry_rows(context)
+    rows = entry_rows(context, topic)
     if len({context.table.paths[r] for r in rows}) != 1:
         return []  # none, or sign-in routed to several files (one per outside provider): no one entry to open on
     among = [c for c in found if is_entry(c.chunk, context, rows)]
@@ -264,7 +361,6 @@ def entry_candidates(
 # the method of a class routed to that takes the sign-in form: DRF's and Rails' ``create``, a view's ``post``,
 # Laravel's ``store``, indico's ``_process``, a single-action ``__invoke``
 TAKES_THE_FORM = re.compile(r"(?i)_?(?:create|post|store|process(?:_post)?|__invoke|handle|form_valid)$")
-NAMED_FOR_SIGN_IN = re.compile(r"(?i)(?:^|_)(?:log_?in|sign_?in|authenticate|logon)")
 
 
 def _after_url(line: str) -> str:
@@ -273,14 +369,14 @@ def _after_url(line: str) -> str:
     return line[declared.end() :] if declared else ""
 
 
-def sign_in_handler(entered: Sequence[Candidate], context: AnswerContext) -> Candidate | None:
+def sign_in_handler(entered: Sequence[Candidate], context: AnswerContext, topic: Topic = SIGN_IN) -> Candidate | None:
     """Which of the entry's candidates (best first) opens the answer: the best one, unless it is the head of a class
     routed to (its permission and throttle classes), which is read method by method: the method the route line
     names, else one named for signing in, else the one that takes the sign-in form (``AuthViewSet.create``), the
     one holding more of the question's words first."""
     if not entered or entered[0].chunk.kind != "class":
         return entered[0] if entered else None
-    routed = " ".join(_after_url(route.text) for route in sign_in_routes(context))
+    routed = " ".join(_after_url(route.text) for route in sign_in_routes(context, topic))
 
     def tier(candidate: Candidate) -> int:
         first = candidate.chunk.symbol.split(",")[0]
@@ -289,7 +385,7 @@ def sign_in_handler(entered: Sequence[Candidate], context: AnswerContext) -> Can
             return 3
         if re.search(rf"(?<![\w$]){re.escape(method)}(?![\w$])", routed, re.IGNORECASE):
             return 0
-        return 1 if NAMED_FOR_SIGN_IN.search(method) else 2 if TAKES_THE_FORM.fullmatch(method) else 3
+        return 1 if topic.named_for.search(method) else 2 if TAKES_THE_FORM.fullmatch(method) else 3
 
     handlers = [c for c in entered if tier(c) < 3]
     return min(handlers, key=lambda c: (tier(c), -c.evidence)) if handlers else entered[0]

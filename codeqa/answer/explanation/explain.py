@@ -21,7 +21,7 @@ from codeqa.answer.explanation import choose
 from codeqa.answer.explanation.absence import Absence, errors_answered
 from codeqa.answer.explanation.claims import ClaimChecker, ClaimTally, consistent_chain
 from codeqa.answer.explanation.docprose import prose_only
-from codeqa.answer.explanation.entry import route_hits
+from codeqa.answer.explanation.entry import route_hits, routed
 from codeqa.answer.explanation.flow import Use, chains, role_of
 from codeqa.answer.explanation.fold import collapse, reading_order, split_open, weak_evidence
 from codeqa.answer.explanation.keylines import KeyLine, Terms, question_terms
@@ -249,7 +249,7 @@ def explain(
     terms, topics, conventions = question_terms(parsed), parsed.intents, frameworks(context)
     swaps: list[tuple[Chunk, Chunk]] = []  # second parts of the second and third files, placed once ordered
     chosen = choose.select_sources(terms, context, limit, max_files, swaps)
-    found = choose.candidates(terms, topics, conventions, context, chosen, swaps)
+    found = choose.candidates(terms, topics, conventions, context, chosen, swaps, question)
     found = [c for c in found if not prose_only(c.chunk, context)]  # a docstring's prose is no source
     kept, repeats = collapse(_steps(terms, found))
     for index, step in enumerate(kept):
@@ -259,12 +259,14 @@ def explain(
     imports, checker = _imports(context, [*opened, *folded]), ClaimChecker(context)
     edges, calls = _link(opened, checker, imports)
     strong = next((n for n, step in enumerate(opened) if step.score_mechanism < choose.LEAD_MECHANISM), len(opened))
-    ordered = [*(reading_order(opened, edges, calls, strong) if not weak_evidence(terms, opened) else opened), *folded]
+    # a loose match, unless the app routes the sign-in (sign-up) URL asked about to the lead
+    loose = weak_evidence(terms, opened) and not (opened and routed(opened[0].chunk, context, terms, topics, question))
+    ordered = [*(reading_order(opened, edges, calls, strong) if not loose else opened), *folded]
     for number, step in enumerate(ordered, start=1):  # numbering follows reading order
         step.rank = number
         step.calls, step.called_by = [], []
     ranked = [opened[0], *sorted(opened[1:], key=lambda s: (-s.score, s.rank))] if opened else []  # ``best_first``
-    chunks = [step.chunk for step in ranked] if not weak_evidence(terms, opened) else []  # a loose match: no flow
+    chunks = [step.chunk for step in ranked] if not loose else []  # a loose match: no flow
     found_walk, absence = walk_for(question, topics, context, checker, chunks)
     block = (1 + found_walk.steps + (found_walk.response is not None) if found_walk else 0) + (absence is not None)
     key_lines = KEY_LINES - block  # the steps take the place of key lines: the answer stays as long
@@ -286,7 +288,7 @@ def explain(
     extra += [Hit(r.chunk, 0.0, r.chunk.id) for step in ordered for r in step.related]
     extra += [Hit(v.chunk, 0.0, v.chunk.id) for step in ordered for v in step.values]
     extra += [Hit(chunk, 0.0, chunk.id) for chunk in (found_walk.chunks if found_walk else [])]  # the steps cite
-    extra += route_hits(context, [step.chunk for step in opened[:1]], terms, topics)  # the lead's sign-in route
+    extra += route_hits(context, [step.chunk for step in opened[:1]], terms, topics, question)  # the lead's route
     shown_ids = {step.chunk.id for step in ordered}
     unique = [hit for hit in {hit.chunk.id: hit for hit in extra}.values() if hit.chunk.id not in shown_ids]
     missing = missing_words(question, [step.chunk for step in ordered], context)

@@ -18,7 +18,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 
 from codeqa.answer.explanation.conclusion import placement, where_errors_go
-from codeqa.answer.explanation.entry import about_signing_in, route_to
+from codeqa.answer.explanation.entry import entry_topic, route_to, routed
 from codeqa.answer.explanation.explain import Explanation, Step
 from codeqa.answer.explanation.flow import SIGNATURE, code_part
 from codeqa.answer.explanation.fold import weak_evidence
@@ -172,13 +172,12 @@ def best_line(step: Step, terms: Terms) -> KeyLine | None:
 def _lead_sentence(explanation: Explanation, step: Step) -> Sentence:
     named_md, named_plain = _named(step)
     context = explanation.context
-    route = (
-        route_to(step.chunk, context) if context and about_signing_in(explanation.terms, explanation.intents) else None
-    )
-    if route is not None:  # the app's own line says it: its sign-in URL leads here
+    topic = entry_topic(explanation.terms, explanation.intents, explanation.question)
+    route = route_to(step.chunk, context, topic) if context and topic is not None else None
+    if route is not None and topic is not None:  # the app's own line says it: its sign-in (sign-up) URL leads here
         where = f"{route.path}:{route.line}"
-        said = f"is where the app routes its sign-in URL: {code_span(_quote(route.text))} ({code_span(where)})"
-        return Sentence(f"{named_md} {said}.", f"{named_plain} is where the app routes its sign-in URL: "
+        said = f"is where the app routes its {topic.name} URL: {code_span(_quote(route.text))} ({code_span(where)})"
+        return Sentence(f"{named_md} {said}.", f"{named_plain} is where the app routes its {topic.name} URL: "
                                                 f"{_quote(route.text)} ({where}).")  # fmt: skip
     verb = LAYER_VERBS[str(step.chunk.layer)] if shows_role(step.chunk, LAYER_VERBS) else "is the closest match found"
     line = best_line(step, explanation.terms)
@@ -244,8 +243,12 @@ def _value_sentence(explanation: Explanation) -> Sentence | None:
 
 
 def weak(explanation: Explanation) -> bool:
-    """No construct on any open source, and no line of the leading source holding two of the question's words."""
-    return weak_evidence(explanation.terms, explanation.best_first)
+    """No construct on any open source, and no line of the leading source holding two of the question's words (nor
+    a route line of the app's that sends the sign-in or sign-up URL asked about to it)."""
+    context, steps = explanation.context, explanation.best_first
+    entered = context is not None and bool(steps) and routed(steps[0].chunk, context, explanation.terms,
+                                                             explanation.intents, explanation.question)  # fmt: skip
+    return weak_evidence(explanation.terms, steps) and not entered
 
 
 def lead_sentences(explanation: Explanation) -> list[Sentence]:
