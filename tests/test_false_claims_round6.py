@@ -20,6 +20,7 @@ real lines that made it (bench/reads/realsize-whole-answers-round6-before.md).
 from __future__ import annotations
 
 from codeqa.answer.context import AnswerContext
+from codeqa.answer.explanation.callplace import from_clause
 from codeqa.answer.explanation.claims import ClaimChecker, _shadowed
 from codeqa.answer.explanation.explain import Step
 from codeqa.answer.explanation.extractive import VERBS, extractive_answer
@@ -27,7 +28,7 @@ from codeqa.answer.explanation.flow import Use
 from codeqa.answer.explanation.keylines import KeyLine, question_terms
 from codeqa.answer.explanation.lead import _speaks
 from codeqa.answer.explanation.outline import display_name
-from codeqa.answer.explanation.placing import from_clause, quoted_name
+from codeqa.answer.explanation.placing import quoted_name
 from codeqa.answer.explanation.roles_said import role_phrase
 from codeqa.frameworks.conventions import load_all
 from codeqa.frameworks.intent import intents

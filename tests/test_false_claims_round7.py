@@ -22,12 +22,12 @@ small apps), each class on the few real lines that made it (bench/reads/whole-an
 from __future__ import annotations
 
 from codeqa.answer.context import AnswerContext
+from codeqa.answer.explanation.callplace import from_clause, placed_caller
 from codeqa.answer.explanation.claims import ClaimChecker
 from codeqa.answer.explanation.flow import Use
 from codeqa.answer.explanation.keylines import KeyLine
 from codeqa.answer.explanation.linenames import holder_at, name_at
 from codeqa.answer.explanation.mechanism import matches_in
-from codeqa.answer.explanation.placing import from_clause, placed_caller
 from codeqa.answer.explanation.values import values_read
 from codeqa.frameworks.conventions import load_all
 from codeqa.frameworks.intent import intents

@@ -19,14 +19,14 @@ each class on the few real lines that made it (bench/reads/whole-answers-round8-
 from __future__ import annotations
 
 from codeqa.answer.context import AnswerContext
+from codeqa.answer.explanation.callplace import from_clause, unplaced
 from codeqa.answer.explanation.claims import ClaimChecker
 from codeqa.answer.explanation.endings import outcome_of
 from codeqa.answer.explanation.explain import Step
 from codeqa.answer.explanation.flow import Use
 from codeqa.answer.explanation.keylines import KeyLine, question_terms
-from codeqa.answer.explanation.lead import best_line
 from codeqa.answer.explanation.mechanism import matches_in
-from codeqa.answer.explanation.placing import from_clause, unplaced
+from codeqa.answer.explanation.quoted_line import best_line
 from codeqa.answer.explanation.walk import walk
 from codeqa.frameworks.conventions import load_all
 from codeqa.frameworks.intent import intents

@@ -2,7 +2,9 @@
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+import math
+from collections.abc import Sequence
+from dataclasses import dataclass, replace
 
 from codeqa.answer.explanation.mechanism import Match, mechanism_score
 from codeqa.records import Chunk, Hit
@@ -27,3 +29,18 @@ class Candidate:
     @property
     def mechanism(self) -> float:
         return mechanism_score(self.matches) + self.credit
+
+
+def discount_repeats(found: Sequence[Candidate]) -> None:
+    """A construct said in many files (``before_action :authenticate_user!`` in every controller) is a use of the
+    mechanism, not the mechanism: each match weighs 1/sqrt(files saying the same - 1) — the place that sets it
+    up, said once or twice, keeps its weight."""
+    files: dict[str, set[str]] = {}
+    for candidate in found:
+        for match in candidate.matches:
+            files.setdefault(match.phrase, set()).add(candidate.chunk.path)
+    for candidate in found:
+        candidate.matches = [
+            replace(match, weight=match.weight / math.sqrt(max(1, len(files[match.phrase]) - 1)))
+            for match in candidate.matches
+        ]  # said in two places (the setting and its use) is no repeat; from three on it is

@@ -16,13 +16,11 @@
 
 from __future__ import annotations
 
-import math
 from collections.abc import Sequence
-from dataclasses import replace
 
 from codeqa.answer.context import AnswerContext
 from codeqa.answer.explanation.basehook import hook_candidates
-from codeqa.answer.explanation.candidate import CHUNK_EVIDENCE_LINES, Candidate
+from codeqa.answer.explanation.candidate import CHUNK_EVIDENCE_LINES, Candidate, discount_repeats
 from codeqa.answer.explanation.entry import entry_candidates, entry_topic, sign_in_handler
 from codeqa.answer.explanation.fileparts import (
     ALWAYS_SHOWN,
@@ -201,7 +199,7 @@ def candidates(
         texts = context.part_texts(candidate.chunk)
         candidate.evidence = max(evidence(terms, text, top=CHUNK_EVIDENCE_LINES) for text in texts)
         candidate.file_rank = file_rank.get(candidate.chunk.path, len(file_rank))
-    _discount_repeats(found)
+    discount_repeats(found)
     top_evidence = max((c.evidence for c in found), default=0.0) or 1.0
     scale = max(MECHANISM_SCALE, max((c.mechanism for c in found), default=0.0))
 
@@ -233,21 +231,6 @@ def candidates(
         part.score = score_of(part)
         second.append((weakest, part))
     return second_parts_in_place(followed, second)
-
-
-def _discount_repeats(found: Sequence[Candidate]) -> None:
-    """A construct said in many files (``before_action :authenticate_user!`` in every controller) is a use of the
-    mechanism, not the mechanism: each match weighs 1/sqrt(files saying the same - 1) — the place that sets it
-    up, said once or twice, keeps its weight."""
-    files: dict[str, set[str]] = {}
-    for candidate in found:
-        for match in candidate.matches:
-            files.setdefault(match.phrase, set()).add(candidate.chunk.path)
-    for candidate in found:
-        candidate.matches = [
-            replace(match, weight=match.weight / math.sqrt(max(1, len(files[match.phrase]) - 1)))
-            for match in candidate.matches
-        ]  # said in two places (the setting and its use) is no repeat; from three on it is
 
 
 def source_lines(

@@ -19,91 +19,21 @@ from dataclasses import dataclass
 
 from codeqa.answer.context import AnswerContext
 from codeqa.answer.explanation.candidate import Candidate
+from codeqa.answer.explanation.entry_topics import SIGN_IN, Topic, entry_topic
 from codeqa.answer.explanation.keylines import Terms
 from codeqa.answer.explanation.mechanism import matches_in
+from codeqa.answer.explanation.route_lines import DECORATOR, ROUTE, handler_names
 from codeqa.frameworks.conventions import Convention
-from codeqa.frameworks.intent import SIGNUP, signing_up_asked
 from codeqa.records import Chunk, Hit
-from codeqa.symbols import IDENTIFIER, qualified_names
+from codeqa.symbols import qualified_names
 
-SIGN_IN_WORDS = ("login", "signin", "sign_in", "sign-in", "log-in", "log_in", "authenticate", "auth")
-_WORD = "(?:" + "|".join(re.escape(w) for w in SIGN_IN_WORDS) + ")"
-_URL = r"""['"`](?:[^'"`\s]*/)?(?:-/)?""" + _WORD + r"""/?\$?['"`]"""  # a URL whose last segment signs in
-_NAME = r"""['"`](?:[\w\-]*[.:])?""" + _WORD + r"""['"`]"""  # a route name that signs in: 'login', 'auth.login'
-# a route declared with a URL first: path('login/', …), add_url_rule('/login/', …), app.post('/login', …),
-# r.POST("/-/login", …), @Post('email/login'), @PostMapping(value = "/login"), get "/login", LoginController
-_DECLARED = (r"(?i)(?<![\w$])(?:path|re_path|url|route|add_url_rule|get|post|any|match|handle|handlefunc|register|"
-             r"\w*mapping)"
-             r"""(?:\s*\(\s*(?:value\s*=\s*|path\s*=\s*)?|\s+)[rRbBuUfF]?['"`]""")  # fmt: skip
-ROUTE = re.compile(_DECLARED)
-SIGN_IN_URL = re.compile(r"(?i)" + _URL)
-SIGN_IN_NAME = re.compile(r"""(?i)(?:name\s*[(=]\s*|as:\s*)""" + _NAME)  # ->name('auth.login'), name='login'
-# a framework told in code how users sign in (Laravel Fortify): the code that tells it is the entry
-SIGN_IN_REGISTRATION = re.compile(r"(?<![\w$])(?:loginView|authenticateUsing)\s*\(")
-SESSION_RESOURCE = re.compile(r"^\s*resources?\s+:sessions?\b")  # Rails: the session resource is the sign-in
-DECORATOR = re.compile(r"@[\w.]+\s*\(")  # @Post('login'), @PostMapping("/login"), @auth.route("/login")
-STRING = re.compile(r"""(['"`])(?:\\.|(?!\1).)*\1""")
-# names on a route line that are the framework's plumbing, not the handler
-PLUMBING = frozenset(
-    {
-        "as_view", "name", "methods", "method", "view", "views", "path", "re_path", "url", "route", "router",
-        "get", "post", "put", "patch", "delete", "any", "match", "class", "app", "self", "this", "add_url_rule",
-        "include", "uses", "middleware", "to", "as", "function", "async", "return", "new", "req", "res", "null",
-        "none", "true", "false", "show", "create", "index", "value",
-    }
-)  # fmt: skip
-# the stemmed words of a question about signing in as a whole, besides the words of signing in
-AS_A_WHOLE = frozenset({"flow", "system", "through", "user", "work", "process", "happen", "overal", "whole", "app",
-                        "applic", "end", "step", "path"})  # fmt: skip
-SIGN_IN_TOPIC = re.compile(r"auth(?!ori[sz])|log(?:in|on)?$|sign(?:in|on)?$|session|credenti|password")
 SHOWS_FORM = re.compile(r"""(?i)(?<![\w$])get(?:mapping)?\s*\(?\s*['"`]""")  # app.get('/login', …), @GetMapping
-PLAIN_SIGN_IN = re.compile(r"(?i)log[-_]?in|sign[-_]?in")
 ROWS_READ = 400  # rows mentioning a sign-in word, read for route lines (best BM25 first)
 MAX_DEFINERS = 3  # a handler name defined in more places than this is too common to be the entry
 MAX_ENTRY_ROWS = 6
 MAX_READ = 60  # chunks of the entry's files read for the entry's code
 MAX_BROUGHT = 8  # of which at most this many are brought in as candidates
 SKIP_LAYERS = ("test", "docs", "migration")
-# the sign-up URL: /register, /signup, /sign_up, /join (a team's invitation), and Fortify's registerView
-SIGN_UP_WORDS = ("register", "signup", "sign_up", "sign-up", "join")
-_UP_WORD = "(?:" + "|".join(re.escape(w) for w in SIGN_UP_WORDS) + ")"
-PLAIN_SIGN_UP = re.compile(r"(?i)regist|sign[-_]?up")
-_PARAMS = r"(?:/(?::\w+|<[^<>'\"`]+>|\{[^{}'\"`]+\}))*"  # path parameters after it: join/:join_code, register/<token>
-
-
-@dataclass(frozen=True)
-class Topic:
-    """What an entry is the entry of: signing in (the login URL) or signing up (the registration URL)."""
-
-    name: str  # "sign-in", "sign-up": how the lead sentence names the URL
-    url: re.Pattern[str]  # a URL whose last segment is the topic's word
-    route_name: re.Pattern[str]  # a route named for it
-    registration: re.Pattern[str]  # a framework told in code which view handles it (Laravel Fortify)
-    resource: re.Pattern[str] | None  # Rails: the resource that is it
-    words: tuple[str, ...]  # rows mentioning these are read for route lines
-    plain: re.Pattern[str]  # a route line naming it plainly (the best tier)
-    named_for: re.Pattern[str]  # a method named for it
-    action: re.Pattern[str] | None = None  # a viewset method routed by its name (Django REST framework's actions)
-    rails_to: bool = False  # a Rails route's ``to: "users#create"`` names the action (sign-in: its session resource)
-
-
-SIGN_IN = Topic(
-    "sign-in", SIGN_IN_URL, SIGN_IN_NAME, SIGN_IN_REGISTRATION, SESSION_RESOURCE,
-    ("login", "signin", "authenticate", "session", "auth", "loginview", "authenticateusing"),
-    PLAIN_SIGN_IN, re.compile(r"(?i)(?:^|_)(?:log_?in|sign_?in|authenticate|logon)"),
-)  # fmt: skip
-SIGN_UP = Topic(
-    "sign-up",
-    re.compile(r"""(?i)['"`](?:[^'"`\s]*/)?(?:-/)?""" + _UP_WORD + _PARAMS + r"""/?\$?['"`]"""),
-    re.compile(r"""(?i)(?:name\s*[(=]\s*|as:\s*)(?:['"`](?:[\w\-]*[.:])?""" + _UP_WORD + r"""['"`]|:"""
-               + _UP_WORD + r"\b)"),  # ->name('register'), name='signup', Rails' as: :join
-    re.compile(r"(?<![\w$])(?:registerView|createUsersUsing)\s*\("),
-    None,
-    ("register", "signup", "sign_up", "join", "registerview", "createusersusing"),
-    PLAIN_SIGN_UP, re.compile(r"(?i)(?:^|_)(?:regist|sign_?up|join)"),
-    re.compile(r"^\s*(?:async\s+)?def\s+(?:register|signup|sign_up|join)\s*\("),
-    rails_to=True,
-)  # fmt: skip
 RAILS_TO = re.compile(r"""\bto:\s*["'](?P<controller>[\w/]+)#(?P<action>\w+)["']""")  # Rails: "users#create"
 # a viewset's action: REST framework routes ``/auth/register`` to the method under it by the method's name
 VIEWSET_ACTION = re.compile(r"^\s*@(?:list_route|detail_route|action)\b")
@@ -150,29 +80,6 @@ def _acts(line: str, topic: Topic) -> bool:
     return topic.action is not None and bool(topic.action.match(line))
 
 
-def _handler_names(line: str) -> list[tuple[str, str]]:
-    """(qualifier, name) of the identifiers a route line names after its URL, outside strings and not called (a
-    call makes the handler: ``views.LoginView.as_view()`` → ``LoginView``; ``[AuthController::class, 'login']`` →
-    ``AuthController``; ``userController.postLogin`` → ``postLogin`` in ``userController``); Rails' ``resource
-    :session`` names the sessions controller."""
-    if SESSION_RESOURCE.search(line):
-        return [("", "SessionsController")]
-    declared = ROUTE.search(line)
-    rest = STRING.sub(" ", line[declared.end() - 1 :] if declared else line)
-    named = []
-    previous, previous_end = "", -1
-    for found in IDENTIFIER.finditer(rest):
-        name = found.group(0)
-        joined = re.fullmatch(r"\s*(?:\.|::|->)\s*", rest[previous_end : found.start()]) if previous else None
-        qualifier = previous if joined else ""
-        previous, previous_end = name, found.end()
-        called = re.match(r"\s*\(", rest[found.end() :]) is not None
-        if name.lower() in PLUMBING or len(name) <= 2 or called or rest[: found.start()].rstrip().endswith(":"):
-            continue
-        named.append((qualifier, name))
-    return named
-
-
 def _definers(context: AnswerContext, qualifier: str, name: str) -> list[int]:
     """Rows defining ``name``: the ones in a file named like its qualifier (``views.login`` → ``…/views.py``,
     ``userController.postLogin`` → ``controllers/user.js``) when there are such, else all of them if they are few."""
@@ -212,9 +119,7 @@ def _routes(context: AnswerContext, topic: Topic = SIGN_IN) -> list[Route]:
     routes: dict[int, list[Route]] = {}
     for chunk in context.chunks(rows):
         for number, line in _sign_in_lines(chunk, topic):
-            handled = [
-                rows for qualifier, name in _handler_names(line) if (rows := _definers(context, qualifier, name))
-            ]
+            handled = [rows for qualifier, name in handler_names(line) if (rows := _definers(context, qualifier, name))]
             named = handled[-1] if handled else []  # the last handler named: Express lists its middleware first
             named = (_rails_action(context, line) if topic.rails_to else []) or named
             if topic.registration.search(line) or _acts(line, topic) or (not named and DECORATOR.match(line)):
@@ -303,31 +208,6 @@ def is_entry(chunk: Chunk, context: AnswerContext, rows: Sequence[int]) -> bool:
         if parts and any(parts[: len(entry)] == entry for entry in exact):  # the definition or one inside it
             return True
     return False
-
-
-def about_signing_in(terms: Terms, intents: Sequence[str]) -> bool:
-    """Whether a question asks how signing in works as a whole ("how does user authentication flow through the
-    system?"): signing in its leading topic, and each of its words a word of signing in or of a whole. A question
-    that names a way (a proxy's header, a token on each API call, an outside account, an audio request) is
-    answered by the code its words find, not by the login page."""
-    if not intents or intents[0] != "auth" or not terms.words:
-        return False
-    return all(word in AS_A_WHOLE or SIGN_IN_TOPIC.match(word) for word in terms.words)
-
-
-def about_signing_up(terms: Terms, intents: Sequence[str], question: str) -> bool:
-    """Whether a question asks about signing up itself: signing up its only topic (``intent.SIGNUP``: signing up for
-    a meeting is no sign-up, a setting that closes it is a setting) and not the time it sets ("after someone signs
-    up, how do they prove the address is theirs?" asks about the confirmation, ``intent.signing_up_asked``)."""
-    return tuple(intents) == (SIGNUP,) and bool(terms.words) and signing_up_asked(question)
-
-
-def entry_topic(terms: Terms, intents: Sequence[str], question: str = "") -> Topic | None:
-    """Whose entry opens the answer: the sign-in's for a question about signing in as a whole, the sign-up's for a
-    question about signing up (its text tells), none for any other."""
-    if about_signing_in(terms, intents):
-        return SIGN_IN
-    return SIGN_UP if about_signing_up(terms, intents, question) else None
 
 
 def entry_candidates(

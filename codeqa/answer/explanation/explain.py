@@ -26,6 +26,7 @@ from codeqa.answer.explanation.flow import Use, chains, role_of
 from codeqa.answer.explanation.fold import collapse, reading_order, split_open, weak_evidence
 from codeqa.answer.explanation.keylines import KeyLine, Terms, question_terms
 from codeqa.answer.explanation.mechanism import Match, evidence, frameworks
+from codeqa.answer.explanation.missing import missing_words
 from codeqa.answer.explanation.outline import summary
 from codeqa.answer.explanation.values import Value, values_read
 from codeqa.answer.explanation.walk import Walk, walk_for
@@ -34,8 +35,6 @@ from codeqa.chunk.tags import text_of
 from codeqa.frameworks.evidence import Evidence
 from codeqa.records import Chunk, Hit
 from codeqa.retrieve.question import Question
-from codeqa.symbols import IDENTIFIER
-from codeqa.tokens import code_tokens
 
 MAX_FILES = 6
 KEY_LINES = 38  # key lines shown across the open sources (the answer stays within 60 lines)
@@ -50,15 +49,6 @@ RELATED_CANDIDATES = 6
 MAX_RELATED = 6
 VALUES_FOR = 3  # the best sources show the values their key lines read
 HIDDEN = "# (line not shown: it may contain instructions aimed at an AI assistant; read the code itself)"
-FILLER = frozenset(
-    """work works working happen happens happening handle handled handles done code codebase app application way
-    thing things part parts use used uses using get gets make made add added would like need needs one also after
-    before first new go goes find see look someone somebody people each every kind sure mean actual actually
-    exactly anything something everything place places where which who whom whose calls call called too many
-    much several some any all more most less few lots lot really through throughout via across system systems flow
-    flows process processes overall mechanism whole step steps
-    """.split()  # noqa: SIM905
-)
 
 
 @dataclass(frozen=True)
@@ -137,26 +127,6 @@ class Explanation:
 def _shown(lines: list[KeyLine]) -> list[KeyLine]:
     """Key lines as shown: a line that talks to an AI assistant is replaced by a note (it is data, not advice)."""
     return [KeyLine(line.line, HIDDEN) if instruction_like(line.text) else line for line in lines]
-
-
-def missing_words(question: str, chunks: Sequence[Chunk], context: AnswerContext | None = None) -> list[str]:
-    """Words of the question (not filler) that appear in none of ``chunks`` — nor anywhere in the index, when
-    ``context`` is given (a part the question names that really has no match) — as the question spells them."""
-    seen = set()
-    for chunk in chunks:
-        seen.update(code_tokens(chunk.text))
-        seen.update(code_tokens(chunk.path))
-    missing: list[str] = []
-    for word in IDENTIFIER.findall(question):
-        tokens = [t for t in code_tokens(word) if t not in FILLER and len(t) > 2]
-        if word.lower() in FILLER or not tokens:
-            continue
-        found = any(t in seen or any(s.startswith(t) or t.startswith(s) for s in seen if len(s) >= 4) for t in tokens)
-        if found or word.lower() in (m.lower() for m in missing):
-            continue
-        if context is None or not any(context.rows_mentioning(token) for token in tokens):
-            missing.append(word)
-    return missing
 
 
 def _related(

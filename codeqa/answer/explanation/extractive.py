@@ -14,20 +14,14 @@ from __future__ import annotations
 from codeqa.answer.context import AnswerContext
 from codeqa.answer.explanation.absence import absence_sentence
 from codeqa.answer.explanation.callees import CalleeOutcome, callee_outcomes, shown_lines
+from codeqa.answer.explanation.callplace import for_clause, from_clause, placed_caller, unplaced
 from codeqa.answer.explanation.callsites import CallSite, call_sites
 from codeqa.answer.explanation.explain import Explanation, Step, explain
 from codeqa.answer.explanation.flow import ROLE_TITLES, Use
 from codeqa.answer.explanation.keylines import KeyLine
 from codeqa.answer.explanation.lead import lead_sentences
 from codeqa.answer.explanation.outline import continues_definition, display_name, is_class_piece
-from codeqa.answer.explanation.placing import (
-    for_clause,
-    from_clause,
-    lines_holder,
-    placed_caller,
-    quoted_name,
-    unplaced,
-)
+from codeqa.answer.explanation.placing import lines_holder, quoted_name
 from codeqa.answer.explanation.roles_said import KIND_PHRASES, role_phrase
 from codeqa.answer.explanation.walktext import response_sentence, walk_steps
 from codeqa.answer.rendering.injection import FLAG, describe, instruction_like

@@ -20,15 +20,15 @@ from dataclasses import dataclass
 from codeqa.answer.explanation.conclusion import placement, where_errors_go
 from codeqa.answer.explanation.entry import entry_topic, route_to, routed
 from codeqa.answer.explanation.explain import Explanation, Step
-from codeqa.answer.explanation.flow import SIGNATURE, code_part
 from codeqa.answer.explanation.fold import weak_evidence
 from codeqa.answer.explanation.holders import holders_named, registered
-from codeqa.answer.explanation.keylines import COMMENT, KeyLine, Terms, evidence, term_score
+from codeqa.answer.explanation.keylines import COMMENT, KeyLine, Terms, evidence
 from codeqa.answer.explanation.linenames import holder_at, name_at
 from codeqa.answer.explanation.mechanism import Match
-from codeqa.answer.explanation.outcomes import METHOD_SIGNATURE, closed, outcome_lines, outcome_said_of, quotable
+from codeqa.answer.explanation.outcomes import closed, outcome_lines, outcome_said_of
 from codeqa.answer.explanation.outline import display_name
 from codeqa.answer.explanation.phrasing import said_of
+from codeqa.answer.explanation.quoted_line import best_line
 from codeqa.answer.explanation.roles_said import shows_role
 from codeqa.answer.explanation.values import amount_read, reading_line, value_said
 from codeqa.answer.rendering.injection import instruction_like
@@ -136,37 +136,6 @@ def _mechanism_sentence(explanation: Explanation, chosen: Sequence[tuple[Step, l
         parts_md.append(f"{named_md} {said}")
         parts_plain.append(f"{named_plain} {said.replace('`', '')}")
     return Sentence("; ".join(parts_md) + ".", "; ".join(parts_plain) + ".")
-
-
-HEAD_QUOTED = re.compile(
-    r"^\s*[\w.$]+\s*=\s*(?:async\s+)?(?:function\b|\([^)]*\)\s*=>|\w+\s*=>)"
-)  # `x.f = async (…) =>`
-
-
-def _head_only(text: str) -> bool:
-    """A definition's head (``public static function canUploadFile(Account $account): bool``, ``postsAPI.getReplies =
-    async (caller, { pid }) => {``): it names the code, it shows nothing the code does."""
-    code = code_part(text)
-    return bool(SIGNATURE.match(code) or METHOD_SIGNATURE.match(code) or HEAD_QUOTED.match(code))
-
-
-GO_RECEIVER = re.compile(r"^\s*func\s*\([^)]*\)\s*")
-
-
-def _name_part(head: str) -> str:
-    """A definition head up to its parameters (a Go method's receiver left out): the words its name holds."""
-    return GO_RECEIVER.sub("func ", head).split("(", 1)[0]
-
-
-def best_line(step: Step, terms: Terms) -> KeyLine | None:
-    """The shown line the opening quotes: the one with most of the question's words; of as many, a line that does
-    something before a definition's head (round 8: "`canUploadFile` is the closest match found: `public static
-    function canUploadFile(Account $account): bool`" told a newcomer nothing the code does), unless the head's own
-    name, without its parameters, holds as many (``isFileModified`` says more than a podcast guard)."""
-    scored = [(term_score(terms, line.text), -n, line) for n, line in enumerate(step.lines) if quotable(line.text)]
-    named = [term_score(terms, _name_part(item[2].text)) for item in scored if _head_only(item[2].text)]
-    doing = [item for item in scored if item[0] > max(named or [0]) and not _head_only(item[2].text)]
-    return max(doing or scored, key=lambda item: item[:2])[2] if scored else None
 
 
 def _lead_sentence(explanation: Explanation, step: Step) -> Sentence:

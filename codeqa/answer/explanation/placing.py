@@ -1,111 +1,16 @@
-"""Which definition of a chunk a relation or a quoted line is said of.
-
-A chunk is named after its first definition (``createToken (+4)``), and the call a sentence reports may be made by
-another of them, or by code outside them all. A checked claim knows its caller; a link found by name (a language with
-no resolver) is placed by the lines around it, and left unplaced when they do not show it.
+"""Which definition of a chunk its quoted lines are said of (``quoted_name``, ``lines_holder``); which one a relation
+is said of is ``callplace``'s.
 """
 
 from __future__ import annotations
 
 import re
 
-from codeqa.answer.explanation.byname import CONSTRUCTORS
+from codeqa.answer.explanation.callplace import others, placed, several
 from codeqa.answer.explanation.claims import _module_level
 from codeqa.answer.explanation.explain import Step
-from codeqa.answer.explanation.flow import Use
-from codeqa.answer.explanation.linenames import FUNCTION_HEAD, _head, holder_at
 from codeqa.answer.explanation.outline import display_name
-from codeqa.answer.rendering.render import code_span
-from codeqa.records import Chunk
 from codeqa.symbols import qualified_names, short_name
-
-
-def _several(chunk: Chunk) -> bool:
-    """A chunk of several definitions, named after its first (``createToken (+4)``)."""
-    return " (+" in display_name(chunk)
-
-
-def _file_named(chunk: Chunk) -> bool:
-    """A chunk named after its file (``membership.js``), whose lines may still hold functions (a module wrapper's
-    ``Groups.isMember = async function …``)."""
-    return display_name(chunk) == chunk.path.rsplit("/", 1)[-1]
-
-
-def _others(chunk: Chunk) -> bool:
-    """A chunk named after one definition that holds code of others above it (``publishLocalAnalytics``, lines 1-76
-    of ``analytics.js``, holds ``Analytics.init`` and ``Analytics.writeLocalData`` before its own ``function
-    publishLocalAnalytics() {`` at 71): a line of it is not said of the name without placing it."""
-    if not chunk.symbol or _several(chunk) or _file_named(chunk):
-        return False
-    lines = chunk.text.split("\n")
-    top = min((len(line) - len(line.lstrip()) for line in lines if line.strip()), default=0)
-    own = short_name(display_name(chunk).split(" (+", 1)[0])
-    for line in lines:  # a definition opened at the chunk's outermost level that is not its own
-        head = _head(line, chunk.language) if len(line) - len(line.lstrip()) == top else None
-        if head is not None and short_name(head[2]) != own:
-            return True
-    return False
-
-
-def placed_caller(use: Use, chunk: Chunk) -> str:
-    """The definition of a chunk named after its file that makes call ``use`` (a link found by name): the one its
-    lines show holding the call (``User.isReadyToPost`` in ``posts.js``), else ""."""
-    return "" if use.caller or not _file_named(chunk) else _placed(chunk, use.line)
-
-
-def from_clause(use: Use, own: str, chunk: Chunk) -> str:
-    """A call made by another definition than the one the sentence names: which one. A checked claim knows it; a
-    link found by name (no resolver for the language) in a chunk of several definitions is placed by its line
-    (``User.request_impersonation_for (+4)``: ``verify_otp?``, not ``request_impersonation_for``, calls
-    ``verify_backup_code?``)."""
-    caller = use.caller or (_placed(chunk, use.line) if _several(chunk) or _file_named(chunk) or _others(chunk) else "")
-    return f" from {code_span(caller)}" if caller and short_name(caller) != short_name(own) else ""
-
-
-def unplaced(use: Use, chunk: Chunk) -> bool:
-    """A call found by name in a chunk named after one definition that holds others (``_others``), on a line no
-    definition is seen to hold: saying the named one makes it would be false, so it is not said."""
-    return not use.caller and _others(chunk) and not _placed(chunk, use.line)
-
-
-_CLOSER = re.compile(r"^\s*(?:[}\])]|end\b)")
-
-
-def _placed(chunk: Chunk, line: int) -> str:
-    """The definition holding file line ``line`` of ``chunk`` where its lines show it: the nearest line above that
-    opens a block around it is that definition's head (not a top-level ``self.addEventListener(…, (event) => {``
-    below a closed ``async function updateBadgeCount``), else ""."""
-    holder = holder_at(chunk, line)
-    lines = chunk.text.split("\n")
-    offset = line - chunk.start_line
-    if not holder or not 0 <= offset < len(lines):
-        return ""
-    name = re.escape(short_name(holder))
-    if FUNCTION_HEAD.match(lines[offset]) and re.search(rf"(?<![\w$]){name}(?![\w$?!])", lines[offset]):
-        return holder  # the line opens it: `def add_handlers(app):`
-    indent = len(lines[offset]) - len(lines[offset].lstrip())
-    for text in reversed(lines[:offset]):
-        depth = len(text) - len(text.lstrip())
-        if not text.strip() or depth >= indent:
-            continue
-        if _CLOSER.match(text):
-            return ""  # a block closed at a lesser depth: the line is not inside it
-        if re.search(rf"(?<![\w$]){name}(?![\w$?!])", text):
-            return holder
-        if depth == 0:
-            return ""  # a top-level statement that is not the definition holds it
-        indent = depth
-    return ""
-
-
-def for_clause(use: Use, own: str, chunk: Chunk) -> str:
-    """A call to another definition of the chunk than the one the sentence names: which one. A link found by name
-    names the definition it reached (``createToken (+4)`` is called by the login route for ``createSecureToken``)."""
-    if use.caller or _several(chunk):
-        owner, _, method = use.name.rpartition(".")
-        called = owner if method in CONSTRUCTORS and owner else use.name  # `Transfer.new` builds the class itself
-        return f" for {code_span(use.name)}" if short_name(called) != short_name(own) else ""
-    return ""
 
 
 def quoted_name(step: Step) -> str:
@@ -135,9 +40,9 @@ def lines_holder(step: Step) -> str:
     """The definition its shown lines all lie in, when the chunk holds several and that is not the one it is named
     after (``extend_url_map (+1)`` shown on lines of ``add_handlers``); else ""."""
     chunk = step.chunk
-    if not step.lines or not (_several(chunk) or _others(chunk)):
+    if not step.lines or not (several(chunk) or others(chunk)):
         return ""
-    holders = {_placed(chunk, line.line) for line in step.lines}
+    holders = {placed(chunk, line.line) for line in step.lines}
     holder = holders.pop() if len(holders) == 1 else ""
     first = display_name(chunk).split(" (+", 1)[0]
     other = short_name(holder) != short_name(first) or ("." in holder and holder != first)  # or a namesake's

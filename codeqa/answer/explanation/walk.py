@@ -27,6 +27,7 @@ from codeqa.answer.context import AnswerContext
 from codeqa.answer.explanation.absence import Absence, no_central_handler
 from codeqa.answer.explanation.branches import asks_api
 from codeqa.answer.explanation.byname import typed_receiver
+from codeqa.answer.explanation.callplace import placed_caller
 from codeqa.answer.explanation.claims import RESOLVED_LANGUAGES, ClaimChecker
 from codeqa.answer.explanation.endings import (
     FAILING_NAME,
@@ -246,8 +247,6 @@ def _walk_from(context: AnswerContext, walker: _Walker, lead: Chunk) -> Walk | N
         len(hops) == 1 and ending_rank(outcome_of(hops[0].callee, hops[0].use.name, api=api, errors=errors)) < 2
     ):
         return None  # two steps that end in no response, write or job say no more than the lead does
-    from codeqa.answer.explanation.placing import placed_caller  # (placing reads ``explain``, which reads this)
-
     # a call found by name in a file's chunk is made by the function its lines show holding it (round 8: not
     # "`posts.js` calls `sendQueueNotification`" for `postsAPI.acceptQueuedPost`'s call)
     entry_name = hops[0].use.caller or placed_caller(hops[0].use, entry) or _name_of(entry)

@@ -1,0 +1,42 @@
+"""The line an answer's opening quotes from its first source: the shown line with most of the question's words, and
+of as many, one that does something rather than a definition's head.
+"""
+
+from __future__ import annotations
+
+import re
+
+from codeqa.answer.explanation.explain import Step
+from codeqa.answer.explanation.flow import SIGNATURE, code_part
+from codeqa.answer.explanation.keylines import KeyLine, Terms, term_score
+from codeqa.answer.explanation.outcomes import METHOD_SIGNATURE, quotable
+
+HEAD_QUOTED = re.compile(
+    r"^\s*[\w.$]+\s*=\s*(?:async\s+)?(?:function\b|\([^)]*\)\s*=>|\w+\s*=>)"
+)  # `x.f = async (…) =>`
+
+
+def _head_only(text: str) -> bool:
+    """A definition's head (``public static function canUploadFile(Account $account): bool``, ``postsAPI.getReplies =
+    async (caller, { pid }) => {``): it names the code, it shows nothing the code does."""
+    code = code_part(text)
+    return bool(SIGNATURE.match(code) or METHOD_SIGNATURE.match(code) or HEAD_QUOTED.match(code))
+
+
+GO_RECEIVER = re.compile(r"^\s*func\s*\([^)]*\)\s*")
+
+
+def _name_part(head: str) -> str:
+    """A definition head up to its parameters (a Go method's receiver left out): the words its name holds."""
+    return GO_RECEIVER.sub("func ", head).split("(", 1)[0]
+
+
+def best_line(step: Step, terms: Terms) -> KeyLine | None:
+    """The shown line the opening quotes: the one with most of the question's words; of as many, a line that does
+    something before a definition's head (round 8: "`canUploadFile` is the closest match found: `public static
+    function canUploadFile(Account $account): bool`" told a newcomer nothing the code does), unless the head's own
+    name, without its parameters, holds as many (``isFileModified`` says more than a podcast guard)."""
+    scored = [(term_score(terms, line.text), -n, line) for n, line in enumerate(step.lines) if quotable(line.text)]
+    named = [term_score(terms, _name_part(item[2].text)) for item in scored if _head_only(item[2].text)]
+    doing = [item for item in scored if item[0] > max(named or [0]) and not _head_only(item[2].text)]
+    return max(doing or scored, key=lambda item: item[:2])[2] if scored else None

@@ -1,0 +1,51 @@
+"""How a route line names its URL and its handler: ``path('login/', views.LoginView.as_view())``,
+``Route::post('login', [AuthController::class, 'login'])``, ``app.post('/login', userController.postLogin)``.
+"""
+
+from __future__ import annotations
+
+import re
+
+from codeqa.answer.explanation.entry_topics import SESSION_RESOURCE
+from codeqa.symbols import IDENTIFIER
+
+# a route declared with a URL first: path('login/', …), add_url_rule('/login/', …), app.post('/login', …),
+# r.POST("/-/login", …), @Post('email/login'), @PostMapping(value = "/login"), get "/login", LoginController
+_DECLARED = (r"(?i)(?<![\w$])(?:path|re_path|url|route|add_url_rule|get|post|any|match|handle|handlefunc|register|"
+             r"\w*mapping)"
+             r"""(?:\s*\(\s*(?:value\s*=\s*|path\s*=\s*)?|\s+)[rRbBuUfF]?['"`]""")  # fmt: skip
+ROUTE = re.compile(_DECLARED)
+DECORATOR = re.compile(r"@[\w.]+\s*\(")  # @Post('login'), @PostMapping("/login"), @auth.route("/login")
+STRING = re.compile(r"""(['"`])(?:\\.|(?!\1).)*\1""")
+# names on a route line that are the framework's plumbing, not the handler
+PLUMBING = frozenset(
+    {
+        "as_view", "name", "methods", "method", "view", "views", "path", "re_path", "url", "route", "router",
+        "get", "post", "put", "patch", "delete", "any", "match", "class", "app", "self", "this", "add_url_rule",
+        "include", "uses", "middleware", "to", "as", "function", "async", "return", "new", "req", "res", "null",
+        "none", "true", "false", "show", "create", "index", "value",
+    }
+)  # fmt: skip
+
+
+def handler_names(line: str) -> list[tuple[str, str]]:
+    """(qualifier, name) of the identifiers a route line names after its URL, outside strings and not called (a
+    call makes the handler: ``views.LoginView.as_view()`` → ``LoginView``; ``[AuthController::class, 'login']`` →
+    ``AuthController``; ``userController.postLogin`` → ``postLogin`` in ``userController``); Rails' ``resource
+    :session`` names the sessions controller."""
+    if SESSION_RESOURCE.search(line):
+        return [("", "SessionsController")]
+    declared = ROUTE.search(line)
+    rest = STRING.sub(" ", line[declared.end() - 1 :] if declared else line)
+    named = []
+    previous, previous_end = "", -1
+    for found in IDENTIFIER.finditer(rest):
+        name = found.group(0)
+        joined = re.fullmatch(r"\s*(?:\.|::|->)\s*", rest[previous_end : found.start()]) if previous else None
+        qualifier = previous if joined else ""
+        previous, previous_end = name, found.end()
+        called = re.match(r"\s*\(", rest[found.end() :]) is not None
+        if name.lower() in PLUMBING or len(name) <= 2 or called or rest[: found.start()].rstrip().endswith(":"):
+            continue
+        named.append((qualifier, name))
+    return named
