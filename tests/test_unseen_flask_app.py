@@ -7,15 +7,12 @@ each class on the real lines that made it, answered end to end by the extractive
   errors" (the collection, ``default_exceptions``, names what the loop registers);
 - an outcome quoted from the second line of a statement: "answers with ``'error_document_template.html',
   extra_vars), e.code or 500``", half of ``return base.render(…)``;
-- a status number kept in a value said as the answer: "answers with ``extra_vars = {u'code': [500], …}``";
-- a guard's answer said as how signing in ends: "Then ``login`` answers with ``base.render("user/logout_first.html",
-  …)`` when ``current_user.is_authenticated``".
+- a status number kept in a value said as the answer: "answers with ``extra_vars = {u'code': [500], …}``".
 """
 
 from __future__ import annotations
 
 from codeqa.answer.context import AnswerContext
-from codeqa.answer.explanation.branches import guard
 from codeqa.answer.explanation.extractive import extractive_answer
 from codeqa.answer.explanation.linenames import holder_at, name_at
 from codeqa.chunk import chunk_file
@@ -95,49 +92,3 @@ def test_an_error_answer_names_the_collection_and_quotes_whole_answers_only():
     assert "answers with `'error_document_template.html'" not in answer  # half a statement
     assert "answers with `extra_vars" not in answer  # a value holding a status is no answer
     assert "answers with `base.render(u'error_document_template.html', extra_vars), 500`" in opening
-
-
-USER_VIEWS = """from flask import request
-from flask_login import current_user, login_user
-
-from ckan.lib import authenticator, base
-
-
-def login():
-    extra_vars = {}
-
-    if current_user.is_authenticated:
-        return base.render("user/logout_first.html", extra_vars)
-
-    if request.method == "POST":
-        identity = {u"login": request.form.get("login"), u"password": request.form.get("password")}
-        user_obj = authenticator.ckan_authenticator(identity)
-        if user_obj:
-            login_user(user_obj)
-            return next_page_or_default(request.args.get("next"))
-        else:
-            return base.render("user/login.html", extra_vars)
-
-    return base.render("user/login.html", extra_vars)
-
-
-def next_page_or_default(target):
-    return base.redirect_to(target or "dashboard.datasets")
-"""
-
-
-def test_a_guard_answer_is_not_how_signing_in_ends():
-    """``if current_user.is_authenticated: return base.render("user/logout_first.html")`` at the top of ``login``
-    is a precondition: "Then ``login`` answers with ``…logout_first.html…``" told the wrong outcome."""
-    chunks = chunk_file(SourceFile("ckan/views/user.py", "python", USER_VIEWS, len(USER_VIEWS)))
-    view = next(chunk for chunk in chunks if chunk.symbol == "login")
-    guard_line = USER_VIEWS.split("\n").index('        return base.render("user/logout_first.html", extra_vars)') + 1
-    assert guard(view, guard_line)
-    success = USER_VIEWS.split("\n").index('            return next_page_or_default(request.args.get("next"))') + 1
-    assert not guard(view, success)  # nested in the POST branch: the story itself
-    hits = [Hit(chunk, 1.0 - n / 10, chunk.id) for n, chunk in enumerate(chunks)]
-    context = AnswerContext.from_chunks(chunks, hits)
-    answer = extractive_answer("How does user authentication flow through the system?", hits, context=context)
-    assert "logout_first.html" not in answer.split("\n")[0]
-    asked_errors = extractive_answer("What happens when signing in fails?", hits, context=context)
-    assert "`login`" in asked_errors.split("\n")[0]

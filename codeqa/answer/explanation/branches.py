@@ -110,34 +110,6 @@ def on_error_branch(chunk: Chunk, line: int) -> bool:
     return False
 
 
-GUARD_LINES = 3  # a guard's block: a test, then at most this many lines that end in its answer
-CLOSING = re.compile(r"^\s*[}\])]+;?\s*$")
-
-
-def guard(chunk: Chunk, line: int) -> bool:
-    """Whether file line ``line`` of ``chunk`` answers in a guard: a short ``if`` block at the top of a definition
-    that ends in this answer while the definition goes on below it (``if current_user.is_authenticated: return
-    base.render("user/logout_first.html")`` above the sign-in itself). That answer is a precondition's, not how the
-    story ends."""
-    lines = chunk.text.split("\n")
-    position = line - chunk.start_line
-    if not 0 <= position < len(lines) or not lines[position].strip():
-        return False
-    indent = _indent(lines[position])
-    above = [n for n in range(position - 1, -1, -1) if lines[n].strip() and _indent(lines[n]) < indent]
-    if not above or not IF_HEAD.match(lines[above[0]]) or position - above[0] > GUARD_LINES:
-        return False
-    head = above[0]
-    enclosing = next((n for n in above[1:] if _indent(lines[n]) < _indent(lines[head])), None)
-    if enclosing is None or not FUNCTION_HEAD.match(lines[enclosing]):
-        return False  # a test nested in another block, or one the chunk does not show whole
-    below = [text for text in lines[position + 1 :] if text.strip() and not CLOSING.match(text)]
-    if not below or _indent(below[0]) > _indent(lines[head]) or BRANCH_GOES_ON.match(below[0]):
-        return False  # the block goes on after the answer, or an ``else`` follows: no guard
-    return sum(_indent(text) == _indent(lines[head]) for text in below) >= 2
-
-
-BRANCH_GOES_ON = re.compile(r"^\s*(?:\}\s*)?(?:else|elif|elsif|except|rescue|catch|finally)\b")
 IF_HEAD = re.compile(r"^\s*(?:\}\s*)?(?P<word>if|unless)\b\s*(?P<cond>.*?)\s*(?::|\{|\bthen)?\s*$")
 HEADS = re.compile(  # the heads of a block whose lines run only sometimes: tests, cases, loops, handlers
     r"^\s*(?:\}\s*)?(?:if|elif|elsif|else|unless|when|case|switch|for|foreach|while|until|except|rescue|catch|"

@@ -61,8 +61,38 @@ def from_clause(use: Use, own: str, chunk: Chunk) -> str:
 
 def unplaced(use: Use, chunk: Chunk) -> bool:
     """A call found by name in a chunk named after one definition that holds others (``_others``), on a line no
-    definition is seen to hold: saying the named one makes it would be false, so it is not said."""
-    return not use.caller and others(chunk) and not placed(chunk, use.line)
+    definition is seen to hold, or a Python module's statement (``module_level``): saying the named one makes it
+    would be false, so it is not said."""
+    return not use.caller and ((others(chunk) and not placed(chunk, use.line)) or module_level(use, chunk))
+
+
+def module_level(use: Use, chunk: Chunk) -> bool:
+    """A call a Python module's statement makes in a chunk named after the one function it also holds (settings'
+    ``EMAIL_USE_VERIFICATION = envbool(…)`` in ``immutable_file_test``'s chunk): the module makes it."""
+    lines = chunk.text.split("\n")
+    offset = use.line - chunk.start_line
+    if chunk.language != "python" or not chunk.symbol or not 0 <= offset < len(lines):
+        return False
+    text = lines[offset]
+    if not text.strip() or text.lstrip().startswith(("@", "#")) or holder_at(chunk, use.line) is not None:
+        return False
+    indent = len(text) - len(text.lstrip())
+    for above in reversed(lines[:offset]):  # up through the blocks around it: a module's `if`, never a `def`
+        depth = len(above) - len(above.lstrip())
+        if indent == 0 or not above.strip() or depth >= indent:
+            continue
+        if FUNCTION_HEAD.match(above) or re.match(r"\s*class\s", above):
+            return False
+        indent = depth
+    return indent == 0  # a split method's piece shows no `def` above its lines: not the module's
+
+
+def caller_name(use: Use, chunk: Chunk) -> str:
+    """Who makes call ``use`` of ``chunk`` where the chunk's name would be wrong: the checked caller, the definition
+    placed by its lines (``placed_caller``), or the file for a module's statement; "" when the chunk's name holds."""
+    if use.caller:
+        return use.caller
+    return chunk.path.rsplit("/", 1)[-1] if module_level(use, chunk) else placed_caller(use, chunk)
 
 
 _CLOSER = re.compile(r"^\s*(?:[}\])]|end\b)")

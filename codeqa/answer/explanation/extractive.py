@@ -14,7 +14,7 @@ from __future__ import annotations
 from codeqa.answer.context import AnswerContext
 from codeqa.answer.explanation.absence import absence_sentence
 from codeqa.answer.explanation.callees import CalleeOutcome, callee_outcomes, shown_lines
-from codeqa.answer.explanation.callplace import for_clause, from_clause, placed_caller, unplaced
+from codeqa.answer.explanation.callplace import caller_name, for_clause, from_clause, unplaced
 from codeqa.answer.explanation.callsites import CallSite, call_sites
 from codeqa.answer.explanation.explain import Explanation, Step, explain
 from codeqa.answer.explanation.flow import ROLE_TITLES, Use
@@ -96,7 +96,7 @@ def _related(
             add(use.verb, use.name, explanation.step(rank).chunk, from_clause(use, own, step.chunk))
     for rank, use in step.called_by:
         caller = explanation.step(rank).chunk
-        named = use.caller or placed_caller(use, caller) or display_name(caller)
+        named = caller_name(use, caller) or display_name(caller)
         add(PASSIVE[use.verb], named, caller, for_clause(use, own, step.chunk), use)
     for related in step.related:
         use = related.use
@@ -104,7 +104,7 @@ def _related(
             if not unplaced(use, step.chunk):
                 add(use.verb, use.name, related.chunk, from_clause(use, own, step.chunk))
         else:
-            named = use.caller or placed_caller(use, related.chunk) or display_name(related.chunk)
+            named = caller_name(use, related.chunk) or display_name(related.chunk)
             add(PASSIVE[use.verb], named, related.chunk, for_clause(use, own, step.chunk), use)
     for phrase, piece in last.items():
         phrases[phrase].append(piece)

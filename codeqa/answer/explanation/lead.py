@@ -17,6 +17,7 @@ import re
 from collections.abc import Sequence
 from dataclasses import dataclass
 
+from codeqa.answer.explanation.callplace import caller_name
 from codeqa.answer.explanation.conclusion import placement, where_errors_go
 from codeqa.answer.explanation.entry import entry_topic, route_to, routed
 from codeqa.answer.explanation.explain import Explanation, Step
@@ -168,7 +169,7 @@ def _flow_sentence(explanation: Explanation) -> Sentence | None:
     if len(hops) >= 2:
         names = [_name(step) for step in hops]  # each hop as the checked call names it: caller, then callee
         for n, use in enumerate(explanation.chain_uses):  # the callee is what the call names, not the chunk's first
-            names[n], names[n + 1] = use.caller or names[n], use.name
+            names[n], names[n + 1] = caller_name(use, hops[n].chunk) or names[n], use.name
         md = [f"{code_span(name)} ({code_span(step.chunk.location)})" for name, step in zip(names, hops, strict=True)]
         plain = [f"{name} ({step.chunk.location})" for name, step in zip(names, hops, strict=True)]
         return Sentence(md[0] + " calls " + ", which calls ".join(md[1:]) + ".",
@@ -180,8 +181,8 @@ def _flow_sentence(explanation: Explanation) -> Sentence | None:
     calls = [r for _, r in sorted(spoken, key=lambda item: -item[0]) if _speaks(terms, r.chunk.text)][:2]
     if not calls:
         return None
-    name = calls[0].use.caller or _name(lead)  # the definition that makes the calls, not the chunk's first name
-    calls = [r for r in calls if (r.use.caller or _name(lead)) == name]
+    name = caller_name(calls[0].use, lead.chunk) or _name(lead)  # who makes the calls, not the chunk's first name
+    calls = [r for r in calls if (caller_name(r.use, lead.chunk) or _name(lead)) == name]
     md = " and ".join(f"{code_span(r.use.name)} ({code_span(r.chunk.location)})" for r in calls)
     plain = " and ".join(f"{r.use.name} ({r.chunk.location})" for r in calls)
     return Sentence(f"{code_span(name)} calls {md}.", f"{name} calls {plain}.")

@@ -8,7 +8,7 @@ from __future__ import annotations
 import re
 from collections.abc import Sequence
 
-from codeqa.answer.explanation.branches import asks_api, condition_at, guard, no_answer, off_api_path, on_error_branch
+from codeqa.answer.explanation.branches import asks_api, condition_at, no_answer, off_api_path, on_error_branch
 from codeqa.answer.explanation.endings import ERROR_LINE
 from codeqa.answer.explanation.explain import Explanation, Step
 from codeqa.answer.explanation.flow import SIGNATURE, code_part
@@ -200,7 +200,6 @@ def outcome_lines(explanation: Explanation, skip: set[tuple[str, int]]) -> list[
                          and pattern.search(code_part(line.text)) and quotable(line.text) and whole(line.text)
                          and not continues(step.chunk, line.line)
                          and not (verb == "answers with" and status_kept(pattern, code_part(line.text)))
-                         and (errors or not guard(step.chunk, line.line))
                          and not elsewhere(step.chunk, [m.line for m in step.matches], line.line)
                          and condition_at(step.chunk, line.line) is not None
                          and not (api and off_api_path(step.chunk, line.line))
