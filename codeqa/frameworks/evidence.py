@@ -71,6 +71,9 @@ def _contains(part: str, path: str) -> bool:
     return not part or path.startswith(part + "/")
 
 
+COMPONENT_LANGUAGES = ("tsx", "jsx", "vue", "svelte")  # a file of these is a client's component
+
+
 @dataclass(frozen=True)
 class Evidence:
     """The frameworks an index's manifests and imports show, each with its part."""
@@ -129,13 +132,23 @@ class Evidence:
 
         return min(held, key=rank)
 
-    def opening(self, path: str, language: str = "") -> str:
+    def opening(self, path: str, language: str = "", head: str | None = None) -> str:
         """How an answer citing ``path`` first begins: "In this Flask app, " when the app has one framework, "In the
-        Flask backend (`backend/`), " when it has several, "" when the part of ``path`` has none."""
+        Flask backend (`backend/`), " when it has several, "" when the part of ``path`` has none. A client framework
+        (React) is said of a component file, or of one whose ``head`` (its first lines) imports it: a Koa server's
+        ``server/main.ts`` beside React components under one ``package.json`` is no React client."""
         found = self.framework_of(path, language)
         if found is None:
             return ""
         conventions = _conventions()
+        convention = conventions[found.framework]
+        component = language in COMPONENT_LANGUAGES or head is None
+        if (
+            convention.role == "client"
+            and not component
+            and not any(imports_module(head or "", language, module) for module in convention.imports)
+        ):
+            return ""
         names = set(self.frameworks())
         distinct = {name for name in names if not set(conventions[name].yields_to) & names}
         if len(distinct) <= 1:

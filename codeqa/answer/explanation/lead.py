@@ -247,16 +247,26 @@ def lead_sentences(explanation: Explanation) -> list[Sentence]:
             sentences.append(extra)
     sentences = [_framework_checked(explanation, sentence) for sentence in sentences]
     cited = _cited(explanation, sentences[0])
-    prefix = explanation.evidence.opening(*cited[0]) if cited else ""  # said once, at the start
+    prefix = explanation.evidence.opening(*cited[0], _head_of(explanation, cited[0][0])) if cited else ""  # once
+    first = sentences[0]
     if prefix:
-        first = sentences[0]
         sentences[0] = Sentence(prefix + first.markdown, prefix + first.plain)
+    elif first.plain.startswith("the "):  # "the code at …" opens the answer
+        sentences[0] = Sentence("T" + first.markdown[1:], "T" + first.plain[1:])
     if advice is not None:  # "where would I add …": the hook, last, as the conclusion (its reason said once)
         advice = placement(explanation, " ".join(sentence.plain for sentence in sentences)) or advice
         sentences.append(_framework_checked(explanation, Sentence(*advice)))
     elif (ending := where_errors_go(explanation)) is not None:  # "what happens when … fails": where errors go
         sentences.append(_framework_checked(explanation, Sentence(*ending)))
     return sentences
+
+
+def _head_of(explanation: Explanation, path: str) -> str | None:
+    """The first piece of file ``path`` (where its imports are), None when the index is not at hand."""
+    context = explanation.context
+    rows = sorted(context.file_rows(path), key=lambda row: context.table.starts[row]) if context else []
+    chunks = context.chunks(rows[:1]) if context and rows else []
+    return chunks[0].text if chunks else None
 
 
 def _said_together(sentence: Sentence, before: Sequence[Sentence]) -> bool:
