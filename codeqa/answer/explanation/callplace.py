@@ -113,7 +113,7 @@ def placed(chunk: Chunk, line: int) -> str:
     indent = len(lines[offset]) - len(lines[offset].lstrip())
     for text in reversed(lines[:offset]):
         depth = len(text) - len(text.lstrip())
-        if not text.strip() or depth >= indent:
+        if not text.strip() or depth >= indent or text.strip() == "{":  # a body's brace below its head (PSR-12)
             continue
         if _CLOSER.match(text):
             return ""  # a block closed at a lesser depth: the line is not inside it
