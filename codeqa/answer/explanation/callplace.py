@@ -11,7 +11,7 @@ import re
 from codeqa.answer.explanation.byname import CONSTRUCTORS
 from codeqa.answer.explanation.flow import Use
 from codeqa.answer.explanation.linenames import FUNCTION_HEAD, _head, holder_at
-from codeqa.answer.explanation.outline import display_name
+from codeqa.answer.explanation.outline import CONTAINER, display_name
 from codeqa.answer.rendering.render import code_span
 from codeqa.records import Chunk
 from codeqa.symbols import short_name
@@ -78,10 +78,12 @@ def module_level(use: Use, chunk: Chunk) -> bool:
         return False
     indent = len(text) - len(text.lstrip())
     for above in reversed(lines[:offset]):  # up through the blocks around it: a module's `if`, never a `def`
+        if indent == 0:
+            break
         depth = len(above) - len(above.lstrip())
-        if indent == 0 or not above.strip() or depth >= indent:
+        if not above.strip() or depth >= indent:
             continue
-        if FUNCTION_HEAD.match(above) or re.match(r"\s*class\s", above):
+        if FUNCTION_HEAD.match(above) or CONTAINER.match(above):
             return False
         indent = depth
     return indent == 0  # a split method's piece shows no `def` above its lines: not the module's

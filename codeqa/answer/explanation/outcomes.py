@@ -232,7 +232,8 @@ def _fails(verb: str, step: Step, line: KeyLine) -> bool:
     return verb == "raises" or bool(ERROR_LINE.search(code)) or on_error_branch(step.chunk, line.line) or handler
 
 
-CONTINUED = re.compile(r"(?:[(\[,=+\-*/\\]|&&|\|\||\band|\bor)\s*$")  # the statement goes on below this line
+# the statement goes on below: ``UNFINISHED`` less `:` (a block's head ends there), plus an open bracket
+CONTINUED = re.compile(r"(?:[(\[,=+\-*/\\]|&&|\|\||\band|\bor)\s*$")
 
 
 def continues(chunk: Chunk, line: int) -> bool:
