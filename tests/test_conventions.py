@@ -239,7 +239,7 @@ def test_phoenix_plugs_in_parentheses_and_pow_are_the_auth_mechanism() -> None:
         "elixir",
     )
     hits = found(router, SEEDS["auth"], "Phoenix")
-    assert (2, "filter", "runs the `ChatWeb.APIAuthPlug` plug on each request") in hits
+    assert (2, "filter", "runs the `ChatWeb.APIAuthPlug` plug on requests piped through `:api`") in hits
     assert (6, "filter", "sends these routes through a pipeline of plugs") in hits
     session = chunk("lib/chat_web/controllers/session_controller.ex",
                     "  def create(conn, %{\"user\" => params}) do\n    conn\n    |> Pow.Plug.authenticate_user(params)",

@@ -9,13 +9,13 @@ after B's class, or B's module; ``X.new`` is X's constructor or class line.
 
 from __future__ import annotations
 
-import posixpath
 import re
 from pathlib import PurePosixPath
 from typing import Protocol
 
+from codeqa.answer.explanation.declared import CONTINUED, PHP_IMPORT, chain_root, class_file, declared_types
 from codeqa.answer.explanation.flow import Use
-from codeqa.answer.explanation.gopackages import go_imported, go_package
+from codeqa.answer.explanation.gopackages import go_imported
 from codeqa.languages import runtime
 from codeqa.records import Chunk
 from codeqa.symbols import qualified_names, short_name
@@ -29,6 +29,10 @@ class Hierarchy(Protocol):
     ) -> bool: ...
 
     def overloaded(self, method: str, used: Chunk) -> bool: ...
+
+    def file_text(self, path: str) -> str: ...
+
+    def imported_files(self, path: str) -> tuple[str, ...]: ...
 
 
 CONSTRUCTORS = frozenset({"new"})  # Ruby's X.new runs X#initialize
@@ -79,7 +83,7 @@ def holds_by_name(user: Chunk, used: Chunk, use: Use, user_file: str, hierarchy:
             return False  # `Query query = em.createNativeQuery(sql)`: the caller's own variable, not the method
         if use.verb != "calls" and user.language == "elixir" and not _elixir_reference(method, use.text):
             return False  # `%Error{} = error`, `"error" => error`: a variable bound by a pattern, not the function
-        return used.path == user.path or _bare_name_holds(user, used, method, use.text, user_file, owners)
+        return used.path == user.path or _bare_name_holds(user, used, method, use, user_file, owners, hierarchy)
     receiver = written.group("receiver").lstrip("$@")
     module = PurePosixPath(used.path).stem.split(".")[0]
     if method in CONSTRUCTORS and (receiver in owners or receiver == module):
@@ -159,61 +163,6 @@ def _declared_as_owner(
     )
 
 
-# how a property, parameter or field declares its class, per language ({name}: the receiver): PHP
-# `private readonly AuthenticationService $auth`, TypeScript/Kotlin `private authService: AuthService`, Java
-# `private final UserService userService;` — the class's last segment is captured
-_DECLARED = {
-    "php": r"(?:^|[(,\s])\??(?:\\?\w+\\)*(?P<type>[A-Z]\w*)\s+(?:&\s*)?\${name}\b",
-    "typescript": r"(?<![\w$.]){name}\s*[?!]?\s*:\s*(?:[\w$]+\.)*(?P<type>[A-Z][\w$]*)\b(?!\s*[.\[|&])",
-    "java": r"(?<![\w.])(?P<type>[A-Z]\w*)\s+{name}\s*[;=,)]",
-}
-_DECLARED["tsx"] = _DECLARED["kotlin"] = _DECLARED["typescript"]
-# Go: a method's receiver `func (s *Server)`, a parameter, struct field or var `store *storage.Storage`, a composite
-# literal `h := &handler{…}` (Go's types may be lower-case: unexported)
-_DECLARED["go"] = (
-    r"\(\s*{name}\s+\*?(?P<type>\w+)\s*\)|(?:^|[(,]|\bvar\b)[ \t]*{name}[ \t]+\*?(?:\w+\.)?(?P<type2>\w+)\b(?![.(])|"
-    r"(?<![\w.]){name}\s*:=\s*&?(?:\w+\.)?(?P<type3>\w+)\{{"
-)
-
-
-def class_file(name: str, user: Chunk, used: Chunk, user_file: str) -> bool:
-    """Whether the class ``name`` in the caller's file is ``used``'s file's (two apps' ``AuthenticationService`` are
-    told apart): by the caller's import of it, else the caller's own folder (PHP namespace, Java package) or file."""
-    escaped = re.escape(name)
-    stem = PurePosixPath(used.path).with_suffix("").as_posix()
-    if user.language == "php":
-        found = re.search(_PHP_IMPORT.format(name=escaped), user_file, re.MULTILINE)
-        if found is None:
-            return PurePosixPath(used.path).parent == PurePosixPath(user.path).parent
-        return stem.lower().endswith("/".join(part.lower() for part in found.group("path").split("\\")[-2:]))
-    if user.language == "go":
-        return go_package(name, user, used, user_file)
-    if user.language in ("java", "kotlin"):
-        found = re.search(rf"^\s*import\s+(?P<path>[\w.]+\.{escaped})\s*;?\s*$", user_file, re.MULTILINE)
-        if found is None:
-            return PurePosixPath(used.path).parent == PurePosixPath(user.path).parent
-        return stem.endswith(found.group("path").replace(".", "/"))
-    found = re.search(_JS_IMPORT.format(name=escaped), user_file, re.MULTILINE)
-    if found is None:
-        return used.path == user.path
-    source = found.group("path")
-    if source.startswith("."):
-        joined = posixpath.normpath(posixpath.join(posixpath.dirname(user.path), source))
-        return stem in (joined, f"{joined}/index")
-    tail = source.lstrip("@~/")  # an alias (`@/services/auth`): the path's end must be the file's
-    return bool(tail) and (stem.endswith("/" + tail) or stem == tail or stem.endswith(f"/{tail}/index"))
-
-
-def declared_types(receiver: str, language: str | None, user_file: str) -> set[str]:
-    """The classes ``receiver`` is declared as in the caller's file (a typed property, parameter or field); empty
-    where the language declares none or the file does not declare it."""
-    pattern = _DECLARED.get(language or "")
-    if pattern is None:
-        return set()
-    found = re.finditer(pattern.format(name=re.escape(receiver)), user_file, re.MULTILINE)
-    return {next(group for group in m.groups() if group) for m in found}
-
-
 # the caller's class extends or mixes in {owner}: `extends`, an indented PHP trait `use`, Ruby `include` or `<`,
 # a Python base (a top-level PHP `use App\Models\X;` only imports X: `$this->author` is then not X's)
 _INHERITS = (
@@ -241,8 +190,6 @@ _TYPED_HEAD = (
 TYPED_HEAD_LANGUAGES = frozenset({"java", "csharp", "c", "cpp"})
 # a binding inside a function body (`\t\tconst done = function (data) {`): no other file can call it
 _LOCAL_BINDING = r"^[ \t]+(?:const|let|var)\s+{name}\s*="
-_PHP_IMPORT = r"^\s*use\s+\\?(?P<path>[\w\\]+\\{name})\s*;"
-_JS_IMPORT = r"^\s*import\b[^;]*\b{name}\b[^;]*\bfrom\s+['\"](?P<path>[^'\"]+)['\"]"
 _JS_PACKAGE_IMPORT = r"^\s*import\b[^;]*\b{name}\b[^;]*\bfrom\s+['\"](?P<path>[^'\"./@~][^'\"]*)['\"]"
 
 
@@ -259,14 +206,20 @@ _RUBY_INSTANCE_METHOD = r"^\s+def\s+(?!self\.){name}(?![\w?!])"
 _PHP_METHOD = r"^\s+(?:(?:public|protected|private|final|abstract)\s+)*function\s+{name}\b"
 
 
-def _bare_name_holds(user: Chunk, used: Chunk, name: str, use_text: str, user_file: str, owners: set[str]) -> bool:
+def _bare_name_holds(
+    user: Chunk, used: Chunk, name: str, use: Use, user_file: str, owners: set[str], hierarchy: Hierarchy | None
+) -> bool:
     """A bare call to another file's ``name`` stands unless the caller's file binds the name (a parameter, its own
     definition, an import from elsewhere), the callee's is local to a function, or the callee is an instance method
     the caller cannot reach without a receiver: in PHP never (it needs ``$this->``), in Ruby only from its own class
     or one that inherits or includes it (ActionMailer's ``mail(...)`` is not ``DocMailerMaker#mail``)."""
     escaped = re.escape(name)
-    if re.match(rf"\s*(?:\??\.|->|::|&\.)\s*{escaped}(?![\w?!])", use_text):
-        return True  # a member call whose receiver is on a line above (`->accessible()` in a chained query)
+    if CONTINUED.match(use.text) and re.match(rf"\s*(?:\??\.|->|::|&\.)\s*{escaped}(?![\w?!])", use.text):
+        # a member call whose receiver is on a line above (`->accessible()` in a chained query): not B's when the
+        # chain starts on a receiver declared as another class (`HttpSecurity http` … `.logout()`)
+        root = chain_root(user_file, use.line)
+        declared = declared_types(root, user.language, user_file) if root else set()
+        return not declared or bool(declared & owners)
     if re.search(_LOCAL_BINDING.format(name=escaped), used.text, re.MULTILINE):
         return False
     if _bound_elsewhere(name, used, user_file):
@@ -275,6 +228,8 @@ def _bare_name_holds(user: Chunk, used: Chunk, name: str, use_text: str, user_fi
         return False  # the caller's class defines the name: its bare call is its own (its head is no call)
     if user.language == "php" and re.search(_PHP_METHOD.format(name=escaped), used.text, re.MULTILINE):
         return False
+    if user.language == "elixir" and not _elixir_imported(user, name, used, user_file, hierarchy):
+        return False  # another module's function is called bare only where it is imported (an `alias` is no import)
     if user.language == "go" and not re.search(rf"^func\s+{escaped}\b", used.text, re.MULTILINE):
         return False  # a bare Go call is a function's, never a method's (a chained `Create(…)` is gorm's)
     in_class = re.search(r"^\s*class\s", used.text, re.MULTILINE)
@@ -292,9 +247,28 @@ def _bound_elsewhere(name: str, used: Chunk, user_file: str) -> bool:
         return True
     if re.search(_JS_PACKAGE_IMPORT.format(name=escaped), user_file, re.MULTILINE):
         return True
-    php = re.search(_PHP_IMPORT.format(name=escaped), user_file, re.MULTILINE)
+    php = re.search(PHP_IMPORT.format(name=escaped), user_file, re.MULTILINE)
     if php is None:
         return False
     parts = [part.lower() for part in php.group("path").split("\\")]
     stem = PurePosixPath(used.path).with_suffix("").as_posix().lower()
     return not stem.endswith("/".join(parts[-2:]))
+
+
+def _elixir_imported(user: Chunk, name: str, used: Chunk, user_file: str, hierarchy: Hierarchy | None) -> bool:
+    """Whether the caller's Elixir file imports the module defining ``used``'s ``name``: itself (``import
+    X.SharedHelpers``) or through a module of the app it ``use``s, whose file imports it (``use Hexpm.Context``, whose
+    ``__using__`` imports ``AuditLog``). A module it cannot name, or no index to read, get the benefit of the doubt;
+    a ``use`` of a module outside the index (``use Phoenix.Controller``) imports none of the app's."""
+    modules = {q.rpartition(".")[0].rpartition(".")[2] for q in qualified_names(used.symbol) if short_name(q) == name}
+    modules.discard("")
+    names = "|".join(map(re.escape, modules))  # `import X.SharedHelpers`, `import HexpmWeb.{ControllerHelpers, …}`
+    imports = re.compile(rf"^\s*import\s+(?:[\w.]+\.)?(?:\{{[^}}]*\b(?:{names})\b|(?:{names})\b)", re.MULTILINE)
+    if not modules or imports.search(user_file):
+        return True
+    if hierarchy is None:
+        return True
+    uses = re.findall(r"^\s*use\s+([A-Z][\w.]*)", user_file, re.MULTILINE)
+    head = re.compile(rf"^\s*defmodule\s+(?:{'|'.join(map(re.escape, uses))})\s+do\b", re.MULTILINE)
+    texts = (hierarchy.file_text(path) for path in hierarchy.imported_files(user.path)) if uses else ()
+    return any(head.search(text) and imports.search(text) for text in texts)

@@ -51,11 +51,15 @@ RUBY_CONDITION = re.compile(r"(?<![\w:])(?:only|except|if|unless):\s*\S.*")
 ELIXIR_PLUG = re.compile(r"^\s*plug[\s(]")
 ELIXIR_CONDITION = re.compile(r"\bwhen\s+\S.*")
 EVERY_ACTION = re.compile(r"\b(?:each action|every controller|each request)\b")
+# a router's `pipeline :browser do … end`: its plugs run on the requests of the scopes that `pipe_through` it
+ELIXIR_PIPELINE = re.compile(r"^\s*pipeline\s*\(?\s*:(?P<name>\w+)")
 
 
-def conditioned(chunk: Chunk, line: str, phrase: str) -> str:
+def conditioned(chunk: Chunk, number: int, line: str, phrase: str) -> str:
     """``phrase`` with "each action" / "every controller" / "each request" narrowed to the condition a Ruby filter's
-    or a Phoenix plug's line puts on it."""
+    or a Phoenix plug's line puts on it, or to the router pipeline holding the plug (file line ``number``)."""
+    if chunk.language == "elixir" and ELIXIR_PLUG.match(line) and (pipeline := _pipeline_of(chunk, number)):
+        return EVERY_ACTION.sub(f"requests piped through {code_span(':' + pipeline)}", phrase, count=1)
     if chunk.language == "ruby" and RUBY_MACRO.match(line):
         condition = RUBY_CONDITION.search(line.split(" #", 1)[0])
     elif chunk.language == "elixir" and ELIXIR_PLUG.match(line):
@@ -84,3 +88,17 @@ def in_method(chunk: Chunk, number: int) -> bool:
             return False
         indent = depth
     return False
+
+
+def _pipeline_of(chunk: Chunk, number: int) -> str:
+    """The name of the Phoenix router ``pipeline`` whose block holds file line ``number`` of ``chunk``, "" for none."""
+    lines = chunk.text.split("\n")[: number - chunk.start_line + 1]
+    if not lines:
+        return ""
+    indent = len(lines[-1]) - len(lines[-1].lstrip())
+    for text in reversed(lines[:-1]):
+        depth = len(text) - len(text.lstrip())
+        if text.strip() and depth < indent:
+            found = ELIXIR_PIPELINE.match(text)
+            return found.group("name") if found else ""
+    return ""

@@ -15,7 +15,8 @@ import re
 from collections.abc import Callable
 
 from codeqa.answer.context import AnswerContext
-from codeqa.answer.explanation.byname import _TYPED_HEAD, class_file
+from codeqa.answer.explanation.byname import _TYPED_HEAD
+from codeqa.answer.explanation.declared import class_file
 from codeqa.records import Chunk
 
 # a class or interface head, up to its body (``{``) or a ``;``, over lines: ``public class DeployServiceImpl
@@ -45,6 +46,10 @@ class Implementations:
 
     def __init__(self, context: AnswerContext, file_text: Callable[[str], str]) -> None:
         self.context, self.file_text = context, file_text
+
+    def imported_files(self, path: str) -> tuple[str, ...]:
+        """The files ``path``'s imports resolve to (Elixir: its ``alias``, ``import`` and ``use`` modules' files)."""
+        return tuple(self.context.file_imports.get(path, ()))
 
     def implementers(self, name: str) -> list[tuple[str, str]]:
         """``(class, path)`` of every class or interface in the index whose head names ``name`` as its parent, plus

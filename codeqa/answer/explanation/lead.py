@@ -251,8 +251,10 @@ def lead_sentences(explanation: Explanation) -> list[Sentence]:
     first = sentences[0]
     if prefix:
         sentences[0] = Sentence(prefix + first.markdown, prefix + first.plain)
-    elif first.plain.startswith("the "):  # "the code at …" opens the answer
-        sentences[0] = Sentence("T" + first.markdown[1:], "T" + first.plain[1:])
+    sentences = [  # "the code at …" opening a sentence
+        Sentence("T" + each.markdown[1:], "T" + each.plain[1:]) if each.plain.startswith("the ") else each
+        for each in sentences
+    ]
     if advice is not None:  # "where would I add …": the hook, last, as the conclusion (its reason said once)
         advice = placement(explanation, " ".join(sentence.plain for sentence in sentences)) or advice
         sentences.append(_framework_checked(explanation, Sentence(*advice)))

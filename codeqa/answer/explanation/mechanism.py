@@ -158,7 +158,7 @@ def matches_in(chunk: Chunk, conventions: Sequence[Convention], intents: Sequenc
             if hit and (best is None or weight > best.weight) and construct.holds_in(_opened(chunk, number)):
                 handler = (hit.groupdict().get("handler") or "").split(".")[-1]
                 phrase = looped(chunk, number, hit.groupdict().get("what") or "", construct.describe(hit))
-                phrase = conditioned(chunk, line, phrase)
+                phrase = conditioned(chunk, number, line, phrase)
                 best = Match(construct, chunk, number, line.strip(), phrase, weight, handler)
         if best is not None:
             found.append(best)

@@ -25,9 +25,11 @@ RAISED = re.compile(r"^(?:raise|throw)\s+(?=\S)")
 OUTCOME_CHARS = 110  # an outcome is quoted whole or not at all: a longer line is not said as one
 UNFINISHED = re.compile(r"(?:[,.\\+\-*/=&|:]|=>|\bdo|\band|\bor)\s*$")  # the statement goes on below
 CLOSERS = {"(": ")", "[": "]", "{": "}"}
-METHOD_SIGNATURE = re.compile(  # a typed method's head (``public ResponseEntity<JWTToken> authorize(…) {``): no answer
+METHOD_SIGNATURE = re.compile(  # a typed method's head (``public ResponseEntity<JWTToken> authorize(…) {``), or a
+    # class method's without a keyword (JavaScript's ``log(action) {``, not a call): no answer
     r"^\s*(?:(?:public|private|protected|internal|static|final|async|override|abstract|synchronized|suspend)\s+)+"
-    r"[\w<>\[\],.? ]*\w\s*\("
+    r"[\w<>\[\],.? ]*\w\s*\(|^\s*(?:(?:async|static|get|set)\s+)*(?!(?:if|for|while|switch|catch|with|return|else|"
+    r"function|new|await|typeof|yield)\b)[A-Za-z_$][\w$]*\s*\([^()]*\)\s*(?::\s*[\w<>\[\], |.?]+)?\{\s*$"
 )
 OUTCOMES = (
     ("answers with", re.compile(

@@ -35,12 +35,19 @@ def said_of(matches: Sequence[Match], terms: Terms) -> str:
         rest = len(distinct) - len(about)
         last = about[-1]
         named = next((span for span in CODE_SPAN.findall(last.phrase) if last.handler and last.handler in span), "")
-        if rest and named:
+        if rest and named and len({_shape_of(match) for match in distinct}) == 1:  # "`A` and 7 other plugs" where
+            # the others differ in their handler only (not plugs of other router pipelines)
             phrases.append((last.line, 1, last.phrase.replace(named, f"{rest} other", 1)))
         else:
             untold += rest
     said = merged([phrase for _, _, phrase in sorted(phrases)])
     return f"{said} (and {untold} more)" if untold else said
+
+
+def _shape_of(match: Match) -> str:
+    """A match's phrase with its handler's code span taken out."""
+    span = next((span for span in CODE_SPAN.findall(match.phrase) if match.handler and match.handler in span), "")
+    return match.phrase.replace(span, "", 1) if span else match.phrase
 
 
 def _and(items: Sequence[str]) -> str:

@@ -55,6 +55,7 @@ KIND_PHRASES = {"function": "is a function", "method": "is a method", "class": "
                 "module": "is the file's top-level code",
                 "piece": "starts inside a block that opens above it"}  # fmt: skip
 _CODE_LINE = re.compile(r"^(?!\s*(?:#|//|/\*|\*|--|<!--))\s*\S")
+_DEFMODULE = re.compile(r"^\s*defmodule\s", re.MULTILINE)
 
 
 def starts_inside(chunk: Chunk) -> bool:
@@ -83,11 +84,20 @@ def role_phrase(chunk: Chunk, layer_verbs: dict[str, str], fallback: str) -> str
     if kind == "module" and starts_inside(chunk):
         kind = "piece"  # not "the file's top-level code": a function body's rest, a `define(…)` wrapper's functions
     if layer in ("service", "core"):  # "implements the logic": of what was asked, nothing shows
-        return KIND_PHRASES.get(kind, fallback)
+        return _kind_phrase(chunk, kind, fallback)
     if layer in layer_verbs and (layer not in shown or shown[layer]()):
         return layer_verbs[layer]
     if layer == "view" and "api" in layer_verbs and shown["api"]():  # a redirect handles the request, renders nothing
         return layer_verbs["api"]
+    return _kind_phrase(chunk, kind, fallback)
+
+
+def _kind_phrase(chunk: Chunk, kind: str, fallback: str) -> str:
+    """What kind of definition ``chunk`` is; Elixir has modules and functions, no classes or methods."""
+    if chunk.language == "elixir" and kind == "class":
+        return "defines a module" if _DEFMODULE.search(chunk.text) else "is part of a module"
+    if chunk.language == "elixir" and kind == "method":
+        return KIND_PHRASES["function"]
     return KIND_PHRASES.get(kind, fallback)
 
 

@@ -1,0 +1,90 @@
+"""The classes a caller's file declares a receiver as, and which file a class named there is: what lets a call on a
+receiver be told apart from a namesake's method (``byname``, ``implements``). Also the root of a fluent chain a
+member call continues from a line above (``http.authorizeRequests()`` … ``.logout()``)."""
+
+from __future__ import annotations
+
+import posixpath
+import re
+from pathlib import PurePosixPath
+
+from codeqa.answer.explanation.gopackages import go_package
+from codeqa.records import Chunk
+
+# how a property, parameter or field declares its class, per language ({name}: the receiver): PHP
+# `private readonly AuthenticationService $auth`, TypeScript/Kotlin `private authService: AuthService`, Java
+# `private final UserService userService;` — the class's last segment is captured
+DECLARED = {
+    "php": r"(?:^|[(,\s])\??(?:\\?\w+\\)*(?P<type>[A-Z]\w*)\s+(?:&\s*)?\${name}\b",
+    "typescript": r"(?<![\w$.]){name}\s*[?!]?\s*:\s*(?:[\w$]+\.)*(?P<type>[A-Z][\w$]*)\b(?!\s*[.\[|&])",
+    "java": r"(?<![\w.])(?P<type>[A-Z]\w*)\s+{name}\s*[;=,)]",
+}
+DECLARED["tsx"] = DECLARED["kotlin"] = DECLARED["typescript"]
+# Go: a method's receiver `func (s *Server)`, a parameter, struct field or var `store *storage.Storage`, a composite
+# literal `h := &handler{…}` (Go's types may be lower-case: unexported)
+DECLARED["go"] = (
+    r"\(\s*{name}\s+\*?(?P<type>\w+)\s*\)|(?:^|[(,]|\bvar\b)[ \t]*{name}[ \t]+\*?(?:\w+\.)?(?P<type2>\w+)\b(?![.(])|"
+    r"(?<![\w.]){name}\s*:=\s*&?(?:\w+\.)?(?P<type3>\w+)\{{"
+)
+
+
+def class_file(name: str, user: Chunk, used: Chunk, user_file: str) -> bool:
+    """Whether the class ``name`` in the caller's file is ``used``'s file's (two apps' ``AuthenticationService`` are
+    told apart): by the caller's import of it, else the caller's own folder (PHP namespace, Java package) or file."""
+    escaped = re.escape(name)
+    stem = PurePosixPath(used.path).with_suffix("").as_posix()
+    if user.language == "php":
+        found = re.search(PHP_IMPORT.format(name=escaped), user_file, re.MULTILINE)
+        if found is None:
+            return PurePosixPath(used.path).parent == PurePosixPath(user.path).parent
+        return stem.lower().endswith("/".join(part.lower() for part in found.group("path").split("\\")[-2:]))
+    if user.language == "go":
+        return go_package(name, user, used, user_file)
+    if user.language in ("java", "kotlin"):
+        found = re.search(rf"^\s*import\s+(?P<path>[\w.]+\.{escaped})\s*;?\s*$", user_file, re.MULTILINE)
+        if found is None:
+            return PurePosixPath(used.path).parent == PurePosixPath(user.path).parent
+        return stem.endswith(found.group("path").replace(".", "/"))
+    found = re.search(JS_IMPORT.format(name=escaped), user_file, re.MULTILINE)
+    if found is None:
+        return used.path == user.path
+    source = found.group("path")
+    if source.startswith("."):
+        joined = posixpath.normpath(posixpath.join(posixpath.dirname(user.path), source))
+        return stem in (joined, f"{joined}/index")
+    tail = source.lstrip("@~/")  # an alias (`@/services/auth`): the path's end must be the file's
+    return bool(tail) and (stem.endswith("/" + tail) or stem == tail or stem.endswith(f"/{tail}/index"))
+
+
+def declared_types(receiver: str, language: str | None, user_file: str) -> set[str]:
+    """The classes ``receiver`` is declared as in the caller's file (a typed property, parameter or field); empty
+    where the language declares none or the file does not declare it."""
+    pattern = DECLARED.get(language or "")
+    if pattern is None:
+        return set()
+    found = re.finditer(pattern.format(name=re.escape(receiver)), user_file, re.MULTILINE)
+    return {next(group for group in m.groups() if group) for m in found}
+
+
+PHP_IMPORT = r"^\s*use\s+\\?(?P<path>[\w\\]+\\{name})\s*;"
+JS_IMPORT = r"^\s*import\b[^;]*\b{name}\b[^;]*\bfrom\s+['\"](?P<path>[^'\"]+)['\"]"
+# a line that goes on a member chain begun above it (`.logout()`, `->accessible()`)
+CONTINUED = re.compile(r"^\s*(?:\??\.|->|::|&\.)")
+# the chain's first line: its receiver (`http` in `http.authorizeRequests()`, `return $query->…`, `x = user.a()`)
+CHAIN_HEAD = re.compile(
+    r"^\s*(?:return\s+|(?:[\w<>\[\],.?]+\s+)?[$\w]+\s*=\s*)?(?P<root>[$@]{0,2}\w+)\s*(?:\??\.|->|::|$)"
+)
+COMMENT = ("//", "#", "*", "/*", "--")
+
+
+def chain_root(user_file: str, line: int) -> str | None:
+    """The receiver a member chain continued on file line ``line`` (1-based) starts from, or None when the chain's
+    head is not a name (a call, a literal) or not found within a screen above."""
+    lines = user_file.split("\n")
+    for number in range(line - 2, max(-1, line - 42), -1):
+        text = lines[number] if number < len(lines) else ""
+        if not text.strip() or text.strip().startswith(COMMENT) or CONTINUED.match(text):
+            continue
+        head = CHAIN_HEAD.match(text)
+        return head.group("root").lstrip("$@") if head else None
+    return None

@@ -1,0 +1,79 @@
+"""A member call continued from a line above (a fluent chain) is the chain's, not a namesake's (seen on macrozheng's
+mall, a Spring app in no data set: "`SecurityConfig` calls `logout` (`UmsAdminController.java:108-114`)" for
+``http.authorizeRequests() … .logout()``, Spring Security's ``HttpSecurity.logout``)."""
+
+from __future__ import annotations
+
+from codeqa.answer.explanation.byname import holds_by_name
+from codeqa.answer.explanation.declared import chain_root
+from codeqa.answer.explanation.flow import Use
+from codeqa.records import Chunk
+
+SECURITY_CONFIG = """package com.macro.mall.demo.config;
+
+@Configuration
+@EnableWebSecurity
+public class SecurityConfig extends WebSecurityConfigurerAdapter {
+    @Override
+    protected void configure(HttpSecurity http) throws Exception {
+        http.authorizeRequests()//配置权限
+                .antMatchers("/**").permitAll()
+                .and()//配置登录页面
+                .formLogin()
+                .loginPage("/login")
+                .and()//配置退出路径
+                .logout()
+                .logoutSuccessUrl("/");
+    }
+}"""
+CONTROLLER = """    @RequestMapping(value = "/logout", method = RequestMethod.POST)
+    @ResponseBody
+    public CommonResult logout(Principal principal) {
+        adminService.logout(principal.getName());
+        return CommonResult.success(null);
+    }"""
+SERVICE_CALLER = """public class UmsAdminController {
+    @Autowired
+    private UmsAdminService adminService;
+
+    public CommonResult logout(Principal principal) {
+        adminService
+                .logout(principal.getName());
+        return CommonResult.success(null);
+    }
+}"""
+
+
+def _chunk(path: str, symbol: str, text: str, start: int = 1) -> Chunk:
+    return Chunk(path, "java", start, start + text.count("\n"), text, symbol, "method", "api")
+
+
+def _line(text: str, code: str) -> int:
+    return next(number for number, line in enumerate(text.split("\n"), 1) if line.strip().startswith(code))
+
+
+def test_the_chain_root_is_the_receiver_its_first_line_names():
+    assert chain_root(SECURITY_CONFIG, _line(SECURITY_CONFIG, ".logout()")) == "http"
+    assert chain_root(SERVICE_CALLER, _line(SERVICE_CALLER, ".logout(")) == "adminService"
+    assert chain_root("return build()\n    .done()", 2) is None  # the chain starts on a call, not a name
+
+
+def test_a_chained_call_on_a_library_object_is_not_a_namesakes_method():
+    user = _chunk("mall-demo/src/main/java/com/macro/mall/demo/config/SecurityConfig.java", "SecurityConfig",
+                  SECURITY_CONFIG)  # fmt: skip
+    used = _chunk("mall-admin/src/main/java/com/macro/mall/controller/UmsAdminController.java",
+                  "UmsAdminController.logout", CONTROLLER, 106)  # fmt: skip
+    use = Use("logout", _line(SECURITY_CONFIG, ".logout()"), "calls", ".logout()")
+    assert not holds_by_name(user, used, use, SECURITY_CONFIG)
+
+
+def test_a_chained_call_on_a_receiver_of_the_callees_class_still_holds():
+    service = """public interface UmsAdminService {
+    void logout(String username);
+}"""
+    user = _chunk("mall-admin/src/main/java/com/macro/mall/controller/UmsAdminController.java",
+                  "UmsAdminController.logout", SERVICE_CALLER)  # fmt: skip
+    used = _chunk("mall-admin/src/main/java/com/macro/mall/controller/UmsAdminService.java",
+                  "UmsAdminService.logout", service)  # fmt: skip
+    use = Use("logout", _line(SERVICE_CALLER, ".logout("), "calls", ".logout(principal.getName());")
+    assert holds_by_name(user, used, use, SERVICE_CALLER)
