@@ -246,6 +246,8 @@ def lead_sentences(explanation: Explanation) -> list[Sentence]:
         if extra is not None and len(sentences) < MAX_SENTENCES:
             sentences.append(extra)
     sentences = [_framework_checked(explanation, sentence) for sentence in sentences]
+    sentences[1:] = [Sentence("T" + s.markdown[1:], "T" + s.plain[1:]) if s.markdown.startswith("the ") else s
+                     for s in sentences[1:]]  # "the code at …" begins a sentence after the first  # fmt: skip
     cited = _cited(explanation, sentences[0])
     prefix = explanation.evidence.opening(*cited[0], _head_of(explanation, cited[0][0])) if cited else ""  # once
     first = sentences[0]
