@@ -222,6 +222,7 @@ def candidates(
     # the mechanism, where the framework's constructs show one, opens the answer and is shown first; a question that
     # names its own subject opens on the best code when it holds the question's words better, the mechanism next
     if strong and lead is None and not asks_mechanism(terms, intents) and ranked[0].evidence > strong[0].evidence:
+        swaps = [(weakest, chunk) for weakest, chunk in swaps if weakest.id != strong[0].chunk.id]  # it stays shown
         strong = [ranked[0], *(c for c in strong if c is not ranked[0])]
     ordered = [*strong, *(c for c in ranked if c not in strong)]
     if (shared := shared_piece(context, ordered)) is not None:  # one provider of many: the code they go through
