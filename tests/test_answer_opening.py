@@ -128,12 +128,17 @@ def chunks_of(app: dict[str, str]) -> list[Chunk]:
     return chunks
 
 
-def opening_file(question: str, app: dict[str, str], retrieved: list[str]) -> str:
-    """The file the answer's first sentence cites first; retrieval found the files in ``retrieved`` (best first)."""
+def opening(question: str, app: dict[str, str], retrieved: list[str]) -> list[str]:
+    """The answer's opening sentences; retrieval found the files in ``retrieved`` (best first)."""
     chunks = chunks_of(app)
     pool = [Hit(c, 1.0 / (1 + n), c.id) for n, c in enumerate(c for p in retrieved for c in chunks if c.path == p)]
     explanation = explain(question, AnswerContext.from_chunks(chunks, pool, retrieved))
-    first = lead_sentences(explanation)[0].plain
+    return [sentence.plain for sentence in lead_sentences(explanation)]
+
+
+def opening_file(question: str, app: dict[str, str], retrieved: list[str]) -> str:
+    """The file the answer's first sentence cites first."""
+    first = opening(question, app, retrieved)[0]
     cited = re.search(r"([\w./-]+\.\w+):\d", first)
     assert cited is not None, first
     return cited.group(1)
@@ -142,8 +147,10 @@ def opening_file(question: str, app: dict[str, str], retrieved: list[str]) -> st
 def test_a_question_naming_its_subject_opens_on_the_code_holding_it_not_the_app_wide_error_handler() -> None:
     question = ("How do I get told about a friend's birthday on the right day, and what happens if sending that "
                 "reminder keeps failing?")  # fmt: skip
-    opened = opening_file(question, LARAVEL_REMINDERS, ["app/Jobs/SendBirthdayReminders.php", "bootstrap/app.php"])
-    assert opened == "app/Jobs/SendBirthdayReminders.php"
+    retrieved = ["app/Jobs/SendBirthdayReminders.php", "bootstrap/app.php"]
+    assert opening_file(question, LARAVEL_REMINDERS, retrieved) == "app/Jobs/SendBirthdayReminders.php"
+    later = opening(question, LARAVEL_REMINDERS, retrieved)[1:]  # the app-wide handler is still said, after it
+    assert any("bootstrap/app.php" in sentence and "exception" in sentence for sentence in later), later
 
 
 def test_a_question_about_the_mechanism_itself_still_opens_on_it() -> None:
