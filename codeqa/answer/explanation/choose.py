@@ -43,6 +43,7 @@ from codeqa.answer.explanation.keylines import (
 )
 from codeqa.answer.explanation.lineroles import quiet
 from codeqa.answer.explanation.mechanism import Match, answers_poorly, convention_chunks, matches_in, mechanism_score
+from codeqa.answer.explanation.opener import asks_mechanism, shared_piece
 from codeqa.answer.explanation.pieces import join_pieces
 from codeqa.frameworks.conventions import Convention
 from codeqa.frameworks.intent import HOOK
@@ -218,8 +219,14 @@ def candidates(
     lead = sign_in_handler(entered, context, topic) if topic is not None else None
     if lead is not None:  # the code the sign-in (sign-up) URL is routed to opens a question about signing in (up)
         strong = [lead, *(c for c in strong if c is not lead)]
-    # the mechanism, where the framework's constructs show one, opens the answer and is shown first
+    # the mechanism, where the framework's constructs show one, opens the answer and is shown first; a question that
+    # names its own subject opens on the best code when it holds the question's words better, the mechanism next
+    if strong and lead is None and not asks_mechanism(terms, intents) and ranked[0].evidence > strong[0].evidence:
+        swaps = [(weakest, chunk) for weakest, chunk in swaps if weakest.id != strong[0].chunk.id]  # it stays shown
+        strong = [ranked[0], *(c for c in strong if c is not ranked[0])]
     ordered = [*strong, *(c for c in ranked if c not in strong)]
+    if (shared := shared_piece(context, ordered)) is not None:  # one provider of many: the code they go through
+        ordered = [shared, *(c for c in ordered if c is not shared)]
     followed = follow(terms, conventions, intents, context, ordered, score_of)
     second: list[tuple[Chunk, Candidate]] = []
     for weakest, chunk in swaps:

@@ -100,6 +100,7 @@ class Explanation:
     claims: ClaimTally = field(default_factory=ClaimTally)  # the call claims made, verified and dropped
     walk: Walk | None = None  # "how does X work / what happens when": entry → checked calls → outcome
     absence: Absence | None = None  # "what happens when … fails" and no central error handler is in the index
+    loose: bool | None = None  # the evidence is weak (``fold.weak_evidence``), judged when the sources were ordered
     own_errors: list[tuple[str, str]] = field(default_factory=list)  # (line, path:line): errors answered in place
     context: AnswerContext | None = None  # what it was built from (a model's claims are checked against it)
 
@@ -269,6 +270,6 @@ def explain(
     explanation = Explanation(question, ordered, chain, missing, sources, len(opened), main)
     explanation.intents, explanation.terms, explanation.lead, explanation.evidence = topics, terms, lead, shown
     explanation.chain_uses, explanation.claims, explanation.context = hops, checker.tally, context
-    explanation.walk, explanation.absence = found_walk, absence
+    explanation.walk, explanation.absence, explanation.loose = found_walk, absence, loose
     explanation.own_errors = errors_answered(explanation.best_first) if absence is not None else []
     return explanation

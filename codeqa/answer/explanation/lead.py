@@ -214,7 +214,10 @@ def _value_sentence(explanation: Explanation) -> Sentence | None:
 
 def weak(explanation: Explanation) -> bool:
     """No construct on any open source, and no line of the leading source holding two of the question's words (nor
-    a route line of the app's that sends the sign-in or sign-up URL asked about to it)."""
+    a route line of the app's that sends the sign-in or sign-up URL asked about to it): as judged when the sources
+    were ordered (on the lines they are compared on; the fewer lines shown may miss the line that holds two)."""
+    if explanation.loose is not None:
+        return explanation.loose
     context, steps = explanation.context, explanation.best_first
     entered = context is not None and bool(steps) and routed(steps[0].chunk, context, explanation.terms,
                                                              explanation.intents, explanation.question)  # fmt: skip
