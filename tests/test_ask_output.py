@@ -130,4 +130,8 @@ def test_plain_lines_drop_markdown_marks_but_keep_code_and_paths() -> None:
         "- [1] load (app/__init__.py:1-9) reads DATABASE_URL"
     )
     assert plain_line(r"### More places ###") == "More places"
+    # a span holding backticks (a template literal) is fenced with two: its inside is shown whole, as written
+    assert plain_line("raises ``new Error(`Failed: ${e}`);`` when `!res.ok` (`a.js:206`)") == (
+        "raises new Error(`Failed: ${e}`); when !res.ok (a.js:206)"
+    )
     assert plain_line(r"in `a\_b` and C:\Users\me, 2 * 3 * 4") == r"in a\_b and C:\Users\me, 2 * 3 * 4"

@@ -16,7 +16,7 @@ from rich.markdown import Markdown
 
 _FENCE = re.compile(r"^ {0,3}(`{3,}|~{3,})")
 _STRONG = re.compile(r"\*\*(?=\S)(.+?)(?<=\S)\*\*")
-_CODE_SPAN = re.compile(r"`([^`\n]+)`")
+_CODE_SPAN = re.compile(r"(?<!`)(`+)(?!`)(.+?)(?<!`)\1(?!`)")  # a fence of any length: ``a `b` c``
 _ESCAPE = re.compile(r"\\([!-/:-@\[-`{-~])")  # Markdown's backslash escapes (DATABASE\_URL)
 _HEADING = re.compile(r"^ {0,3}#{1,6}[ \t]+(.*?)(?:[ \t]+#+)?[ \t]*$")
 
@@ -65,8 +65,14 @@ def plain_line(line: str) -> str:
     heading = _HEADING.match(line)
     if heading:
         line = heading.group(1)
-    parts = _CODE_SPAN.split(_STRONG.sub(r"\1", line))  # odd positions: the insides of code spans
-    return "".join(part if i % 2 else _ESCAPE.sub(r"\1", part) for i, part in enumerate(parts))
+    line, said, at = _STRONG.sub(r"\1", line), [], 0
+    for span in _CODE_SPAN.finditer(line):
+        inside = span.group(2)
+        if len(inside) > 2 and inside.startswith(" ") and inside.endswith(" "):
+            inside = inside[1:-1]  # the spaces that let a span begin or end with a backtick
+        said += [_ESCAPE.sub(r"\1", line[at : span.start()]), inside]
+        at = span.end()
+    return "".join([*said, _ESCAPE.sub(r"\1", line[at:])])
 
 
 class PlainWriter:

@@ -89,6 +89,19 @@ def module_level(use: Use, chunk: Chunk) -> bool:
     return indent == 0  # a split method's piece shows no `def` above its lines: not the module's
 
 
+def as_module(chunk: Chunk) -> tuple[str, str] | None:
+    """``(name, role)`` for a Python chunk named after the one function it holds that opens on the module's
+    statements (settings' ``MIDDLEWARE = [`` above ``def patched_process_response``): the file's code, with the
+    function; None for any other chunk."""
+    if chunk.language != "python" or not chunk.symbol or several(chunk) or _file_named(chunk):
+        return None
+    lines = chunk.text.split("\n")
+    first = next((n for n, line in enumerate(lines) if line.strip() and not line.lstrip().startswith("#")), None)
+    if first is None or not module_level(Use("", chunk.start_line + first, "uses", lines[first].strip()), chunk):
+        return None
+    return chunk.path.rsplit("/", 1)[-1], f"is the file's top-level code, with {code_span(display_name(chunk))}"
+
+
 def caller_name(use: Use, chunk: Chunk) -> str:
     """Who makes call ``use`` of ``chunk`` where the chunk's name would be wrong: the checked caller, the definition
     placed by its lines (``placed_caller``), or the file for a module's statement; "" when the chunk's name holds."""

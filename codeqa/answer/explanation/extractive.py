@@ -14,7 +14,7 @@ from __future__ import annotations
 from codeqa.answer.context import AnswerContext
 from codeqa.answer.explanation.absence import absence_sentence
 from codeqa.answer.explanation.callees import CalleeOutcome, callee_outcomes, shown_lines
-from codeqa.answer.explanation.callplace import caller_name, for_clause, from_clause, unplaced
+from codeqa.answer.explanation.callplace import as_module, caller_name, for_clause, from_clause, unplaced
 from codeqa.answer.explanation.callsites import CallSite, call_sites
 from codeqa.answer.explanation.explain import Explanation, Step, explain
 from codeqa.answer.explanation.flow import ROLE_TITLES, Use
@@ -133,6 +133,8 @@ def sentence(step: Step, explanation: Explanation, does: CalleeOutcome | None, s
     if role == KIND_PHRASES["method"] and is_class_piece(chunk):
         role = "is part of the class"
     holder = lines_holder(step)  # its lines are all in another definition than its first: named after that one
+    if (module := as_module(chunk)) is not None:  # `MIDDLEWARE = [` above the one function it is named after
+        holder, role = module
     text = f"{_named(holder or display_name(chunk), chunk)} {role}{repeats_note(step)}"
     for phrase, names in _related(step, explanation, does, site, holder).items():
         if names:
