@@ -40,7 +40,7 @@ def _candidates(instance, index, row: dict, deep_k: int) -> dict:
     seen: dict = {}
     original = choose.select_sources
 
-    def spy(terms, context, *args):  # type: ignore[no-untyped-def]
+    def spy(terms, context, *args):
         seen.update(context=context, terms=terms)
         return original(terms, context, *args)
 
@@ -82,7 +82,7 @@ def _candidates(instance, index, row: dict, deep_k: int) -> dict:
             "last_open_facts": facts[last] if last else 0}  # fmt: skip
 
 
-def _pick(rows: list[dict], key, floor: float) -> tuple[int, int, int]:  # type: ignore[no-untyped-def]
+def _pick(rows: list[list[dict]], key, floor: float) -> tuple[int, int, int]:
     """(questions picked, gold files, fact lines) when the best row by ``key`` with ``share >= floor`` is added."""
     picked = gold = facts = 0
     for question in rows:
