@@ -7,6 +7,7 @@ from __future__ import annotations
 from codeqa.answer.explanation.byname import holds_by_name
 from codeqa.answer.explanation.declared import chain_root
 from codeqa.answer.explanation.flow import Use
+from codeqa.answer.explanation.linenames import holder_at
 from codeqa.records import Chunk
 
 SECURITY_CONFIG = """package com.macro.mall.demo.config;
@@ -77,3 +78,43 @@ def test_a_chained_call_on_a_receiver_of_the_callees_class_still_holds():
                   "UmsAdminService.logout", service)  # fmt: skip
     use = Use("logout", _line(SERVICE_CALLER, ".logout("), "calls", ".logout(principal.getName());")
     assert holds_by_name(user, used, use, SERVICE_CALLER)
+
+
+HANDLER = """/**
+ * 全局异常处理类
+ */
+@ControllerAdvice
+public class GlobalExceptionHandler {
+
+    @ResponseBody
+    @ExceptionHandler(value = ApiException.class)
+    public CommonResult handle(ApiException e) {
+        return CommonResult.failed(e.getMessage());
+    }
+}"""
+
+
+def test_an_annotation_belongs_to_the_class_or_method_below_it():
+    # mall: "the code at `GlobalExceptionHandler.java:15-68` handles exceptions for every controller" — the
+    # annotations' lines were placed in no definition, so the class was not named
+    chunk = _chunk("mall-common/src/main/java/com/macro/mall/common/exception/GlobalExceptionHandler.java",
+                   "GlobalExceptionHandler", HANDLER, 15)  # fmt: skip
+    assert holder_at(chunk, 15 + _line(HANDLER, "@ControllerAdvice") - 1) == "GlobalExceptionHandler"
+    assert holder_at(chunk, 15 + _line(HANDLER, "@ExceptionHandler") - 1) == "GlobalExceptionHandler"
+
+
+def test_a_class_head_is_the_class_not_its_constructor():
+    # eladmin: "`LogAspect.LogAspect` wraps the methods its pointcuts select" — the class, not its constructor, does
+    aspect = """@Aspect
+@Component
+public class LogAspect {
+    private final SysLogService sysLogService;
+
+    public LogAspect(SysLogService sysLogService) {
+        this.sysLogService = sysLogService;
+    }
+}"""
+    chunk = _chunk("eladmin-logging/src/main/java/me/zhengjie/aspect/LogAspect.java", "LogAspect.LogAspect", aspect, 34)
+    assert holder_at(chunk, 34) == "LogAspect"  # the `@Aspect` above the class
+    assert holder_at(chunk, 36) == "LogAspect"
+    assert holder_at(chunk, 34 + _line(aspect, "this.sysLogService") - 1) == "LogAspect.LogAspect"

@@ -39,6 +39,8 @@ def holders_named(step: Step, matches: Sequence[Match]) -> tuple[str, str]:
     if not step.chunk.symbol:
         return _named(step)
     holders = {holder_at(step.chunk, match.line) for match in matches}
+    outer = [h for h in holders if h and all(o and (o == h or o.startswith(f"{h}.")) for o in holders)]
+    holders = {outer[0]} if outer else holders  # a class and its methods (`@ControllerAdvice`, `@ExceptionHandler`s)
     if len(holders) == 1 and None not in holders:
         name = holders.pop() or display_name(step.chunk).split(" (+", 1)[0]
         return f"{code_span(name)} ({code_span(step.chunk.location)})", f"{name} ({step.chunk.location})"

@@ -96,15 +96,20 @@ def holder_at(chunk: Chunk, line: int) -> str | None:
     offset = line - chunk.start_line
     if not 0 <= offset < len(lines):
         return None
-    if DECORATOR.match(lines[offset]):
+    if DECORATOR.match(lines[offset]) and chunk.language != "ruby":  # Ruby's `@user = …` sets an instance variable
         below = next((n for n in range(offset + 1, len(lines)) if not DECORATOR.match(lines[n])), None)
-        if below is None or not FUNCTION_HEAD.match(lines[below]):
+        if below is None:
             return None
+        if not FUNCTION_HEAD.match(lines[below]):  # Java's `@ControllerAdvice` above its class, an annotation above
+            return holder_at(chunk, chunk.start_line + below)  # a typed method's head: whoever holds that line
         return name_at(chunk, chunk.start_line + below + 1) if below + 1 < len(lines) else None
     own = FUNCTION_HEAD.match(lines[offset]) or CONTAINER.match(lines[offset])
     if own:  # the line declares a definition (`class VaultPolicy`, `def authenticate(self, request)`): that one
         name = own.group("name").replace("::", ".")
         known = [q for q in qualified_names(chunk.symbol) if q.replace("::", ".").rpartition(".")[2] == name]
+        # a class's head is the class's, not its constructor's (`LogAspect.LogAspect`)
+        if CONTAINER.match(lines[offset]):
+            known = [q for q in known if q.replace("::", ".").rpartition(".")[0].rpartition(".")[2] != name]
         chunk_name = display_name(chunk).split(" (+", 1)[0]
         owner = chunk_name if chunk_name.rpartition(".")[2][:1].isupper() else chunk_name.rpartition(".")[0]
         if known:
