@@ -68,7 +68,9 @@ HANDLED_TYPE = re.compile(
 CATCH_ALL = {"Exception", "Throwable", "Error", "BaseException"}
 # an `else` that undoes what its `if` set (`req.session.meta.reAuthAt = now;` / `delete req.session.meta.reAuthAt;`)
 ELSE_HEAD = re.compile(r"^\s*(?:\}\s*)?else\b(?!\s*if\b)")
-ASSIGNED = re.compile(r"^\s*(?P<target>[\w$@][\w$.@]*(?:\[[^\]]+\])*)\s*=[^=]")
+ASSIGNED = re.compile(
+    r"^\s*(?:(?P<declared>const|let|var|final|my)\s+)?(?P<target>[\w$@][\w$.@]*(?:\[[^\]]+\])*)\s*=[^=]"
+)
 RETURN = re.compile(r"^\s*return\b")
 DEFINITION_HEAD = re.compile(
     r"^\s*(?:(?:export|public|private|protected|static|async|pub)\s+)*(?:def|function|func|fn)\b"
@@ -244,11 +246,13 @@ def continues(chunk: Chunk, line: int) -> bool:
 
 
 def status_kept(answers: re.Pattern[str], code: str) -> bool:
-    """Whether ``code`` only keeps a status number in a value (``extra_vars = {'code': [500], …}``): answered later,
-    if at all, by the line that returns it."""
+    """Whether ``code`` only keeps a status number in a value (``extra_vars = {'code': [500], …}``, a local ``const
+    status = err.status || 500``): answered later, if at all, by the line that returns it."""
     assigned, found = ASSIGNED.match(code), answers.search(code)
     number = found is not None and re.fullmatch(r"[45]\d\d", found.group(0)) is not None
-    return assigned is not None and number and "status" not in assigned.group("target").lower()
+    target = assigned.group("target").lower() if assigned else ""
+    local = assigned is not None and assigned.group("declared") is not None and "status" in target  # `let status =`
+    return local or (assigned is not None and number and "status" not in target)
 
 
 def whole(line: str) -> bool:
