@@ -1,18 +1,21 @@
-"""The answer's closing sentence ("In short: …"): what the question asked, said once more as one cited conclusion,
-composed only of claims the answer has already checked — never a new one.
+"""The answer's closing sentence ("**In short:** …", issue #35 "No conclusion"): what the question asked, said once
+more as one cited conclusion, composed only of claims the answer has already checked — never a new one.
 
-- "How does X work" / "what happens when …", when a flow was walked: the entry, its construct (a sign-in, an error
-  handler) when one is on a line of the entry's own definition before its first call, the checked calls in order
-  and the outcome they end in, then the entry's own answer after them ("… and then returns `response`").
-- "What happens when … fails", with no walk: the strongest error construct that handles errors in one place
-  (weight ≥ ``absence.CENTRAL_WEIGHT``, the same bar the absence sentence searches for) and the error answer
-  checked in its own lines.
+- "How does X work" / "what happens when …", when a flow was walked from an entry point (a view, an API handler, a
+  command) and the opening rests on more than "the closest match found": the entry, a construct on its own lines
+  before its first call (it signs the user in), its checked calls in order (queued ones said so, by-name ones
+  marked), the outcome they end in, and the entry's own answer after the call when that answer is on the same
+  branch (not `elif type == "private": return …` after a call made when `type == "public"`).
+- "What happens when a request fails", with no walk from the handler: the strongest error construct of a central
+  handler's weight (``absence.CENTRAL_WEIGHT``, the bar the absence sentence searches for) and an error answer found
+  in that handler's own block (not the 404 route written above it). A failing job or a refused form is not asked
+  so: the request's error handler is not their answer.
 - Nothing else: a placement question ends on "Where to add it:" (the hook) and an error question on "Where errors
-  go:" or the absence sentence, which are its conclusions; without these pieces a closing sentence would be a guess
-  and none is said.
+  go:" or the absence sentence, which are its conclusions; without these pieces a closing would be a guess.
 
 The sentence goes after the opening and the numbered steps, before the sources: the steps are read as the story and
-the sources as its evidence, so the conclusion closes the story before the evidence begins.
+the sources as its evidence, so the conclusion closes the story before the evidence begins. It carries what the
+"What happens:" row said, which is then left out (the answer keeps its length).
 """
 
 from __future__ import annotations
@@ -26,7 +29,7 @@ from codeqa.answer.explanation.endings import definition_lines
 from codeqa.answer.explanation.entry import routed
 from codeqa.answer.explanation.explain import Explanation, Step
 from codeqa.answer.explanation.holders import holders_named, registered
-from codeqa.answer.explanation.lead import LAYER_VERBS
+from codeqa.answer.explanation.lead import LAYER_VERBS, PHRASE_WEIGHT
 from codeqa.answer.explanation.mechanism import Match
 from codeqa.answer.explanation.outcomes import outcome_lines, outcome_said_of
 from codeqa.answer.explanation.phrasing import said_of
@@ -38,7 +41,6 @@ from codeqa.answer.rendering.render import code_span
 from codeqa.records import Chunk
 
 LABEL = "**In short:**"
-PHRASE_WEIGHT = 0.9  # as ``lead.PHRASE_WEIGHT``: weaker constructs (a status code) are lines an outcome may quote
 QUOTE_CHARS = 90
 # "what happens when an API request fails": a request's failure, asked as such (not a reminder job that keeps failing)
 ASKS_FAILED_REQUEST = re.compile(
