@@ -96,6 +96,9 @@ def flow_closing(explanation: Explanation) -> tuple[str, str] | None:
         return None  # a walk from the middle of the code is a chain of calls, not the story of a request
     if not _grounded(explanation):
         return None  # the opening offers only "the closest match found": "In short" would overstate it
+    lead = explanation.step(explanation.lead).chunk
+    if not (_overlap(found.entry, lead) or _overlap(found.hops[0].callee, lead)):
+        return None  # walked from another source than the lead (its own walk found nothing): another story
     md, plain = (
         f"{code_span(found.entry_name)} ({code_span(found.entry.location)})",
         f"{found.entry_name} ({found.entry.location})",
@@ -211,6 +214,10 @@ def _block(chunk: Chunk, line: int) -> set[int]:
                                 or CLOSER.match(lines[end].lstrip())):  # fmt: skip
         end += 1
     return set(range(line, chunk.start_line + end))
+
+
+def _overlap(one: Chunk, other: Chunk) -> bool:
+    return one.path == other.path and one.start_line <= other.end_line and other.start_line <= one.end_line
 
 
 def _holds(chunk: Chunk, matches: list[Match]) -> bool:
