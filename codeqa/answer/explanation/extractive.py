@@ -16,6 +16,7 @@ from codeqa.answer.explanation.absence import absence_sentence
 from codeqa.answer.explanation.callees import CalleeOutcome, callee_outcomes, shown_lines
 from codeqa.answer.explanation.callplace import as_module, caller_name, for_clause, from_clause, unplaced
 from codeqa.answer.explanation.callsites import CallSite, call_sites
+from codeqa.answer.explanation.closing import closing
 from codeqa.answer.explanation.explain import Explanation, Step, explain
 from codeqa.answer.explanation.flow import ROLE_TITLES, Use
 from codeqa.answer.explanation.keylines import KeyLine
@@ -190,19 +191,20 @@ def not_found(explanation: Explanation) -> list[str]:
 
 
 def flow_block(explanation: Explanation) -> list[tuple[str, str]]:
-    """The walk from the entry point as numbered steps, then what happens and what is absent, as (markdown, plain)
-    rows; empty when the question does not ask how something works or nothing was checked."""
+    """The walk from the entry point as numbered steps, then what happens and what is absent, then the closing
+    sentence, as (markdown, plain) rows; empty when nothing was checked."""
     rows: list[tuple[str, str]] = []
+    said = closing(explanation)
     if explanation.walk is not None:
         rows.append(
             ("**Step by step** (each call checked in the code):", "Step by step (each call checked in the code):")
         )
         rows += walk_steps(explanation.walk)
-        response = response_sentence(explanation.walk)
+        response = response_sentence(explanation.walk) if said is None else None  # the closing says it
         rows += [response] if response else []
     if explanation.absence is not None:
         rows.append(absence_sentence(explanation.absence, explanation.own_errors))
-    return rows
+    return [*rows, said] if said is not None else rows
 
 
 def render_markdown(explanation: Explanation) -> str:

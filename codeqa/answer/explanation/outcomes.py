@@ -70,7 +70,7 @@ HANDLED_TYPE = re.compile(
 CATCH_ALL = {"Exception", "Throwable", "Error", "BaseException"}
 # an `else` that undoes what its `if` set (`req.session.meta.reAuthAt = now;` / `delete req.session.meta.reAuthAt;`)
 ELSE_HEAD = re.compile(r"^\s*(?:\}\s*)?else\b(?!\s*if\b)")
-ASSIGNED = re.compile(r"^\s*(?P<target>[\w$@][\w$.@]*(?:\[[^\]]+\])*)\s*=[^=]")
+ASSIGNED = re.compile(r"^\s*(?:(?P<declared>const|let|var)\s+)?(?P<target>[\w$@][\w$.@]*(?:\[[^\]]+\])*)\s*=[^=]")
 RETURN = re.compile(r"^\s*return\b")
 DEFINITION_HEAD = re.compile(
     r"^\s*(?:(?:export|public|private|protected|static|async|pub)\s+)*(?:def|function|func|fn)\b"
@@ -246,11 +246,12 @@ def continues(chunk: Chunk, line: int) -> bool:
 
 
 def status_kept(answers: re.Pattern[str], code: str) -> bool:
-    """Whether ``code`` only keeps a status number in a value (``extra_vars = {'code': [500], …}``): answered later,
-    if at all, by the line that returns it."""
+    """Whether ``code`` only keeps a status number in a value (``extra_vars = {'code': [500], …}``, ``const status =
+    err.status || 500``): answered later, if at all, by the line that returns it."""
     assigned, found = ASSIGNED.match(code), answers.search(code)
     number = found is not None and re.fullmatch(r"[45]\d\d", found.group(0)) is not None
-    return assigned is not None and number and "status" not in assigned.group("target").lower()
+    target, declared = (assigned.group("target").lower(), assigned.group("declared")) if assigned else ("", None)
+    return assigned is not None and (number and "status" not in target or bool(declared) and "status" in target)
 
 
 def whole(line: str) -> bool:

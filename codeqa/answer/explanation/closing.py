@@ -1,0 +1,236 @@
+"""The answer's closing sentence ("**In short:** …", issue #35 "No conclusion"): what the question asked, said once
+more as one cited conclusion, composed only of claims the answer has already checked — never a new one.
+
+- "How does X work" / "what happens when …", when a flow was walked from an entry point (a view, an API handler, a
+  command) and the opening rests on more than "the closest match found": the entry, a construct on its own lines
+  before its first call (it signs the user in), its checked calls in order (queued ones said so, by-name ones
+  marked), the outcome they end in, and the entry's own answer after the call when that answer is on the same
+  branch (not `elif type == "private": return …` after a call made when `type == "public"`).
+- "What happens when a request fails", with no walk from the handler: the strongest error construct of a central
+  handler's weight (``absence.CENTRAL_WEIGHT``, the bar the absence sentence searches for) and an error answer found
+  in that handler's own block (not the 404 route written above it). A failing job or a refused form is not asked
+  so: the request's error handler is not their answer.
+- Nothing else: a placement question ends on "Where to add it:" (the hook) and an error question on "Where errors
+  go:" or the absence sentence, which are its conclusions; without these pieces a closing would be a guess.
+
+The sentence goes after the opening and the numbered steps, before the sources: the steps are read as the story and
+the sources as its evidence, so the conclusion closes the story before the evidence begins. It carries what the
+"What happens:" row said, which is then left out (the answer keeps its length).
+"""
+
+from __future__ import annotations
+
+import re
+
+from codeqa.answer.explanation.absence import CENTRAL_WEIGHT
+from codeqa.answer.explanation.branches import condition_at
+from codeqa.answer.explanation.conclusion import hook, where_errors_go
+from codeqa.answer.explanation.endings import definition_lines
+from codeqa.answer.explanation.entry import routed
+from codeqa.answer.explanation.explain import Explanation, Step
+from codeqa.answer.explanation.holders import holders_named, registered
+from codeqa.answer.explanation.lead import LAYER_VERBS, PHRASE_WEIGHT
+from codeqa.answer.explanation.mechanism import Match
+from codeqa.answer.explanation.outcomes import outcome_lines, outcome_said_of
+from codeqa.answer.explanation.phrasing import said_of
+from codeqa.answer.explanation.roles_said import shows_role
+from codeqa.answer.explanation.walk import ENTRY_LAYERS, Walk
+from codeqa.answer.explanation.walktext import outcome_said
+from codeqa.answer.rendering.injection import instruction_like
+from codeqa.answer.rendering.render import code_span
+from codeqa.records import Chunk
+
+LABEL = "**In short:**"
+QUOTE_CHARS = 90
+# "what happens when an API request fails": a request's failure, asked as such (not a reminder job that keeps failing)
+ASKS_FAILED_REQUEST = re.compile(
+    r"\bwhat happens\b(?=[^?]*\b(?:fail|error|exception|crash|goes wrong))(?=[^?]*\b(?:requests?|api|endpoints?|"
+    r"calls?|pages?|views?|routes?)\b)",
+    re.IGNORECASE,
+)
+QUEUED = re.compile(r"\.(?:delay|apply_async)\(")  # as ``walktext``: the call hands the work to a worker
+CLOSER = re.compile(r"[)}\]]|end\b")  # a block's closing line, at its head's indentation
+LOCATION = re.compile(r"[\w./-]+:\d+(?:-\d+)?")
+
+
+def _quote(text: str) -> str:
+    flat = " ".join(outcome_said(text).split())
+    return flat if len(flat) <= QUOTE_CHARS else flat[: QUOTE_CHARS - 1] + "…"
+
+
+def _entry_constructs(explanation: Explanation, found: Walk) -> list[Match]:
+    """The strong constructs on lines of the walk's entry definition before its first call (what it does first)."""
+    span = definition_lines(found.entry, found.entry_name) or definition_lines(found.entry, "")
+    lines = {line for line, _ in span}
+    first_call = found.hops[0].use.line if found.hops else max(lines, default=0) + 1
+    taken = [match for step in explanation.open_steps if step.chunk.path == found.entry.path
+             for match in step.matches if match.construct.weight >= 1.0 and match.line in lines
+             and match.line < first_call and not instruction_like(match.text)]  # fmt: skip
+    return list({(m.line, m.phrase): m for m in taken}.values())
+
+
+def _calls(found: Walk) -> tuple[str, str, str, str, tuple[str, str] | None]:
+    """The entry's checked calls as a clause, "calls `A`, which calls `B`, which answers with `…` (`path:n`)"
+    (markdown, plain), the test its first call runs under ("when `c`", markdown and plain, "" for always) and that
+    test as ``condition_at`` gives it (``("", "")`` always, None when it cannot be said)."""
+    names = []
+    for hop in found.hops:  # "calls `A`" / "queues `A` for a worker" (``.delay(…)``), as the steps say it
+        mark = " (linked by name)" if hop.by_name else ""
+        verb, tail = ("queues", " for a worker") if QUEUED.search(hop.use.text) else ("calls", "")
+        names.append((f"{verb} {code_span(hop.use.name)}{tail}{mark}", f"{verb} {hop.use.name}{tail}{mark}"))
+    first = condition_at(found.entry, found.hops[0].use.line)
+    when_md, when = (f"{first[0]} {code_span(first[1])}", f"{first[0]} {first[1]}") if first and first[0] else ("", "")
+    md, plain = ", which ".join(name for name, _ in names), ", which ".join(name for _, name in names)
+    if (outcome := found.outcome) is not None:
+        where, said = f"{outcome.chunk.path}:{outcome.line}", _quote(outcome.text)
+        md += f", which {outcome.verb} {code_span(said)} ({code_span(where)})"
+        plain += f", which {outcome.verb} {said} ({where})"
+    return md, plain, when_md, when, first
+
+
+def flow_closing(explanation: Explanation) -> tuple[str, str] | None:
+    """ "In short: `entry` (`loc`) {does X} at `path:n`; when `c`, it calls `A`, which answers with `…` (`path:n`);
+    then `entry` returns `…` (`path:m`)." from the walk; None without a walk from an entry point to an outcome."""
+    found = explanation.walk
+    if found is None or found.outcome is None or not found.hops or str(found.entry.layer) not in ENTRY_LAYERS:
+        return None  # a walk from the middle of the code is a chain of calls, not the story of a request
+    if not _grounded(explanation):
+        return None  # the opening offers only "the closest match found": "In short" would overstate it
+    lead = explanation.step(explanation.lead).chunk
+    if not (_overlap(found.entry, lead) or _overlap(found.hops[0].callee, lead)):
+        return None  # walked from another source than the lead (its own walk found nothing): another story
+    md, plain = (
+        f"{code_span(found.entry_name)} ({code_span(found.entry.location)})",
+        f"{found.entry_name} ({found.entry.location})",
+    )
+    calls_md, calls, when_md, when, first = _calls(found)
+    if matches := _entry_constructs(explanation, found):  # what it does before its first call
+        said = said_of(sorted(matches, key=lambda m: m.line), explanation.terms)
+        where = f"{found.entry.path}:{matches[0].line}"
+        md += f" {said} at {code_span(where)}" + (f"; {when_md}, it " if when else " and ")
+        plain += f" {said.replace('`', '')} at {where}" + (f"; {when}, it " if when else " and ")
+    else:
+        md, plain = md + (f", {when_md}, " if when else " "), plain + (f", {when}, " if when else " ")
+    md, plain = md + calls_md, plain + calls
+    response = found.response
+    if response is not None and condition_at(found.entry, response.line) not in (("", ""), first):
+        response = None  # another branch's answer (`elif type == "private": return …`) is not what follows the call
+    if response is not None:
+        at = f"{response.chunk.path}:{response.line}"
+        md += (
+            f"; then {code_span(found.entry_name)} {response.verb} {code_span(_quote(response.text))} ({code_span(at)})"
+        )
+        plain += f"; then {found.entry_name} {response.verb} {_quote(response.text)} ({at})"
+    return f"{LABEL} {md}.", f"In short: {plain}."
+
+
+def _grounded(explanation: Explanation) -> bool:
+    """Whether the opening rests on more than the closest match: a construct of the first sources (a sign-in, an
+    error handler), the lead's role its code shows (a route's view "handles the request"), or the app's route of the
+    sign-in (sign-up) URL asked about to the lead."""
+    steps = explanation.best_first[:2]
+    if any(m.construct.weight >= PHRASE_WEIGHT for step in steps for m in step.matches):
+        return True
+    if steps and shows_role(steps[0].chunk, LAYER_VERBS):  # "`create_report` handles the request: `@bp.route(…)`"
+        return True
+    context = explanation.context
+    return context is not None and bool(steps) and routed(steps[0].chunk, context, explanation.terms,
+                                                            explanation.intents, explanation.question)  # fmt: skip
+
+
+def _central_error(explanation: Explanation) -> tuple[Step, list[Match]] | None:
+    """The open source with the strongest error construct of a central handler's weight, with its such matches."""
+    found = [(match.construct.weight, -order, step) for order, step in enumerate(explanation.best_first)
+             for match in step.matches if match.construct.kind == "error"
+             and match.construct.weight >= CENTRAL_WEIGHT and not instruction_like(match.text)]  # fmt: skip
+    if not found:
+        return None
+    weight, _, step = max(found, key=lambda item: item[:2])
+    kept = [m for m in step.matches if m.construct.kind == "error" and m.construct.weight >= CENTRAL_WEIGHT]
+    return step, sorted(kept, key=lambda m: m.line)
+
+
+def errors_closing(explanation: Explanation) -> tuple[str, str] | None:
+    """ "In short: when a request fails, `X` (`loc`) {handles …}; `X` answers with `…` (`path:n`)." from the
+    strongest central error construct and the error answer checked in its own lines; None without one."""
+    if explanation.intents[:1] != ("errors",) or not ASKS_FAILED_REQUEST.search(explanation.question):
+        return None  # "when a request fails" is what it says: a failing job or a refused form is not asked here
+    central = _central_error(explanation)
+    if central is None:
+        return None
+    step, matches = central
+    if handlers := registered(step, matches):  # `rescue_from X, with: :handle_x`: the handlers run
+        first, last = handlers[0][1].line, handlers[-1][1].line
+        where = f"{step.chunk.path}:{first}" + (f"-{last}" if last != first else "")
+        names = [h for h, _ in handlers]
+        if len(names) == 1:
+            named_md, named = (
+                f"{code_span(names[0])} (registered at {code_span(where)})",
+                f"{names[0]} (registered at {where})",
+            )
+        else:  # one subject for the phrase's verb: "the code at … (`a`, `b` and `c`) turns …"
+            listed_md = ", ".join(code_span(n) for n in names[:-1]) + " and " + code_span(names[-1])
+            listed = ", ".join(names[:-1]) + " and " + names[-1]
+            named_md, named = f"the code at {code_span(where)} ({listed_md})", f"the code at {where} ({listed})"
+    elif not step.chunk.symbol:  # a file's statements: the line that registers it, not the whole piece of the file
+        where = f"{step.chunk.path}:{matches[0].line}"
+        named_md, named = f"the code at {code_span(where)}", f"the code at {where}"
+    else:
+        named_md, named = holders_named(step, matches)
+    said = said_of(matches, explanation.terms)
+    md, plain = f"{LABEL} when a request fails, {named_md} {said}", f"In short: when a request fails, {named} "
+    plain += said.replace("`", "")
+    found = explanation.walk
+    if found is not None and found.outcome is not None and found.hops and _holds(found.entry, matches):
+        calls_md, calls, when_md, when, _ = _calls(found)  # the handler's checked calls to the answer they end in
+        calls_md, calls = (
+            (f"{when_md}, it {calls_md}", f"{when}, it {calls}") if when else (f"it {calls_md}", f"it {calls}")
+        )
+        return f"{md}; {calls_md}.", f"{plain}; {calls}."
+    # the lines the opening's constructs cite are not outcomes (as in ``lead``: strong constructs only)
+    skip = {(s.chunk.path, m.line) for s in explanation.open_steps for m in s.matches
+            if m.construct.weight >= PHRASE_WEIGHT}  # fmt: skip
+    inside = set().union(*(_block(step.chunk, m.line) for m in matches))  # the handler's own lines, not a 404 above
+    own = [item for item in outcome_lines(explanation, skip) if item[1] is step and item[2].line in inside]
+    ending = outcome_said_of(own)
+    if ending is not None:
+        md += "; t" + ending[0][len("T") :].removesuffix(".")
+        plain += "; t" + ending[1][len("T") :].removesuffix(".")
+    return md + ".", plain + "."
+
+
+def _block(chunk: Chunk, line: int) -> set[int]:
+    """The file lines of the block a construct's line opens (its decorators, head and indented body): where what it
+    does is written."""
+    lines = [text.expandtabs(4) for text in chunk.text.split("\n")]
+    head = line - chunk.start_line
+    while 0 <= head < len(lines) - 1 and lines[head].lstrip().startswith(("@", "#[")):  # a decorator, an annotation
+        head += 1
+    if not 0 <= head < len(lines):
+        return set()
+    indent = len(lines[head]) - len(lines[head].lstrip())
+    end = head + 1
+    while end < len(lines) and (not lines[end].strip() or len(lines[end]) - len(lines[end].lstrip()) > indent
+                                or CLOSER.match(lines[end].lstrip())):  # fmt: skip
+        end += 1
+    return set(range(line, chunk.start_line + end))
+
+
+def _overlap(one: Chunk, other: Chunk) -> bool:
+    return one.path == other.path and one.start_line <= other.end_line and other.start_line <= one.end_line
+
+
+def _holds(chunk: Chunk, matches: list[Match]) -> bool:
+    return all(m.chunk.path == chunk.path and chunk.start_line <= m.line <= chunk.end_line for m in matches)
+
+
+def closing(explanation: Explanation) -> tuple[str, str] | None:
+    """The closing sentence as (markdown, plain), or None (see the module docstring)."""
+    if hook(explanation) is not None or where_errors_go(explanation) is not None or explanation.absence is not None:
+        return None  # the answer already ends on its conclusion
+    said = flow_closing(explanation) or errors_closing(explanation)
+    if said is None:
+        return None
+    paths = [path for path in dict.fromkeys(m.split(":", 1)[0] for m in LOCATION.findall(said[1]))]
+    drop = explanation.evidence.drop_unbacked
+    return drop(said[0], paths), drop(said[1], paths)
