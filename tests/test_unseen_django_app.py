@@ -56,3 +56,25 @@ def test_a_call_records_a_user_event_only_where_it_names_the_event():
                                                       intents(LOGGING))]  # fmt: skip
     assert "records an event of what the user does" not in said(RESCAN)
     assert "records an event of what the user does" in said(SIGNUP)
+
+
+def test_a_failure_of_something_the_question_names_is_not_asked_of_the_request_mechanism():
+    # paperless: "What happens when fetching mail fails?" opened on the settings' MIDDLEWARE list, which no mail
+    # fetch passes through; "What happens when an API request fails?" is about that mechanism
+    from codeqa.answer.explanation.keylines import question_terms
+    from codeqa.answer.explanation.opener import asks_mechanism
+
+    for question, mechanism in [("What happens when an API request fails?", True),
+                                ("What happens when fetching mail fails?", False),
+                                ("What happens when a background job fails?", False)]:  # fmt: skip
+        assert asks_mechanism(question_terms(question), intents(question)) is mechanism, question
+
+
+def test_a_stylesheet_cannot_explain_a_mechanism():
+    # changelog.com: "What happens when a background job fails?" opened on `buttons.scss` (`background: $white`)
+    from codeqa.answer.explanation.mechanism import answers_poorly
+
+    mixin = "@mixin button($background, $color) {\n  background: $background;\n}"
+    style = Chunk("assets/app/helpers/mixins/buttons.scss", "scss", 1, 3, mixin, "", "module", "view")
+    assert answers_poorly(style)
+    assert not answers_poorly(_chunk("src/paperless/auth.py", "def authenticate(self, request):\n    pass", "f"))

@@ -37,6 +37,7 @@ POOR_LAYERS = frozenset({"migration", "test", "docs", "build"})
 POOR_PATHS = (
     "*.sql", "*seed*", "*fixtures*", "*.lock", "*lock.json", "*.min.js", "*.snap", "*.svg", "*/vendor/*",
     "db/schema.rb", "*/schema.prisma", "*.d.ts", "*/locales/*", "*/i18n/*", "*/translations/*", "*CHANGELOG*",
+    "*.css", "*.scss", "*.sass", "*.less",  # styles: `background: $white` is no background job
 )  # fmt: skip
 EVIDENCE_ROWS = 40  # chunks checked for a framework's import lines, per module it names
 
@@ -176,7 +177,7 @@ def mechanism_score(matches: Sequence[Match]) -> float:
 
 
 def answers_poorly(chunk: Chunk) -> bool:
-    """Code that cannot explain a mechanism, whatever words it holds: schema changes, seeds, SQL, lock files,
+    """Code that cannot explain a mechanism, whatever words it holds: schema changes, seeds, SQL, lock files, styles,
     tests, documentation, or a chunk whose lines are all comments (a commented-out initializer)."""
     if str(chunk.layer) in POOR_LAYERS:
         return True

@@ -24,9 +24,20 @@ MECHANISM_QUESTION = 6  # a question of at most this many terms asks about the m
 FAMILY = 2  # siblings of the opening file among the sources that make it one of a family
 
 
+# the words of a question about the app's request mechanism itself (stemmed): "what happens when an API request
+# fails?" names nothing of its own; "… when fetching mail fails?" names mail, which the mechanism does not handle
+MECHANISM_WORDS = frozenset({
+    "api", "request", "http", "endpoint", "page", "server", "app", "applic", "system", "user", "flow", "through",
+    "happen", "fail", "failur", "error", "except", "wrong", "respons", "call", "client", "go", "work", "handl",
+})  # fmt: skip
+
+
 def asks_mechanism(terms: Terms, intents: Sequence[str]) -> bool:
     """Whether the question asks about the mechanism itself (see the module docstring)."""
-    return tuple(intents[:1]) == (HOOK,) or len(terms.words) <= MECHANISM_QUESTION
+    if tuple(intents[:1]) == (HOOK,):
+        return True
+    own_subject = tuple(intents[:1]) == ("errors",) and bool(terms.words - MECHANISM_WORDS)  # "fetching mail fails"
+    return len(terms.words) <= MECHANISM_QUESTION and not own_subject
 
 
 def siblings(path: str, paths: Sequence[str]) -> dict[str, int]:
