@@ -56,6 +56,8 @@ KIND_PHRASES = {"function": "is a function", "method": "is a method", "class": "
                 "piece": "starts inside a block that opens above it"}  # fmt: skip
 _CODE_LINE = re.compile(r"^(?!\s*(?:#|//|/\*|\*|--|<!--))\s*\S")
 _DEFMODULE = re.compile(r"^\s*defmodule\s", re.MULTILINE)
+# a named scope the chunk opens (Ruby `module JobsHelper`, Rust `pub mod auth {`): a module, not the file's top level
+_NAMED_MODULE = re.compile(r"^\s*(?:module\s+[A-Z]|(?:pub(?:\([\w:]+\))?\s+)?mod\s+\w+\s*\{)", re.MULTILINE)
 
 
 def starts_inside(chunk: Chunk) -> bool:
@@ -98,6 +100,8 @@ def _kind_phrase(chunk: Chunk, kind: str, fallback: str) -> str:
         return "defines a module" if _DEFMODULE.search(chunk.text) else "is part of a module"
     if chunk.language == "elixir" and kind == "method":
         return KIND_PHRASES["function"]
+    if kind == "module" and chunk.symbol and _NAMED_MODULE.search(chunk.text):
+        return "defines a module"
     return KIND_PHRASES.get(kind, fallback)
 
 
