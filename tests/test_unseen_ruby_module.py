@@ -1,7 +1,8 @@
 """Misleading on huginn (a Rails app in no data set): "``JobsHelper`` (``app/helpers/jobs_helper.rb:1-46``) is the
 file's top-level code" for ``module JobsHelper`` and its helper methods, and "``Agents`` … is the file's top-level
-code" for ``module Agents`` around ``class DryRunsController``: a chunk that opens a named module defines a module. And a construct's list that its line leaves open is said cut
-("(:database_authenticatable, :registerable, …)", not as if the two were all the modules)."""
+code" for ``module Agents`` around ``class DryRunsController``: a chunk that opens a named module defines a module.
+And a construct's list that its line leaves open is said cut ("(:database_authenticatable, :registerable, …)",
+not as if the two were all the modules)."""
 
 from __future__ import annotations
 
