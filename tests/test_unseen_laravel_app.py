@@ -6,6 +6,7 @@ lone ``{`` at the head's indent read as the block holding the line)."""
 from __future__ import annotations
 
 from codeqa.answer.explanation.callplace import placed
+from codeqa.answer.explanation.roles_said import role_phrase
 from codeqa.records import Chunk
 
 HANDLER = """    public function prepareForOutOfMemory(callable $onOutOfMemory)
@@ -37,3 +38,38 @@ def test_a_line_of_a_psr12_method_is_placed_in_that_method():
     assert placed(chunk, body) == "Handler.isApiRequest"
     first = 97 + HANDLER.split("\n").index("        $this->onOutOfMemory = null;")
     assert placed(chunk, first) == "Handler.forgetOutOfMemoryHandler"
+
+
+REPOSITORY = """/**
+ * Interface RecurringRepositoryInterface
+ */
+interface RecurringRepositoryInterface
+{
+    public function createdPreviously(Recurrence $recurrence, Carbon $date): bool;
+
+    public function destroy(Recurrence $recurrence): void;
+}"""
+JOB = """/**
+ * Class CreateRecurringTransactions.
+ */
+class CreateRecurringTransactions implements ShouldQueue
+{
+    public int $created;
+}"""
+TS_PROPS = """export interface SessionProps {
+  user: User;
+}"""
+
+
+def test_an_interface_is_not_said_to_be_a_class():
+    """Misleading on firefly-iii (a Laravel app in no data set): "``RecurringRepositoryInterface (+4)`` … defines a
+    class" for a PHP interface; a class that implements one is still a class."""
+    names = "RecurringRepositoryInterface, RecurringRepositoryInterface.createdPreviously"
+    path = "app/Repositories/Recurring/RecurringRepositoryInterface.php"
+    interface = Chunk(path, "php", 36, 36 + REPOSITORY.count("\n"), REPOSITORY, names, "class", "")
+    assert role_phrase(interface, {}, "") == "defines an interface"
+    job = Chunk("app/Jobs/CreateRecurringTransactions.php", "php", 44, 50, JOB, "CreateRecurringTransactions",
+                "class", "")  # fmt: skip
+    assert role_phrase(job, {}, "") == "defines a class"
+    props = Chunk("src/session.ts", "typescript", 1, 3, TS_PROPS, "SessionProps", "class", "")
+    assert role_phrase(props, {}, "") == "defines an interface"

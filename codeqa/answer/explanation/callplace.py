@@ -45,9 +45,12 @@ def others(chunk: Chunk) -> bool:
 
 
 def placed_caller(use: Use, chunk: Chunk) -> str:
-    """The definition of a chunk named after its file that makes call ``use`` (a link found by name): the one its
-    lines show holding the call (``User.isReadyToPost`` in ``posts.js``), else ""."""
-    return "" if use.caller or not _file_named(chunk) else placed(chunk, use.line)
+    """The definition of a chunk not named after it that makes call ``use`` (a link found by name): the one its
+    lines show holding the call (``User.isReadyToPost`` in ``posts.js``; ``propagate!``, not ``run``, in ``run
+    (+4)``), else ""."""
+    if use.caller or not (_file_named(chunk) or several(chunk) or others(chunk)):
+        return ""
+    return placed(chunk, use.line)
 
 
 def from_clause(use: Use, own: str, chunk: Chunk) -> str:

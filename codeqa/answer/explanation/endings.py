@@ -14,6 +14,7 @@ from dataclasses import dataclass
 
 from codeqa.answer.explanation.branches import off_api_path
 from codeqa.answer.explanation.effects import ISSUES_TOKEN, QUEUES_JOB, SIGNS_IN, STORES
+from codeqa.answer.explanation.embedded import heredoc_lines
 from codeqa.answer.explanation.flow import SIGNATURE, code_part
 from codeqa.answer.explanation.keylines import COMMENT
 from codeqa.answer.explanation.outline import display_name
@@ -166,10 +167,11 @@ def outcome_of(chunk: Chunk, name: str, after: int = 0, *, api: bool = False, er
     answer instead: a line naming an error or on an error branch, or any line of a failing helper
     (``respondWithError``)."""
     body = definition_lines(chunk, name)
+    data = heredoc_lines(chunk)  # a heredoc's text is handed on, not run (`throw new` in a Ruby method's `<<-JS`)
     for verb, pattern in OUTCOME_KINDS:
         found = []
         for position, (number, text) in enumerate(body):
-            if position == 0 or number <= after or not text.strip() or COMMENT.match(text):
+            if position == 0 or number <= after or not text.strip() or COMMENT.match(text) or number in data:
                 continue
             code = code_part(text)
             if not pattern.search(code) or SIGNATURE.match(code):

@@ -9,6 +9,7 @@ import re
 from collections.abc import Sequence
 
 from codeqa.answer.explanation.branches import asks_api, condition_at, no_answer, off_api_path, on_error_branch
+from codeqa.answer.explanation.embedded import heredoc_lines
 from codeqa.answer.explanation.endings import ERROR_LINE
 from codeqa.answer.explanation.explain import Explanation, Step
 from codeqa.answer.explanation.flow import SIGNATURE, code_part
@@ -200,7 +201,7 @@ def outcome_lines(explanation: Explanation, skip: set[tuple[str, int]]) -> list[
                 continue
             line = next((line for line in lines if (step.chunk.path, line.line) not in skip
                          and pattern.search(code_part(line.text)) and quotable(line.text) and whole(line.text)
-                         and not continues(step.chunk, line.line)
+                         and not continues(step.chunk, line.line) and line.line not in heredoc_lines(step.chunk)
                          and not (verb == "answers with" and status_kept(pattern, code_part(line.text)))
                          and not elsewhere(step.chunk, [m.line for m in step.matches], line.line)
                          and condition_at(step.chunk, line.line) is not None

@@ -56,6 +56,14 @@ KIND_PHRASES = {"function": "is a function", "method": "is a method", "class": "
                 "piece": "starts inside a block that opens above it"}  # fmt: skip
 _CODE_LINE = re.compile(r"^(?!\s*(?:#|//|/\*|\*|--|<!--))\s*\S")
 _DEFMODULE = re.compile(r"^\s*defmodule\s", re.MULTILINE)
+# a named scope the chunk opens (Ruby `module JobsHelper`, Rust `pub mod auth {`): a module, not the file's top level
+# the chunk's first type declaration: what kind of type it defines
+_DECLARES = re.compile(
+    r"^\s*(?:export\s+)?(?:(?:public|private|protected|internal|abstract|final|sealed|static|default|readonly)\s+)*"
+    r"(interface|class|trait|enum|record|struct)\s+\w",
+    re.MULTILINE,
+)
+_NAMED_MODULE = re.compile(r"^\s*(?:module\s+[A-Z]|(?:pub(?:\([\w:]+\))?\s+)?mod\s+\w+\s*\{)", re.MULTILINE)
 
 
 def starts_inside(chunk: Chunk) -> bool:
@@ -98,6 +106,11 @@ def _kind_phrase(chunk: Chunk, kind: str, fallback: str) -> str:
         return "defines a module" if _DEFMODULE.search(chunk.text) else "is part of a module"
     if chunk.language == "elixir" and kind == "method":
         return KIND_PHRASES["function"]
+    if kind == "module" and chunk.symbol and _NAMED_MODULE.search(chunk.text):
+        return "defines a module"
+    declared = _DECLARES.search(chunk.text) if kind == "class" else None
+    if declared is not None and declared.group(1) == "interface":  # a PHP, Java or TypeScript interface: no class
+        return "defines an interface"
     return KIND_PHRASES.get(kind, fallback)
 
 

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import re
 
+from codeqa.answer.explanation.callplace import placed_caller
 from codeqa.answer.explanation.flow import Use
 from codeqa.answer.explanation.outline import display_name
 from codeqa.answer.explanation.walk import Walk
@@ -43,6 +44,9 @@ def walk_steps(found: Walk) -> list[tuple[str, str]]:
     rows: list[tuple[str, str]] = []
     caller, chunk = found.entry_name, found.entry
     for number, hop in enumerate(found.hops, start=1):
+        # a chunk of several definitions makes the call from the one its lines show (``filterRecurrences``, not
+        # the chunk's first, ``setDate``)
+        caller = hop.use.caller or placed_caller(hop.use, chunk) or caller
         named_md, named = _cited(caller, chunk)
         where = f"{hop.chunk.path}:{hop.use.line}"
         verb = "queues" if _enqueues(hop.use) else "calls"

@@ -80,9 +80,11 @@ class Construct:
 
     def describe(self, match: re.Match[str]) -> str:
         """``says`` with the match's named groups filled in; a group that did not take part takes the value of one
-        that did (alternatives name the same thing), else reads as "it"."""
+        that did (alternatives name the same thing), else reads as "it"; a list cut at the line's end ends in "…"."""
         taken = [value.strip() for value in match.groupdict().values() if value]
         groups = {key: (value or (taken[0] if taken else "it")).strip() for key, value in match.groupdict().items()}
+        # a list the line leaves open goes on below (`devise :database_authenticatable, :registerable,`): marked
+        groups = {key: f"{value} …" if value.endswith(",") else value for key, value in groups.items()}
         try:
             said = self.says.format(**groups)
         except (KeyError, IndexError):
