@@ -38,12 +38,12 @@ def _open_chat(page, url: str, name: str) -> None:
         page.get_by_test_id("stSidebar").get_by_test_id("stSelectbox").first.click()
         page.get_by_role("option", name=name, exact=True).click()
     page.get_by_role("heading", name=f"Chat with {name}").wait_for()
-    page.get_by_test_id("stChatInputTextArea").wait_for()
+    page.get_by_placeholder(f"Ask about {name}…").wait_for()  # the previous repository's box may linger a moment
     time.sleep(3.0)  # the page's first run (starter questions, when the overview has them) settles
 
 
-def _ask(page, question: str) -> None:
-    box = page.get_by_test_id("stChatInputTextArea")
+def _ask(page, question: str, name: str) -> None:
+    box = page.get_by_placeholder(f"Ask about {name}…")
     box.fill(question)
     box.press("Enter")
     deadline = time.monotonic() + 600
@@ -82,7 +82,7 @@ def main() -> None:
                 page.set_default_timeout(300_000)
                 try:
                     _open_chat(page, url, name)
-                    _ask(page, question)
+                    _ask(page, question, name)
                 except Exception:
                     page.screenshot(path=str(args.out / f"failed-{label}-{kind}-{args.suffix}.png"))
                     raise

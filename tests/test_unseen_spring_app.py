@@ -118,3 +118,22 @@ public class LogAspect {
     assert holder_at(chunk, 34) == "LogAspect"  # the `@Aspect` above the class
     assert holder_at(chunk, 36) == "LogAspect"
     assert holder_at(chunk, 34 + _line(aspect, "this.sysLogService") - 1) == "LogAspect.LogAspect"
+
+
+def test_a_class_chunk_is_named_after_the_class_not_its_constructor():
+    # mall: "[2] `CommonResult.CommonResult (+3)` … defines a class"
+    from codeqa.answer.explanation.outline import display_name
+
+    result = """public class CommonResult<T> {
+    private long code;
+
+    protected CommonResult() {
+    }
+
+    public static <T> CommonResult<T> success(T data) {
+        return new CommonResult<T>(ResultCode.SUCCESS.getCode(), ResultCode.SUCCESS.getMessage(), data);
+    }
+}"""
+    chunk = _chunk("mall-common/src/main/java/com/macro/mall/common/api/CommonResult.java",
+                   "CommonResult, CommonResult.CommonResult, CommonResult.success", result, 3)  # fmt: skip
+    assert display_name(chunk) == "CommonResult (+2)"

@@ -147,8 +147,8 @@ def _declared_namespace(qualified: str, text: str) -> bool:
 
 
 def is_container(qualified: str) -> bool:
-    """A module or class by its name (``Api``, ``Balance::BaseCalculator``), not a function (``get_users``)."""
-    return qualified.replace("::", ".").rpartition(".")[2][:1].isupper()
+    """A module or class by its name (``Api``, ``A::B``), not a function (``get_users``) nor a constructor (``A.A``)."""
+    return (parts := qualified.replace("::", ".").split("."))[-1][:1].isupper() and parts[-2:-1] != parts[-1:]
 
 
 # a JavaScript definition a chunk's first line opens (``exports.handleErrors = async function handleErrors(err, …) {``,
