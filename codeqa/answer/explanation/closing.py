@@ -65,8 +65,20 @@ def _entry_constructs(explanation: Explanation, found: Walk) -> list[Match]:
     first_call = found.hops[0].use.line if found.hops else max(lines, default=0) + 1
     taken = [match for step in explanation.open_steps if step.chunk.path == found.entry.path
              for match in step.matches if match.construct.weight >= 1.0 and match.line in lines
-             and match.line < first_call and not instruction_like(match.text)]  # fmt: skip
+             and match.line < first_call and not instruction_like(match.text)
+             and _on_path(found.entry, match.line, first_call)]  # fmt: skip
     return list({(m.line, m.phrase): m for m in taken}.values())
+
+
+def _on_path(chunk: Chunk, line: int, call: int) -> bool:
+    """Whether file line ``line`` of ``chunk`` is on the way to the call at line ``call``: no block holding it closes
+    before the call (a preset admin's ``login_user(user=admin)`` in a side branch is not what the main path does)."""
+    lines = chunk.text.split("\n")
+    start, end = line - chunk.start_line, call - chunk.start_line
+    if not 0 <= start < end <= len(lines):
+        return False
+    indent = len(lines[start]) - len(lines[start].lstrip())
+    return all(len(text) - len(text.lstrip()) >= indent for text in lines[start + 1 : end] if text.strip())
 
 
 def _calls(found: Walk) -> tuple[str, str, str, str, tuple[str, str] | None]:
@@ -105,10 +117,11 @@ def flow_closing(explanation: Explanation) -> tuple[str, str] | None:
     )
     calls_md, calls, when_md, when, first = _calls(found)
     if matches := _entry_constructs(explanation, found):  # what it does before its first call
-        said = said_of(sorted(matches, key=lambda m: m.line), explanation.terms)
-        where = f"{found.entry.path}:{matches[0].line}"
-        md += f" {said} at {code_span(where)}" + (f"; {when_md}, it " if when else " and ")
-        plain += f" {said.replace('`', '')} at {where}" + (f"; {when}, it " if when else " and ")
+        by_line = sorted(matches, key=lambda m: m.line)  # each phrase cited at its own line
+        said = " and ".join(f"{said_of([m], explanation.terms)} at {code_span(f'{found.entry.path}:{m.line}')}"
+                            for m in by_line)  # fmt: skip
+        md += f" {said}" + (f"; {when_md}, it " if when else " and ")
+        plain += f" {said.replace('`', '')}" + (f"; {when}, it " if when else " and ")
     else:
         md, plain = md + (f", {when_md}, " if when else " "), plain + (f", {when}, " if when else " ")
     md, plain = md + calls_md, plain + calls
