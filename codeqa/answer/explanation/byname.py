@@ -16,6 +16,7 @@ from typing import Protocol
 from codeqa.answer.explanation.declared import CONTINUED, PHP_IMPORT, chain_root, class_file, declared_types
 from codeqa.answer.explanation.flow import Use
 from codeqa.answer.explanation.gopackages import go_imported
+from codeqa.answer.explanation.outline import JS_LANGUAGES
 from codeqa.languages import runtime
 from codeqa.records import Chunk
 from codeqa.symbols import qualified_names, short_name
@@ -83,6 +84,8 @@ def holds_by_name(user: Chunk, used: Chunk, use: Use, user_file: str, hierarchy:
             return False  # `Query query = em.createNativeQuery(sql)`: the caller's own variable, not the method
         if use.verb != "calls" and user.language == "elixir" and not _elixir_reference(method, use.text):
             return False  # `%Error{} = error`, `"error" => error`: a variable bound by a pattern, not the function
+        if user.language in JS_LANGUAGES and _class_member(used, method):
+            return False  # a class's method is reached through `this.` or a receiver, never by its bare name
         return used.path == user.path or _bare_name_holds(user, used, method, use, user_file, owners, hierarchy)
     receiver = written.group("receiver").lstrip("$@")
     module = PurePosixPath(used.path).stem.split(".")[0]
@@ -272,3 +275,15 @@ def _elixir_imported(user: Chunk, name: str, used: Chunk, user_file: str, hierar
     head = re.compile(rf"^\s*defmodule\s+(?:{'|'.join(map(re.escape, uses))})\s+do\b", re.MULTILINE)
     texts = (hierarchy.file_text(path) for path in hierarchy.imported_files(user.path)) if uses else ()
     return any(head.search(text) and imports.search(text) for text in texts)
+
+
+# a JavaScript / TypeScript class member's head: `identity(force?: boolean): Observable<Account | null> {`
+_MEMBER_HEAD = r"^\s+(?:(?:public|private|protected|static|async|override|readonly|get|set)\s+)*{name}\s*(?:<[^>]*>)?\("
+
+
+def _class_member(used: Chunk, name: str) -> bool:
+    """Whether ``used``'s ``name`` is a method of a class (``AccountService.identity``): a bare ``identity`` in the
+    class's code is a parameter or a local (``authenticate(identity: Account | null)``), not that method."""
+    in_class = any(q.rpartition(".")[0].rpartition(".")[2][:1].isupper()
+                   for q in qualified_names(used.symbol) if short_name(q) == name)  # fmt: skip
+    return in_class and re.search(_MEMBER_HEAD.format(name=re.escape(name)), used.text, re.MULTILINE) is not None
