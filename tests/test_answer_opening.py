@@ -14,28 +14,14 @@ from codeqa.answer.explanation.lead import lead_sentences
 from codeqa.answer.explanation.opener import siblings
 from codeqa.chunk import chunk_file
 from codeqa.records import Chunk, Hit, SourceFile
+from tests.test_answer_follow import LARAVEL_ERRORS
 
 LANGUAGES = {".php": "php", ".py": "python", ".json": "json"}
 
 # a Laravel app: the app-wide exception handler is set up in bootstrap/app.php; the reminders are sent by a job
 LARAVEL_REMINDERS = {
-    "composer.json": '{"require": {"php": "^8.2", "laravel/framework": "^11.0"}}\n',
-    "bootstrap/app.php": """<?php
-
-use App\\Exceptions\\ApiErrorRenderer;
-use Illuminate\\Foundation\\Application;
-use Illuminate\\Foundation\\Configuration\\Exceptions;
-use Illuminate\\Http\\Request;
-
-return Application::configure(basePath: dirname(__DIR__))
-    ->withRouting(api: __DIR__.'/../routes/api.php')
-    ->withExceptions(static function (Exceptions $exceptions): void {
-        $exceptions->render(
-            static fn (Throwable $e, Request $request) => ApiErrorRenderer::render($e, $request)
-        );
-    })
-    ->create();
-""",
+    "composer.json": LARAVEL_ERRORS["composer.json"],
+    "bootstrap/app.php": LARAVEL_ERRORS["bootstrap/app.php"],  # the same app-wide handler
     "app/Jobs/SendBirthdayReminders.php": """<?php
 
 namespace App\\Jobs;
