@@ -50,6 +50,11 @@ RUBY_CLASS_LEVEL = re.compile(r"^\s*(?:class|module)\s|^\s*(?:included|class_met
 RUBY_CONDITION = re.compile(r"(?<![\w:])(?:only|except|if|unless):\s*\S.*")
 ELIXIR_PLUG = re.compile(r"^\s*plug[\s(]")
 ELIXIR_CONDITION = re.compile(r"\bwhen\s+\S.*")
+RUBY_TEST = re.compile(r"(?:if|unless):")
+# a Go router's `r.Use(mw)` inside `r.Group(func(r chi.Router) {` or `r.Route("/x", func(…) {` wraps that block
+GO_USE = re.compile(r"\.Use\(")
+GO_ROUTE_BLOCK = re.compile(r"\b(?P<call>\w+\.(?:Group\(|Route\(\s*\"[^\"]*\",\s*))(?=func\b)")
+ROUTES = "in front of the routes"
 EVERY_ACTION = re.compile(r"\b(?:each action|every controller|each request)\b")
 # a router's `pipeline :browser do … end`: its plugs run on the requests of the scopes that `pipe_through` it
 ELIXIR_PIPELINE = re.compile(r"^\s*pipeline\s*\(?\s*:(?P<name>\w+)")
@@ -68,7 +73,29 @@ def conditioned(chunk: Chunk, number: int, line: str, phrase: str) -> str:
         return phrase
     if condition is None:
         return phrase
-    return EVERY_ACTION.sub(f"some actions ({code_span(condition.group(0).strip())})", phrase, count=1)
+    said = condition.group(0).strip()
+    if RUBY_TEST.match(said):  # `if: :devise_controller?` tests the controller, not which actions
+        return EVERY_ACTION.sub(lambda every: f"{every.group(0)}, only {code_span(said)}", phrase, count=1)
+    return EVERY_ACTION.sub(f"some actions ({code_span(said)})", phrase, count=1)
+
+
+def grouped(chunk: Chunk, number: int, line: str, phrase: str) -> str:
+    """``phrase`` narrowed to the group a Go router's ``r.Use(…)`` (file line ``number``) sits in: inside
+    ``r.Group(func(r chi.Router) { … })`` or ``r.Route("/x", func …)`` it wraps that block's routes, not every route."""
+    if chunk.language != "go" or not GO_USE.search(line) or ROUTES not in phrase:
+        return phrase
+    lines = chunk.text.split("\n")[: number - chunk.start_line + 1]
+    indent = len(lines[-1]) - len(lines[-1].lstrip()) if lines else 0
+    for offset, text in reversed(list(enumerate(lines[:-1]))):
+        depth = len(text) - len(text.lstrip())
+        if text.strip() and depth < indent:
+            block = GO_ROUTE_BLOCK.search(text)
+            if block is None:
+                return phrase
+            call = block.group("call").rstrip()
+            said = code_span(f"{call} …)" if call.endswith(",") else f"{call}…)")
+            return phrase.replace(ROUTES, f"{ROUTES} of the {said} block on line {chunk.start_line + offset}", 1)
+    return phrase
 
 
 def in_method(chunk: Chunk, number: int) -> bool:

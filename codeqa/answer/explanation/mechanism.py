@@ -20,7 +20,7 @@ from fnmatch import fnmatch
 from pathlib import PurePosixPath
 
 from codeqa.answer.context import AnswerContext
-from codeqa.answer.explanation.construct_lines import RUBY_MACRO, conditioned, in_method, looped
+from codeqa.answer.explanation.construct_lines import RUBY_MACRO, conditioned, grouped, in_method, looped
 from codeqa.answer.explanation.keylines import COMMENT, prose_lines
 from codeqa.frameworks.conventions import Construct, Convention, anchor_rows, load_all
 from codeqa.frameworks.detection import detect
@@ -159,7 +159,7 @@ def matches_in(chunk: Chunk, conventions: Sequence[Convention], intents: Sequenc
             if hit and (best is None or weight > best.weight) and construct.holds_in(_opened(chunk, number)):
                 handler = (hit.groupdict().get("handler") or "").split(".")[-1]
                 phrase = looped(chunk, number, hit.groupdict().get("what") or "", construct.describe(hit))
-                phrase = conditioned(chunk, number, line, phrase)
+                phrase = grouped(chunk, number, line, conditioned(chunk, number, line, phrase))
                 best = Match(construct, chunk, number, line.strip(), phrase, weight, handler)
         if best is not None:
             found.append(best)

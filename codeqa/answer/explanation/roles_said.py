@@ -26,6 +26,12 @@ _HANDLES = re.compile(
     r"ResponseEntity|NextResponse|Response)\b\s*[(.:]|\bres\.(?:json|send|status|render|redirect)\(|\bhead\s+:\w+",
     re.MULTILINE,
 )
+# a Go function handed a router (`func hr(r chi.Router, path string, f handlerRaw)`) registers a handler it builds; the
+# closure inside takes the request, the function does not handle one
+_REGISTERS_ROUTES = re.compile(
+    r"\s*func\s*(?:\([^)]*\)\s*)?\w*\((?=[^)]*\b(?:chi\.Router|mux\.Router|http\.ServeMux|gin\.IRoutes|gin\.IRouter|"
+    r"gin\.RouterGroup|gin\.Engine|echo\.Echo|echo\.Group|fiber\.Router)\b)(?![^)]*\bhttp\.ResponseWriter\b)"
+)
 _RENDERS = re.compile(r"\b(?:render|render_template|TemplateResponse|view)\s*\(|^\s*return\s*\(?\s*<[A-Za-z]", re.M)
 # (a SQLAlchemy `class User(db.Model):`, not gorm's query `db.Model(&gist).Update(…)`)
 _STORED = re.compile(
@@ -75,11 +81,16 @@ def starts_inside(chunk: Chunk) -> bool:
     return first[:1].isspace() and not first.lstrip().startswith((".", "->", "?."))
 
 
+def _head(text: str) -> str:
+    """The first code line of a chunk (a definition's head)."""
+    return next((line for line in text.split("\n") if _CODE_LINE.match(line)), "")
+
+
 def role_phrase(chunk: Chunk, layer_verbs: dict[str, str], fallback: str) -> str:
     """The verb phrase for ``chunk``: its layer's role where its code shows that role, else what it is."""
     layer, text = str(chunk.layer), chunk.text
     shown = {
-        "api": lambda: bool(_HANDLES.search(text)),
+        "api": lambda: bool(_HANDLES.search(text)) and not _REGISTERS_ROUTES.match(_head(text)),
         "view": lambda: chunk.language in TEMPLATE_LANGUAGES or bool(_RENDERS.search(text)),
         "model": lambda: bool(_STORED.search(text)),
         "cli": lambda: bool(_COMMAND.search(text)),
