@@ -16,7 +16,7 @@ from rich.markdown import Markdown
 
 _FENCE = re.compile(r"^ {0,3}(`{3,}|~{3,})")
 _STRONG = re.compile(r"\*\*(?=\S)(.+?)(?<=\S)\*\*")
-_CODE_SPAN = re.compile(r"(?<!`)(`+)(?!`)(.+?)(?<!`)\1(?!`)")  # a fence of any length: ``a `b` c``
+_CODE_SPAN = re.compile(r"(?<![`\\])(`+)(?!`)(.+?)(?<!`)\1(?!`)")  # any fence: ``a `b` c``; not an escaped \`
 _ESCAPE = re.compile(r"\\([!-/:-@\[-`{-~])")  # Markdown's backslash escapes (DATABASE\_URL)
 _HEADING = re.compile(r"^ {0,3}#{1,6}[ \t]+(.*?)(?:[ \t]+#+)?[ \t]*$")
 

@@ -72,6 +72,13 @@ def _contains(part: str, path: str) -> bool:
 
 
 COMPONENT_LANGUAGES = ("tsx", "jsx", "vue", "svelte")  # a file of these is a client's component
+# code that runs on the server whatever it imports: under a server folder, or importing a database or Node's own modules
+SERVER_PATH = re.compile(r"(?:^|/)(?:server|server-only|jobs?|workers?|backend|migrations)/")
+SERVER_IMPORT = re.compile(
+    r"""(?:^\s*import\s+|\bfrom\s+|\brequire\s*\(\s*)["'](?:@prisma/client|[\w@./-]*/prisma|prisma|server-only|"""
+    r"""node:[\w/]+|fs|fs/promises|child_process|pg|mongoose|sequelize|typeorm|knex|drizzle-orm(?:/[\w-]+)?)["']""",
+    re.MULTILINE,
+)
 
 
 @dataclass(frozen=True)
@@ -135,8 +142,9 @@ class Evidence:
     def opening(self, path: str, language: str = "", head: str | None = None) -> str:
         """How an answer citing ``path`` first begins: "In this Flask app, " when the app has one framework, "In the
         Flask backend (`backend/`), " when it has several, "" when the part of ``path`` has none. A client framework
-        (React) is said of a component file, or of one whose ``head`` (its first lines) imports it: a Koa server's
-        ``server/main.ts`` beside React components under one ``package.json`` is no React client."""
+        (React) is said of a component file, or of one whose ``head`` (its first lines) imports it and neither sits in
+        a server folder nor imports a database or Node's own modules: a Koa server's ``server/main.ts`` beside React
+        components under one ``package.json`` is no React client."""
         found = self.framework_of(path, language)
         if found is None:
             return ""
@@ -146,8 +154,12 @@ class Evidence:
         if (
             convention.role == "client"
             and not component
-            and not any(imports_module(head or "", language, module) for module in convention.imports)
-        ):
+            and (
+                not any(imports_module(head or "", language, module) for module in convention.imports)
+                or SERVER_PATH.search(path)
+                or SERVER_IMPORT.search(head or "")
+            )
+        ):  # a job's handler importing `createElement` from react to render an e-mail is no client
             return ""
         names = set(self.frameworks())
         distinct = {name for name in names if not set(conventions[name].yields_to) & names}
