@@ -22,7 +22,13 @@ from codeqa.answer.explanation.candidate import Candidate
 from codeqa.answer.explanation.entry_topics import SIGN_IN, Topic, entry_topic
 from codeqa.answer.explanation.keylines import Terms
 from codeqa.answer.explanation.mechanism import matches_in
-from codeqa.answer.explanation.route_lines import DECORATOR, ROUTE, handler_names
+from codeqa.answer.explanation.route_lines import (
+    DECORATOR,
+    ROUTE,
+    handled_inline,
+    handler_names,
+    inline_handler_lines,
+)
 from codeqa.frameworks.conventions import Convention
 from codeqa.records import Chunk, Hit
 from codeqa.symbols import qualified_names
@@ -122,7 +128,12 @@ def _routes(context: AnswerContext, topic: Topic = SIGN_IN) -> list[Route]:
             handled = [rows for qualifier, name in handler_names(line) if (rows := _definers(context, qualifier, name))]
             named = handled[-1] if handled else []  # the last handler named: Express lists its middleware first
             named = (_rails_action(context, line) if topic.rails_to else []) or named
-            if topic.registration.search(line) or _acts(line, topic) or (not named and DECORATOR.match(line)):
+            if (
+                topic.registration.search(line)
+                or _acts(line, topic)
+                or (not named and DECORATOR.match(line))
+                or handled_inline(line)
+            ):
                 # a decorator or an annotation: the code under it handles the URL; a registration: it is the entry
                 row = context.row_of(chunk)
                 named = [row] if row is not None else []
@@ -180,6 +191,18 @@ def route_to(chunk: Chunk, context: AnswerContext, topic: Topic = SIGN_IN) -> Ro
         if route.path and is_entry(chunk, context, list(route.rows)):
             return route
     return None
+
+
+def off_route(chunk: Chunk, line: int, context: AnswerContext | None, terms: Terms, intents: Sequence[str],
+              question: str) -> bool:  # fmt: skip
+    """Whether file line ``line`` of ``chunk`` lies outside the handler the app routes the sign-in URL (the asked
+    topic's) to, when that handler is written on the route line inside ``chunk``: in a file of several routes, the
+    OAuth callback's redirect above is not what the ``/login`` POST does."""
+    topic = entry_topic(terms, intents, question)
+    route = route_to(chunk, context, topic) if context is not None and topic is not None else None
+    if route is None or route.path != chunk.path or not chunk.start_line <= route.line <= chunk.end_line:
+        return False
+    return handled_inline(route.text) and line not in inline_handler_lines(chunk.text, chunk.start_line, route.line)
 
 
 def routed(chunk: Chunk, context: AnswerContext, terms: Terms, intents: Sequence[str], question: str = "") -> bool:

@@ -11,8 +11,10 @@ from collections.abc import Sequence
 from codeqa.answer.explanation.branches import asks_api, condition_at, no_answer, off_api_path, on_error_branch
 from codeqa.answer.explanation.embedded import heredoc_lines
 from codeqa.answer.explanation.endings import ERROR_LINE
+from codeqa.answer.explanation.entry import off_route
 from codeqa.answer.explanation.explain import Explanation, Step
 from codeqa.answer.explanation.flow import SIGNATURE, code_part
+from codeqa.answer.explanation.handled import handled_type
 from codeqa.answer.explanation.keylines import COMMENT, IMPORT, KeyLine
 from codeqa.answer.explanation.linenames import elsewhere, name_at
 from codeqa.answer.explanation.walktext import outcome_said
@@ -34,7 +36,8 @@ METHOD_SIGNATURE = re.compile(  # a typed method's head (``public ResponseEntity
 )
 OUTCOMES = (
     ("answers with", re.compile(
-        r"\b(?:redirect(?:_to)?|render|abort|head|res\.(?:status|json|send|redirect)|Response\.json|NextResponse\.\w+|"
+        r"(?<!\.)\b(?:redirect(?:_to)?|render|abort|head)\b|\.(?:redirect|render)\s*\("  # not a read: `pages.render)`
+        r"|\b(?:res\.(?:status|json|send|redirect)|Response\.json|NextResponse\.\w+|"
         r"HttpResponse\w*|JsonResponse|ResponseEntity|http\.Error|WriteHeader|c\.JSON|jsonify|send_resp|put_status)\b"
         # a status set to a code (`status=404`, `status: :forbidden`, `status=status.HTTP_403_FORBIDDEN`), not a
         # field named status set to a value (`status=project.us_statuses.get(…)` in an importer's create call)
@@ -63,12 +66,6 @@ SIGN_OUT = re.compile(
 ASKS_SIGN_OUT = re.compile(
     r"(?i)\b(?:log(?:ging)?[\s-]*out|sign(?:ing)?[\s-]*(?:out|off)|log[\s-]*off|logout|signout)\b"
 )
-# a parameter typed with an exception class: a handler registered for that type (Laravel's `render(function
-# (AuthenticationException $e, Request $request) {`, Java's `handle(MethodArgumentNotValidException ex)`, a `catch`)
-HANDLED_TYPE = re.compile(
-    r"\(\s*(?:final\s+)?(?P<type>\\?(?:[A-Za-z_]\w*[\\.])*[A-Z]\w*(?:Exception|Error))\s+\$?\w+\s*[,)]"
-)
-CATCH_ALL = {"Exception", "Throwable", "Error", "BaseException"}
 # an `else` that undoes what its `if` set (`req.session.meta.reAuthAt = now;` / `delete req.session.meta.reAuthAt;`)
 ELSE_HEAD = re.compile(r"^\s*(?:\}\s*)?else\b(?!\s*if\b)")
 ASSIGNED = re.compile(r"^\s*(?:(?P<declared>const|let|var)\s+)?(?P<target>[\w$@][\w$.@]*(?:\[[^\]]+\])*)\s*=[^=]")
@@ -89,32 +86,6 @@ def _stored(chunk: Chunk, code: str) -> bool:
 def signs_out(chunk: Chunk, line: int) -> bool:
     """Whether file line ``line`` of ``chunk`` is in a sign-out (``logout``, ``SessionsController.destroy``)."""
     return bool(SIGN_OUT.search(name_at(chunk, line)))
-
-
-def handled_type(chunk: Chunk, line: int) -> str:
-    """The exception type of the innermost handler around file line ``line`` of ``chunk`` that takes one typed
-    parameter of an exception class (``function (AuthenticationException $e, Request $request) {``), "" for none or
-    for a catch-all (``Throwable $e``): the answer inside is given for that type only."""
-    position = line - chunk.start_line
-    lines = chunk.text.split("\n")
-    if not 0 < position < len(lines):
-        return ""
-    before = "\n".join(lines[:position])
-    found = ""
-    for match in HANDLED_TYPE.finditer(before):
-        body = before[match.end() :]
-        opened = body.find("{")
-        if opened < 0:
-            continue
-        depth = 0
-        for char in body[opened:]:
-            depth += {"{": 1, "}": -1}.get(char, 0)
-            if depth <= 0:
-                break
-        if depth > 0:  # still open at the line: it holds the line
-            found = match.group("type")
-    name = found.lstrip("\\").replace("\\", ".").rpartition(".")[2]
-    return "" if name in CATCH_ALL else name
 
 
 def toggled(chunk: Chunk, line: int, code: str) -> bool:
@@ -192,6 +163,7 @@ def outcome_lines(explanation: Explanation, skip: set[tuple[str, int]]) -> list[
     errors = "errors" in explanation.intents  # else an error branch is not what happens (a 400, a raise)
     api = asks_api(explanation.question)  # then the browser's branch is not what happens either
     sign_out = bool(ASKS_SIGN_OUT.search(explanation.question))  # else a sign-out's answer is not how it ends
+    asked = (explanation.context, explanation.terms, explanation.intents, explanation.question)
     for step in explanation.best_first[:OUTCOME_SOURCES]:
         # asked about failing, an error's answer (a 404, a 500) is what happens before a success redirect is
         lines = sorted(step.lines, key=lambda line: not ERROR_LINE.search(code_part(line.text)))
@@ -204,6 +176,7 @@ def outcome_lines(explanation: Explanation, skip: set[tuple[str, int]]) -> list[
                          and not continues(step.chunk, line.line) and line.line not in heredoc_lines(step.chunk)
                          and not (verb == "answers with" and status_kept(pattern, code_part(line.text)))
                          and not elsewhere(step.chunk, [m.line for m in step.matches], line.line)
+                         and not off_route(step.chunk, line.line, *asked)
                          and condition_at(step.chunk, line.line) is not None
                          and not (api and off_api_path(step.chunk, line.line))
                          and not (verb == "answers with" and no_answer(step.chunk, line.line, code_part(line.text)))

@@ -33,13 +33,14 @@ _REGISTERS_ROUTES = re.compile(
     r"gin\.RouterGroup|gin\.Engine|echo\.Echo|echo\.Group|fiber\.Router)\b)(?![^)]*\bhttp\.ResponseWriter\b)"
 )
 _RENDERS = re.compile(r"\b(?:render|render_template|TemplateResponse|view)\s*\(|^\s*return\s*\(?\s*<[A-Za-z]", re.M)
-# (a SQLAlchemy `class User(db.Model):`, not gorm's query `db.Model(&gist).Update(…)`)
+# (a SQLAlchemy `class User(db.Model):`, not gorm's query `db.Model(&gist).Update(…)` nor knex's
+# `knex('users').where(…).update(…)`: a query reads or writes the data, the schema defines it)
 _STORED = re.compile(
     r"\b(?:models\.Model|db\.Model\b(?!\s*\()|declarative_base|Base\)|SQLModel|Column\(|mapped_column\(|models\.\w+Field\(|"
     r"belongs_to|has_many|has_one|has_and_belongs_to_many|ApplicationRecord|ActiveRecord::Base|@Entity\b|@Table\b|"
     r"@Column\b|extends\s+(?:Model|Authenticatable|Pivot)\b|\$fillable|\$casts|mongoose\.(?:model|Schema)|"
     r"new\s+Schema\(|@Schema\(|Ecto\.Schema|schema\s+\"|gorm\.Model|^\s*model\s+\w+\s*\{|sequelize\.define|DataTypes\.|"
-    r"\b(?:db|knex|sql)\(\s*['\"]\w+['\"]\s*\)|@Document\b|@Embeddable\b)",
+    r"@Document\b|@Embeddable\b)",
     re.MULTILINE,
 )
 # translation catalogues (`public/language/ar/error.json`, `locales/de.yml`): strings shown to users, not settings

@@ -17,6 +17,11 @@ _DECLARED = (r"(?i)(?<![\w$])(?:path|re_path|url|route|add_url_rule|get|post|any
 ROUTE = re.compile(_DECLARED)
 DECORATOR = re.compile(r"@[\w.]+\s*\(")  # @Post('login'), @PostMapping("/login"), @auth.route("/login")
 STRING = re.compile(r"""(['"`])(?:\\.|(?!\1).)*\1""")
+# a handler written on the route line: `async (req, res, next) => {`, `function (req, res) {`, `lambda r:`, `fn () =>`
+INLINE_HANDLER = re.compile(
+    r"(?:\basync\s*)?(?:\bfunction\b\s*\w*\s*\(|\([^()]*\)\s*(?::\s*[\w<>\[\], |]+)?\s*=>|(?<![\w$.])\w+\s*=>|"
+    r"\blambda\b|\bfn\s*\()"
+)
 # names on a route line that are the framework's plumbing, not the handler
 PLUMBING = frozenset(
     {
@@ -37,6 +42,8 @@ def handler_names(line: str) -> list[tuple[str, str]]:
         return [("", "SessionsController")]
     declared = ROUTE.search(line)
     rest = STRING.sub(" ", line[declared.end() - 1 :] if declared else line)
+    inline = INLINE_HANDLER.search(rest)
+    rest = rest[: inline.start()] if inline else rest  # its parameters (`next`) name no handler: it is one
     named = []
     previous, previous_end = "", -1
     for found in IDENTIFIER.finditer(rest):
@@ -49,3 +56,26 @@ def handler_names(line: str) -> list[tuple[str, str]]:
             continue
         named.append((qualifier, name))
     return named
+
+
+def handled_inline(line: str) -> bool:
+    """Whether a route line writes its handler itself, after its URL (``router.post('/login', limit, async (req,
+    res) => {``): the code holding the line is the entry, not a name it lists first."""
+    declared = ROUTE.search(line)
+    return declared is not None and INLINE_HANDLER.search(STRING.sub(" ", line[declared.end() - 1 :])) is not None
+
+
+def inline_handler_lines(text: str, start: int, line: int) -> set[int]:
+    """The file lines of the route statement at file line ``line`` of a chunk (``text`` from file line ``start``):
+    its line and what is indented under it, through the closer at its own indent (``})``)."""
+    lines = [piece.expandtabs(4) for piece in text.split("\n")]
+    head = line - start
+    if not 0 <= head < len(lines):
+        return set()
+    indent = len(lines[head]) - len(lines[head].lstrip())
+    end = head + 1
+    while end < len(lines) and (not lines[end].strip() or len(lines[end]) - len(lines[end].lstrip()) > indent):
+        end += 1
+    if end < len(lines) and lines[end].lstrip()[:1] in ")]}":
+        end += 1  # its closer
+    return set(range(line, start + end))
