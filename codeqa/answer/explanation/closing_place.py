@@ -1,0 +1,85 @@
+"""The closing for a question that asks for a place or a holder ("who may edit a song, and where is that rule
+written?", "which tasks run every day, and where are they registered?", "where is it checked that …", "how are
+requests authorized?") when no flow was walked: the construct the leading source holds for the question's own topic,
+said once more as the answer, with a checked call that reaches it or that it makes. Composed only of what the
+answer already checked:
+
+- the construct is one the opening's mechanism sentence can say (weight ``PHRASE_WEIGHT`` or more), of the
+  question's first topic (a policy for "who may", a schedule for "which tasks run every day"), on the lead's code;
+- the call is a link the claim checker verified (a step that calls the lead, else the lead's call of code that
+  holds a question word, as the opening's flow sentence chooses it).
+
+Not for errors and logging (their conclusions are "Where errors go:" and "Where to add it:"), a placement question,
+a walked flow, a question that asks for no place ("what tracks whether a refresh is stuck?": a job construct near
+the question is not its answer), or a loose or closest-match opening: restated, a guess would read as the answer.
+"""
+
+from __future__ import annotations
+
+import re
+
+from codeqa.answer.explanation.callplace import caller_name
+from codeqa.answer.explanation.explain import Explanation, Step
+from codeqa.answer.explanation.holders import holders_named, registered
+from codeqa.answer.explanation.keylines import evidence
+from codeqa.answer.explanation.lead import PHRASE_WEIGHT, weak
+from codeqa.answer.explanation.mechanism import Match
+from codeqa.answer.explanation.outline import display_name
+from codeqa.answer.explanation.phrasing import said_of
+from codeqa.answer.rendering.injection import instruction_like
+from codeqa.answer.rendering.render import code_span
+from codeqa.frameworks.intent import PLACEMENT
+
+LABEL = "**In short:**"
+TOPICS = frozenset({"access", "auth", "signup", "jobs", "config", "entry"})  # errors, logging: their own endings
+# asked for a place or a holder ("where is it checked", "which tasks", "who may"), or how something is decided
+ASKS_PLACE = re.compile(
+    r"\b(?:where|which|who)\b|\bhow (?:is|are|does|do)\b[^?]*\b(?:decid|check|authori[sz]|allow|verif|regist|schedul)",
+    re.IGNORECASE,
+)
+
+
+def _topic_matches(explanation: Explanation, step: Step) -> list[Match]:
+    topic = explanation.intents[0]
+    found = [m for m in step.matches if m.construct.weight >= PHRASE_WEIGHT and topic in m.construct.intents
+             and m.weight > 0 and not instruction_like(m.text)]  # fmt: skip
+    return sorted({(m.line, m.phrase): m for m in found}.values(), key=lambda m: m.line)
+
+
+def _call(explanation: Explanation, step: Step) -> tuple[str, str] | None:
+    """The checked call into the lead from another step ("`B` calls `A` (`loc`)"), else the lead's checked call of
+    code that holds a question word ("`A` calls `B` (`loc`)"), as (markdown, plain); None without one."""
+    for rank, use in step.called_by:
+        caller = explanation.step(rank)
+        if use.verb == "calls" and caller.chunk.id != step.chunk.id:
+            name = caller_name(use, caller.chunk) or display_name(caller.chunk).split(" (+", 1)[0]
+            return (f"{code_span(name)} (`{caller.chunk.location}`) calls {code_span(use.name)}",
+                    f"{name} ({caller.chunk.location}) calls {use.name}")  # fmt: skip
+    calls = [r for r in step.related if r.direction == "calls" and evidence(explanation.terms, r.chunk.text) > 0]
+    if not calls:
+        return None
+    first = calls[0]
+    name = caller_name(first.use, step.chunk) or display_name(step.chunk).split(" (+", 1)[0]
+    return (f"{code_span(name)} calls {code_span(first.use.name)} (`{first.chunk.location}`)",
+            f"{name} calls {first.use.name} ({first.chunk.location})")  # fmt: skip
+
+
+def place_closing(explanation: Explanation) -> tuple[str, str] | None:
+    """ "In short: `SongPolicy` (`loc`) decides what the user may do (a gate or policy); `SongPolicy` calls
+    `accessibleBy` (`loc`)." — None without the pieces (see the module docstring)."""
+    intents, question = explanation.intents, explanation.question
+    if explanation.walk is not None or not intents or intents[0] not in TOPICS or not ASKS_PLACE.search(question):
+        return None  # a walked flow closes on its walk; errors and logging on their own endings
+    if PLACEMENT.search(question) or not explanation.open_steps or weak(explanation):
+        return None
+    step = explanation.step(explanation.lead)
+    matches = _topic_matches(explanation, step)
+    if not matches or registered(step, matches):
+        return None
+    named_md, named = holders_named(step, matches)
+    said = said_of(matches, explanation.terms)
+    md, plain = f"{LABEL} {named_md} {said}", f"In short: {named} {said.replace('`', '')}"
+    call = _call(explanation, step)
+    if call is not None:
+        md, plain = f"{md}; {call[0]}", f"{plain}; {call[1]}"
+    return md + ".", plain + "."
