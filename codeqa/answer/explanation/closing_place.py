@@ -5,7 +5,10 @@ said once more as the answer, with a checked call that reaches it or that it mak
 answer already checked:
 
 - the construct is one the opening's mechanism sentence can say (weight ``PHRASE_WEIGHT`` or more), of the
-  question's first topic (a policy for "who may", a schedule for "which tasks run every day"), on the lead's code;
+  question's first topic (a policy for "who may", a schedule for "which tasks run every day"), on the lead's code,
+  and it declares a place (a policy, a filter, middleware, a schedule), not a step of a sign-in ("checks the
+  password" on a model's lines, "hands sign-in to Passport" for a question about a code sent by e-mail: read in
+  dev answers, such steps restated the opening's off-question or wrong claim);
 - the call is a link the claim checker verified (a step that calls the lead, else the lead's call of code that
   holds a question word, as the opening's flow sentence chooses it).
 
@@ -39,29 +42,41 @@ ASKS_PLACE = re.compile(
 )
 
 
+def _gate(match: Match) -> bool:
+    """A construct that declares where something is decided (a policy, a filter or middleware, a schedule, a
+    route), not a step of a sign-in ("checks the password", "hands sign-in to Passport"): a step, restated as the
+    conclusion without the walk that places it, overstates it."""
+    return match.construct.kind != "auth" or "access" in match.construct.intents
+
+
 def _topic_matches(explanation: Explanation, step: Step) -> list[Match]:
     topic = explanation.intents[0]
     found = [m for m in step.matches if m.construct.weight >= PHRASE_WEIGHT and topic in m.construct.intents
-             and m.weight > 0 and not instruction_like(m.text)]  # fmt: skip
+             and m.weight > 0 and not instruction_like(m.text) and _gate(m)]  # fmt: skip
     return sorted({(m.line, m.phrase): m for m in found}.values(), key=lambda m: m.line)
 
 
 def _call(explanation: Explanation, step: Step) -> tuple[str, str] | None:
     """The checked call into the lead from another step ("`B` calls `A` (`loc`)"), else the lead's checked call of
-    code that holds a question word ("`A` calls `B` (`loc`)"), as (markdown, plain); None without one."""
+    another step or of code outside the answer that holds a question word ("`A` calls `B` (`loc`)"), as (markdown,
+    plain); None without one."""
     for rank, use in step.called_by:
         caller = explanation.step(rank)
         if use.verb == "calls" and caller.chunk.id != step.chunk.id:
             name = caller_name(use, caller.chunk) or display_name(caller.chunk).split(" (+", 1)[0]
             return (f"{code_span(name)} (`{caller.chunk.location}`) calls {code_span(use.name)}",
                     f"{name} ({caller.chunk.location}) calls {use.name}")  # fmt: skip
-    calls = [r for r in step.related if r.direction == "calls" and evidence(explanation.terms, r.chunk.text) > 0]
+    calls = [(explanation.step(rank).chunk, use) for rank, use in step.calls if use.verb == "calls"]
+    calls += [(r.chunk, r.use) for r in step.related if r.direction == "calls"]
+    calls = [
+        (chunk, use) for chunk, use in calls if chunk.id != step.chunk.id and evidence(explanation.terms, chunk.text)
+    ]
     if not calls:
         return None
-    first = calls[0]
-    name = caller_name(first.use, step.chunk) or display_name(step.chunk).split(" (+", 1)[0]
-    return (f"{code_span(name)} calls {code_span(first.use.name)} (`{first.chunk.location}`)",
-            f"{name} calls {first.use.name} ({first.chunk.location})")  # fmt: skip
+    callee, use = calls[0]
+    name = caller_name(use, step.chunk) or display_name(step.chunk).split(" (+", 1)[0]
+    return (f"{code_span(name)} calls {code_span(use.name)} (`{callee.location}`)",
+            f"{name} calls {use.name} ({callee.location})")  # fmt: skip
 
 
 def place_closing(explanation: Explanation) -> tuple[str, str] | None:
