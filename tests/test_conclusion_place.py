@@ -1,11 +1,12 @@
-"""The closings added for answers that ended without one (issue #35): a question that asks for a place or a holder
-("who may …, and where is that rule written?") closes on the lead's construct of its topic and a checked call, when
-no flow was walked; a walk of several calls names its first call and where the calls end (the numbered steps list
-the others), and a question that asks for no place gets no such closing.
+"""The closings added for answers that ended without one (issue #35): a question that asks for a place ("which tasks
+run every day, and where are they registered?") closes on the lead's construct of its topic and the lines it is
+written on, when no flow was walked; a closing that would copy the opening, or a question that asks for no place,
+gets none; a walk of several calls names its first call and where the calls end (the numbered steps list the
+others). Each fails on main (no place closing; the walk's closing named every call).
 
 Apps (real tree-sitter, real Chroma, the packaged embedding model): a Laravel notes app with a policy that asks the
-note model whether the user owns it, and a job that exports notes every night; a Flask notes app whose view calls a
-service that calls the store, which commits.
+note model whether the user owns it, a schedule of two daily jobs and the export job; a Flask notes app whose view
+calls a service that calls the store, which commits.
 """
 
 from __future__ import annotations
@@ -72,6 +73,15 @@ class Note extends Model
         for field in ("title", "body", "summary", "author", "folder", "colour", "language", "source")
     )
     + "}\n",
+    "routes/console.php": """<?php
+
+use App\\Jobs\\ExportNotes;
+use App\\Jobs\\PruneNotes;
+use Illuminate\\Support\\Facades\\Schedule;
+
+Schedule::job(new ExportNotes())->daily();
+Schedule::job(new PruneNotes())->daily();
+""",
     "app/Jobs/ExportNotes.php": """<?php
 
 namespace App\\Jobs;
@@ -147,22 +157,22 @@ class Note(db.Model):
 INDEXED_APPS = {"policies": LARAVEL_NOTES, "flasknotes": FLASK_NOTES}
 
 
-def test_a_place_question_closes_on_the_policy_and_its_checked_call(apps_settings: Settings) -> None:
-    text = answer(apps_settings, "policies", "Who is allowed to edit or delete a note, and where is that rule written?")
+def test_a_place_question_closes_on_where_its_construct_is_written_and_no_copy_is_said(apps_settings: Settings) -> None:
+    text = answer(apps_settings, "policies", "Which tasks run automatically every day, and where are they registered?")
     said = closing(text)
-    assert said.startswith("**In short:** `NotePolicy` (`app/Policies/NotePolicy.php:"), text
-    assert "decides what the user may do (a gate or policy)" in said
-    # the call is one the claim checker verified, cited at its callee
-    assert re.search(r"calls `ownedBy` \(`app/Models/Note\.php:\d+-\d+`\)\.$", said), said
+    assert said == (
+        "**In short:** `console.php` (`routes/console.php:1-8`) runs in the background or on a schedule: at "
+        "`routes/console.php:7-8`: `Schedule::job(new ExportNotes())->daily();` and 1 more like it."
+    ), text
     assert "**Step by step**" not in text  # no flow was walked: the closing is the construct, not a story
-
-
-def test_a_question_that_asks_no_place_gets_no_place_closing(apps_settings: Settings) -> None:
-    # the same construct answers "who may": a closing ...
-    asked = answer(apps_settings, "policies", "Who may delete a note, and where is that checked?")
-    assert "`NotePolicy`" in closing(asked), asked
-    # ... but "what keeps track of whether the export is stuck" asks for no place: a job class near the question
-    # is not its answer, and restated as "In short" it would read as one
+    # the policy and its checked call are what the opening says: said again under "In short" it would be a copy
+    text = answer(apps_settings, "policies", "Who is allowed to edit or delete a note, and where is that rule written?")
+    opening = text.split("\n")[0]
+    assert "`NotePolicy` (`app/Policies/NotePolicy.php:1-19`) decides what the user may do" in opening, text
+    assert "calls `ownedBy` (`app/Models/Note.php:" in opening, text
+    assert closing(text) == "", text
+    # "what keeps track of whether the export is stuck" asks for no place: a job class near the question is not its
+    # answer, and restated as "In short" it would read as one
     tracked = answer(apps_settings, "policies", "What keeps track of whether the nightly background export is stuck?")
     assert closing(tracked) == "", tracked
 
