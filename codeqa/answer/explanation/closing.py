@@ -10,8 +10,13 @@ more as one cited conclusion, composed only of claims the answer has already che
   handler's weight (``absence.CENTRAL_WEIGHT``, the bar the absence sentence searches for) and an error answer found
   in that handler's own block (not the 404 route written above it). A failing job or a refused form is not asked
   so: the request's error handler is not their answer.
+- A question that asks for a place ("which tasks run every day, and where are they registered?"), with no walk:
+  the lead's construct of its topic and what the opening does not say (``closing_place``); a copy is left out.
 - Nothing else: a placement question ends on "Where to add it:" (the hook) and an error question on "Where errors
   go:" or the absence sentence, which are its conclusions; without these pieces a closing would be a guess.
+
+A walk of several calls is not told twice: the closing names its first call and where the calls end ("which in the
+end stores with …"), the numbered steps above it list the others.
 
 The sentence goes after the opening and the numbered steps, before the sources: the steps are read as the story and
 the sources as its evidence, so the conclusion closes the story before the evidence begins. It carries what the
