@@ -10,8 +10,13 @@ more as one cited conclusion, composed only of claims the answer has already che
   handler's weight (``absence.CENTRAL_WEIGHT``, the bar the absence sentence searches for) and an error answer found
   in that handler's own block (not the 404 route written above it). A failing job or a refused form is not asked
   so: the request's error handler is not their answer.
+- A question that asks for a place ("which tasks run every day, and where are they registered?"), with no walk:
+  the lead's construct of its topic and what the opening does not say (``closing_place``); a copy is left out.
 - Nothing else: a placement question ends on "Where to add it:" (the hook) and an error question on "Where errors
   go:" or the absence sentence, which are its conclusions; without these pieces a closing would be a guess.
+
+A walk of several calls is not told twice: the closing names its first call and where the calls end ("which in the
+end stores with …"), the numbered steps above it list the others.
 
 The sentence goes after the opening and the numbered steps, before the sources: the steps are read as the story and
 the sources as its evidence, so the conclusion closes the story before the evidence begins. It carries what the
@@ -24,6 +29,7 @@ import re
 
 from codeqa.answer.explanation.absence import CENTRAL_WEIGHT
 from codeqa.answer.explanation.branches import condition_at
+from codeqa.answer.explanation.closing_place import place_closing
 from codeqa.answer.explanation.conclusion import hook, where_errors_go
 from codeqa.answer.explanation.endings import definition_lines
 from codeqa.answer.explanation.entry import routed
@@ -85,18 +91,23 @@ def _calls(found: Walk) -> tuple[str, str, str, str, tuple[str, str] | None]:
     """The entry's checked calls as a clause, "calls `A`, which calls `B`, which answers with `…` (`path:n`)"
     (markdown, plain), the test its first call runs under ("when `c`", markdown and plain, "" for always) and that
     test as ``condition_at`` gives it (``("", "")`` always, None when it cannot be said)."""
-    names = []
-    for hop in found.hops:  # "calls `A`" / "queues `A` for a worker" (``.delay(…)``), as the steps say it
+    names, hops = [], found.hops
+    if len(hops) > 1 and found.outcome is not None and not any(QUEUED.search(h.use.text) for h in hops):
+        hops = hops[:1]  # the numbered steps list each call: the closing names the first and where they end
+    for hop in hops:  # "calls `A`" / "queues `A` for a worker" (``.delay(…)``), as the steps say it
         mark = " (linked by name)" if hop.by_name else ""
         verb, tail = ("queues", " for a worker") if QUEUED.search(hop.use.text) else ("calls", "")
         names.append((f"{verb} {code_span(hop.use.name)}{tail}{mark}", f"{verb} {hop.use.name}{tail}{mark}"))
+    dropped = found.hops[len(hops) :]  # shown as steps; a by-name link among them keeps its mark
+    later = (" in the end" + (" (through calls linked by name)" if any(h.by_name for h in dropped) else "")
+             if dropped else "")  # fmt: skip
     first = condition_at(found.entry, found.hops[0].use.line)
     when_md, when = (f"{first[0]} {code_span(first[1])}", f"{first[0]} {first[1]}") if first and first[0] else ("", "")
     md, plain = ", which ".join(name for name, _ in names), ", which ".join(name for _, name in names)
     if (outcome := found.outcome) is not None:
         where, said = f"{outcome.chunk.path}:{outcome.line}", _quote(outcome.text)
-        md += f", which {outcome.verb} {code_span(said)} ({code_span(where)})"
-        plain += f", which {outcome.verb} {said} ({where})"
+        md += f", which{later} {outcome.verb} {code_span(said)} ({code_span(where)})"
+        plain += f", which{later} {outcome.verb} {said} ({where})"
     return md, plain, when_md, when, first
 
 
@@ -241,7 +252,7 @@ def closing(explanation: Explanation) -> tuple[str, str] | None:
     """The closing sentence as (markdown, plain), or None (see the module docstring)."""
     if hook(explanation) is not None or where_errors_go(explanation) is not None or explanation.absence is not None:
         return None  # the answer already ends on its conclusion
-    said = flow_closing(explanation) or errors_closing(explanation)
+    said = flow_closing(explanation) or errors_closing(explanation) or place_closing(explanation)
     if said is None:
         return None
     paths = [path for path in dict.fromkeys(m.split(":", 1)[0] for m in LOCATION.findall(said[1]))]
