@@ -181,3 +181,6 @@ def test_a_password_reset_expiry_check_does_not_check_the_password() -> None:
     assert not checks.search("if (!validatePasswordStrength(req.body.password)) {")
     assert checks.search("user.comparePassword(req.body.password, (err, isMatch) => {")
     assert checks.search("if not user.check_password(form.password.data):")
+    calling = next(k for k in common.constructs if k.says == "checks who is calling before going on").pattern
+    assert not calling.search("userSchema.virtual('isLoginExpired').get(function checkLoginTokenExpiration() {")
+    assert calling.search("router.get('/account', ensureAuthenticated(), getAccount);")

@@ -19,6 +19,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 
 from codeqa.answer.context import AnswerContext
+from codeqa.answer.explanation.apphook import app_hooks
 from codeqa.answer.explanation.basehook import hook_candidates
 from codeqa.answer.explanation.candidate import CHUNK_EVIDENCE_LINES, Candidate, discount_repeats
 from codeqa.answer.explanation.entry import entry_candidates, entry_topic, sign_in_handler
@@ -192,6 +193,7 @@ def candidates(
                 extra.append(Candidate(Hit(chunk, 0.0, chunk.id), 0.0, matches, 0, False))
         extra.sort(key=lambda c: (-c.mechanism, file_rank.get(c.chunk.path, len(file_rank))))
         found += extra[: EXTRA_MECHANISM + len(hooks)]
+        found += app_hooks(context, conventions, found) if intents[:1] == (HOOK,) else []  # none retrieved
         found += _handlers(context, conventions, intents, found)
     entry = entry_candidates(terms, context, conventions, intents, found, question)
     found += [c for c in entry if all(c is not f for f in found)]

@@ -39,11 +39,16 @@ def hook(explanation: Explanation) -> tuple[Step, Match] | None:
     terms = explanation.terms
     found = [(match.weight, term_score(terms, match.text), -order, -match.line, step, match)
              for order, step in enumerate(explanation.best_first)
-             for match in step.matches if match.construct.every_request]  # fmt: skip
+             for match in step.matches if match.construct.every_request and _unguarded(step, match)]  # fmt: skip
     if not found:
         return None
     *_, step, match = max(found, key=lambda item: item[:4])  # the strongest; of equals, the one the question names
     return step, match
+
+
+def _unguarded(step: Step, match: Match) -> bool:
+    """Whether ``match`` is on every request's path, not under a test (``if (isDev) { app.use(…) }``)."""
+    return condition_at(step.chunk, match.line) == ("", "")
 
 
 def placement(explanation: Explanation, said: str = "") -> tuple[str, str] | None:

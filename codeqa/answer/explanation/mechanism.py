@@ -20,7 +20,14 @@ from fnmatch import fnmatch
 from pathlib import PurePosixPath
 
 from codeqa.answer.context import AnswerContext
-from codeqa.answer.explanation.construct_lines import RUBY_MACRO, conditioned, grouped, in_method, looped
+from codeqa.answer.explanation.construct_lines import (
+    RUBY_MACRO,
+    conditioned,
+    grouped,
+    guarded,
+    in_method,
+    looped,
+)
 from codeqa.answer.explanation.keylines import COMMENT, prose_lines
 from codeqa.frameworks.conventions import Construct, Convention, anchor_rows, load_all
 from codeqa.frameworks.detection import detect
@@ -147,7 +154,9 @@ def matches_in(chunk: Chunk, conventions: Sequence[Convention], intents: Sequenc
         for convention in conventions
         if not convention.languages or chunk.language in convention.languages
         for construct in convention.constructs
-        if (weight := construct.weight_for(intents)) > 0 and construct.applies_to(chunk.path, chunk.language)
+        if (weight := construct.weight_for(intents)) > 0
+        and construct.applies_to(chunk.path, chunk.language)
+        and not (construct.not_in is not None and construct.not_in.search(chunk.text))
     ]
     found: list[Match] = []
     for number, line in _code_lines(chunk):
@@ -160,6 +169,7 @@ def matches_in(chunk: Chunk, conventions: Sequence[Convention], intents: Sequenc
                 handler = (hit.groupdict().get("handler") or "").split(".")[-1]
                 phrase = looped(chunk, number, hit.groupdict().get("what") or "", construct.describe(hit))
                 phrase = grouped(chunk, number, line, conditioned(chunk, number, line, phrase))
+                phrase = guarded(chunk, number, phrase, construct.every_request)
                 best = Match(construct, chunk, number, line.strip(), phrase, weight, handler)
         if best is not None:
             found.append(best)

@@ -57,6 +57,8 @@ class Construct:
     # for errors (``app.register_error_handler``, not a blueprint's; an ``app.use`` error middleware, not a router's)
     packages: tuple[str, ...] = ()  # globs: the library ``says`` names, which a manifest must declare (``devise``)
     says_unbacked: str = ""  # what is said where none is declared ("": the construct does not apply there)
+    not_in: re.Pattern[str] | None = None  # a chunk holding this is other code (a Vue client's `createApp(App)`:
+    # its `app.use(router)` adds a plugin, no request's middleware)
 
     def holds_in(self, body: str) -> bool:
         """Whether the definition the matched line opens (``body``) is what ``says`` says it is."""
@@ -143,6 +145,7 @@ def _construct(framework: str, raw: dict) -> Construct:
         _compiled(framework, raw, "app_wide"),
         tuple(raw.get("packages", ())),
         raw.get("says_unbacked", ""),
+        _compiled(framework, raw, "not_in"),
     )
 
 

@@ -1,0 +1,76 @@
+"""The app's own every-request hooks, found where the framework is imported: for "where would I add logging?" when
+the code retrieved for the question's words holds none. "Logging" and "user behavior" name no line of
+``app.use(requestLogger)`` in the file that calls ``express()``, of FastAPI's ``@app.middleware("http")``, of a
+Phoenix endpoint's plugs or of a Go ``func(next http.Handler) http.Handler``; the framework's import names them all.
+
+The files importing a framework (its ``imports``, looked up in the word index and checked on the file's import
+lines) are read once per loaded index for constructs on every request's path (``Construct.every_request``); the
+files holding the most come first, then the shallower (the app's setup sits near its root, a plugin's deep).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from pathlib import PurePosixPath
+
+from codeqa.answer.context import AnswerContext
+from codeqa.answer.explanation.candidate import Candidate
+from codeqa.answer.explanation.mechanism import Match, answers_poorly, matches_in
+from codeqa.frameworks.conventions import Convention
+from codeqa.frameworks.evidence import imports_module, lookup_word
+from codeqa.frameworks.intent import HOOK
+from codeqa.records import Chunk, Hit
+
+ROWS_READ = 300  # chunks naming a framework's import word, read for the files that import it
+FILES_READ = 40  # files importing a framework read for its hooks, the ones naming it most first
+MAX_FILES = 2  # files whose hooks are brought to the answer
+
+
+def app_hooks(context: AnswerContext, conventions: Sequence[Convention], found: Sequence[Candidate]) -> list[Candidate]:
+    """Sources for a placement question whose candidates ``found`` hold no every-request construct: the chunks of
+    the index's frameworks holding one, with those matches, best file first (at most ``MAX_FILES`` files; none
+    outside the question's scope)."""
+    if any(match.construct.every_request for candidate in found for match in candidate.matches):
+        return []
+    seen = {candidate.chunk.id for candidate in found}
+    return [Candidate(Hit(chunk, 0.0, chunk.id), 0.0, matches, 0, False)
+            for chunk, matches in _in_scope(context, conventions) if chunk.id not in seen]  # fmt: skip
+
+
+def _in_scope(context: AnswerContext, conventions: Sequence[Convention]) -> list[tuple[Chunk, list[Match]]]:
+    ranked = context.table.derived("app hooks", lambda: _hook_chunks(context, conventions))
+    out: list[tuple[Chunk, list[Match]]] = []
+    paths: list[str] = []
+    for chunk, matches in ranked:
+        row = context.row_of(chunk)
+        if row is None or not context.in_scope(row):
+            continue
+        if chunk.path not in paths:
+            if len(paths) == MAX_FILES:
+                break
+            paths.append(chunk.path)
+        out.append((chunk, matches))
+    return out
+
+
+def _hook_chunks(context: AnswerContext, conventions: Sequence[Convention]) -> list[tuple[Chunk, list[Match]]]:
+    table = context.table
+    found: dict[str, list[tuple[Chunk, list[Match]]]] = {}
+    for convention in conventions:
+        if convention.common or not any(c.every_request for c in convention.constructs):
+            continue
+        for module in convention.imports:
+            rows = context.rows_mentioning(lookup_word(module))[:ROWS_READ]
+            paths = [
+                table.paths[r] for r in rows if not convention.languages or table.languages[r] in convention.languages
+            ]
+            for path in list(dict.fromkeys(p for p in paths if p not in found))[:FILES_READ]:
+                chunks = context.file_chunks([path]).get(path, [])
+                if not chunks or not any(imports_module(c.text, c.language, module) for c in chunks[:2]):
+                    continue
+                held = [(c, [m for m in matches_in(c, conventions, (HOOK,)) if m.construct.every_request])
+                        for c in chunks if not answers_poorly(c)]  # fmt: skip
+                found[path] = [(c, matches) for c, matches in held if matches]
+    order = sorted((p for p in found if found[p]), key=lambda p: (-sum(len(m) for _, m in found[p]),
+                                                                  len(PurePosixPath(p).parts), p))  # fmt: skip
+    return [item for path in order for item in found[path]]

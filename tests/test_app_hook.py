@@ -1,0 +1,133 @@
+""""Where would I add logging to track user behavior?" on apps whose retrieved code holds no hook (stop 50: six of
+fourteen apps in no data set — uptime-kuma, wiki.js, documenso, navidrome, changelog.com, dispatch — got a list of
+places and no "Where to add it"): the app's own every-request hooks are found where the framework is imported (the
+file that calls ``express()`` and ``app.use``s), not in a Vue client's ``app.use(router)``; a hook under a test
+(``if (isDev) {``) is said with its test and is not recommended. A small real app indexed by the real pipeline."""
+
+from __future__ import annotations
+
+import re
+
+from codeqa.answer.rendering.citations import check_citations
+from codeqa.config import Settings
+from tests.helpers import ask_named
+
+LOGGING = "Where would I add logging to track user behavior?"
+APP = {
+    "package.json": '{"name": "tracker", "dependencies": {"express": "4.18.2", "vue": "3.4.0"}}',
+    "server/server.js": """const express = require('express')
+const cors = require('cors')
+const { usersRouter } = require('./routes/users')
+
+const app = express()
+const isDev = process.env.NODE_ENV === 'development'
+
+app.use(express.json())
+
+if (isDev) {
+  app.use(cors())
+}
+
+// Global middleware
+app.use(function (req, res, next) {
+  res.setHeader('X-Frame-Options', 'SAMEORIGIN')
+  next()
+})
+
+app.use('/api/users', usersRouter)
+
+app.listen(3000)
+""",
+    "server/routes/users.js": """const express = require('express')
+const { User } = require('../models/user')
+
+const usersRouter = express.Router()
+
+usersRouter.get('/:id/activity', async (req, res) => {
+  const user = await User.findById(req.params.id)
+  const activity = await user.recentActivity()
+  res.json({ user: user.name, activity })
+})
+
+usersRouter.post('/:id/visits', async (req, res) => {
+  const user = await User.findById(req.params.id)
+  await user.recordVisit(req.body.page)
+  res.status(201).json({ ok: true })
+})
+
+module.exports = { usersRouter }
+""",
+    "server/models/user.js": """class User {
+  static async findById(id) {
+    return db.users.find(id)
+  }
+
+  async recentActivity() {
+    return db.visits.where({ userId: this.id }).limit(20)
+  }
+
+  async recordVisit(page) {
+    return db.visits.insert({ userId: this.id, page, at: new Date() })
+  }
+}
+
+module.exports = { User }
+""",
+    "src/main.js": """import { createApp } from 'vue'
+import App from './App.vue'
+import router from './router'
+
+const app = createApp(App)
+app.use(router)
+app.mount('#app')
+""",
+    "src/views/UserActivity.vue": """<template>
+  <ul class="activity">
+    <li v-for="item in activity" :key="item.at">{{ item.page }}</li>
+  </ul>
+</template>
+
+<script>
+export default {
+  data () {
+    return { activity: [] }
+  },
+  async mounted () {
+    const response = await fetch(`/api/users/${this.$route.params.id}/activity`)
+    this.activity = (await response.json()).activity
+  }
+}
+</script>
+""",
+}
+INDEXED_APPS = {"tracker": APP}  # indexed once by apps_home (tests/conftest.py)
+
+
+def test_the_apps_own_hook_is_recommended_where_retrieval_found_none(apps_settings: Settings) -> None:
+    result = ask_named("tracker", LOGGING, apps_settings, backend="none").result()
+    assert check_citations(result.text, result.sources).invalid == []
+    opening = result.text.split("\n")[0]
+    where = re.search(r"\*\*Where to add it:\*\*[^\n]*?`(server/server\.js):(\d+)`", opening)
+    assert where, opening
+    line = APP["server/server.js"].split("\n")[int(where.group(2)) - 1]
+    assert line.startswith("app.use("), line  # an unguarded line of the app's own chain
+    assert "src/main.js" not in opening, opening  # the Vue client's `app.use(router)` is no request's hook
+    if "`cors`" in opening:
+        assert "(when `isDev`)" in opening, opening
+
+
+def test_the_hook_is_found_where_the_framework_is_imported_when_retrieval_missed_it() -> None:
+    from codeqa.answer.context import AnswerContext
+    from codeqa.answer.explanation.conclusion import placement
+    from codeqa.answer.explanation.explain import explain
+    from codeqa.chunk import chunk_file
+    from codeqa.languages import detect_language
+    from codeqa.records import Hit, SourceFile
+
+    chunks = [chunk for path, text in APP.items() if path.endswith(".js")
+              for chunk in chunk_file(SourceFile(path, detect_language(path) or "", text, len(text)))]  # fmt: skip
+    retrieved = ["server/routes/users.js", "server/models/user.js", "src/main.js"]  # not server.js
+    pool = [Hit(c, 1.0 / (1 + n), c.id) for n, c in enumerate(c for p in retrieved for c in chunks if c.path == p)]
+    context = AnswerContext.from_chunks(chunks, pool, retrieved)
+    said = placement(explain(LOGGING, context))
+    assert said is not None and "`server/server.js:8`" in said[0], said
