@@ -23,13 +23,11 @@ from codeqa.records import Chunk, Hit
 
 ROWS_READ = 300  # chunks naming a framework's import word, read for the files that import it
 FILES_READ = 40  # files importing a framework read for its hooks, the ones naming it most first
-MAX_FILES = 2  # files whose hooks are brought to the answer
 
 
 def app_hooks(context: AnswerContext, conventions: Sequence[Convention], found: Sequence[Candidate]) -> list[Candidate]:
-    """Sources for a placement question whose candidates ``found`` hold no every-request construct: the chunks of
-    the index's frameworks holding one, with those matches, best file first (at most ``MAX_FILES`` files; none
-    outside the question's scope)."""
+    """Sources for a placement question whose candidates ``found`` hold no every-request construct: the chunk of the
+    index's frameworks holding most of them, with those matches (none outside the question's scope)."""
     if any(match.construct.every_request for candidate in found for match in candidate.matches):
         return []
     seen = {candidate.chunk.id for candidate in found}
@@ -38,19 +36,15 @@ def app_hooks(context: AnswerContext, conventions: Sequence[Convention], found: 
 
 
 def _in_scope(context: AnswerContext, conventions: Sequence[Convention]) -> list[tuple[Chunk, list[Match]]]:
+    """The best in-scope chunk holding hooks: of the best file, the chunk holding most (one source, so the code
+    retrieved for the question keeps its place: the hook is where to add it, not what the app does)."""
     ranked = context.table.derived("app hooks", lambda: _hook_chunks(context, conventions))
-    out: list[tuple[Chunk, list[Match]]] = []
-    paths: list[str] = []
-    for chunk, matches in ranked:
-        row = context.row_of(chunk)
-        if row is None or not context.in_scope(row):
-            continue
-        if chunk.path not in paths:
-            if len(paths) == MAX_FILES:
-                break
-            paths.append(chunk.path)
-        out.append((chunk, matches))
-    return out
+    inside = [(chunk, matches) for chunk, matches in ranked if (row := context.row_of(chunk)) is not None
+              and context.in_scope(row)]  # fmt: skip
+    if not inside:
+        return []
+    best = [(chunk, matches) for chunk, matches in inside if chunk.path == inside[0][0].path]
+    return [max(best, key=lambda item: len(item[1]))]
 
 
 def _hook_chunks(context: AnswerContext, conventions: Sequence[Convention]) -> list[tuple[Chunk, list[Match]]]:

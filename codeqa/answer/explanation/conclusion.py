@@ -37,12 +37,12 @@ def hook(explanation: Explanation) -> tuple[Step, Match] | None:
     if explanation.intents[:1] != (HOOK,):
         return None
     terms = explanation.terms
-    found = [(match.weight, term_score(terms, match.text), -order, -match.line, step, match)
+    found = [(_unguarded(step, match), match.weight, term_score(terms, match.text), -order, -match.line, step, match)
              for order, step in enumerate(explanation.best_first)
-             for match in step.matches if match.construct.every_request and _unguarded(step, match)]  # fmt: skip
+             for match in step.matches if match.construct.every_request]  # fmt: skip
     if not found:
         return None
-    *_, step, match = max(found, key=lambda item: item[:4])  # the strongest; of equals, the one the question names
+    *_, step, match = max(found, key=lambda item: item[:5])  # unguarded, the strongest; of equals, the one named
     return step, match
 
 

@@ -7,7 +7,6 @@ from __future__ import annotations
 
 import re
 
-from codeqa.answer.explanation.branches import condition_at
 from codeqa.answer.rendering.render import code_span
 from codeqa.records import Chunk
 
@@ -130,12 +129,3 @@ def _pipeline_of(chunk: Chunk, number: int) -> str:
             found = ELIXIR_PIPELINE.match(text)
             return found.group("name") if found else ""
     return ""
-
-
-def guarded(chunk: Chunk, number: int, phrase: str, every_request: bool) -> str:
-    """``phrase`` of an every-request construct on file line ``number`` with the test the line sits under
-    (``if (isDev) { app.use(express.urlencoded(…)) }``): it is on the path of the requests that test lets through."""
-    if not every_request or chunk.language in ("ruby", "elixir"):  # filters and plugs say their own conditions
-        return phrase
-    said = condition_at(chunk, number)
-    return f"{phrase} ({said[0]} {code_span(said[1])})" if said and said[1] else phrase

@@ -24,7 +24,6 @@ from codeqa.answer.explanation.construct_lines import (
     RUBY_MACRO,
     conditioned,
     grouped,
-    guarded,
     in_method,
     looped,
 )
@@ -169,7 +168,6 @@ def matches_in(chunk: Chunk, conventions: Sequence[Convention], intents: Sequenc
                 handler = (hit.groupdict().get("handler") or "").split(".")[-1]
                 phrase = looped(chunk, number, hit.groupdict().get("what") or "", construct.describe(hit))
                 phrase = grouped(chunk, number, line, conditioned(chunk, number, line, phrase))
-                phrase = guarded(chunk, number, phrase, construct.every_request)
                 best = Match(construct, chunk, number, line.strip(), phrase, weight, handler)
         if best is not None:
             found.append(best)
