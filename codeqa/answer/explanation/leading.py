@@ -25,7 +25,8 @@ RST_MARKUP = re.compile(
 UNDERLINE = re.compile(r"^([=~^\"'`#*+-])\1{2,}$")
 # a comment line that reads as code: a statement's end, a brace, an assignment, a control line
 CODE_COMMENT = re.compile(
-    r"[;{]\s*$|^\}|^(?:if|else|elif|for|foreach|while|return|switch|case)\b.*[:({]|^[\w$.\[\]'\"]+\s*[-+*/]?=\s*\S"
+    r"[;{]\s*$|^\}|^(?:if|else|elif|for|foreach|while|return|switch|case)\b.*[:({]\s*$"
+    r"|^[\w$.\[\]'\"]+\s*[-+*/]?=\s*(?:\S+|.*[;)\]])$"  # `x = 2`, not a note (`case_sensitive=False normalizes …`)
 )
 
 
