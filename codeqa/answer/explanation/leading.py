@@ -1,13 +1,33 @@
-"""Whose a chunk's leading comment is: a chunk named after a function may open on other declarations above it (Go's
-``// Only support songs for now`` over ``var validMediaTypes = …``, then ``func isValidMediaType``); that comment
-documents the declaration below it, not the function the chunk is named after."""
+"""Whose a chunk's leading comment or docstring is, and which of its lines are prose.
+
+A chunk named after a function may open on other declarations above it (Go's ``// Only support songs for now`` over
+``var validMediaTypes = …``, then ``func isValidMediaType``); that comment documents the declaration below it, not
+the function the chunk is named after. A chunk may also start inside the body of its definition (the rest of a long
+function, cut by the chunker): a comment at its top (``# Log request headers``) is a note on the statement below it,
+and commented-out code (``// self.page = 2;``) is no documentation at all. A docstring's first paragraph is its
+summary; reStructuredText directives (``.. http:post:: /auth/login``) and field lists (``:param app:``) are not prose.
+"""
 
 from __future__ import annotations
 
 import re
 
+from codeqa.records import Chunk
+from codeqa.symbols import short_names
+
 # a declaration of another name than the definition's (a variable, a constant, a type), or a file's package header
 OTHER_DECLARATION = re.compile(r"^\s*(?:export\s+)?(?:var|const|let|type|package|import)\b")
+OPENS = {"(": ")", "[": "]", "{": "}"}
+# a reStructuredText directive or comment (``.. module: x``, ``.. sourcecode:: http``) or a field (``:param app:``)
+RST_MARKUP = re.compile(
+    r"^(?:\.\.\s+[\w:-]+::?(?:\s|$)|:[\w ]+:(?:\s|$)|:(?:param|type|returns?|rtype|raises?|arg|var|ivar)\b)"
+)
+UNDERLINE = re.compile(r"^([=~^\"'`#*+-])\1{2,}$")
+# a comment line that reads as code: a statement's end, a brace, an assignment, a control line
+CODE_COMMENT = re.compile(
+    r"[;{]\s*$|^\}|^(?:if|else|elif|for|foreach|while|return|switch|case)\b.*[:({]\s*$"
+    r"|^[\w$.\[\]'\"]+\s*[-+*/]?=\s*(?:\S+|.*[;)\]])$"  # `x = 2`, not a note (`case_sensitive=False normalizes …`)
+)
 
 
 def documents(lines: list[str], index: int, comment: re.Pattern[str]) -> bool:
@@ -15,3 +35,66 @@ def documents(lines: list[str], index: int, comment: re.Pattern[str]) -> bool:
     first code line below it declares something else above that head."""
     first = next((n for n, line in enumerate(lines) if line.strip() and not comment.match(line)), len(lines))
     return first >= index or not OTHER_DECLARATION.match(lines[first])
+
+
+def docstring_prose(parts: list[str], quote: str) -> str:
+    """A docstring's first paragraph of prose, its markup left out (``.. http:post:: /auth/login``, then ``Login
+    with username:password``; ``:param app:`` alone says nothing)."""
+    kept: list[str] = []
+    for line in "\n".join(parts).split(quote)[0].split("\n"):
+        text = line.strip()
+        if UNDERLINE.match(text):  # the line above was a title (``Settings`` over ``========``): not the summary
+            kept = []
+            continue
+        if not text and kept and kept[-1].endswith(":"):  # a paragraph that introduces a list goes on
+            continue
+        if not text or RST_MARKUP.match(text):
+            if kept:
+                break
+            continue
+        kept.append(text)
+    return " ".join(kept)
+
+
+def commented_code(text: str) -> bool:
+    """Whether every line of a comment's ``text`` reads as code (a block commented out, not a note)."""
+    lines = [line.strip() for line in text.split("\n") if line.strip()]
+    return bool(lines) and all(CODE_COMMENT.search(line) for line in lines)
+
+
+def _one_line(code: str) -> bool:
+    """Whether ``code`` is a whole statement on its line: its brackets closed and nothing to go on below."""
+    depth = 0
+    for char in code:
+        depth += (char in OPENS) - (char in OPENS.values())
+    return depth <= 0 and not re.search(r"(?:[,\\+\-*/=&|:({\[]|=>|\bdo)\s*$", code.rstrip())
+
+
+def _holds_head(chunk: Chunk, code: list[str]) -> bool:
+    """Whether a chunk named after a definition holds that definition's head (``def after_request(``,
+    ``public function handle(``, ``const check = (``), not only the rest of its body."""
+    names = [name for name in short_names(chunk.symbol) if len(name) > 1]
+    if not names:
+        return True
+    name = "|".join(re.escape(name) for name in names)  # any of them: `RedisUtils, RedisUtils.get` holds `get(`
+    keyword = r"\b(?:def|class|module|function|func|fn|sub|interface|trait|struct|enum|type|object|record)\s+"
+    qualifier = r"(?:self\.|[\w$]+(?:::|\.))*"  # `def self.call`, `class Random::CachedIdQuery`
+    head = re.compile(rf"(?<![\w$.])(?:{name})\s*(?:<[^(]*>\s*)?[(=:{{]|{keyword}{qualifier}(?:{name})(?![\w$])")
+    return any(head.search(line) for line in code)
+
+
+def comment_is_its_own(chunk: Chunk, comment: re.Pattern[str]) -> bool:
+    """Whether a comment leading ``chunk`` can be its documentation. Not in a chunk that starts inside its
+    definition's body (the definition's head is above the chunk). Nor in a chunk of a file's top-level lines from the
+    middle of the file (``# Translators: User story point value (value = 1)`` over ``_("1")``, then forty more
+    lines) holding many statements: a comment over one of them, a one-line statement, is that line's note only."""
+    lines = chunk.text.split("\n")
+    code = [i for i, line in enumerate(lines) if line.strip() and not comment.match(line)]
+    if chunk.symbol and chunk.start_line > 1 and not _holds_head(chunk, [lines[i] for i in code]):
+        return False
+    if str(chunk.kind) != "module" or chunk.start_line <= 1:
+        return True
+    if len(code) < 2:
+        return True
+    goes_on = re.match(r"\s*(?:[.?:+\-*/%|&]|and\b|or\b)", lines[code[1]])  # `  .isDocumentDatabase` continues it
+    return not _one_line(lines[code[0]]) or bool(goes_on)

@@ -8,7 +8,7 @@ from __future__ import annotations
 import re
 from collections.abc import Sequence
 
-from codeqa.answer.explanation.leading import documents
+from codeqa.answer.explanation.leading import comment_is_its_own, commented_code, docstring_prose, documents
 from codeqa.records import Chunk
 from codeqa.symbols import qualified_names, short_names
 
@@ -26,7 +26,6 @@ TAG = re.compile(r"(?:^|\s)(?:@[a-z][\w-]*\b|\{@inheritdoc\})", re.IGNORECASE)
 LICENCE = re.compile(
     r"(?i)^(?:copyright\b|\(c\)|©|spdx-license-identifier\b)|\blicensed under\b|\ball rights reserved\b"
 )
-OPENS = {"(": ")", "[": "]", "{": "}"}
 DOCSTRING_OPEN = re.compile(r'^\s*[rRuUbB]?("""|\'\'\')')
 PRAGMA = re.compile(r"^\s*#.*(?:-\*-.*-\*-|\bvim?:|\bcoding[:=])")  # an encoding or editor line: no documentation
 
@@ -74,8 +73,7 @@ def _docstring_after(lines: list[str], index: int) -> str:
             collected.append(line)
             if quote in line:
                 break
-    joined = " ".join(part.strip() for part in collected).split(quote)[0]
-    return joined.strip()
+    return docstring_prose(collected, quote)
 
 
 def _comment_before(lines: list[str], index: int) -> str:
@@ -85,7 +83,7 @@ def _comment_before(lines: list[str], index: int) -> str:
             break
         if not PRAGMA.match(line):
             comments.insert(0, re.sub(r"^\s*(#|//+|/\*+|\*+/?|--|;;|<!--)\s?", "", line).strip())
-    return " ".join(part for part in comments if part and part != "/")
+    return "" if commented_code("\n".join(comments)) else " ".join(part for part in comments if part and part != "/")
 
 
 def summary(chunk: Chunk) -> str:
@@ -100,7 +98,7 @@ def summary(chunk: Chunk) -> str:
         text = next((line.strip() for line in lines[index + 1 :] if line.strip() and not line.startswith("#")), "")
     else:
         text = _docstring_after(lines, index + len(sig)) or _docstring_after(lines, 0)
-        if not text and _comment_is_its_own(chunk):
+        if not text and comment_is_its_own(chunk, COMMENT):
             own = documents(lines, index, COMMENT)  # not a `var`'s comment above the function
             text = _comment_before(lines, index) or (_leading_comment(lines) if own else "")
     text = FIELD_LIST.split(" ".join(text.split()), maxsplit=1)[0].strip()
@@ -109,28 +107,6 @@ def summary(chunk: Chunk) -> str:
         return ""
     sentence = re.split(r"(?<=[.!?])\s", text, maxsplit=1)[0]
     return sentence[:200] + ("…" if len(sentence) > 200 else "")
-
-
-def _one_line(code: str) -> bool:
-    """Whether ``code`` is a whole statement on its line: its brackets closed and nothing to go on below."""
-    depth = 0
-    for char in code:
-        depth += (char in OPENS) - (char in OPENS.values())
-    return depth <= 0 and not re.search(r"(?:[,\\+\-*/=&|:({\[]|=>|\bdo)\s*$", code.rstrip())
-
-
-def _comment_is_its_own(chunk: Chunk) -> bool:
-    """Whether a comment leading ``chunk`` can be its documentation. A chunk of a file's top-level lines from the
-    middle of the file (``# Translators: User story point value (value = 1)`` over ``_("1")``, then forty more
-    lines) holds many statements: a comment over one of them, a one-line statement, is that line's note only."""
-    if str(chunk.kind) != "module" or chunk.start_line <= 1:
-        return True
-    lines = chunk.text.split("\n")
-    code = [i for i, line in enumerate(lines) if line.strip() and not COMMENT.match(line)]
-    if len(code) < 2:
-        return True
-    goes_on = re.match(r"\s*(?:[.?:+\-*/%|&]|and\b|or\b)", lines[code[1]])  # `  .isDocumentDatabase` continues it
-    return not _one_line(lines[code[0]]) or bool(goes_on)
 
 
 def _leading_comment(lines: list[str]) -> str:

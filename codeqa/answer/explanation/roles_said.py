@@ -22,8 +22,9 @@ _HANDLES = re.compile(
     r"|\b(?:router|app|api|bp|blueprint|route)\.(?:get|post|put|patch|delete|all|route)\s*\("
     r"|\bdef \w+\(\s*(?:self,\s*)?request\b|\(\s*req\s*,\s*res\b|\$request\b|\bHttpServletRequest\b|\bconn\s*,\s*%?\{?"
     r"|\bhttp\.ResponseWriter\b|\*gin\.Context\b|\becho\.Context\b|\bfiber\.Ctx\b"
-    r"|\b(?:render|redirect_to|redirect|respond_to|render_template|jsonify|JsonResponse|HttpResponse\w*|"
-    r"ResponseEntity|NextResponse|Response)\b\s*[(.:]|\bres\.(?:json|send|status|render|redirect)\(|\bhead\s+:\w+",
+    # a response, not a route file's redirect (Laravel's `Route::redirect(…)`, Rails' `to: redirect(…)`)
+    r"|(?<!Route::)(?<!to: )\b(?:render|redirect_to|redirect|respond_to|render_template|jsonify|JsonResponse|"
+    r"HttpResponse\w*|ResponseEntity|NextResponse|Response)\b\s*[(.:]|\bres\.(?:json|send|status|render|redirect)\(|\bhead\s+:\w+",
     re.MULTILINE,
 )
 # a Go function handed a router (`func hr(r chi.Router, path string, f handlerRaw)`) registers a handler it builds; the
