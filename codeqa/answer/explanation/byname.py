@@ -98,7 +98,7 @@ def holds_by_name(user: Chunk, used: Chunk, use: Use, user_file: str, hierarchy:
     if not re.search(_DEFINES.format(name=re.escape(method)), used.text, re.MULTILINE):
         return False  # the receiver's method is not in the lines cited for it (a framework's, or another piece's)
     if user.language == "go" and (imported := go_imported(receiver, used, user_file)) is not None:
-        return imported  # `db.GetUserById(…)`: a function of the package the file imports as `db`
+        return imported and _go_function(method, used)  # `db.GetUserById(…)`: a function of the package `db`
     if receiver in SELF_RECEIVERS:  # in B's own file, or the caller's class extends or mixes in B's class
         return used.path == user.path or any(re.search(_INHERITS.format(owner=re.escape(owner)), user_file, re.M)
                                              for owner in owners)  # fmt: skip
@@ -107,6 +107,12 @@ def holds_by_name(user: Chunk, used: Chunk, use: Use, user_file: str, hierarchy:
     if receiver[:1].islower() and receiver.lower() in {owner.lower() for owner in owners}:
         return True
     return _declared_as_owner(receiver, method, user, used, owners, user_file, hierarchy)
+
+
+def _go_function(name: str, used: Chunk) -> bool:
+    """Whether ``used`` defines Go's ``name`` as a package's function (``func Debugf(``): a call through the package
+    (``log.Debugf``) never reaches a method of one of its types (``func (wrapLogger) Debugf(``)."""
+    return re.search(rf"^func\s+{re.escape(name)}\b", used.text, re.MULTILINE) is not None
 
 
 def _elixir_reference(name: str, text: str) -> bool:
@@ -137,7 +143,7 @@ def typed_receiver(user: Chunk, used: Chunk, use: Use, user_file: str, hierarchy
         return False
     receiver = written.group("receiver").lstrip("$@")
     if user.language == "go" and go_imported(receiver, used, user_file):
-        return True
+        return _go_function(method, used)
     return _declared_as_owner(receiver, method, user, used, _owners(used, method), user_file, hierarchy)
 
 
