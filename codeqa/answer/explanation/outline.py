@@ -8,7 +8,7 @@ from __future__ import annotations
 import re
 from collections.abc import Sequence
 
-from codeqa.answer.explanation.leading import documents
+from codeqa.answer.explanation.leading import documents, headless
 from codeqa.records import Chunk
 from codeqa.symbols import qualified_names, short_names
 
@@ -101,7 +101,7 @@ def summary(chunk: Chunk) -> str:
     else:
         text = _docstring_after(lines, index + len(sig)) or _docstring_after(lines, 0)
         if not text and _comment_is_its_own(chunk):
-            own = documents(lines, index, COMMENT)  # not a `var`'s comment above the function
+            own = documents(lines, index, COMMENT) and not headless(chunk, DEFINITION)  # not a `var`'s comment
             text = _comment_before(lines, index) or (_leading_comment(lines) if own else "")
     text = FIELD_LIST.split(" ".join(text.split()), maxsplit=1)[0].strip()
     text = TAG.split(re.sub(r"\s*\*+/\s*$", "", text), maxsplit=1)[0].strip()  # `/** @inheritdoc */`: no prose
