@@ -1,0 +1,46 @@
+"""False on halo (a Spring Boot WebFlux app in no data set), asked how user authentication flows:
+"``OAuth2SecurityConfigurer`` … runs on every request (a servlet or security filter)" for a configurer whose
+``configure`` puts a filter in the chain with ``http.addFilterBefore(…)``: the chain is built once, at start-up; the
+filter it adds runs on each request, not the code that adds it (dev's jhipster ``SecurityConfiguration.filterChain``
+said the same of a bean method)."""
+
+from __future__ import annotations
+
+from codeqa.answer.explanation.mechanism import matches_in
+from codeqa.frameworks.conventions import load_all
+from codeqa.frameworks.intent import intents
+from codeqa.records import Chunk
+
+AUTH = "How does user authentication flow through the system?"
+# application/src/main/java/run/halo/app/security/authentication/oauth2/OAuth2SecurityConfigurer.java:40-45
+CONFIGURER = """    @Override
+    public void configure(ServerHttpSecurity http) {
+        var mapOAuth2Filter = new MapOAuth2AuthenticationFilter(
+                securityContextRepository, connectionService, authenticationSession, authenticationCache);
+        http.addFilterBefore(mapOAuth2Filter, SecurityWebFiltersOrder.AUTHENTICATION);
+    }"""
+FILTER = """public class JWTFilter extends GenericFilterBean {
+
+    @Override
+    public void doFilter(ServletRequest servletRequest, ServletResponse servletResponse, FilterChain filterChain) {
+        filterChain.doFilter(servletRequest, servletResponse);
+    }
+}"""
+
+
+def _said(chunk: Chunk) -> list[str]:
+    spring = [c for c in load_all() if c.name in ("Spring", "any framework")]
+    return [m.phrase for m in matches_in(chunk, spring, intents(AUTH))]
+
+
+def test_the_code_that_adds_a_filter_does_not_run_on_every_request():
+    path = "application/src/main/java/run/halo/app/security/authentication/oauth2/OAuth2SecurityConfigurer.java"
+    configure = Chunk(path, "java", 40, 45, CONFIGURER, "OAuth2SecurityConfigurer.configure", "method", "core")
+    said = _said(configure)
+    assert "adds a filter to Spring Security's filter chain" in said, said
+    assert not any("every request" in phrase for phrase in said), said
+
+
+def test_a_filter_class_still_runs_on_every_request():
+    jwt = Chunk("src/main/java/app/security/jwt/JWTFilter.java", "java", 1, 7, FILTER, "JWTFilter", "class", "core")
+    assert "runs on every request (a servlet or security filter)" in _said(jwt)
