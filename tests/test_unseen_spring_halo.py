@@ -2,11 +2,14 @@
 "``OAuth2SecurityConfigurer`` … runs on every request (a servlet or security filter)" for a configurer whose
 ``configure`` puts a filter in the chain with ``http.addFilterBefore(…)``: the chain is built once, at start-up; the
 filter it adds runs on each request, not the code that adds it (dev's jhipster ``SecurityConfiguration.filterChain``
-said the same of a bean method)."""
+said the same of a bean method). And "``HaloErrorConfiguration`` … calls ``HaloErrorWebExceptionHandler`` (…:23-29) and
+``HaloErrorWebExceptionHandler`` (…:31-48)" for one ``new HaloErrorWebExceptionHandler(…)``: the class and its
+constructor, chunked apart, are one definition called once."""
 
 from __future__ import annotations
 
 from codeqa.answer.explanation.mechanism import matches_in
+from codeqa.answer.explanation.placing import same_definition
 from codeqa.frameworks.conventions import load_all
 from codeqa.frameworks.intent import intents
 from codeqa.records import Chunk
@@ -44,3 +47,37 @@ def test_the_code_that_adds_a_filter_does_not_run_on_every_request():
 def test_a_filter_class_still_runs_on_every_request():
     jwt = Chunk("src/main/java/app/security/jwt/JWTFilter.java", "java", 1, 7, FILTER, "JWTFilter", "class", "core")
     assert "runs on every request (a servlet or security filter)" in _said(jwt)
+
+
+# application/src/main/java/run/halo/app/infra/exception/handlers/HaloErrorWebExceptionHandler.java, chunked at 23-29
+# (the class's head) and 31-48 (its constructor), as the index holds it
+HANDLER_CLASS = """public class HaloErrorWebExceptionHandler extends DefaultErrorWebExceptionHandler {
+
+    private static final Logger logger = LoggerFactory.getLogger(HaloErrorWebExceptionHandler.class);
+
+    private final ThemeTemplateAvailabilityProvider templateAvailabilityProvider;"""
+HANDLER_CONSTRUCTOR = """    public HaloErrorWebExceptionHandler(
+            ErrorAttributes errorAttributes,
+            WebProperties.Resources resources,
+            ErrorProperties errorProperties,
+            ApplicationContext applicationContext) {
+        super(errorAttributes, resources, errorProperties, applicationContext);
+    }"""
+EXPIRE = """    public boolean expire(String key, long time, TimeUnit timeUnit) {
+        return redisTemplate.expire(key, time, timeUnit);
+    }"""
+
+
+def test_a_class_and_its_constructor_are_one_callee():
+    path = "application/src/main/java/run/halo/app/infra/exception/handlers/HaloErrorWebExceptionHandler.java"
+    head = Chunk(path, "java", 23, 29, HANDLER_CLASS, "HaloErrorWebExceptionHandler", "class", "core")
+    names = "HaloErrorWebExceptionHandler.HaloErrorWebExceptionHandler"
+    constructor = Chunk(path, "java", 31, 48, HANDLER_CONSTRUCTOR, names, "method", "core")
+    assert same_definition(constructor, "HaloErrorWebExceptionHandler")
+    assert not same_definition(head, "HaloErrorWebExceptionHandler")
+
+
+def test_an_overload_is_still_a_definition_of_its_own():
+    overload = Chunk("src/main/java/app/utils/RedisUtils.java", "java", 80, 82, EXPIRE, "RedisUtils.expire", "method",
+                     "util")  # fmt: skip
+    assert not same_definition(overload, "expire")
