@@ -47,6 +47,7 @@ def name_at(chunk: Chunk, line: int) -> str:
     if inner:
         last = chunk_name.rpartition(".")[2]
         owner = chunk_name if last[:1].isupper() else chunk_name.rpartition(".")[0]  # a class's chunk: its own
+        owner = _outer_class(lines, inner_at) or owner  # unless its lines show another class holding it
         return f"{owner}.{inner}" if owner else inner
     return chunk_name
 
@@ -131,9 +132,21 @@ def holder_at(chunk: Chunk, line: int) -> str | None:
         if FUNCTION_HEAD.match(above):
             return name_at(chunk, line)
         name = found.group("name").replace("::", ".")  # a class-level line (`before_action`, `rescue_from`)
+        if outer := _outer_class(lines, at):  # `class Meta:` inside `class AppInstalled(…)`: that one's, not any Meta
+            name = f"{outer}.{name}"
         chunk_name = display_name(chunk).split(" (+", 1)[0]
         return chunk_name if chunk_name.rpartition(".")[2] == name.rpartition(".")[2] else name
     return None
+
+
+def _outer_class(lines: list[str], at: int) -> str:
+    """The class that holds the class opened on ``lines[at]`` (a nested class), as it is written; "" for none."""
+    indent = len(lines[at]) - len(lines[at].lstrip())
+    for above in range(at - 1, -1, -1):
+        found = CONTAINER.match(lines[above])
+        if found and len(found.group(1)) < indent and _holds(lines, above, at, len(found.group(1))):
+            return found.group("name").replace("::", ".")
+    return ""
 
 
 def elsewhere(chunk: Chunk, anchors: Sequence[int], line: int) -> bool:
