@@ -44,6 +44,21 @@ def test_the_code_that_adds_a_filter_does_not_run_on_every_request():
     assert not any("every request" in phrase for phrase in said), said
 
 
+def test_a_servlet_contexts_filter_is_not_spring_securitys():
+    registration = """    public void onStartup(ServletContext servletContext) {
+        FilterRegistration.Dynamic cors = servletContext.addFilter("corsFilter", corsFilter());
+    }"""
+    path = "src/main/java/app/config/WebConfigurer.java"
+    chunk = Chunk(path, "java", 30, 32, registration, "WebConfigurer.onStartup",
+                  "method", "config")  # fmt: skip
+    assert "adds a filter to Spring Security's filter chain" not in _said(chunk)
+    chained = CONFIGURER.replace("http.addFilterBefore(mapOAuth2Filter, SecurityWebFiltersOrder.AUTHENTICATION)",
+                                 "http.csrf().disable()\n            .addFilter(mapOAuth2Filter)")  # fmt: skip
+    configure = Chunk("src/main/java/app/config/SecurityConfig.java", "java", 40, 46, chained,
+                      "SecurityConfig.configure", "method", "core")  # fmt: skip
+    assert "adds a filter to Spring Security's filter chain" in _said(configure)
+
+
 def test_a_filter_class_still_runs_on_every_request():
     jwt = Chunk("src/main/java/app/security/jwt/JWTFilter.java", "java", 1, 7, FILTER, "JWTFilter", "class", "core")
     assert "runs on every request (a servlet or security filter)" in _said(jwt)
