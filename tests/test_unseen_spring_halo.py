@@ -4,10 +4,15 @@
 filter it adds runs on each request, not the code that adds it (dev's jhipster ``SecurityConfiguration.filterChain``
 said the same of a bean method). And "``HaloErrorConfiguration`` … calls ``HaloErrorWebExceptionHandler`` (…:23-29) and
 ``HaloErrorWebExceptionHandler`` (…:31-48)" for one ``new HaloErrorWebExceptionHandler(…)``: the class and its
-constructor, chunked apart, are one definition called once."""
+constructor, chunked apart, are one definition called once. And, asked how a theme renders a post page,
+"``AuthorPostsRouteFactory.postList`` … calls ``build`` (``ListOptions.java:132-143``)" for the ``.build()`` that ends
+a chain begun with ``new UrlContextListResult.Builder<ListedPostVo>()``: a chain that starts by constructing a class
+calls that class's methods, not a namesake's."""
 
 from __future__ import annotations
 
+from codeqa.answer.explanation.byname import holds_by_name
+from codeqa.answer.explanation.flow import Use
 from codeqa.answer.explanation.mechanism import matches_in
 from codeqa.answer.explanation.placing import same_definition
 from codeqa.frameworks.conventions import load_all
@@ -96,3 +101,49 @@ def test_an_overload_is_still_a_definition_of_its_own():
     overload = Chunk("src/main/java/app/utils/RedisUtils.java", "java", 80, 82, EXPIRE, "RedisUtils.expire", "method",
                      "util")  # fmt: skip
     assert not same_definition(overload, "expire")
+
+
+# application/src/main/java/run/halo/app/theme/router/factories/AuthorPostsRouteFactory.java:91-113 (shortened)
+POST_LIST = """    private Mono<UrlContextListResult<ListedPostVo>> postList(ServerRequest request, String name) {
+        String path = request.path();
+        int pageNum = pageNumInPathVariable(request);
+        return configuredPageSize(environmentFetcher, SystemSetting.Post::getAuthorPageSize)
+                .flatMap(pageSize -> postFinder.listByOwner(pageNum, pageSize, name))
+                .map(list -> new UrlContextListResult.Builder<ListedPostVo>()
+                        .listResult(list)
+                        .nextUrl(PageUrlUtils.nextPageUrl(path, totalPage(list)))
+                        .prevUrl(PageUrlUtils.prevPageUrl(path))
+                        .build());
+    }"""
+LIST_OPTIONS_BUILD = """        public ListOptions build() {
+            var listOptions = new ListOptions();
+            return listOptions;
+        }"""
+RESULT_BUILD = """        public UrlContextListResult<T> build() {
+            return new UrlContextListResult<>(listResult, nextUrl, prevUrl);
+        }"""
+
+
+def test_a_chain_begun_by_constructing_a_class_calls_that_classs_methods():
+    path = "application/src/main/java/run/halo/app/theme/router/factories/AuthorPostsRouteFactory.java"
+    caller = Chunk(path, "java", 91, 101, POST_LIST, "AuthorPostsRouteFactory.postList", "method", "core")
+    options = Chunk("api/src/main/java/run/halo/app/extension/ListOptions.java", "java", 132, 135,
+                    LIST_OPTIONS_BUILD, "ListOptions.ListOptionsBuilder.build", "method", "core")  # fmt: skip
+    result = Chunk("application/src/main/java/run/halo/app/theme/router/UrlContextListResult.java", "java", 60, 62,
+                   RESULT_BUILD, "UrlContextListResult.Builder.build", "method", "core")  # fmt: skip
+    use = Use("build", 100, "calls", ".build());")
+    whole = "\n" * 90 + POST_LIST  # the caller's file, its lines where the file has them
+    assert not holds_by_name(caller, options, use, whole)
+    assert holds_by_name(caller, result, use, whole)
+
+
+def test_a_chain_begun_on_a_static_call_still_links_by_name():
+    text = """    Mono<Void> list() {
+        var options = ListOptions.builder()
+                .labelSelector(selector)
+                .build();
+    }"""
+    caller = Chunk("src/main/java/app/PostService.java", "java", 10, 14, text, "PostService.list", "method", "core")
+    options = Chunk("api/src/main/java/run/halo/app/extension/ListOptions.java", "java", 132, 135,
+                    LIST_OPTIONS_BUILD, "ListOptions.ListOptionsBuilder.build", "method", "core")  # fmt: skip
+    assert holds_by_name(caller, options, Use("build", 13, "calls", ".build();"), "\n" * 9 + text)

@@ -13,7 +13,7 @@ import re
 from pathlib import PurePosixPath
 from typing import Protocol
 
-from codeqa.answer.explanation.declared import CONTINUED, PHP_IMPORT, chain_root, class_file, declared_types
+from codeqa.answer.explanation.declared import CONTINUED, PHP_IMPORT, chain_types, class_file, declared_types
 from codeqa.answer.explanation.flow import Use
 from codeqa.answer.explanation.gopackages import go_imported
 from codeqa.answer.explanation.outline import JS_LANGUAGES
@@ -226,8 +226,7 @@ def _bare_name_holds(
     if CONTINUED.match(use.text) and re.match(rf"\s*(?:\??\.|->|::|&\.)\s*{escaped}(?![\w?!])", use.text):
         # a member call whose receiver is on a line above (`->accessible()` in a chained query): not B's when the
         # chain starts on a receiver declared as another class (`HttpSecurity http` … `.logout()`)
-        root = chain_root(user_file, use.line)
-        declared = declared_types(root, user.language, user_file) if root else set()
+        declared = chain_types(user_file, use.line, user.language)
         return not declared or bool(declared & owners)
     if re.search(_LOCAL_BINDING.format(name=escaped), used.text, re.MULTILINE):
         return False
