@@ -7,7 +7,9 @@ said the same of a bean method). And "``HaloErrorConfiguration`` … calls ``Hal
 constructor, chunked apart, are one definition called once. And, asked how a theme renders a post page,
 "``AuthorPostsRouteFactory.postList`` … calls ``build`` (``ListOptions.java:132-143``)" for the ``.build()`` that ends
 a chain begun with ``new UrlContextListResult.Builder<ListedPostVo>()``: a chain that starts by constructing a class
-calls that class's methods, not a namesake's."""
+calls that class's methods, not a namesake's. Asked what happens when an API request fails:
+"``SchemaViolationException`` … answers with an error status" for an exception whose constructor hands
+``HttpStatus.BAD_REQUEST`` to its base class: it carries the status, whoever handles it answers."""
 
 from __future__ import annotations
 
@@ -147,3 +149,27 @@ def test_a_chain_begun_on_a_static_call_still_links_by_name():
     options = Chunk("api/src/main/java/run/halo/app/extension/ListOptions.java", "java", 132, 135,
                     LIST_OPTIONS_BUILD, "ListOptions.ListOptionsBuilder.build", "method", "core")  # fmt: skip
     assert holds_by_name(caller, options, Use("build", 13, "calls", ".build();"), "\n" * 9 + text)
+
+
+# api/src/main/java/run/halo/app/extension/exception/SchemaViolationException.java:12-20
+SCHEMA_VIOLATION = """public class SchemaViolationException extends ExtensionException {
+
+    private final ValidationResults errors;
+
+    public SchemaViolationException(GroupVersionKind gvk, ValidationResults errors) {
+        super(HttpStatus.BAD_REQUEST, "Failed to validate " + gvk, null, null, new Object[] {gvk, errors});
+        this.errors = errors;
+    }"""
+
+
+def test_an_exception_carrying_a_status_does_not_answer():
+    errors = "What happens when an API request fails?"
+    spring = [c for c in load_all() if c.name in ("Spring", "any framework")]
+    path = "api/src/main/java/run/halo/app/extension/exception/SchemaViolationException.java"
+    chunk = Chunk(path, "java", 12, 19, SCHEMA_VIOLATION, "SchemaViolationException", "class", "core")
+    said = [m.phrase for m in matches_in(chunk, spring, intents(errors))]
+    assert said == ["is an exception that carries an error status"], said
+    handler = "        return ResponseEntity.status(HttpStatus.BAD_REQUEST).body(error);"
+    answer = Chunk("src/main/java/app/web/ErrorHandler.java", "java", 30, 30, handler, "ErrorHandler.handle", "method",
+                   "api")  # fmt: skip
+    assert [m.phrase for m in matches_in(answer, spring, intents(errors))] == ["answers with an error status"]
