@@ -9,11 +9,14 @@ constructor, chunked apart, are one definition called once. And, asked how a the
 a chain begun with ``new UrlContextListResult.Builder<ListedPostVo>()``: a chain that starts by constructing a class
 calls that class's methods, not a namesake's. Asked what happens when an API request fails:
 "``SchemaViolationException`` … answers with an error status" for an exception whose constructor hands
-``HttpStatus.BAD_REQUEST`` to its base class: it carries the status, whoever handles it answers."""
+``HttpStatus.BAD_REQUEST`` to its base class: it carries the status, whoever handles it answers. Asked how plugins are
+loaded: "``PluginServiceImpl.reload`` … is called by ``PluginEndpoint.InstallFromUriRequest (+2)``", a record, for the
+call made by the chunk's third definition, the method ``reload`` (a Java method's head has no ``def``)."""
 
 from __future__ import annotations
 
 from codeqa.answer.explanation.byname import holds_by_name
+from codeqa.answer.explanation.callplace import caller_name
 from codeqa.answer.explanation.flow import Use
 from codeqa.answer.explanation.mechanism import matches_in
 from codeqa.answer.explanation.placing import same_definition
@@ -173,3 +176,27 @@ def test_an_exception_carrying_a_status_does_not_answer():
     answer = Chunk("src/main/java/app/web/ErrorHandler.java", "java", 30, 30, handler, "ErrorHandler.handle", "method",
                    "api")  # fmt: skip
     assert [m.phrase for m in matches_in(answer, spring, intents(errors))] == ["answers with an error status"]
+
+
+# application/src/main/java/run/halo/app/core/endpoint/console/PluginEndpoint.java:432-451 (its comments shortened)
+RECORDS = """    /** Payload for installing a plugin from a remote URI. */
+    public record InstallFromUriRequest(
+            @Schema(requiredMode = REQUIRED) URI uri) {}
+
+    /** Payload for upgrading a plugin from a remote URI. */
+    public record UpgradeFromUriRequest(
+            @Schema(requiredMode = REQUIRED) URI uri) {}
+
+    private Mono<ServerResponse> reload(ServerRequest serverRequest) {
+        var name = serverRequest.pathVariable("name");
+        return ServerResponse.ok().body(pluginService.reload(name), Plugin.class);
+    }"""
+
+
+def test_a_call_in_a_chunk_of_several_is_said_of_the_java_method_holding_it():
+    path = "application/src/main/java/run/halo/app/core/endpoint/console/PluginEndpoint.java"
+    names = "PluginEndpoint.InstallFromUriRequest, PluginEndpoint.UpgradeFromUriRequest, PluginEndpoint.reload"
+    chunk = Chunk(path, "java", 432, 432 + RECORDS.count("\n"), RECORDS, names, "class", "api")
+    text = "return ServerResponse.ok().body(pluginService.reload(name), Plugin.class);"
+    line = chunk.start_line + [row.strip() for row in RECORDS.split("\n")].index(text)
+    assert caller_name(Use("reload", line, "calls", text), chunk) == "PluginEndpoint.reload"

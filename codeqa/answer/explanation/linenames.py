@@ -84,6 +84,14 @@ def _head(line: str, language: str) -> tuple[int, str, str] | None:
 
 
 DECORATOR = re.compile(r"^\s*@[\w.]")
+# a method head that writes its return type first (Java, C#: `private Mono<ServerResponse> reload(ServerRequest r) {`),
+# its parameters maybe going on below; not a statement (`return x(`, `new X(`, `String s = f(`, a call ending in `;`)
+TYPED_METHOD = re.compile(
+    r"^(\s*)(?:(?:public|private|protected|internal|static|final|abstract|synchronized|default|override|virtual|"
+    r"async)\s+)*(?!(?:return|new|throw|else|await|yield|case)\b)[\w\[\].?]+(?:<[\w<>\[\],.? ]*>)?(?:\[\])*\s+"
+    r"(?P<name>\w+)\s*\([^;]*$"
+)
+TYPED_LANGUAGES = frozenset({"java", "csharp"})
 # at its head's indent, a long signature's last line (`) -> int:`, `) {`) or the brace that opens the body below it
 SIGNATURE_END = re.compile(r"^\s*(?:\)|\{\s*$)")
 
@@ -122,6 +130,10 @@ def holder_at(chunk: Chunk, line: int) -> str | None:
     for at in range(offset - 1, -1, -1):
         above = lines[at]
         found = FUNCTION_HEAD.match(above) or CONTAINER.match(above)
+        typed = TYPED_METHOD.match(above) if found is None and chunk.language in TYPED_LANGUAGES else None
+        if typed is not None:  # a Java method's head: the line is that method's when the method holds it
+            held = len(typed.group(1)) < indent and _holds(lines, at, offset, len(typed.group(1)))
+            return _typed_name(chunk, lines, at, typed.group("name")) if held else None
         if found is None and chunk.language in JS_LANGUAGES:  # `User.isReadyToPost = async function (uid, cid) {`
             opened = _head(above, chunk.language)
             if opened is not None and opened[0] < indent and _holds(lines, at, offset, opened[0]):
@@ -137,6 +149,17 @@ def holder_at(chunk: Chunk, line: int) -> str | None:
         chunk_name = display_name(chunk).split(" (+", 1)[0]
         return chunk_name if chunk_name.rpartition(".")[2] == name.rpartition(".")[2] else name
     return None
+
+
+def _typed_name(chunk: Chunk, lines: list[str], at: int, name: str) -> str | None:
+    """The chunk's definition a typed method head on ``lines[at]`` opens (``PluginEndpoint.reload``); its class's
+    method when the chunk's names do not list it; None when two of the chunk's definitions share the name."""
+    known = list(dict.fromkeys(q for q in qualified_names(chunk.symbol) if q.rpartition(".")[2] == name))
+    if known:
+        return known[0] if len(known) == 1 else None
+    owner = _outer_class(lines, at) or display_name(chunk).split(" (+", 1)[0]
+    owner = owner if owner.rpartition(".")[2][:1].isupper() else owner.rpartition(".")[0]
+    return f"{owner}.{name}" if owner else name
 
 
 def _outer_class(lines: list[str], at: int) -> str:
