@@ -18,6 +18,7 @@ from __future__ import annotations
 from codeqa.answer.explanation.byname import holds_by_name
 from codeqa.answer.explanation.callplace import caller_name
 from codeqa.answer.explanation.flow import Use
+from codeqa.answer.explanation.linenames import holder_at
 from codeqa.answer.explanation.mechanism import matches_in
 from codeqa.answer.explanation.placing import same_definition
 from codeqa.frameworks.conventions import load_all
@@ -200,3 +201,30 @@ def test_a_call_in_a_chunk_of_several_is_said_of_the_java_method_holding_it():
     text = "return ServerResponse.ok().body(pluginService.reload(name), Plugin.class);"
     line = chunk.start_line + [row.strip() for row in RECORDS.split("\n")].index(text)
     assert caller_name(Use("reload", line, "calls", text), chunk) == "PluginEndpoint.reload"
+
+
+ASPECT = """@Component
+@Aspect
+public class LogAspect {
+
+    private final SysLogService sysLogService;
+
+    public LogAspect(SysLogService sysLogService) {
+        this.sysLogService = sysLogService;
+    }
+
+    @Pointcut("@annotation(me.zhengjie.annotation.Log)")
+    public void logPointcut() {
+    }
+}"""
+
+
+def test_a_method_above_that_has_ended_holds_no_line_of_the_next():
+    names = "LogAspect, LogAspect.LogAspect, LogAspect.logPointcut"
+    chunk = Chunk("eladmin-logging/src/main/java/me/zhengjie/aspect/LogAspect.java", "java", 38, 52, ASPECT, names,
+                  "class", "core")  # fmt: skip
+    rows = ASPECT.split("\n")
+    assert holder_at(chunk, 38 + rows.index("        this.sysLogService = sysLogService;")) == "LogAspect.LogAspect"
+    assert holder_at(chunk, 38 + rows.index("@Aspect")) == "LogAspect"  # the class's annotation, not a method's
+    pointcut = holder_at(chunk, 38 + rows.index('    @Pointcut("@annotation(me.zhengjie.annotation.Log)")'))
+    assert pointcut in ("LogAspect", "LogAspect.logPointcut")  # never the constructor ended above it

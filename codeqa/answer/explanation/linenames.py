@@ -132,8 +132,9 @@ def holder_at(chunk: Chunk, line: int) -> str | None:
         found = FUNCTION_HEAD.match(above) or CONTAINER.match(above)
         typed = TYPED_METHOD.match(above) if found is None and chunk.language in TYPED_LANGUAGES else None
         if typed is not None:  # a Java method's head: the line is that method's when the method holds it
-            held = len(typed.group(1)) < indent and _holds(lines, at, offset, len(typed.group(1)))
-            return _typed_name(chunk, lines, at, typed.group("name")) if held else None
+            if len(typed.group(1)) < indent and _holds(lines, at, offset, len(typed.group(1))):
+                return _typed_name(chunk, lines, at, typed.group("name"))
+            continue
         if found is None and chunk.language in JS_LANGUAGES:  # `User.isReadyToPost = async function (uid, cid) {`
             opened = _head(above, chunk.language)
             if opened is not None and opened[0] < indent and _holds(lines, at, offset, opened[0]):
@@ -155,6 +156,7 @@ def _typed_name(chunk: Chunk, lines: list[str], at: int, name: str) -> str | Non
     """The chunk's definition a typed method head on ``lines[at]`` opens (``PluginEndpoint.reload``); its class's
     method when the chunk's names do not list it; None when two of the chunk's definitions share the name."""
     known = list(dict.fromkeys(q for q in qualified_names(chunk.symbol) if q.rpartition(".")[2] == name))
+    known = [q for q in known if "." in q] or known  # a constructor's head: the constructor, not its class
     if known:
         return known[0] if len(known) == 1 else None
     owner = _outer_class(lines, at) or display_name(chunk).split(" (+", 1)[0]
