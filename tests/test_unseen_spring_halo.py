@@ -11,11 +11,13 @@ calls that class's methods, not a namesake's. Asked what happens when an API req
 "``SchemaViolationException`` … answers with an error status" for an exception whose constructor hands
 ``HttpStatus.BAD_REQUEST`` to its base class: it carries the status, whoever handles it answers. Asked how plugins are
 loaded: "``PluginServiceImpl.reload`` … is called by ``PluginEndpoint.InstallFromUriRequest (+2)``", a record, for the
-call made by the chunk's third definition, the method ``reload`` (a Java method's head has no ``def``)."""
+call made by the chunk's third definition, the method ``reload`` (a Java method's head has no ``def``). And
+"``RsaKeyService.decrypt`` … is called by ``LoginAuthenticationConverterTest.shouldTriggerRateLimit``", a test that
+verifies a ``@Mock CryptoService`` is never asked to decrypt: a mock's method runs no implementation."""
 
 from __future__ import annotations
 
-from codeqa.answer.explanation.byname import holds_by_name
+from codeqa.answer.explanation.byname import holds_by_name, typed_receiver
 from codeqa.answer.explanation.callplace import caller_name
 from codeqa.answer.explanation.flow import Use
 from codeqa.answer.explanation.linenames import holder_at
@@ -228,3 +230,65 @@ def test_a_method_above_that_has_ended_holds_no_line_of_the_next():
     assert holder_at(chunk, 38 + rows.index("@Aspect")) == "LogAspect"  # the class's annotation, not a method's
     pointcut = holder_at(chunk, 38 + rows.index('    @Pointcut("@annotation(me.zhengjie.annotation.Log)")'))
     assert pointcut in ("LogAspect", "LogAspect.logPointcut")  # never the constructor ended above it
+
+
+# application/src/test/java/run/halo/app/security/authentication/login/LoginAuthenticationConverterTest.java (lines cut)
+CONVERTER_TEST = """@ExtendWith(MockitoExtension.class)
+class LoginAuthenticationConverterTest {
+
+    @Mock
+    CryptoService cryptoService;
+
+    @Test
+    void shouldTriggerRateLimit() {
+        StepVerifier.create(converter.convert(exchange)).verifyError(RequestNotPermitted.class);
+        verify(cryptoService, never()).decrypt(password.getBytes());
+    }
+
+    @Test
+    void applyUsernameAndPasswordThenCreatesTokenSuccess() {
+        when(cryptoService.decrypt(password.getBytes())).thenReturn(Mono.just(decryptedPassword.getBytes()));
+    }
+}"""
+# application/src/main/java/run/halo/app/security/authentication/impl/RsaKeyService.java:105-108 (shortened)
+DECRYPT = """    @Override
+    public Mono<byte[]> decrypt(byte[] encryptedMessage) {
+        return Mono.just(this.keyPair).map(keyPair -> cipher.doFinal(encryptedMessage));
+    }"""
+
+
+class _OneImplementation:
+    """The index's answer for the interface: ``RsaKeyService`` is ``CryptoService``'s one implementation."""
+
+    def reaches(self, declared, method, user, used, owners, user_file):  # noqa: ANN001, ANN201
+        return declared == "CryptoService"
+
+    def overloaded(self, method, used):  # noqa: ANN001, ANN201
+        return False
+
+    def file_text(self, path):  # noqa: ANN001, ANN201
+        return ""
+
+    def imported_files(self, path):  # noqa: ANN001, ANN201
+        return ()
+
+
+def test_a_mocks_method_is_no_call_of_the_implementation():
+    path = "application/src/test/java/run/halo/app/security/authentication/login/LoginAuthenticationConverterTest.java"
+    test = Chunk(path, "java", 30, 30 + CONVERTER_TEST.count("\n"), CONVERTER_TEST,
+                 "LoginAuthenticationConverterTest", "class", "test")  # fmt: skip
+    rsa = Chunk("application/src/main/java/run/halo/app/security/authentication/impl/RsaKeyService.java", "java", 105,
+                108, DECRYPT, "RsaKeyService.decrypt", "method", "core")  # fmt: skip
+    whole = "\n" * 29 + CONVERTER_TEST
+    rows = [row.strip() for row in CONVERTER_TEST.split("\n")]
+    for text in (
+        "verify(cryptoService, never()).decrypt(password.getBytes());",
+        "when(cryptoService.decrypt(password.getBytes())).thenReturn(Mono.just(decryptedPassword.getBytes()));",
+    ):
+        use = Use("decrypt", 30 + rows.index(text), "calls", text)
+        assert not holds_by_name(test, rsa, use, whole, _OneImplementation()), text
+        assert not typed_receiver(test, rsa, use, whole, _OneImplementation()), text
+    real = whole.replace("    @Mock\n", "    @Autowired\n")  # the same field injected for real: its call stands
+    text = rows[rows.index("@Test", 8) + 2]
+    use = Use("decrypt", 30 + rows.index(text), "calls", text)
+    assert typed_receiver(test, rsa, use, real, _OneImplementation())

@@ -13,7 +13,7 @@ import re
 from pathlib import PurePosixPath
 from typing import Protocol
 
-from codeqa.answer.explanation.declared import CONTINUED, PHP_IMPORT, chain_types, class_file, declared_types
+from codeqa.answer.explanation.declared import CONTINUED, PHP_IMPORT, chain_types, class_file, declared_types, mocked
 from codeqa.answer.explanation.flow import Use
 from codeqa.answer.explanation.gopackages import go_imported
 from codeqa.answer.explanation.outline import JS_LANGUAGES
@@ -79,6 +79,8 @@ def holds_by_name(user: Chunk, used: Chunk, use: Use, user_file: str, hierarchy:
     written = re.search(_RECEIVER.format(name=re.escape(short_name(use.name))), use.text)
     method = short_name(use.name)
     owners = _owners(used, method)
+    if re.search(rf"\bverify\(\s*\w+[^;]*\)\s*\.\s*{re.escape(method)}\s*\(", use.text):
+        return False  # Mockito's `verify(cryptoService, never()).decrypt(…)` checks a mock's call; it makes none
     if written is None:  # a bare name: flow.link found it where the caller's imports reach
         if use.verb != "calls" and _declared_local(user.text, method):
             return False  # `Query query = em.createNativeQuery(sql)`: the caller's own variable, not the method
@@ -158,12 +160,12 @@ def _declared_as_owner(
 ) -> bool:
     """``receiver`` is declared (``declared_types``) only as classes among ``owners``, each from ``used``'s file, or
     as interfaces whose one implementation is ``used``'s class (``hierarchy``); not through a method ``used``'s file
-    overloads (``hierarchy.overloaded``)."""
+    overloads (``hierarchy.overloaded``); never a test's mock (its methods run no implementation)."""
     # Go reuses short names (`s` a *Server here, a string there): the caller's own lines first, then its file
     declared = (user.language == "go" and declared_types(receiver, "go", user.text)) or declared_types(
         receiver, user.language, user_file
     )
-    if not declared or (hierarchy is not None and hierarchy.overloaded(method, used)):
+    if not declared or mocked(receiver, user_file) or (hierarchy is not None and hierarchy.overloaded(method, used)):
         return False
     return all(
         (t in owners and class_file(t, user, used, user_file))

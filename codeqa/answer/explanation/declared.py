@@ -125,3 +125,14 @@ def chain_types(user_file: str, line: int, language: str) -> set[str]:
     declared = declared_types(root, language, user_file) if root else set()
     made = None if declared else chain_constructed(user_file, line)
     return declared or ({made} if made else set())
+
+
+def mocked(receiver: str, user_file: str) -> bool:
+    """Whether the caller's file makes ``receiver`` a mock (``@Mock CryptoService cryptoService;``, ``@MockBean``,
+    ``x = mock(X.class)``): a call on it (``when(cryptoService.decrypt(…))``, ``verify(…).decrypt(…)``) reaches no
+    implementation of the method."""
+    name = re.escape(receiver)
+    modifiers = r"(?:(?:private|protected|public|final)\s+)*"
+    field = rf"@(?:Mock|MockBean|MockitoBean)\b(?:\([^)]*\))?\s+{modifiers}[\w<>,.? ]+\s{name}\s*;"
+    made = rf"\b{name}\s*=\s*(?:Mockito\.)?mock\("
+    return re.search(field, user_file) is not None or re.search(made, user_file) is not None
