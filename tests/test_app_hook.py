@@ -1,4 +1,4 @@
-""""Where would I add logging to track user behavior?" on apps whose retrieved code holds no hook (stop 50: six of
+""" "Where would I add logging to track user behavior?" on apps whose retrieved code holds no hook (stop 50: six of
 fourteen apps in no data set — uptime-kuma, wiki.js, documenso, navidrome, changelog.com, dispatch — got a list of
 places and no "Where to add it"): the app's own every-request hooks are found where the framework is imported (the
 file that calls ``express()`` and ``app.use``s), not in a Vue client's ``app.use(router)``; a hook under a test

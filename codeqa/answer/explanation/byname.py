@@ -13,7 +13,7 @@ import re
 from pathlib import PurePosixPath
 from typing import Protocol
 
-from codeqa.answer.explanation.declared import CONTINUED, PHP_IMPORT, chain_root, class_file, declared_types
+from codeqa.answer.explanation.declared import CONTINUED, PHP_IMPORT, chain_types, class_file, declared_types, mocked
 from codeqa.answer.explanation.flow import Use
 from codeqa.answer.explanation.gopackages import go_imported
 from codeqa.answer.explanation.outline import JS_LANGUAGES
@@ -79,6 +79,8 @@ def holds_by_name(user: Chunk, used: Chunk, use: Use, user_file: str, hierarchy:
     written = re.search(_RECEIVER.format(name=re.escape(short_name(use.name))), use.text)
     method = short_name(use.name)
     owners = _owners(used, method)
+    if re.search(rf"\bverify\(\s*\w+[^;]*\)\s*\.\s*{re.escape(method)}\s*\(", use.text):
+        return False  # Mockito's `verify(cryptoService, never()).decrypt(…)` checks a mock's call; it makes none
     if written is None:  # a bare name: flow.link found it where the caller's imports reach
         if use.verb != "calls" and _declared_local(user.text, method):
             return False  # `Query query = em.createNativeQuery(sql)`: the caller's own variable, not the method
@@ -98,7 +100,7 @@ def holds_by_name(user: Chunk, used: Chunk, use: Use, user_file: str, hierarchy:
     if not re.search(_DEFINES.format(name=re.escape(method)), used.text, re.MULTILINE):
         return False  # the receiver's method is not in the lines cited for it (a framework's, or another piece's)
     if user.language == "go" and (imported := go_imported(receiver, used, user_file)) is not None:
-        return imported  # `db.GetUserById(…)`: a function of the package the file imports as `db`
+        return imported and _go_function(method, used)  # `db.GetUserById(…)`: a function of the package `db`
     if receiver in SELF_RECEIVERS:  # in B's own file, or the caller's class extends or mixes in B's class
         return used.path == user.path or any(re.search(_INHERITS.format(owner=re.escape(owner)), user_file, re.M)
                                              for owner in owners)  # fmt: skip
@@ -107,6 +109,12 @@ def holds_by_name(user: Chunk, used: Chunk, use: Use, user_file: str, hierarchy:
     if receiver[:1].islower() and receiver.lower() in {owner.lower() for owner in owners}:
         return True
     return _declared_as_owner(receiver, method, user, used, owners, user_file, hierarchy)
+
+
+def _go_function(name: str, used: Chunk) -> bool:
+    """Whether ``used`` defines Go's ``name`` as a package's function (``func Debugf(``): a call through the package
+    (``log.Debugf``) never reaches a method of one of its types (``func (wrapLogger) Debugf(``)."""
+    return re.search(rf"^func\s+{re.escape(name)}\b", used.text, re.MULTILINE) is not None
 
 
 def _elixir_reference(name: str, text: str) -> bool:
@@ -137,7 +145,7 @@ def typed_receiver(user: Chunk, used: Chunk, use: Use, user_file: str, hierarchy
         return False
     receiver = written.group("receiver").lstrip("$@")
     if user.language == "go" and go_imported(receiver, used, user_file):
-        return True
+        return _go_function(method, used)
     return _declared_as_owner(receiver, method, user, used, _owners(used, method), user_file, hierarchy)
 
 
@@ -152,12 +160,12 @@ def _declared_as_owner(
 ) -> bool:
     """``receiver`` is declared (``declared_types``) only as classes among ``owners``, each from ``used``'s file, or
     as interfaces whose one implementation is ``used``'s class (``hierarchy``); not through a method ``used``'s file
-    overloads (``hierarchy.overloaded``)."""
+    overloads (``hierarchy.overloaded``); never a test's mock (its methods run no implementation)."""
     # Go reuses short names (`s` a *Server here, a string there): the caller's own lines first, then its file
     declared = (user.language == "go" and declared_types(receiver, "go", user.text)) or declared_types(
         receiver, user.language, user_file
     )
-    if not declared or (hierarchy is not None and hierarchy.overloaded(method, used)):
+    if not declared or mocked(receiver, user_file) or (hierarchy is not None and hierarchy.overloaded(method, used)):
         return False
     return all(
         (t in owners and class_file(t, user, used, user_file))
@@ -220,8 +228,7 @@ def _bare_name_holds(
     if CONTINUED.match(use.text) and re.match(rf"\s*(?:\??\.|->|::|&\.)\s*{escaped}(?![\w?!])", use.text):
         # a member call whose receiver is on a line above (`->accessible()` in a chained query): not B's when the
         # chain starts on a receiver declared as another class (`HttpSecurity http` … `.logout()`)
-        root = chain_root(user_file, use.line)
-        declared = declared_types(root, user.language, user_file) if root else set()
+        declared = chain_types(user_file, use.line, user.language)
         return not declared or bool(declared & owners)
     if re.search(_LOCAL_BINDING.format(name=escaped), used.text, re.MULTILINE):
         return False

@@ -88,3 +88,51 @@ def chain_root(user_file: str, line: int) -> str | None:
         head = CHAIN_HEAD.match(text)
         return head.group("root").lstrip("$@") if head else None
     return None
+
+
+def chain_constructed(user_file: str, line: int) -> str | None:
+    """The class a member chain continued on file line ``line`` (1-based) starts by constructing, its last name
+    (``new UrlContextListResult.Builder<ListedPostVo>()`` … ``.build()``: ``Builder``); None when the chain starts
+    otherwise (a name, a static call) or its head is not within a screen above."""
+    lines = user_file.split("\n")
+    above: list[str] = []
+    for number in range(line - 2, max(-1, line - 42), -1):
+        above.append(lines[number] if number < len(lines) else "")
+        if not CONTINUED.match(above[-1]):
+            break
+    text = "\n".join(reversed(above)).rstrip()
+    while text.endswith(")"):
+        depth, start = 0, -1
+        for at in range(len(text) - 1, -1, -1):  # the `(` that opens the last call's arguments
+            depth += {")": 1, "(": -1}.get(text[at], 0)
+            if depth == 0:
+                start = at
+                break
+        head = text[:start].rstrip() if start >= 0 else ""
+        if made := re.search(r"\bnew\s+([\w.]+)\s*(?:<[^()]*>)?$", head):
+            return made.group(1).rpartition(".")[2]
+        call = re.search(r"\??\.\s*\w+\s*(?:<[^()]*>)?$", head)  # `.listResult(list)` goes on the chain
+        if call is None:
+            return None
+        text = head[: call.start()].rstrip()
+    return None
+
+
+def chain_types(user_file: str, line: int, language: str) -> set[str]:
+    """The classes the receiver of a member chain continued on file line ``line`` is declared as (``HttpSecurity
+    http`` … ``.logout()``), or the class it starts by constructing; empty when neither is known."""
+    root = chain_root(user_file, line)
+    declared = declared_types(root, language, user_file) if root else set()
+    made = None if declared else chain_constructed(user_file, line)
+    return declared or ({made} if made else set())
+
+
+def mocked(receiver: str, user_file: str) -> bool:
+    """Whether the caller's file makes ``receiver`` a mock (``@Mock CryptoService cryptoService;``, ``@MockBean``,
+    ``x = mock(X.class)``): a call on it (``when(cryptoService.decrypt(…))``, ``verify(…).decrypt(…)``) reaches no
+    implementation of the method."""
+    name = re.escape(receiver)
+    modifiers = r"(?:(?:private|protected|public|final)\s+)*"
+    field = rf"@(?:Mock|MockBean|MockitoBean)\b(?:\([^)]*\))?\s+{modifiers}[\w<>,.? ]+\s{name}\s*;"
+    made = rf"\b{name}\s*=\s*(?:Mockito\.)?mock\("
+    return re.search(field, user_file) is not None or re.search(made, user_file) is not None

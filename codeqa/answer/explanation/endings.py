@@ -54,6 +54,9 @@ FAILING_NAME = re.compile(r"(?i)error|fail|exception|invalid|denied|reject|abort
 ERROR_BLOCK = re.compile(r"^\s*(?:except\b|rescue\b|catch\b|\}\s*catch\b|else\s*:|if\s+not\b|unless\b)")
 
 
+NONE: frozenset[str] = frozenset()
+
+
 @dataclass(frozen=True)
 class Outcome:
     verb: str  # "signs the user in with", "issues a token with", "queues a job with", "stores with", "returns", …
@@ -160,12 +163,14 @@ def _one_case_of_several(body: Sequence[tuple[int, str]], position: int) -> bool
     return False
 
 
-def outcome_of(chunk: Chunk, name: str, after: int = 0, *, api: bool = False, errors: bool = False) -> Outcome | None:
+def outcome_of(
+    chunk: Chunk, name: str, after: int = 0, *, api: bool = False, errors: bool = False, off: frozenset[str] = NONE
+) -> Outcome | None:
     """The success outcome in definition ``name`` of ``chunk`` (after file line ``after``): the first kind found of
     ``OUTCOME_KINDS``, its least-indented and then last line outside the error branches (and, asked about an API,
     outside the branch for a browser), never a guard's early exit. Asked about failing (``errors``), the failure's
     answer instead: a line naming an error or on an error branch, or any line of a failing helper
-    (``respondWithError``)."""
+    (``respondWithError``). A line in a branch on a parameter the call switches ``off`` is not reached."""
     body = definition_lines(chunk, name)
     data = heredoc_lines(chunk)  # a heredoc's text is handed on, not run (`throw new` in a Ruby method's `<<-JS`)
     for verb, pattern in OUTCOME_KINDS:
@@ -182,7 +187,7 @@ def outcome_of(chunk: Chunk, name: str, after: int = 0, *, api: bool = False, er
             failing = bool(ERROR_LINE.search(code)) or _in_error_branch(body, position)
             if failing != errors and not (errors and FAILING_NAME.search(short_name(name or ""))):
                 continue  # what happens when it works; asked about failing, the failure's answer (or its helper's)
-            if GUARD.match(code):
+            if GUARD.match(code) or (off and _switched_off(body, position, off)):
                 continue
             if verb not in ANSWERS and _one_case_of_several(body, position):
                 continue  # a write each case repeats (`createCard`, `copyCommentCard`) is no step's outcome
@@ -202,3 +207,23 @@ def ending_rank(outcome: Outcome | None) -> int:
     """How well a walk ends: in a sign-in, a token, a queued job, a write or a response (2), in a plain return (1), in
     nothing (0)."""
     return 0 if outcome is None else 1 if outcome.verb == "returns" else 2
+
+
+def switched_off(call: str) -> frozenset[str]:
+    """The keyword arguments a call passes as false or none (``update_user_search_vector(user, save=False)``)."""
+    return frozenset(re.findall(r"\b(\w+)\s*=\s*(?:False|false|None|nil|null)\b(?!\s*[=!])", call))
+
+
+def _switched_off(body: Sequence[tuple[int, str]], position: int, off: frozenset[str]) -> bool:
+    """Whether line ``position`` of ``body`` sits in a block opened by ``if <name>:`` for a name in ``off`` (the
+    ``if save:`` around ``user.save(…)``): the call it is reached by switches that branch off."""
+    indent = len(body[position][1]) - len(body[position][1].lstrip())
+    for _, above in reversed(body[1:position]):
+        depth = len(above) - len(above.lstrip())
+        if not above.strip() or depth >= indent:
+            continue
+        test = re.match(r"^\s*(?:if|elif)\s*\(?\s*(?:self\.)?(\w+)\s*\)?\s*[:{]?\s*$", above)
+        if test and test.group(1) in off:
+            return True
+        indent = depth
+    return False

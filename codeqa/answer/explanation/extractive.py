@@ -22,7 +22,7 @@ from codeqa.answer.explanation.flow import ROLE_TITLES, Use
 from codeqa.answer.explanation.keylines import KeyLine
 from codeqa.answer.explanation.lead import lead_sentences
 from codeqa.answer.explanation.outline import continues_definition, display_name, is_class_piece
-from codeqa.answer.explanation.placing import lines_holder, quoted_name
+from codeqa.answer.explanation.placing import lines_holder, quoted_name, same_definition
 from codeqa.answer.explanation.roles_said import KIND_PHRASES, role_phrase
 from codeqa.answer.explanation.walktext import response_sentence, walk_steps
 from codeqa.answer.rendering.injection import FLAG, describe, instruction_like
@@ -79,7 +79,7 @@ def _related(
         # `run_script` (…:30-53)", and not "`SingleFileManager` is used by `SingleFileManager`" (overloads, each
         # opening its own definition, stay apart: Java's `expire(key, time)` calls `expire(key, time, unit)`)
         plain = name.split(" (+", 1)[0]
-        key, piece = (phrase, plain, chunk.path), continues_definition(chunk, plain)
+        key, piece = (phrase, plain, chunk.path), same_definition(chunk, plain)  # a piece, or the class's constructor
         same = chunk.path == step.chunk.path and plain == own and chunk.id != step.chunk.id
         if (key in said and (piece or said[key])) or (same and (piece or continues_definition(step.chunk, plain))):
             return

@@ -47,6 +47,7 @@ def name_at(chunk: Chunk, line: int) -> str:
     if inner:
         last = chunk_name.rpartition(".")[2]
         owner = chunk_name if last[:1].isupper() else chunk_name.rpartition(".")[0]  # a class's chunk: its own
+        owner = _outer_class(lines, inner_at) or owner  # unless its lines show another class holding it
         return f"{owner}.{inner}" if owner else inner
     return chunk_name
 
@@ -83,6 +84,14 @@ def _head(line: str, language: str) -> tuple[int, str, str] | None:
 
 
 DECORATOR = re.compile(r"^\s*@[\w.]")
+# a method head that writes its return type first (Java, C#: `private Mono<ServerResponse> reload(ServerRequest r) {`),
+# its parameters maybe going on below; not a statement (`return x(`, `new X(`, `String s = f(`, a call ending in `;`)
+TYPED_METHOD = re.compile(
+    r"^(\s*)(?:(?:public|private|protected|internal|static|final|abstract|synchronized|default|override|virtual|"
+    r"async)\s+)*(?!(?:return|new|throw|else|await|yield|case)\b)[\w\[\].?]+(?:<[\w<>\[\],.? ]*>)?(?:\[\])*\s+"
+    r"(?P<name>\w+)\s*\([^;]*$"
+)
+TYPED_LANGUAGES = frozenset({"java", "csharp"})
 # at its head's indent, a long signature's last line (`) -> int:`, `) {`) or the brace that opens the body below it
 SIGNATURE_END = re.compile(r"^\s*(?:\)|\{\s*$)")
 
@@ -121,6 +130,11 @@ def holder_at(chunk: Chunk, line: int) -> str | None:
     for at in range(offset - 1, -1, -1):
         above = lines[at]
         found = FUNCTION_HEAD.match(above) or CONTAINER.match(above)
+        typed = TYPED_METHOD.match(above) if found is None and chunk.language in TYPED_LANGUAGES else None
+        if typed is not None:  # a Java method's head: the line is that method's when the method holds it
+            if len(typed.group(1)) < indent and _holds(lines, at, offset, len(typed.group(1))):
+                return _typed_name(chunk, lines, at, typed.group("name"))
+            continue
         if found is None and chunk.language in JS_LANGUAGES:  # `User.isReadyToPost = async function (uid, cid) {`
             opened = _head(above, chunk.language)
             if opened is not None and opened[0] < indent and _holds(lines, at, offset, opened[0]):
@@ -131,9 +145,33 @@ def holder_at(chunk: Chunk, line: int) -> str | None:
         if FUNCTION_HEAD.match(above):
             return name_at(chunk, line)
         name = found.group("name").replace("::", ".")  # a class-level line (`before_action`, `rescue_from`)
+        if outer := _outer_class(lines, at):  # `class Meta:` inside `class AppInstalled(…)`: that one's, not any Meta
+            name = f"{outer}.{name}"
         chunk_name = display_name(chunk).split(" (+", 1)[0]
         return chunk_name if chunk_name.rpartition(".")[2] == name.rpartition(".")[2] else name
     return None
+
+
+def _typed_name(chunk: Chunk, lines: list[str], at: int, name: str) -> str | None:
+    """The chunk's definition a typed method head on ``lines[at]`` opens (``PluginEndpoint.reload``); its class's
+    method when the chunk's names do not list it; None when two of the chunk's definitions share the name."""
+    known = list(dict.fromkeys(q for q in qualified_names(chunk.symbol) if q.rpartition(".")[2] == name))
+    known = [q for q in known if "." in q] or known  # a constructor's head: the constructor, not its class
+    if known:
+        return known[0] if len(known) == 1 else None
+    owner = _outer_class(lines, at) or display_name(chunk).split(" (+", 1)[0]
+    owner = owner if owner.rpartition(".")[2][:1].isupper() else owner.rpartition(".")[0]
+    return f"{owner}.{name}" if owner else name
+
+
+def _outer_class(lines: list[str], at: int) -> str:
+    """The class that holds the class opened on ``lines[at]`` (a nested class), as it is written; "" for none."""
+    indent = len(lines[at]) - len(lines[at].lstrip())
+    for above in range(at - 1, -1, -1):
+        found = CONTAINER.match(lines[above])
+        if found and len(found.group(1)) < indent and _holds(lines, above, at, len(found.group(1))):
+            return found.group("name").replace("::", ".")
+    return ""
 
 
 def elsewhere(chunk: Chunk, anchors: Sequence[int], line: int) -> bool:

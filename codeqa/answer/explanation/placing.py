@@ -9,7 +9,8 @@ import re
 from codeqa.answer.explanation.callplace import others, placed, several
 from codeqa.answer.explanation.claims import _module_level
 from codeqa.answer.explanation.explain import Step
-from codeqa.answer.explanation.outline import display_name
+from codeqa.answer.explanation.outline import continues_definition, display_name
+from codeqa.records import Chunk
 from codeqa.symbols import qualified_names, short_name
 
 
@@ -47,3 +48,11 @@ def lines_holder(step: Step) -> str:
     first = display_name(chunk).split(" (+", 1)[0]
     other = short_name(holder) != short_name(first) or ("." in holder and holder != first)  # or a namesake's
     return holder if holder and other else ""
+
+
+def same_definition(chunk: Chunk, name: str) -> bool:
+    """Whether ``chunk``, cited as ``name``, is part of a definition cited once already under that name: a later
+    piece of it, or the constructor of class ``name`` (``new MapOAuth2AuthenticationFilter(…)`` is one call, not
+    "calls ``MapOAuth2AuthenticationFilter`` (…:23-47) and ``MapOAuth2AuthenticationFilter`` (…:49-61)")."""
+    constructor = any(q.replace("::", ".").endswith(f"{name}.{name}") for q in qualified_names(chunk.symbol))
+    return constructor or continues_definition(chunk, name)

@@ -36,6 +36,7 @@ from codeqa.answer.explanation.endings import (
     definition_lines,
     ending_rank,
     outcome_of,
+    switched_off,
 )
 from codeqa.answer.explanation.flow import Use
 from codeqa.answer.explanation.keylines import Terms, evidence, question_terms
@@ -196,11 +197,16 @@ class _Walker:
                 rest = self.longest(callee, hop.use.name, seen | {callee.id}, depth + 1)
                 walk = [hop, *rest]
                 end = walk[-1]
-                key = (ending_rank(outcome_of(end.callee, end.use.name, api=self.api, errors=self.errors)),
+                key = (ending_rank(_ends(end, api=self.api, errors=self.errors)),
                        len(walk), sum(_relevance(self.terms, h.callee) for h in walk))  # fmt: skip
                 if key > best_key:
                     best, best_key = walk, key
         return best
+
+
+def _ends(hop: Hop, *, api: bool, errors: bool) -> Outcome | None:
+    """Where the definition a hop calls ends, in the branches the call runs (not ``if save:`` for ``save=False``)."""
+    return outcome_of(hop.callee, hop.use.name, api=api, errors=errors, off=switched_off(hop.use.text))
 
 
 def _entry(context: AnswerContext, walker: _Walker, lead: Chunk) -> tuple[Chunk, list[Hop]]:
@@ -241,18 +247,16 @@ def _walk_from(context: AnswerContext, walker: _Walker, lead: Chunk) -> Walk | N
     start = first[-1] if first else None
     begin, caller = (start.callee, start.use.name) if start else (entry, "")
     hops = [*first, *walker.longest(begin, caller, {entry.id, begin.id}, len(first))]
-    while hops and outcome_of(hops[-1].callee, hops[-1].use.name, api=api, errors=errors) is None:
+    while hops and _ends(hops[-1], api=api, errors=errors) is None:
         hops.pop()  # a step where nothing ends says only that the calls go on: the walk ends at the last outcome
-    if not hops or (
-        len(hops) == 1 and ending_rank(outcome_of(hops[0].callee, hops[0].use.name, api=api, errors=errors)) < 2
-    ):
+    if not hops or (len(hops) == 1 and ending_rank(_ends(hops[0], api=api, errors=errors)) < 2):
         return None  # two steps that end in no response, write or job say no more than the lead does
     # a call found by name in a file's chunk is made by the function its lines show holding it (round 8: not
     # "`posts.js` calls `sendQueueNotification`" for `postsAPI.acceptQueuedPost`'s call)
     entry_name = hops[0].use.caller or placed_caller(hops[0].use, entry) or _name_of(entry)
     found = Walk(entry, entry_name, hops)
     last = hops[-1]
-    found.outcome = outcome_of(last.callee, last.use.name, api=api, errors=errors)
+    found.outcome = _ends(last, api=api, errors=errors)
     response = outcome_of(entry, entry_name, after=hops[0].use.line, api=api)
     end = found.outcome
     if (
