@@ -128,3 +128,27 @@ def test_server_code_rendering_an_email_with_react_is_no_react_client() -> None:
     assert parts.opening("packages/lib/utils/cancel-email.ts", "typescript", JOB_HEAD) == ""  # imports prisma
     hook = "packages/lib/client-only/hooks/use-copy-to-clipboard.ts"
     assert parts.opening(hook, "typescript", HOOK_HEAD) == "In the React client (`packages/lib/`), "
+
+
+ROUTER_HEAD = """export interface HonoEnv {
+  Variables: RequestIdVariables & {
+    context: AppContext;
+  };
+}
+
+const basePath = (env('NEXT_PUBLIC_BASE_PATH') ?? '').replace(/\\/$/, '');
+
+const app = new Hono<HonoEnv>().basePath(basePath || '/');"""
+
+
+def test_a_modules_statement_below_an_interface_is_not_the_interfaces_call() -> None:
+    # documenso: "[3] `HonoEnv` (`router.ts:33-81`) defines an interface; it calls `env`"
+    from codeqa.answer.explanation.callplace import module_level
+    from codeqa.answer.explanation.flow import Use
+
+    chunk = _ts("apps/remix/server/router.ts", ROUTER_HEAD, 41, "HonoEnv")
+    assert module_level(Use("env", 47, "calls", "const basePath = (env('NEXT_PUBLIC_BASE_PATH') ?? '')"), chunk)
+    assert not module_level(Use("RequestIdVariables", 42, "uses", "Variables: RequestIdVariables & {"), chunk)
+    arrow = "const formatResults = (steps: Array<FunnelStep>) => (results: unknown) => {\n  return steps.map(f);\n};"
+    funnel = _ts("src/queries/sql/reports/getFunnel.ts", arrow, 350, "formatResults")  # dev umami-09
+    assert not module_level(Use("FunnelStep", 350, "uses", arrow.split("\n")[0]), funnel)

@@ -11,7 +11,7 @@ import re
 from codeqa.answer.explanation.byname import CONSTRUCTORS
 from codeqa.answer.explanation.flow import Use
 from codeqa.answer.explanation.linenames import FUNCTION_HEAD, _head, holder_at
-from codeqa.answer.explanation.outline import CONTAINER, display_name
+from codeqa.answer.explanation.outline import CONTAINER, JS_LANGUAGES, display_name
 from codeqa.answer.rendering.render import code_span
 from codeqa.records import Chunk
 from codeqa.symbols import short_name
@@ -69,17 +69,27 @@ def unplaced(use: Use, chunk: Chunk) -> bool:
     return not use.caller and ((others(chunk) and not placed(chunk, use.line)) or module_level(use, chunk))
 
 
+# a JavaScript / TypeScript module's own statement: a declaration at the left margin (`const basePath = env(…)`)
+JS_STATEMENT = re.compile(  # not a function's (`const formatResults = (steps: Array<FunnelStep>) => …`)
+    r"^(?:export\s+)?(?:const|let|var)\s+[\w${}\[\], ]+=(?!\s*(?:async\s*)?(?:function\b|\([^)]*\)\s*(?::[^=]+)?=>|"
+    r"[\w$]+\s*=>|<))"
+)
+
+
 def module_level(use: Use, chunk: Chunk) -> bool:
-    """A call a Python module's statement makes in a chunk named after the one function it also holds (settings'
-    ``EMAIL_USE_VERIFICATION = envbool(…)`` in ``immutable_file_test``'s chunk): the module makes it."""
+    """A call a module's statement makes in a chunk named after the one definition it also holds (settings'
+    ``EMAIL_USE_VERIFICATION = envbool(…)`` in ``immutable_file_test``'s chunk; ``const basePath = env(…)`` below
+    ``export interface HonoEnv {…}``): the module makes it."""
     lines = chunk.text.split("\n")
     offset = use.line - chunk.start_line
-    if chunk.language != "python" or not chunk.symbol or not 0 <= offset < len(lines):
+    if chunk.language not in ("python", *JS_LANGUAGES) or not chunk.symbol or not 0 <= offset < len(lines):
         return False
     text = lines[offset]
     if not text.strip() or text.lstrip().startswith(("@", "#")) or holder_at(chunk, use.line) is not None:
         return False
     indent = len(text) - len(text.lstrip())
+    if chunk.language != "python" and (indent or not JS_STATEMENT.match(text)):  # a component's body is indented
+        return False
     for above in reversed(lines[:offset]):  # up through the blocks around it: a module's `if`, never a `def`
         if indent == 0:
             break
