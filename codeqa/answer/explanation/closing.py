@@ -30,7 +30,7 @@ import re
 from codeqa.answer.explanation.absence import CENTRAL_WEIGHT
 from codeqa.answer.explanation.branches import condition_at
 from codeqa.answer.explanation.closing_place import place_closing
-from codeqa.answer.explanation.conclusion import hook, where_errors_go
+from codeqa.answer.explanation.conclusion import catches_all, hook, where_errors_go
 from codeqa.answer.explanation.endings import definition_lines
 from codeqa.answer.explanation.entry import routed
 from codeqa.answer.explanation.explain import Explanation, Step
@@ -165,13 +165,20 @@ def _grounded(explanation: Explanation) -> bool:
 def _central_error(explanation: Explanation) -> tuple[Step, list[Match]] | None:
     """The open source with the strongest error construct of a central handler's weight, with its such matches."""
     found = [(match.construct.weight, -order, step) for order, step in enumerate(explanation.best_first)
-             for match in step.matches if match.construct.kind == "error"
+             for match in step.matches if match.construct.kind == "error" and _central(step, match)
              and match.construct.weight >= CENTRAL_WEIGHT and not instruction_like(match.text)]  # fmt: skip
     if not found:
         return None
     weight, _, step = max(found, key=lambda item: item[:2])
     kept = [m for m in step.matches if m.construct.kind == "error" and m.construct.weight >= CENTRAL_WEIGHT]
     return step, sorted(kept, key=lambda m: m.line)
+
+
+def _central(step: Step, match: Match) -> bool:
+    """Whether ``match`` may stand for where a failing request goes: a handler of every error, or one of several kinds
+    handled in one place (an API base controller's three ``rescue_from``), not a rate limiter's one exception."""
+    typed = [m for m in step.matches if m.construct is match.construct and not catches_all(m)]
+    return catches_all(match) or len(typed) >= 2
 
 
 def errors_closing(explanation: Explanation) -> tuple[str, str] | None:

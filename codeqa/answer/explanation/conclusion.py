@@ -93,7 +93,7 @@ def errors_end(explanation: Explanation) -> tuple[Step, Match] | None:
     found = [(match.weight, -order, -match.line, step, match)
              for order, step in enumerate(explanation.best_first) for match in step.matches
              if match.construct.kind == "error" and match.construct.app_wide is not None
-             and match.construct.app_wide.search(match.text) and _catches_all(match)
+             and match.construct.app_wide.search(match.text) and catches_all(match)
              and condition_at(step.chunk, match.line, loops=True) == ("", "")]  # always: no ``else``  # fmt: skip
     if not found:
         return None
@@ -101,7 +101,7 @@ def errors_end(explanation: Explanation) -> tuple[Step, Match] | None:
     return step, match
 
 
-def _catches_all(match: Match) -> bool:
+def catches_all(match: Match) -> bool:
     """A handler registered for a kind of error (``{what}`` in its construct) is where errors go only when that kind
     is every error (``Exception``, a 500, a loop over codes with 500); one with no kind (an error middleware, a
     ``@ControllerAdvice``) is."""

@@ -34,8 +34,7 @@ _REGISTERS_ROUTES = re.compile(
     r"gin\.RouterGroup|gin\.Engine|echo\.Echo|echo\.Group|fiber\.Router)\b)(?![^)]*\bhttp\.ResponseWriter\b)"
 )
 _RENDERS = re.compile(r"\b(?:render|render_template|TemplateResponse|view)\s*\(|^\s*return\s*\(?\s*<[A-Za-z]", re.M)
-# (a SQLAlchemy `class User(db.Model):`, not gorm's query `db.Model(&gist).Update(…)` nor knex's
-# `knex('users').where(…).update(…)`: a query reads or writes the data, the schema defines it)
+# (a SQLAlchemy `class User(db.Model):`, not gorm's query `db.Model(&gist).Update(…)`)
 _STORED = re.compile(
     r"\b(?:models\.Model|db\.Model\b(?!\s*\()|declarative_base|Base\)|SQLModel|Column\(|mapped_column\(|models\.\w+Field\(|"
     r"belongs_to|has_many|has_one|has_and_belongs_to_many|ApplicationRecord|ActiveRecord::Base|@Entity\b|@Table\b|"
@@ -44,6 +43,9 @@ _STORED = re.compile(
     r"@Document\b|@Embeddable\b)",
     re.MULTILINE,
 )
+# a class wrapping one table (`class Article { static save(f) { db('articles').insert(f) … } }`) is the app's model of
+# it; a method that queries one (`User.refreshToken`'s `knex('users').where(…).update(…)`) defines nothing
+_TABLE = re.compile(r"\b(?:db|knex|sql)\(\s*['\"]\w+['\"]\s*\)")
 # translation catalogues (`public/language/ar/error.json`, `locales/de.yml`): strings shown to users, not settings
 _TRANSLATIONS = re.compile(r"(?:^|/)(?:locales?|lang|languages?|i18n|l10n|intl|translations?)/")
 _SETTINGS = re.compile(r"^\s*[A-Z][A-Z0-9_]{2,}\s*[:=]|\b(?:env|config|getenv|os\.environ)\b", re.M)
@@ -94,7 +96,7 @@ def role_phrase(chunk: Chunk, layer_verbs: dict[str, str], fallback: str) -> str
     shown = {
         "api": lambda: bool(_HANDLES.search(text)) and not _REGISTERS_ROUTES.match(_head(text)),
         "view": lambda: chunk.language in TEMPLATE_LANGUAGES or bool(_RENDERS.search(text)),
-        "model": lambda: bool(_STORED.search(text)),
+        "model": lambda: bool(_STORED.search(text)) or (str(chunk.kind) == "class" and bool(_TABLE.search(text))),
         "cli": lambda: bool(_COMMAND.search(text)),
         "config": lambda: (
             not _TRANSLATIONS.search(chunk.path)
