@@ -130,3 +130,58 @@ def test_the_hook_is_found_where_the_framework_is_imported_when_retrieval_missed
     context = AnswerContext.from_chunks(chunks, pool, retrieved)
     said = placement(explain(LOGGING, context))
     assert said is not None and "`server/server.js:8`" in said[0], said
+
+
+KOA = {
+    "package.json": '{"name": "wiki", "dependencies": {"koa": "3.0.3", "koa-mount": "4.0.0"}}',
+    "server/services/web.ts": """import Koa from "koa";
+import mount from "koa-mount";
+import api from "../routes/api";
+import oauth from "../routes/oauth";
+
+export default function init(app: Koa = new Koa()) {
+  app.use(mount("/api", api));
+  app.use(csp());
+  app.use(mount("/oauth", oauth));
+  return app;
+}
+""",
+    "server/routes/oauth/index.ts": """import Koa from "koa";
+import bodyParser from "koa-body";
+
+const app = new Koa();
+app.use(requestTracer());
+app.use(bodyParser());
+app.use(apiContext());
+
+export default app;
+""",
+    "server/routes/api/users.ts": """import Router from "koa-router";
+
+const router = new Router();
+
+router.post("users.info", async (ctx) => {
+  const user = await User.findByPk(ctx.input.body.id);
+  ctx.body = { data: presentUser(user) };
+});
+
+export default router;
+""",
+}
+
+
+def test_the_root_app_that_mounts_the_parts_holds_the_hook_not_a_mounted_part() -> None:
+    # outline (a Koa app in no data set): the oauth sub-app's own `app.use(requestTracer())` was recommended
+    from codeqa.answer.context import AnswerContext
+    from codeqa.answer.explanation.conclusion import placement
+    from codeqa.answer.explanation.explain import explain
+    from codeqa.chunk import chunk_file
+    from codeqa.languages import detect_language
+    from codeqa.records import Hit, SourceFile
+
+    chunks = [chunk for path, text in KOA.items() if path.endswith(".ts")
+              for chunk in chunk_file(SourceFile(path, detect_language(path) or "", text, len(text)))]  # fmt: skip
+    retrieved = ["server/routes/api/users.ts"]
+    pool = [Hit(c, 1.0, c.id) for c in chunks if c.path in retrieved]
+    said = placement(explain(LOGGING, AnswerContext.from_chunks(chunks, pool, retrieved)))
+    assert said is not None and "`server/services/web.ts:8`" in said[0], said  # `app.use(csp())`, not a mount

@@ -10,6 +10,7 @@ files holding the most come first, then the shallower (the app's setup sits near
 
 from __future__ import annotations
 
+import re
 from collections.abc import Sequence
 from pathlib import PurePosixPath
 
@@ -22,6 +23,12 @@ from codeqa.frameworks.intent import HOOK
 from codeqa.records import Chunk, Hit
 
 ROWS_READ = 300  # chunks naming a framework's import word, read for the files that import it
+# the file that mounts the app's parts (`app.use(mount("/api", api))`, `app.use('/api', router)`, `app.route('/auth',
+# auth)`, `app.mount("/api/v1", app=api)`, `plug MyAppWeb.Router`) is the root app; a part's own `app.use` sees its part
+MOUNTS = re.compile(
+    r"\bmount\(\s*[\"'`/]|\.(?:use|route|mount)\(\s*[\"'`]/|\binclude_router\(|^\s*plug\s+[\w.]+\.Router\b",
+    re.MULTILINE,
+)
 FILES_READ = 40  # files importing a framework read for its hooks, the ones naming it most first
 
 
@@ -65,6 +72,7 @@ def _hook_chunks(context: AnswerContext, conventions: Sequence[Convention]) -> l
                 held = [(c, [m for m in matches_in(c, conventions, (HOOK,)) if m.construct.every_request])
                         for c in chunks if not answers_poorly(c)]  # fmt: skip
                 found[path] = [(c, matches) for c, matches in held if matches]
-    order = sorted((p for p in found if found[p]), key=lambda p: (-sum(len(m) for _, m in found[p]),
+    mounting = {p for p, held in found.items() if any(MOUNTS.search(chunk.text) for chunk, _ in held)}
+    order = sorted((p for p in found if found[p]), key=lambda p: (p not in mounting, -sum(len(m) for _, m in found[p]),
                                                                   len(PurePosixPath(p).parts), p))  # fmt: skip
     return [item for path in order for item in found[path]]
