@@ -260,7 +260,8 @@ def outcome_said_of(found: Sequence[tuple[str, Step, KeyLine]]) -> tuple[str, st
         at_md = code_span(at_plain)
         name = name_at(step.chunk, line.line)
         said = " ".join(outcome_said(line.text).split())  # whole (``_whole``): never cut
-        said = closed(RAISED.sub("", said) if verb == "raises" else said)  # "raises `error`", not "`throw error;`"
+        raised = RAISED.sub("", said).removesuffix(";")  # "raises `err`", not "raises `throw err;`"
+        said = closed(raised if verb == "raises" else said)
         word, condition = condition_at(step.chunk, line.line) or ("", "")  # a branch's outcome, said with its test
         when_md = f" {word} {code_span(condition)}" if word else ""
         when = f" {word} {condition}" if word else ""
