@@ -56,3 +56,46 @@ def test_runs_that_differ_inside_brackets_still_share_their_words():
     )
     said = merged(["runs `check` (only: [:create])", "runs `check` (only: [:update])"])
     assert said.count("(") == said.count(")") and said.count("[") == said.count("]")
+
+
+# app/workers/gather_o_embed_data.rb, lines 8-24 (shortened): a whole file the chunker named after its module
+WORKER = """module Workers
+  class GatherOEmbedData < Base
+    sidekiq_options queue: :medium
+
+    def perform(post_id, url, retry_count=1)
+      post = Post.find(post_id)
+      post.save
+    rescue ActiveRecord::RecordNotFound
+      GatherOEmbedData.perform_in(1.minute, post_id, url, retry_count+1) unless retry_count > 3
+    end
+  end
+end"""
+
+
+def test_a_class_its_namespace_modules_only_wrap_is_named_and_said_a_class():
+    # diaspora: "`Workers` (app/workers/gather_o_embed_data.rb:8-24) defines a module", "`Api`
+    # (app/controllers/api/v1/reshares_controller.rb:3-52) defines a module" for a file holding one class
+    from codeqa.answer.explanation.outline import display_name
+    from codeqa.answer.explanation.roles_said import role_phrase
+
+    worker = next(c for c in chunk_file(SourceFile("app/workers/gather_o_embed_data.rb", "ruby", WORKER, len(WORKER))))
+    assert (worker.symbol, str(worker.kind)) == ("Workers", "module")  # what the chunker names it
+    assert display_name(worker) == "Workers.GatherOEmbedData"
+    assert role_phrase(worker, {}, "") == "defines a class"
+    inner = "\n".join(f"  {line}" if line else line for line in WORKER.split("\n")[1:-1])
+    nested = f"module Workers\n  module Archive\n{inner}\n  end\nend"
+    chunk = next(c for c in chunk_file(SourceFile("app/workers/archive.rb", "ruby", nested, len(nested))))
+    assert display_name(chunk) == "Workers.Archive.GatherOEmbedData"
+
+
+def test_a_module_holding_more_than_one_class_or_its_own_code_stays_a_module():
+    from codeqa.answer.explanation.outline import display_name
+    from codeqa.answer.explanation.roles_said import role_phrase
+
+    two = WORKER[: -len("end")] + "  class Other\n  end\nend"
+    own = WORKER.replace("module Workers\n", "module Workers\n  QUEUE = :medium\n", 1)
+    for text in (two, own):
+        chunk = next(c for c in chunk_file(SourceFile("app/workers/w.rb", "ruby", text, len(text))))
+        assert display_name(chunk) == "Workers"
+        assert role_phrase(chunk, {}, "") == "defines a module"
