@@ -91,4 +91,14 @@ def _shape(a: list[str], b: list[str]) -> tuple[int, int] | None:
     tail = 0
     while tail < min(len(a), len(b)) - head and a[-1 - tail] == b[-1 - tail]:
         tail += 1
+    while (tail or head) and not (_closed(a[head : len(a) - tail]) and _closed(b[head : len(b) - tail])):
+        # the run that differs opens a bracket the common words close ("(:a, …)" and "(:b, …)"): the bracket is
+        # said with each, never "(:a, and (:b, …)"
+        tail, head = (tail - 1, head) if tail else (tail, head - 1)
     return (head, tail) if head + tail >= 2 and head + tail >= min(len(a), len(b)) - 2 else None
+
+
+def _closed(words: list[str]) -> bool:
+    """Whether ``words`` close every bracket they open."""
+    text = " ".join(words)
+    return all(text.count(opening) == text.count(closing) for opening, closing in ("()", "[]", "{}"))

@@ -11,7 +11,7 @@ from __future__ import annotations
 
 import re
 
-from codeqa.answer.explanation.outline import JS_LANGUAGES, opened_definition
+from codeqa.answer.explanation.outline import JS_LANGUAGES, opened_definition, wrapped_class
 from codeqa.languages import CONFIG_LANGUAGES
 from codeqa.records import Chunk
 
@@ -121,6 +121,8 @@ def _kind_phrase(chunk: Chunk, kind: str, fallback: str) -> str:
         return "defines a module" if _DEFMODULE.search(chunk.text) else "is part of a module"
     if chunk.language == "elixir" and kind == "method":
         return KIND_PHRASES["function"]
+    if kind == "module" and wrapped_class(chunk):  # `module Api` / `class Orders`: the class the chunk is named after
+        return KIND_PHRASES["class"]
     if kind == "module" and chunk.symbol and _NAMED_MODULE.search(chunk.text):
         return "defines a module"
     declared = _DECLARES.search(chunk.text) if kind == "class" else None
