@@ -1,11 +1,13 @@
 """False on hoppscotch (a NestJS app with a Rust desktop plugin, in no data set), asked what happens when an API
 request fails: "``ApiError`` (``…/src/api/error.rs:3-48``) … Its documentation says: “[derive(Debug, Error)]”", a
 Rust attribute over the enum said as its documentation (the ``#`` read as a line comment). An attribute is no
-documentation; a doc comment above it still documents the definition."""
+documentation; a doc comment above it still documents the definition. The same sentence said the enum "defines a
+class": Rust has no classes; it defines an enum."""
 
 from __future__ import annotations
 
 from codeqa.answer.explanation.outline import summary
+from codeqa.answer.explanation.roles_said import role_phrase
 from codeqa.chunk import chunk_file
 from codeqa.records import Chunk, SourceFile
 
@@ -68,3 +70,11 @@ class HealthController
     chunks = chunk_file(SourceFile("app/Http/Controllers/HealthController.php", "php", text, len(text)))
     shown = next(chunk for chunk in chunks if "function show" in chunk.text)
     assert "Route(" not in summary(shown)
+
+
+def test_a_rust_enum_or_struct_is_no_class():
+    enum = _defining(ERRORS, "pub enum ApiError")
+    assert str(enum.kind) == "class"  # the chunker's kind for any type definition
+    assert role_phrase(enum, {}, "") == "defines an enum"
+    text = "pub(crate) struct ApiClient {\n    base_url: Url,\n    client: reqwest::Client,\n}\n"
+    assert role_phrase(_defining(text, "struct ApiClient"), {}, "") == "defines a struct"
