@@ -40,7 +40,9 @@ MAX_HOOKS = 2  # base classes brought to an answer, the most subclassed first
 PER_HOOK = 2  # owners of one hook name checked, the most used first
 CHECKED = 8  # candidate base classes whose methods are read
 MAX_UP = 2  # calls followed up the base class from the method calling the hook (``process`` → ``_do_process``)
-REQUEST = re.compile(r"(?<![\w$])(?:request|req|\$request)(?![\w$])")
+# a request the chain is handed or reads (Flask's global `request`, a `request` parameter), not one a class keeps as
+# an attribute (`self.request.space`: an importer the view built with the request, not a request handler)
+REQUEST = re.compile(r"(?<![\w$.])(?:request|req|\$request)(?![\w$])")
 HOOK_CONSTRUCT = Construct(
     framework="",
     kind="base-handler",

@@ -27,7 +27,9 @@ LICENCE = re.compile(
     r"(?i)^(?:copyright\b|\(c\)|©|spdx-license-identifier\b)|\blicensed under\b|\ball rights reserved\b"
 )
 DOCSTRING_OPEN = re.compile(r'^\s*[rRuUbB]?("""|\'\'\')')
-PRAGMA = re.compile(r"^\s*#.*(?:-\*-.*-\*-|\bvim?:|\bcoding[:=])")  # an encoding or editor line: no documentation
+# an encoding or editor line, or an attribute (Rust's `#[derive(Debug, Error)]`, PHP's `#[Route(...)]`): no
+# documentation, though a doc comment above it documents the definition below it
+PRAGMA = re.compile(r"^\s*#(?:\[.*\]\s*$|.*(?:-\*-.*-\*-|\bvim?:|\bcoding[:=]))")
 
 
 def short_name(symbol: str) -> str:

@@ -69,7 +69,8 @@ _DEFMODULE = re.compile(r"^\s*defmodule\s", re.MULTILINE)
 # a named scope the chunk opens (Ruby `module JobsHelper`, Rust `pub mod auth {`): a module, not the file's top level
 # the chunk's first type declaration: what kind of type it defines
 _DECLARES = re.compile(
-    r"^\s*(?:export\s+)?(?:(?:public|private|protected|internal|abstract|final|sealed|static|default|readonly)\s+)*"
+    r"^\s*(?:export\s+)?(?:(?:public|private|protected|internal|abstract|final|sealed|static|default|readonly|"
+    r"pub(?:\([\w:]+\))?)\s+)*"
     r"(interface|class|trait|enum|record|struct)\s+\w",
     re.MULTILINE,
 )
@@ -128,6 +129,10 @@ def _kind_phrase(chunk: Chunk, kind: str, fallback: str) -> str:
     declared = _DECLARES.search(chunk.text) if kind == "class" else None
     if declared is not None and declared.group(1) == "interface":  # a PHP, Java or TypeScript interface: no class
         return "defines an interface"
+    if declared is not None and chunk.language == "rust":  # Rust has no classes: `pub enum ApiError`, a struct, a trait
+        return {"enum": "defines an enum", "struct": "defines a struct", "trait": "defines a trait"}.get(
+            declared.group(1), KIND_PHRASES[kind]
+        )
     return KIND_PHRASES.get(kind, fallback)
 
 
