@@ -90,4 +90,4 @@ def test_server_code_under_a_shared_manifest_is_no_react_client(apps_home: Path)
 
 def test_a_component_is_still_the_react_client(apps_home: Path) -> None:
     opening = extractive_text(apps_home, "wiki", "How is an error banner shown in the app?").split("\n")[0]
-    assert "app/App.tsx" in opening and "In this React app" in opening, opening
+    assert "app/App.tsx" in opening and "React" in opening, opening  # "In the React client": Koa serves it
