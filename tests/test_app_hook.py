@@ -185,3 +185,28 @@ def test_the_root_app_that_mounts_the_parts_holds_the_hook_not_a_mounted_part() 
     pool = [Hit(c, 1.0, c.id) for c in chunks if c.path in retrieved]
     said = placement(explain(LOGGING, AnswerContext.from_chunks(chunks, pool, retrieved)))
     assert said is not None and "`server/services/web.ts:8`" in said[0], said  # `app.use(csp())`, not a mount
+
+
+def test_a_scoped_question_first_does_not_hide_the_hook_from_later_ones() -> None:
+    # the files are read once per loaded index: a question scoped to `src/` first must not keep `server/` out after
+    from dataclasses import replace
+
+    import numpy as np
+
+    from codeqa.answer.context import AnswerContext
+    from codeqa.answer.explanation.conclusion import placement
+    from codeqa.answer.explanation.explain import explain
+    from codeqa.chunk import chunk_file
+    from codeqa.languages import detect_language
+    from codeqa.records import Hit, SourceFile
+
+    chunks = [chunk for path, text in APP.items() if path.endswith(".js")
+              for chunk in chunk_file(SourceFile(path, detect_language(path) or "", text, len(text)))]  # fmt: skip
+    retrieved = ["server/routes/users.js", "server/models/user.js", "src/main.js"]
+    pool = [Hit(c, 1.0, c.id) for c in chunks if c.path in retrieved]
+    whole = AnswerContext.from_chunks(chunks, pool, retrieved)
+    scoped = replace(whole, mask=np.array([path.startswith("src/") for path in whole.table.paths]))
+    first = placement(explain(LOGGING, scoped))
+    assert first is None or "server/" not in first[0], first  # out of scope: not brought
+    later = placement(explain(LOGGING, whole))
+    assert later is not None and "`server/server.js:8`" in later[0], later

@@ -4,8 +4,10 @@ the code retrieved for the question's words holds none. "Logging" and "user beha
 Phoenix endpoint's plugs or of a Go ``func(next http.Handler) http.Handler``; the framework's import names them all.
 
 The files importing a framework (its ``imports``, looked up in the word index and checked on the file's import
-lines) are read once per loaded index for constructs on every request's path (``Construct.every_request``); the
-files holding the most come first, then the shallower (the app's setup sits near its root, a plugin's deep).
+lines) are read once per loaded index for constructs on every request's path (``Construct.every_request``). The
+file that mounts the app's parts comes first (a mounted part's own ``app.use`` sees that part only), then the files
+holding the most, then the shallower (the app's setup sits near its root, a plugin's deep). The question's scope is
+applied when the answer takes its chunk, not when the files are read.
 """
 
 from __future__ import annotations
@@ -66,7 +68,8 @@ def _hook_chunks(context: AnswerContext, conventions: Sequence[Convention]) -> l
                 table.paths[r] for r in rows if not convention.languages or table.languages[r] in convention.languages
             ]
             for path in list(dict.fromkeys(p for p in paths if p not in found))[:FILES_READ]:
-                chunks = context.file_chunks([path]).get(path, [])
+                # every chunk of the file, whatever the first question's scope: the result is kept for the index
+                chunks = sorted(context.chunks(table.rows_by_path().get(path, [])), key=lambda c: c.start_line)
                 if not chunks or not any(imports_module(c.text, c.language, module) for c in chunks[:2]):
                     continue
                 held = [(c, [m for m in matches_in(c, conventions, (HOOK,)) if m.construct.every_request])
