@@ -210,3 +210,61 @@ def test_a_scoped_question_first_does_not_hide_the_hook_from_later_ones() -> Non
     assert first is None or "server/" not in first[0], first  # out of scope: not brought
     later = placement(explain(LOGGING, whole))
     assert later is not None and "`server/server.js:8`" in later[0], later
+
+
+DJANGO = {
+    "requirements.txt": "Django==5.1\n",
+    "dojo/settings/settings.py": """import environ
+
+env = environ.Env()
+MIDDLEWARE_CLASSES = [
+    "django.middleware.common.CommonMiddleware",
+    "dojo.middleware.LoginRequiredMiddleware",
+]
+MIDDLEWARE = MIDDLEWARE_CLASSES
+
+if env("DEBUG_TOOLBAR"):
+    MIDDLEWARE = ["debug_toolbar.middleware.DebugToolbarMiddleware", *MIDDLEWARE]
+""",
+    "dojo/middleware.py": """import logging
+
+from django.http import HttpResponseRedirect
+
+logger = logging.getLogger(__name__)
+
+
+class LoginRequiredMiddleware:
+    def __init__(self, get_response):
+        self.get_response = get_response
+
+    def __call__(self, request):
+        if not request.user.is_authenticated:
+            return HttpResponseRedirect("/login")
+        return self.get_response(request)
+""",
+    "dojo/user/views.py": """from django.shortcuts import render
+
+
+def view_profile(request):
+    return render(request, "dojo/profile.html", {"user": request.user})
+""",
+}
+
+
+def test_a_hook_under_a_test_sends_the_search_to_the_apps_own_middleware() -> None:
+    # DefectDojo (a Django app in no data set): "Where to add it: … at settings.py:1932", a `MIDDLEWARE = [...]` under
+    # `if DJANGO_DEBUG_TOOLBAR_ENABLED:`; its middleware module imports Django less than hundreds of other files, so
+    # it is found by the hook's own word (`get_response`)
+    from codeqa.answer.context import AnswerContext
+    from codeqa.answer.explanation.conclusion import placement
+    from codeqa.answer.explanation.explain import explain
+    from codeqa.chunk import chunk_file
+    from codeqa.languages import detect_language
+    from codeqa.records import Hit, SourceFile
+
+    chunks = [chunk for path, text in DJANGO.items() if path.endswith(".py")
+              for chunk in chunk_file(SourceFile(path, detect_language(path) or "", text, len(text)))]  # fmt: skip
+    retrieved = ["dojo/settings/settings.py", "dojo/user/views.py"]
+    pool = [Hit(c, 1.0, c.id) for c in chunks if c.path in retrieved]
+    said = placement(explain(LOGGING, AnswerContext.from_chunks(chunks, pool, retrieved)))
+    assert said is not None and "`dojo/middleware.py:12`" in said[0], said

@@ -54,6 +54,7 @@ PATH_RULES: list[PathRule] = [
              r"|[-.](?=[a-z0-9]*\d)[a-z0-9]{8,}\.(js|mjs|css)$|\.min\.(js|css)$",
              None, "generated"),
     PathRule(r"(^|/)(tests?|spec|specs|__tests__|__mocks__|testing|e2e|cypress|fixtures?|testdata"
+             r"|unit_?tests?|integration_?tests?|functional_?tests?|acceptance_?tests?"
              r"|snapshots?|__snapshots__)/", "test", "test"),
     # test files by each language's own naming convention (a shell library's test_functions.bash is not one)
     PathRule(r"(^|/)(test_[^/]*\.py|[^/]*_test\.(py|go|rb|exs?|c|cc|cpp|rs)|[^/]*_unittest\.(c|cc|cpp)|conftest\.py"

@@ -126,16 +126,19 @@ class Evidence:
         imports = Counter(f.framework for f in held if f.how == "import")
         near: Counter[str] = Counter()
         folders = PurePosixPath(path).parts[:-1]
+        shared = {id(f): len(os.path.commonprefix([folders, PurePosixPath(f.source).parts[:-1]])) for f in held}
         for item in held:
             if item.how == "import":
-                shared = len(os.path.commonprefix([folders, PurePosixPath(item.source).parts[:-1]]))
-                near[item.framework] = max(near[item.framework], shared)
+                near[item.framework] = max(near[item.framework], shared[id(item)])
+        # as near, the one imported by more files there: `server/entity/x.ts` is the Express backend's when `server/`
+        # holds thirty Express imports and one of Next.js (its custom server), whatever `src/pages/` imports
+        around = Counter(f.framework for f in held if f.how == "import" and shared[id(f)] == near[f.framework])
         order = self.frameworks()
 
-        def rank(item: Found) -> tuple[int, bool, int, int, int]:
+        def rank(item: Found) -> tuple[int, bool, int, int, int, int]:
             name = item.framework
             depth = item.part.count("/") + bool(item.part)
-            return -depth, name not in declared, -near[name], -imports[name], order.index(name)
+            return -depth, name not in declared, -near[name], -around[name], -imports[name], order.index(name)
 
         return min(held, key=rank)
 

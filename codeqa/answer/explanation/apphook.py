@@ -17,9 +17,10 @@ from collections.abc import Sequence
 from pathlib import PurePosixPath
 
 from codeqa.answer.context import AnswerContext
+from codeqa.answer.explanation.branches import condition_at
 from codeqa.answer.explanation.candidate import Candidate
 from codeqa.answer.explanation.mechanism import Match, answers_poorly, matches_in
-from codeqa.frameworks.conventions import Convention
+from codeqa.frameworks.conventions import Convention, anchor_rows
 from codeqa.frameworks.evidence import imports_module, lookup_word
 from codeqa.frameworks.intent import HOOK
 from codeqa.records import Chunk, Hit
@@ -37,8 +38,9 @@ FILES_READ = 40  # files importing a framework read for its hooks, the ones nami
 def app_hooks(context: AnswerContext, conventions: Sequence[Convention], found: Sequence[Candidate]) -> list[Candidate]:
     """Sources for a placement question whose candidates ``found`` hold no every-request construct: the chunk of the
     index's frameworks holding most of them, with those matches (none outside the question's scope)."""
-    if any(match.construct.every_request for candidate in found for match in candidate.matches):
-        return []
+    if any(match.construct.every_request and condition_at(candidate.chunk, match.line) == ("", "")
+           for candidate in found for match in candidate.matches):  # fmt: skip
+        return []  # one under a test (`if DEBUG_TOOLBAR: MIDDLEWARE = [...]`) is not every request's
     seen = {candidate.chunk.id for candidate in found}
     return [Candidate(Hit(chunk, 0.0, chunk.id), 0.0, matches, 0, False)
             for chunk, matches in _in_scope(context, conventions) if chunk.id not in seen]  # fmt: skip
@@ -62,15 +64,18 @@ def _hook_chunks(context: AnswerContext, conventions: Sequence[Convention]) -> l
     for convention in conventions:
         if convention.common or not any(c.every_request for c in convention.constructs):
             continue
-        for module in convention.imports:
-            rows = context.rows_mentioning(lookup_word(module))[:ROWS_READ]
+        anchors = [c.hook_word for c in convention.constructs if c.every_request and c.hook_word]
+        for module in [*convention.imports, *anchors]:
+            anchored = module in anchors  # a hook's own word (`get_response`): its file may import no framework
+            rows = (anchor_rows(module, context.rows_mentioning) if anchored
+                    else context.rows_mentioning(lookup_word(module)))[:ROWS_READ]  # fmt: skip
             paths = [
                 table.paths[r] for r in rows if not convention.languages or table.languages[r] in convention.languages
             ]
             for path in list(dict.fromkeys(p for p in paths if p not in found))[:FILES_READ]:
                 # every chunk of the file, whatever the first question's scope: the result is kept for the index
                 chunks = sorted(context.chunks(table.rows_by_path().get(path, [])), key=lambda c: c.start_line)
-                if not chunks or not any(imports_module(c.text, c.language, module) for c in chunks[:2]):
+                if not chunks or not (anchored or any(imports_module(c.text, c.language, module) for c in chunks[:2])):
                     continue
                 held = [(c, [m for m in matches_in(c, conventions, (HOOK,)) if m.construct.every_request])
                         for c in chunks if not answers_poorly(c)]  # fmt: skip

@@ -177,6 +177,7 @@ def candidates(
     held = context.held_pieces()  # a piece of a definition the pool joined is read in the joined chunk
     seen = {hit.chunk.id for hit in base} | held
     found = [Candidate(hit, 0.0, matches_in(hit.chunk, conventions, intents), 0, True) for hit in base]
+    hooked: list[Candidate] = []
     if intents:
         others: list[Chunk] = [hit.chunk for hit in context.pool if hit.chunk.id not in seen]
         others += _neighbour_chunks(context, base)
@@ -193,7 +194,8 @@ def candidates(
                 extra.append(Candidate(Hit(chunk, 0.0, chunk.id), 0.0, matches, 0, False))
         extra.sort(key=lambda c: (-c.mechanism, file_rank.get(c.chunk.path, len(file_rank))))
         found += extra[: EXTRA_MECHANISM + len(hooks)]
-        found += app_hooks(context, conventions, found) if intents[:1] == (HOOK,) else []  # none retrieved
+        hooked = app_hooks(context, conventions, found) if intents[:1] == (HOOK,) else []  # none retrieved
+        found += hooked
         found += _handlers(context, conventions, intents, found)
     entry = entry_candidates(terms, context, conventions, intents, found, question)
     found += [c for c in entry if all(c is not f for f in found)]
@@ -227,6 +229,8 @@ def candidates(
         swaps = [(weakest, chunk) for weakest, chunk in swaps if weakest.id != strong[0].chunk.id]  # it stays shown
         strong = [ranked[0], *(c for c in strong if c is not ranked[0])]
     ordered = [*strong, *(c for c in ranked if c not in strong)]
+    hooked = [c for c in hooked if any(c is f for f in found)]
+    ordered = [*ordered[:1], *hooked, *(c for c in ordered[1:] if all(c is not h for h in hooked))]  # it is shown
     if (shared := shared_piece(context, ordered)) is not None:  # one provider of many: the code they go through
         ordered = [shared, *(c for c in ordered if c is not shared)]
     followed = follow(terms, conventions, intents, context, ordered, score_of)

@@ -26,7 +26,7 @@ from codeqa.answer.explanation.holders import holders_named, registered
 from codeqa.answer.explanation.keylines import COMMENT, KeyLine, Terms, evidence
 from codeqa.answer.explanation.linenames import holder_at, name_at
 from codeqa.answer.explanation.mechanism import Match
-from codeqa.answer.explanation.outcomes import closed, outcome_lines, outcome_said_of
+from codeqa.answer.explanation.outcomes import closed, of_named, outcome_lines, outcome_said_of
 from codeqa.answer.explanation.outline import display_name
 from codeqa.answer.explanation.phrasing import said_of
 from codeqa.answer.explanation.quoted_line import best_line
@@ -64,7 +64,7 @@ class Sentence:
 
 def _quote(text: str) -> str:
     """``text`` on one line, cut at ``QUOTE_CHARS`` (``…``); a whole line's open brackets closed after ``…``."""
-    flat = " ".join(text.split())
+    flat = " ".join(text.split()).removesuffix(",")  # an item of a list or of a call's arguments, said alone
     return closed(flat) if len(flat) <= QUOTE_CHARS else flat[: QUOTE_CHARS - 1] + "…"
 
 
@@ -244,7 +244,8 @@ def lead_sentences(explanation: Explanation) -> list[Sentence]:
         flow = None
     advice = placement(explanation)
     # asked where to add something, how one request ends ("Then `login_totp` answers with …") is not the answer
-    outcome = None if advice is not None else _outcome_sentence(outcome_lines(explanation, skip))
+    found = [] if advice is not None else outcome_lines(explanation, skip)
+    outcome = _outcome_sentence(of_named(explanation.best_first, found, " ".join(s.plain for s in sentences)))
     for extra in (flow, outcome, _value_sentence(explanation)):
         if extra is not None and len(sentences) < MAX_SENTENCES:
             sentences.append(extra)

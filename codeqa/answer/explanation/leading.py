@@ -56,6 +56,27 @@ def docstring_prose(parts: list[str], quote: str) -> str:
     return " ".join(kept)
 
 
+def first_paragraph(parts: list[str]) -> str:
+    """A comment's first paragraph, its lines ``parts`` joined (``Notification for approval``, not the note on when
+    it runs below a blank comment line), as a docstring's summary is."""
+    start = next((n for n, part in enumerate(parts) if part), len(parts))
+    end = next((n for n in range(start, len(parts)) if not parts[n]), len(parts))
+    return " ".join(parts[start:end])
+
+
+def comment_before(lines: list[str], index: int, comment: re.Pattern[str], pragma: re.Pattern[str]) -> str:
+    """The prose of the comment right above line ``index``: its first paragraph, markers and pragmas left out."""
+    comments: list[str] = []
+    for line in reversed(lines[:index]):
+        if not comment.match(line):
+            break
+        if not pragma.match(line):
+            comments.insert(0, re.sub(r"^\s*(?:(?:#+|//+|/\*+|\*+/?|--|;;|<!--)\s?)+", "", line).strip())
+    if commented_code("\n".join(comments)):
+        return ""
+    return first_paragraph([part for part in comments if part != "/"])
+
+
 def commented_code(text: str) -> bool:
     """Whether every line of a comment's ``text`` reads as code (a block commented out, not a note)."""
     lines = [line.strip() for line in text.split("\n") if line.strip()]
@@ -97,4 +118,14 @@ def comment_is_its_own(chunk: Chunk, comment: re.Pattern[str]) -> bool:
     if len(code) < 2:
         return True
     goes_on = re.match(r"\s*(?:[.?:+\-*/%|&]|and\b|or\b)", lines[code[1]])  # `  .isDocumentDatabase` continues it
-    return not _one_line(lines[code[0]]) or bool(goes_on)
+    if _one_line(lines[code[0]]) and not goes_on:
+        return False
+    depth = _indent(lines[code[0]])
+    return not any(
+        comment.match(lines[i]) and _indent(lines[i]) == depth and i > code[0] and any(j > i for j in code)
+        for i in range(len(lines))
+    )
+
+
+def _indent(line: str) -> int:
+    return len(line) - len(line.lstrip())

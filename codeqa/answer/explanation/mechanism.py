@@ -45,6 +45,8 @@ POOR_PATHS = (
     "db/schema.rb", "*/schema.prisma", "*.d.ts", "*/locales/*", "*/i18n/*", "*/translations/*", "*CHANGELOG*",
     "*.css", "*.scss", "*.sass", "*.less",  # styles: `background: $white` is no background job
 )  # fmt: skip
+# data holds no code that runs: a scanner's report quoting `jwt.sign(user, 'secret')` issues no token
+DATA_LANGUAGES = frozenset({"json", "csv"})
 EVIDENCE_ROWS = 40  # chunks checked for a framework's import lines, per module it names
 
 
@@ -146,7 +148,7 @@ def _opened(chunk: Chunk, number: int) -> str:
 
 def matches_in(chunk: Chunk, conventions: Sequence[Convention], intents: Sequence[str]) -> list[Match]:
     """The constructs for ``intents`` on ``chunk``'s code lines: the best one per line, in line order."""
-    if not intents or answers_poorly(chunk):
+    if not intents or answers_poorly(chunk) or chunk.language in DATA_LANGUAGES:
         return []
     constructs = [
         (construct, weight)

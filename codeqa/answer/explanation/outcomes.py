@@ -75,11 +75,18 @@ DEFINITION_HEAD = re.compile(
 )
 
 
+# a client store's mutation (Vuex's `this.$store.commit(`loadingStart`)`, `store.commit('setUser', user)`) changes
+# the page's state in memory: a mutation is named by a string, a transaction's `commit()` takes none
+CLIENT_COMMIT = re.compile(r"\.commit\(\s*[\"'`]")
+
+
 def _stored(chunk: Chunk, code: str) -> bool:
     """Whether ``code``, a line of ``chunk`` matching "stores", writes something that outlives the call."""
     pattern = dict(OUTCOMES)["stores"]
     if chunk.language == "python" and IN_MEMORY_UPDATE.search(code):
         return bool(pattern.search(IN_MEMORY_UPDATE.sub(".", code)))  # another write on the line still counts
+    if CLIENT_COMMIT.search(code):
+        return bool(pattern.search(CLIENT_COMMIT.sub(".", code)))
     return True
 
 
@@ -197,6 +204,25 @@ def outcome_lines(explanation: Explanation, skip: set[tuple[str, int]]) -> list[
             if len(found) >= OUTCOME_LINES:
                 return found
     return found
+
+
+def of_named(best_first: Sequence[Step], found: list[tuple[str, Step, KeyLine]],
+             said: str) -> list[tuple[str, Step, KeyLine]]:  # fmt: skip
+    """The outcomes ``found`` of the leading source, and of a next one that source calls (or is called by) or the
+    sentences ``said`` before cite already: "Then …; `index.ts` stores `userRepository.save(…)`" of a route the
+    opening never named links unrelated code."""
+    first = best_first[0] if best_first else None
+    linked = {rank for rank, _ in first.calls} | {rank for rank, _ in first.called_by} if first else set()
+
+    def called_by_first(step: Step, line: int) -> bool:  # a Ruby concern's `create_session_for(user)`, unresolved
+        name = name_at(step.chunk, line).rsplit(".", 1)[-1]
+        called = re.compile(rf"(?<![\w$.]){re.escape(name)}\(")
+        return first is not None and len(name) > 3 and bool(called.search(first.chunk.text))
+
+    return [item for item in found if item[1] is first or item[1].rank in linked
+            or called_by_first(item[1], item[2].line)
+            or any(item[1].chunk.start_line <= int(n) <= item[1].chunk.end_line
+                   for n in re.findall(rf"(?<![\w./-]){re.escape(item[1].chunk.path)}:(\d+)", said))]  # fmt: skip
 
 
 def _fails(verb: str, step: Step, line: KeyLine) -> bool:

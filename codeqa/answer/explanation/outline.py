@@ -8,7 +8,7 @@ from __future__ import annotations
 import re
 from collections.abc import Sequence
 
-from codeqa.answer.explanation.leading import comment_is_its_own, commented_code, docstring_prose, documents
+from codeqa.answer.explanation.leading import comment_before, comment_is_its_own, docstring_prose, documents
 from codeqa.records import Chunk
 from codeqa.symbols import qualified_names, short_names
 
@@ -78,16 +78,6 @@ def _docstring_after(lines: list[str], index: int) -> str:
     return docstring_prose(collected, quote)
 
 
-def _comment_before(lines: list[str], index: int) -> str:
-    comments: list[str] = []
-    for line in reversed(lines[:index]):
-        if not COMMENT.match(line):
-            break
-        if not PRAGMA.match(line):
-            comments.insert(0, re.sub(r"^\s*(#|//+|/\*+|\*+/?|--|;;|<!--)\s?", "", line).strip())
-    return "" if commented_code("\n".join(comments)) else " ".join(part for part in comments if part and part != "/")
-
-
 def summary(chunk: Chunk) -> str:
     """First sentence of the docstring or leading comment: what the author said the code is for."""
     lines = chunk.text.split("\n")
@@ -102,7 +92,7 @@ def summary(chunk: Chunk) -> str:
         text = _docstring_after(lines, index + len(sig)) or _docstring_after(lines, 0)
         if not text and comment_is_its_own(chunk, COMMENT):
             own = documents(lines, index, COMMENT)  # not a `var`'s comment above the function
-            text = _comment_before(lines, index) or (_leading_comment(lines) if own else "")
+            text = comment_before(lines, index, COMMENT, PRAGMA) or (_leading_comment(lines) if own else "")
     text = FIELD_LIST.split(" ".join(text.split()), maxsplit=1)[0].strip()
     text = TAG.split(re.sub(r"\s*\*+/\s*$", "", text), maxsplit=1)[0].strip()  # `/** @inheritdoc */`: no prose
     if LICENCE.search(text):
@@ -113,7 +103,7 @@ def summary(chunk: Chunk) -> str:
 
 def _leading_comment(lines: list[str]) -> str:
     end = next((i for i, line in enumerate(lines) if line.strip() and not COMMENT.match(line)), len(lines))
-    return _comment_before(lines, end)
+    return comment_before(lines, end, COMMENT, PRAGMA)
 
 
 def _declared_namespace(qualified: str, text: str) -> bool:

@@ -23,6 +23,15 @@ def _head_only(text: str) -> bool:
     return bool(SIGNATURE.match(code) or METHOD_SIGNATURE.match(code) or HEAD_QUOTED.match(code))
 
 
+# a piece of a longer expression: an operand before or after its operator (`x &&`, `|| y`, `.then(…)`): quoted alone
+# it is half a line pasted into a sentence (an item of a list, `a !== b,`, is whole: its comma is left out)
+FRAGMENT = re.compile(r"(?:&&|\|\||[+?]|\b(?:and|or))\s*$|^\s*(?:&&|\|\||\?|:(?!:)|\.(?!\.)|\b(?:and|or)\b)")
+
+
+def _fragment(text: str) -> bool:
+    return bool(FRAGMENT.search(code_part(text).rstrip()))
+
+
 GO_RECEIVER = re.compile(r"^\s*func\s*\([^)]*\)\s*")
 
 
@@ -37,6 +46,7 @@ def best_line(step: Step, terms: Terms) -> KeyLine | None:
     function canUploadFile(Account $account): bool`" told a newcomer nothing the code does), unless the head's own
     name, without its parameters, holds as many (``isFileModified`` says more than a podcast guard)."""
     scored = [(term_score(terms, line.text), -n, line) for n, line in enumerate(step.lines) if quotable(line.text)]
+    scored = [item for item in scored if not _fragment(item[2].text)] or scored
     named = [term_score(terms, _name_part(item[2].text)) for item in scored if _head_only(item[2].text)]
     doing = [item for item in scored if item[0] > max(named or [0]) and not _head_only(item[2].text)]
     return max(doing or scored, key=lambda item: item[:2])[2] if scored else None

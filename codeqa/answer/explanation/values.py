@@ -165,6 +165,9 @@ def values_read(
             seen.add(name)
             if re.search(rf"^\s*{MODIFIERS}\$?{re.escape(name)}\s*=", line.text) or _bound_in(name, chunk.text):
                 continue
+            keyword = re.compile(rf"((?:^|[(,])\s*){re.escape(name)}\s*=(?![=>])")  # `as_view(template_name="…")`
+            if not re.search(rf"(?<![\w$.]){re.escape(name)}\b", keyword.sub(r"\1", _code_only(line.text))):
+                continue
             reading = line.text  # the line that reads it
             for other in others:
                 setting = _set_in(name, other)

@@ -59,6 +59,8 @@ class Construct:
     says_unbacked: str = ""  # what is said where none is declared ("": the construct does not apply there)
     not_in: re.Pattern[str] | None = None  # a chunk holding this is other code (a Vue client's `createApp(App)`:
     # its `app.use(router)` adds a plugin, no request's middleware)
+    hook_word: str = ""  # an every-request hook's own word (`get_response`): finds the app's hooks when the code
+    # retrieved holds none (``apphook``); unlike ``anchor`` it brings nothing into other answers
 
     def holds_in(self, body: str) -> bool:
         """Whether the definition the matched line opens (``body``) is what ``says`` says it is."""
@@ -146,6 +148,7 @@ def _construct(framework: str, raw: dict) -> Construct:
         tuple(raw.get("packages", ())),
         raw.get("says_unbacked", ""),
         _compiled(framework, raw, "not_in"),
+        raw.get("hook_word", ""),
     )
 
 
