@@ -146,7 +146,7 @@ def test_flask_errorhandler_and_django_middleware() -> None:
     assert (2, "filter", "is middleware: Django runs it on every request") in found(
         middleware, SEEDS["logging"], "Django"
     )
-    assert (5, "error", "handles exceptions raised by views (`process_exception`)") in found(
+    assert (5, "error", "is called when a view raises an exception (`process_exception`)") in found(
         middleware, SEEDS["errors"], "Django"
     )
     settings = chunk("shop/settings.py", "MIDDLEWARE = [\n    'core.middleware.Audit',\n]", "python", layer="config")

@@ -76,7 +76,10 @@ def no_answer(chunk: Chunk, line: int, code: str) -> bool:
 
 
 # a block that is itself the failure path: an except/rescue/catch, an ``else:``, a negated test
-ERROR_HEAD = re.compile(r"^\s*(?:\}\s*)?(?:except\b|rescue\b|catch\b|\}?\s*catch\b|else\s*:|if\s+not\b|unless\b)")
+# (Rails' ``rescue_from Pagy::RangeError do`` block answers for that error only, as a ``rescue`` does)
+ERROR_HEAD = re.compile(
+    r"^\s*(?:\}\s*)?(?:except\b|rescue(?:_from)?\b|catch\b|\}?\s*catch\b|else\s*:|if\s+not\b|unless\b)"
+)
 SAYS_ERROR = re.compile(r"(?i)error|fail|exception|invalid|denied|reject|abort|unauthori|forbidden|not_?found")
 BLOCK_HEAD = re.compile(r"^\s*(?:\}\s*)?(?:if|elif|elsif|else|unless|when|case)\b")
 

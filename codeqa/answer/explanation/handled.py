@@ -1,6 +1,6 @@
 """The exception type an answer is given for: the typed parameter of the handler around a line (Laravel's
 ``render(function (AuthenticationException $e, Request $request) {``, Java's ``handle(MethodArgumentNotValidException
-ex)``, a ``catch``)."""
+ex)``, a ``catch``), or the one class a Ruby ``rescue_from … do`` / ``rescue … =>`` block around it names."""
 
 from __future__ import annotations
 
@@ -11,7 +11,9 @@ from codeqa.records import Chunk
 HANDLED_TYPE = re.compile(
     r"\(\s*(?:final\s+)?(?P<type>\\?(?:[A-Za-z_]\w*[\\.])*[A-Z]\w*(?:Exception|Error))\s+\$?\w+\s*[,)]"
 )
-CATCH_ALL = {"Exception", "Throwable", "Error", "BaseException"}
+CATCH_ALL = {"Exception", "Throwable", "Error", "BaseException", "StandardError"}
+# Ruby's handler of one error class: ``rescue_from Pagy::RangeError do`` / ``rescue ActiveRecord::RecordNotFound => e``
+RUBY_HANDLER = re.compile(r"^\s*rescue(?:_from)?\s+(?P<type>[A-Z][\w:]*)\s*(?:=>\s*\w+|do\b(?:\s*\|[^|]*\|)?)?\s*$")
 
 
 def handled_type(chunk: Chunk, line: int) -> str:
@@ -22,6 +24,9 @@ def handled_type(chunk: Chunk, line: int) -> str:
     lines = chunk.text.split("\n")
     if not 0 < position < len(lines):
         return ""
+    if chunk.language == "ruby":  # said in full: ``Pagy::RangeError`` (a bare ``RangeError`` is Ruby's own)
+        named = _ruby_handled(lines, position)
+        return named if _short(named) else ""
     before = "\n".join(lines[:position])
     found = ""
     for match in HANDLED_TYPE.finditer(before):
@@ -36,5 +41,22 @@ def handled_type(chunk: Chunk, line: int) -> str:
                 break
         if depth > 0:  # still open at the line: it holds the line
             found = match.group("type")
-    name = found.lstrip("\\").replace("\\", ".").rpartition(".")[2]
+    return _short(found)
+
+
+def _short(found: str) -> str:
+    """The class's own name (``RangeError`` of ``Pagy::RangeError``), "" for a catch-all."""
+    name = found.lstrip("\\").replace("\\", ".").replace("::", ".").rpartition(".")[2]
     return "" if name in CATCH_ALL else name
+
+
+def _ruby_handled(lines: list[str], position: int) -> str:
+    """The class named by the innermost block above line ``position`` (by indentation) when that block is a
+    ``rescue_from X do`` or a ``rescue X => e``; "" otherwise (a ``rescue A, B`` names no single class)."""
+    indent = len(lines[position]) - len(lines[position].lstrip())
+    for text in reversed(lines[:position]):
+        depth = len(text) - len(text.lstrip())
+        if text.strip() and depth < indent:
+            handler = RUBY_HANDLER.match(text)
+            return handler.group("type") if handler else ""
+    return ""

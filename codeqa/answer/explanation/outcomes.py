@@ -75,8 +75,7 @@ DEFINITION_HEAD = re.compile(
 )
 
 
-# a client store's mutation (Vuex's `this.$store.commit(`loadingStart`)`, `store.commit('setUser', user)`) changes
-# the page's state in memory: a mutation is named by a string, a transaction's `commit()` takes none
+# a client store's mutation (Vuex's `store.commit('setUser', u)`) is named by a string, a transaction's `commit()` not
 CLIENT_COMMIT = re.compile(r"\.commit\(\s*[\"'`]")
 
 
@@ -228,9 +227,10 @@ def of_named(best_first: Sequence[Step], found: list[tuple[str, Step, KeyLine]],
 def _fails(verb: str, step: Step, line: KeyLine) -> bool:
     """Asked about failing, an outcome is said only when it is the failure's: a raise, an error's status or name on
     the line, a line on an error branch, or the answer of an error handler (``render_error``'s ``return``) — not a
-    login's success redirect."""
+    login's success redirect, nor what a function that raises somewhere does when it does not (``raise
+    AuthenticationFailed(…)`` in an ``except``, then ``api_token.save(…)`` on success)."""
     code = code_part(line.text)
-    handler = any(match.construct.kind == "error" for match in step.matches)
+    handler = any(match.construct.kind == "error" and not RAISED.match(match.text) for match in step.matches)
     return verb == "raises" or bool(ERROR_LINE.search(code)) or on_error_branch(step.chunk, line.line) or handler
 
 

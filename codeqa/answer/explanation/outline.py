@@ -9,6 +9,7 @@ import re
 from collections.abc import Sequence
 
 from codeqa.answer.explanation.leading import comment_before, comment_is_its_own, docstring_prose, documents
+from codeqa.answer.explanation.wrappers import COMMENT_OR_DECORATOR, CONTAINER, wrapped_class, wrapped_module
 from codeqa.records import Chunk
 from codeqa.symbols import qualified_names, short_names
 
@@ -193,7 +194,7 @@ def local_of_opened(chunk: Chunk, name: str) -> bool:
 
 def display_name(chunk: Chunk) -> str:
     """How an answer names a chunk: its first qualified name (``+N`` when several were merged), else its file."""
-    names = qualified_names(wrapped_class(chunk) or chunk.symbol)
+    names = qualified_names(wrapped_class(chunk) or wrapped_module(chunk) or chunk.symbol)
     if not names:
         return opened_definition(chunk) or chunk.path.rsplit("/", 1)[-1]
     if opened := _opened_js(chunk, names):  # the chunk opens `handleErrors` and holds its local `notFoundHandler`
@@ -211,25 +212,6 @@ def display_name(chunk: Chunk) -> str:
     ):
         names = names[1:]
     return names[0] + (f" (+{len(names) - 1})" if len(names) > 1 else "")
-
-
-def wrapped_class(chunk: Chunk) -> str:
-    """The one class a Ruby chunk's namespace modules only wrap (``module Api`` / ``module V1`` / ``class
-    ResharesController < BaseController``, a whole file the chunker named ``Api``): ``Api.V1.ResharesController``."""
-    if chunk.language != "ruby" or str(chunk.kind) != "module" or len(qualified_names(chunk.symbol)) != 1:
-        return ""
-    lines = [line for line in chunk.text.split("\n") if line.strip() and not COMMENT_OR_DECORATOR.match(line)]
-    parts: list[str] = []
-    for line in lines:
-        if (head := CONTAINER.match(line)) is None or line.split()[0] not in ("module", "class"):
-            return ""
-        parts.append(head.group("name").replace("::", "."))
-        if line.split()[0] == "class":
-            indent = head.group(1)
-            beside = [other for other in lines if re.match(rf"{indent}(?:class|module|def)\s", other)]
-            named = parts[0] == chunk.symbol.replace("::", ".")
-            return ".".join(parts) if named and len(beside) == 1 else ""
-    return ""
 
 
 def _holds_own_lines(chunk: Chunk, outer: str, inner: str) -> bool:
@@ -256,15 +238,6 @@ def _holds_own_lines(chunk: Chunk, outer: str, inner: str) -> bool:
             continue
         return True
     return False
-
-
-CONTAINER = re.compile(
-    r"^(\s*)(?:(?:export|public|private|protected|abstract|final|default)\s+)*"
-    r"(?:class|module|object|struct|impl|interface|trait|defmodule)\s+(?P<name>\w+(?:(?:::|\.)\w+)*)"
-)  # Ruby's A::B and Elixir's A.B, not the colon of Python's ``class A:``
-
-
-COMMENT_OR_DECORATOR = re.compile(r"^\s*(?:#|//|/\*|\*|@|--)")
 
 
 def continues_definition(chunk: Chunk, name: str) -> bool:
