@@ -1,0 +1,62 @@
+"""False and misleading on listmonk (a Go + Echo app in no data set).
+
+Asked how authentication flows: "``App.CreateUser`` (``cmd/users.go:52-104``) … calls ``strHasLen``
+(``cmd/utils.go:91-94``) and ``strHasLen`` (``internal/core/core.go:206-209``)": a bare Go call reaches only the
+caller's own package (cmd/'s ``package main``), never the ``core`` package's function of the same name.
+"""
+
+from __future__ import annotations
+
+from codeqa.answer.explanation.byname import holds_by_name
+from codeqa.answer.explanation.flow import Use
+from codeqa.chunk import chunk_file
+from codeqa.records import Chunk, SourceFile
+
+USERS = """package main
+
+import (
+	"strings"
+
+	"github.com/knadh/listmonk/internal/core"
+	"github.com/labstack/echo/v4"
+)
+
+// CreateUser handles user creation.
+func (a *App) CreateUser(c echo.Context) error {
+	u.Username = strings.TrimSpace(u.Username)
+	if !strHasLen(u.Username, 3, stdInputMaxLen) {
+		return echo.NewHTTPError(http.StatusBadRequest, "username")
+	}
+	return nil
+}
+"""
+HAS_LEN = """// strHasLen checks if the given string has a length within min-max.
+func strHasLen(str string, min, max int) bool {
+	return len(str) >= min && len(str) <= max
+}"""
+CALL = "if !strHasLen(u.Username, 3, stdInputMaxLen) {"
+
+
+def _caller(text: str = USERS) -> Chunk:
+    chunks = chunk_file(SourceFile("cmd/users.go", "go", text, len(text)))
+    return next(chunk for chunk in chunks if "func (a *App) CreateUser(" in chunk.text)
+
+
+def _use(caller: Chunk) -> Use:
+    line = caller.start_line + next(i for i, text in enumerate(caller.text.split("\n")) if CALL in text)
+    return Use("strHasLen", line, "calls", CALL)
+
+
+def test_a_bare_go_call_reaches_its_own_package_not_another_of_the_same_name():
+    caller = _caller()
+    own = Chunk("cmd/utils.go", "go", 90, 94, HAS_LEN, "strHasLen", "function", "util")
+    other = Chunk("internal/core/core.go", "go", 205, 209, HAS_LEN, "strHasLen", "function", "core")
+    assert holds_by_name(caller, own, _use(caller), USERS)
+    assert not holds_by_name(caller, other, _use(caller), USERS)
+
+
+def test_a_dot_import_brings_the_package_names_in():
+    dotted = USERS.replace('"strings"', '"strings"\n\t. "github.com/knadh/listmonk/internal/core"')
+    caller = _caller(dotted)
+    other = Chunk("internal/core/core.go", "go", 205, 209, HAS_LEN, "strHasLen", "function", "core")
+    assert holds_by_name(caller, other, _use(caller), dotted)
