@@ -36,6 +36,7 @@ SECONDARY_INTENT = 0.5  # a construct for the question's second or third intent 
 
 
 UNNAMED = re.compile(r"\s*\(`it`\)")
+_COMMENT_LINE = re.compile(r"^\s*(?://|#(?![\[!{])|/\*|\*|<!--)")  # not Rust's `#[…]`, a shebang, Elixir's `#{…}`
 
 
 @dataclass(frozen=True)
@@ -61,9 +62,11 @@ class Construct:
     # its `app.use(router)` adds a plugin, no request's middleware)
 
     def holds_in(self, body: str) -> bool:
-        """Whether the definition the matched line opens (``body``) is what ``says`` says it is."""
-        return (self.requires is None or bool(self.requires.search(body))) and not (
-            self.unless is not None and self.unless.search(body)
+        """Whether the definition the matched line opens (``body``) is what ``says`` says it is, by its code lines
+        (a comment's "responded with a status code" builds no response)."""
+        code = "\n".join(line for line in body.split("\n") if not _COMMENT_LINE.match(line))
+        return (self.requires is None or bool(self.requires.search(code))) and not (
+            self.unless is not None and self.unless.search(code)
         )
 
     def weight_for(self, intents: Sequence[str]) -> float:
