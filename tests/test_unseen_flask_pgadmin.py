@@ -6,15 +6,18 @@
   a client function that reads an error into a message: only its comment ("the server responded with a status code")
   held the word the construct requires of a response builder;
 - "``create_backup_objects_job`` … Its documentation says: “Args: sid: Server ID”": a docstring's ``Args:`` section
-  is fields, the prose is the paragraph after it.
+  is fields, the prose is the paragraph after it; and that route's handler (``@blueprint.route(…)``) "is a helper"
+  because its folder is ``tools/``.
 """
 
 from __future__ import annotations
 
 from codeqa.answer.explanation.effects import STORES
+from codeqa.answer.explanation.extractive import VERBS
 from codeqa.answer.explanation.leading import docstring_prose
 from codeqa.answer.explanation.mechanism import matches_in
 from codeqa.answer.explanation.outline import summary
+from codeqa.answer.explanation.roles_said import role_phrase
 from codeqa.frameworks.conventions import load_all
 from codeqa.frameworks.intent import intents
 from codeqa.records import Chunk
@@ -86,3 +89,14 @@ def test_a_section_of_arguments_is_no_summary():
     assert docstring_prose(["Sign the user in.", "", "    Args:", "        user: who", '    """'], '"""') == (
         "Sign the user in."
     )
+
+
+ROUTED = "@blueprint.route(\n    '/job/<int:sid>', methods=['POST'], endpoint='create_server_job'\n)\n" + JOB
+
+
+def test_a_routes_handler_in_a_tools_folder_is_no_helper():
+    def said(text: str) -> str:
+        return role_phrase(Chunk("web/pgadmin/tools/backup/__init__.py", "python", 400, 400 + text.count("\n"), text,
+                                 "create_backup_objects_job", "function", "util"), VERBS, "is here")  # fmt: skip
+    assert said(ROUTED) == "handles the request"
+    assert said(INTERPRETER) == "is a helper"

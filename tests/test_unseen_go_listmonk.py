@@ -3,12 +3,19 @@
 Asked how authentication flows: "``App.CreateUser`` (``cmd/users.go:52-104``) … calls ``strHasLen``
 (``cmd/utils.go:91-94``) and ``strHasLen`` (``internal/core/core.go:206-209``)": a bare Go call reaches only the
 caller's own package (cmd/'s ``package main``), never the ``core`` package's function of the same name.
+
+Asked how campaign emails are sent: "``Campaigns`` (``models/campaigns.go:1-35``) defines a class" for
+``type Campaigns []Campaign``: Go has types (structs, interfaces, slices), no classes. And the handlers of its
+``cmd/`` folder (``func (a *App) CreateCampaign(c echo.Context) error``) were only "a method": a route's handler
+handles the request wherever its folder is.
 """
 
 from __future__ import annotations
 
 from codeqa.answer.explanation.byname import holds_by_name
+from codeqa.answer.explanation.extractive import VERBS
 from codeqa.answer.explanation.flow import Use
+from codeqa.answer.explanation.roles_said import role_phrase
 from codeqa.chunk import chunk_file
 from codeqa.records import Chunk, SourceFile
 
@@ -60,3 +67,46 @@ def test_a_dot_import_brings_the_package_names_in():
     caller = _caller(dotted)
     other = Chunk("internal/core/core.go", "go", 205, 209, HAS_LEN, "strHasLen", "function", "core")
     assert holds_by_name(caller, other, _use(caller), dotted)
+
+
+CAMPAIGNS = """package models
+
+const (
+	CampaignStatusDraft         = "draft"
+	CampaignStatusRunning       = "running"
+)
+
+// Campaigns represents a slice of Campaigns.
+type Campaigns []Campaign"""
+
+
+def test_a_go_type_is_no_class():
+    def said(text: str) -> str:
+        return role_phrase(Chunk("models/campaigns.go", "go", 1, 1 + text.count("\n"), text, "Campaigns", "class",
+                                 "model"), VERBS, "is here")  # fmt: skip
+    assert said(CAMPAIGNS) == "defines a type"
+    assert said("type Campaign struct {\n\tID int `db:\"id\"`\n}") == "defines a struct"
+    assert said("type Store interface {\n\tNextCampaigns() error\n}") == "defines an interface"
+
+
+CREATE = """// CreateCampaign handles campaign creation.
+func (a *App) CreateCampaign(c echo.Context) error {
+	var o campReq
+	if err := c.Bind(&o); err != nil {
+		return err
+	}
+	return c.JSON(http.StatusOK, okResp{out})
+}"""
+GET_ID = """// getID returns the ID of the request's path.
+func getID(c echo.Context) int {
+	id, _ := strconv.Atoi(c.Param("id"))
+	return id
+}"""
+
+
+def test_a_go_handler_in_a_cmd_folder_handles_the_request():
+    def said(text: str, symbol: str, kind: str) -> str:
+        return role_phrase(Chunk("cmd/campaigns.go", "go", 252, 252 + text.count("\n"), text, symbol, kind, "cli"),
+                           VERBS, "is here")  # fmt: skip
+    assert said(CREATE, "App.CreateCampaign", "method") == "handles the request"
+    assert said(GET_ID, "getID", "function") == "is a function"  # handed the request, it handles none
