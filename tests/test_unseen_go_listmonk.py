@@ -8,6 +8,9 @@ Asked how campaign emails are sent: "``Campaigns`` (``models/campaigns.go:1-35``
 ``type Campaigns []Campaign``: Go has types (structs, interfaces, slices), no classes. And the handlers of its
 ``cmd/`` folder (``func (a *App) CreateCampaign(c echo.Context) error``) were only "a method": a route's handler
 handles the request wherever its folder is.
+
+Every answer opened "In the Go net/http backend, …" for an app whose go.mod declares Echo (and whose handlers take
+``echo.Context``): the family's name, not the framework a newcomer reads about in the code.
 """
 
 from __future__ import annotations
@@ -17,6 +20,7 @@ from codeqa.answer.explanation.extractive import VERBS
 from codeqa.answer.explanation.flow import Use
 from codeqa.answer.explanation.roles_said import role_phrase
 from codeqa.chunk import chunk_file
+from codeqa.frameworks.evidence import Evidence, Found
 from codeqa.records import Chunk, SourceFile
 
 USERS = """package main
@@ -110,3 +114,13 @@ def test_a_go_handler_in_a_cmd_folder_handles_the_request():
                            VERBS, "is here")  # fmt: skip
     assert said(CREATE, "App.CreateCampaign", "method") == "handles the request"
     assert said(GET_ID, "getID", "function") == "is a function"  # handed the request, it handles none
+
+
+def test_the_one_go_web_library_declared_names_the_backend():
+    found = (Found("Go net/http", "", "go.mod", "manifest"), Found("Vue", "frontend", "frontend/package.json",
+                                                                   "manifest"))  # fmt: skip
+    echo = Evidence(found, frozenset({"github.com/labstack/echo/v4", "github.com/jmoiron/sqlx", "vue"}))
+    assert echo.opening("cmd/users.go", "go") == "In the Go Echo backend, "
+    both = Evidence(found, frozenset({"github.com/labstack/echo/v4", "github.com/gin-gonic/gin"}))
+    assert both.opening("cmd/users.go", "go") == "In the Go net/http backend, "  # two of them: the family's name
+    assert Evidence(found[:1], frozenset()).opening("main.go", "go") == "In this Go net/http app, "

@@ -109,6 +109,13 @@ class Convention:
     role: str = "app"  # what the part it runs is, in an answer's opening ("backend", "client")
     yields_to: tuple[str, ...] = ()  # frameworks built on it that name a part better (React in a Next.js app)
     layer_signals: tuple[tuple[Layer, tuple[str, ...]], ...] = ()  # literal text → a file's layer (``chunk.layers``)
+    named: tuple[tuple[str, str], ...] = ()  # (package glob, name): the library a family's app declares (Go's Echo)
+
+    def label(self, packages: Iterable[str]) -> str:
+        """The name an answer gives the framework: the one library of the family the manifests declare ("Go Echo"
+        for an app declaring ``github.com/labstack/echo/v4``), else the family's name."""
+        said = {name for glob, name in self.named for package in packages if fnmatch(package, glob)}
+        return said.pop() if len(said) == 1 else self.name
 
     @property
     def common(self) -> bool:
@@ -182,6 +189,7 @@ def parse(text: str) -> Convention:
         data.get("role", "app"),
         tuple(data.get("yields_to", ())),
         _layer_signals(name, data.get("layers", {})),
+        tuple((str(glob), str(said)) for glob, said in data.get("named", {}).items()),
     )
 
 
