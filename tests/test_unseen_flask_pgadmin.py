@@ -7,12 +7,16 @@
   held the word the construct requires of a response builder;
 - "``create_backup_objects_job`` … Its documentation says: “Args: sid: Server ID”": a docstring's ``Args:`` section
   is fields, the prose is the paragraph after it; and that route's handler (``@blueprint.route(…)``) "is a helper"
-  because its folder is ``tools/``.
+  because its folder is ``tools/``;
+- "**Where errors go:** to the code at ``web/pgadmin/__init__.py:971``, because it handles ``HTTPException`` errors
+  for the whole app" while ``@app.errorhandler(Exception)`` eight lines above takes every other error.
 """
 
 from __future__ import annotations
 
+from codeqa.answer.explanation.conclusion import where_errors_go
 from codeqa.answer.explanation.effects import STORES
+from codeqa.answer.explanation.explain import Explanation, Step
 from codeqa.answer.explanation.extractive import VERBS
 from codeqa.answer.explanation.leading import docstring_prose
 from codeqa.answer.explanation.mechanism import matches_in
@@ -20,7 +24,7 @@ from codeqa.answer.explanation.outline import summary
 from codeqa.answer.explanation.roles_said import role_phrase
 from codeqa.frameworks.conventions import load_all
 from codeqa.frameworks.intent import intents
-from codeqa.records import Chunk
+from codeqa.records import Chunk, Hit
 
 INTERPRETER = """    def get_windows_interpreter(self, paths):
         paths.insert(0, os.path.join(u_encode(sys.prefix), 'Scripts'))
@@ -100,3 +104,25 @@ def test_a_routes_handler_in_a_tools_folder_is_no_helper():
                                  "create_backup_objects_job", "function", "util"), VERBS, "is here")  # fmt: skip
     assert said(ROUTED) == "handles the request"
     assert said(INTERPRETER) == "is a helper"
+
+
+HANDLERS = """    @app.errorhandler(Exception)
+    def all_exception_handler(e):
+        current_app.logger.error(e, exc_info=True)
+        return internal_server_error(errormsg=str(e))
+
+    # Exclude HTTPexception from above handler (all_exception_handler)
+    @app.errorhandler(HTTPException)
+    def http_exception_handler(e):
+        current_app.logger.error(e, exc_info=True)
+        return e"""
+
+
+def test_errors_go_to_the_handler_of_every_error_not_of_http_ones():
+    fails = "What happens when an API request fails?"
+    handlers = Chunk("web/pgadmin/__init__.py", "python", 963, 972, HANDLERS, "create_app.all_exception_handler",
+                     "function", "core")  # fmt: skip
+    step = Step(1, Hit(handlers, 1.0), "function", [], "", matches_in(handlers, load_all(), intents(fails)))
+    explanation = Explanation(fails, [step], [], [], [step.hit], opened=1, intents=tuple(intents(fails)))
+    said = where_errors_go(explanation)
+    assert said is not None and "web/pgadmin/__init__.py:963" in said[1] and "`Exception`" in said[0], said

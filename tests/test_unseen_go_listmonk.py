@@ -10,7 +10,9 @@ Asked how campaign emails are sent: "``Campaigns`` (``models/campaigns.go:1-35``
 handles the request wherever its folder is.
 
 Every answer opened "In the Go net/http backend, …" for an app whose go.mod declares Echo (and whose handlers take
-``echo.Context``): the family's name, not the framework a newcomer reads about in the code.
+``echo.Context``): the family's name, not the framework a newcomer reads about in the code. Asked what happens when a request fails:
+"**Where errors go:** to ``func`` (registered at ``cmd/handlers.go:35``)" for ``e.HTTPErrorHandler = func(err error,
+c echo.Context) {``: the keyword of an anonymous function is no handler's name.
 """
 
 from __future__ import annotations
@@ -18,9 +20,12 @@ from __future__ import annotations
 from codeqa.answer.explanation.byname import holds_by_name
 from codeqa.answer.explanation.extractive import VERBS
 from codeqa.answer.explanation.flow import Use
+from codeqa.answer.explanation.mechanism import matches_in
 from codeqa.answer.explanation.roles_said import role_phrase
 from codeqa.chunk import chunk_file
+from codeqa.frameworks.conventions import load_all
 from codeqa.frameworks.evidence import Evidence, Found
+from codeqa.frameworks.intent import intents
 from codeqa.records import Chunk, SourceFile
 
 USERS = """package main
@@ -124,3 +129,27 @@ def test_the_one_go_web_library_declared_names_the_backend():
     both = Evidence(found, frozenset({"github.com/labstack/echo/v4", "github.com/gin-gonic/gin"}))
     assert both.opening("cmd/users.go", "go") == "In the Go net/http backend, "  # two of them: the family's name
     assert Evidence(found[:1], frozenset()).opening("main.go", "go") == "In this Go net/http app, "
+
+
+HANDLERS = """func initHTTPHandlers(e *echo.Echo, a *App) {
+	// Default error handler.
+	e.HTTPErrorHandler = func(err error, c echo.Context) {
+		// Generic, non-echo error. Log it.
+		if _, ok := err.(*echo.HTTPError); !ok {
+			a.log.Println(err.Error())
+		}
+		e.DefaultHTTPErrorHandler(err, c)
+	}
+}"""
+
+
+def _error_handlers(text: str) -> list[str]:
+    chunk = Chunk("cmd/handlers.go", "go", 33, 42, text, "initHTTPHandlers", "function", "cli")
+    found = matches_in(chunk, load_all(), intents("What happens when an API request fails?"))
+    return [m.handler for m in found if "HTTPErrorHandler =" in m.text]
+
+
+def test_an_anonymous_error_handler_is_named_by_nothing():
+    assert _error_handlers(HANDLERS) == [""]
+    named = HANDLERS.replace("= func(err error, c echo.Context) {", "= customErrorHandler")
+    assert _error_handlers(named) == ["customErrorHandler"]
