@@ -106,12 +106,11 @@ def test_a_routes_handler_in_a_tools_folder_is_no_helper():
     assert said(INTERPRETER) == "is a helper"
 
 
-HANDLERS = """    @app.errorhandler(Exception)
+EVERY = """    @app.errorhandler(Exception)
     def all_exception_handler(e):
         current_app.logger.error(e, exc_info=True)
-        return internal_server_error(errormsg=str(e))
-
-    # Exclude HTTPexception from above handler (all_exception_handler)
+        return internal_server_error(errormsg=str(e))"""
+HTTP = """    # Exclude HTTPexception from above handler (all_exception_handler)
     @app.errorhandler(HTTPException)
     def http_exception_handler(e):
         current_app.logger.error(e, exc_info=True)
@@ -120,9 +119,12 @@ HANDLERS = """    @app.errorhandler(Exception)
 
 def test_errors_go_to_the_handler_of_every_error_not_of_http_ones():
     fails = "What happens when an API request fails?"
-    handlers = Chunk("web/pgadmin/__init__.py", "python", 963, 972, HANDLERS, "create_app.all_exception_handler",
-                     "function", "core")  # fmt: skip
-    step = Step(1, Hit(handlers, 1.0), "function", [], "", matches_in(handlers, load_all(), intents(fails)))
-    explanation = Explanation(fails, [step], [], [], [step.hit], opened=1, intents=tuple(intents(fails)))
+    steps = []
+    for rank, (start, text, name) in enumerate([(968, HTTP, "http_exception_handler"),
+                                                (963, EVERY, "all_exception_handler")], 1):  # fmt: skip
+        chunk = Chunk("web/pgadmin/__init__.py", "python", start, start + text.count("\n"), text, f"create_app.{name}",
+                      "function", "core")  # fmt: skip
+        steps.append(Step(rank, Hit(chunk, 1.0), "function", [], "", matches_in(chunk, load_all(), intents(fails))))
+    explanation = Explanation(fails, steps, [], [], [s.hit for s in steps], opened=2, intents=tuple(intents(fails)))
     said = where_errors_go(explanation)
     assert said is not None and "web/pgadmin/__init__.py:963" in said[1] and "`Exception`" in said[0], said
