@@ -12,7 +12,9 @@ handles the request wherever its folder is.
 Every answer opened "In the Go net/http backend, …" for an app whose go.mod declares Echo (and whose handlers take
 ``echo.Context``): the family's name, not the framework a newcomer reads about in the code. Asked what happens when a request fails:
 "**Where errors go:** to ``func`` (registered at ``cmd/handlers.go:35``)" for ``e.HTTPErrorHandler = func(err error,
-c echo.Context) {``: the keyword of an anonymous function is no handler's name.
+c echo.Context) {``: the keyword of an anonymous function is no handler's name. And "``initCron`` … sets up logging (where log records
+go)" for ``cron.New(cron.WithLogger(slog.New(slog.NewTextHandler(io.Discard, nil))))``: a logger that discards
+everything, handed to a library to keep it quiet.
 """
 
 from __future__ import annotations
@@ -153,3 +155,13 @@ def test_an_anonymous_error_handler_is_named_by_nothing():
     assert _error_handlers(HANDLERS) == [""]
     named = HANDLERS.replace("= func(err error, c echo.Context) {", "= customErrorHandler")
     assert _error_handlers(named) == ["customErrorHandler"]
+
+
+def test_a_logger_that_discards_its_records_sets_up_no_logging():
+    def said(line: str) -> list[str]:
+        chunk = Chunk("cmd/init.go", "go", 1000, 1002, f"func initCron() {{\n\t{line}\n}}", "initCron", "function",
+                      "cli")  # fmt: skip
+        return [m.phrase for m in matches_in(chunk, load_all(), intents("Where would I add logging?"))]
+    assert not said("c := cron.New(cron.WithLogger(slog.New(slog.NewTextHandler(io.Discard, nil))))")
+    assert not said("logger := zap.NewNop()")
+    assert "sets up logging (where log records go)" in said("lo := slog.New(slog.NewJSONHandler(os.Stdout, nil))")
