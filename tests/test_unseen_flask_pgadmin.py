@@ -102,6 +102,7 @@ def test_a_routes_handler_in_a_tools_folder_is_no_helper():
     def said(text: str) -> str:
         return role_phrase(Chunk("web/pgadmin/tools/backup/__init__.py", "python", 400, 400 + text.count("\n"), text,
                                  "create_backup_objects_job", "function", "util"), VERBS, "is here")  # fmt: skip
+
     assert said(ROUTED) == "handles the request"
     assert said(INTERPRETER) == "is a helper"
 

@@ -10,11 +10,13 @@ Asked how campaign emails are sent: "``Campaigns`` (``models/campaigns.go:1-35``
 handles the request wherever its folder is.
 
 Every answer opened "In the Go net/http backend, …" for an app whose go.mod declares Echo (and whose handlers take
-``echo.Context``): the family's name, not the framework a newcomer reads about in the code. Asked what happens when a request fails:
-"**Where errors go:** to ``func`` (registered at ``cmd/handlers.go:35``)" for ``e.HTTPErrorHandler = func(err error,
-c echo.Context) {``: the keyword of an anonymous function is no handler's name. And "``initCron`` … sets up logging (where log records
-go)" for ``cron.New(cron.WithLogger(slog.New(slog.NewTextHandler(io.Discard, nil))))``: a logger that discards
-everything, handed to a library to keep it quiet.
+``echo.Context``): the family's name, not the framework a newcomer reads about in the code.
+
+Asked what happens when a request fails: "**Where errors go:** to ``func`` (registered at ``cmd/handlers.go:35``)"
+for ``e.HTTPErrorHandler = func(err error, c echo.Context) {``: the keyword of an anonymous function is no handler's
+name. And "``initCron`` … sets up logging (where log records go)" for
+``cron.New(cron.WithLogger(slog.New(slog.NewTextHandler(io.Discard, nil))))``: a logger that discards everything,
+handed to a library to keep it quiet.
 """
 
 from __future__ import annotations
@@ -95,8 +97,9 @@ def test_a_go_type_is_no_class():
     def said(text: str) -> str:
         return role_phrase(Chunk("models/campaigns.go", "go", 1, 1 + text.count("\n"), text, "Campaigns", "class",
                                  "model"), VERBS, "is here")  # fmt: skip
+
     assert said(CAMPAIGNS) == "defines a type"
-    assert said("type Campaign struct {\n\tID int `db:\"id\"`\n}") == "defines a struct"
+    assert said('type Campaign struct {\n\tID int `db:"id"`\n}') == "defines a struct"
     assert said("type Store interface {\n\tNextCampaigns() error\n}") == "defines an interface"
 
 
@@ -119,6 +122,7 @@ def test_a_go_handler_in_a_cmd_folder_handles_the_request():
     def said(text: str, symbol: str, kind: str) -> str:
         return role_phrase(Chunk("cmd/campaigns.go", "go", 252, 252 + text.count("\n"), text, symbol, kind, "cli"),
                            VERBS, "is here")  # fmt: skip
+
     assert said(CREATE, "App.CreateCampaign", "method") == "handles the request"
     assert said(GET_ID, "getID", "function") == "is a function"  # handed the request, it handles none
 
@@ -162,6 +166,7 @@ def test_a_logger_that_discards_its_records_sets_up_no_logging():
         chunk = Chunk("cmd/init.go", "go", 1000, 1002, f"func initCron() {{\n\t{line}\n}}", "initCron", "function",
                       "cli")  # fmt: skip
         return [m.phrase for m in matches_in(chunk, load_all(), intents("Where would I add logging?"))]
+
     assert not said("c := cron.New(cron.WithLogger(slog.New(slog.NewTextHandler(io.Discard, nil))))")
     assert not said("logger := zap.NewNop()")
     assert "sets up logging (where log records go)" in said("lo := slog.New(slog.NewJSONHandler(os.Stdout, nil))")
