@@ -166,10 +166,11 @@ class Evidence:
             return ""
         names = set(self.frameworks())
         distinct = {name for name in names if not set(conventions[name].yields_to) & names}
+        label = convention.label(self.packages)
         if len(distinct) <= 1:
-            return f"In this {found.framework} app, "
+            return f"In this {label} app, "
         where = f" (`{found.part}/`)" if found.part else ""
-        return f"In the {found.framework} {conventions[found.framework].role}{where}, "
+        return f"In the {label} {convention.role}{where}, "
 
     def drop_unbacked(self, text: str, paths: Sequence[str]) -> str:
         """``text`` without the framework names this evidence does not back for ``paths`` (the code it cites)."""

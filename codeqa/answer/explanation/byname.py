@@ -15,7 +15,7 @@ from typing import Protocol
 
 from codeqa.answer.explanation.declared import CONTINUED, PHP_IMPORT, chain_types, class_file, declared_types, mocked
 from codeqa.answer.explanation.flow import Use
-from codeqa.answer.explanation.gopackages import go_imported
+from codeqa.answer.explanation.gopackages import go_imported, go_same_package
 from codeqa.answer.explanation.outline import JS_LANGUAGES
 from codeqa.languages import runtime
 from codeqa.records import Chunk
@@ -242,6 +242,8 @@ def _bare_name_holds(
         return False  # another module's function is called bare only where it is imported (an `alias` is no import)
     if user.language == "go" and not re.search(rf"^func\s+{escaped}\b", used.text, re.MULTILINE):
         return False  # a bare Go call is a function's, never a method's (a chained `Create(…)` is gorm's)
+    if user.language == "go" and not go_same_package(user, used, user_file):
+        return False  # a bare Go call is to the caller's own package (`strHasLen` in cmd/ is not core's `strHasLen`)
     in_class = re.search(r"^\s*class\s", used.text, re.MULTILINE)
     if user.language == "ruby" and in_class and re.search(_RUBY_INSTANCE_METHOD.format(name=escaped), used.text, re.M):
         return any(re.search(_INHERITS.format(owner=re.escape(owner)), user_file, re.M) for owner in owners)

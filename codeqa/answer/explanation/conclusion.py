@@ -90,15 +90,21 @@ def errors_end(explanation: Explanation) -> tuple[Step, Match] | None:
     about errors (or asks where to add something) or no open source holds one."""
     if explanation.intents[:1] != (ERRORS,) or PLACEMENT.search(explanation.question):
         return None
-    found = [(match.weight, -order, -match.line, step, match)
+    found = [(_breadth(match), match.weight, -order, -match.line, step, match)
              for order, step in enumerate(explanation.best_first) for match in step.matches
              if match.construct.kind == "error" and match.construct.app_wide is not None
              and match.construct.app_wide.search(match.text) and catches_all(match)
              and condition_at(step.chunk, match.line, loops=True) == ("", "")]  # always: no ``else``  # fmt: skip
     if not found:
         return None
-    *_, step, match = max(found, key=lambda item: item[:3])
+    *_, step, match = max(found, key=lambda item: item[:4])
     return step, match
+
+
+def _breadth(match: Match) -> int:
+    """How many errors a handler takes: every one (``Exception``, a 500, no kind named) before a family of them
+    (``HTTPException``: Flask's ``errorhandler(Exception)`` beside it takes the rest)."""
+    return 0 if re.search(r"\bHTTPException\b", match.phrase) else 1
 
 
 def catches_all(match: Match) -> bool:

@@ -24,8 +24,9 @@ QUEUES_JOB = re.compile(
     r"\.(?:delay|apply_async|enqueue\w*|perform_later|perform_async|send_task|add_job)\(|\bqueue\.add\("
 )
 STORES = re.compile(
-    r"\b(?:session|db)\.(?:commit|add|add_all|merge|flush)\(|\.(?:save|create|insert\w*|bulk_create|"
-    r"persist|insertOne|updateOne|insertMany)!?\(|"
+    # (not a list's `paths.insert(0, x)`: its first argument is a position; not `Object.create(…)`, `axios.create(…)`)
+    r"\b(?:session|db)\.(?:commit|add|add_all|merge|flush)\(|(?<!\bObject)(?<!\baxios)\.(?:save|create|insert\w*|"
+    r"bulk_create|persist|insertOne|updateOne|insertMany)!?\((?!\s*-?\d+\s*,)(?!\s*len\()|"
     # an update of a record (a model class, a query, a repository, the database), not of a hash, a cipher or a
     # dict in memory (``cipher.update(…)``, ``headers.update(…)``)
     r"\b(?:[A-Z]\w*|objects|filter\([^)]*\)|where\([^)]*\)|db|session|repo\w*|\w*[Rr]epository|prisma\.\w+|"

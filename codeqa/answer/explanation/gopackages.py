@@ -10,13 +10,13 @@ from pathlib import PurePosixPath
 from codeqa.records import Chunk
 
 _GO_IMPORT_BLOCK = re.compile(r"^import\s*\((.*?)^\)", re.MULTILINE | re.DOTALL)
-_GO_IMPORT = re.compile(r'^\s*(?:import\s+)?(?:(\w+)\s+)?"([^"]+)"\s*$', re.MULTILINE)
+_GO_IMPORT = re.compile(r'^\s*(?:import\s+)?(?:(\w+|\.)\s+)?"([^"]+)"\s*$', re.MULTILINE)
 
 
 def go_imports(user_file: str) -> list[tuple[str, str]]:
     """(name, path) of each package a Go file imports: the alias, else the path's last part."""
     blocks = "\n".join(m.group(1) for m in _GO_IMPORT_BLOCK.finditer(user_file))
-    lines = blocks + "\n" + "\n".join(re.findall(r'^import\s+(?:\w+\s+)?"[^"]+"\s*$', user_file, re.MULTILINE))
+    lines = blocks + "\n" + "\n".join(re.findall(r'^import\s+(?:(?:\w+|\.)\s+)?"[^"]+"\s*$', user_file, re.MULTILINE))
     return [(named or path.rsplit("/", 1)[-1], path) for named, path in _GO_IMPORT.findall(lines)]
 
 
@@ -43,3 +43,13 @@ def go_imported(receiver: str, used: Chunk, user_file: str) -> bool | None:
         return None
     folder = "/" + PurePosixPath(used.path).parent.as_posix()
     return len(paths) == 1 and folder.endswith("/" + "/".join(paths[0].split("/")[-2:]))
+
+
+def go_same_package(user: Chunk, used: Chunk, user_file: str) -> bool:
+    """Go: whether a bare name in ``user`` can reach ``used``: it is of the caller's own package (its folder), or of
+    a package the caller's file imports with a dot (``import . "…/helpers"``)."""
+    folder = PurePosixPath(used.path).parent.as_posix()
+    if folder == PurePosixPath(user.path).parent.as_posix():
+        return True
+    return any(named == "." and ("/" + folder).endswith("/" + "/".join(path.split("/")[-2:]))
+               for named, path in go_imports(user_file))  # fmt: skip

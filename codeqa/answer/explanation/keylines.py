@@ -52,7 +52,8 @@ DEFINITION = re.compile(
     r"^\s*(?:(?:export|public|private|protected|static|async|default|abstract|final|override|pub)\s+)*"
     r"(?:def|class|function|func|fn|interface|struct|module|type)\b"
 )
-DOCSTRING = re.compile(r'^\s*[rRuUbBfF]?("""|\'\'\')')
+# a Python docstring, or an Elixir documentation heredoc (`@moduledoc """`, `@doc ~S"""`)
+DOCSTRING = re.compile(r'^\s*(?:@(?:moduledoc|doc|typedoc|shortdoc)\s+(?:~[sS])?)?[rRuUbBfF]?("""|\'\'\')')
 PROSE_WEIGHT = 0.4  # docstring lines: they say what the code is for, the code lines show it
 QUANTITY_QUESTION = re.compile(
     r"\bhow\s+(?:long|many|much|often|big|large|fast|soon)\b|\b(?:limit|limits|maximum|minimum|max|min|expire|expires|"
@@ -185,7 +186,8 @@ def line_score(terms: Terms, line: str, spread: Mapping[str, float] | None = Non
 
 
 def prose_lines(lines: list[str]) -> set[int]:
-    """Indexes of lines inside Python docstrings (triple-quoted blocks): prose about the code, not the code."""
+    """Indexes of lines inside Python docstrings or Elixir doc heredocs (triple-quoted blocks): prose about the code,
+    not the code (a `plug …` in a `@moduledoc` example runs nowhere)."""
     inside: set[int] = set()
     quote: str | None = None
     for index, line in enumerate(lines):

@@ -23,6 +23,8 @@ RST_MARKUP = re.compile(
     r"^(?:\.\.\s+[\w:-]+::?(?:\s|$)|:[\w ]+:(?:\s|$)|:(?:param|type|returns?|rtype|raises?|arg|var|ivar)\b)"
 )
 UNDERLINE = re.compile(r"^([=~^\"'`#*+-])\1{2,}$")
+# a Google- or NumPy-style section's heading (``Args:``, ``Returns:``): its entries are fields, not the summary
+SECTION = re.compile(r"^(?:Args|Arguments|Parameters|Params|Returns?|Raises|Yields?|Attributes|Keyword Args):?$")
 # a comment line that reads as code: a statement's end, a brace, an assignment, a control line
 CODE_COMMENT = re.compile(
     r"[;{]\s*$|^\}|^(?:if|else|elif|for|foreach|while|return|switch|case)\b.*[:({]\s*$"
@@ -39,10 +41,14 @@ def documents(lines: list[str], index: int, comment: re.Pattern[str]) -> bool:
 
 def docstring_prose(parts: list[str], quote: str) -> str:
     """A docstring's first paragraph of prose, its markup left out (``.. http:post:: /auth/login``, then ``Login
-    with username:password``; ``:param app:`` alone says nothing)."""
+    with username:password``; ``:param app:`` alone says nothing, nor does a section ``Args:`` above the prose)."""
     kept: list[str] = []
+    fields = False  # inside a section of fields (``Args:`` then ``sid: Server ID``), up to a blank line
     for line in "\n".join(parts).split(quote)[0].split("\n"):
         text = line.strip()
+        if not kept and (fields or SECTION.match(text)):
+            fields = bool(text)
+            continue
         if UNDERLINE.match(text):  # the line above was a title (``Settings`` over ``========``): not the summary
             kept = []
             continue

@@ -128,6 +128,10 @@ def _backed(convention: Convention, found: Evidence) -> Convention:
     return replace(convention, constructs=tuple(constructs))
 
 
+# the keyword an anonymous function opens with, where a construct expects a handler's name
+ANONYMOUS = frozenset({"func", "function", "lambda", "fn", "proc", "async"})
+
+
 def _code_lines(chunk: Chunk) -> Iterable[tuple[int, str]]:
     lines = chunk.text.split("\n")
     prose = prose_lines(lines) if '"""' in chunk.text or "'''" in chunk.text else set()
@@ -168,6 +172,7 @@ def matches_in(chunk: Chunk, conventions: Sequence[Convention], intents: Sequenc
             hit = construct.pattern.search(line)
             if hit and (best is None or weight > best.weight) and construct.holds_in(_opened(chunk, number)):
                 handler = (hit.groupdict().get("handler") or "").split(".")[-1]
+                handler = "" if handler in ANONYMOUS else handler  # `e.HTTPErrorHandler = func(…`: no name to give
                 phrase = looped(chunk, number, hit.groupdict().get("what") or "", construct.describe(hit))
                 phrase = grouped(chunk, number, line, conditioned(chunk, number, line, phrase))
                 best = Match(construct, chunk, number, line.strip(), phrase, weight, handler)

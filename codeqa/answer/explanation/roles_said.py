@@ -33,6 +33,14 @@ _REGISTERS_ROUTES = re.compile(
     r"\s*func\s*(?:\([^)]*\)\s*)?\w*\((?=[^)]*\b(?:chi\.Router|mux\.Router|http\.ServeMux|gin\.IRoutes|gin\.IRouter|"
     r"gin\.RouterGroup|gin\.Engine|echo\.Echo|echo\.Group|fiber\.Router)\b)(?![^)]*\bhttp\.ResponseWriter\b)"
 )
+# a route's handler by its own head: a route decorator, or a Go handler's signature (`func (a *App) X(c echo.Context)
+# error`, `func X(w http.ResponseWriter, r *http.Request)`); a helper handed the request (`getID(c)`) is none
+_ROUTED = re.compile(
+    r"^\s*@(?:[\w.]+\.)?(?:route|get|post|put|patch|delete|api_view|websocket)\s*\(|^\s*@(?:Get|Post|Put|Patch|Delete|"
+    r"Request)Mapping\b|^func\s*(?:\([^)]*\)\s*)?\w+\(\s*\w+\s+(?:echo\.Context|\*gin\.Context|\*fiber\.Ctx)\s*\)\s*error\b|"
+    r"^func\s*(?:\([^)]*\)\s*)?\w+\(\s*\w+\s+http\.ResponseWriter\s*,\s*\w+\s+\*http\.Request\s*\)",
+    re.MULTILINE,
+)
 _RENDERS = re.compile(r"\b(?:render|render_template|TemplateResponse|view)\s*\(|^\s*return\s*\(?\s*<[A-Za-z]", re.M)
 # (a SQLAlchemy `class User(db.Model):`, not gorm's query `db.Model(&gist).Update(…)`)
 _STORED = re.compile(
@@ -74,6 +82,7 @@ _DECLARES = re.compile(
     r"(interface|class|trait|enum|record|struct)\s+\w",
     re.MULTILINE,
 )
+_GO_TYPE = re.compile(r"^\s*type\s+\w+(?:\[[^\]]*\])?\s+(struct|interface)?", re.MULTILINE)
 _NAMED_MODULE = re.compile(r"^\s*(?:module\s+[A-Z]|(?:pub(?:\([\w:]+\))?\s+)?mod\s+\w+\s*\{)", re.MULTILINE)
 
 
@@ -109,6 +118,8 @@ def role_phrase(chunk: Chunk, layer_verbs: dict[str, str], fallback: str) -> str
         kind = "piece"  # not "the file's top-level code": a function body's rest, a `define(…)` wrapper's functions
     if layer in ("service", "core"):  # "implements the logic": of what was asked, nothing shows
         return _kind_phrase(chunk, kind, fallback)
+    if layer in ("util", "cli") and "api" in layer_verbs and not shown["cli"]() and _ROUTED.search(text):
+        return layer_verbs["api"]  # a route's handler in a `tools/` or `cmd/` folder: not "a helper"
     if layer in layer_verbs and (layer not in shown or shown[layer]()):
         return layer_verbs[layer]
     if layer == "view" and "api" in layer_verbs and shown["api"]():  # a redirect handles the request, renders nothing
@@ -129,6 +140,11 @@ def _kind_phrase(chunk: Chunk, kind: str, fallback: str) -> str:
     declared = _DECLARES.search(chunk.text) if kind == "class" else None
     if declared is not None and declared.group(1) == "interface":  # a PHP, Java or TypeScript interface: no class
         return "defines an interface"
+    if kind == "class" and chunk.language == "go":  # Go has no classes: `type Campaigns []Campaign`, a struct
+        typed = _GO_TYPE.search(chunk.text)
+        return {"struct": "defines a struct", "interface": "defines an interface"}.get(
+            typed.group(1) if typed else "", "defines a type"
+        )
     if declared is not None and chunk.language == "rust":  # Rust has no classes: `pub enum ApiError`, a struct, a trait
         return {"enum": "defines an enum", "struct": "defines a struct", "trait": "defines a trait"}.get(
             declared.group(1), KIND_PHRASES[kind]

@@ -36,6 +36,7 @@ SECONDARY_INTENT = 0.5  # a construct for the question's second or third intent 
 
 
 UNNAMED = re.compile(r"\s*\(`it`\)")
+_COMMENT_LINE = re.compile(r"^\s*(?://|#(?![\[!{])|/\*|\*|<!--)")  # not Rust's `#[…]`, a shebang, Elixir's `#{…}`
 
 
 @dataclass(frozen=True)
@@ -63,9 +64,11 @@ class Construct:
     # retrieved holds none (``apphook``); unlike ``anchor`` it brings nothing into other answers
 
     def holds_in(self, body: str) -> bool:
-        """Whether the definition the matched line opens (``body``) is what ``says`` says it is."""
-        return (self.requires is None or bool(self.requires.search(body))) and not (
-            self.unless is not None and self.unless.search(body)
+        """Whether the definition the matched line opens (``body``) is what ``says`` says it is, by its code lines
+        (a comment's "responded with a status code" builds no response)."""
+        code = "\n".join(line for line in body.split("\n") if not _COMMENT_LINE.match(line))
+        return (self.requires is None or bool(self.requires.search(code))) and not (
+            self.unless is not None and self.unless.search(code)
         )
 
     def weight_for(self, intents: Sequence[str]) -> float:
@@ -108,6 +111,13 @@ class Convention:
     role: str = "app"  # what the part it runs is, in an answer's opening ("backend", "client")
     yields_to: tuple[str, ...] = ()  # frameworks built on it that name a part better (React in a Next.js app)
     layer_signals: tuple[tuple[Layer, tuple[str, ...]], ...] = ()  # literal text → a file's layer (``chunk.layers``)
+    named: tuple[tuple[str, str], ...] = ()  # (package glob, name): the library a family's app declares (Go's Echo)
+
+    def label(self, packages: Iterable[str]) -> str:
+        """The name an answer gives the framework: the one library of the family the manifests declare ("Go Echo"
+        for an app declaring ``github.com/labstack/echo/v4``), else the family's name."""
+        said = {name for glob, name in self.named for package in packages if fnmatch(package, glob)}
+        return said.pop() if len(said) == 1 else self.name
 
     @property
     def common(self) -> bool:
@@ -182,6 +192,7 @@ def parse(text: str) -> Convention:
         data.get("role", "app"),
         tuple(data.get("yields_to", ())),
         _layer_signals(name, data.get("layers", {})),
+        tuple((str(glob), str(said)) for glob, said in data.get("named", {}).items()),
     )
 
 
