@@ -90,3 +90,29 @@ def test_an_outcome_of_another_piece_of_a_cited_file_is_not_said() -> None:
     question = "How does user authentication flow through the system?"
     opening = extractive_answer(question, hits, context=AnswerContext.from_chunks(chunks, hits)).split("\n")[0]
     assert "server/views.ts:1" in opening and "userRepository.save" not in opening
+
+
+SETTINGS = """REST_FRAMEWORK = {
+    "DEFAULT_PAGINATION_CLASS": "dojo.api_v2.pagination.CustomPageNumberPagination",
+    "EXCEPTION_HANDLER": "dojo.api_v2.exception_handler.custom_exception_handler",
+}"""
+HANDLER = """from rest_framework.views import exception_handler
+
+
+def custom_exception_handler(exc, context):
+    # Call REST framework's default exception handler first
+    response = exception_handler(exc, context)
+    return response"""
+
+
+def test_errors_go_to_the_handler_the_setting_names() -> None:
+    """DefectDojo: "Where errors go: to the code at ``settings.dist.py:717``" — a settings line that names
+    ``custom_exception_handler``, whose code was the next source."""
+    chunks = [Chunk("dojo/settings/settings.py", "python", 700, 703, SETTINGS, "", "module", "config"),
+              Chunk("dojo/api_v2/exception_handler.py", "python", 1, 7, HANDLER, "custom_exception_handler",
+                    "function", "api")]  # fmt: skip
+    hits = [Hit(chunk, 1.0 - n / 10, chunk.id) for n, chunk in enumerate(chunks)]
+    answer = extractive_answer("What happens when an API request fails?", hits,
+                               context=AnswerContext.from_chunks(chunks, hits))  # fmt: skip
+    assert ("**Where errors go:** to `custom_exception_handler` (`dojo/api_v2/exception_handler.py:1-7`, registered "
+            "at `dojo/settings/settings.py:702`)") in answer, answer.split("\n")[0]  # fmt: skip

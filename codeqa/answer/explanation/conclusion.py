@@ -25,6 +25,7 @@ from codeqa.answer.explanation.mechanism import Match
 from codeqa.answer.explanation.outline import display_name
 from codeqa.answer.rendering.render import code_span
 from codeqa.frameworks.intent import HOOK, PLACEMENT
+from codeqa.symbols import short_names
 
 ERRORS = "errors"
 # what a handler registered for one kind of error must name to be where errors go (not `BadData`, not an OAuth error)
@@ -125,9 +126,14 @@ def where_errors_go(explanation: Explanation) -> tuple[str, str] | None:
     phrase = match.phrase.replace("`", "")
     tail = "; an error a handler answers itself never gets there."
     if match.handler:
-        markdown = (f"**Where errors go:** to {code_span(match.handler)} (registered at {code_span(where)}), because "
+        defined = sorted((s.chunk for s in explanation.best_first if match.handler in short_names(s.chunk.symbol)),
+                         key=lambda chunk: chunk.start_line)  # fmt: skip
+        at_md, at = f"registered at {code_span(where)}", f"registered at {where}"
+        if defined:  # the handler's own code is shown: cite it, the registration after it
+            at_md, at = f"{code_span(defined[0].location)}, {at_md}", f"{defined[0].location}, {at}"
+        markdown = (f"**Where errors go:** to {code_span(match.handler)} ({at_md}), because "
                     f"the code there {match.phrase}{tail}")  # fmt: skip
-        plain = f"Where errors go: to {match.handler} (registered at {where}), because the code there {phrase}{tail}"
+        plain = f"Where errors go: to {match.handler} ({at}), because the code there {phrase}{tail}"
         return markdown, plain
     markdown = f"**Where errors go:** to the code at {code_span(where)}, because it {match.phrase}{tail}"
     return markdown, f"Where errors go: to the code at {where}, because it {phrase}{tail}"
