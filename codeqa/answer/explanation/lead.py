@@ -77,8 +77,8 @@ def _name(step: Step) -> str:
     return display_name(step.chunk).split(" (+", 1)[0]
 
 
-def _named(step: Step) -> tuple[str, str]:
-    name = _name(step)
+def _named(step: Step, name: str | None = None) -> tuple[str, str]:
+    name = name or _name(step)
     return f"{code_span(name)} ({code_span(step.chunk.location)})", f"{name} ({step.chunk.location})"
 
 
@@ -146,6 +146,8 @@ def _lead_sentence(explanation: Explanation, step: Step) -> Sentence:
     route = route_to(step.chunk, context, topic) if context and topic is not None else None
     if route is not None and topic is not None:  # the app's own line says it: its sign-in (sign-up) URL leads here
         where = f"{route.path}:{route.line}"
+        if route.path == step.chunk.path:  # `@web.route("/signin/")` decorates `signin`, not the chunk's first name
+            named_md, named_plain = _named(step, holder_at(step.chunk, route.line))
         said = f"is where the app routes its {topic.name} URL: {code_span(_quote(route.text))} ({code_span(where)})"
         return Sentence(f"{named_md} {said}.", f"{named_plain} is where the app routes its {topic.name} URL: "
                                                 f"{_quote(route.text)} ({where}).")  # fmt: skip
@@ -153,8 +155,7 @@ def _lead_sentence(explanation: Explanation, step: Step) -> Sentence:
     line = best_line(step, explanation.terms)
     holder = holder_at(step.chunk, line.line) if line is not None and not shows_role(step.chunk, LAYER_VERBS) else None
     if holder:  # the match is the line shown, so it is the definition holding that line (not the chunk's first)
-        named_md = f"{code_span(holder)} ({code_span(step.chunk.location)})"
-        named_plain = f"{holder} ({step.chunk.location})"
+        named_md, named_plain = _named(step, holder)
     text_md, text_plain = f"{named_md} {verb}", f"{named_plain} {verb}"
     if line is not None:
         at_md, at_plain = _at(step, line.line)
