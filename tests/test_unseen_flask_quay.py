@@ -32,3 +32,16 @@ def test_the_sign_in_route_names_the_view_it_decorates() -> None:
     opening = answer.split("\n")[0]
     assert "`signin` (`endpoints/web.py:143-152`) is where the app routes its sign-in URL" in opening, opening
     assert "`org_view`" not in opening, opening
+
+
+def test_the_arguments_of_a_call_opened_above_are_no_quote() -> None:
+    """quay, "How is a repository push handled and stored?": "`put_image_layer` handles the request:
+    ``repository_ref, session.get("manifest_builder"), store, docker_v2_signing_key``" — the arguments of
+    ``lookup_manifest_builder(`` on the line above, pasted into the sentence."""
+    from codeqa.answer.explanation.quoted_line import _fragment
+
+    lines = ["    builder = lookup_manifest_builder(",
+             '        repository_ref, session.get("manifest_builder"), store, docker_v2_signing_key',
+             "    )", "    store.put_content(path, data)"]  # fmt: skip
+    assert _fragment(lines[1], lines, 1)
+    assert not _fragment(lines[3], lines, 3) and not _fragment(lines[0], lines, 0)

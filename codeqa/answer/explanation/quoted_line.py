@@ -28,8 +28,11 @@ def _head_only(text: str) -> bool:
 FRAGMENT = re.compile(r"(?:&&|\|\||[+?]|\b(?:and|or))\s*$|^\s*(?:&&|\|\||\?|:(?!:)|\.(?!\.)|\b(?:and|or)\b)")
 
 
-def _fragment(text: str) -> bool:
-    return bool(FRAGMENT.search(code_part(text).rstrip()))
+def _fragment(text: str, lines: list[str] | None = None, at: int = -1) -> bool:
+    """Whether ``text`` (line ``at`` of ``lines``, the chunk's) is a piece of a longer expression: an operand, or the
+    arguments of a call its line above opens (``lookup_manifest_builder(`` over ``repository_ref, store, key``)."""
+    above = next((line for line in reversed((lines or [])[: max(at, 0)]) if line.strip()), "")
+    return bool(FRAGMENT.search(code_part(text).rstrip())) or code_part(above).rstrip().endswith("(")
 
 
 GO_RECEIVER = re.compile(r"^\s*func\s*\([^)]*\)\s*")
@@ -46,7 +49,10 @@ def best_line(step: Step, terms: Terms) -> KeyLine | None:
     function canUploadFile(Account $account): bool`" told a newcomer nothing the code does), unless the head's own
     name, without its parameters, holds as many (``isFileModified`` says more than a podcast guard)."""
     scored = [(term_score(terms, line.text), -n, line) for n, line in enumerate(step.lines) if quotable(line.text)]
-    scored = [item for item in scored if not _fragment(item[2].text)] or scored
+    lines = step.chunk.text.split("\n")
+    scored = [item for item in scored if not _fragment(item[2].text, lines, item[2].line - step.chunk.start_line)]
+    scored = scored or [(term_score(terms, line.text), -n, line) for n, line in enumerate(step.lines)
+                        if quotable(line.text)]  # fmt: skip
     named = [term_score(terms, _name_part(item[2].text)) for item in scored if _head_only(item[2].text)]
     doing = [item for item in scored if item[0] > max(named or [0]) and not _head_only(item[2].text)]
     return max(doing or scored, key=lambda item: item[:2])[2] if scored else None
