@@ -126,7 +126,7 @@ def test_a_library_the_manifests_do_not_declare_is_not_named(apps_home: Path) ->
 
 def test_a_declared_library_is_still_named(apps_home: Path) -> None:
     opening = extractive_text(apps_home, "devised", AUTH).split("\n")[0]
-    assert "signs the user in (Devise / OmniAuth)" in opening, opening
+    assert "signs the user in (Devise)" in opening, opening
 
 
 def test_a_method_named_track_is_no_event_record(apps_home: Path) -> None:

@@ -137,7 +137,8 @@ def flow_closing(explanation: Explanation) -> tuple[str, str] | None:
         md, plain = md + (f", {when_md}, " if when else " "), plain + (f", {when}, " if when else " ")
     md, plain = md + calls_md, plain + calls
     response = found.response
-    if response is not None and condition_at(found.entry, response.line) not in (("", ""), first):
+    branch = condition_at(found.entry, response.line) if response is not None else ("", "")
+    if branch != ("", "") and (branch is None or branch != first):  # unknown (a `case`'s `when`, an `else`): unsaid
         response = None  # another branch's answer (`elif type == "private": return …`) is not what follows the call
     if response is not None:
         at = f"{response.chunk.path}:{response.line}"

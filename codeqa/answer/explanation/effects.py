@@ -13,7 +13,7 @@ SIGNS_IN = re.compile(  # a call that puts the user into the session, by the fra
     r"(?<![\w.])(?:sign_in|start_new_session_for)\b(?!\s*[=:?])|\bAuth::(?:login|loginUsingId|attempt)\(|"
     r"\bauth\(\)->(?:login|attempt)\(|\breq\.(?:login|logIn)\(|"
     r"\bsession\[\s*[:'\"]\w*user\w*['\"]?\s*\]\s*=[^=]|\b(?:req\.)?session\.\w*user\w*\s*=[^=]|"
-    r"\bsession\[[^\]]+\]\s*=\s*@?(?:user|current_user|account)\b"  # session["id"] = user.id
+    r"\bsession\[[^\]]+\]\s*=\s*@?(?:user|current_user|account)(?:\.(?:id|pk|uuid))?\s*;?\s*$"  # = user.id
 )
 ISSUES_TOKEN = re.compile(  # a call that issues the token a client signs in with from then on
     r"\bjwt\.(?:sign|encode)\(|\bcreate_(?:access|refresh)_token\(|\b(?:RefreshToken|AccessToken)\.for_user\(|"
