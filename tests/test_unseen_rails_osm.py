@@ -72,3 +72,24 @@ def test_the_closing_says_no_answer_of_a_branch_not_known_to_be_the_calls() -> N
     closing = next(line for line in answer.split("\n") if line.startswith("**In short:**"))
     assert "signs the user in with `session[:user] = user.id`" in closing, closing
     assert "redirect_to :action" not in closing, closing
+
+
+def test_a_bare_raise_is_said_as_raising_the_error_again() -> None:
+    """OSM, asked what happens when an API request fails: "`api_call_handle_error` raises `raise` when it rescues
+    `AbstractController::ActionNotFound`" for Ruby's bare ``raise`` in a ``rescue``."""
+    from codeqa.answer.explanation.explain import Step
+    from codeqa.answer.explanation.keylines import KeyLine
+    from codeqa.answer.explanation.outcomes import outcome_said_of
+
+    text = """  def api_call_handle_error
+    yield
+  rescue ActiveRecord::RecordNotFound => e
+    head :not_found
+  rescue AbstractController::ActionNotFound => e
+    raise
+  end"""
+    chunk = Chunk("app/controllers/api_controller.rb", "ruby", 127, 133, text, "ApiController.api_call_handle_error",
+                  "method", "api")  # fmt: skip
+    step = Step(1, Hit(chunk, 1.0, chunk.id), "handles the request", [KeyLine(132, "    raise")], "")
+    markdown, plain = outcome_said_of([("raises", step, KeyLine(132, "    raise"))])
+    assert "raises the error again" in plain and "raises raise" not in plain, plain

@@ -282,19 +282,19 @@ def outcome_said_of(found: Sequence[tuple[str, Step, KeyLine]]) -> tuple[str, st
         return None
     md, plain = [], []
     for verb, step, line in found:
-        at_plain = f"{step.chunk.path}:{line.line}"
-        at_md = code_span(at_plain)
+        at_md = code_span(at_plain := f"{step.chunk.path}:{line.line}")
         name = name_at(step.chunk, line.line)
         said = " ".join(outcome_said(line.text).split())  # whole (``_whole``): never cut
         raised = RAISED.sub("", said).removesuffix(";")  # "raises `err`", not "raises `throw err;`"
         said = closed(raised if verb == "raises" else said)
         word, condition = condition_at(step.chunk, line.line) or ("", "")  # a branch's outcome, said with its test
-        when_md = f" {word} {code_span(condition)}" if word else ""
-        when = f" {word} {condition}" if word else ""
+        when_md, when = (f" {word} {code_span(condition)}", f" {word} {condition}") if word else ("", "")
         handled = handled_type(step.chunk, line.line)  # an answer given for one exception type says that type
         if handled and handled not in condition:
             article = "an" if handled[:1] in "AEIOU" else "a"
             when_md, when = f" for {article} {code_span(handled)}{when_md}", f" for {article} {handled}{when}"
-        md.append(f"{code_span(name)} {verb} {code_span(said)}{when_md} ({at_md})")
-        plain.append(f"{name} {verb} {said}{when} ({at_plain})")
+        bare = verb == "raises" and re.fullmatch(r"(?:raise|throw)\s*;?", said)  # Ruby's `raise`: not "raises raise"
+        done_md, done = ("raises the error again",) * 2 if bare else (f"{verb} {code_span(said)}", f"{verb} {said}")
+        md.append(f"{code_span(name)} {done_md}{when_md} ({at_md})")
+        plain.append(f"{name} {done}{when} ({at_plain})")
     return "Then " + "; ".join(md) + ".", "Then " + "; ".join(plain) + "."
