@@ -38,7 +38,9 @@ _REGISTERS_ROUTES = re.compile(
 _ROUTED = re.compile(
     r"^\s*@(?:[\w.]+\.)?(?:route|get|post|put|patch|delete|api_view|websocket)\s*\(|^\s*@(?:Get|Post|Put|Patch|Delete|"
     r"Request)Mapping\b|^func\s*(?:\([^)]*\)\s*)?\w+\(\s*\w+\s+(?:echo\.Context|\*gin\.Context|\*fiber\.Ctx)\s*\)\s*error\b|"
-    r"^func\s*(?:\([^)]*\)\s*)?\w+\(\s*\w+\s+http\.ResponseWriter\s*,\s*\w+\s+\*http\.Request\s*\)",
+    r"^func\s*(?:\([^)]*\)\s*)?\w+\(\s*\w+\s+http\.ResponseWriter\s*,\s*\w+\s+\*http\.Request\s*\)|"
+    # an Express-style route with its handler in place: `emailAuth.post('/login', parser, function (req, res, next) {`
+    r"^\s*[\w$]+\.(?:get|post|put|patch|delete|all)\(\s*['\"`]/[^'\"`]*['\"`]\s*,.*\(\s*(?:req|request|ctx)\b",
     re.MULTILINE,
 )
 _RENDERS = re.compile(r"\b(?:render|render_template|TemplateResponse|view)\s*\(|^\s*return\s*\(?\s*<[A-Za-z]", re.M)
