@@ -26,6 +26,7 @@ STRONG_LINE = 2.0  # a line holding two of the question's words (or one and an e
 SIMILAR = 0.6  # share of normalised key lines two sources must have in common to count as repeats
 _STRINGS = re.compile(r"\"(?:[^\"\\]|\\.)*\"|'(?:[^'\\]|\\.)*'|`(?:[^`\\]|\\.)*`")
 _NUMBERS = re.compile(r"\b\d+\b")
+_NAMES = re.compile(r"[A-Za-z_]")
 
 
 class Shown(Protocol):
@@ -41,7 +42,9 @@ T = TypeVar("T", bound=Shown)
 def signature(lines: Sequence[KeyLine]) -> frozenset[str]:
     """Key lines as a set of normalised code (strings, numbers and spacing blanked)."""
     normal = {_NUMBERS.sub("0", _STRINGS.sub('""', " ".join(line.text.split()))) for line in lines}
-    return frozenset(text for text in normal if len(text) > 3)
+    # a line of data alone (`'start' => 'Allows a user to start the server',` is `"" => "",`) names no code: two
+    # sources sharing it are not alike (a permissions table is no repeat of a command's `'action' => 'string|in:…'`)
+    return frozenset(text for text in normal if len(text) > 3 and _NAMES.search(text))
 
 
 def similar(a: frozenset[str], b: frozenset[str]) -> bool:
