@@ -1,4 +1,5 @@
-"""What was false or misleading on Pterodactyl Panel (Laravel + React, 1,455 files, in no data set), read as a user does:
+"""What was false or misleading on Pterodactyl Panel (Laravel + React, 1,455 files, in no data set), read as a user
+does:
 - "`Handler.register` (`app/Exceptions/Handler.php:68-89`) turns exceptions into responses": ``register()`` only holds
   two ``->reportable(function (\\PDOException $ex)`` that clean the trace written to the log; the Handler's
   ``render($request, \\Throwable $e)`` (its ``\\`` missed by the pattern) is what answers;
@@ -93,5 +94,13 @@ def test_a_table_of_data_is_no_repeat_of_code_that_holds_a_line_of_data_too():
     table = [KeyLine(113, "        'start' => 'Allows a user to start the server if it is stopped.',"),
              KeyLine(114, "        'stop' => 'Allows a user to stop a server if it is running.',")]  # fmt: skip
     assert not similar(signature(command), signature(table))
-    twin = [KeyLine(40, "    'action' => $action,"), KeyLine(70, "        $powerRepository->setServer($server)->send($action);")]
+    twin = [
+        KeyLine(40, "    'action' => $action,"),
+        KeyLine(70, "    $powerRepository->setServer($server)->send($action);"),
+    ]
     assert similar(signature(command), signature(twin))  # the same code twice still folds
+    other = [
+        KeyLine(8, "    'bleepingcomputer.com' => '.articleBody',"),
+        KeyLine(9, "    'lepoint.fr' => '.art-text',"),
+    ]
+    assert similar(signature(table), signature(other))  # and two pieces of one table are alike

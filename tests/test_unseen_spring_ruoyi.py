@@ -22,9 +22,9 @@ LOGGING = "Where would I add logging to track user behavior?"
 # ruoyi-framework/.../SysLoginService.java, lines 71-76
 LOGIN = """        try
         {
-            UsernamePasswordAuthenticationToken authenticationToken = new UsernamePasswordAuthenticationToken(username, password);
-            AuthenticationContextHolder.setContext(authenticationToken);
-            authentication = authenticationManager.authenticate(authenticationToken);
+            UsernamePasswordAuthenticationToken token = new UsernamePasswordAuthenticationToken(username, password);
+            AuthenticationContextHolder.setContext(token);
+            authentication = authenticationManager.authenticate(token);
         }"""
 CONTEXT = """            SecurityContextHolder.getContext().setAuthentication(authenticationToken);"""
 # ruoyi-framework/.../aspectj/LogAspect.java, lines 59-71

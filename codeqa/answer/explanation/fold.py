@@ -42,15 +42,21 @@ T = TypeVar("T", bound=Shown)
 def signature(lines: Sequence[KeyLine]) -> frozenset[str]:
     """Key lines as a set of normalised code (strings, numbers and spacing blanked)."""
     normal = {_NUMBERS.sub("0", _STRINGS.sub('""', " ".join(line.text.split()))) for line in lines}
-    # a line of data alone (`'start' => 'Allows a user to start the server',` is `"" => "",`) names no code: two
-    # sources sharing it are not alike (a permissions table is no repeat of a command's `'action' => 'string|in:…'`)
-    return frozenset(text for text in normal if len(text) > 3 and _NAMES.search(text))
+    return frozenset(text for text in normal if len(text) > 3)
 
 
 def similar(a: frozenset[str], b: frozenset[str]) -> bool:
     if not a or not b:
         return False
+    # a line of data alone (`'start' => 'Allows a user to start the server',` is `"" => "",`) names no code: code
+    # sharing only such lines with a table is no repeat of it (a permissions table and a command's `'action' => …`)
+    if any(map(_named, a | b)) and not any(map(_named, a & b)):
+        return False
     return len(a & b) / min(len(a), len(b)) >= SIMILAR and len(a & b) >= min(2, len(a), len(b))
+
+
+def _named(text: str) -> bool:
+    return bool(_NAMES.search(text))
 
 
 def collapse(steps: Sequence[T]) -> tuple[list[T], dict[int, list[T]]]:
