@@ -50,6 +50,10 @@ ANSWERS = frozenset({"answers with", "returns"})
 OPEN_AT_END = re.compile(r"([\[({])\s*$")
 CLOSERS = {"(": ")", "[": "]", "{": "}"}
 GUARD = re.compile(r"^\s*return\b(?!.*\belse\b).*\s(?:if|unless)\s")  # ``return nil unless ready``: an early exit
+# a one-line branch, its statement on the test's line (``if (redirect) response.redirect(url);``, ``else res.send(…)``)
+INLINE_BRANCH = re.compile(r"^\s*(?:\}\s*)?(?:(?:else\s+)?if\s*\(.*\)\s*[^\s{]|else\s+(?!if\b)[^\s{])")
+# Ruby's ``redirect_to first_run_url if User.none?``: an answer only when its modifier holds, said without it
+RUBY_MODIFIER = re.compile(r"\S\s+(?:if|unless)\s+\S")
 FAILING_NAME = re.compile(r"(?i)error|fail|exception|invalid|denied|reject|abort|throw|unauthori")
 ERROR_BLOCK = re.compile(r"^\s*(?:except\b|rescue\b|catch\b|\}\s*catch\b|else\s*:|if\s+not\b|unless\b)")
 
@@ -147,6 +151,19 @@ def _in_error_branch(body: Sequence[tuple[int, str]], position: int) -> bool:
 CASE_BLOCK = re.compile(r"^\s*(?:\}\s*)?(?:if|elif|elsif|else\s+if|else|case|when)\b")
 
 
+SWITCH_CASE = re.compile(r"^\s*(?:case\b.*|default\s*):\s*\{?\s*$")
+
+
+def _under(body: Sequence[tuple[int, str]], position: int, head: re.Pattern[str]) -> bool:
+    """Whether the nearest line above ``position`` indented less than it (its block's head) matches ``head``."""
+    text = body[position][1]
+    indent = len(text) - len(text.lstrip())
+    for _, above in reversed(body[1:position]):
+        if above.strip() and not COMMENT.match(above) and len(above) - len(above.lstrip()) < indent:
+            return bool(head.match(above))
+    return False
+
+
 def _one_case_of_several(body: Sequence[tuple[int, str]], position: int) -> bool:
     """Whether line ``position`` of ``body`` is a statement written again, word for word, elsewhere in the definition
     and sits in a branch (``elif action['type'] == "createCard":``): each case's effect, not the step's."""
@@ -179,18 +196,20 @@ def outcome_of(
             if position == 0 or number <= after or not text.strip() or COMMENT.match(text) or number in data:
                 continue
             code = code_part(text)
-            if not pattern.search(code) or SIGNATURE.match(code):
-                continue
+            if not pattern.search(code) or SIGNATURE.match(code) or code.rstrip().endswith(","):
+                continue  # a parameter or an item of a list (`redirect = false,` in a signature): no statement
             cut = OPEN_AT_END.search(text) if verb not in ANSWERS else None  # the call goes on below: said short
             if TRIVIAL.match(code) and cut is None:
                 continue
             failing = bool(ERROR_LINE.search(code)) or _in_error_branch(body, position)
             if failing != errors and not (errors and FAILING_NAME.search(short_name(name or ""))):
                 continue  # what happens when it works; asked about failing, the failure's answer (or its helper's)
-            if GUARD.match(code) or (off and _switched_off(body, position, off)):
+            if GUARD.match(code) or inline_branch(code) or (off and _switched_off(body, position, off)):
                 continue
             if verb not in ANSWERS and _one_case_of_several(body, position):
                 continue  # a write each case repeats (`createCard`, `copyCommentCard`) is no step's outcome
+            if verb == "returns" and _under(body, position, SWITCH_CASE):
+                continue  # what one `case "reset":` returns is not what a call with "access" gets
             if api and off_api_path(chunk, number):
                 continue
             # a return whose expression goes on below (``return group_list(query, key=…,``) is said cut short too,
@@ -201,6 +220,14 @@ def outcome_of(
             _, _, number, text = min(found)
             return Outcome(verb, chunk, name or _name_of(chunk), number, text)
     return None
+
+
+def inline_branch(code: str, language: str = "") -> bool:
+    """Whether ``code`` is a branch and its statement in one line: quoted as an outcome it reads "answers with `if
+    (redirect) response.redirect(…)`", the test pasted into the sentence and said as if it always held."""
+    if language == "ruby":
+        return bool(RUBY_MODIFIER.search(code))
+    return bool(INLINE_BRANCH.match(code)) and not code.rstrip().endswith("{")
 
 
 def ending_rank(outcome: Outcome | None) -> int:

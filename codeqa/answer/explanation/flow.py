@@ -65,6 +65,16 @@ class Use:
     caller: str = ""  # the definition enclosing the line, where a resolver found it (``claims``)
 
 
+def said_verb(use: Use) -> str:
+    """How a sentence says ``use``: "throws" for an exception built to be thrown (``throw new DaemonConnectionException(
+    $e)``, ``raise NotFound(…)``): what a reader calls raising an error, not calling it; else its verb."""
+    if use.verb != "calls":
+        return use.verb
+    name = re.escape(short_name(_bare(use.name)))
+    thrown = re.search(rf"\b(?:throw|raise)\s+(?:new\s+)?(?:[\w\\.]*[\\.])?{name}\s*\(", use.text)
+    return "throws" if thrown else use.verb
+
+
 def role_of(chunk: Chunk) -> str:
     return ROLE_OF_LAYER.get(str(chunk.layer), "logic")
 

@@ -26,6 +26,7 @@ STRONG_LINE = 2.0  # a line holding two of the question's words (or one and an e
 SIMILAR = 0.6  # share of normalised key lines two sources must have in common to count as repeats
 _STRINGS = re.compile(r"\"(?:[^\"\\]|\\.)*\"|'(?:[^'\\]|\\.)*'|`(?:[^`\\]|\\.)*`")
 _NUMBERS = re.compile(r"\b\d+\b")
+_NAMES = re.compile(r"[A-Za-z_]")
 
 
 class Shown(Protocol):
@@ -47,7 +48,15 @@ def signature(lines: Sequence[KeyLine]) -> frozenset[str]:
 def similar(a: frozenset[str], b: frozenset[str]) -> bool:
     if not a or not b:
         return False
+    # a line of data alone (`'start' => 'Allows a user to start the server',` is `"" => "",`) names no code: code
+    # sharing only such lines with a table is no repeat of it (a permissions table and a command's `'action' => …`)
+    if any(map(_named, a | b)) and not any(map(_named, a & b)):
+        return False
     return len(a & b) / min(len(a), len(b)) >= SIMILAR and len(a & b) >= min(2, len(a), len(b))
+
+
+def _named(text: str) -> bool:
+    return bool(_NAMES.search(text))
 
 
 def collapse(steps: Sequence[T]) -> tuple[list[T], dict[int, list[T]]]:

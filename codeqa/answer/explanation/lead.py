@@ -21,6 +21,7 @@ from codeqa.answer.explanation.callplace import caller_name
 from codeqa.answer.explanation.conclusion import placement, where_errors_go
 from codeqa.answer.explanation.entry import entry_topic, route_to, routed
 from codeqa.answer.explanation.explain import Explanation, Step
+from codeqa.answer.explanation.flow import said_verb
 from codeqa.answer.explanation.fold import weak_evidence
 from codeqa.answer.explanation.holders import holders_named, registered
 from codeqa.answer.explanation.keylines import COMMENT, KeyLine, Terms, evidence
@@ -177,7 +178,7 @@ def _flow_sentence(explanation: Explanation) -> Sentence | None:
                         plain[0] + " calls " + ", which calls ".join(plain[1:]) + ".")  # fmt: skip
     lead = explanation.step(explanation.lead)
     terms = explanation.terms
-    related = [r for r in lead.related if r.direction == "calls"]
+    related = [r for r in lead.related if r.direction == "calls" and said_verb(r.use) == "calls"]  # not a throw
     spoken = [(evidence(terms, r.chunk.text), r) for r in related]
     calls = [r for _, r in sorted(spoken, key=lambda item: -item[0]) if _speaks(terms, r.chunk.text)][:2]
     if not calls:

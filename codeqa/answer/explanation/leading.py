@@ -25,6 +25,7 @@ RST_MARKUP = re.compile(
 UNDERLINE = re.compile(r"^([=~^\"'`#*+-])\1{2,}$")
 # a Google- or NumPy-style section's heading (``Args:``, ``Returns:``): its entries are fields, not the summary
 SECTION = re.compile(r"^(?:Args|Arguments|Parameters|Params|Returns?|Raises|Yields?|Attributes|Keyword Args):?$")
+TABLE_ROW = re.compile(r"\S\s*\|\s*\S")  # a row of a table drawn in a comment: columns split by `|`
 # a comment line that reads as code: a statement's end, a brace, an assignment, a control line
 CODE_COMMENT = re.compile(
     r"[;{]\s*$|^\}|^(?:if|else|elif|for|foreach|while|return|switch|case)\b.*[:({]\s*$"
@@ -67,6 +68,8 @@ def first_paragraph(parts: list[str]) -> str:
     it runs below a blank comment line), as a docstring's summary is."""
     start = next((n for n, part in enumerate(parts) if part), len(parts))
     end = next((n for n in range(start, len(parts)) if not parts[n]), len(parts))
+    if end - start >= 2 and sum(bool(TABLE_ROW.search(part)) for part in parts[start:end]) * 2 >= end - start:
+        return ""  # a table (RuoYi's `anyRequest | 匹配所有请求路径` rows) joined into one line reads as nonsense
     return " ".join(parts[start:end])
 
 

@@ -14,6 +14,7 @@ files, tests, docs).
 
 from __future__ import annotations
 
+import re
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, replace
 from fnmatch import fnmatch
@@ -132,11 +133,19 @@ def _backed(convention: Convention, found: Evidence) -> Convention:
 ANONYMOUS = frozenset({"func", "function", "lambda", "fn", "proc", "async"})
 
 
+# an import that binds a name (`import org.springframework.security.web.SecurityFilterChain;`, `from x import y`,
+# `import { a } from "b"`): naming a type sets nothing up (a side-effect `import "dotenv/config"` does run)
+BINDING_IMPORT = re.compile(
+    r"^\s*(?:import\s+(?:static\s+)?[\w.]+(?:\.\*)?(?:\s+as\s+\w+)?\s*;?\s*$|from\s+\S+\s+import\b|"
+    r"import\s+(?:type\s+)?[\w${},*\s]+\s+from\s+['\"])"
+)
+
+
 def _code_lines(chunk: Chunk) -> Iterable[tuple[int, str]]:
     lines = chunk.text.split("\n")
     prose = prose_lines(lines) if '"""' in chunk.text or "'''" in chunk.text else set()
     for offset, line in enumerate(lines):
-        if offset in prose or COMMENT.match(line) or not line.strip():
+        if offset in prose or COMMENT.match(line) or not line.strip() or BINDING_IMPORT.match(line):
             continue
         yield chunk.start_line + offset, line
 

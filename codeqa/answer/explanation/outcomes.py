@@ -10,7 +10,7 @@ from collections.abc import Sequence
 
 from codeqa.answer.explanation.branches import asks_api, condition_at, no_answer, off_api_path, on_error_branch
 from codeqa.answer.explanation.embedded import heredoc_lines
-from codeqa.answer.explanation.endings import ERROR_LINE
+from codeqa.answer.explanation.endings import ERROR_LINE, inline_branch
 from codeqa.answer.explanation.entry import off_route
 from codeqa.answer.explanation.explain import Explanation, Step
 from codeqa.answer.explanation.flow import SIGNATURE, code_part
@@ -152,8 +152,6 @@ def fallback(chunk: Chunk, line: int, code: str) -> bool:
     return False
 
 
-# Ruby's ``redirect_to first_run_url if User.none?``: an answer only when its modifier holds, said without it
-RUBY_MODIFIER = re.compile(r"\S\s+(?:if|unless)\s+\S")
 ERROR_FIELD = re.compile(r"\b(?:err|error|e|ex|exc|exception)\.status\w*\s*=[^=]")  # an error object's field: no answer
 COMPARED = re.compile(r"(?:[=!]==?|[<>]=?)\s*[45]\d\d\b|\b[45]\d\d\s*(?:[=!]==?|[<>]=?)")  # a status tested: no answer
 
@@ -186,7 +184,7 @@ def outcome_lines(explanation: Explanation, skip: set[tuple[str, int]]) -> list[
                          and condition_at(step.chunk, line.line) is not None
                          and not (api and off_api_path(step.chunk, line.line))
                          and not (verb == "answers with" and no_answer(step.chunk, line.line, code_part(line.text)))
-                         and not (step.chunk.language == "ruby" and RUBY_MODIFIER.search(code_part(line.text)))
+                         and not inline_branch(code_part(line.text), step.chunk.language)
                          and not (verb == "answers with" and fallback(step.chunk, line.line, code_part(line.text)))
                          and not (verb == "stores" and not _stored(step.chunk, code_part(line.text)))
                          and not (verb == "stores" and toggled(step.chunk, line.line, code_part(line.text)))
