@@ -554,8 +554,8 @@ def test_a_require_is_no_evidence_and_a_ruby_modifier_answer_is_no_outcome() -> 
     """hackathon-starter: "`user.js` handles the request: `const OTPAuth = require('otpauth');`" (an import quoted as
     the line that answers); campfire: "Then `ensure_user_exists` answers with `redirect_to first_run_url if
     User.none?`" (an answer only when nobody exists yet, said as what happens)."""
+    from codeqa.answer.explanation.endings import RUBY_MODIFIER
     from codeqa.answer.explanation.keylines import IMPORT
-    from codeqa.answer.explanation.outcomes import RUBY_MODIFIER
 
     for line in ("const OTPAuth = require('otpauth');", "const { promisify } = require('util');"):
         assert IMPORT.match(line), line

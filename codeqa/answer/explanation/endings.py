@@ -54,6 +54,7 @@ GUARD = re.compile(r"^\s*return\b(?!.*\belse\b).*\s(?:if|unless)\s")  # ``return
 INLINE_BRANCH = re.compile(r"^\s*(?:\}\s*)?(?:(?:else\s+)?if\s*\(.*\)\s*[^\s{]|else\s+(?!if\b)[^\s{])")
 # Ruby's ``redirect_to first_run_url if User.none?``: an answer only when its modifier holds, said without it
 RUBY_MODIFIER = re.compile(r"\S\s+(?:if|unless)\s+\S")
+RETURN = re.compile(r"^\s*return\b")  # a return going on below is cut short, not skipped
 FAILING_NAME = re.compile(r"(?i)error|fail|exception|invalid|denied|reject|abort|throw|unauthori")
 ERROR_BLOCK = re.compile(r"^\s*(?:except\b|rescue\b|catch\b|\}\s*catch\b|else\s*:|if\s+not\b|unless\b)")
 
@@ -196,7 +197,11 @@ def outcome_of(
             if position == 0 or number <= after or not text.strip() or COMMENT.match(text) or number in data:
                 continue
             code = code_part(text)
-            if not pattern.search(code) or SIGNATURE.match(code) or code.rstrip().endswith(","):
+            if (
+                not pattern.search(code)
+                or SIGNATURE.match(code)
+                or (code.rstrip().endswith(",") and not RETURN.match(code))
+            ):
                 continue  # a parameter or an item of a list (`redirect = false,` in a signature): no statement
             cut = OPEN_AT_END.search(text) if verb not in ANSWERS else None  # the call goes on below: said short
             if TRIVIAL.match(code) and cut is None:
