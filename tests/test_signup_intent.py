@@ -337,4 +337,4 @@ def test_a_viewset_action_named_register_opens_a_sign_up_question(apps_settings:
     assert not SIGN_IN_SAID.search(first), first
     # REST framework routes /auth/register to the action by its name: the definition line is the route
     route = "is where the app routes its sign-up URL: `def register(self, request, **kwargs):` (`teams/auth/api.py:28`)"
-    assert first.index("`AuthViewSet`") < first.index(route), first
+    assert first.index("`AuthViewSet.register`") < first.index(route), first  # the action the route names
