@@ -147,6 +147,10 @@ def test_a_nested_functions_docstring_is_not_the_enclosing_pieces() -> None:
     own = Chunk("web/pgadmin/__init__.py", "python", 952, 958, NESTED.split("\n", 4)[4].lstrip("\n"),
                 "create_app.inject_blueprint", "function", "app")  # fmt: skip
     assert summary(own) == "Inject a reference to the current blueprint, if any."
+    bang = "  # Generate additional baseline expenses\n  def generate_regular_expenses!(family)\n    x = 1\n  end"
+    named = Chunk("app/models/demo/generator.rb", "ruby", 988, 991, bang, "Demo.Generator.generate_regular_expenses!",
+                  "method", "model")  # fmt: skip
+    assert summary(named) == "Generate additional baseline expenses"  # a `!` ends the name, not another definition
 
 
 def test_a_parenthesis_naming_code_is_said_once_per_sentence() -> None:
@@ -187,6 +191,7 @@ def test_a_construct_said_of_a_second_source_is_said_whole_there() -> None:
     chosen = {0: [m for _, n, m in strong if n == 0], 1: [found]}  # AccessDenied was said of the first
     whole = said_whole(strong, chosen, [(0, id(found.construct)), (1, id(found.construct))])
     assert denied in whole[1] and found in whole[1]
+    assert len(said_whole(strong, whole, [(1, id(found.construct))])[1]) == 2  # a phrase said once per source
 
 
 KERNEL = """class Kernel extends HttpKernel

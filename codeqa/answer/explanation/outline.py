@@ -108,7 +108,11 @@ def _nested_head(chunk: Chunk, head: str) -> bool:
     """Whether ``head``, the first definition line of ``chunk``, opens another definition than the one the chunk is
     named after (a piece of a function's body, past its head, holding functions nested in it)."""
     name = short_name(chunk.symbol)
-    return len(name) > 1 and bool(DEFINITION.match(head)) and not re.search(rf"\b{re.escape(name)}\b", head)
+    return (
+        len(name) > 1
+        and bool(DEFINITION.match(head))
+        and not re.search(rf"(?<![\w$]){re.escape(name)}(?![\w$?!])", head)
+    )
 
 
 def _leading_comment(lines: list[str]) -> str:

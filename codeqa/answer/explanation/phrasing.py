@@ -136,6 +136,7 @@ def said_whole(strong: Sequence[tuple[float, int, Match]], chosen: dict[int, lis
     """``chosen`` with each construct said of a source said whole there: a controller turns `AccessDenied` and
     `RecordNotFound` into a response, though another source said first turns `AccessDenied` too."""
     for _, position, match in strong:
-        if (position, id(match.construct)) in constructs and match not in chosen[position]:
+        said = [m.phrase for m in chosen.get(position, [])]
+        if (position, id(match.construct)) in constructs and match.phrase not in said:
             chosen[position].append(match)
     return chosen
