@@ -38,7 +38,7 @@ FILES_READ = 40  # files importing a framework read for its hooks, the ones nami
 def app_hooks(context: AnswerContext, conventions: Sequence[Convention], found: Sequence[Candidate]) -> list[Candidate]:
     """Sources for a placement question whose candidates ``found`` hold no every-request construct: the chunk of the
     index's frameworks holding most of them, with those matches (none outside the question's scope)."""
-    if any(match.construct.every_request and condition_at(candidate.chunk, match.line) == ("", "")
+    if any(match.every_request and condition_at(candidate.chunk, match.line) == ("", "")
            for candidate in found for match in candidate.matches):  # fmt: skip
         return []  # one under a test (`if DEBUG_TOOLBAR: MIDDLEWARE = [...]`) is not every request's
     seen = {candidate.chunk.id for candidate in found}
@@ -77,7 +77,7 @@ def _hook_chunks(context: AnswerContext, conventions: Sequence[Convention]) -> l
                 chunks = sorted(context.chunks(table.rows_by_path().get(path, [])), key=lambda c: c.start_line)
                 if not chunks or not (anchored or any(imports_module(c.text, c.language, module) for c in chunks[:2])):
                     continue
-                held = [(c, [m for m in matches_in(c, conventions, (HOOK,)) if m.construct.every_request])
+                held = [(c, [m for m in matches_in(c, conventions, (HOOK,)) if m.every_request])
                         for c in chunks if not answers_poorly(c)]  # fmt: skip
                 found[path] = [(c, matches) for c, matches in held if matches]
     mounting = {p for p, held in found.items() if any(MOUNTS.search(chunk.text) for chunk, _ in held)}

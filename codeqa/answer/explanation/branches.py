@@ -119,6 +119,7 @@ HEADS = re.compile(  # the heads of a block whose lines run only sometimes: test
     r"\}\s*catch|default)\b|^\s*(?:case\b.*|default\s*):\s*$"
 )
 CONDITION_CHARS = 60
+CONTINUED = re.compile(r"(?:\\|\b(?:and|or)|&&|\|\||[(\[{,])\s*$")
 LOOPS = re.compile(r"^\s*(?:for|foreach|while)\b")  # ``loops=True``: a line repeated for each item still runs
 CAUGHT = re.compile(  # a handler of named exception types (not a bare ``catch (err)``, which names no type)
     r"^\s*(?:\}\s*)?(?P<word>rescue|except|catch)\s*\(?\s*(?P<what>[A-Z][\w.]*(?:::\w+)*(?:\s*(?:,|\|)\s*[A-Z][\w.]*(?:::\w+)*)*)"
@@ -166,9 +167,9 @@ def condition_at(chunk: Chunk, line: int, *, loops: bool = False) -> tuple[str, 
     found = IF_HEAD.match(heads[0]) if len(heads) == 1 else None
     if found is None:
         return None
-    condition = found.group("cond").strip()
+    condition = found.group("cond").strip().rsplit(";", 1)[-1].strip()  # Go's `if v := f(); v > 0 {`: the test
     if condition.startswith("(") and condition.endswith(")"):
         condition = condition[1:-1].strip()
-    if not condition or len(condition) > CONDITION_CHARS:
-        return None
+    if not condition or len(condition) > CONDITION_CHARS or CONTINUED.search(condition):
+        return None  # a test going on below its line (``elif a and \\``) cannot be said from its head
     return ("unless" if found.group("word") == "unless" else "when"), condition

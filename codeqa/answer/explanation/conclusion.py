@@ -40,7 +40,7 @@ def hook(explanation: Explanation) -> tuple[Step, Match] | None:
     terms = explanation.terms
     found = [(_unguarded(step, match), match.weight, term_score(terms, match.text), -order, -match.line, step, match)
              for order, step in enumerate(explanation.best_first)
-             for match in step.matches if match.construct.every_request]  # fmt: skip
+             for match in step.matches if match.every_request]  # fmt: skip
     if not found:
         return None
     *_, step, match = max(found, key=lambda item: item[:5])  # unguarded, the strongest; of equals, the one named
@@ -54,14 +54,15 @@ def _unguarded(step: Step, match: Match) -> bool:
 
 def placement(explanation: Explanation, said: str = "") -> tuple[str, str] | None:
     """``(markdown, plain)``: "Where to add it: in `X` (`path:a-b`), because it runs before every request, at
-    `path:n`.". The reason is left out when ``said`` (the plain text of the sentences before it) already gives it."""
+    `path:n`.". The reason is left out when ``said`` (the plain text of the sentence before it) already gives it, of
+    the same code."""
     found = hook(explanation)
     if found is None:
         return None
     step, match = found
     where = f"{step.chunk.path}:{match.line}"
     phrase = match.phrase.replace("`", "")
-    repeated = phrase in said
+    repeated = _said_of(said, step.chunk.location, phrase)
     line = step.chunk.text.split("\n")[match.line - step.chunk.start_line]
     if match.handler and match.handler not in match.phrase and not DECORATOR.match(line):  # app.after_request(f)
         name = match.handler
@@ -84,6 +85,19 @@ def placement(explanation: Explanation, said: str = "") -> tuple[str, str] | Non
                 f"{match.phrase}, at {code_span(where)}.")  # fmt: skip
     plain = f"Where to add it: in {held} ({step.chunk.location}), because it {phrase}, at {where}."
     return markdown, plain
+
+
+CITED = re.compile(r"[\w./-]+:\d+")
+
+
+def _said_of(said: str, location: str, phrase: str) -> bool:
+    """Whether ``said`` says ``phrase`` of the code at ``location``: after citing it, before citing anything else."""
+    at = said.find(location)
+    if at < 0:
+        return False
+    rest = said[at + len(location) :]
+    found = rest.find(phrase)
+    return found >= 0 and not CITED.search(rest[:found])
 
 
 def errors_end(explanation: Explanation) -> tuple[Step, Match] | None:

@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import re
 
+from codeqa.answer.explanation.branches import HEADS, condition_at
 from codeqa.answer.rendering.render import code_span
 from codeqa.records import Chunk
 
@@ -54,7 +55,8 @@ RUBY_TEST = re.compile(r"(?:if|unless):")
 # a Go router's `r.Use(mw)` inside `r.Group(func(r chi.Router) {` or `r.Route("/x", func(…) {` wraps that block
 GO_USE = re.compile(r"\.Use\(")
 GO_ROUTE_BLOCK = re.compile(r"\b(?P<call>\w+\.(?:Group\(|Route\(\s*\"[^\"]*\",\s*))(?=func\b)")
-ROUTES = "in front of the routes"
+GO_FUNC = re.compile(r"^\s*func\b")  # a function's head: its own `r.Use` (a test above it is said by ``_under_test``)
+ROUTES = re.compile(r"in front of (?:the routes|every route)")
 EVERY_ACTION = re.compile(r"\b(?:each action|every controller|each request)\b")
 # a router's `pipeline :browser do … end`: its plugs run on the requests of the scopes that `pipe_through` it
 ELIXIR_PIPELINE = re.compile(r"^\s*pipeline\s*\(?\s*:(?P<name>\w+)")
@@ -63,6 +65,23 @@ ELIXIR_PIPELINE = re.compile(r"^\s*pipeline\s*\(?\s*:(?P<name>\w+)")
 def conditioned(chunk: Chunk, number: int, line: str, phrase: str) -> str:
     """``phrase`` with "each action" / "every controller" / "each request" narrowed to the condition a Ruby filter's
     or a Phoenix plug's line puts on it, or to the router pipeline holding the plug (file line ``number``)."""
+    return _on_line(chunk, number, line, phrase)
+
+
+def under_test(chunk: Chunk, number: int, phrase: str) -> str:
+    """``phrase`` with " when `test`" for the one short test above file line ``number`` (``if not
+    config.SERVER_MODE:`` above ``login_user(user)``: it signs the user in only then; a loop repeats the line, it does
+    not test it), " on one branch only" when the tests above cannot be said in a few words."""
+    found = condition_at(chunk, number, loops=True)
+    if found == ("", ""):
+        return phrase
+    if found is None:
+        return f"{phrase} on one branch only"
+    word, condition = found
+    return f"{phrase} {word} {code_span(condition)}"
+
+
+def _on_line(chunk: Chunk, number: int, line: str, phrase: str) -> str:
     if chunk.language == "elixir" and ELIXIR_PLUG.match(line) and (pipeline := _pipeline_of(chunk, number)):
         return EVERY_ACTION.sub(f"requests piped through {code_span(':' + pipeline)}", phrase, count=1)
     if chunk.language == "ruby" and RUBY_MACRO.match(line):
@@ -82,20 +101,31 @@ def conditioned(chunk: Chunk, number: int, line: str, phrase: str) -> str:
 def grouped(chunk: Chunk, number: int, line: str, phrase: str) -> str:
     """``phrase`` narrowed to the group a Go router's ``r.Use(…)`` (file line ``number``) sits in: inside
     ``r.Group(func(r chi.Router) { … })`` or ``r.Route("/x", func …)`` it wraps that block's routes, not every route."""
-    if chunk.language != "go" or not GO_USE.search(line) or ROUTES not in phrase:
+    if chunk.language != "go" or not GO_USE.search(line) or not ROUTES.search(phrase):
         return phrase
     lines = chunk.text.split("\n")[: number - chunk.start_line + 1]
     indent = len(lines[-1]) - len(lines[-1].lstrip()) if lines else 0
+    where = "in front of the routes"  # the block it sits in is not in the chunk: every route cannot be said
     for offset, text in reversed(list(enumerate(lines[:-1]))):
         depth = len(text) - len(text.lstrip())
         if text.strip() and depth < indent:
             block = GO_ROUTE_BLOCK.search(text)
             if block is None:
-                return phrase
+                return phrase if GO_FUNC.match(text) or HEADS.match(text) else _routes(phrase, where)
             call = block.group("call").rstrip()
             said = code_span(f"{call} …)" if call.endswith(",") else f"{call}…)")
-            return phrase.replace(ROUTES, f"{ROUTES} of the {said} block on line {chunk.start_line + offset}", 1)
-    return phrase
+            return _routes(phrase, f"in front of the routes of the {said} block on line {chunk.start_line + offset}")
+    return phrase if indent == _one_level(lines) else _routes(phrase, where)  # a function body's own statement
+
+
+def _one_level(lines: list[str]) -> int:
+    """The indent of a statement of a Go function's body (gofmt: one tab), by the chunk's first indented line."""
+    return 1 if any(line.startswith("\t") for line in lines) else 4
+
+
+def _routes(phrase: str, where: str) -> str:
+    found = ROUTES.search(phrase)
+    return phrase[: found.start()] + where + phrase[found.end() :] if found else phrase
 
 
 def in_method(chunk: Chunk, number: int) -> bool:

@@ -29,7 +29,7 @@ from codeqa.answer.explanation.linenames import holder_at, name_at
 from codeqa.answer.explanation.mechanism import Match
 from codeqa.answer.explanation.outcomes import closed, of_named, outcome_lines, outcome_said_of
 from codeqa.answer.explanation.outline import display_name
-from codeqa.answer.explanation.phrasing import said_of
+from codeqa.answer.explanation.phrasing import said_of, said_whole
 from codeqa.answer.explanation.quoted_line import best_line
 from codeqa.answer.explanation.roles_said import shows_role
 from codeqa.answer.explanation.values import amount_read, reading_line, value_said
@@ -104,6 +104,7 @@ def _mechanism(explanation: Explanation) -> list[tuple[Step, list[Match]]]:
             constructs.append(key)
         if match.phrase not in (m.phrase for m in chosen.get(position, [])):
             chosen.setdefault(position, []).append(match)
+    chosen = said_whole(strong, chosen, constructs)
     order = sorted(chosen, key=lambda position: _handing_over(steps, chosen, position))
     return [(steps[position], sorted(chosen[position], key=lambda m: m.line)) for position in order]
 
@@ -261,8 +262,8 @@ def lead_sentences(explanation: Explanation) -> list[Sentence]:
         Sentence("T" + each.markdown[1:], "T" + each.plain[1:]) if each.plain.startswith("the ") else each
         for each in sentences
     ]
-    if advice is not None:  # "where would I add …": the hook, last, as the conclusion (its reason said once)
-        advice = placement(explanation, " ".join(sentence.plain for sentence in sentences)) or advice
+    if advice is not None:  # "where would I add …": the hook, last, as the conclusion (its reason not said twice)
+        advice = placement(explanation, sentences[-1].plain) or advice
         sentences.append(_framework_checked(explanation, Sentence(*advice)))
     elif (ending := where_errors_go(explanation)) is not None:  # "what happens when … fails": where errors go
         sentences.append(_framework_checked(explanation, Sentence(*ending)))

@@ -27,6 +27,7 @@ from codeqa.answer.explanation.construct_lines import (
     grouped,
     in_method,
     looped,
+    under_test,
 )
 from codeqa.answer.explanation.keylines import COMMENT, prose_lines
 from codeqa.frameworks.conventions import Construct, Convention, anchor_rows, load_all
@@ -35,6 +36,7 @@ from codeqa.frameworks.evidence import Code, Evidence, ecosystems, gather
 from codeqa.frameworks.intent import intents
 from codeqa.records import Chunk
 
+TESTED = frozenset({"auth", "filter"})  # kinds said with the test above their line (``under_test``)
 OTHER_CONSTRUCTS = 0.3  # share of a chunk's other constructs in its mechanism score
 PER_CONSTRUCT = 3  # index chunks brought in per construct, at most
 CHECKED_PER_CONSTRUCT = 12  # ... chosen among this many that hold its anchor, checked in the code
@@ -62,6 +64,13 @@ class Match:
     phrase: str  # what the construct does here (``says`` filled in)
     weight: float  # the construct's weight for this question (its intent's share included)
     handler: str = ""  # the function the construct hands control to (its ``handler`` group), if it names one
+    narrowed: bool = False  # its line or the block around it narrows it (a filter ``only:`` some actions, ``r.Use``
+    # in a router group, a test above it): it runs on some requests
+
+    @property
+    def every_request(self) -> bool:
+        """On the path of every request: the construct is (global middleware …) and nothing around it narrows it."""
+        return self.construct.every_request and not self.narrowed
 
 
 def evidence(context: AnswerContext) -> Evidence:
@@ -183,8 +192,11 @@ def matches_in(chunk: Chunk, conventions: Sequence[Convention], intents: Sequenc
                 handler = (hit.groupdict().get("handler") or "").split(".")[-1]
                 handler = "" if handler in ANONYMOUS else handler  # `e.HTTPErrorHandler = func(…`: no name to give
                 phrase = looped(chunk, number, hit.groupdict().get("what") or "", construct.describe(hit))
-                phrase = grouped(chunk, number, line, conditioned(chunk, number, line, phrase))
-                best = Match(construct, chunk, number, line.strip(), phrase, weight, handler)
+                narrowed = grouped(chunk, number, line, conditioned(chunk, number, line, phrase))
+                # who is signed in, which middleware runs: said with the test it runs under (a log line or an error
+                # answer is on a branch by nature; its test says no more than it)
+                narrowed = under_test(chunk, number, narrowed) if construct.kind in TESTED else narrowed
+                best = Match(construct, chunk, number, line.strip(), narrowed, weight, handler, narrowed != phrase)
         if best is not None:
             found.append(best)
     return found

@@ -89,6 +89,8 @@ def summary(chunk: Chunk) -> str:
         index = 0
     if chunk.language in ("markdown", "rst"):
         text = next((line.strip() for line in lines[index + 1 :] if line.strip() and not line.startswith("#")), "")
+    elif _nested_head(chunk, sig[0]):
+        return ""  # a piece of `create_app`'s body: `def inject_blueprint():`'s docstring is not create_app's
     else:
         text = _docstring_after(lines, index + len(sig)) or _docstring_after(lines, 0)
         if not text and comment_is_its_own(chunk, COMMENT):
@@ -100,6 +102,17 @@ def summary(chunk: Chunk) -> str:
         return ""
     sentence = re.split(r"(?<=[.!?])\s", text, maxsplit=1)[0]
     return sentence[:200] + ("…" if len(sentence) > 200 else "")
+
+
+def _nested_head(chunk: Chunk, head: str) -> bool:
+    """Whether ``head``, the first definition line of ``chunk``, opens another definition than the one the chunk is
+    named after (a piece of a function's body, past its head, holding functions nested in it)."""
+    name = short_name(chunk.symbol)
+    return (
+        len(name) > 1
+        and bool(DEFINITION.match(head))
+        and not re.search(rf"(?<![\w$]){re.escape(name)}(?![\w$?!])", head)
+    )
 
 
 def _leading_comment(lines: list[str]) -> str:

@@ -13,6 +13,7 @@ from codeqa.answer.explanation.mechanism import Match
 MATCHES_SAID = 4  # a construct on more lines than this (a router's plugs) names the ones the question is about
 PLURALS = {"plug": "plugs", "error": "errors", "filter": "filters", "hook": "hooks", "handler": "handlers"}
 CODE_SPAN = re.compile(r"`[^`]+`")
+TAG = re.compile(r"\((?:[^()`]|`[^`]*`)*`[^`]*`(?:[^()`]|`[^`]*`)*\)")  # a parenthesis holding a code span
 
 
 def said_of(matches: Sequence[Match], terms: Terms) -> str:
@@ -54,11 +55,18 @@ def _and(items: Sequence[str]) -> str:
     return items[0] if len(items) == 1 else ", ".join(items[:-1]) + " and " + items[-1]
 
 
+def _or(items: Sequence[str]) -> str:
+    return items[0] if len(items) == 1 else ", ".join(items[:-1]) + " or " + items[-1]
+
+
 def merged(phrases: Sequence[str]) -> str:
     """Phrases joined with "and"; runs that differ in one part only are said once ("turns `A`, `B` and `C` into a
     response") — their common words before and after the part that differs are kept once."""
     groups: list[list[list[str]]] = []
-    for phrase in dict.fromkeys(phrases):
+    unique = list(dict.fromkeys(phrases))
+    # "reports errors to an error tracker" said, the same under a test on another line ("… unless `X`") adds nothing
+    unique = [phrase for phrase in unique if not any(phrase.startswith(f"{other} ") for other in unique)]
+    for phrase in unique:
         words = phrase.split()
         group = next((g for g in groups if _shape(g[0], words) is not None), None)
         if group is None:
@@ -71,14 +79,33 @@ def merged(phrases: Sequence[str]) -> str:
             said.append(" ".join(group[0]))
             continue
         head, tail = _shape(group[0], group[1]) or (0, 0)
+        before = group[0][head - 1] if head else ""
+        if before in ("unless", "if"):  # "X unless `a`" and "X unless `b`" are two paths: no one test says both
+            said.extend(" ".join(words) for words in group)
+            continue
         middles = [" ".join(words[head : len(words) - tail]) for words in group]
         if all(middle.startswith("(") and middle.endswith(")") for middle in middles):  # "(`a`) and (`b`)"
             middles = [f"({_and([middle[1:-1] for middle in middles])})"]
         after = group[0][len(group[0]) - tail :]
         if head and group[0][head - 1] == "the" and after and after[0] in PLURALS:
             after = [PLURALS[after[0]], *after[1:]]  # "the `A` and `B` plugs"
-        said.append(" ".join([*group[0][:head], _and(middles), *after]))
-    return _and(said)
+        joined = _or(middles) if before == "when" else _and(middles)  # "signs the user in when `a` or `b`"
+        said.append(" ".join([*group[0][:head], joined, *after]))
+    return _and(_tagged_once(said))
+
+
+def _tagged_once(phrases: Sequence[str]) -> list[str]:
+    """``phrases`` with a parenthesis naming code (``(a filter in `ApplicationController`)``, ``(`rescue_from`)``)
+    said with the first phrase that has it only: the ones after it read as the same kind of thing."""
+    seen: set[str] = set()
+    kept = []
+    for phrase in phrases:
+        for tag in TAG.findall(phrase):
+            if tag in seen:
+                phrase = phrase.replace(f" {tag}", "", 1)
+            seen.add(tag)
+        kept.append(phrase)
+    return kept
 
 
 def _shape(a: list[str], b: list[str]) -> tuple[int, int] | None:
@@ -102,3 +129,14 @@ def _closed(words: list[str]) -> bool:
     """Whether ``words`` close every bracket they open."""
     text = " ".join(words)
     return all(text.count(opening) == text.count(closing) for opening, closing in ("()", "[]", "{}"))
+
+
+def said_whole(strong: Sequence[tuple[float, int, Match]], chosen: dict[int, list[Match]],
+               constructs: Sequence[tuple[int, int]]) -> dict[int, list[Match]]:  # fmt: skip
+    """``chosen`` with each construct said of a source said whole there: a controller turns `AccessDenied` and
+    `RecordNotFound` into a response, though another source said first turns `AccessDenied` too."""
+    for _, position, match in strong:
+        said = [m.phrase for m in chosen.get(position, [])]
+        if (position, id(match.construct)) in constructs and match.phrase not in said:
+            chosen[position].append(match)
+    return chosen
