@@ -80,3 +80,36 @@ def test_a_server_file_is_in_the_framework_imported_most_around_it() -> None:
     evidence = Evidence(tuple(found))
     assert evidence.framework_of("server/entity/MediaRequest.ts", "typescript").framework == "Express"
     assert evidence.framework_of("src/components/Layout/index.tsx", "tsx").framework == "Next.js"
+
+
+def test_the_last_handlers_and_a_path_in_a_variable_are_no_middleware_of_every_request() -> None:
+    """NodeBB (dev): "**Where to add it:** at `src/routes/index.js:205`, because the code there adds `controllers` to
+    every request's middleware chain" for ``app.use(controllers['404'].handle404)``, which sees only the requests
+    nothing answered; then "adds `relativePath` …" for ``app.use(relativePath || '/', router)``, a mount."""
+    express = [c for c in load_all() if c.name == "Express"]
+    text = """app.use(controllers['404'].handle404);
+app.use(controllers.errors.handleURIErrors);
+app.use(relativePath || '/', router);
+app.use(relativePath, router);
+app.use(middleware.stripLeadingSlashes);"""
+    asked = intents("Where would I add logging to track user behavior?")
+    said = {m.line: m.phrase for m in matches_in(_ts("src/routes/index.js", text), express, asked)}
+    assert set(said) == {5}, said
+
+
+def test_a_static_folder_is_no_mount_of_the_apps_parts() -> None:
+    from codeqa.answer.explanation.apphook import MOUNTS
+
+    assert not MOUNTS.search("app.use('/assets', express.static(path.join(__dirname, '../build/public'), {}));")
+    assert MOUNTS.search("app.use('/api', apiRouter);")
+
+
+def test_phrases_that_differ_by_a_test_are_said_whole() -> None:
+    """NodeBB: "hands sign-in to Passport (`passport.use`) and (`passport.authenticate`) when `strategy.url`"."""
+    from codeqa.answer.explanation.phrasing import merged
+
+    said = merged(["hands sign-in to Passport (`passport.use`)",
+                   "hands sign-in to Passport (`passport.authenticate`) when `strategy.url`"])  # fmt: skip
+    assert said == ("hands sign-in to Passport (`passport.use`) and hands sign-in to Passport "
+                    "(`passport.authenticate`) when `strategy.url`")  # fmt: skip
+    assert merged(["turns `A` into a response", "turns `B` into a response"]) == "turns `A` and `B` into a response"

@@ -29,7 +29,9 @@ ROWS_READ = 300  # chunks naming a framework's import word, read for the files t
 # the file that mounts the app's parts (`app.use(mount("/api", api))`, `app.use('/api', router)`, `app.route('/auth',
 # auth)`, `app.mount("/api/v1", app=api)`, `plug MyAppWeb.Router`) is the root app; a part's own `app.use` sees its part
 MOUNTS = re.compile(
-    r"\bmount\(\s*[\"'`/]|\.(?:use|route|mount)\(\s*[\"'`]/|\binclude_router\(|^\s*plug\s+[\w.]+\.Router\b",
+    # (not a folder of static files: `app.use('/assets', express.static(…))` in an installer's own little app)
+    r"\bmount\(\s*[\"'`/]|\.(?:use|route|mount)\(\s*[\"'`]/(?![^\"'`]*[\"'`]\s*,\s*(?:express\.)?(?:static|serveStatic)\b)"
+    r"|\binclude_router\(|^\s*plug\s+[\w.]+\.Router\b",
     re.MULTILINE,
 )
 FILES_READ = 40  # files importing a framework read for its hooks, the ones naming it most first

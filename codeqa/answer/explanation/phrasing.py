@@ -84,6 +84,9 @@ def merged(phrases: Sequence[str]) -> str:
             said.extend(" ".join(words) for words in group)
             continue
         middles = [" ".join(words[head : len(words) - tail]) for words in group]
+        if not tail and any(re.search(r" (?:when|unless|if|on one branch) ", f" {middle} ") for middle in middles):
+            said.extend(" ".join(words) for words in group)  # "(`a`) and (`b`) when `c`" says neither whole
+            continue
         if all(middle.startswith("(") and middle.endswith(")") for middle in middles):  # "(`a`) and (`b`)"
             middles = [f"({_and([middle[1:-1] for middle in middles])})"]
         after = group[0][len(group[0]) - tail :]
