@@ -30,6 +30,7 @@ from codeqa.answer.explanation.construct_lines import (
     under_test,
 )
 from codeqa.answer.explanation.keylines import COMMENT, prose_lines
+from codeqa.answer.explanation.passthrough import narrowed_phrase, passes_on_when
 from codeqa.frameworks.conventions import Construct, Convention, anchor_rows, load_all
 from codeqa.frameworks.detection import detect
 from codeqa.frameworks.evidence import Code, Evidence, ecosystems, gather
@@ -37,6 +38,7 @@ from codeqa.frameworks.intent import intents
 from codeqa.records import Chunk
 
 TESTED = frozenset({"auth", "filter"})  # kinds said with the test above their line (``under_test``)
+HANDED_ON = 0.5  # the weight kept by a middleware that hands the requests it does not act on straight on
 OTHER_CONSTRUCTS = 0.3  # share of a chunk's other constructs in its mechanism score
 PER_CONSTRUCT = 3  # index chunks brought in per construct, at most
 CHECKED_PER_CONSTRUCT = 12  # ... chosen among this many that hold its anchor, checked in the code
@@ -196,7 +198,10 @@ def matches_in(chunk: Chunk, conventions: Sequence[Convention], intents: Sequenc
                 # who is signed in, which middleware runs: said with the test it runs under (a log line or an error
                 # answer is on a branch by nature; its test says no more than it)
                 narrowed = under_test(chunk, number, narrowed) if construct.kind in TESTED else narrowed
-                best = Match(construct, chunk, number, line.strip(), narrowed, weight, handler, narrowed != phrase)
+                weighs = weight
+                if construct.every_request and (test := passes_on_when(chunk, number)) is not None:
+                    narrowed, weighs = narrowed_phrase(narrowed, test), weight * HANDED_ON  # it sees some requests
+                best = Match(construct, chunk, number, line.strip(), narrowed, weighs, handler, narrowed != phrase)
         if best is not None:
             found.append(best)
     return found
