@@ -94,9 +94,9 @@ def _at(path: str, language: str, text: str, needle: str) -> tuple[Chunk, int]:
     return next(c for c in _chunks(path, language, text) if c.start_line <= line <= c.end_line), line
 
 
-def _matches(path: str, language: str, text: str, framework: str) -> list:
+def _matches(path: str, language: str, text: str, framework: str, question: str = LOGGING) -> list:
     conventions = [c for c in load_all() if c.name == framework]
-    return [m for c in _chunks(path, language, text) for m in matches_in(c, conventions, intents(LOGGING))]
+    return [m for c in _chunks(path, language, text) for m in matches_in(c, conventions, intents(question))]
 
 
 def test_a_django_middleware_that_hands_requests_straight_on_is_no_place_that_sees_every_request() -> None:
@@ -106,6 +106,10 @@ def test_a_django_middleware_that_hands_requests_straight_on_is_no_place_that_se
     assert not remote.every_request, remote
     assert remote.phrase.endswith("hands the request straight on when `not settings.REMOTE_AUTH_ENABLED`"), remote
     assert remote.weight < core.weight  # the middleware that sees every request leads
+    asked = "How does user authentication flow through the system?"  # there its test is part of the mechanism
+    found = {m.chunk.symbol.split(".")[0]: m for m in _matches("netbox/middleware.py", "python", NETBOX, "Django", asked)}
+    assert found["RemoteUserMiddleware"].weight == found["CoreMiddleware"].weight
+    assert "REMOTE_AUTH_ENABLED" in found["RemoteUserMiddleware"].phrase
 
 
 def test_a_first_test_that_does_work_before_handing_on_narrows_nothing() -> None:

@@ -34,7 +34,7 @@ from codeqa.answer.explanation.passthrough import narrowed_phrase, passes_on_whe
 from codeqa.frameworks.conventions import Construct, Convention, anchor_rows, load_all
 from codeqa.frameworks.detection import detect
 from codeqa.frameworks.evidence import Code, Evidence, ecosystems, gather
-from codeqa.frameworks.intent import intents
+from codeqa.frameworks.intent import HOOK, intents
 from codeqa.records import Chunk
 
 TESTED = frozenset({"auth", "filter"})  # kinds said with the test above their line (``under_test``)
@@ -200,7 +200,8 @@ def matches_in(chunk: Chunk, conventions: Sequence[Convention], intents: Sequenc
                 narrowed = under_test(chunk, number, narrowed) if construct.kind in TESTED else narrowed
                 weighs = weight
                 if construct.every_request and (test := passes_on_when(chunk, number)) is not None:
-                    narrowed, weighs = narrowed_phrase(narrowed, test), weight * HANDED_ON  # it sees some requests
+                    narrowed = narrowed_phrase(narrowed, test)  # it acts on some requests: no place that sees all
+                    weighs = weight * HANDED_ON if intents[:1] == (HOOK,) else weight
                 best = Match(construct, chunk, number, line.strip(), narrowed, weighs, handler, narrowed != phrase)
         if best is not None:
             found.append(best)
