@@ -28,6 +28,7 @@ from codeqa.frameworks.intent import HOOK, PLACEMENT
 from codeqa.symbols import short_names
 
 ERRORS = "errors"
+LOGGING = "logging"
 # what a handler registered for one kind of error must name to be where errors go (not `BadData`, not an OAuth error)
 CATCH_ALL = re.compile(r"\b(?:Exception|BaseException|Throwable|StandardError|HTTPException|Error|500)\b")
 
@@ -38,12 +39,15 @@ def hook(explanation: Explanation) -> tuple[Step, Match] | None:
     if explanation.intents[:1] != (HOOK,):
         return None
     terms = explanation.terms
-    found = [(_unguarded(step, match), match.weight, term_score(terms, match.text), -order, -match.line, step, match)
+    logs = LOGGING in explanation.intents
+    found = [(_unguarded(step, match), logs and match.construct.kind == LOGGING, match.weight,
+              term_score(terms, match.text), -order, -match.line, step, match)
              for order, step in enumerate(explanation.best_first)
              for match in step.matches if match.every_request]  # fmt: skip
     if not found:
         return None
-    *_, step, match = max(found, key=lambda item: item[:5])  # unguarded, the strongest; of equals, the one named
+    # unguarded; for logging, the request logger the app already has; the strongest; of equals, the one named
+    *_, step, match = max(found, key=lambda item: item[:6])
     return step, match
 
 
