@@ -19,12 +19,14 @@ from pathlib import PurePosixPath
 from codeqa.answer.context import AnswerContext
 from codeqa.answer.explanation.branches import condition_at
 from codeqa.answer.explanation.candidate import Candidate
+from codeqa.answer.explanation.listedlog import listed_loggers
 from codeqa.answer.explanation.mechanism import Match, answers_poorly, matches_in
 from codeqa.frameworks.conventions import Convention, anchor_rows
 from codeqa.frameworks.evidence import imports_module, lookup_word
 from codeqa.frameworks.intent import HOOK
 from codeqa.records import Chunk, Hit
 
+LOGGING = "logging"
 ROWS_READ = 300  # chunks naming a framework's import word, read for the files that import it
 # the file that mounts the app's parts (`app.use(mount("/api", api))`, `app.use('/api', router)`, `app.route('/auth',
 # auth)`, `app.mount("/api/v1", app=api)`, `plug MyAppWeb.Router`) is the root app; a part's own `app.use` sees its part
@@ -37,15 +39,19 @@ MOUNTS = re.compile(
 FILES_READ = 40  # files importing a framework read for its hooks, the ones naming it most first
 
 
-def app_hooks(context: AnswerContext, conventions: Sequence[Convention], found: Sequence[Candidate]) -> list[Candidate]:
-    """Sources for a placement question whose candidates ``found`` hold no every-request construct: the chunk of the
-    index's frameworks holding most of them, with those matches (none outside the question's scope)."""
+def app_hooks(
+    context: AnswerContext, conventions: Sequence[Convention], found: Sequence[Candidate], intents: Sequence[str] = ()
+) -> list[Candidate]:
+    """Sources for a placement question: for logging, the logging middleware the middleware lists among ``found``
+    name (``listedlog``); when ``found`` holds no every-request construct, the chunk of the index's frameworks
+    holding most of them, with those matches (none outside the question's scope)."""
+    loggers = listed_loggers(context, conventions, found) if LOGGING in intents else []
     if any(match.every_request and condition_at(candidate.chunk, match.line) == ("", "")
            for candidate in found for match in candidate.matches):  # fmt: skip
-        return []  # one under a test (`if DEBUG_TOOLBAR: MIDDLEWARE = [...]`) is not every request's
-    seen = {candidate.chunk.id for candidate in found}
-    return [Candidate(Hit(chunk, 0.0, chunk.id), 0.0, matches, 0, False)
-            for chunk, matches in _in_scope(context, conventions) if chunk.id not in seen]  # fmt: skip
+        return loggers  # one under a test (`if DEBUG_TOOLBAR: MIDDLEWARE = [...]`) is not every request's
+    seen = {candidate.chunk.id for candidate in [*found, *loggers]}
+    return [*loggers, *(Candidate(Hit(chunk, 0.0, chunk.id), 0.0, matches, 0, False)
+                        for chunk, matches in _in_scope(context, conventions) if chunk.id not in seen)]  # fmt: skip
 
 
 def _in_scope(context: AnswerContext, conventions: Sequence[Convention]) -> list[tuple[Chunk, list[Match]]]:

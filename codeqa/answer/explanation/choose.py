@@ -194,7 +194,7 @@ def candidates(
                 extra.append(Candidate(Hit(chunk, 0.0, chunk.id), 0.0, matches, 0, False))
         extra.sort(key=lambda c: (-c.mechanism, file_rank.get(c.chunk.path, len(file_rank))))
         found += extra[: EXTRA_MECHANISM + len(hooks)]
-        hooked = app_hooks(context, conventions, found) if intents[:1] == (HOOK,) else []  # none retrieved
+        hooked = app_hooks(context, conventions, found, intents) if intents[:1] == (HOOK,) else []  # none retrieved
         found += hooked
         found += _handlers(context, conventions, intents, found)
     entry = entry_candidates(terms, context, conventions, intents, found, question)
@@ -229,7 +229,7 @@ def candidates(
         swaps = [(weakest, chunk) for weakest, chunk in swaps if weakest.id != strong[0].chunk.id]  # it stays shown
         strong = [ranked[0], *(c for c in strong if c is not ranked[0])]
     ordered = [*strong, *(c for c in ranked if c not in strong)]
-    hooked = [c for c in hooked if any(c is f for f in found)]
+    hooked = [c for c in hooked if any(c is f for f in found) and all(c is not lead for lead in ordered[:1])]
     ordered = [*ordered[:1], *hooked, *(c for c in ordered[1:] if all(c is not h for h in hooked))]  # it is shown
     if (shared := shared_piece(context, ordered)) is not None:  # one provider of many: the code they go through
         ordered = [shared, *(c for c in ordered if c is not shared)]

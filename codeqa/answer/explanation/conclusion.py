@@ -21,11 +21,12 @@ from codeqa.answer.explanation.branches import condition_at
 from codeqa.answer.explanation.explain import Explanation, Step
 from codeqa.answer.explanation.keylines import term_score
 from codeqa.answer.explanation.linenames import DECORATOR, holder_at
+from codeqa.answer.explanation.listedlog import logger_entries, named_for_logging
 from codeqa.answer.explanation.mechanism import Match
 from codeqa.answer.explanation.outline import display_name
 from codeqa.answer.rendering.render import code_span
 from codeqa.frameworks.intent import HOOK, PLACEMENT
-from codeqa.symbols import short_names
+from codeqa.symbols import qualified_names, short_names
 
 ERRORS = "errors"
 LOGGING = "logging"
@@ -40,7 +41,7 @@ def hook(explanation: Explanation) -> tuple[Step, Match] | None:
         return None
     terms = explanation.terms
     logs = LOGGING in explanation.intents
-    found = [(_unguarded(step, match), logs and match.construct.kind == LOGGING, match.weight,
+    found = [(_unguarded(step, match), logs and (match.construct.kind == LOGGING or _logs_requests(step)), match.weight,
               term_score(terms, match.text), -order, -match.line, step, match)
              for order, step in enumerate(explanation.best_first)
              for match in step.matches if match.every_request]  # fmt: skip
@@ -49,6 +50,22 @@ def hook(explanation: Explanation) -> tuple[Step, Match] | None:
     # unguarded; for logging, the request logger the app already has; the strongest; of equals, the one named
     *_, step, match = max(found, key=lambda item: item[:6])
     return step, match
+
+
+def _logs_requests(step: Step) -> bool:
+    """The step is the code of a middleware named for logging (``RequestLoggerMiddleware.__call__``)."""
+    return any(named_for_logging(name) for name in qualified_names(step.chunk.symbol)[:1] for name in name.split("."))
+
+
+def _listed_logger(explanation: Explanation, step: Step, match: Match) -> tuple[Step, int] | None:
+    """The open step that is a logging middleware the list at ``match`` names, with the list's line naming it."""
+    entries = logger_entries(step.chunk, match)
+    for other in explanation.best_first:
+        names = {part for name in qualified_names(other.chunk.symbol) for part in name.split(".")}
+        line = next((line for line, name in entries if name in names), None)
+        if other is not step and line is not None:
+            return other, line
+    return None
 
 
 def _unguarded(step: Step, match: Match) -> bool:
@@ -66,6 +83,15 @@ def placement(explanation: Explanation, said: str = "") -> tuple[str, str] | Non
     step, match = found
     where = f"{step.chunk.path}:{match.line}"
     phrase = match.phrase.replace("`", "")
+    listed = _listed_logger(explanation, step, match) if LOGGING in explanation.intents else None
+    if listed is not None:  # the list names the app's logging middleware: that is where its requests are logged
+        logger, line = listed
+        name, named_at = display_name(logger.chunk).split(" (+", 1)[0], f"{step.chunk.path}:{line}"
+        file = display_name(step.chunk).split(" (+", 1)[0]
+        return (f"**Where to add it:** in {code_span(name)} ({code_span(logger.chunk.location)}): {code_span(file)} "
+                f"{match.phrase} and names this logging middleware at {code_span(named_at)}.",
+                f"Where to add it: in {name} ({logger.chunk.location}): {file} {phrase} and names this logging "
+                f"middleware at {named_at}.")  # fmt: skip
     repeated = _said_of(said, step.chunk.location, phrase)
     line = step.chunk.text.split("\n")[match.line - step.chunk.start_line]
     if match.handler and match.handler not in match.phrase and not DECORATOR.match(line):  # app.after_request(f)
@@ -142,6 +168,15 @@ def where_errors_go(explanation: Explanation) -> tuple[str, str] | None:
     step, match = found
     where = f"{step.chunk.path}:{match.line}"
     phrase = match.phrase.replace("`", "")
+    listed = _listed_logger(explanation, step, match) if LOGGING in explanation.intents else None
+    if listed is not None:  # the list names the app's logging middleware: that is where its requests are logged
+        logger, line = listed
+        name, named_at = display_name(logger.chunk).split(" (+", 1)[0], f"{step.chunk.path}:{line}"
+        file = display_name(step.chunk).split(" (+", 1)[0]
+        return (f"**Where to add it:** in {code_span(name)} ({code_span(logger.chunk.location)}): {code_span(file)} "
+                f"{match.phrase} and names this logging middleware at {code_span(named_at)}.",
+                f"Where to add it: in {name} ({logger.chunk.location}): {file} {phrase} and names this logging "
+                f"middleware at {named_at}.")  # fmt: skip
     tail = "; an error a handler answers itself never gets there."
     if match.handler:
         defined = sorted((s.chunk for s in explanation.best_first if match.handler in short_names(s.chunk.symbol)),
