@@ -124,3 +124,41 @@ def test_the_logging_middleware_a_laravel_middleware_group_names_is_where_to_add
     assert said is not None, said
     assert said[1].startswith("Where to add it: in AddRequestContextForLogging"), said
     assert f"names this logging middleware at bootstrap/app.php:{line}." in said[1], said
+
+
+# eladmin (Spring, dev): an aspect is no middleware list; the annotation it names is no logging middleware
+ASPECT = """package app.aspect;
+
+import org.aspectj.lang.ProceedingJoinPoint;
+import org.aspectj.lang.annotation.Around;
+import org.aspectj.lang.annotation.Aspect;
+import org.aspectj.lang.annotation.Pointcut;
+import org.springframework.stereotype.Component;
+
+@Component
+@Aspect
+public class LogAspect {
+    @Pointcut("@annotation(me.zhengjie.annotation.Log)")
+    public void logPointcut() {
+    }
+
+    @Around("logPointcut()")
+    public Object logAround(ProceedingJoinPoint joinPoint) throws Throwable {
+        Object result = joinPoint.proceed();
+        return result;
+    }
+}
+"""
+LOG = """@Target(ElementType.METHOD)
+@Retention(RetentionPolicy.RUNTIME)
+public @interface Log {
+    String value() default "";
+}
+"""
+
+
+def test_an_aspect_naming_an_annotation_is_no_list_of_logging_middleware() -> None:
+    files = [("src/main/java/app/aspect/LogAspect.java", "java", ASPECT),
+             ("src/main/java/app/annotation/Log.java", "java", LOG)]  # fmt: skip
+    said = _said(files, {"src/main/java/app/aspect/LogAspect.java"})
+    assert said is None or "names this logging middleware" not in said[1], said

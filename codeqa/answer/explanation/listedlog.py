@@ -35,10 +35,11 @@ def named_for_logging(name: str) -> bool:
 
 
 def logger_entries(chunk: Chunk, match: Match) -> list[tuple[int, str]]:
-    """``(file line, class name)`` of the entries named for logging in the middleware list that opens at ``match``."""
+    """``(file line, class name)`` of the entries named for logging in the middleware list that opens at ``match``
+    (a construct about middleware whose line opens a bracket it does not close; not an aspect, not a definition)."""
     lines = chunk.text.split("\n")
     start = match.line - chunk.start_line
-    if not 0 <= start < len(lines):
+    if not 0 <= start < len(lines) or "middleware" not in match.construct.says or not _opens_list(lines[start]):
         return []
     head_indent = len(lines[start]) - len(lines[start].lstrip())
     found: list[tuple[int, str]] = []
@@ -49,6 +50,10 @@ def logger_entries(chunk: Chunk, match: Match) -> list[tuple[int, str]]:
             continue
         found += [(match.line + offset, name) for name in CLASS_NAME.findall(text) if named_for_logging(name)]
     return list(dict.fromkeys(found))
+
+
+def _opens_list(line: str) -> bool:
+    return sum(line.count(c) for c in "([{") > sum(line.count(c) for c in ")]}")
 
 
 def listed_loggers(
