@@ -22,6 +22,7 @@ from codeqa.answer.context import AnswerContext
 from codeqa.answer.explanation.apphook import app_hooks
 from codeqa.answer.explanation.basehook import hook_candidates
 from codeqa.answer.explanation.candidate import CHUNK_EVIDENCE_LINES, Candidate, discount_repeats
+from codeqa.answer.explanation.clientside import server_first
 from codeqa.answer.explanation.entry import entry_candidates, entry_topic, sign_in_handler
 from codeqa.answer.explanation.fileparts import (
     ALWAYS_SHOWN,
@@ -228,7 +229,7 @@ def candidates(
     if strong and lead is None and not asks_mechanism(terms, intents) and ranked[0].evidence > strong[0].evidence:
         swaps = [(weakest, chunk) for weakest, chunk in swaps if weakest.id != strong[0].chunk.id]  # it stays shown
         strong = [ranked[0], *(c for c in strong if c is not ranked[0])]
-    ordered = [*strong, *(c for c in ranked if c not in strong)]
+    ordered = server_first([*strong, *(c for c in ranked if c not in strong)], question)  # (``clientside``)
     hooked = [c for c in hooked if any(c is f for f in found) and all(c is not lead for lead in ordered[:1])]
     ordered = [*ordered[:1], *hooked, *(c for c in ordered[1:] if all(c is not h for h in hooked))]  # it is shown
     if (shared := shared_piece(context, ordered)) is not None:  # one provider of many: the code they go through
