@@ -28,7 +28,7 @@ from functools import lru_cache
 
 from codeqa.answer.explanation.feeds import with_makers
 from codeqa.answer.explanation.lineroles import quiet, role_weight
-from codeqa.answer.explanation.vocabulary import EXPANSION_WEIGHT, expansions
+from codeqa.answer.explanation.vocabulary import EXPANSION_WEIGHT, expansions, sign_in_read
 from codeqa.frameworks.intent import intents
 from codeqa.retrieve.question import Question
 from codeqa.tokens import code_tokens
@@ -101,7 +101,7 @@ def question_terms(question: str | Question) -> Terms:
 
 @lru_cache(maxsize=256)
 def _terms(tokens: tuple[str, ...], text: str, topics: tuple[str, ...]) -> Terms:
-    words = frozenset(tokens)
+    words = sign_in_read(frozenset(tokens), text)
     return Terms(words, expansions(words), bool(QUANTITY_QUESTION.search(text)), topics)
 
 

@@ -10,6 +10,7 @@ people and code spell them; they are tokenized and stemmed like code when loaded
 
 from __future__ import annotations
 
+import re
 from functools import lru_cache
 
 from codeqa.tokens import code_tokens
@@ -52,6 +53,16 @@ CONCEPTS: tuple[str, ...] = (
     "import imports export exports backup",
 )
 EXPANSION_WEIGHT = 0.5
+# "log in", "logged on", "log out": signing in or out, not the log (whose words would find loggers and audit trails)
+SIGN_IN_PHRASE = re.compile(r"\blog(?:s|ged|ging)?[\s-]?(?:in|on|out)\b", re.IGNORECASE)
+LOG_WORD = re.compile(r"\blog(?:s|ged|ger|gers|ging)?\b", re.IGNORECASE)
+
+
+def sign_in_read(words: frozenset[str], text: str) -> frozenset[str]:
+    """``words`` with "log in" read as ``login``, and "log" kept only where the question also says it on its own."""
+    if "log" not in words or not SIGN_IN_PHRASE.search(text):
+        return words
+    return (words if LOG_WORD.search(SIGN_IN_PHRASE.sub(" ", text)) else words - {"log"}) | {"login"}
 
 
 @lru_cache(maxsize=1)
