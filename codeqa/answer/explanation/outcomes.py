@@ -8,6 +8,7 @@ from __future__ import annotations
 import re
 from collections.abc import Sequence
 
+from codeqa.answer.explanation import branches
 from codeqa.answer.explanation.branches import asks_api, condition_at, no_answer, off_api_path, on_error_branch
 from codeqa.answer.explanation.embedded import heredoc_lines
 from codeqa.answer.explanation.endings import ERROR_LINE, inline_branch
@@ -228,7 +229,8 @@ def _fails(verb: str, step: Step, line: KeyLine) -> bool:
     login's success redirect, nor what a function that raises somewhere does when it does not (``raise
     AuthenticationFailed(…)`` in an ``except``, then ``api_token.save(…)`` on success)."""
     code = code_part(line.text)
-    handler = any(match.construct.kind == "error" and not RAISED.match(match.text) for match in step.matches)
+    answers = [match.line for match in step.matches if match.construct.kind == "error" and not RAISED.match(match.text)]
+    handler = bool(answers) and not branches.returns_before(step.chunk, line.line, answers)  # a success branch: no
     return verb == "raises" or bool(ERROR_LINE.search(code)) or on_error_branch(step.chunk, line.line) or handler
 
 

@@ -1,0 +1,126 @@
+"""False and misleading on paperless-ngx (Django), Firefly III (Laravel) and Outline (Koa), apps in no data set,
+read as a newcomer (probe 13):
+
+- Outline, how authentication flows: "``token`` (``plugins/oidc/server/auth/oidcRouter.ts:89-148``) checks the
+  token" of ``const decoded = JWT.decode(params.id_token);``: jsonwebtoken's ``decode`` checks no signature;
+- paperless-ngx: "``AutoLoginMiddleware.process_request`` … is middleware: Django runs it on every request", though
+  the settings insert it into ``MIDDLEWARE`` only ``if AUTO_LOGIN_USERNAME:``;
+- Firefly III: "``Authenticate.authenticate`` uses Laravel's ``Auth`` (who is signed in) when ``0 === count($guards)``
+  and uses Laravel's ``Auth`` (who is signed in) on one branch only": the same phrase twice, the second saying less;
+- Firefly III, "What happens when an API request fails?": "Then ``LoginController.login`` logs with
+  ``Log::channel('audit')->info(sprintf('User "%s" has been logged in.', …))`` when ``$this->attemptLogin($request)``"
+  — the success branch, which returns before the failure's ``$this->sendFailedLoginResponse($request)``;
+- Outline: "In short: ``discord.ts`` … calls ``accountProvisioner``, which in the end … stores with
+  ``this.create(…)``": that store is an event written only ``if (isNewUser && user.isInvited)``.
+"""
+
+from __future__ import annotations
+
+from codeqa.answer.explanation.branches import returns_before
+from codeqa.answer.explanation.flow import Use
+from codeqa.answer.explanation.mechanism import matches_in
+from codeqa.answer.explanation.phrasing import merged
+from codeqa.answer.explanation.walk import Hop
+from codeqa.answer.explanation.walktext import _under
+from codeqa.frameworks.conventions import load_all
+from codeqa.frameworks.intent import intents
+from codeqa.records import Chunk
+
+AUTH = "How does user authentication flow through the system?"
+
+OIDC = """            const token = (() => {
+              try {
+                const decoded = JWT.decode(params.id_token);
+
+                if (!decoded || typeof decoded !== "object") {
+                  Logger.warn("Decoded id_token is not a valid object");
+                  return {};
+                }"""
+
+AUTO_LOGIN = """class AutoLoginMiddleware(MiddlewareMixin):
+    def process_request(self, request: HttpRequest) -> None:
+        # Dont use auto-login with token request
+        if request.path.startswith("/api/token/") and request.method == "POST":
+            return None
+        try:
+            request.user = User.objects.get(username=settings.AUTO_LOGIN_USERNAME)"""
+
+LOGIN = """    public function login(Request $request)
+    {
+        Log::debug('Login data is present.');
+
+        // Copied directly from AuthenticatesUsers, but with logging added:
+        if ($this->attemptLogin($request)) {
+            Log::channel('audit')->info(sprintf('User "%s" has been logged in.', $request->get($this->username())));
+            Log::debug(sprintf('Redirect after login is %s.', $this->redirectPath()));
+
+            event(new UserSuccessfullyLoggedIn($this->guard()->user()));
+
+            return $this->sendLoginResponse($request);
+        }
+        Log::warning('Login attempt failed.');
+        $this->incrementLoginAttempts($request);
+        Log::channel('audit')->warning(sprintf('Login failed. Attempt for user "%s" failed.', $request->get($this->username())));
+
+        $this->sendFailedLoginResponse($request);
+
+        // @noinspection PhpUnreachableStatementInspection
+        return response()->json();
+    }"""
+
+PROVISIONER = """  const { isNewUser, user } = result;
+
+  if (isNewUser && user.isInvited) {
+    await Event.createFromContext(ctx, {
+      name: "users.invite_accepted",
+      userId: user.id,
+    });
+  }"""
+
+
+def _phrases(text: str, path: str, language: str, start: int, symbol: str) -> dict[int, str]:
+    chunk = Chunk(path, language, start, start + text.count("\n"), text, symbol, "function", "api")
+    return {m.line: m.phrase for m in matches_in(chunk, load_all(), intents(AUTH))}
+
+
+def test_a_javascript_jwt_decode_is_no_check_of_the_token() -> None:
+    found = _phrases(OIDC, "plugins/oidc/server/auth/oidcRouter.ts", "typescript", 102, "createOIDCRouter")
+    assert "checks the token" not in found.get(104, ""), found
+    assert found[104] == "reads the token's claims without checking its signature (`jwt.decode`)"
+    python = _phrases("    claims = jwt.decode(token, key, algorithms=['HS256'])", "app/auth.py", "python", 9, "f")
+    assert python[9] == "checks the token"  # PyJWT's decode checks the signature
+
+
+def test_a_django_middleware_class_runs_on_every_request_only_once_listed() -> None:
+    found = _phrases(AUTO_LOGIN, "src/paperless/auth.py", "python", 16, "AutoLoginMiddleware")
+    assert found[17] == "is middleware: once `MIDDLEWARE` lists it, Django runs it on every request", found
+
+
+def test_one_phrase_on_one_branch_is_not_said_again_beside_its_test() -> None:
+    auth = "uses Laravel's `Auth` (who is signed in)"
+    said = merged([f"{auth} when `0 === count($guards)`", f"{auth} on one branch only"])
+    assert said == f"{auth} when `0 === count($guards)`", said
+    other = merged(["signs the user in when `a`", "checks the password on one branch only"])
+    assert other == "signs the user in when `a` and checks the password on one branch only"
+
+
+def test_a_success_branch_that_returns_is_not_what_the_failure_does() -> None:
+    chunk = Chunk("app/Http/Controllers/Auth/LoginController.php", "php", 82, 82 + LOGIN.count("\n"), LOGIN,
+                  "LoginController.login", "method", "controller")  # fmt: skip
+    failed = 82 + LOGIN.split("\n").index("        $this->sendFailedLoginResponse($request);")
+    assert returns_before(chunk, 88, [failed])  # `Log::channel('audit')->info(… has been logged in …)`
+    assert not returns_before(chunk, 97, [failed])  # `Log::…->warning('Login failed …')`: on the way to it
+    assert not returns_before(chunk, 88, [89])  # an answer inside the same branch
+
+
+def test_a_step_made_under_a_test_says_the_test() -> None:
+    caller = Chunk("server/commands/accountProvisioner.ts", "typescript", 203, 210, PROVISIONER, "accountProvisioner",
+                   "function", "service")  # fmt: skip
+    callee = Chunk("server/models/Event.ts", "typescript", 161, 191, "", "Event.createFromContext", "method", "model")
+    use = Use("createFromContext", 206, "calls", "await Event.createFromContext(ctx, {")
+    assert _under(Hop(caller, callee, use, True)) == (
+        " when `isNewUser && user.isInvited`",
+        " when isNewUser && user.isInvited",
+    )
+    first = Use("createFromContext", 203, "calls", "const { isNewUser, user } = result;")
+    assert _under(Hop(caller, callee, first, True)) == ("", "")
