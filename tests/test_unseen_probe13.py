@@ -60,7 +60,7 @@ LOGIN = """    public function login(Request $request)
         }
         Log::warning('Login attempt failed.');
         $this->incrementLoginAttempts($request);
-        Log::channel('audit')->warning(sprintf('Login failed. Attempt for user "%s" failed.', $request->get($this->username())));
+        Log::channel('audit')->warning(sprintf('Login failed for "%s".', $request->get($this->username())));
 
         $this->sendFailedLoginResponse($request);
 
