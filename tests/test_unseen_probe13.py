@@ -124,3 +124,46 @@ def test_a_step_made_under_a_test_says_the_test() -> None:
     )
     first = Use("createFromContext", 203, "calls", "const { isNewUser, user } = result;")
     assert _under(Hop(caller, callee, first, True)) == ("", "")
+
+
+WEB = """  app.use(compress());
+
+  app.use(mount("/api", api));
+  app.use(mount("/mcp", mcp));
+
+  // Generate and attach a CSRF token to the session on non-API requests
+  app.use(attachCSRFToken());
+  app.use(express.static("/assets"));"""
+
+
+def test_a_middleware_added_after_a_path_mount_is_not_on_every_request() -> None:
+    """Outline, "Where would I add logging to track user behavior?": "Where to add it: at `server/services/web.ts:94`,
+    because the code there adds `attachCSRFToken` to every request's middleware chain" — below `app.use(mount("/api",
+    api))`, whose requests never reach it."""
+    chunk = Chunk("server/services/web.ts", "typescript", 72, 72 + WEB.count("\n"), WEB, "init", "function", "config")
+    found = {m.line: m for m in matches_in(chunk, load_all(), intents("Where would I add logging?"))}
+    assert found[72].every_request  # `compress()`, above the mounts
+    csrf = found[78]
+    assert not csrf.every_request, csrf.phrase
+    assert csrf.phrase == (
+        'adds `attachCSRFToken` to the middleware chain of the requests not sent to `"/api"`, `"/mcp"` above it '
+        "(run in `app.use` order)"
+    ), csrf.phrase
+
+
+PROFILE = '''class ProfileView(GenericAPIView[Any]):
+    """
+    User profile view, only available when logged in
+    """
+
+    permission_classes = [IsAuthenticated]
+    serializer_class = ProfileSerializer'''
+
+
+def test_a_views_permission_classes_hold_for_that_view_only() -> None:
+    """paperless-ngx: "``ProfileView`` … chooses the permission checks API requests must pass (REST framework)" of
+    the view's own ``permission_classes = [IsAuthenticated]``; the setting ``DEFAULT_PERMISSION_CLASSES`` does that."""
+    found = _phrases(PROFILE, "src/paperless/views.py", "python", 244, "ProfileView")
+    assert found[249] == "chooses the permission checks requests to this view must pass (REST framework)", found
+    setting = _phrases('    "DEFAULT_PERMISSION_CLASSES": [', "src/paperless/settings.py", "python", 5, "REST")
+    assert setting[5] == "chooses the permission checks API requests must pass (REST framework)"
