@@ -167,3 +167,33 @@ def test_a_views_permission_classes_hold_for_that_view_only() -> None:
     assert found[249] == "chooses the permission checks requests to this view must pass (REST framework)", found
     setting = _phrases('    "DEFAULT_PERMISSION_CLASSES": [', "src/paperless/settings.py", "python", 5, "REST")
     assert setting[5] == "chooses the permission checks API requests must pass (REST framework)"
+
+
+def test_a_routers_own_sub_routes_are_no_mount_of_the_apps_parts() -> None:
+    """Outline: the logging question's "Where to add it" went to ``server/routes/auth/index.ts``, a part whose
+    ``router.use("/", authMiddleware(…), resolvedRouter.routes())`` was taken for the root app's mounts, over
+    ``server/services/web.ts`` (``app.use(mount("/api", api))``, in another chunk than its every-request hooks)."""
+    from codeqa.answer.explanation.apphook import MOUNTS
+
+    assert not MOUNTS.search('      router.use(\n        "/",\n        authMiddleware({ optional: true }),')
+    assert MOUNTS.search('  app.use(mount("/api", api));')
+    assert MOUNTS.search("app.use('/api', apiRouter);")
+
+
+def test_the_same_code_reached_twice_is_shown_once_not_as_a_repeat_of_itself() -> None:
+    """Outline: "``init`` (``server/services/web.ts:28-88``) is a function (and 1 more like it:
+    ``server/services/web.ts:28-88``)"."""
+    from dataclasses import dataclass
+
+    from codeqa.answer.explanation.fold import collapse
+    from codeqa.answer.explanation.keylines import KeyLine
+
+    @dataclass
+    class Seen:
+        chunk: Chunk
+        lines: list[KeyLine]
+
+    init = Chunk("server/services/web.ts", "typescript", 28, 33, WEB, "init", "function", "config")
+    lines = [KeyLine(72, "  app.use(compress());"), KeyLine(74, '  app.use(mount("/api", api));')]
+    kept, repeats = collapse([Seen(init, lines), Seen(init, list(lines))])
+    assert len(kept) == 1 and repeats == {}
