@@ -197,3 +197,30 @@ def test_the_same_code_reached_twice_is_shown_once_not_as_a_repeat_of_itself() -
     lines = [KeyLine(72, "  app.use(compress());"), KeyLine(74, '  app.use(mount("/api", api));')]
     kept, repeats = collapse([Seen(init, lines), Seen(init, list(lines))])
     assert len(kept) == 1 and repeats == {}
+
+
+HANDLER = """    public function render($request, Throwable $e): Response
+    {
+        $expectsJson = $request->expectsJson();
+
+        Log::debug('Now in Handler::render()');
+
+        if ($e instanceof NotFoundHttpException && $expectsJson) {
+            return response()->json(['message' => 'Resource not found'], 404);
+        }"""
+
+
+def test_an_outcome_is_quoted_without_the_statements_semicolon() -> None:
+    """Firefly III: "Then ``Handler.render`` answers with ``response()->json([…], 404);`` when ``$e instanceof
+    NotFoundHttpException && $expectsJson``": the ``;`` ends the code, not the sentence."""
+    from codeqa.answer.explanation.explain import Step
+    from codeqa.answer.explanation.keylines import KeyLine
+    from codeqa.answer.explanation.outcomes import outcome_said_of
+    from codeqa.records import Hit
+
+    chunk = Chunk("app/Exceptions/Handler.php", "php", 94, 102, HANDLER, "Handler.render", "method", "api")
+    answer, log = KeyLine(101, HANDLER.split("\n")[7]), KeyLine(98, HANDLER.split("\n")[4])
+    step = Step(1, Hit(chunk, 1.0, chunk.id), "is a method", [log, answer], "")
+    _, plain = outcome_said_of([("answers with", step, answer), ("logs with", step, log)])
+    assert "404) when $e instanceof" in plain and "Handler::render()') (app/" in plain, plain
+    assert "404);" not in plain and "render()');" not in plain, plain

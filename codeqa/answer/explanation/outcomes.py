@@ -286,7 +286,7 @@ def outcome_said_of(found: Sequence[tuple[str, Step, KeyLine]]) -> tuple[str, st
         name = name_at(step.chunk, line.line)
         said = " ".join(outcome_said(line.text).split())  # whole (``_whole``): never cut
         raised = RAISED.sub("", said).removesuffix(";")  # "raises `err`", not "raises `throw err;`"
-        said = closed(raised if verb == "raises" else said)
+        said = closed(raised if verb == "raises" else said.removesuffix(";"))  # no `;` mid-sentence
         word, condition = condition_at(step.chunk, line.line) or ("", "")  # a branch's outcome, said with its test
         when_md, when = (f" {word} {code_span(condition)}", f" {word} {condition}") if word else ("", "")
         handled = handled_type(step.chunk, line.line)  # an answer given for one exception type says that type
