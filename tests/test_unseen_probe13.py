@@ -224,3 +224,17 @@ def test_an_outcome_is_quoted_without_the_statements_semicolon() -> None:
     _, plain = outcome_said_of([("answers with", step, answer), ("logs with", step, log)])
     assert "404) when $e instanceof" in plain and "Handler::render()') (app/" in plain, plain
     assert "404);" not in plain and "render()');" not in plain, plain
+
+
+def test_a_templates_render_makes_a_string_it_answers_no_request() -> None:
+    """paperless-ngx, how tags are assigned: "``parse_w_workflow_placeholders`` answers with ``rendered_template =
+    template.render(formatting)``" — Jinja's ``Template.render`` returns the text; the function returns it."""
+    from codeqa.answer.explanation.endings import OUTCOME_KINDS
+    from codeqa.answer.explanation.outcomes import OUTCOMES
+
+    for table in (dict(OUTCOME_KINDS), dict(OUTCOMES)):
+        answers = table["answers with"]
+        assert not answers.search("        rendered_template = template.render(formatting)")
+        assert not answers.search("    body = self.tmpl.render(ctx)")
+        assert answers.search("    return res.render('index', { user })")
+        assert answers.search("        return reply.render('login.html')")

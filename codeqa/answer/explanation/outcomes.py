@@ -37,7 +37,7 @@ METHOD_SIGNATURE = re.compile(  # a typed method's head (``public ResponseEntity
 )
 OUTCOMES = (
     ("answers with", re.compile(
-        r"(?<!\.)\b(?:redirect(?:_to)?|render|abort|head)\b|\.(?:redirect|render)\s*\("  # not a read: `pages.render)`
+        r"(?<!\.)\b(?:redirect(?:_to)?|render|abort|head)\b|(?<![Tt]emplate)\.(?:redirect|render)\s*\("  # no read
         r"|\b(?:res\.(?:status|json|send|redirect)|Response\.json|NextResponse\.\w+|"
         r"HttpResponse\w*|JsonResponse|ResponseEntity|http\.Error|WriteHeader|c\.JSON|jsonify|send_resp|put_status)\b"
         # a status set to a code (`status=404`, `status: :forbidden`, `status=status.HTTP_403_FORBIDDEN`), not a
