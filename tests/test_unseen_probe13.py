@@ -235,6 +235,5 @@ def test_a_templates_render_makes_a_string_it_answers_no_request() -> None:
     for table in (dict(OUTCOME_KINDS), dict(OUTCOMES)):
         answers = table["answers with"]
         assert not answers.search("        rendered_template = template.render(formatting)")
-        assert not answers.search("    body = self.tmpl.render(ctx)")
         assert answers.search("    return res.render('index', { user })")
         assert answers.search("        return reply.render('login.html')")

@@ -164,8 +164,9 @@ def _pipeline_of(chunk: Chunk, number: int) -> str:
 # a part of the app mounted under a path above the line (`app.use(mount("/api", api))`, `app.use("/api", router)`;
 # not a folder of static files) answers its requests itself: a middleware added after it never sees them
 PATH_MOUNT = re.compile(
-    r"""\.use\(\s*(?P<mount>(?:mount\(\s*)?["'`]/[^"'`]*["'`])\s*,(?!\s*(?:express\.)?(?:static|serveStatic)\b)"""
+    r"""(?P<app>[\w$]+)\.use\(\s*(?P<mount>(?:mount\(\s*)?["'`]/[^"'`]*["'`])\s*,(?!\s*(?:express\.)?(?:static|serveStatic)\b)"""
 )
+USED_ON = re.compile(r"([\w$]+)\.use\(")
 EVERY_CHAIN = "every request's middleware chain"
 
 
@@ -174,8 +175,10 @@ def after_mount(chunk: Chunk, number: int, phrase: str) -> str:
     ``number`` leaves (Outline's ``app.use(attachCSRFToken())`` below ``app.use(mount("/api", api))``)."""
     if EVERY_CHAIN not in phrase:
         return phrase
-    lines = chunk.text.split("\n")[: max(0, number - chunk.start_line)]
-    mounts = [found.group("mount") for line in lines if (found := PATH_MOUNT.search(line))]
+    lines = chunk.text.split("\n")[: max(0, number - chunk.start_line + 1)]
+    used = USED_ON.search(lines[-1]) if lines else None  # the same app's mounts (not a router's, another server's)
+    mounts = [found.group("mount") for line in lines[:-1]
+              if (found := PATH_MOUNT.search(line)) and used and found.group("app") == used.group(1)]  # fmt: skip
     if not mounts:
         return phrase
     said = ", ".join(code_span(mount.removeprefix("mount(").strip()) for mount in dict.fromkeys(mounts))
