@@ -11,7 +11,14 @@ read as a newcomer (probe 13):
   ``Log::channel('audit')->info(sprintf('User "%s" has been logged in.', …))`` when ``$this->attemptLogin($request)``"
   — the success branch, which returns before the failure's ``$this->sendFailedLoginResponse($request)``;
 - Outline: "In short: ``discord.ts`` … calls ``accountProvisioner``, which in the end … stores with
-  ``this.create(…)``": that store is an event written only ``if (isNewUser && user.isInvited)``.
+  ``this.create(…)``": that store is an event written only ``if (isNewUser && user.isInvited)``;
+- Outline, the logging question: "Where to add it: at ``server/services/web.ts:94``, because the code there adds
+  ``attachCSRFToken`` to every request's middleware chain", below ``app.use(mount("/api", api))``; then a part
+  (``server/routes/auth/index.ts``) taken for the root app, and "(and 1 more like it: <the same lines>)";
+- paperless-ngx: "``ProfileView`` … chooses the permission checks API requests must pass" of the view's own
+  ``permission_classes``; "``parse_w_workflow_placeholders`` answers with ``rendered_template =
+  template.render(formatting)``" (a Jinja template's text, no response);
+- Firefly III: outcomes quoted with their statement's ``;`` mid-sentence ("… 404); when …").
 """
 
 from __future__ import annotations
