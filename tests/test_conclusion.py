@@ -105,7 +105,7 @@ def test_a_failing_request_ends_in_the_error_middleware_and_its_answer(apps_sett
     said = closing(text)
     assert said.startswith("**In short:** when a request fails, `errorHandler` (`src/errors.js:"), text
     assert "is the error middleware (four arguments): every `next(error)` ends here" in said
-    assert "answers with `res.status(status).json({ error: err.message });` (`src/errors.js:4`)" in said
+    assert "answers with `res.status(status).json({ error: err.message })` (`src/errors.js:4`)" in said
     assert "What is absent" not in text  # the app has one: no absence, and the closing is not a guess
     assert "`const status = err.status || 500;`" not in text  # a local keeping a status is not an answer
 

@@ -143,7 +143,7 @@ def test_flask_errorhandler_and_django_middleware() -> None:
         "    def process_exception(self, request, exception):\n        return None",
         "python",
     )
-    assert (2, "filter", "is middleware: Django runs it on every request") in found(
+    assert (2, "filter", "is middleware: once `MIDDLEWARE` lists it, Django runs it on every request") in found(
         middleware, SEEDS["logging"], "Django"
     )
     assert (5, "error", "is called when a view raises an exception (`process_exception`)") in found(

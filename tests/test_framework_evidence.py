@@ -220,4 +220,5 @@ def test_no_manifest_and_no_import_names_no_framework(home: Path) -> None:
     assert evidence(AnswerContext.from_index(index, [], [])).frameworks() == ()
     opening = _opening(home, "undeclared", SEEDS["logging"])
     assert "audit.py" in opening and not opening.startswith("In ") and "Django" not in opening, opening
-    assert "is middleware: the framework runs it on every request" in opening  # the construct stays, the name goes
+    # the construct stays, the name goes
+    assert "is middleware: once `MIDDLEWARE` lists it, the framework runs it on every request" in opening

@@ -32,7 +32,9 @@ ROWS_READ = 300  # chunks naming a framework's import word, read for the files t
 # auth)`, `app.mount("/api/v1", app=api)`, `plug MyAppWeb.Router`) is the root app; a part's own `app.use` sees its part
 MOUNTS = re.compile(
     # (not a folder of static files: `app.use('/assets', express.static(…))` in an installer's own little app)
-    r"\bmount\(\s*[\"'`/]|\.(?:use|route|mount)\(\s*[\"'`]/(?![^\"'`]*[\"'`]\s*,\s*(?:express\.)?(?:static|serveStatic)\b)"
+    # (nor a router's own sub-routes: `router.use("/", authMiddleware(…), resolvedRouter.routes())` in a part)
+    r"\bmount\(\s*[\"'`/]|(?<![Rr]outer)\.(?:use|route|mount)\(\s*[\"'`]/"
+    r"(?![^\"'`]*[\"'`]\s*,\s*(?:express\.)?(?:static|serveStatic)\b)"
     r"|\binclude_router\(|^\s*plug\s+[\w.]+\.Router\b",
     re.MULTILINE,
 )
@@ -69,6 +71,7 @@ def _in_scope(context: AnswerContext, conventions: Sequence[Convention]) -> list
 def _hook_chunks(context: AnswerContext, conventions: Sequence[Convention]) -> list[tuple[Chunk, list[Match]]]:
     table = context.table
     found: dict[str, list[tuple[Chunk, list[Match]]]] = {}
+    mounting: set[str] = set()  # by any chunk of the file: the mounts sit apart from the hooks above them (Outline)
     for convention in conventions:
         if convention.common or not any(c.every_request for c in convention.constructs):
             continue
@@ -88,7 +91,8 @@ def _hook_chunks(context: AnswerContext, conventions: Sequence[Convention]) -> l
                 held = [(c, [m for m in matches_in(c, conventions, (HOOK,)) if m.every_request])
                         for c in chunks if not answers_poorly(c)]  # fmt: skip
                 found[path] = [(c, matches) for c, matches in held if matches]
-    mounting = {p for p, held in found.items() if any(MOUNTS.search(chunk.text) for chunk, _ in held)}
+                if any(MOUNTS.search(c.text) for c in chunks):
+                    mounting.add(path)
     order = sorted((p for p in found if found[p]), key=lambda p: (p not in mounting, -sum(len(m) for _, m in found[p]),
                                                                   len(PurePosixPath(p).parts), p))  # fmt: skip
     return [item for path in order for item in found[path]]

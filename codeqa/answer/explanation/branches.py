@@ -10,6 +10,7 @@ hands a callback over (``$exceptions->render(static function (``).
 from __future__ import annotations
 
 import re
+from collections.abc import Sequence
 
 from codeqa.answer.explanation.linenames import FUNCTION_HEAD
 from codeqa.records import Chunk
@@ -173,3 +174,26 @@ def condition_at(chunk: Chunk, line: int, *, loops: bool = False) -> tuple[str, 
     if not condition or len(condition) > CONDITION_CHARS or CONTINUED.search(condition):
         return None  # a test going on below its line (``elif a and \\``) cannot be said from its head
     return ("unless" if found.group("word") == "unless" else "when"), condition
+
+
+RETURNS = re.compile(r"^\s*return\b")
+
+
+def returns_before(chunk: Chunk, line: int, later: Sequence[int]) -> bool:
+    """Whether file line ``line`` of ``chunk`` sits in a test's block that returns before it reaches any of the lines
+    ``later``: a login's ``if ($this->attemptLogin($request)) { Log::…('has been logged in'); return …; }`` above
+    ``$this->sendFailedLoginResponse($request)`` is the success branch, not what the failure does."""
+    lines = chunk.text.split("\n")
+    position = line - chunk.start_line
+    if not later or not 0 <= position < len(lines):
+        return False
+    indent = _indent(lines[position])
+    head = next((above for above in range(position - 1, -1, -1)
+                 if lines[above].strip() and _indent(lines[above]) < indent), None)  # fmt: skip
+    if head is None or not BRANCH.match(lines[head]):
+        return False
+    depth = _indent(lines[head])
+    end = next((after for after in range(position + 1, len(lines))
+                if lines[after].strip() and _indent(lines[after]) <= depth), len(lines))  # fmt: skip
+    returned = any(RETURNS.match(text) and _indent(text) == indent for text in lines[position + 1 : end])
+    return returned and all(number >= chunk.start_line + end for number in later)

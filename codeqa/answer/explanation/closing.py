@@ -101,12 +101,20 @@ def _calls(found: Walk) -> tuple[str, str, str, str, tuple[str, str] | None]:
     dropped = found.hops[len(hops) :]  # shown as steps; a by-name link among them keeps its mark
     later = (" in the end" + (" (through calls linked by name)" if any(h.by_name for h in dropped) else "")
              if dropped else "")  # fmt: skip
+    tests = [test for hop in dropped if (test := condition_at(hop.chunk, hop.use.line, loops=True)) != ("", "")]
+    if tests:  # a call made under a test (`if (isNewUser && user.isInvited)`): its end is one branch's, said so
+        said_md = " and ".join(f"{t[0]} {code_span(t[1])}" if t else "" for t in tests)
+        said = said_md.replace("`", "") if all(tests) else "on one branch"
+        said_md = said_md if all(tests) else said
+        later_md, later = f"{later}, {said_md},", f"{later}, {said},"
+    else:
+        later_md = later
     first = condition_at(found.entry, found.hops[0].use.line)
     when_md, when = (f"{first[0]} {code_span(first[1])}", f"{first[0]} {first[1]}") if first and first[0] else ("", "")
     md, plain = ", which ".join(name for name, _ in names), ", which ".join(name for _, name in names)
     if (outcome := found.outcome) is not None:
         where, said = f"{outcome.chunk.path}:{outcome.line}", _quote(outcome.text)
-        md += f", which{later} {outcome.verb} {code_span(said)} ({code_span(where)})"
+        md += f", which{later_md} {outcome.verb} {code_span(said)} ({code_span(where)})"
         plain += f", which{later} {outcome.verb} {said} ({where})"
     return md, plain, when_md, when, first
 

@@ -159,3 +159,27 @@ def _pipeline_of(chunk: Chunk, number: int) -> str:
             found = ELIXIR_PIPELINE.match(text)
             return found.group("name") if found else ""
     return ""
+
+
+# a part of the app mounted under a path above the line (`app.use(mount("/api", api))`, `app.use("/api", router)`;
+# not a folder of static files) answers its requests itself: a middleware added after it never sees them
+PATH_MOUNT = re.compile(
+    r"""(?P<app>[\w$]+)\.use\(\s*(?P<mount>(?:mount\(\s*)?["'`]/[^"'`]*["'`])\s*,(?!\s*(?:express\.)?(?:static|serveStatic)\b)"""
+)
+USED_ON = re.compile(r"([\w$]+)\.use\(")
+EVERY_CHAIN = "every request's middleware chain"
+
+
+def after_mount(chunk: Chunk, number: int, phrase: str) -> str:
+    """``phrase`` with "every request's middleware chain" narrowed to the requests a path mount above file line
+    ``number`` leaves (Outline's ``app.use(attachCSRFToken())`` below ``app.use(mount("/api", api))``)."""
+    if EVERY_CHAIN not in phrase:
+        return phrase
+    lines = chunk.text.split("\n")[: max(0, number - chunk.start_line + 1)]
+    used = USED_ON.search(lines[-1]) if lines else None  # the same app's mounts (not a router's, another server's)
+    mounts = [found.group("mount") for line in lines[:-1]
+              if (found := PATH_MOUNT.search(line)) and used and found.group("app") == used.group(1)]  # fmt: skip
+    if not mounts:
+        return phrase
+    said = ", ".join(code_span(mount.removeprefix("mount(").strip()) for mount in dict.fromkeys(mounts))
+    return phrase.replace(EVERY_CHAIN, f"the middleware chain of the requests not sent to {said} above it")

@@ -30,9 +30,11 @@ OUTCOME_KINDS: tuple[tuple[str, re.Pattern[str]], ...] = (
         r"\b(?:redirect(?:_to)?|render_template|_?jsonify\w*|res\.(?:json|send|render|redirect)|Response\.json|"
         r"HttpResponse\w*|JsonResponse|ResponseEntity\.ok|c\.JSON|send_resp|make_response)\b|"
         # a render that answers the request (Django's ``render(request, …)``, Rails' ``render json:``, a view's
-        # ``.render(…)``), not a helper rendering an email's body (``render(f"emails/{name}.html", ctx)``)
+        # ``.render(…)``), not a helper rendering an email's body (``render(f"emails/{name}.html", ctx)``) nor a
+        # template object's (Jinja's ``template.render(formatting)`` makes a string)
         r"\brender\s*\(\s*(?:request|req|conn)\b|\|>\s*render\b|(?:^|[\s;])render\s+[:@\w\"']|"
-        r"\brender\s*\(\s*(?:json|status|plain|html|template|partial|action|view|inertia)\s*:|[.:]render\s*\(")),
+        r"\brender\s*\(\s*(?:json|status|plain|html|template|partial|action|view|inertia)\s*:|"
+        r"(?<![Tt]emplate)(?<![Tt]mpl)[.:]render\s*\(")),
     ("returns", re.compile(r"^\s*return\b\s*\S")),
 )  # fmt: skip
 ERROR_LINE = re.compile(

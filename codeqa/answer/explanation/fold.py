@@ -65,6 +65,8 @@ def collapse(steps: Sequence[T]) -> tuple[list[T], dict[int, list[T]]]:
     signatures: list[frozenset[str]] = []
     repeats: dict[int, list[T]] = {}
     for step in steps:
+        if any(step.chunk.location == other.chunk.location for other in [*kept, *sum(repeats.values(), [])]):
+            continue  # the same code reached twice (a hook's file and the retrieval): no "1 more like it" of itself
         mine = signature(step.lines)
         same = next((n for n, other in enumerate(signatures) if similar(mine, other)), None)
         if same is None:

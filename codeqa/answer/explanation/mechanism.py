@@ -23,6 +23,7 @@ from pathlib import PurePosixPath
 from codeqa.answer.context import AnswerContext
 from codeqa.answer.explanation.construct_lines import (
     RUBY_MACRO,
+    after_mount,
     conditioned,
     grouped,
     in_method,
@@ -195,6 +196,7 @@ def matches_in(chunk: Chunk, conventions: Sequence[Convention], intents: Sequenc
                 handler = "" if handler in ANONYMOUS else handler  # `e.HTTPErrorHandler = func(…`: no name to give
                 phrase = looped(chunk, number, hit.groupdict().get("what") or "", construct.describe(hit))
                 narrowed = grouped(chunk, number, line, conditioned(chunk, number, line, phrase))
+                narrowed = after_mount(chunk, number, narrowed)
                 # who is signed in, which middleware runs: said with the test it runs under (a log line or an error
                 # answer is on a branch by nature; its test says no more than it)
                 narrowed = under_test(chunk, number, narrowed) if construct.kind in TESTED else narrowed

@@ -8,6 +8,7 @@ from __future__ import annotations
 import re
 from collections.abc import Sequence
 
+from codeqa.answer.explanation import branches
 from codeqa.answer.explanation.branches import asks_api, condition_at, no_answer, off_api_path, on_error_branch
 from codeqa.answer.explanation.embedded import heredoc_lines
 from codeqa.answer.explanation.endings import ERROR_LINE, inline_branch
@@ -36,7 +37,7 @@ METHOD_SIGNATURE = re.compile(  # a typed method's head (``public ResponseEntity
 )
 OUTCOMES = (
     ("answers with", re.compile(
-        r"(?<!\.)\b(?:redirect(?:_to)?|render|abort|head)\b|\.(?:redirect|render)\s*\("  # not a read: `pages.render)`
+        r"(?<!\.)\b(?:redirect(?:_to)?|render|abort|head)\b|(?<![Tt]emplate)\.(?:redirect|render)\s*\("  # no read
         r"|\b(?:res\.(?:status|json|send|redirect)|Response\.json|NextResponse\.\w+|"
         r"HttpResponse\w*|JsonResponse|ResponseEntity|http\.Error|WriteHeader|c\.JSON|jsonify|send_resp|put_status)\b"
         # a status set to a code (`status=404`, `status: :forbidden`, `status=status.HTTP_403_FORBIDDEN`), not a
@@ -228,7 +229,8 @@ def _fails(verb: str, step: Step, line: KeyLine) -> bool:
     login's success redirect, nor what a function that raises somewhere does when it does not (``raise
     AuthenticationFailed(…)`` in an ``except``, then ``api_token.save(…)`` on success)."""
     code = code_part(line.text)
-    handler = any(match.construct.kind == "error" and not RAISED.match(match.text) for match in step.matches)
+    answers = [match.line for match in step.matches if match.construct.kind == "error" and not RAISED.match(match.text)]
+    handler = bool(answers) and not branches.returns_before(step.chunk, line.line, answers)  # a success branch: no
     return verb == "raises" or bool(ERROR_LINE.search(code)) or on_error_branch(step.chunk, line.line) or handler
 
 
@@ -284,7 +286,7 @@ def outcome_said_of(found: Sequence[tuple[str, Step, KeyLine]]) -> tuple[str, st
         name = name_at(step.chunk, line.line)
         said = " ".join(outcome_said(line.text).split())  # whole (``_whole``): never cut
         raised = RAISED.sub("", said).removesuffix(";")  # "raises `err`", not "raises `throw err;`"
-        said = closed(raised if verb == "raises" else said)
+        said = closed(raised if verb == "raises" else said.removesuffix(";"))  # no `;` mid-sentence
         word, condition = condition_at(step.chunk, line.line) or ("", "")  # a branch's outcome, said with its test
         when_md, when = (f" {word} {code_span(condition)}", f" {word} {condition}") if word else ("", "")
         handled = handled_type(step.chunk, line.line)  # an answer given for one exception type says that type

@@ -13,6 +13,7 @@ from codeqa.answer.explanation.mechanism import Match
 MATCHES_SAID = 4  # a construct on more lines than this (a router's plugs) names the ones the question is about
 PLURALS = {"plug": "plugs", "error": "errors", "filter": "filters", "hook": "hooks", "handler": "handlers"}
 CODE_SPAN = re.compile(r"`[^`]+`")
+BRANCH_ONLY = " on one branch only"  # ``construct_lines.under_test``'s word for tests it cannot say
 TAG = re.compile(r"\((?:[^()`]|`[^`]*`)*`[^`]*`(?:[^()`]|`[^`]*`)*\)")  # a parenthesis holding a code span
 
 
@@ -66,6 +67,9 @@ def merged(phrases: Sequence[str]) -> str:
     unique = list(dict.fromkeys(phrases))
     # "reports errors to an error tracker" said, the same under a test on another line ("… unless `X`") adds nothing
     unique = [phrase for phrase in unique if not any(phrase.startswith(f"{other} ") for other in unique)]
+    # nor does "X on one branch only" beside "X when `a`": the branch it names is one already (Laravel's `auth()`
+    # twice in one `if`, "uses `Auth` when `0 === count($guards)` and uses `Auth` on one branch only")
+    unique = [phrase for phrase in unique if not _branch_said(phrase, unique)]
     for phrase in unique:
         words = phrase.split()
         group = next((g for g in groups if _shape(g[0], words) is not None), None)
@@ -95,6 +99,12 @@ def merged(phrases: Sequence[str]) -> str:
         joined = _or(middles) if before == "when" else _and(middles)  # "signs the user in when `a` or `b`"
         said.append(" ".join([*group[0][:head], joined, *after]))
     return _and(_tagged_once(said))
+
+
+def _branch_said(phrase: str, phrases: Sequence[str]) -> bool:
+    """Whether ``phrase`` is "X on one branch only" and another of ``phrases`` says X under a test it names."""
+    base = phrase.removesuffix(BRANCH_ONLY)
+    return base != phrase and any(other != phrase and other.startswith(f"{base} ") for other in phrases)
 
 
 def _tagged_once(phrases: Sequence[str]) -> list[str]:

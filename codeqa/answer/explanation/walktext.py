@@ -5,10 +5,11 @@ from __future__ import annotations
 
 import re
 
+from codeqa.answer.explanation.branches import condition_at
 from codeqa.answer.explanation.callplace import placed_caller
 from codeqa.answer.explanation.flow import Use
 from codeqa.answer.explanation.outline import display_name
-from codeqa.answer.explanation.walk import Walk
+from codeqa.answer.explanation.walk import Hop, Walk
 from codeqa.answer.rendering.render import code_span
 from codeqa.records import Chunk
 
@@ -39,6 +40,15 @@ def _quote(text: str, limit: int = 90) -> str:
 _RECEIVER = re.compile(r"^(?:this|self|\$this|@)\W")  # ``this.service.login``: said as ``login``
 
 
+def _under(hop: Hop) -> tuple[str, str]:
+    """ " when `c`" for a call made under one short test (``if (isNewUser && user.isInvited)``), " on one branch" under
+    tests that cannot be said so, "" for a call made every time: a step on one branch is not the whole story."""
+    test = condition_at(hop.chunk, hop.use.line, loops=True)
+    if test == ("", ""):
+        return "", ""
+    return (f" {test[0]} {code_span(test[1])}", f" {test[0]} {test[1]}") if test else (" on one branch",) * 2
+
+
 def walk_steps(found: Walk) -> list[tuple[str, str]]:
     """The numbered steps as (markdown, plain): each hop a checked call cited at its line, the last step its outcome."""
     rows: list[tuple[str, str]] = []
@@ -52,8 +62,9 @@ def walk_steps(found: Walk) -> list[tuple[str, str]]:
         verb = "queues" if _enqueues(hop.use) else "calls"
         tail = " for a worker" if verb == "queues" else ""
         mark = " (linked by name and import, not resolved)" if hop.by_name else ""
-        rows.append((f"{number}. {named_md} {verb} {code_span(hop.use.name)}{tail} at {code_span(where)}{mark}.",
-                     f"{number}. {named} {verb} {hop.use.name}{tail} at {where}{mark}."))  # fmt: skip
+        when_md, when = _under(hop)
+        rows.append((f"{number}. {named_md} {verb} {code_span(hop.use.name)}{tail}{when_md} at {code_span(where)}"
+                     f"{mark}.", f"{number}. {named} {verb} {hop.use.name}{tail}{when} at {where}{mark}."))  # fmt: skip
         caller = _name_of(hop.callee) if hop.by_name else hop.use.name  # by name: which definition calls is unsure
         chunk = hop.callee
     last = len(found.hops) + 1
