@@ -93,6 +93,7 @@ def _hook_chunks(context: AnswerContext, conventions: Sequence[Convention]) -> l
                 found[path] = [(c, matches) for c, matches in held if matches]
                 if any(MOUNTS.search(c.text) for c in chunks):
                     mounting.add(path)
-    order = sorted((p for p in found if found[p]), key=lambda p: (p not in mounting, -sum(len(m) for _, m in found[p]),
-                                                                  len(PurePosixPath(p).parts), p))  # fmt: skip
+    # where a file mounts the app's parts, a mounted part's own hooks see that part only: none of theirs is taken
+    order = sorted((p for p in found if found[p] and (p in mounting or not mounting)),
+                   key=lambda p: (-sum(len(m) for _, m in found[p]), len(PurePosixPath(p).parts), p))  # fmt: skip
     return [item for path in order for item in found[path]]
