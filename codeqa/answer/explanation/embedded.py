@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import re
 
+from codeqa.answer.explanation.keylines import prose_lines
 from codeqa.records import Chunk
 
 # `<<~JS`, `<<-EOS`, `<<~'SQL'` (Ruby: a bare `<<NAME` is left alone, it reads like `list << CONSTANT`)
@@ -14,7 +15,16 @@ _PHP = re.compile(r"<<<\s*(['\"]?)([A-Za-z_]\w*)\1\s*$")  # `<<<EOT`, `<<<'EOT'`
 
 
 def heredoc_lines(chunk: Chunk) -> frozenset[int]:
-    """The file lines of ``chunk`` inside a heredoc's body (its opening and closing lines are code)."""
+    """The file lines of ``chunk`` inside a heredoc's body (its opening and closing lines are code), or inside a
+    docstring (Indico: "It is the caller's responsibility to add the folder … using ``db.session.add(...)``." was
+    said as the method's write)."""
+    if '"""' in chunk.text or "'''" in chunk.text:
+        docs = {chunk.start_line + n for n in prose_lines(chunk.text.split("\n"))}
+        return frozenset(docs) | _heredocs(chunk)
+    return _heredocs(chunk)
+
+
+def _heredocs(chunk: Chunk) -> frozenset[int]:
     opener = _RUBY if chunk.language == "ruby" else _PHP if chunk.language == "php" else None
     if opener is None or "<<" not in chunk.text:
         return frozenset()
