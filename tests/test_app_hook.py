@@ -187,8 +187,12 @@ def test_the_root_app_that_mounts_the_parts_holds_the_hook_not_a_mounted_part() 
     # `app.use(csp())` comes after `mount("/api", …)`: the API's requests never reach it, and the oauth part's own
     # `app.use(requestTracer())` sees the oauth requests only: neither is where every request can be logged
     assert said is None or "oauth" not in said[0], said
-    KOA_ABOVE = {**KOA, "server/services/web.ts": KOA["server/services/web.ts"].replace(
-        '  app.use(mount("/api", api));\n  app.use(csp());\n', '  app.use(csp());\n  app.use(mount("/api", api));\n')}
+    KOA_ABOVE = {
+        **KOA,
+        "server/services/web.ts": KOA["server/services/web.ts"].replace(
+            '  app.use(mount("/api", api));\n  app.use(csp());\n', '  app.use(csp());\n  app.use(mount("/api", api));\n'
+        ),
+    }
     assert KOA_ABOVE != KOA
     chunks = [chunk for path, text in KOA_ABOVE.items() if path.endswith(".ts")
               for chunk in chunk_file(SourceFile(path, detect_language(path) or "", text, len(text)))]  # fmt: skip

@@ -151,7 +151,7 @@ def test_a_middleware_written_in_place_is_no_handler_named_function() -> None:
     express = [c for c in load_all() if c.name == "Express"]
     setup = Chunk("server/setup.js", "javascript", 382, 391, SETUP_APP, "", "module", "api")
     said = {m.line: m.phrase for m in matches_in(setup, express, intents("What happens when an API request fails?"))}
-    assert said[382] == "adds the middleware written here to every request's chain (run in `app.use` order)"
+    assert said[382] == "answers 404 to the requests no route or middleware before it answered (a catch-all)"
     assert said[388] == "is the error middleware (four arguments): every `next(error)` ends here"
     assert not [phrase for phrase in said.values() if "`function`" in phrase]
 

@@ -120,7 +120,9 @@ def test_the_logging_middleware_a_laravel_middleware_group_names_is_where_to_add
     files = [("bootstrap/app.php", "php", APP_PHP),
              ("app/Http/Middleware/AddRequestContextForLogging.php", "php", CONTEXT_PHP)]  # fmt: skip
     said = _said(files, {"bootstrap/app.php"})
-    line = next(n for n, text in enumerate(APP_PHP.split("\n"), start=1) if "AddRequestContextForLogging::class" in text)
+    line = next(
+        n for n, text in enumerate(APP_PHP.split("\n"), start=1) if "AddRequestContextForLogging::class" in text
+    )
     assert said is not None, said
     assert said[1].startswith("Where to add it: in AddRequestContextForLogging"), said
     assert f"names this logging middleware at bootstrap/app.php:{line}." in said[1], said

@@ -10,7 +10,9 @@ from codeqa.answer.explanation.keylines import question_terms, term_score
 
 
 def test_log_in_is_signing_in_not_the_log() -> None:
-    terms = question_terms("After someone signs up, why can't they log in straight away, and what turns their account on?")
+    terms = question_terms(
+        "After someone signs up, why can't they log in straight away, and what turns their account on?"
+    )
     assert "log" not in terms.words and "login" in terms.words
     assert "logger" not in terms.expanded and "audit" not in terms.expanded
     assert term_score(terms, "var log = logger(joinPoint);") == 0

@@ -107,7 +107,9 @@ def test_a_django_middleware_that_hands_requests_straight_on_is_no_place_that_se
     assert remote.phrase.endswith("hands the request straight on when `not settings.REMOTE_AUTH_ENABLED`"), remote
     assert remote.weight < core.weight  # the middleware that sees every request leads
     asked = "How does user authentication flow through the system?"  # there its test is part of the mechanism
-    found = {m.chunk.symbol.split(".")[0]: m for m in _matches("netbox/middleware.py", "python", NETBOX, "Django", asked)}
+    found = {
+        m.chunk.symbol.split(".")[0]: m for m in _matches("netbox/middleware.py", "python", NETBOX, "Django", asked)
+    }
     assert found["RemoteUserMiddleware"].weight == found["CoreMiddleware"].weight
     assert "REMOTE_AUTH_ENABLED" in found["RemoteUserMiddleware"].phrase
 
@@ -122,3 +124,34 @@ def test_express_and_laravel_middleware_that_hand_requests_on_unless_a_setting_i
         assert passes_on_when(*_at("server/app.js", "javascript", EXPRESS, registered)) is None, registered
     laravel = _at("app/Http/Middleware/EnsureTwoFactor.php", "php", LARAVEL, "function handle")
     assert passes_on_when(*laravel) == "! config('auth.two_factor')"
+
+
+# hackathon-starter (Express, dev) app.js, lines 420-436 (shortened): asked what happens when an API request fails, the
+# answer said the 404 catch-all "adds the middleware written here to every request's chain" and that the app "adds
+# `errorHandler` to every request's middleware chain"
+CATCH_ALL = """const app = express();
+app.get('/api', apiController.getApi);
+
+/**
+ * Handle 404 errors
+ */
+app.use((req, res, next) => {
+  const err = new Error('Not Found');
+  err.status = 404;
+  res.status(404).send('Page Not Found');
+});
+
+if (process.env.NODE_ENV === 'development') {
+  app.use(errorHandler());
+}
+"""
+
+
+def test_the_404_catch_all_and_the_error_handler_are_no_step_of_every_request() -> None:
+    found = _matches("app.js", "javascript", CATCH_ALL, "Express", "What happens when an API request fails?")
+    said = {m.line: m for m in found}
+    catch_all = next(n for n, text in enumerate(CATCH_ALL.split("\n"), start=1) if "app.use((req" in text)
+    assert not said[catch_all].every_request, said[catch_all]
+    assert said[catch_all].phrase.startswith("answers 404 to the requests no route"), said[catch_all]
+    handler = next(n for n, text in enumerate(CATCH_ALL.split("\n"), start=1) if "errorHandler()" in text)
+    assert handler not in said or "every request" not in said[handler].phrase, said[handler]

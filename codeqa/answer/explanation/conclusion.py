@@ -85,8 +85,8 @@ def placement(explanation: Explanation, said: str = "") -> tuple[str, str] | Non
     phrase = match.phrase.replace("`", "")
     listed = _listed_logger(explanation, step, match) if LOGGING in explanation.intents else None
     if listed is not None:  # the list names the app's logging middleware: that is where its requests are logged
-        logger, line = listed
-        name, named_at = display_name(logger.chunk).split(" (+", 1)[0], f"{step.chunk.path}:{line}"
+        logger, listed_at = listed
+        name, named_at = display_name(logger.chunk).split(" (+", 1)[0], f"{step.chunk.path}:{listed_at}"
         file = display_name(step.chunk).split(" (+", 1)[0]
         return (f"**Where to add it:** in {code_span(name)} ({code_span(logger.chunk.location)}): {code_span(file)} "
                 f"{match.phrase} and names this logging middleware at {code_span(named_at)}.",
@@ -170,8 +170,8 @@ def where_errors_go(explanation: Explanation) -> tuple[str, str] | None:
     phrase = match.phrase.replace("`", "")
     listed = _listed_logger(explanation, step, match) if LOGGING in explanation.intents else None
     if listed is not None:  # the list names the app's logging middleware: that is where its requests are logged
-        logger, line = listed
-        name, named_at = display_name(logger.chunk).split(" (+", 1)[0], f"{step.chunk.path}:{line}"
+        logger, listed_at = listed
+        name, named_at = display_name(logger.chunk).split(" (+", 1)[0], f"{step.chunk.path}:{listed_at}"
         file = display_name(step.chunk).split(" (+", 1)[0]
         return (f"**Where to add it:** in {code_span(name)} ({code_span(logger.chunk.location)}): {code_span(file)} "
                 f"{match.phrase} and names this logging middleware at {code_span(named_at)}.",

@@ -30,7 +30,7 @@ CLOSES = re.compile(r"^\s*[\])}]+\s*\)?\s*[,;)]*\s*$")
 
 
 def named_for_logging(name: str) -> bool:
-    """``RequestLoggerMiddleware``, ``AddRequestContextForLogging``, ``APITokenLogMiddleware``; not ``LoginRequired``."""
+    """``RequestLoggerMiddleware``, ``AddRequestContextForLogging``, ``APITokenLogMiddleware``; not ``LoginForm``."""
     return any(word.lower() in LOG_WORDS for word in WORD.findall(name))
 
 
@@ -97,4 +97,3 @@ def _defines(chunk: Chunk, name: str) -> bool:
 
 def _member_of(chunk: Chunk, name: str) -> bool:
     return any(q.startswith(f"{name}.") for q in qualified_names(chunk.symbol))
-

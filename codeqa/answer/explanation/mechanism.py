@@ -31,7 +31,8 @@ from codeqa.answer.explanation.construct_lines import (
     under_test,
 )
 from codeqa.answer.explanation.keylines import COMMENT, prose_lines
-from codeqa.answer.explanation.passthrough import narrowed_phrase, passes_on_when
+from codeqa.answer.explanation.passthrough import NOT_FOUND_PHRASE as NOT_FOUND
+from codeqa.answer.explanation.passthrough import answers_not_found, narrowed_phrase, passes_on_when
 from codeqa.frameworks.conventions import Construct, Convention, anchor_rows, load_all
 from codeqa.frameworks.detection import detect
 from codeqa.frameworks.evidence import Code, Evidence, ecosystems, gather
@@ -201,7 +202,9 @@ def matches_in(chunk: Chunk, conventions: Sequence[Convention], intents: Sequenc
                 # answer is on a branch by nature; its test says no more than it)
                 narrowed = under_test(chunk, number, narrowed) if construct.kind in TESTED else narrowed
                 weighs = weight
-                if construct.every_request and (test := passes_on_when(chunk, number)) is not None:
+                if construct.every_request and answers_not_found(chunk, number):
+                    narrowed, weighs = NOT_FOUND, weight * HANDED_ON  # the last stop of unanswered requests
+                elif construct.every_request and (test := passes_on_when(chunk, number)) is not None:
                     narrowed = narrowed_phrase(narrowed, test)  # it acts on some requests: no place that sees all
                     weighs = weight * HANDED_ON if intents[:1] == (HOOK,) else weight
                 best = Match(construct, chunk, number, line.strip(), narrowed, weighs, handler, narrowed != phrase)

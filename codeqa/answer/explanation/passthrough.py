@@ -80,6 +80,25 @@ def _said(condition: str) -> str | None:
     return condition
 
 
+# the body of a catch-all placed after the routes: it makes the 404 (`new Error('Not Found')`, `res.status(404)`)
+NOT_FOUND = re.compile(r"\b404\b|[\"'`]Not Found|\bNotFound(?:Error|Exception)?\(|\bcreateError\(\s*404")
+CATCH_ALL_LINES = 5
+
+
+def answers_not_found(chunk: Chunk, number: int) -> bool:
+    """The middleware written at file line ``number`` answers 404 within its first lines: the catch-all for the
+    requests no route before it answered, not a step of every request."""
+    if not chunk.start_line <= number <= chunk.end_line:
+        return False
+    lines = chunk.text.split("\n")[number - chunk.start_line :]
+    if not lines or not OPENS.search(lines[0]):
+        return False
+    return any(NOT_FOUND.search(text) for text in _body_head(lines[1:])[:CATCH_ALL_LINES])
+
+
+NOT_FOUND_PHRASE = "answers 404 to the requests no route or middleware before it answered (a catch-all)"
+
+
 def narrowed_phrase(phrase: str, condition: str) -> str:
     """``phrase`` with the test under which the request is handed on untouched."""
     return f"{phrase}, but hands the request straight on when {code_span(condition)}"
