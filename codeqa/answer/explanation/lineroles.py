@@ -24,13 +24,26 @@ class LineRole:
     pattern: re.Pattern[str]
     weight: float
     hints: tuple[str, ...] = ()  # the pattern is only tried on a line holding one of these (lower case): speed
+    code_only: bool = False  # the pattern is tried with the strings' text blanked: "failed (SMTP" calls nothing
 
     def plays(self, line: str, lower: str) -> bool:
-        return (not self.hints or any(hint in lower for hint in self.hints)) and bool(self.pattern.search(line))
+        if self.hints and not any(hint in lower for hint in self.hints):
+            return False
+        return bool(self.pattern.search(blank_strings(line) if self.code_only else line))
 
 
-def _role(name: str, pattern: str, weight: float, hints: tuple[str, ...] = ()) -> LineRole:
-    return LineRole(name, re.compile(pattern), weight, hints)
+def _role(name: str, pattern: str, weight: float, hints: tuple[str, ...] = (), code_only: bool = False) -> LineRole:
+    return LineRole(name, re.compile(pattern), weight, hints, code_only)
+
+
+STRING = re.compile(r'"(?:[^"\\]|\\.)*"|\'(?:[^\'\\]|\\.)*\'|`(?:[^`\\]|\\.)*`')
+
+
+@lru_cache(maxsize=16384)
+def blank_strings(line: str) -> str:
+    """``line`` with the text inside its string literals replaced by ``x`` (quotes kept): a parenthesis in a message
+    (``error = f"Delivery failed ({status})"``) is no call."""
+    return STRING.sub(lambda m: m.group(0)[0] + "x" * (len(m.group(0)) - 2) + m.group(0)[-1], line)
 
 
 EFFECTS = "|".join(f"(?:{p.pattern})" for p in (SIGNS_IN, ISSUES_TOKEN, QUEUES_JOB, SENDS_SIGNAL))
@@ -92,6 +105,14 @@ ROLES: tuple[LineRole, ...] = (
         EFFECTS,
         1.0,
     ),
+    _role(  # what makes the work all-or-nothing or one-at-a-time: a transaction, a lock
+        "guard",
+        r"\btransaction\.atomic\b|\bDB::transaction\(|\.transaction\s*(?:do\b|\{|\()|@Transactional\b|"
+        r"\b(?:with_|advisory_|acquire_)lock\b|\.(?:lock|lockForUpdate|with_lock|select_for_update)!?\s*\(|"
+        r"\bsynchronized\s*\(|\.(?:Lock|RLock|TryLock)\(\)|\b(?:BEGIN|ROLLBACK)\b|\brollback\w*\s*\(",
+        1.0,
+        ("transaction", "lock", "synchronized", "begin", "rollback"),
+    ),
     _role(  # wiring: decorators, annotations, middleware and route registration, rules
         "registration",
         r"^\s*@[A-Za-z_][\w.]*\b(?![\w.]|\s*[-+|&]?=)|^\s*#\[|\.\s*(?:use|Use|register\w*|add_middleware|"
@@ -112,9 +133,9 @@ ROLES: tuple[LineRole, ...] = (
     _role(  # who is signed in: writes to the session, a cookie, a token
         "session",
         r"\b(?:session|sess|cookies?|Cookie|token|jwt|JWT|Session)\w*(?:\.\w+)*\s*(?:\[[^\]]+\])?\s*(?:\.\w+\s*)?"
-        r"(?:=|\|\|=|:=)\s*\S|\b(?:login|log_in|logout|sign_in|signIn|authenticate|login_user|auth_login|"
-        r"set_cookie|setCookie|put_session|SetCookie|createToken|sign|verify|decode|encode|compare|"
-        r"check_password|checkpw|hashpw)\w*\s*\(",
+        r"(?:=|\|\|=|:=)\s*\S|\b(?:login|log_in(?!fo)|logout|sign_in|signIn|authenticate|login_user|auth_login|"
+        r"set_cookie|setCookie|put_session|SetCookie|createToken|sign|verify|compare|"
+        r"check_password|checkpw|hashpw)\w*\s*\(|\b(?:decode|encode)(?:_?(?:token|Token|jwt|JWT|session|Session|cookie|Cookie))?\s*\(\s*[^\s)]",
         0.9,
         (
             "sess",
@@ -169,6 +190,7 @@ ROLES: tuple[LineRole, ...] = (
         r"^\s*(?:async\s+)?with\s+[\w.]+\(",
         0.8,
         ("=", "with"),
+        code_only=True,
     ),
     _role(  # a write to state: an attribute, an entry
         "state",
@@ -180,6 +202,7 @@ ROLES: tuple[LineRole, ...] = (
         r"^\s*(?:await\s+|yield\s+|go\s+|defer\s+)?[\w.$:>\[\]\"'?-]*[\w$][!?]?\s*"
         r"(?:\((?!.*=>)|\s+[\w:\"'@](?!.*[^=!<>]=[^=]))",  # ``f(key=value)``: a keyword argument, no assignment
         0.6,
+        code_only=True,
     ),
     _role("value", r"^\s*[\w.$\"'\[\]]+\s*(?:=|:=|:|=>)\s*\S", 0.3),
 )
@@ -200,9 +223,13 @@ QUIET = re.compile(  # lines that play no role: comments, imports, declarations,
     r"|^\s*(?:var|let|val)\s+[\w, ]+(?:\s+[\w.*\[\]]+)?\s*;?\s*$"  # a declaration without a value
     r"|^\s*[{}()\[\];,]*\s*$|^\s*(?:end|else|try|begin|do|pass|\}\s*else\s*\{)\s*[:{]?\s*$"
 )
-LOG = re.compile(  # a log, metric or print call: quiet, unless the question is about logging
+LOG = re.compile(  # a log, metric or print call, or a logger made: quiet, unless the question is about logging
     r"^\s*(?:(?:\\|\$this->|\$)?[\w.]*\b(?:log(?:ger)?|Log|logging|console|slog|statsd|stdout|stderr|print|println|printf|puts|p|pp|"
     r"fmt\.Print\w*)\b(?!\s*[-+|&]?=)\s*(?:(?:\.|::)\s*\w+\s*)?(?:[.(\s]|::|->))"
+    # ``logger = logging.getLogger(__name__)``, ``private static final Logger log = LoggerFactory.getLogger(...)``
+    r"|^\s*(?:(?:private|protected|public|static|final|readonly|const|let|var|val)\s+)*(?:Logger\s+)?"
+    r"(?:self\.|this\.|\$)?_*(?:log|logger|LOG|LOGGER|Logger|log_)\w*\s*(?::\s*[\w.]+\s*)?(?:=|:=)\s*(?:new\s+)?"
+    r"[\w.]*(?:getLogger|Logger|logger|LoggerFactory)\b"
 )
 LOGGING_INTENTS = frozenset({"logging"})
 LOG_ROLE = LineRole("log", LOG, 0.8)
