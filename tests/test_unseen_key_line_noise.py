@@ -155,7 +155,9 @@ def bounces(request: HttpRequest) -> HttpResponse:
 
 def test_a_message_with_a_parenthesis_is_no_call() -> None:
     assert role_of('            error = f"Delivery failed ({diagnostic})"[:200]').name == "value"
-    assert blank_strings('x = f"failed ({a})" + g("b (c")') == 'x = f"xxxxxxxxxxxx" + g("xxxx")'
+    assert blank_strings('x = f"failed ({a})" + g("b (c")') == 'x = f"xxxxxxxx{a}x" + g("xxxx")'
+    # code interpolated in a template is still code (nodebb's upload URL built from the config)
+    assert role_of("const url = `${nconf.get('url') + nconf.get('upload_url')}${path}`;").name == "work"
     shown = _shown(
         "What happens when an email the service sent comes back as undeliverable, and where does it switch off the "
         "failing destination?",
@@ -190,3 +192,84 @@ def test_a_folded_sources_outcome_line_keeps_its_status_and_message() -> None:
     step = Step(6, Hit(chunk, 0.0, chunk.id), "defines a class", [KeyLine(24, ABORT.strip())], "")
     line = folded_line(step)
     assert "403, trans('Registration is currently disabled'));" in line
+
+
+# NodeBB src/user/posts.js:38-91 (User.isReady): the condition that holds newcomers back spans four lines
+# (two error messages shortened to fit a line)
+NODEBB_READY = """\tasync function isReady(uid, cid, field) {
+\t\tif (activitypub.helpers.isUri(uid) || parseInt(uid, 10) === 0) {
+\t\t\treturn;
+\t\t}
+\t\tconst [userData, isAdminOrMod, isMemberOfExempt] = await Promise.all([
+\t\t\tUser.getUserFields(uid, ['uid', 'mutedUntil', 'joindate', 'email', 'reputation'].concat([field])),
+\t\t\tprivileges.categories.isAdminOrMod(cid, uid),
+\t\t\tgroups.isMemberOfAny(uid, meta.config.groupsExemptFromNewUserRestrictions),
+\t\t]);
+
+\t\tif (!userData.uid) {
+\t\t\tthrow new Error('[[error:no-user]]');
+\t\t}
+
+\t\tif (isAdminOrMod) {
+\t\t\treturn;
+\t\t}
+
+\t\tawait User.checkMuted(uid);
+
+\t\tconst { shouldIgnoreDelays } = await plugins.hooks.fire('filter:user.posts.isReady', {
+\t\t\tshouldIgnoreDelays: false,
+\t\t\tuser: userData,
+\t\t\tcid,
+\t\t\tfield,
+\t\t\tisAdminOrMod,
+\t\t\tisMemberOfExempt,
+\t\t});
+\t\tif (shouldIgnoreDelays) {
+\t\t\treturn;
+\t\t}
+
+\t\tconst now = Date.now();
+\t\tif (now - userData.joindate < meta.config.initialPostDelay * 1000) {
+\t\t\tthrow new Error(`[[error:user-too-new, ${meta.config.initialPostDelay}]]`);
+\t\t}
+
+\t\tconst lasttime = userData[field] || 0;
+
+\t\tif (
+\t\t\t!isMemberOfExempt &&
+\t\t\tmeta.config.newbiePostDelay > 0 &&
+\t\t\tmeta.config.newbieReputationThreshold > userData.reputation &&
+\t\t\tnow - lasttime < meta.config.newbiePostDelay * 1000
+\t\t) {
+\t\t\tif (meta.config.newbiewPostDelay % 60 === 0) {
+\t\t\t\tthrow new Error(`[[error:too-many-posts-newbie-minutes, ${Math.floor(meta.config.newbiePostDelay / 60)}]]`);
+\t\t\t} else {
+\t\t\t\tthrow new Error(`[[error:too-many-posts-newbie, ${meta.config.newbiePostDelay}]]`);
+\t\t\t}
+\t\t} else if (now - lasttime < meta.config.postDelay * 1000) {
+\t\t\tthrow new Error(`[[error:too-many-posts, ${meta.config.postDelay}]]`);
+\t\t}
+\t}"""
+
+
+def test_each_line_of_a_condition_over_several_lines_decides() -> None:
+    """NodeBB, "How does the forum stop brand-new or low-reputation members from posting too quickly?": the
+    reputation test (a line of a four-line ``if``) played no role and was cut for the message's formatting test."""
+    line = "\t\t\tmeta.config.newbieReputationThreshold > userData.reputation &&"
+    assert role_of(line).name == "decision"
+    assert role_of("            || user.is_superuser").name == "decision"
+    question = "How does the forum stop brand-new or low-reputation members from posting too quickly?"
+    shown = _shown(question, NODEBB_READY, 38, 9, path="src/user/posts.js")
+    assert line.strip() in shown
+
+
+def test_work_put_off_a_flag_switched_and_a_token_read_are_lines_that_do_the_work() -> None:
+    """indico's ``send_email`` queues the mail until the commit (``g.email_queue.append(...)``) and its Celery task
+    retries; monica switches a notification channel off after too many failures; umami reads the token from the
+    request (``parseSecureToken``). Each was ranked as a plain call or a value below lines that only held words."""
+    assert role_of("        g.email_queue.append((fn, email, log_entry))").name == "effect"
+    assert role_of("        task.retry(countdown=delay, max_retries=(MAX_TRIES - 1))").name == "effect"
+    assert role_of("                    $userNotificationChannel->active = false;").name == "switch"
+    assert role_of("            channel_q.update(disabled=True)").name == "switch"
+    assert role_of("  const payload = parseSecureToken(token, secret());").name == "session"
+    assert role_of("queue = []").name == "value"  # a queue made is no work put off

@@ -4,9 +4,10 @@ A question's words find the lines that talk about its topic; the lines a newcome
 the same span: the outcome (a raise, a return of a response or a status, a redirect, a render), the call that does
 the work (``login(user)``, ``session.commit()``, ``jwt.decode(token)``, ``executor.submit(job)``), the decision in
 front of it, the registration that wires code in (a decorator, ``app.use(...)``, a route or middleware entry), a
-write to the session or to an object's state, and the definition line with its base class. Each is a ``LineRole``
-with a weight; a line takes the weight of the strongest role it plays. Comments, docstrings, imports, log calls
-and lone punctuation play none: they are what a snippet can drop first.
+write to the session or to an object's state, a transaction or a lock, a flag switched on or off, and the definition
+line with its base class. Each is a ``LineRole`` with a weight; a line takes the weight of the strongest role it
+plays. Comments, docstrings, imports, log calls, loggers made and lone punctuation play none: they are what a snippet
+can drop first. A call is looked for outside the strings' text (``f"Delivery failed ({status})"`` calls nothing).
 """
 
 from __future__ import annotations
@@ -42,11 +43,22 @@ STRING = re.compile(r'"(?:[^"\\]|\\.)*"|\'(?:[^\'\\]|\\.)*\'|`(?:[^`\\]|\\.)*`')
 @lru_cache(maxsize=16384)
 def blank_strings(line: str) -> str:
     """``line`` with the text inside its string literals replaced by ``x`` (quotes kept): a parenthesis in a message
-    (``error = f"Delivery failed ({status})"``) is no call."""
-    return STRING.sub(lambda m: m.group(0)[0] + "x" * (len(m.group(0)) - 2) + m.group(0)[-1], line)
+    (``error = f"Delivery failed ({status})"``) is no call; code interpolated in braces (``${conf.get('url')}``,
+    ``f"{len(items)}"``) stays."""
+    return STRING.sub(_blank, line)
 
 
-EFFECTS = "|".join(f"(?:{p.pattern})" for p in (SIGNS_IN, ISSUES_TOKEN, QUEUES_JOB, SENDS_SIGNAL))
+def _blank(match: re.Match[str]) -> str:
+    text, depth, kept = match.group(0), 0, []
+    for char in text[1:-1]:
+        depth += (char == "{") - (char == "}" and depth > 0)
+        kept.append(char if depth or char == "}" else "x")
+    return text[0] + "".join(kept) + text[-1]
+
+
+# work put off for later beyond a job queued: an entry put on a queue (``g.email_queue.append(...)``), a retry
+LATER = r"\b\w*queue\w*\s*\.\s*(?:append|push|put|put_nowait|add|offer|enqueue)\s*\(|\.retry\(\s*\w"
+EFFECTS = "|".join(f"(?:{p.pattern})" for p in (SIGNS_IN, ISSUES_TOKEN, QUEUES_JOB, SENDS_SIGNAL)) + f"|{LATER}"
 
 
 # Checked in order; the first that matches decides.
@@ -113,6 +125,14 @@ ROLES: tuple[LineRole, ...] = (
         1.0,
         ("transaction", "lock", "synchronized", "begin", "rollback"),
     ),
+    _role(  # something switched on or off: a destination disabled after failures, a job paused, a user locked
+        "switch",
+        r"\b(?:active|enabled|disabled|is_active|is_enabled|is_disabled|locked|banned|blocked|suspended|paused|"
+        r"is_pause|isPause)\s*(?:=|:|=>)\s*(?:false|true|False|True)\b|"
+        r"\b(?:set|update)(?:Active|Enabled|Disabled|IsPause|Paused|Locked|Banned|Blocked)\s*\(",
+        1.0,
+        ("active", "enabled", "disabled", "locked", "banned", "blocked", "suspended", "pause"),
+    ),
     _role(  # wiring: decorators, annotations, middleware and route registration, rules
         "registration",
         r"^\s*@[A-Za-z_][\w.]*\b(?![\w.]|\s*[-+|&]?=)|^\s*#\[|\.\s*(?:use|Use|register\w*|add_middleware|"
@@ -135,7 +155,10 @@ ROLES: tuple[LineRole, ...] = (
         r"\b(?:session|sess|cookies?|Cookie|token|jwt|JWT|Session)\w*(?:\.\w+)*\s*(?:\[[^\]]+\])?\s*(?:\.\w+\s*)?"
         r"(?:=|\|\|=|:=)\s*\S|\b(?:login|log_in(?!fo)|logout|sign_in|signIn|authenticate|login_user|auth_login|"
         r"set_cookie|setCookie|put_session|SetCookie|createToken|sign|verify|compare|"
-        r"check_password|checkpw|hashpw)\w*\s*\(|\b(?:decode|encode)(?:_?(?:token|Token|jwt|JWT|session|Session|cookie|Cookie))?\s*\(\s*[^\s)]",
+        r"check_password|checkpw|hashpw)\w*\s*\(|"
+        r"\b(?:parse|validate|verify|check|get_validated|read)\w*(?:Token|_token|JWT|Jwt|_jwt)\s*\(|"  # a token read
+        # ``jwt.decode(token)``, not bytes (``auth[1].decode()``) nor a header (``decodeHeader(...)``)
+        r"\b(?:decode|encode)(?:_?(?:token|Token|jwt|JWT|session|Session|cookie|Cookie))?\s*\(\s*[^\s)]",
         0.9,
         (
             "sess",
@@ -180,7 +203,8 @@ ROLES: tuple[LineRole, ...] = (
     ),
     _role(
         "decision",
-        r"^\s*(?:if|elif|else\s+if|unless|when|case|switch|guard|catch|except|rescue)\b|\bif\s+.*\S$",
+        r"^\s*(?:if|elif|else\s+if|unless|when|case|switch|guard|catch|except|rescue)\b|\bif\s+.*\S$"
+        r"|(?:&&|\|\|)\s*$|^\s*(?:&&|\|\|)",  # a condition over several lines: each of them decides
         0.7,
     ),
     _role(  # the call that does the work, its result kept (or a context it opens: ``with transaction.atomic():``)
