@@ -273,3 +273,5 @@ def test_work_put_off_a_flag_switched_and_a_token_read_are_lines_that_do_the_wor
     assert role_of("            channel_q.update(disabled=True)").name == "switch"
     assert role_of("  const payload = parseSecureToken(token, secret());").name == "session"
     assert role_of("queue = []").name == "value"  # a queue made is no work put off
+    assert role_of("users = User.objects.filter(is_active=True)").name == "work"  # a flag read is no switch
+    assert role_of("      update active: false, email: deactivated_email").name == "switch"  # maybe's User#deactivate

@@ -127,9 +127,12 @@ ROLES: tuple[LineRole, ...] = (
     ),
     _role(  # something switched on or off: a destination disabled after failures, a job paused, a user locked
         "switch",
-        r"\b(?:active|enabled|disabled|is_active|is_enabled|is_disabled|locked|banned|blocked|suspended|paused|"
-        r"is_pause|isPause)\s*(?:=|:|=>)\s*(?:false|true|False|True)\b|"
-        r"\b(?:set|update)(?:Active|Enabled|Disabled|IsPause|Paused|Locked|Banned|Blocked)\s*\(",
+        # the flag written (a statement or an update), not read (``filter(is_active=True)``, ``where(active: true)``)
+        r"^\s*(?:\$?[\w\]\[.'\"]+(?:->|\.))*(?:active|enabled|disabled|is_active|is_enabled|is_disabled|locked|banned|"
+        r"blocked|suspended|paused|is_pause|isPause)\s*=\s*(?:false|true|False|True)\b\s*;?\s*$|"
+        r"(?:\.|^\s*)update\w*!?[\s(].*\b(?:active|enabled|disabled|is_active|locked|banned|blocked|suspended|paused)\s*(?:=|:|=>)"
+        r"\s*(?:false|true|False|True)\b|\b(?:set|update)(?:Active|Enabled|Disabled|IsPause|Paused|Locked|Banned|"
+        r"Blocked)\s*\(",
         1.0,
         ("active", "enabled", "disabled", "locked", "banned", "blocked", "suspended", "pause"),
     ),
