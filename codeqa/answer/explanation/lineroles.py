@@ -4,9 +4,10 @@ A question's words find the lines that talk about its topic; the lines a newcome
 the same span: the outcome (a raise, a return of a response or a status, a redirect, a render), the call that does
 the work (``login(user)``, ``session.commit()``, ``jwt.decode(token)``, ``executor.submit(job)``), the decision in
 front of it, the registration that wires code in (a decorator, ``app.use(...)``, a route or middleware entry), a
-write to the session or to an object's state, and the definition line with its base class. Each is a ``LineRole``
-with a weight; a line takes the weight of the strongest role it plays. Comments, docstrings, imports, log calls
-and lone punctuation play none: they are what a snippet can drop first.
+write to the session or to an object's state, a transaction or a lock, a flag switched on or off, and the definition
+line with its base class. Each is a ``LineRole`` with a weight; a line takes the weight of the strongest role it
+plays. Comments, docstrings, imports, log calls, loggers made and lone punctuation play none: they are what a snippet
+can drop first. A call is looked for outside the strings' text (``f"Delivery failed ({status})"`` calls nothing).
 """
 
 from __future__ import annotations
@@ -24,16 +25,40 @@ class LineRole:
     pattern: re.Pattern[str]
     weight: float
     hints: tuple[str, ...] = ()  # the pattern is only tried on a line holding one of these (lower case): speed
+    code_only: bool = False  # the pattern is tried with the strings' text blanked: "failed (SMTP" calls nothing
 
     def plays(self, line: str, lower: str) -> bool:
-        return (not self.hints or any(hint in lower for hint in self.hints)) and bool(self.pattern.search(line))
+        if self.hints and not any(hint in lower for hint in self.hints):
+            return False
+        return bool(self.pattern.search(blank_strings(line) if self.code_only else line))
 
 
-def _role(name: str, pattern: str, weight: float, hints: tuple[str, ...] = ()) -> LineRole:
-    return LineRole(name, re.compile(pattern), weight, hints)
+def _role(name: str, pattern: str, weight: float, hints: tuple[str, ...] = (), code_only: bool = False) -> LineRole:
+    return LineRole(name, re.compile(pattern), weight, hints, code_only)
 
 
-EFFECTS = "|".join(f"(?:{p.pattern})" for p in (SIGNS_IN, ISSUES_TOKEN, QUEUES_JOB, SENDS_SIGNAL))
+STRING = re.compile(r'"(?:[^"\\]|\\.)*"|\'(?:[^\'\\]|\\.)*\'|`(?:[^`\\]|\\.)*`')
+
+
+@lru_cache(maxsize=16384)
+def blank_strings(line: str) -> str:
+    """``line`` with the text inside its string literals replaced by ``x`` (quotes kept): a parenthesis in a message
+    (``error = f"Delivery failed ({status})"``) is no call; code interpolated in braces (``${conf.get('url')}``,
+    ``f"{len(items)}"``) stays."""
+    return STRING.sub(_blank, line)
+
+
+def _blank(match: re.Match[str]) -> str:
+    text, depth, kept = match.group(0), 0, []
+    for char in text[1:-1]:
+        depth += (char == "{") - (char == "}" and depth > 0)
+        kept.append(char if depth or char == "}" else "x")
+    return text[0] + "".join(kept) + text[-1]
+
+
+# work put off for later beyond a job queued: an entry put on a queue (``g.email_queue.append(...)``), a retry
+LATER = r"\b\w*queue\w*\s*\.\s*(?:append|push|put|put_nowait|add|offer|enqueue)\s*\(|\.retry\(\s*\w"
+EFFECTS = "|".join(f"(?:{p.pattern})" for p in (SIGNS_IN, ISSUES_TOKEN, QUEUES_JOB, SENDS_SIGNAL)) + f"|{LATER}"
 
 
 # Checked in order; the first that matches decides.
@@ -92,6 +117,25 @@ ROLES: tuple[LineRole, ...] = (
         EFFECTS,
         1.0,
     ),
+    _role(  # what makes the work all-or-nothing or one-at-a-time: a transaction, a lock
+        "guard",
+        r"\btransaction\.atomic\b|\bDB::transaction\(|\.transaction\s*(?:do\b|\{|\()|@Transactional\b|"
+        r"\b(?:with_|advisory_|acquire_)lock\b|\.(?:lock|lockForUpdate|with_lock|select_for_update)!?\s*\(|"
+        r"\bsynchronized\s*\(|\.(?:Lock|RLock|TryLock)\(\)|\b(?:BEGIN|ROLLBACK)\b|\brollback\w*\s*\(",
+        1.0,
+        ("transaction", "lock", "synchronized", "begin", "rollback"),
+    ),
+    _role(  # something switched on or off: a destination disabled after failures, a job paused, a user locked
+        "switch",
+        # the flag written (a statement or an update), not read (``filter(is_active=True)``, ``where(active: true)``)
+        r"^\s*(?:\$?[\w\]\[.'\"]+(?:->|\.))*(?:active|enabled|disabled|is_active|is_enabled|is_disabled|locked|banned|"
+        r"blocked|suspended|paused|is_pause|isPause)\s*=\s*(?:false|true|False|True)\b\s*;?\s*$|"
+        r"(?:\.|^\s*)update\w*!?[\s(].*\b(?:active|enabled|disabled|is_active|locked|banned|blocked|suspended|paused)\s*(?:=|:|=>)"
+        r"\s*(?:false|true|False|True)\b|\b(?:set|update)(?:Active|Enabled|Disabled|IsPause|Paused|Locked|Banned|"
+        r"Blocked)\s*\(",
+        1.0,
+        ("active", "enabled", "disabled", "locked", "banned", "blocked", "suspended", "pause"),
+    ),
     _role(  # wiring: decorators, annotations, middleware and route registration, rules
         "registration",
         r"^\s*@[A-Za-z_][\w.]*\b(?![\w.]|\s*[-+|&]?=)|^\s*#\[|\.\s*(?:use|Use|register\w*|add_middleware|"
@@ -112,9 +156,12 @@ ROLES: tuple[LineRole, ...] = (
     _role(  # who is signed in: writes to the session, a cookie, a token
         "session",
         r"\b(?:session|sess|cookies?|Cookie|token|jwt|JWT|Session)\w*(?:\.\w+)*\s*(?:\[[^\]]+\])?\s*(?:\.\w+\s*)?"
-        r"(?:=|\|\|=|:=)\s*\S|\b(?:login|log_in|logout|sign_in|signIn|authenticate|login_user|auth_login|"
-        r"set_cookie|setCookie|put_session|SetCookie|createToken|sign|verify|decode|encode|compare|"
-        r"check_password|checkpw|hashpw)\w*\s*\(",
+        r"(?:=|\|\|=|:=)\s*\S|\b(?:login|log_in(?!fo)|logout|sign_in|signIn|authenticate|login_user|auth_login|"
+        r"set_cookie|setCookie|put_session|SetCookie|createToken|sign|verify|compare|"
+        r"check_password|checkpw|hashpw)\w*\s*\(|"
+        r"\b(?:parse|validate|verify|check|get_validated|read)\w*(?:Token|_token|JWT|Jwt|_jwt)\s*\(|"  # a token read
+        # ``jwt.decode(token)``, not bytes (``auth[1].decode()``) nor a header (``decodeHeader(...)``)
+        r"\b(?:decode|encode)(?:_?(?:token|Token|jwt|JWT|session|Session|cookie|Cookie))?\s*\(\s*[^\s)]",
         0.9,
         (
             "sess",
@@ -159,7 +206,8 @@ ROLES: tuple[LineRole, ...] = (
     ),
     _role(
         "decision",
-        r"^\s*(?:if|elif|else\s+if|unless|when|case|switch|guard|catch|except|rescue)\b|\bif\s+.*\S$",
+        r"^\s*(?:if|elif|else\s+if|unless|when|case|switch|guard|catch|except|rescue)\b|\bif\s+.*\S$"
+        r"|(?:&&|\|\|)\s*$|^\s*(?:&&|\|\|)",  # a condition over several lines: each of them decides
         0.7,
     ),
     _role(  # the call that does the work, its result kept (or a context it opens: ``with transaction.atomic():``)
@@ -169,6 +217,7 @@ ROLES: tuple[LineRole, ...] = (
         r"^\s*(?:async\s+)?with\s+[\w.]+\(",
         0.8,
         ("=", "with"),
+        code_only=True,
     ),
     _role(  # a write to state: an attribute, an entry
         "state",
@@ -180,6 +229,7 @@ ROLES: tuple[LineRole, ...] = (
         r"^\s*(?:await\s+|yield\s+|go\s+|defer\s+)?[\w.$:>\[\]\"'?-]*[\w$][!?]?\s*"
         r"(?:\((?!.*=>)|\s+[\w:\"'@](?!.*[^=!<>]=[^=]))",  # ``f(key=value)``: a keyword argument, no assignment
         0.6,
+        code_only=True,
     ),
     _role("value", r"^\s*[\w.$\"'\[\]]+\s*(?:=|:=|:|=>)\s*\S", 0.3),
 )
@@ -200,9 +250,13 @@ QUIET = re.compile(  # lines that play no role: comments, imports, declarations,
     r"|^\s*(?:var|let|val)\s+[\w, ]+(?:\s+[\w.*\[\]]+)?\s*;?\s*$"  # a declaration without a value
     r"|^\s*[{}()\[\];,]*\s*$|^\s*(?:end|else|try|begin|do|pass|\}\s*else\s*\{)\s*[:{]?\s*$"
 )
-LOG = re.compile(  # a log, metric or print call: quiet, unless the question is about logging
+LOG = re.compile(  # a log, metric or print call, or a logger made: quiet, unless the question is about logging
     r"^\s*(?:(?:\\|\$this->|\$)?[\w.]*\b(?:log(?:ger)?|Log|logging|console|slog|statsd|stdout|stderr|print|println|printf|puts|p|pp|"
     r"fmt\.Print\w*)\b(?!\s*[-+|&]?=)\s*(?:(?:\.|::)\s*\w+\s*)?(?:[.(\s]|::|->))"
+    # ``logger = logging.getLogger(__name__)``, ``private static final Logger log = LoggerFactory.getLogger(...)``
+    r"|^\s*(?:(?:private|protected|public|static|final|readonly|const|let|var|val)\s+)*(?:Logger\s+)?"
+    r"(?:self\.|this\.|\$)?_*(?:log|logger|LOG|LOGGER|Logger|log_)\w*\s*(?::\s*[\w.]+\s*)?(?:=|:=)\s*(?:new\s+)?"
+    r"[\w.]*(?:getLogger|Logger|logger|LoggerFactory)\b"
 )
 LOGGING_INTENTS = frozenset({"logging"})
 LOG_ROLE = LineRole("log", LOG, 0.8)
