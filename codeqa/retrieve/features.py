@@ -1,7 +1,8 @@
 """Candidate files for a question and the interpretable features the ranker scores them by.
 
 Candidates are the union of each signal's best files (file BM25, chunk BM25, dense chunks, dense file cards,
-exact symbol and file-name matches, the chunk-level fusion). Every feature is normalized *within the question*
+exact symbol and file-name matches, the chunk-level fusion, the code words the thesaurus gives for the question's
+lay words). Every feature is normalized *within the question*
 (relative to the best candidate, or a reciprocal rank), so one set of weights carries over between repositories
 of different sizes and vocabularies. Features are declared in ``STAGE1`` (a ``FeatureRegistry``): name and
 function in one place, the column order is the declaration order.
