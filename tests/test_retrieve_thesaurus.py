@@ -8,8 +8,9 @@ user?": the answer is ``RH._check_csrf`` in ``web/rh.py``, and no word of the qu
 (``codeqa/retrieve/thesaurus.toml``) says that outside systems are told through webhooks and that a form another
 site submits is a cross-site request forgery; retrieval adds those code words to its lexical evidence.
 
-Each app is a few of its real files (trimmed), indexed by the real pipeline; each test also retrieves with the
-thesaurus turned off, to show it is what finds the file.
+netbox is five of its real files (trimmed), indexed by the real pipeline; the retrieval tests also retrieve with the
+thesaurus turned off, to show it is what finds the file. indico's question is checked at the phrase level (in a
+handful of files every file is a candidate anyway).
 """
 
 from __future__ import annotations
