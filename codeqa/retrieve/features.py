@@ -1,7 +1,8 @@
 """Candidate files for a question and the interpretable features the ranker scores them by.
 
 Candidates are the union of each signal's best files (file BM25, chunk BM25, dense chunks, dense file cards,
-exact symbol and file-name matches, the chunk-level fusion). Every feature is normalized *within the question*
+exact symbol and file-name matches, the chunk-level fusion, the code words the thesaurus gives for the question's
+lay words). Every feature is normalized *within the question*
 (relative to the best candidate, or a reciprocal rank), so one set of weights carries over between repositories
 of different sizes and vocabularies. Features are declared in ``STAGE1`` (a ``FeatureRegistry``): name and
 function in one place, the column order is the declaration order.
@@ -34,6 +35,7 @@ from codeqa.retrieve.file_signals import (
 from codeqa.retrieve.question import Question
 from codeqa.retrieve.registry import Columns, FeatureRegistry
 from codeqa.retrieve.roles import PERIPHERAL, Role
+from codeqa.retrieve.thesaurus import with_code_words
 from codeqa.searchfiles.files import SearchFiles
 
 PER_SIGNAL = 60  # best files taken from each signal
@@ -226,8 +228,10 @@ def per_file_evidence(
         fused[number] = max(fused[number], score)
     symbol, mention = symbol_and_mention(files, question.names, question.file_names)
     chunk_counts = np.bincount(index.row_file, minlength=len(index)).astype(np.float32)
+    bm25_file, implied = with_code_words(index.lexical, question.tokens, question.expansion)
     return {
-        "bm25_file": np.where(allowed, index.lexical.scores(list(question.tokens)), 0.0).astype(np.float32),
+        "bm25_file": np.where(allowed, bm25_file, 0.0).astype(np.float32),
+        "code_words": np.where(allowed, implied if implied is not None else 0.0, 0.0).astype(np.float32),
         "bm25_plain": np.where(allowed, index.plain.scores(list(question.plain)), 0.0).astype(np.float32),
         "bm25_chunk": per_file_max(files, signals.lexical, 0.0),
         "dense_chunk": per_file_max(files, np.where(np.isfinite(signals.dense), signals.dense, -1.0), -1.0),
@@ -253,6 +257,7 @@ POOL_SIGNALS = (
     ("mention", True),
     ("module_path", True),
     ("construct", True),
+    ("code_words", True),  # the code's words for the concepts the question names (``thesaurus``); not a feature
 )  # fmt: skip  (signal, only files that scored)
 
 

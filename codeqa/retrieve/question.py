@@ -12,6 +12,7 @@ from codeqa.frameworks.intent import intents
 from codeqa.retrieve.exact import MAX_WORDS, named_symbols
 from codeqa.retrieve.query import qualified_names, query_identifiers, validate_query
 from codeqa.retrieve.roles import Role, role_mentions, roles_asked_by_words
+from codeqa.retrieve.thesaurus import Expansion, expand
 from codeqa.tokens import code_tokens, plain_tokens
 
 
@@ -28,6 +29,7 @@ class Question:
     mentions: tuple[tuple[Role, int], ...]  # how often it names each role
     asks_for: frozenset[Role]  # roles its words ask for (docs, tests, the changelog …)
     intents: tuple[str, ...]  # what it is about (``codeqa.frameworks.intent``), most specific first
+    expansion: Expansion = Expansion()  # the code's words for the concepts it names in its own (``thesaurus``)
 
     @classmethod
     def parse(cls, text: str) -> Question:
@@ -48,6 +50,7 @@ class Question:
             mentions=tuple(mentions.items()),
             asks_for=roles_asked_by_words(text, mentions),
             intents=intents(text),
+            expansion=expand(text),
         )
 
     def roles_asked(self, mentioned_roles: Iterable[Role] = ()) -> frozenset[Role]:

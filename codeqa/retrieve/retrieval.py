@@ -35,6 +35,7 @@ from codeqa.retrieve.signals import (
     symbol_matches,
     top_rows,
 )
+from codeqa.retrieve.thesaurus import with_code_words
 from codeqa.searchfiles.table import ChunkTable
 
 DOC_BRIDGE_CHUNKS = 5  # documentation chunks whose mentioned names point at code
@@ -97,7 +98,7 @@ def retrieve(
 
     query_vector = embedder.embed_query(query)
     similarity = dense_similarity(files.vectors, query_vector, mask)
-    lexical = files.lexical.scores(list(question.tokens), mask)
+    lexical, _ = with_code_words(files.lexical, question.tokens, question.expansion, mask)
     signals = {
         "dense": dense_rows(similarity, n),
         "lexical": top_rows(lexical, n),
