@@ -1,0 +1,117 @@
+"""False and misleading on Mealie (FastAPI), BookWyrm (Django) and Akaunting (Laravel), apps in no data set, read as
+a newcomer (probe 14):
+
+- BookWyrm, "What happens when an API request fails?": "Then ``settings.py`` raises
+  ``ImproperlyConfigured("You must change the SECRET_KEY env variable")``": a settings file's top-level check, run
+  once as the app starts, taken for the end of a failing request;
+- Mealie, the same question: "``register_debug_handler`` (``mealie/routes/handlers.py:18-31``) handles the request"
+  of a function handed the app that registers a closure (the closure takes the request); BookWyrm:
+  "``is_api_request`` (``bookwyrm/views/helpers.py:54-63``) handles the request" of a predicate that returns a bool.
+"""
+
+from __future__ import annotations
+
+from codeqa.answer.explanation.explain import Explanation, Step
+from codeqa.answer.explanation.keylines import KeyLine
+from codeqa.answer.explanation.lead import LAYER_VERBS
+from codeqa.answer.explanation.outcomes import outcome_lines
+from codeqa.answer.explanation.roles_said import role_phrase
+from codeqa.frameworks.intent import intents
+from codeqa.records import Chunk, Hit
+
+FAILS = "What happens when an API request fails?"
+
+SETTINGS = """# SECURITY WARNING: don't run with debug turned on in production!
+DEBUG = env.bool("DEBUG", False)
+USE_HTTPS = env.bool("USE_HTTPS", not DEBUG)
+
+SECRET_KEY = env("SECRET_KEY", None)
+if not DEBUG and SECRET_KEY in [
+    None,
+    "7(2w1sedok=aznpq)ta1mc4i%4h=xx@hxwx*o57ctsuml0x%fr",
+]:
+    raise ImproperlyConfigured("You must change the SECRET_KEY env variable")
+
+ALLOWED_HOSTS = env.list("ALLOWED_HOSTS", ["*"])"""
+
+REGISTER = """def register_debug_handler(app: FastAPI):
+    settings = get_app_settings()
+
+    if settings.PRODUCTION and not settings.TESTING:
+        return
+
+    @app.exception_handler(RequestValidationError)
+    async def validation_exception_handler(request: Request, exc: RequestValidationError):
+        exc_str = f"{exc}".replace("\\n", " ").replace("   ", " ")
+        log_wrapper(request, exc)
+        content = {"status_code": status.HTTP_422_UNPROCESSABLE_ENTITY, "message": exc_str, "data": None}
+        return JSONResponse(content=content, status_code=status.HTTP_422_UNPROCESSABLE_ENTITY)
+
+    return validation_exception_handler"""
+
+IS_API = """def is_api_request(request: HttpRequest):
+    \"\"\"check whether a request is asking for html or data\"\"\"
+    is_api = "json" in request.headers.get("Accept", "") or re.match(
+        r".*\\.json/?$", request.path
+    )
+    if is_api:
+        # don't allow API requests if federation is disabled
+        models.SiteSettings.raise_federation_disabled()
+    return is_api"""
+
+VIEW = """def api_book_search(request):
+    \"\"\"Return books via API response\"\"\"
+    query = request.GET.get("q")
+    query = isbn_check_and_format(query)
+    min_confidence = request.GET.get("min_confidence", 0)
+    # only return local book results via json so we don't cascade
+    book_results = search(query, min_confidence=min_confidence)
+    return JsonResponse(
+        [format_search_result(r) for r in book_results[:10]], safe=False
+    )"""
+
+CLASS_VIEW = """class ReactivateUser(View):
+    \"\"\"now reactivate the user\"\"\"
+
+    def get(self, request):
+        \"\"\"the form to reactivate a user\"\"\"
+        login_form = forms.LoginForm()
+        return TemplateResponse(request, "landing/reactivate.html", {"login_form": login_form})"""
+
+
+def _chunk(text: str, name: str, kind: str, layer: str, path: str, start: int = 92) -> Chunk:
+    return Chunk(path, "python", start, start + text.count("\n"), text, name, kind, layer)
+
+
+def _outcomes(chunk: Chunk, question: str) -> list[tuple[str, str]]:
+    """What the opening says ends the story in ``chunk`` (verb, line), every line shown."""
+    lines = [KeyLine(chunk.start_line + n, text) for n, text in enumerate(chunk.text.split("\n")) if text.strip()]
+    step = Step(1, Hit(chunk, 1.0), "module", lines, "")
+    explanation = Explanation(question, [step], [], [], [step.hit], opened=1, intents=tuple(intents(question)))
+    return [(verb, line.text.strip()) for verb, _, line in outcome_lines(explanation, set())]
+
+
+def test_a_settings_files_start_up_check_is_no_requests_outcome():
+    settings = _chunk(SETTINGS, "", "module", "config", "bookwyrm/settings.py")
+    assert not [text for _, text in _outcomes(settings, FAILS) if "ImproperlyConfigured" in text]
+    # asked about the settings themselves, the check is what happens
+    asked = "What error is raised when the SECRET_KEY setting is not configured?"
+    assert ("raises", 'raise ImproperlyConfigured("You must change the SECRET_KEY env variable")') in _outcomes(
+        settings, asked
+    )
+    # the same raise in a function that serves requests is still its outcome
+    served = _chunk(SETTINGS, "check_secret", "function", "service", "bookwyrm/views/helpers.py")
+    assert [text for verb, text in _outcomes(served, FAILS) if verb == "raises"]
+
+
+def test_handles_the_request_only_of_the_definition_handed_it_with_a_response():
+    register = _chunk(REGISTER, "register_debug_handler", "function", "api", "mealie/routes/handlers.py", 18)
+    is_api = _chunk(IS_API, "is_api_request", "function", "api", "bookwyrm/views/helpers.py", 54)
+    assert role_phrase(register, LAYER_VERBS, "is here") == "is a function"
+    assert role_phrase(is_api, LAYER_VERBS, "is here") == "is a function"
+    view = _chunk(VIEW, "api_book_search", "function", "api", "bookwyrm/views/search.py", 58)
+    assert role_phrase(view, LAYER_VERBS, "is here") == "handles the request"
+    method = _chunk(CLASS_VIEW.split("\n\n", 1)[1], "ReactivateUser.get", "method", "api", "bookwyrm/views/a.py")
+    assert role_phrase(method, LAYER_VERBS, "is here") == "handles the request"
+    klass = _chunk(CLASS_VIEW, "ReactivateUser", "class", "api", "bookwyrm/views/preferences/delete_user.py", 46)
+    assert role_phrase(klass, LAYER_VERBS, "is here") == "handles the request"
