@@ -115,3 +115,189 @@ def test_handles_the_request_only_of_the_definition_handed_it_with_a_response():
     assert role_phrase(method, LAYER_VERBS, "is here") == "handles the request"
     klass = _chunk(CLASS_VIEW, "ReactivateUser", "class", "api", "bookwyrm/views/preferences/delete_user.py", 46)
     assert role_phrase(klass, LAYER_VERBS, "is here") == "handles the request"
+
+
+HANDLER = """<?php
+
+namespace App\\Exceptions;
+
+use Akaunting\\Money\\Exceptions\\UnexpectedAmountException;
+use App\\Events\\Email\\InvalidEmailDetected;
+use App\\Exceptions\\Http\\Resource as ResourceException;
+use Illuminate\\Auth\\AuthenticationException;
+use Illuminate\\Database\\Eloquent\\ModelNotFoundException;
+use Illuminate\\Foundation\\Exceptions\\Handler as ExceptionHandler;
+use Illuminate\\Http\\Exceptions\\ThrottleRequestsException;
+use Illuminate\\Http\\Response;
+use Illuminate\\Support\\Str;
+use Illuminate\\Validation\\ValidationException;
+use Illuminate\\View\\ViewException;
+use Symfony\\Component\\ErrorHandler\\Error\\FatalError;
+use Symfony\\Component\\HttpKernel\\Exception\\HttpExceptionInterface;
+use Symfony\\Component\\HttpKernel\\Exception\\NotFoundHttpException;
+use Symfony\\Component\\Mailer\\Exception\\HttpTransportException as MailerHttpTransportException;
+use Throwable;
+
+class Handler extends ExceptionHandler
+{
+    /**
+     * Render an exception into an HTTP response.
+     *
+     * @param  \\Illuminate\\Http\\Request  $request
+     * @param  \\Throwable  $exception
+     * @return \\Symfony\\Component\\HttpFoundation\\Response
+     *
+     * @throws \\Throwable
+     */
+    public function render($request, Throwable $exception)
+    {
+        if (request_is_api($request)) {
+            return $this->handleApiExceptions($request, $exception);
+        }
+
+        if (config('app.debug') === false) {
+            return $this->handleWebExceptions($request, $exception);
+        }
+
+        return parent::render($request, $exception);
+    }
+
+    protected function handleWebExceptions($request, $exception)
+    {
+        if ($exception instanceof NotFoundHttpException) {
+            // ajax 404 json feedback
+            if ($request->ajax()) {
+                return response()->json([
+                    'error' => trans('errors.header.404'),
+                ], 404);
+            }
+
+            flash(trans('errors.body.page_not_found'))->error()->important();
+
+            // normal 404 view page feedback
+            return redirect()
+                ->back()
+                ->withErrors(['msg', trans('errors.body.page_not_found')]);
+        }
+
+        if ($exception instanceof ModelNotFoundException) {
+            // ajax 404 json feedback
+            if ($request->ajax()) {
+                return response()->json([
+                    'error' => trans('errors.header.404'),
+                ], 404);
+            }
+
+            try {
+                $names = explode('.', $request->route()->getName());
+                $names[count($names) - 1] = 'index';
+
+                $route = route(implode('.', $names));
+
+                flash(trans('errors.message.record'))->warning()->important();
+
+                return redirect($route);
+            } catch (\\Exception $e) {
+                // normal 404 view page feedback
+                return response()->view('errors.404', [], 404);
+            }
+        }
+
+        if ($exception instanceof FatalError) {
+            // ajax 500 json feedback
+            if ($request->ajax()) {
+                return response()->json([
+                    'error' => trans('errors.header.500'),
+                ], 500);
+            }
+
+            // normal 500 view page feedback
+            return response()->view('errors.500', [], 500);
+        }
+
+        if ($exception instanceof ThrottleRequestsException) {
+            // ajax 500 json feedback
+            if ($request->ajax()) {
+                return response()->json([
+                    'error' => $exception->getMessage(),
+                ], 429);
+            }
+        }
+
+        if ($exception instanceof ViewException) {
+            $real_exception = $this->getRealException($exception, ViewException::class);
+
+            if ($real_exception instanceof UnexpectedAmountException) {
+                if ($request->ajax()) {
+                    return response()->json([
+                        'error' => trans('errors.message.amount'),
+                    ], 500);
+                }
+
+                return response()->view('errors.500', [
+                    'message' => trans('errors.message.amount'),
+                ], 500);
+            }
+        }
+
+        if ($exception instanceof MailerHttpTransportException) {
+            $email = $this->handleMailerExceptions($exception);
+
+            if (! empty($email)) {
+                $message = trans('notifications.menu.invalid_email.description', ['email' => $email]);
+
+                if ($request->ajax()) {
+                    return response()->json([
+                        'error' => $message,
+                    ], $exception->getCode());
+                }
+
+                return response()->view('errors.403', [
+                    'message' => $message,
+                ], $exception->getCode());
+            }
+        }
+
+        return parent::render($request, $exception);
+    }
+
+    protected function handleApiExceptions($request, $exception): Response
+    {
+        $replacements = $this->prepareApiReplacements($exception);
+
+        $response = config('api.error_format');
+
+        array_walk_recursive($response, function (&$value, $key) use ($replacements) {
+            if (Str::startsWith($value, ':') && isset($replacements[$value])) {
+                $value = $replacements[$value];
+            }
+        });
+
+        $response = $this->recursivelyRemoveEmptyApiReplacements($response);
+
+        return new Response($response, $this->getStatusCode($exception), $this->getHeaders($exception));
+    }
+}
+"""
+
+
+def test_asked_about_an_api_request_the_walk_takes_no_page_branch():
+    """Akaunting, "What happens when an API request fails?": "1. ``Handler.render`` calls ``handleWebExceptions``
+    when ``config('app.debug') === false``" then "answers with ``parent::render(…)``", the browser's branch, below
+    ``if (request_is_api($request)) { return $this->handleApiExceptions(…); }``."""
+    from codeqa.answer.context import AnswerContext
+    from codeqa.answer.explanation.claims import ClaimChecker
+    from codeqa.answer.explanation.walk import walk
+    from codeqa.chunk import chunk_file
+    from codeqa.records import SourceFile
+
+    path = "app/Exceptions/Handler.php"
+    chunks = chunk_file(SourceFile(path, "php", HANDLER, len(HANDLER)))
+    render = next(chunk for chunk in chunks if chunk.symbol.endswith("render"))
+    context = AnswerContext.from_chunks(chunks, [Hit(render, 1.0, render.id)], [path])
+    found = walk(FAILS, context, ClaimChecker(context), [render])
+    called = [hop.use.name for hop in found.hops] if found is not None else []
+    assert not [name for name in called if "handleWebExceptions" in name], called
+    # asked about a page's request, the same walk may take the browser's branch
+    page = walk("What happens when a page request fails?", context, ClaimChecker(context), [render])
+    assert page is not None and [hop.use.name for hop in page.hops if "handleWebExceptions" in hop.use.name]
