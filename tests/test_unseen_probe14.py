@@ -78,6 +78,21 @@ CLASS_VIEW = """class ReactivateUser(View):
         login_form = forms.LoginForm()
         return TemplateResponse(request, "landing/reactivate.html", {"login_form": login_form})"""
 
+STATUS_GET = """    @vary_on_headers("Accept")
+    def get(self, request, username, status_id, slug=None):
+        \"\"\"display a particular status (and replies, etc)\"\"\"
+
+        # the user profile and status in question
+        user = get_user_from_username(request.user, username)
+        status = get_object_or_404(
+            models.Status.objects.select_subclasses(), user=user, id=status_id, deleted=False
+        )
+        # make sure the user is authorized to see the status
+        status.raise_visible_to_user(request.user)
+
+        if is_api_request(request):
+            return ActivitypubResponse(status.to_activity(pure=not is_bookwyrm_request(request)))"""
+
 
 def _chunk(text: str, name: str, kind: str, layer: str, path: str, start: int = 92) -> Chunk:
     return Chunk(path, "python", start, start + text.count("\n"), text, name, kind, layer)
@@ -113,6 +128,8 @@ def test_handles_the_request_only_of_the_definition_handed_it_with_a_response():
     assert role_phrase(view, LAYER_VERBS, "is here") == "handles the request"
     method = _chunk(CLASS_VIEW.split("\n\n", 1)[1], "ReactivateUser.get", "method", "api", "bookwyrm/views/a.py")
     assert role_phrase(method, LAYER_VERBS, "is here") == "handles the request"
+    decorated = _chunk(STATUS_GET, "Status.get", "method", "api", "bookwyrm/views/feed.py", 138)
+    assert role_phrase(decorated, LAYER_VERBS, "is here") == "handles the request"  # its head below the decorator
     klass = _chunk(CLASS_VIEW, "ReactivateUser", "class", "api", "bookwyrm/views/preferences/delete_user.py", 46)
     assert role_phrase(klass, LAYER_VERBS, "is here") == "handles the request"
 

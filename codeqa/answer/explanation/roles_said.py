@@ -44,6 +44,7 @@ _ROUTED = re.compile(
     re.MULTILINE,
 )
 _REQUEST_PARAMETER = re.compile(r"\bdef \w+\(\s*(?:self,\s*)?request\b")
+_PYTHON_DEF = re.compile(r"^\s*(?:async\s+)?def\s")
 _SELF = re.compile(r"\(\s*self\b")
 _RESPONSE = re.compile(r"\w*Response\w*\s*\(|\b(?:render|redirect)\w*\s*\(|\braise\s+Http404\b")
 _RENDERS = re.compile(r"\b(?:render|render_template|TemplateResponse|view)\s*\(|^\s*return\s*\(?\s*<[A-Za-z]", re.M)
@@ -116,7 +117,7 @@ def _handles_request(chunk: Chunk) -> bool:
         return False
     if not all(_REQUEST_PARAMETER.search(match) for match in found) or str(chunk.kind) == "class":
         return True  # a route, a response; or a class's methods handed the request (a Django view's `get`)
-    head = _head(text)
+    head = next((line for line in text.split("\n") if _PYTHON_DEF.match(line)), "")  # below its decorators
     return bool(_REQUEST_PARAMETER.search(head)) and (bool(_SELF.search(head)) or bool(_RESPONSE.search(text)))
 
 
