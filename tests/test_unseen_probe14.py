@@ -318,3 +318,69 @@ def test_asked_about_an_api_request_the_walk_takes_no_page_branch():
     # asked about a page's request, the same walk may take the browser's branch
     page = walk("What happens when a page request fails?", context, ClaimChecker(context), [render])
     assert page is not None and [hop.use.name for hop in page.hops if "handleWebExceptions" in hop.use.name]
+
+
+UNBLOCK = """@receiver(signals.post_delete, sender=models.UserBlocks)
+# pylint: disable=unused-argument
+def add_statuses_on_unblock(sender: type, instance: models.UserBlocks, *args, **kwargs):
+    \"\"\"add statuses back to all feeds on unblock\"\"\"
+    # make sure there isn't a block in the other direction
+    if models.UserBlocks.objects.filter(
+        user_subject=instance.user_object,
+        user_object=instance.user_subject,
+    ).exists():
+        return"""
+
+BUGSNAG = """    /*
+    |--------------------------------------------------------------------------
+    | User
+    |--------------------------------------------------------------------------
+    |
+    | Enable this if you'd like us to set the current user logged in via
+    | Laravel's authentication system.
+    |
+    | If you'd like to add your own user resolver, you can do this by using
+    | callbacks via Bugsnag::registerCallback.
+    |
+    */
+
+    'user' => env('BUGSNAG_USER', true),
+
+    /*
+    |--------------------------------------------------------------------------
+    | Logger Notify Level
+    |--------------------------------------------------------------------------
+    |
+    | This sets the level at which a logged message will trigger a notification
+    | to Bugsnag.  By default this level will be 'notice'.
+    |"""
+
+
+def _phrases(text: str, path: str, language: str, start: int, symbol: str, question: str) -> dict[int, str]:
+    from codeqa.answer.explanation.mechanism import matches_in
+    from codeqa.frameworks.conventions import load_all
+
+    chunk = Chunk(path, language, start, start + text.count("\n"), text, symbol, "function", "core")
+    return {m.line: m.phrase for m in matches_in(chunk, load_all(), intents(question))}
+
+
+def test_a_receiver_of_one_senders_signal_says_the_sender():
+    """BookWyrm, the logging question: "``add_statuses_on_unblock`` … runs whenever ``signals.post_delete`` fires (a
+    signal receiver)", of a receiver that runs only when a ``UserBlocks`` row is deleted."""
+    logging = "Where would I add logging to track user behavior?"
+    found = _phrases(UNBLOCK, "bookwyrm/activitystreams.py", "python", 517, "add_statuses_on_unblock", logging)
+    assert found[517] == "runs whenever `signals.post_delete` fires for `models.UserBlocks` (a signal receiver)"
+    alone = _phrases("@receiver(user_logged_in)\ndef on_login(sender, user, **kwargs):\n    pass", "app/signals.py",
+                     "python", 1, "on_login", logging)  # fmt: skip
+    assert alone[1] == "runs whenever `user_logged_in` fires (a signal receiver)"
+
+
+def test_an_error_trackers_name_in_a_comment_reports_nothing():
+    """Akaunting, the logging question: "``bugsnag.php`` (``config/bugsnag.php:248-297``) reports errors to an error
+    tracker", of a settings file whose comments end a sentence on "Bugsnag."."""
+    logging = "Where would I add logging to track user behavior?"
+    found = _phrases(BUGSNAG, "config/bugsnag.php", "php", 248, "bugsnag.php", logging)
+    assert "reports errors to an error tracker" not in found.values(), found
+    code = _phrases("        Bugsnag::notifyException($exception);", "app/Exceptions/Handler.php", "php", 80,
+                    "Handler.report", logging)  # fmt: skip
+    assert code[80] == "reports errors to an error tracker"
