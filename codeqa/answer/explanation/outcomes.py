@@ -125,9 +125,28 @@ ERROR_FIELD = re.compile(r"\b(?:err|error|e|ex|exc|exception)\.status\w*\s*=[^=]
 COMPARED = re.compile(r"(?:[=!]==?|[<>]=?)\s*[45]\d\d\b|\b[45]\d\d\s*(?:[=!]==?|[<>]=?)")  # a status tested: no answer
 
 
-def at_start_up(chunk: Chunk) -> bool:
-    """Whether ``chunk`` is a settings file's top-level code: it runs once, when the app loads its settings."""
-    return str(chunk.layer) == "config" and str(chunk.kind) == "module"
+# a definition or a callback a line sits in: it runs when called (a request's exception handler), not at start-up
+OPENS_FUNCTION = re.compile(r"\bdef\s|\bfunction\b|=>|\bfn\b|\blambda\b|\bfunc\b|\bdo\s*(?:\|[^|]*\|)?\s*$")
+
+
+def at_start_up(chunk: Chunk, line: int) -> bool:
+    """Whether file line ``line`` of ``chunk`` is a settings file's top-level code, in no definition or callback (a
+    settings file's ``raise ImproperlyConfigured(…)``, not a ``->withExceptions(function (…) {`` handler's answer):
+    it runs once, when the app loads its settings, and ends no request."""
+    if str(chunk.layer) != "config" or str(chunk.kind) != "module":
+        return False
+    lines = chunk.text.split("\n")
+    position = line - chunk.start_line
+    if not 0 <= position < len(lines):
+        return False
+    indent = len(lines[position]) - len(lines[position].lstrip())
+    for text in reversed(lines[:position]):
+        depth = len(text) - len(text.lstrip())
+        if text.strip() and depth < indent:
+            if OPENS_FUNCTION.search(text):
+                return False
+            indent = depth
+    return True
 
 
 def quotable(line: str) -> bool:
@@ -143,8 +162,6 @@ def outcome_lines(explanation: Explanation, skip: set[tuple[str, int]]) -> list[
     sign_out = bool(ASKS_SIGN_OUT.search(explanation.question))  # else a sign-out's answer is not how it ends
     asked = (explanation.context, explanation.terms, explanation.intents, explanation.question)
     for step in explanation.best_first[:OUTCOME_SOURCES]:
-        if at_start_up(step.chunk) and "config" not in explanation.intents:
-            continue  # a settings file's `raise ImproperlyConfigured(…)` runs once, as the app starts: no request's end
         # asked about failing, an error's answer (a 404, a 500) is what happens before a success redirect is
         lines = sorted(step.lines, key=lambda line: not ERROR_LINE.search(code_part(line.text)))
         lines = lines if errors else step.lines
@@ -154,6 +171,7 @@ def outcome_lines(explanation: Explanation, skip: set[tuple[str, int]]) -> list[
             line = next((line for line in lines if (step.chunk.path, line.line) not in skip
                          and pattern.search(code_part(line.text)) and quotable(line.text) and whole(line.text)
                          and not continues(step.chunk, line.line) and line.line not in heredoc_lines(step.chunk)
+                         and ("config" in explanation.intents or not at_start_up(step.chunk, line.line))
                          and not (verb == "answers with" and status_kept(pattern, code_part(line.text)))
                          and not elsewhere(step.chunk, [m.line for m in step.matches], line.line)
                          and not off_route(step.chunk, line.line, *asked)
