@@ -43,6 +43,7 @@ RAISE_RETURN = re.compile(r"^\s*(?:return|raise|throw|abort|yield|panic|fail|rej
 CONDITION = re.compile(r"^\s*(?:if|elif|else\s+if|unless|while|when|case|catch|except|rescue|guard|switch)\b|\?\s")
 STATUS = re.compile(r"(?<![\w.])(?:[1-5]\d\d)(?![\w.])|\b(?:HTTP_\d{3}|Status[A-Z]\w+|status\s*[:=(])")
 ASSIGNMENT = re.compile(r"^\s*[\w.\[\]'\"]+\s*(?:[+\-*/|]?=|:=|=>)\s*\S|^\s*(?:const|let|var)\s+\w+\s*=")
+BLOCK_OPENS = re.compile(r"^\s*/\*")  # a block comment that begins its line
 COMMENT = re.compile(r"^\s*(?:#|//|/\*|\*|--|<!--|\"\"\"|''')")
 IMPORT = re.compile(  # an import, also a JS ``const OTPAuth = require('otpauth');`` (bound to a name or pattern)
     r"^\s*(?:import|from\s+\S+\s+import|require|use|using|include|#include)\b|"
@@ -186,8 +187,9 @@ def line_score(terms: Terms, line: str, spread: Mapping[str, float] | None = Non
 
 
 def prose_lines(lines: list[str]) -> set[int]:
-    """Indexes of lines inside Python docstrings or Elixir doc heredocs (triple-quoted blocks): prose about the code,
-    not the code (a `plug …` in a `@moduledoc` example runs nowhere)."""
+    """Indexes of lines inside Python docstrings or Elixir doc heredocs (triple-quoted blocks), or a ``/* … */`` block
+    begun on its own line: prose about the code, not the code (a `plug …` in a `@moduledoc` example runs nowhere; a
+    PHP config's ``| … via Bugsnag::registerCallback.`` under ``/*`` calls nothing)."""
     inside: set[int] = set()
     quote: str | None = None
     for index, line in enumerate(lines):
@@ -195,6 +197,10 @@ def prose_lines(lines: list[str]) -> set[int]:
             inside.add(index)
             if quote in line:
                 quote = None
+            continue
+        if BLOCK_OPENS.match(line):
+            inside.add(index)
+            quote = None if "*/" in line.lstrip()[2:] else "*/"
             continue
         opened = DOCSTRING.match(line)
         if opened:

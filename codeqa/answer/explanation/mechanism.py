@@ -156,7 +156,7 @@ BINDING_IMPORT = re.compile(
 
 def _code_lines(chunk: Chunk) -> Iterable[tuple[int, str]]:
     lines = chunk.text.split("\n")
-    prose = prose_lines(lines) if '"""' in chunk.text or "'''" in chunk.text else set()
+    prose = prose_lines(lines) if any(mark in chunk.text for mark in ('"""', "'''", "/*")) else set()
     for offset, line in enumerate(lines):
         if offset in prose or COMMENT.match(line) or not line.strip() or BINDING_IMPORT.match(line):
             continue

@@ -18,6 +18,7 @@ from codeqa.answer.explanation.flow import SIGNATURE, code_part
 from codeqa.answer.explanation.handled import handled_type
 from codeqa.answer.explanation.keylines import COMMENT, IMPORT, KeyLine
 from codeqa.answer.explanation.linenames import elsewhere, name_at
+from codeqa.answer.explanation.toggles import ASSIGNED, toggled
 from codeqa.answer.explanation.walktext import outcome_said
 from codeqa.answer.rendering.injection import instruction_like
 from codeqa.answer.rendering.render import code_span
@@ -67,9 +68,6 @@ SIGN_OUT = re.compile(
 ASKS_SIGN_OUT = re.compile(
     r"(?i)\b(?:log(?:ging)?[\s-]*out|sign(?:ing)?[\s-]*(?:out|off)|log[\s-]*off|logout|signout)\b"
 )
-# an `else` that undoes what its `if` set (`req.session.meta.reAuthAt = now;` / `delete req.session.meta.reAuthAt;`)
-ELSE_HEAD = re.compile(r"^\s*(?:\}\s*)?else\b(?!\s*if\b)")
-ASSIGNED = re.compile(r"^\s*(?:(?P<declared>const|let|var)\s+)?(?P<target>[\w$@][\w$.@]*(?:\[[^\]]+\])*)\s*=[^=]")
 RETURN = re.compile(r"^\s*return\b")
 DEFINITION_HEAD = re.compile(
     r"^\s*(?:(?:export|public|private|protected|static|async|pub)\s+)*(?:def|function|func|fn)\b"
@@ -93,36 +91,6 @@ def _stored(chunk: Chunk, code: str) -> bool:
 def signs_out(chunk: Chunk, line: int) -> bool:
     """Whether file line ``line`` of ``chunk`` is in a sign-out (``logout``, ``SessionsController.destroy``)."""
     return bool(SIGN_OUT.search(name_at(chunk, line)))
-
-
-def toggled(chunk: Chunk, line: int, code: str) -> bool:
-    """Whether ``code`` (file line ``line`` of ``chunk``) sets a value on an ``if`` branch whose ``else`` takes it
-    away again (``delete x``, ``unset(x)``, ``x = nil``): a flag kept in step with a test, not what the story does."""
-    assigned = ASSIGNED.match(code)
-    lines = chunk.text.split("\n")
-    position = line - chunk.start_line
-    if assigned is None or not 0 <= position < len(lines):
-        return False
-    target = re.escape(assigned.group("target"))
-    undone = re.compile(
-        rf"^\s*(?:delete\s+{target}\b|unset\(\s*{target}\s*\)|{target}\s*=\s*(?:nil|null|None|undefined)\b)"
-    )
-    indent = len(lines[position]) - len(lines[position].lstrip())
-    for offset in range(position + 1, len(lines)):
-        text = lines[offset]
-        if not text.strip():
-            continue
-        depth = len(text) - len(text.lstrip())
-        if depth < indent:
-            if not ELSE_HEAD.match(text):
-                return False
-            for other in lines[offset + 1 :]:  # the ``else`` block: the lines below it, indented deeper
-                if other.strip() and len(other) - len(other.lstrip()) <= depth:
-                    return False
-                if undone.match(other):
-                    return True
-            return False
-    return False
 
 
 def fallback(chunk: Chunk, line: int, code: str) -> bool:
@@ -157,6 +125,30 @@ ERROR_FIELD = re.compile(r"\b(?:err|error|e|ex|exc|exception)\.status\w*\s*=[^=]
 COMPARED = re.compile(r"(?:[=!]==?|[<>]=?)\s*[45]\d\d\b|\b[45]\d\d\s*(?:[=!]==?|[<>]=?)")  # a status tested: no answer
 
 
+# a definition or a callback a line sits in: it runs when called (a request's exception handler), not at start-up
+OPENS_FUNCTION = re.compile(r"\bdef\s|\bfunction\b|=>|\bfn\b|\blambda\b|\bfunc\b|\bdo\s*(?:\|[^|]*\|)?\s*$")
+
+
+def at_start_up(chunk: Chunk, line: int) -> bool:
+    """Whether file line ``line`` of ``chunk`` is a settings file's top-level code, in no definition or callback (a
+    settings file's ``raise ImproperlyConfigured(…)``, not a ``->withExceptions(function (…) {`` handler's answer):
+    it runs once, when the app loads its settings, and ends no request."""
+    if str(chunk.layer) != "config" or str(chunk.kind) != "module":
+        return False
+    lines = chunk.text.split("\n")
+    position = line - chunk.start_line
+    if not 0 <= position < len(lines):
+        return False
+    indent = len(lines[position]) - len(lines[position].lstrip())
+    for text in reversed(lines[:position]):
+        depth = len(text) - len(text.lstrip())
+        if text.strip() and depth < indent:
+            if OPENS_FUNCTION.search(text):
+                return False
+            indent = depth
+    return True
+
+
 def quotable(line: str) -> bool:
     """A line worth quoting in a sentence: code that does something, not an import or a comment."""
     return bool(line.strip()) and not IMPORT.match(line) and not COMMENT.match(line) and not instruction_like(line)
@@ -179,6 +171,7 @@ def outcome_lines(explanation: Explanation, skip: set[tuple[str, int]]) -> list[
             line = next((line for line in lines if (step.chunk.path, line.line) not in skip
                          and pattern.search(code_part(line.text)) and quotable(line.text) and whole(line.text)
                          and not continues(step.chunk, line.line) and line.line not in heredoc_lines(step.chunk)
+                         and ("config" in explanation.intents or not at_start_up(step.chunk, line.line))
                          and not (verb == "answers with" and status_kept(pattern, code_part(line.text)))
                          and not elsewhere(step.chunk, [m.line for m in step.matches], line.line)
                          and not off_route(step.chunk, line.line, *asked)

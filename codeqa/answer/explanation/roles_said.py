@@ -43,6 +43,10 @@ _ROUTED = re.compile(
     r"^\s*[\w$]+\.(?:get|post|put|patch|delete|all)\(\s*['\"`]/[^'\"`]*['\"`]\s*,.*\(\s*(?:req|request|ctx)\b",
     re.MULTILINE,
 )
+_REQUEST_PARAMETER = re.compile(r"\bdef \w+\(\s*(?:self,\s*)?request\b")
+_PYTHON_DEF = re.compile(r"^\s*(?:async\s+)?def\s")
+_SELF = re.compile(r"\(\s*self\b")
+_RESPONSE = re.compile(r"\w*Response\w*\s*\(|\b(?:render|redirect)\w*\s*\(|\braise\s+Http404\b")
 _RENDERS = re.compile(r"\b(?:render|render_template|TemplateResponse|view)\s*\(|^\s*return\s*\(?\s*<[A-Za-z]", re.M)
 # (a SQLAlchemy `class User(db.Model):`, not gorm's query `db.Model(&gist).Update(…)`)
 _STORED = re.compile(
@@ -102,11 +106,26 @@ def _head(text: str) -> str:
     return next((line for line in text.split("\n") if _CODE_LINE.match(line)), "")
 
 
+def _handles_request(chunk: Chunk) -> bool:
+    """Whether ``chunk``'s code shows it handles a request. A Python ``request`` parameter alone shows that only in
+    the head of the definition the chunk is (not a closure it registers: ``register_debug_handler(app)``'s
+    ``async def validation_exception_handler(request, exc)``), and of a function only with a response to give (not
+    ``is_api_request(request)``, which returns a bool)."""
+    text = chunk.text
+    found = [match.group(0) for match in _HANDLES.finditer(text)]
+    if not found or _REGISTERS_ROUTES.match(_head(text)):
+        return False
+    if not all(_REQUEST_PARAMETER.search(match) for match in found) or str(chunk.kind) == "class":
+        return True  # a route, a response; or a class's methods handed the request (a Django view's `get`)
+    head = next((line for line in text.split("\n") if _PYTHON_DEF.match(line)), "")  # below its decorators
+    return bool(_REQUEST_PARAMETER.search(head)) and (bool(_SELF.search(head)) or bool(_RESPONSE.search(text)))
+
+
 def role_phrase(chunk: Chunk, layer_verbs: dict[str, str], fallback: str) -> str:
     """The verb phrase for ``chunk``: its layer's role where its code shows that role, else what it is."""
     layer, text = str(chunk.layer), chunk.text
     shown = {
-        "api": lambda: bool(_HANDLES.search(text)) and not _REGISTERS_ROUTES.match(_head(text)),
+        "api": lambda: _handles_request(chunk),
         "view": lambda: chunk.language in TEMPLATE_LANGUAGES or bool(_RENDERS.search(text)),
         "model": lambda: bool(_STORED.search(text)) or (str(chunk.kind) == "class" and bool(_TABLE.search(text))),
         "cli": lambda: bool(_COMMAND.search(text)),

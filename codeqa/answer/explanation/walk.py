@@ -25,7 +25,7 @@ from dataclasses import dataclass, field
 
 from codeqa.answer.context import AnswerContext
 from codeqa.answer.explanation.absence import Absence, no_central_handler
-from codeqa.answer.explanation.branches import asks_api
+from codeqa.answer.explanation.branches import asks_api, off_api_path
 from codeqa.answer.explanation.byname import typed_receiver
 from codeqa.answer.explanation.callplace import placed_caller
 from codeqa.answer.explanation.claims import RESOLVED_LANGUAGES, ClaimChecker
@@ -191,7 +191,8 @@ class _Walker:
                 break
             taken = [hop for hop in self.hops(chunk, callee)
                      if not (caller and hop.use.caller and hop.use.caller != caller)  # made by this definition
-                     and not (hop.by_name and span and not span[0][0] <= hop.use.line <= span[-1][0])]  # fmt: skip
+                     and not (hop.by_name and span and not span[0][0] <= hop.use.line <= span[-1][0])
+                     and not (self.api and off_api_path(chunk, hop.use.line))]  # asked about the API: no page's path
             tried += bool(taken)  # by name, the call must be in the lines of the definition called before
             for hop in taken:
                 rest = self.longest(callee, hop.use.name, seen | {callee.id}, depth + 1)
