@@ -189,10 +189,13 @@ class _Walker:
         for callee in self.callees(chunk, seen) if depth < MAX_HOPS else []:
             if tried >= BRANCHES:
                 break
-            taken = [hop for hop in self.hops(chunk, callee)
-                     if not (caller and hop.use.caller and hop.use.caller != caller)  # made by this definition
-                     and not (hop.by_name and span and not span[0][0] <= hop.use.line <= span[-1][0])
-                     and not (self.api and off_api_path(chunk, hop.use.line))]  # asked about the API: no page's path
+            taken = [
+                hop
+                for hop in self.hops(chunk, callee)
+                if not (caller and hop.use.caller and hop.use.caller != caller)  # made by this definition
+                and not (hop.by_name and span and not span[0][0] <= hop.use.line <= span[-1][0])
+                and not (self.api and off_api_path(chunk, hop.use.line))
+            ]  # asked about the API: no page's path
             tried += bool(taken)  # by name, the call must be in the lines of the definition called before
             for hop in taken:
                 rest = self.longest(callee, hop.use.name, seen | {callee.id}, depth + 1)
