@@ -168,15 +168,6 @@ def where_errors_go(explanation: Explanation) -> tuple[str, str] | None:
     step, match = found
     where = f"{step.chunk.path}:{match.line}"
     phrase = match.phrase.replace("`", "")
-    listed = _listed_logger(explanation, step, match) if LOGGING in explanation.intents else None
-    if listed is not None:  # the list names the app's logging middleware: that is where its requests are logged
-        logger, listed_at = listed
-        name, named_at = display_name(logger.chunk).split(" (+", 1)[0], f"{step.chunk.path}:{listed_at}"
-        file = display_name(step.chunk).split(" (+", 1)[0]
-        return (f"**Where to add it:** in {code_span(name)} ({code_span(logger.chunk.location)}): {code_span(file)} "
-                f"{match.phrase} and names this logging middleware at {code_span(named_at)}.",
-                f"Where to add it: in {name} ({logger.chunk.location}): {file} {phrase} and names this logging "
-                f"middleware at {named_at}.")  # fmt: skip
     tail = "; an error a handler answers itself never gets there."
     if match.handler:
         defined = sorted((s.chunk for s in explanation.best_first if match.handler in short_names(s.chunk.symbol)),
