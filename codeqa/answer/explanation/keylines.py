@@ -26,6 +26,7 @@ from collections.abc import Set as AbstractSet
 from dataclasses import dataclass
 from functools import lru_cache
 
+from codeqa.answer.explanation.docstrings import DOCSTRING, STRING_OPENS, closing_line
 from codeqa.answer.explanation.feeds import with_makers
 from codeqa.answer.explanation.lineroles import quiet, role_weight
 from codeqa.answer.explanation.vocabulary import EXPANSION_WEIGHT, expansions, sign_in_read
@@ -54,7 +55,6 @@ DEFINITION = re.compile(
     r"(?:def|class|function|func|fn|interface|struct|module|type)\b"
 )
 # a Python docstring, or an Elixir documentation heredoc (`@moduledoc """`, `@doc ~S"""`)
-DOCSTRING = re.compile(r'^\s*(?:@(?:moduledoc|doc|typedoc|shortdoc)\s+(?:~[sS])?)?[rRuUbBfF]?("""|\'\'\')')
 PROSE_WEIGHT = 0.4  # docstring lines: they say what the code is for, the code lines show it
 QUANTITY_QUESTION = re.compile(
     r"\bhow\s+(?:long|many|much|often|big|large|fast|soon)\b|\b(?:limit|limits|maximum|minimum|max|min|expire|expires|"
@@ -190,9 +190,20 @@ def prose_lines(lines: list[str]) -> set[int]:
     """Indexes of lines inside Python docstrings or Elixir doc heredocs (triple-quoted blocks), or a ``/* … */`` block
     begun on its own line: prose about the code, not the code (a `plug …` in a `@moduledoc` example runs nowhere; a
     PHP config's ``| … via Bugsnag::registerCallback.`` under ``/*`` calls nothing)."""
-    inside: set[int] = set()
+    closing = closing_line(lines)
+    inside: set[int] = set(range(closing + 1))
     quote: str | None = None
+    string: str | None = None  # a ``sql = \"\"\"`` string's quotes: its body is data, and its closing opens nothing
     for index, line in enumerate(lines):
+        if index <= closing:
+            continue
+        if string is not None:
+            string = None if string in line else string
+            continue
+        opens_string = next((mark for mark in ('"""', "'''") if line.count(mark) == 1), None)
+        if quote is None and opens_string and STRING_OPENS.search(line.strip()) and not DOCSTRING.match(line):
+            string = opens_string
+            continue
         if quote is not None:
             inside.add(index)
             if quote in line:
