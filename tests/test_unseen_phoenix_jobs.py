@@ -78,6 +78,22 @@ def test_a_docstring_opened_under_a_def_and_a_string_assigned_keep_their_reading
     # an assigned string's closing quotes open nothing: the code after them is code
     assert prose_lines(["def f():", '    sql = """', "SELECT 1", '"""', "    return run(sql)"]) == set()
     assert prose_lines(['  the end of a module\'s prose."""', "  use Oban.Worker"]) == {0}
+    # quotes after code open a block: an attribute's docstring (Taiga), a module's under its licence comment, a
+    # HEEx sigil and an f-string (Indico's migrations), each read as before
+    attribute = [
+        "class UnicodeJSONRenderer(JSONRenderer):",
+        "    ensure_ascii = False",
+        '    """',
+        "    Renderer.",
+        '    """',
+    ]
+    assert prose_lines(attribute) == {2, 3, 4}
+    assert prose_lines(["# License: MPL 2.0", "", '"""', "Provides policies.", '"""', "import base64"]) == {2, 3, 4}
+    assert prose_lines(["  def card(assigns) do", '    ~H"""', "    <div>", '    """', "  end"]) == set()
+    assert (
+        prose_lines(["def up(conn):", "    sql = f'''", "        SELECT 1", "    '''", "    conn.execute(sql)"])
+        == set()
+    )
 
 
 def test_an_oban_worker_runs_in_the_background_and_an_insert_only_queues() -> None:

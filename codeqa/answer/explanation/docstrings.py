@@ -5,25 +5,40 @@ from __future__ import annotations
 import re
 
 DOCSTRING = re.compile(r'^\s*(?:@(?:moduledoc|doc|typedoc|shortdoc)\s+(?:~[sS])?)?[rRuUbBfF]?("""|\'\'\')')
-DEF_HEADER = re.compile(r"^\s*(?:async\s+def|def|class)\b|[)\]]\s*(?:->\s*[^:]+)?:\s*$")
-STRING_OPENS = re.compile(r"""[=(,\[:]\s*[rRbBuUfF]?(?:\"\"\"|\'\'\')$""")  # ``sql = \"\"\"`` opens a string
+CODE_LINE = re.compile(  # a statement: quotes alone after it open a block (``ensure_ascii = False`` / ``\"\"\"``)
+    r"(?:[()\[\]{},;:=]|\bdo|->)\s*$|\s[=!<>]=?\s|^(?:return|raise|import|from|def|class|if|elif|for|while|with|"
+    r"except|use|alias|require|defp?)\b(?=.*[(=:\[])|^(?:else|try|finally|pass|end)\b"
+)
+COMMENT_LINE = re.compile(r"^(?:#|//|--)")
+PROSE_END = re.compile(r"[\w.!?`')\]]$")  # ``… traced back to it.`` ends prose; ``~H`` or ``execute `` opens
+OPENER_PREFIX = re.compile(r"~\w$|(?<!\w)[rRbBuUfF]{1,2}$")  # a sigil (``~H``) or a string prefix (``f``)
+STRING_OPENS = re.compile(  # ``sql = \"\"\"``, ``RunSQL(\"\"\"``, ``~H\"\"\"``, ``execute \"\"\"``: a string, not prose
+    r"""(?:[=(,\[:]\s*|~\w|\w\s+)[rRbBuUfF]{0,2}(?:\"\"\"|\'\'\')$"""
+)
 
 
 def closing_line(lines: list[str]) -> int:
     """The index of the line that closes a triple-quoted block the chunk begins inside, else -1: a chunk cut out of a
     long module docstring starts in its prose, and its closing quotes read as an opening would make the code after
-    them prose (Hexpm's ``use Oban.Worker`` under a 35-line ``@moduledoc``)."""
+    them prose (Hexpm's ``use Oban.Worker`` under a 35-line ``@moduledoc``). Quotes open a block wherever code leads
+    to them: under a ``def``/``class``/``except …:`` header, after ``RunSQL(`` or ``x = 1``, as a sigil (``~H\"\"\"``),
+    as a call's argument (``execute \"\"\"``), or as a module's docstring under its licence comments."""
     for index, line in enumerate(lines):
         quote = next((mark for mark in ('"""', "'''") if mark in line), None)
         if quote is None:
             continue
-        stripped = line.strip()
         if line.count(quote) != 1:
             return -1
-        if stripped == quote:  # alone on its line: it opens a docstring only under a ``def``/``class`` header
-            before = next((text for text in reversed(lines[:index]) if text.strip()), "")
-            return -1 if not before or DEF_HEADER.search(before) else index
-        if DOCSTRING.match(line) or not stripped.endswith(quote) or STRING_OPENS.search(stripped):
-            return -1
-        return index  # ``… traced back to it."""``: prose that ends the block
+        stripped = line.strip()
+        if stripped == quote:  # alone on its line: it closes prose, and opens a block after code
+            before = [text.strip() for text in lines[:index] if text.strip()]
+            if not before or all(COMMENT_LINE.match(text) for text in before) or CODE_LINE.search(before[-1]):
+                return -1
+            return index
+        ahead = stripped[: -len(quote)] if stripped.endswith(quote) else ""
+        return (
+            index
+            if ahead and PROSE_END.search(ahead) and not OPENER_PREFIX.search(ahead) and not DOCSTRING.match(line)
+            else -1
+        )
     return -1
