@@ -41,12 +41,12 @@ from codeqa.answer.explanation.keylines import (
     key_lines,
     scored_lines,
     shown_order,
-    shown_scores,
 )
 from codeqa.answer.explanation.lineroles import quiet
 from codeqa.answer.explanation.mechanism import Match, answers_poorly, convention_chunks, matches_in, mechanism_score
 from codeqa.answer.explanation.opener import asks_mechanism, shared_piece
 from codeqa.answer.explanation.pieces import join_pieces
+from codeqa.answer.explanation.wholebody import whole_body
 from codeqa.frameworks.conventions import Convention
 from codeqa.frameworks.intent import HOOK
 from codeqa.records import Chunk, Hit
@@ -257,6 +257,8 @@ def source_lines(
     if limit <= 0:
         return []
     text = chunk.text.split("\n")
+    if roles and (whole := whole_body(chunk, limit)):  # a short body is shown whole (``wholebody``)
+        return [KeyLine(chunk.start_line + i, clip(text[i])) for i in whole]
     forced = sorted(matches, key=lambda m: -m.weight)[: min(FORCED_LINES, limit)]
     chosen = list(dict.fromkeys(m.line - chunk.start_line for m in forced))
     by_words = [i for _, i in scored_lines(terms, chunk.text)]
@@ -274,27 +276,3 @@ def source_lines(
 def word_lines(terms: Terms, chunk: Chunk, matches: Sequence[Match], limit: int) -> list[KeyLine]:
     """A source's lines by the question's words alone: what tells sources apart (``fold.collapse``)."""
     return source_lines(terms, chunk, matches, limit, roles=False)
-
-
-def allocate_lines(
-    terms: Terms, sources: Sequence[tuple[Chunk, Sequence[Match]]], total: int, least: Sequence[int], most: int
-) -> list[int]:
-    """How many key lines each source shows (sources best first): at least ``least[n]`` for the n-th, then the rest
-    of ``total`` to the best-scoring lines across the sources (construct lines count as the best), ``most`` each."""
-    ranked: list[list[float]] = []
-    for chunk, matches in sources:
-        forced = [100.0 + m.weight for m in sorted(matches, key=lambda m: -m.weight)[:FORCED_LINES]]
-        scores = [score for score, _ in shown_scores(terms, chunk.text)]
-        ranked.append(sorted([*forced, *scores], reverse=True))
-    counts = [min(least[min(n, len(least) - 1)], len(scores) or 1) for n, scores in enumerate(ranked)]
-    spare = total - sum(counts)
-    while spare > 0:
-        best, pick = 0.0, None
-        for n, scores in enumerate(ranked):
-            if counts[n] < min(most, len(scores)) and scores[counts[n]] > best:
-                best, pick = scores[counts[n]], n
-        if pick is None:
-            break
-        counts[pick] += 1
-        spare -= 1
-    return counts

@@ -52,6 +52,28 @@ def name_at(chunk: Chunk, line: int) -> str:
     return chunk_name
 
 
+def apart(chunk: Chunk, one: int, other: int) -> bool:
+    """Whether file lines ``one`` and ``other`` of ``chunk`` lie in two different functions it opens (a file of
+    response helpers: ``badRequest()``'s ``{ status: 400 }`` and ``ok()``'s ``return``); False when either lies in
+    none (a class body's ``rescue_from`` and a method of the class)."""
+    first, second = _function_at(chunk, one), _function_at(chunk, other)
+    return first is not None and second is not None and first != second
+
+
+def _function_at(chunk: Chunk, line: int) -> int | None:
+    """The index of the line opening the function that file line ``line`` of ``chunk`` opens or sits in."""
+    lines = chunk.text.split("\n")
+    offset = line - chunk.start_line
+    if not 0 <= offset < len(lines):
+        return None
+    indent = len(lines[offset]) - len(lines[offset].lstrip())
+    for at in range(offset, -1, -1):
+        head = _head(lines[at], chunk.language)
+        if head is not None and (at == offset or head[0] < indent):
+            return at
+    return None
+
+
 def _one_of(known: list[str], head: str) -> str | None:
     """Which of the chunk's definitions of one short name ``head`` opens: the only one, else the one whose owner
     the head names (Go's ``func (m Middleware) toEcho()`` beside ``func (h Handler) toEcho()``); None when unsure."""

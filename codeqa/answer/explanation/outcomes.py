@@ -17,7 +17,7 @@ from codeqa.answer.explanation.explain import Explanation, Step
 from codeqa.answer.explanation.flow import SIGNATURE, code_part
 from codeqa.answer.explanation.handled import handled_type
 from codeqa.answer.explanation.keylines import COMMENT, IMPORT, KeyLine
-from codeqa.answer.explanation.linenames import elsewhere, name_at
+from codeqa.answer.explanation.linenames import apart, elsewhere, name_at
 from codeqa.answer.explanation.toggles import ASSIGNED, toggled
 from codeqa.answer.explanation.walktext import outcome_said
 from codeqa.answer.rendering.injection import instruction_like
@@ -220,9 +220,11 @@ def _fails(verb: str, step: Step, line: KeyLine) -> bool:
     """Asked about failing, an outcome is said only when it is the failure's: a raise, an error's status or name on
     the line, a line on an error branch, or the answer of an error handler (``render_error``'s ``return``) — not a
     login's success redirect, nor what a function that raises somewhere does when it does not (``raise
-    AuthenticationFailed(…)`` in an ``except``, then ``api_token.save(…)`` on success)."""
+    AuthenticationFailed(…)`` in an ``except``, then ``api_token.save(…)`` on success), nor another function of
+    the same file (``ok()``'s ``Response.json({ ok: true })`` above ``badRequest()``)."""
     code = code_part(line.text)
-    answers = [match.line for match in step.matches if match.construct.kind == "error" and not RAISED.match(match.text)]
+    answers = [match.line for match in step.matches if match.construct.kind == "error" and not RAISED.match(match.text)
+               and not apart(step.chunk, match.line, line.line)]  # fmt: skip
     handler = bool(answers) and not branches.returns_before(step.chunk, line.line, answers)  # a success branch: no
     return verb == "raises" or bool(ERROR_LINE.search(code)) or on_error_branch(step.chunk, line.line) or handler
 
