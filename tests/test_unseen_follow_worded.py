@@ -302,3 +302,18 @@ def test_a_one_line_delegate_only_passes_the_call_on() -> None:
     chunk = chunk_file(SourceFile("src/users/users.service.ts", "typescript", DELEGATES, len(DELEGATES)))[0]
     call = Use("findByEmail", 45, "calls", "const user = await this.usersService.findByEmail(loginDto.email);")
     assert not _does(call, chunk)
+
+
+def test_a_class_whose_method_decides_is_no_delegate() -> None:
+    """taiga's permission component (taiga/base/api/permissions.py), instantiated on the worded line
+    ``update_perms = HasProjectPerm('modify_us')``: its ``check_permissions`` is where the decision is made."""
+    text = """class HasProjectPerm(PermissionComponent):
+    def __init__(self, perm, *components):
+        self.project_perm = perm
+        super().__init__(*components)
+
+    def check_permissions(self, request, view, obj=None):
+        return user_has_perm(request.user, self.project_perm, obj)
+"""
+    chunk = chunk_file(SourceFile("taiga/base/api/permissions.py", "python", text, len(text)))[0]
+    assert _does(Use("HasProjectPerm", 20, "calls", "update_perms = HasProjectPerm('modify_us')"), chunk)

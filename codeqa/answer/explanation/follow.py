@@ -32,10 +32,11 @@ WORDED_LINES = 3  # the source's lines holding most of the question's words whos
 DECIDES = re.compile(r"^\s*(?:\}\s*)?(?:(?:else\s*)?if|elif|elsif|unless|while|until|case|switch|when)\b")
 HEAD = re.compile(
     r"^\s*(?:(?:export|async|public|private|protected|static|final|override|abstract)\s+)*"
-    r"(?:def|defp|function|func|fn|sub|class|module|object|trait|interface|struct|impl)\b"
-    r"|^\s*(?:(?:public|private|protected|static|async)\s+)*"
+    r"(?:def|defp|function|func|fn|sub)\b|^\s*(?:(?:public|private|protected|static|async)\s+)*"
     r"[A-Za-z_$][\w$]*\s*(?:<[^>]*>)?\([^;]*\)\s*(?::\s*[^{;]+)?\{\s*$"
 )
+HOLDER = re.compile(r"^\s*(?:(?:export|default|abstract|public|final)\s+)*(?:class|module|object|trait|impl)\b")
+DOCSTRING = re.compile(r'"""[\s\S]*?"""|\'\'\'[\s\S]*?\'\'\'')
 CLOSING = re.compile(r"^\s*(?:[})\]];?,?|end)\s*$")
 COMMENTED = re.compile(r"^\s*(?:#|//|/\*|\*|--)")
 
@@ -114,10 +115,11 @@ def follow(
 
 def _does(use: Use, callee: Chunk) -> bool:
     """The call on a worded line is the next step: not a test that decides (``if is_api_request(request):``),
-    and the callee does more than pass the call on (one statement per definition)."""
+    and the callee does more than pass the call on (one statement per definition; a class's own line is neither)."""
     if DECIDES.match(use.text):
         return False
-    code = [line for line in callee.text.split("\n") if line.strip() and not COMMENTED.match(line)]
+    lines = DOCSTRING.sub("", callee.text).split("\n")
+    code = [line for line in lines if line.strip() and not COMMENTED.match(line) and not HOLDER.match(line)]
     heads = sum(1 for line in code if HEAD.match(line))
     statements = sum(1 for line in code if not HEAD.match(line) and not CLOSING.match(line))
     return statements > max(1, heads)
