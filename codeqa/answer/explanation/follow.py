@@ -4,7 +4,8 @@ A view and the service it calls, an error handler's registration and the rendere
 one and not the other. The call is resolved and checked in the code (``ClaimChecker.link``) and must run the code
 (a call, ``new X``, or a container's ``app(X::class)->run()``), never a name alone. The code called on the source's
 line that holds most of the question's words is the next step too (``worded``), whatever its own words: the
-service a login view hands the credentials to says "token", not "log in". A test (``if is_api_request(…)``) decides
+service a login view hands the credentials to says "token", not "log in"; it may be in the source's own file
+(``register`` → ``_public_register``), after a call into the next file. A test (``if is_api_request(…)``) decides
 and a one-line delegate (``return this.repo.findByEmail(email)``) only passes on: neither is that step.
 """
 
@@ -28,6 +29,7 @@ FOLLOW_NEIGHBOURS = 40  # graph neighbours looked at per source, each way
 FOLLOW_SHARE = 0.4  # a followed chunk needs this share of the best evidence, unless a construct's line calls it
 HANDED_SHARE = 0.2  # ... and then this share
 MAX_FOLLOWED = 2
+SAME_FILE = 0.5  # what a worded call into the source's own file weighs against one into the next file
 WORDED_LINES = 3  # the source's lines holding most of the question's words whose calls are followed
 DECIDES = re.compile(r"^\s*(?:\}\s*)?(?:(?:else\s*)?if|elif|elsif|unless|while|until|case|switch|when)\b")
 HEAD = re.compile(
@@ -75,7 +77,7 @@ def follow(
         best: list[tuple[float, Candidate]] = []
         for row, calls in directions:
             other = chunks.get(context.table.ids[row])
-            if other is None or other.path == source.chunk.path or answers_poorly(other):
+            if other is None or (other.path == source.chunk.path and not calls) or answers_poorly(other):
                 continue  # a file's other chunks are chosen with it (``select_sources``); this is the next file
             if position.get(other.id, len(ordered)) <= here + 1:
                 continue
@@ -88,7 +90,10 @@ def follow(
             use = checker.link(user, used, context.imports([user.path, used.path]))
             if use is None or not _runs(use):
                 continue
-            handed = calls and (use.line in construct_lines or (use.line in worded and _does(use, other)))
+            worded_call = calls and use.line in worded and _does(use, other)
+            if other.path == source.chunk.path and not worded_call:
+                continue  # ... unless the source's worded line calls it: the step its words do not say
+            handed = calls and (use.line in construct_lines or worded_call)
             if not handed and (share < FOLLOW_SHARE or share * top_evidence < pushed_out):
                 continue  # it must hold the question's words as well as the source it pushes out of the open ones
             known = position.get(other.id)
@@ -96,7 +101,8 @@ def follow(
                 Hit(other, 0.0, other.id), share * top_evidence, matches_in(other, conventions, intents),
                 file_rank.get(other.path, len(file_rank)), False)  # fmt: skip
             follower.score = follower.score if known is not None else score_of(follower)
-            best.append((share + (1.0 if handed else 0.0), follower))
+            own_file = other.path == source.chunk.path  # the next file comes before the same file's next step
+            best.append((share + (0.0 if not handed else SAME_FILE if own_file else 1.0), follower))
         if best:
             follower = max(best, key=lambda pair: pair[0])[1]
             followers[here] = follower
