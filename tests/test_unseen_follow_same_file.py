@@ -3,8 +3,10 @@ only invited people may join?": the answer opened on `AuthViewSet.register`, who
 self._public_register(request)` holds the question's words, but never showed `_public_register` with its
 `raise exc.BadRequest(_("Public registration is disabled."))`: the code followed from a source was only ever in
 another file (a file's other chunks were chosen by the question's words, and that method says "registration", not
-"sign up"). A call on the source's best-worded line into its own file is followed too; a call into another file
-still comes first (hackathon-starter's passport config showed the same: `handleAuthLogin` in `config/passport.js`).
+"sign up"). A call on the lead's best-worded line into its own file is followed too (from a later source it pushed
+jhipster's `@ControllerAdvice` class out of the open sources, and with it the "Where errors go" conclusion); a call
+into another file still comes first (hackathon-starter's passport config showed the same, in
+`config/passport.js`).
 """
 
 from __future__ import annotations

@@ -5,8 +5,9 @@ one and not the other. The call is resolved and checked in the code (``ClaimChec
 (a call, ``new X``, or a container's ``app(X::class)->run()``), never a name alone. The code called on the source's
 line that holds most of the question's words is the next step too (``worded``), whatever its own words: the
 service a login view hands the credentials to says "token", not "log in"; it may be in the source's own file
-(``register`` → ``_public_register``), after a call into the next file. A test (``if is_api_request(…)``) decides
-and a one-line delegate (``return this.repo.findByEmail(email)``) only passes on: neither is that step.
+when it is the lead's (``register`` → ``_public_register``), after a call into the next file. A test
+(``if is_api_request(…)``) decides and a one-line delegate (``return this.repo.findByEmail(email)``) only passes
+on: neither is that step.
 """
 
 from __future__ import annotations
@@ -91,8 +92,8 @@ def follow(
             if use is None or not _runs(use):
                 continue
             worded_call = calls and use.line in worded and _does(use, other)
-            if other.path == source.chunk.path and not worded_call:
-                continue  # ... unless the source's worded line calls it: the step its words do not say
+            if other.path == source.chunk.path and not (worded_call and here == 0):
+                continue  # ... unless the lead's worded line calls it: the step its words do not say
             handed = calls and (use.line in construct_lines or worded_call)
             if not handed and (share < FOLLOW_SHARE or share * top_evidence < pushed_out):
                 continue  # it must hold the question's words as well as the source it pushes out of the open ones
