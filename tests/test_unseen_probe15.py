@@ -1,0 +1,131 @@
+"""False and misleading on Dispatch (FastAPI), mall (Spring Boot) and Solidus (Rails), apps in no data set, read as a
+newcomer (probe 15):
+
+- Dispatch, "How are plugins registered and called?": "``install_plugins`` (``src/dispatch/cli.py:75-137``) … is
+  called by ``start_tasks`` … and ``consume_signals``": both import ``install_plugins`` from
+  ``dispatch.common.utils.cli`` inside their own bodies and call that one, not the CLI command of the same name;
+- mall, "How is an order created from the shopping cart?": "``OmsPortalOrderServiceImpl.list`` … calls
+  ``andMemberIdEqualTo`` (``…/OmsCartItemExample.java:299-362``)": the chain starts on ``OmsOrderExample.Criteria
+  criteria``, a nested class of another file (every MyBatis example class defines the method);
+- Solidus, "How is a payment processed and captured?": "``capture!`` … calls ``Money.new``
+  (``core/app/models/spree/money.rb:4-31``)": the line is ``::Money.new(…)``, the money gem's top-level class, not
+  ``Spree::Money``.
+"""
+
+from __future__ import annotations
+
+from codeqa.answer.explanation.byname import holds_by_name
+from codeqa.answer.explanation.flow import Use
+from codeqa.chunk.resolve.calls import call_sites, resolves_to
+from codeqa.records import Chunk
+
+DISPATCH_CLI = '''import click
+
+from dispatch.plugins.base import plugins
+
+
+@plugins_group.command("install")
+def install_plugins(force):
+    """Installs all plugins, or only one."""
+    from dispatch.common.utils.cli import install_plugins
+    from dispatch.plugin.models import PluginEvent
+
+    install_plugins()
+    event = PluginEvent(slug="x")
+
+
+@dispatch_scheduler.command("start")
+def start_tasks(tasks, exclude, eager):
+    """Starts the scheduler."""
+    from dispatch.common.utils.cli import install_plugins
+
+    install_plugins()
+
+
+def list_plugins():
+    install_plugins()
+'''
+
+
+def _sites(written: str) -> dict[str, object]:
+    return {site.caller: site for site in call_sites("src/dispatch/cli.py", DISPATCH_CLI) if site.written == written}
+
+
+def test_a_function_that_imports_a_name_calls_the_import_not_the_files_namesake() -> None:
+    sites = _sites("install_plugins")
+    common, own = "src/dispatch/common/utils/cli.py", "src/dispatch/cli.py"
+    for caller in ("install_plugins", "start_tasks"):  # each imports it in its own body
+        assert resolves_to(sites[caller], own, common, "install_plugins"), caller
+        assert not resolves_to(sites[caller], own, own, "install_plugins"), caller
+    assert resolves_to(sites["list_plugins"], own, own, "install_plugins")  # no import of its own: the file's def
+    (event,) = _sites("PluginEvent").values()
+    assert resolves_to(event, own, "src/dispatch/plugin/models.py", "PluginEvent")
+
+
+ORDER_LIST = """import com.macro.mall.model.OmsOrderExample;
+
+public class OmsPortalOrderServiceImpl implements OmsPortalOrderService {
+    @Override
+    public CommonPage<OmsOrderDetail> list(Integer status, Integer pageNum, Integer pageSize) {
+        UmsMember member = memberService.getCurrentMember();
+        OmsOrderExample orderExample = new OmsOrderExample();
+        OmsOrderExample.Criteria criteria = orderExample.createCriteria();
+        criteria.andDeleteStatusEqualTo(0)
+                .andMemberIdEqualTo(member.getId());
+        return null;
+    }
+}"""
+
+CRITERIA = """        public Criteria andMemberIdEqualTo(Long value) {
+            addCriterion("member_id =", value, "memberId");
+            return (Criteria) this;
+        }"""
+
+
+def _chunk(path: str, language: str, symbol: str, text: str, start: int = 1, kind: str = "method") -> Chunk:
+    return Chunk(path, language, start, start + text.count("\n"), text, symbol, kind, "service")
+
+
+def test_a_chain_on_a_nested_class_reaches_only_the_outer_classs_file() -> None:
+    caller = _chunk("mall-portal/src/main/java/com/macro/mall/portal/service/impl/OmsPortalOrderServiceImpl.java",
+                    "java", "OmsPortalOrderServiceImpl.list", ORDER_LIST)  # fmt: skip
+    use = Use("andMemberIdEqualTo", 10, "calls", ".andMemberIdEqualTo(member.getId());")
+    model = "mall-mbg/src/main/java/com/macro/mall/model/"
+    cart = _chunk(model + "OmsCartItemExample.java", "java",
+                  "OmsCartItemExample.GeneratedCriteria.andMemberIdEqualTo", CRITERIA, 299)  # fmt: skip
+    order = _chunk(model + "OmsOrderExample.java", "java",
+                   "OmsOrderExample.GeneratedCriteria.andMemberIdEqualTo", CRITERIA, 350)  # fmt: skip
+    assert not holds_by_name(caller, cart, use, ORDER_LIST)
+    assert holds_by_name(caller, order, use, ORDER_LIST)
+
+
+CAPTURE = """module Spree
+  class Payment < Spree::Base
+    module Processing
+      def capture!(amount = nil)
+        money = ::Money.new(capture_amount, currency)
+        capture_events.create!(amount: money.to_d)
+      end
+    end
+  end
+end"""
+
+SPREE_MONEY = """  # Spree::Money is a relatively thin wrapper around Monetize which handles
+  # formatting via Spree::Config.
+  class Money
+    include Comparable
+
+    def initialize(amount, options = {})
+      @money = Monetize.parse([amount, options[:currency]].join)
+    end"""
+
+
+def test_a_top_level_constant_is_no_namespaced_class() -> None:
+    caller = _chunk("core/app/models/spree/payment/processing.rb", "ruby", "Spree.Payment.Processing.capture!", CAPTURE)
+    nested = _chunk("core/app/models/spree/money.rb", "ruby", "Spree.Money", SPREE_MONEY, 4, "class")
+    top = _chunk("lib/money.rb", "ruby", "Money", "class Money\n  def initialize(cents, currency)\n  end", 1, "class")
+    use = Use("Money.new", 5, "calls", "money = ::Money.new(capture_amount, currency)")
+    assert not holds_by_name(caller, nested, use, CAPTURE)
+    assert holds_by_name(caller, top, use, CAPTURE)
+    plain = Use("Money.new", 5, "calls", "money = Money.new(capture_amount, currency)")
+    assert holds_by_name(caller, nested, plain, CAPTURE)  # written inside `module Spree`: Spree's own
