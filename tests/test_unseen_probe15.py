@@ -9,15 +9,20 @@ newcomer (probe 15):
   criteria``, a nested class of another file (every MyBatis example class defines the method);
 - Solidus, "How is a payment processed and captured?": "``capture!`` … calls ``Money.new``
   (``core/app/models/spree/money.rb:4-31``)": the line is ``::Money.new(…)``, the money gem's top-level class, not
-  ``Spree::Money``.
+  ``Spree::Money``;
+- Dispatch, "What happens when an API request fails?": "Then ``db_session_middleware`` raises ``e from None`` when it
+  catches ``Exception``": the middleware rolls back and raises the error it caught again, for the caller to handle.
 """
 
 from __future__ import annotations
 
 from codeqa.answer.explanation.byname import holds_by_name
+from codeqa.answer.explanation.explain import Step
 from codeqa.answer.explanation.flow import Use
+from codeqa.answer.explanation.keylines import KeyLine
+from codeqa.answer.explanation.outcomes import outcome_said_of
 from codeqa.chunk.resolve.calls import call_sites, resolves_to
-from codeqa.records import Chunk
+from codeqa.records import Chunk, Hit
 
 DISPATCH_CLI = '''import click
 
@@ -129,3 +134,33 @@ def test_a_top_level_constant_is_no_namespaced_class() -> None:
     assert holds_by_name(caller, top, use, CAPTURE)
     plain = Use("Money.new", 5, "calls", "money = Money.new(capture_amount, currency)")
     assert holds_by_name(caller, nested, plain, CAPTURE)  # written inside `module Spree`: Spree's own
+
+
+MIDDLEWARE = """@api.middleware("http")
+async def db_session_middleware(request: Request, call_next):
+    try:
+        response = await call_next(request)
+        return response
+    except Exception as e:
+        # Explicitly rollback on exceptions
+        try:
+            if hasattr(request.state, "db") and request.state.db.is_active:
+                request.state.db.rollback()
+        except Exception as rollback_error:
+            logging.error(f"Error during rollback: {rollback_error}")
+
+        # Re-raise the original exception
+        raise e from None"""
+
+
+def test_raising_the_caught_error_again_is_said_so() -> None:
+    """Dispatch, "What happens when an API request fails?": "Then ``db_session_middleware`` raises ``e from None``
+    when it catches ``Exception``" read as the failure's end; the middleware passes the error on."""
+    chunk = Chunk(
+        "src/dispatch/main.py", "python", 112, 126, MIDDLEWARE, "db_session_middleware", "function", "service"
+    )
+    step = Step(1, Hit(chunk, 1.0), "function", [KeyLine(126, "        raise e from None")], "")
+    said = outcome_said_of([("raises", step, KeyLine(126, "        raise e from None"))])
+    assert said is not None and "raises the error again" in said[1] and "e from None" not in said[1], said
+    other = outcome_said_of([("raises", step, KeyLine(126, "        raise err from None"))])  # no handler binds `err`
+    assert other is not None and "raises err from None" in other[1], other
