@@ -11,7 +11,9 @@ newcomer (probe 15):
   (``core/app/models/spree/money.rb:4-31``)": the line is ``::Money.new(…)``, the money gem's top-level class, not
   ``Spree::Money``;
 - Dispatch, "What happens when an API request fails?": "Then ``db_session_middleware`` raises ``e from None`` when it
-  catches ``Exception``": the middleware rolls back and raises the error it caught again, for the caller to handle.
+  catches ``Exception``": the middleware rolls back and raises the error it caught again, for the caller to handle;
+- mall, "How is an order created from the shopping cart?": the opening quoted ``…listPromotion(currentMemb…``, a line
+  cut in the middle of a name.
 """
 
 from __future__ import annotations
@@ -20,6 +22,7 @@ from codeqa.answer.explanation.byname import holds_by_name
 from codeqa.answer.explanation.explain import Step
 from codeqa.answer.explanation.flow import Use
 from codeqa.answer.explanation.keylines import KeyLine
+from codeqa.answer.explanation.lead import QUOTE_CHARS, _quote
 from codeqa.answer.explanation.outcomes import outcome_said_of
 from codeqa.chunk.resolve.calls import call_sites, resolves_to
 from codeqa.records import Chunk, Hit
@@ -164,3 +167,14 @@ def test_raising_the_caught_error_again_is_said_so() -> None:
     assert said is not None and "raises the error again" in said[1] and "e from None" not in said[1], said
     other = outcome_said_of([("raises", step, KeyLine(126, "        raise err from None"))])  # no handler binds `err`
     assert other is not None and "raises err from None" in other[1], other
+
+
+def test_a_long_line_is_quoted_cut_at_a_bracket_not_mid_name() -> None:
+    """mall, "How is an order created from the shopping cart?": "``generateOrder`` is the closest match found:
+    ``List<CartPromotionItem> cartPromotionItemList = cartItemService.listPromotion(currentMemb…``": half a name."""
+    line = "List<CartPromotionItem> cartPromotionItemList = cartItemService.listPromotion(currentMember.getId(), " \
+        "orderParam.getCartIds());"  # fmt: skip
+    assert _quote(line) == "List<CartPromotionItem> cartPromotionItemList = cartItemService.listPromotion(…)"
+    long_test = "if payments.where(state: %w[checkout pending completed]).sum(:amount) != total and paid_in_full_now?"
+    assert _quote(long_test).endswith("!= total and…")
+    assert len(_quote(line)) <= QUOTE_CHARS and _quote("x = f(a)") == "x = f(a)"

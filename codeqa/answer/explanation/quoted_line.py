@@ -9,7 +9,7 @@ import re
 from codeqa.answer.explanation.explain import Step
 from codeqa.answer.explanation.flow import SIGNATURE, code_part
 from codeqa.answer.explanation.keylines import KeyLine, Terms, term_score
-from codeqa.answer.explanation.outcomes import METHOD_SIGNATURE, quotable
+from codeqa.answer.explanation.outcomes import CLOSERS, METHOD_SIGNATURE, quotable
 
 HEAD_QUOTED = re.compile(
     r"^\s*[\w.$]+\s*=\s*(?:async\s+)?(?:function\b|\([^)]*\)\s*=>|\w+\s*=>)"
@@ -56,3 +56,19 @@ def best_line(step: Step, terms: Terms) -> KeyLine | None:
     named = [term_score(terms, _name_part(item[2].text)) for item in scored if _head_only(item[2].text)]
     doing = [item for item in scored if item[0] > max(named or [0]) and not _head_only(item[2].text)]
     return max(doing or scored, key=lambda item: item[:2])[2] if scored else None
+
+
+def cut_quote(flat: str, limit: int) -> str:
+    """A line too long to quote whole (``limit``), cut so that what is quoted is still code: the arguments of the last
+    bracket left open elided and every open bracket closed (``… = cartItemService.listPromotion(…)``), else cut at a
+    name's end; never half a name (mall: "``cartItemService.listPromotion(currentMemb…``")."""
+    head, opened = flat[: limit - 1], []
+    for n, char in enumerate(head):
+        if char in CLOSERS:
+            opened.append(n)
+        elif opened and char == CLOSERS[head[opened[-1]]]:
+            opened.pop()
+    if opened and opened[-1] >= limit // 3:
+        return head[: opened[-1] + 1] + "…" + "".join(CLOSERS[head[n]] for n in reversed(opened))
+    whole = re.sub(r"[\w$]+$", "", head).rstrip()
+    return (whole if len(whole) >= limit // 2 else head) + "…"
