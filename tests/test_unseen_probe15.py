@@ -13,7 +13,9 @@ newcomer (probe 15):
 - Dispatch, "What happens when an API request fails?": "Then ``db_session_middleware`` raises ``e from None`` when it
   catches ``Exception``": the middleware rolls back and raises the error it caught again, for the caller to handle;
 - mall, "How is an order created from the shopping cart?": the opening quoted ``…listPromotion(currentMemb…``, a line
-  cut in the middle of a name.
+  cut in the middle of a name;
+- Solidus, "Where would I add logging to track user behavior?": the opening led with ``UserLoggedIn``, a promotion
+  condition, for its "logged": in code, "logged in" is a signed-in state, not the log.
 """
 
 from __future__ import annotations
@@ -21,7 +23,7 @@ from __future__ import annotations
 from codeqa.answer.explanation.byname import holds_by_name
 from codeqa.answer.explanation.explain import Step
 from codeqa.answer.explanation.flow import Use
-from codeqa.answer.explanation.keylines import KeyLine
+from codeqa.answer.explanation.keylines import KeyLine, question_terms, term_score
 from codeqa.answer.explanation.lead import QUOTE_CHARS, _quote
 from codeqa.answer.explanation.outcomes import outcome_said_of
 from codeqa.chunk.resolve.calls import call_sites, resolves_to
@@ -178,3 +180,13 @@ def test_a_long_line_is_quoted_cut_at_a_bracket_not_mid_name() -> None:
     long_test = "if payments.where(state: %w[checkout pending completed]).sum(:amount) != total and paid_in_full_now?"
     assert _quote(long_test).endswith("!= total and…")
     assert len(_quote(line)) <= QUOTE_CHARS and _quote("x = f(a)") == "x = f(a)"
+
+
+def test_code_that_names_a_signed_in_state_is_no_log() -> None:
+    """Solidus, "Where would I add logging to track user behavior?": "``UserLoggedIn`` … is the closest match found:
+    ``class UserLoggedIn < Condition``": a promotion rule for signed-in customers, read as the log."""
+    terms = question_terms("Where would I add logging to track user behavior?")
+    assert term_score(terms, "class UserLoggedIn < Condition") == 1.0  # `user` only
+    assert term_score(terms, "if user_logged_in? || isLoggedIn") == 1.0
+    assert term_score(terms, 'Rails.logger.info("user #{user.id} logged in")') >= 2.0  # a log line stays one
+    assert term_score(terms, "log_state_change(name)") >= 1.0
