@@ -15,7 +15,10 @@ newcomer (probe 15):
 - mall, "How is an order created from the shopping cart?": the opening quoted ``…listPromotion(currentMemb…``, a line
   cut in the middle of a name;
 - Solidus, "Where would I add logging to track user behavior?": the opening led with ``UserLoggedIn``, a promotion
-  condition, for its "logged": in code, "logged in" is a signed-in state, not the log.
+  condition, for its "logged": in code, "logged in" is a signed-in state, not the log;
+- mall, "How does user authentication flow through the system?": "``JwtAuthenticationTokenFilter`` … loads the user and
+  checks the credentials when someone signs in": the filter calls ``loadUserByUsername`` for a token, on every request;
+  the phrase is a ``UserDetailsService``'s, whose method that is.
 """
 
 from __future__ import annotations
@@ -25,8 +28,11 @@ from codeqa.answer.explanation.explain import Step
 from codeqa.answer.explanation.flow import Use
 from codeqa.answer.explanation.keylines import KeyLine, question_terms, term_score
 from codeqa.answer.explanation.lead import QUOTE_CHARS, _quote
+from codeqa.answer.explanation.mechanism import matches_in
 from codeqa.answer.explanation.outcomes import outcome_said_of
 from codeqa.chunk.resolve.calls import call_sites, resolves_to
+from codeqa.frameworks.conventions import load_all
+from codeqa.frameworks.intent import intents
 from codeqa.records import Chunk, Hit
 
 DISPATCH_CLI = '''import click
@@ -190,3 +196,25 @@ def test_code_that_names_a_signed_in_state_is_no_log() -> None:
     assert term_score(terms, "if user_logged_in? || isLoggedIn") == 1.0
     assert term_score(terms, 'Rails.logger.info("user #{user.id} logged in")') >= 2.0  # a log line stays one
     assert term_score(terms, "log_state_change(name)") >= 1.0
+
+
+FILTER = """        if (username != null && SecurityContextHolder.getContext().getAuthentication() == null) {
+            UserDetails userDetails = this.userDetailsService.loadUserByUsername(username);"""
+SERVICE = """    @Override
+    public UserDetails loadUserByUsername(String username) {
+        UmsAdmin admin = getAdminByUsername(username);"""
+
+
+def test_a_call_of_load_user_by_username_checks_no_sign_in() -> None:
+    auth = "How does user authentication flow through the system?"
+    spring = [c for c in load_all() if c.name == "Spring"]
+    sign_in = "loads the user and checks the credentials when someone signs in"
+
+    def said(text: str, symbol: str) -> list[str]:
+        chunk = Chunk("mall-security/src/main/java/Filter.java", "java", 1, 3, text, symbol, "method", "service")
+        return [match.phrase for match in matches_in(chunk, spring, intents(auth))]
+
+    assert sign_in not in said(FILTER, "JwtAuthenticationTokenFilter.doFilterInternal")
+    loaded = said(FILTER, "JwtAuthenticationTokenFilter.doFilterInternal")
+    assert any(phrase.startswith("loads the user by name (a UserDetailsService)") for phrase in loaded), loaded
+    assert sign_in in said(SERVICE, "UmsAdminServiceImpl.loadUserByUsername")
