@@ -186,6 +186,10 @@ def test_a_long_line_is_quoted_cut_at_a_bracket_not_mid_name() -> None:
     long_test = "if payments.where(state: %w[checkout pending completed]).sum(:amount) != total and paid_in_full_now?"
     assert _quote(long_test).endswith("!= total and…")
     assert len(_quote(line)) <= QUOTE_CHARS and _quote("x = f(a)") == "x = f(a)"
+    route = "router.post('/login', Auth.middleware.applyCSRF, Auth.middleware.applyBlacklist, controllers.login);"
+    assert _quote(route) == "router.post('/login', Auth.middleware.applyCSRF, Auth.middleware.applyBlacklist, …)"
+    text = '_("Kanban is a method for managing knowledge work with an emphasis on just-in-time delivery while")'
+    assert _quote(text).endswith('just-in-time…")'), _quote(text)  # the string and the call closed after the cut
 
 
 def test_code_that_names_a_signed_in_state_is_no_log() -> None:
@@ -218,3 +222,7 @@ def test_a_call_of_load_user_by_username_checks_no_sign_in() -> None:
     loaded = said(FILTER, "JwtAuthenticationTokenFilter.doFilterInternal")
     assert any(phrase.startswith("loads the user by name (a UserDetailsService)") for phrase in loaded), loaded
     assert sign_in in said(SERVICE, "UmsAdminServiceImpl.loadUserByUsername")
+    own = said(
+        "    public JwtUserDto loadUserByUsername(String username) {", "UserDetailsServiceImpl.loadUserByUsername"
+    )
+    assert own == [sign_in], own  # a definition returning the app's own type is no call of it
