@@ -190,6 +190,8 @@ def test_a_long_line_is_quoted_cut_at_a_bracket_not_mid_name() -> None:
     assert _quote(route) == "router.post('/login', Auth.middleware.applyCSRF, Auth.middleware.applyBlacklist, …)"
     text = '_("Kanban is a method for managing knowledge work with an emphasis on just-in-time delivery while")'
     assert _quote(text).endswith('just-in-time…")'), _quote(text)  # the string and the call closed after the cut
+    rule = '"theverge.com": "h2.inline:nth-child(2),h2.duet--article--dangerously-set-cms-markup,figure.e7xhpt0"'
+    assert _quote(rule).endswith('cms-markup,…"'), _quote(rule)  # in a string, nothing is put between
 
 
 def test_code_that_names_a_signed_in_state_is_no_log() -> None:

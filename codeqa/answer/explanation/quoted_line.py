@@ -92,5 +92,5 @@ def cut_quote(flat: str, limit: int) -> str:
     whole = re.sub(r"[\w$]+$", "", head).rstrip()
     whole = whole if len(whole) >= limit // 2 else head
     opened, quote = _open_at_end(whole)
-    gap = " …" if whole.endswith(",") else "…"
+    gap = " …" if whole.endswith(",") and not quote else "…"  # an item of a list left, not a string's comma
     return whole + gap + quote + "".join(CLOSERS[whole[n]] for n in reversed(opened))
