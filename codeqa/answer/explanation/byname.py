@@ -13,7 +13,16 @@ import re
 from pathlib import PurePosixPath
 from typing import Protocol
 
-from codeqa.answer.explanation.declared import CONTINUED, PHP_IMPORT, chain_types, class_file, declared_types, mocked
+from codeqa.answer.explanation.declared import (
+    CONTINUED,
+    PHP_IMPORT,
+    chain_types,
+    class_file,
+    declared_owner,
+    declared_types,
+    mocked,
+    same_namespace,
+)
 from codeqa.answer.explanation.flow import Use
 from codeqa.answer.explanation.gopackages import go_imported, go_same_package
 from codeqa.answer.explanation.outline import JS_LANGUAGES
@@ -53,24 +62,6 @@ _DEFINES = (
 _BUILDS = r"\bdef\s+initialize\b|\bfunction\s+__construct\b|^\s*constructor\s*\(|^\s*class\s+(?:[\w:]*::)?{owner}\b"
 
 
-def _same_namespace(receiver: str, written: str, used: Chunk, user_file: str) -> bool:
-    """``MarketDataImporter.new`` is not ``Account::MarketDataImporter``'s (unless written inside ``Account``), and
-    ``Account::MarketDataImporter.new`` not the top-level ``MarketDataImporter``'s."""
-    name = re.escape(receiver)
-    prefix = re.search(rf"((?:\w+::)+){name}\s*\.\s*new\b", written)
-    declared = re.search(rf"^\s*class\s+((?:\w+::)*){name}\b", used.text, re.MULTILINE)
-    if declared is None:
-        return True  # the constructor's piece of the class: its namespace is not in these lines
-    namespace, wanted = declared.group(1), prefix.group(1) if prefix else ""
-    if namespace == wanted:
-        return True
-    if not namespace and wanted:  # `class MarketDataImporter` nested in `module Account` of account/…: by its folder
-        folder = "/".join(re.sub(r"(?<=[a-z0-9])(?=[A-Z])", "_", part).lower() for part in wanted.split("::") if part)
-        return f"{folder}/" in used.path
-    outer = namespace.split("::")[0]
-    return not wanted and bool(outer) and bool(re.search(rf"^\s*(?:module|class)\s+{outer}\b", user_file, re.M))
-
-
 def holds_by_name(user: Chunk, used: Chunk, use: Use, user_file: str, hierarchy: Hierarchy | None = None) -> bool:
     """Whether a link found by name alone (no resolver for the language) can stand: ``used`` runs in ``user``'s
     runtime, and a method reached through a receiver belongs to ``used`` (see the module docstring)."""
@@ -94,7 +85,7 @@ def holds_by_name(user: Chunk, used: Chunk, use: Use, user_file: str, hierarchy:
     if method in CONSTRUCTORS and (receiver in owners or receiver == module):
         # LoginService.new: the class's own constructor, in the lines that define it or open the class (not a later
         # piece of the class: its private helpers, its `class << self`)
-        return bool(re.search(_BUILDS.format(owner=re.escape(receiver)), used.text, re.MULTILINE)) and _same_namespace(
+        return bool(re.search(_BUILDS.format(owner=re.escape(receiver)), used.text, re.MULTILINE)) and same_namespace(
             receiver, use.text, used, user_file
         )
     if not re.search(_DEFINES.format(name=re.escape(method)), used.text, re.MULTILINE):
@@ -168,10 +159,11 @@ def _declared_as_owner(
     if not declared or mocked(receiver, user_file) or (hierarchy is not None and hierarchy.overloaded(method, used)):
         return False
     return all(
-        (t in owners and class_file(t, user, used, user_file))
-        or (hierarchy is not None and t not in owners and hierarchy.reaches(t, method, user, used, owners, user_file))
+        (declared_owner(t, owners, used) and class_file(t.split(".")[0], user, used, user_file))
+        or (hierarchy is not None and t not in owners and "." not in t
+            and hierarchy.reaches(t, method, user, used, owners, user_file))
         for t in declared
-    )
+    )  # fmt: skip
 
 
 # the caller's class extends or mixes in {owner}: `extends`, an indented PHP trait `use`, Ruby `include` or `<`,
@@ -229,7 +221,7 @@ def _bare_name_holds(
         # a member call whose receiver is on a line above (`->accessible()` in a chained query): not B's when the
         # chain starts on a receiver declared as another class (`HttpSecurity http` … `.logout()`)
         declared = chain_types(user_file, use.line, user.language)
-        return not declared or bool(declared & owners)
+        return not declared or any(declared_owner(t, owners, used) for t in declared)
     if re.search(_LOCAL_BINDING.format(name=escaped), used.text, re.MULTILINE):
         return False
     if _bound_elsewhere(name, used, user_file):

@@ -17,7 +17,7 @@ from codeqa.records import Chunk
 DECLARED = {
     "php": r"(?:^|[(,\s])\??(?:\\?\w+\\)*(?P<type>[A-Z]\w*)\s+(?:&\s*)?\${name}\b",
     "typescript": r"(?<![\w$.]){name}\s*[?!]?\s*:\s*(?:[\w$]+\.)*(?P<type>[A-Z][\w$]*)\b(?!\s*[.\[|&])",
-    "java": r"(?<![\w.])(?P<type>[A-Z]\w*)\s+{name}\s*[;=,)]",
+    "java": r"(?<![\w.])(?P<type>[A-Z]\w*(?:\.[A-Z]\w*)*)\s+{name}\s*[;=,)]",  # a nested class: `Outer.Inner`
 }
 DECLARED["tsx"] = DECLARED["kotlin"] = DECLARED["typescript"]
 # Go: a method's receiver `func (s *Server)`, a parameter, struct field or var `store *storage.Storage`, a composite
@@ -54,6 +54,15 @@ def class_file(name: str, user: Chunk, used: Chunk, user_file: str) -> bool:
         return stem in (joined, f"{joined}/index")
     tail = source.lstrip("@~/")  # an alias (`@/services/auth`): the path's end must be the file's
     return bool(tail) and (stem.endswith("/" + tail) or stem == tail or stem.endswith(f"/{tail}/index"))
+
+
+def declared_owner(declared: str, owners: set[str], used: Chunk) -> bool:
+    """Whether a declared class is one of ``owners``, ``used``'s classes. A nested class written with its outer class
+    (``OmsOrderExample.Criteria criteria``) is the outer class's file's (Java keeps one top-level class a file): the
+    namesake method of another file's nested class (``OmsCartItemExample``'s ``andMemberIdEqualTo``) is not its."""
+    if "." in declared:
+        return PurePosixPath(used.path).stem == declared.split(".")[0]
+    return declared in owners
 
 
 def declared_types(receiver: str, language: str | None, user_file: str) -> set[str]:
@@ -136,3 +145,23 @@ def mocked(receiver: str, user_file: str) -> bool:
     field = rf"@(?:Mock|MockBean|MockitoBean)\b(?:\([^)]*\))?\s+{modifiers}[\w<>,.? ]+\s{name}\s*;"
     made = rf"\b{name}\s*=\s*(?:Mockito\.)?mock\("
     return re.search(field, user_file) is not None or re.search(made, user_file) is not None
+
+
+def same_namespace(receiver: str, written: str, used: Chunk, user_file: str) -> bool:
+    """``MarketDataImporter.new`` is not ``Account::MarketDataImporter``'s (unless written inside ``Account``), and
+    neither ``Account::MarketDataImporter.new`` nor ``::MarketDataImporter.new`` is a nested class's."""
+    name = re.escape(receiver)
+    prefix = re.search(rf"((?:\w+::)+){name}\s*\.\s*new\b", written)
+    declared = re.search(rf"^\s*class\s+((?:\w+::)*){name}\b", used.text, re.MULTILINE)
+    if declared is None:
+        return True  # the constructor's piece of the class: its namespace is not in these lines
+    namespace, wanted = declared.group(1), prefix.group(1) if prefix else ""
+    if re.search(rf"(?<![\w:])::{name}\s*\.\s*new\b", written):  # `::Money.new`: the top-level class, not Spree's
+        return not namespace and not declared.group(0)[:1].isspace()
+    if namespace == wanted:
+        return True
+    if not namespace and wanted:  # `class MarketDataImporter` nested in `module Account` of account/…: by its folder
+        folder = "/".join(re.sub(r"(?<=[a-z0-9])(?=[A-Z])", "_", part).lower() for part in wanted.split("::") if part)
+        return f"{folder}/" in used.path
+    outer = namespace.split("::")[0]
+    return not wanted and bool(outer) and bool(re.search(rf"^\s*(?:module|class)\s+{outer}\b", user_file, re.M))

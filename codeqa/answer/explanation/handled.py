@@ -60,3 +60,19 @@ def _ruby_handled(lines: list[str], position: int) -> str:
             handler = RUBY_HANDLER.match(text)
             return handler.group("type") if handler else ""
     return ""
+
+
+def reraised(chunk: Chunk, line: int, said: str) -> bool:
+    """Whether ``said`` (a raise's object, ``e from None``; a bare ``raise``) raises again the error a handler above
+    file line ``line`` of ``chunk`` caught (``except Exception as e:`` … ``raise e from None``, ``catch (err) {`` …
+    ``throw err;``): the error goes on to the caller, so the raise is no end of it (Dispatch's request middleware)."""
+    if re.fullmatch(r"(?:raise|throw)\s*;?", said):  # Ruby's bare `raise`: not "raises raise"
+        return True
+    found = re.fullmatch(r"(?P<name>[a-z_]\w*)(?:\s+from\s+None)?\s*;?", said.strip())
+    if found is None:
+        return False
+    name = re.escape(found.group("name"))
+    above = chunk.text.split("\n")[: max(line - chunk.start_line, 0)]
+    binds = re.compile(rf"^\s*(?:\}}\s*)?(?:except\b[^#\n]*\bas\s+{name}\s*:|rescue\b[^#\n]*=>\s*{name}\s*$"
+                       rf"|catch\s*\([^)]*\b{name}\s*\))")  # fmt: skip
+    return any(binds.search(text) for text in above)

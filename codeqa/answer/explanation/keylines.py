@@ -29,7 +29,7 @@ from functools import lru_cache
 from codeqa.answer.explanation.docstrings import DOCSTRING, STRING_OPENS, closing_line
 from codeqa.answer.explanation.feeds import with_makers
 from codeqa.answer.explanation.lineroles import quiet, role_weight
-from codeqa.answer.explanation.vocabulary import EXPANSION_WEIGHT, expansions, sign_in_read
+from codeqa.answer.explanation.vocabulary import EXPANSION_WEIGHT, expansions, sign_in_read, signed_in_code
 from codeqa.frameworks.intent import intents
 from codeqa.retrieve.question import Question
 from codeqa.tokens import code_tokens
@@ -131,7 +131,7 @@ def term_score(terms: Terms, line: str, spread: Mapping[str, float] | None = Non
 
 @lru_cache(maxsize=16384)  # an answer reads the same lines several times (choice, allocation, the brief)
 def line_tokens(line: str) -> frozenset[str]:
-    return frozenset(code_tokens(line))
+    return frozenset(code_tokens(signed_in_code(line)))
 
 
 def span_weights(terms: Terms, lines: Sequence[str]) -> dict[str, float]:

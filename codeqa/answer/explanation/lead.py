@@ -30,7 +30,7 @@ from codeqa.answer.explanation.mechanism import Match
 from codeqa.answer.explanation.outcomes import closed, of_named, outcome_lines, outcome_said_of
 from codeqa.answer.explanation.outline import display_name
 from codeqa.answer.explanation.phrasing import said_of, said_whole
-from codeqa.answer.explanation.quoted_line import best_line
+from codeqa.answer.explanation.quoted_line import best_line, cut_quote
 from codeqa.answer.explanation.roles_said import shows_role
 from codeqa.answer.explanation.values import amount_read, reading_line, value_said
 from codeqa.answer.rendering.injection import instruction_like
@@ -64,9 +64,9 @@ class Sentence:
 
 
 def _quote(text: str) -> str:
-    """``text`` on one line, cut at ``QUOTE_CHARS`` (``…``); a whole line's open brackets closed after ``…``."""
+    """``text`` on one line, cut at ``QUOTE_CHARS`` (``cut_quote``); a whole line's open brackets closed after ``…``."""
     flat = " ".join(text.split()).removesuffix(",")  # an item of a list or of a call's arguments, said alone
-    return closed(flat) if len(flat) <= QUOTE_CHARS else flat[: QUOTE_CHARS - 1] + "…"
+    return closed(flat) if len(flat) <= QUOTE_CHARS else cut_quote(flat, QUOTE_CHARS)
 
 
 def _at(step: Step, line: int) -> tuple[str, str]:

@@ -15,7 +15,7 @@ from codeqa.answer.explanation.endings import ERROR_LINE, inline_branch
 from codeqa.answer.explanation.entry import off_route
 from codeqa.answer.explanation.explain import Explanation, Step
 from codeqa.answer.explanation.flow import SIGNATURE, code_part
-from codeqa.answer.explanation.handled import handled_type
+from codeqa.answer.explanation.handled import handled_type, reraised
 from codeqa.answer.explanation.keylines import COMMENT, IMPORT, KeyLine
 from codeqa.answer.explanation.linenames import apart, elsewhere, name_at
 from codeqa.answer.explanation.toggles import ASSIGNED, toggled
@@ -288,7 +288,7 @@ def outcome_said_of(found: Sequence[tuple[str, Step, KeyLine]]) -> tuple[str, st
         if handled and handled not in condition:
             article = "an" if handled[:1] in "AEIOU" else "a"
             when_md, when = f" for {article} {code_span(handled)}{when_md}", f" for {article} {handled}{when}"
-        bare = verb == "raises" and re.fullmatch(r"(?:raise|throw)\s*;?", said)  # Ruby's `raise`: not "raises raise"
+        bare = verb == "raises" and reraised(step.chunk, line.line, said)  # `raise`, `raise e` after `except … as e`
         done_md, done = ("raises the error again",) * 2 if bare else (f"{verb} {code_span(said)}", f"{verb} {said}")
         md.append(f"{code_span(name)} {done_md}{when_md} ({at_md})")
         plain.append(f"{name} {done}{when} ({at_plain})")

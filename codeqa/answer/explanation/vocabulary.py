@@ -55,6 +55,10 @@ CONCEPTS: tuple[str, ...] = (
 EXPANSION_WEIGHT = 0.5
 # "log in", "logged on", "log out": signing in or out, not the log (whose words would find loggers and audit trails)
 SIGN_IN_PHRASE = re.compile(r"\blog(?:s|ged|ging)?[\s-]?(?:in|on|out)\b", re.IGNORECASE)
+# the same in code: `UserLoggedIn`, `user_logged_in?`, `isLoggedIn`, `logged_out` name a signed-in state, not the log
+SIGN_IN_CODE = re.compile(
+    r"(?:(?<=[a-z0-9])L|(?<![A-Za-z0-9])[Ll])og(?:s|ged|ging)?(?:_?(?:in|on|out)(?![a-z])|(?:In|On|Out)(?![a-z]))"
+)
 LOG_WORD = re.compile(r"\blog(?:s|ged|ger|gers|ging)?\b", re.IGNORECASE)
 
 
@@ -63,6 +67,12 @@ def sign_in_read(words: frozenset[str], text: str) -> frozenset[str]:
     if "log" not in words or not SIGN_IN_PHRASE.search(text):
         return words
     return (words if LOG_WORD.search(SIGN_IN_PHRASE.sub(" ", text)) else words - {"log"}) | {"login"}
+
+
+def signed_in_code(line: str) -> str:
+    """``line`` with code's "logged in" written as signing in (``UserLoggedIn`` → ``UserLogin``,
+    ``user_logged_out?`` → ``user_logout?``): Solidus's promotion condition ``UserLoggedIn`` is not where to log."""
+    return SIGN_IN_CODE.sub(lambda m: m.group(0)[0] + ("ogout" if m.group(0).lower().endswith("out") else "ogin"), line)
 
 
 @lru_cache(maxsize=1)

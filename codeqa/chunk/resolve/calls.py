@@ -6,7 +6,8 @@ A call resolves to the definitions it can name, as targets ``(module or this fil
   (``login = LoginManager()``) is not a function defined anywhere: no target.
 - ``mod.f()`` where ``mod`` is an imported module (``import pkg.mod``, ``from pkg import mod``): ``f`` in it;
   ``Cls.f()`` where the file defines or imports ``Cls``: ``Cls.f``.
-- ``f()`` inside a function that defines ``f`` itself: that nested function.
+- ``f()`` inside a function that defines ``f`` itself: that nested function; inside a function that imports ``f``
+  itself (``from m import f`` in its body): ``f`` in m, not the file's own ``def f``.
 - ``self.f()`` / ``cls.f()``: ``Class.f`` of the enclosing class, of its bases in the file, and of any class in an
   imported base's module (its own bases are there or further up).
 - ``task.delay()`` / ``task.apply_async()`` where ``task`` names a function (a Celery task): ``task`` itself, run
@@ -25,7 +26,7 @@ from dataclasses import dataclass
 
 from tree_sitter import Node
 
-from codeqa.chunk.resolve.pyscope import FileScope, Module, locals_of, parse_scope, text_of
+from codeqa.chunk.resolve.pyscope import FileScope, Module, imports_of, locals_of, parse_scope, text_of
 
 SELF = frozenset({"self", "cls"})
 ENQUEUES = frozenset({"delay", "apply_async"})  # Celery: ``task.delay(...)`` queues ``task`` for a worker
@@ -105,6 +106,7 @@ def call_sites(path: str, text: str, start: int = 1, end: int | None = None) -> 
     last = end if end is not None else text.count("\n") + 1
     sites: list[CallSite] = []
     found_locals: dict[int, dict[str, str]] = {}
+    found_imports: dict[int, dict[str, tuple[Module, str]]] = {}
 
     def visit(node: Node, names: list[str], classes: list[str], function: Node | None) -> None:
         if node.end_point[0] + 1 < start or node.start_point[0] + 1 > last:
@@ -119,8 +121,10 @@ def call_sites(path: str, text: str, start: int = 1, end: int | None = None) -> 
         if node.type == "call" and start <= node.start_point[0] + 1 <= last:
             if function is not None and function.id not in found_locals:
                 found_locals[function.id] = locals_of(function, scope.returns)
+                found_imports[function.id] = imports_of(function, path)
             local = {} if function is None else found_locals[function.id]
-            sites.append(_site(scope, node, names, local, classes))
+            imported = {} if function is None else found_imports[function.id]
+            sites.append(_site(scope, node, names, local, classes, imported))
         for child in node.named_children:
             visit(child, names, classes, function)
 
@@ -128,11 +132,21 @@ def call_sites(path: str, text: str, start: int = 1, end: int | None = None) -> 
     return sites
 
 
-def _site(scope: FileScope, call: Node, names: list[str], local: dict[str, str], classes: list[str]) -> CallSite:
+def _site(
+    scope: FileScope,
+    call: Node,
+    names: list[str],
+    local: dict[str, str],
+    classes: list[str],
+    imported: dict[str, tuple[Module, str]],
+) -> CallSite:
     function = call.child_by_field_name("function")
     written = text_of(function)
     targets: list[Target] = []
-    if function is not None and function.type == "identifier":
+    if function is not None and function.type == "identifier" and written in imported:  # the function's own import
+        module, inside = imported[written]
+        targets = [(module, inside)] if inside else []
+    elif function is not None and function.type == "identifier":
         targets = _nested(scope, written, names, classes) or _name(scope, written, local)
     elif function is not None and function.type == "attribute":
         receiver, attribute = function.child_by_field_name("object"), text_of(function.child_by_field_name("attribute"))

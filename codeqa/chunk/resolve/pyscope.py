@@ -146,6 +146,22 @@ def parse_scope(path: str, text: str) -> tuple[Node, FileScope] | None:
     return root, scope
 
 
+def imports_of(function: Node, path: str) -> dict[str, tuple[Module, str]]:
+    """The names a function's own import statements bind (``from dispatch.common.utils.cli import install_plugins``
+    inside ``def start_tasks``): there they mean the import, not the file's top-level definition of the same name."""
+    scope = FileScope(path)
+    stack = list(function.named_children)
+    while stack:
+        node = stack.pop()
+        if node.type in ("function_definition", "class_definition", "lambda"):
+            continue
+        if node.type in ("import_statement", "import_from_statement"):
+            _imports(node, scope)
+            continue
+        stack.extend(node.named_children)
+    return scope.imported
+
+
 def module_objects(path: str, text: str) -> dict[str, str]:
     """The module-level objects a file makes of a class it defines (``multipass = IndicoMultipass()``): name → class."""
     parsed = parse_scope(path, text)
