@@ -36,7 +36,8 @@ def _said(path: str, language: str, text: str, start: int = 1) -> list[tuple[int
 
 
 def test_a_permission_check_the_app_writes_is_found_where_it_is_defined_and_called() -> None:
-    assert (7, "defines a permission check (`canViewWebsite`)") in _said("src/permissions/website.ts", "typescript", UMAMI, 7)
+    said = _said("src/permissions/website.ts", "typescript", UMAMI, 7)
+    assert (7, "defines a permission check (`canViewWebsite`)") in said, said
     said = _said("taiga/base/api/permissions.py", "python", TAIGA, 168)
     assert (169, "checks a permission (`user_has_perm`)") in said, said
     assert (177, "checks a permission (`CanWrite`)") in _said("internal/web/server/middlewares.go", "go", OPENGIST, 177)
