@@ -465,6 +465,12 @@ def test_a_malformed_entry_is_a_clear_error(tmp_path: Path) -> None:
         ("What stops two copies of the import from running at the same time?", "locking", "lock"),
         ("How do people who have the board open see a moved card right away?", "realtime", "websocket"),
         ("How are outside services told when an order is paid?", "webhooks", "webhook"),
+        (
+            "When I paste a link, what stops the preview fetch from reaching the internal network?",
+            "server-side request forgery",
+            "is_private",
+        ),
+        ("How can support staff act as a customer for a while?", "impersonation", "imperson"),
     ],
 )
 def test_lay_words_name_the_concept_and_its_code_words(question: str, concept: str, token: str) -> None:
