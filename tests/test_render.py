@@ -5,7 +5,7 @@ repository text embeds as text, and ordinary answers are left exactly as they we
 from __future__ import annotations
 
 import pytest
-from hypothesis import given, settings
+from hypothesis import example, given, settings
 from hypothesis import strategies as st
 from markdown_it import MarkdownIt
 
@@ -74,6 +74,7 @@ printable = st.text(st.characters(blacklist_categories=("Cs", "Cc")), min_size=1
 
 @settings(max_examples=300, deadline=None)
 @given(printable.filter(lambda s: s.strip()))
+@example("&LT;")  # an entity reference read back as `<` before `&` was escaped (found by hypothesis)
 def test_escaped_text_reads_back_as_the_same_text(text: str) -> None:
     children = _inline_children(escape_markdown(text))
     assert [child.type for child in children] == ["text"] * len(children)

@@ -29,7 +29,7 @@ from markdown_it.token import Token
 from codeqa.answer.rendering.links import is_code_view_url
 
 _PARSER = MarkdownIt("commonmark", {"html": True}).enable(["table", "strikethrough"])
-_METACHARACTERS = re.compile(r"([\\`*_\[\]()<>!|~$])")  # what can open a span, a link, an image or HTML
+_METACHARACTERS = re.compile(r"([\\`*_\[\]()<>!|~$&])")  # opens a span, link, image, HTML or entity
 _BLOCK_START = re.compile(r"^(\d*)([-+#.])")  # a list item or a heading when a line starts with it
 _LABEL = r"(?:[^\[\]\\\n]|\\.|\[(?:[^\[\]\\\n]|\\.)*\])*"  # link text: escapes and one level of nested brackets
 _DESTINATION = r"(?:<[^<>\n]*>|[^\s()<>]*(?:\([^\s()]*\)[^\s()<>]*)*)"
