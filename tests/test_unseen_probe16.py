@@ -1,0 +1,108 @@
+"""Read on three new real-size apps (probe16): remark42 (Go + Preact), ghostfolio (NestJS + Angular), richie (Django).
+
+remark42, asked "Where would I add logging to track user behavior?", concluded "Where to add it: in validEmailAuth
+(`backend/app/rest/api/middleware.go:303-347`), at `backend/app/rest/api/middleware.go:310`". That middleware is put
+only on the `/auth/` routes, and it hands every request straight on unless the path is the e-mail login
+(``if r.URL.Path != "/auth/email/login" { h.ServeHTTP(w, r); return }``): a logger put in it sees almost nothing.
+The hand-on test was missed because the wrapped handler is named ``h`` (not ``next``) and Go's ``return`` stands on
+its own line after ``h.ServeHTTP(w, r)``.
+"""
+
+from __future__ import annotations
+
+from codeqa.answer.explanation.mechanism import matches_in
+from codeqa.answer.explanation.passthrough import passes_on_when
+from codeqa.chunk import chunk_file
+from codeqa.frameworks.conventions import load_all
+from codeqa.frameworks.intent import intents
+from codeqa.records import Chunk, SourceFile
+
+LOGGING = "Where would I add logging to track user behavior?"
+
+# umputun/remark42 backend/app/rest/api/middleware.go, lines 262-280 and 303-347 (shortened)
+REMARK42 = """package api
+
+func securityHeadersMiddleware(imageProxyEnabled bool, allowedAncestors []string) func(http.Handler) http.Handler {
+	return func(next http.Handler) http.Handler {
+		return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+			frameAncestors := "*"
+			if imageProxyEnabled {
+				frameAncestors = strings.Join(allowedAncestors, " ")
+			}
+			w.Header().Set("Content-Security-Policy", "frame-ancestors "+frameAncestors+";")
+			next.ServeHTTP(w, r)
+		})
+	}
+}
+
+// validEmailAuth is a middleware for auth endpoints for email method.
+// it rejects login request if user, site or email are suspicious
+func validEmailAuth() func(http.Handler) http.Handler {
+
+	reUser := regexp.MustCompile(`^[\\p{L}\\d\\s_]{4,64}$`) // matches ui side validation, adding min/max limitation
+
+	return func(h http.Handler) http.Handler {
+		fn := func(w http.ResponseWriter, r *http.Request) {
+
+			if r.URL.Path != "/auth/email/login" {
+				// not email login, skip the check
+				h.ServeHTTP(w, r)
+				return
+			}
+
+			if u := r.URL.Query().Get("user"); u != "" {
+				if !reUser.MatchString(u) {
+					log.Printf("[WARN] suspicious user rejected: %s", u)
+					http.Error(w, "Access denied", http.StatusForbidden)
+					return
+				}
+			}
+			h.ServeHTTP(w, r)
+		}
+		return http.HandlerFunc(fn)
+	}
+}
+"""
+# a Go middleware whose first test does work of its own before handing on: it sees every request
+WORKS_FIRST = """package api
+
+func audit(next http.Handler) http.Handler {
+	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		if r.Method == http.MethodPost {
+			log.Printf("[INFO] post %s", r.URL.Path)
+			next.ServeHTTP(w, r)
+			return
+		}
+		next.ServeHTTP(w, r)
+	})
+}
+"""
+
+
+def _chunks(path: str, text: str) -> list[Chunk]:
+    return chunk_file(SourceFile(path, "go", text, len(text)))
+
+
+def _line(text: str, needle: str) -> int:
+    return next(n for n, row in enumerate(text.split("\n"), start=1) if needle in row)
+
+
+def _at(path: str, text: str, needle: str) -> tuple[Chunk, int]:
+    line = _line(text, needle)
+    return next(c for c in _chunks(path, text) if c.start_line <= line <= c.end_line), line
+
+
+def test_a_go_middleware_that_hands_requests_on_through_h_serve_http_is_no_place_that_sees_every_request() -> None:
+    path = "backend/app/rest/api/middleware.go"
+    assert passes_on_when(*_at(path, REMARK42, "return func(h http.Handler)")) == 'r.URL.Path != "/auth/email/login"'
+    conventions = [c for c in load_all() if c.name == "Go net/http"]
+    found = {m.line: m for c in _chunks(path, REMARK42) for m in matches_in(c, conventions, intents(LOGGING))}
+    guarded, plain = found[_line(REMARK42, "return func(h http.Handler)")], found[_line(REMARK42, "func(next http")]
+    assert not guarded.every_request, guarded
+    assert guarded.phrase.endswith('hands the request straight on when `r.URL.Path != "/auth/email/login"`'), guarded
+    assert plain.every_request and "hands" not in plain.phrase, plain
+    assert guarded.weight < plain.weight  # the middleware that sees every request is the place to recommend
+
+
+def test_a_go_first_test_that_does_work_before_handing_on_narrows_nothing() -> None:
+    assert passes_on_when(*_at("api/audit.go", WORKS_FIRST, "return http.HandlerFunc")) is None
