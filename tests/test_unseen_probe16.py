@@ -6,12 +6,20 @@ only on the `/auth/` routes, and it hands every request straight on unless the p
 (``if r.URL.Path != "/auth/email/login" { h.ServeHTTP(w, r); return }``): a logger put in it sees almost nothing.
 The hand-on test was missed because the wrapped handler is named ``h`` (not ``next``) and Go's ``return`` stands on
 its own line after ``h.ServeHTTP(w, r)``.
+
+ghostfolio, asked "What happens when an API request fails?", opened on its exception filter, then said
+"`GhostfolioService.getHistorical` calls `fetch`, which calls `applyProxyRoute`. Then
+`PortfolioSnapshotComputationExceptionFilter` answers with `response.status(StatusCodes.SERVICE_UNAVAILABLE)…`":
+read in that order, the data provider's failing fetch ends in a 503, which no code does (the filter answers only a
+`PortfolioSnapshotComputationError`, thrown by the portfolio calculator).
 """
 
 from __future__ import annotations
 
+from codeqa.answer.explanation.lead import Sentence
 from codeqa.answer.explanation.mechanism import matches_in
 from codeqa.answer.explanation.passthrough import passes_on_when
+from codeqa.answer.explanation.phrasing import then_after
 from codeqa.chunk import chunk_file
 from codeqa.frameworks.conventions import load_all
 from codeqa.frameworks.intent import intents
@@ -106,3 +114,27 @@ def test_a_go_middleware_that_hands_requests_on_through_h_serve_http_is_no_place
 
 def test_a_go_first_test_that_does_work_before_handing_on_narrows_nothing() -> None:
     assert passes_on_when(*_at("api/audit.go", WORKS_FIRST, "return http.HandlerFunc")) is None
+
+
+FLOW = Sentence(
+    "`GhostfolioService.getHistorical` (`apps/api/src/services/data-provider/ghostfolio/ghostfolio.service.ts:168-226`)"
+    " calls `fetch` (`apps/api/src/services/fetch/fetch.service.ts:43-85`), which calls `applyProxyRoute`"
+    " (`apps/api/src/services/fetch/fetch.service.ts:185-228`).",
+    "GhostfolioService.getHistorical calls fetch, which calls applyProxyRoute.",
+)
+FILTER_ANSWERS = Sentence(
+    "Then `PortfolioSnapshotComputationExceptionFilter` answers with"
+    " `response.status(StatusCodes.SERVICE_UNAVAILABLE).json({…})`"
+    " (`apps/api/src/filters/portfolio-snapshot-computation-exception.filter.ts:21`).",
+    "Then PortfolioSnapshotComputationExceptionFilter answers with response.status(…).",
+)
+FETCH_FAILS = Sentence(
+    "Then `FetchService.fetch` raises `error` (`apps/api/src/services/fetch/fetch.service.ts:83`).",
+    "Then FetchService.fetch raises error.",
+)
+
+
+def test_an_outcome_of_code_the_flow_does_not_name_is_not_said_as_where_the_flow_ends() -> None:
+    assert then_after(FLOW, FILTER_ANSWERS) == (FILTER_ANSWERS, FLOW)
+    assert then_after(FLOW, FETCH_FAILS) == (FLOW, FETCH_FAILS)  # the flow's own call: it ends there
+    assert then_after(None, FILTER_ANSWERS) == (None, FILTER_ANSWERS)
