@@ -12,10 +12,15 @@ ghostfolio, asked "What happens when an API request fails?", opened on its excep
 `PortfolioSnapshotComputationExceptionFilter` answers with `response.status(StatusCodes.SERVICE_UNAVAILABLE)…`":
 read in that order, the data provider's failing fetch ends in a 503, which no code does (the filter answers only a
 `PortfolioSnapshotComputationError`, thrown by the portfolio calculator).
+
+remark42, asked "How is a new comment saved and checked?", said "Then BoltDB.Create stores if err = b.save(postBkt,
+comment.ID, comment); err != nil {…}": a Go `if` head pasted into the sentence, where the line stores
+`err = b.save(postBkt, comment.ID, comment)`.
 """
 
 from __future__ import annotations
 
+from codeqa.answer.explanation.branches import if_init
 from codeqa.answer.explanation.lead import Sentence
 from codeqa.answer.explanation.mechanism import matches_in
 from codeqa.answer.explanation.passthrough import passes_on_when
@@ -138,3 +143,37 @@ def test_an_outcome_of_code_the_flow_does_not_name_is_not_said_as_where_the_flow
     assert then_after(FLOW, FILTER_ANSWERS) == (FILTER_ANSWERS, FLOW)
     assert then_after(FLOW, FETCH_FAILS) == (FLOW, FETCH_FAILS)  # the flow's own call: it ends there
     assert then_after(None, FILTER_ANSWERS) == (None, FILTER_ANSWERS)
+
+
+# umputun/remark42 backend/app/store/engine/bolt.go, lines 85-110 (shortened)
+BOLT = """package engine
+
+// Create saves new comment to store. Adds to posts bucket, reference to last and user bucket and increments count bucket
+func (b *BoltDB) Create(comment store.Comment) (commentID string, err error) {
+	bdb, err := b.db(comment.Locator.SiteID)
+	if err != nil {
+		return "", err
+	}
+	err = bdb.Update(func(tx *bolt.Tx) (err error) {
+		var postBkt, lastBkt, userBkt *bolt.Bucket
+		if postBkt, err = b.makePostBucket(tx, comment.Locator.URL); err != nil {
+			return err
+		}
+		if err = b.save(postBkt, comment.ID, comment); err != nil {
+			return fmt.Errorf("failed to put key %s to bucket %s: %w", comment.ID, comment.Locator.URL, err)
+		}
+		return nil
+	})
+	return comment.ID, err
+}
+"""
+
+
+def test_a_go_if_head_with_a_statement_is_said_as_that_statement() -> None:
+    chunk, line = _at("backend/app/store/engine/bolt.go", BOLT, "b.save(postBkt")
+    text = BOLT.split("\n")[line - 1]
+    assert if_init(chunk, text) == "err = b.save(postBkt, comment.ID, comment)"
+    plain, at = _at("backend/app/store/engine/bolt.go", BOLT, "if err != nil {")
+    assert if_init(plain, BOLT.split("\n")[at - 1]) == "\tif err != nil {"  # no statement: the line itself
+    script = chunk_file(SourceFile("a.js", "javascript", "if (a) { b(); }\n", 16))[0]
+    assert if_init(script, "for (i = 0; i < n; i++) {") == "for (i = 0; i < n; i++) {"
