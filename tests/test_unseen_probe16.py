@@ -16,6 +16,11 @@ read in that order, the data provider's failing fetch ends in a 503, which no co
 remark42, asked "How is a new comment saved and checked?", said "Then BoltDB.Create stores if err = b.save(postBkt,
 comment.ID, comment); err != nil {…}": a Go `if` head pasted into the sentence, where the line stores
 `err = b.save(postBkt, comment.ID, comment)`.
+
+richie opened its answers "In the Django backend (`cookiecutter/{{cookiecutter.organization}}-richie-site-factory/
+template/{{cookiecutter.site}}/src/backend/`)": the backend of the sites its cookiecutter template makes, not
+richie's own (`src/richie/`, declared by the root `pyproject.toml`). A manifest under a template's placeholder folder
+made a part of the repository of its own.
 """
 
 from __future__ import annotations
@@ -26,6 +31,7 @@ from codeqa.answer.explanation.mechanism import matches_in
 from codeqa.answer.explanation.passthrough import passes_on_when
 from codeqa.answer.explanation.phrasing import then_after
 from codeqa.chunk import chunk_file
+from codeqa.frameworks.evidence import gather
 from codeqa.frameworks.conventions import load_all
 from codeqa.frameworks.intent import intents
 from codeqa.records import Chunk, SourceFile
@@ -177,3 +183,28 @@ def test_a_go_if_head_with_a_statement_is_said_as_that_statement() -> None:
     assert if_init(plain, BOLT.split("\n")[at - 1]) == "\tif err != nil {"  # no statement: the line itself
     script = chunk_file(SourceFile("a.js", "javascript", "if (a) { b(); }\n", 16))[0]
     assert if_init(script, "for (i = 0; i < n; i++) {") == "for (i = 0; i < n; i++) {"
+
+
+TEMPLATE = "cookiecutter/{{cookiecutter.organization}}-richie-site-factory/template/{{cookiecutter.site}}/src/backend"
+# openfun/richie pyproject.toml lines 28-34 and the template's pyproject.toml lines 1-25 (shortened)
+RICHIE_MANIFESTS = {
+    "pyproject.toml": '[project]\nname = "richie"\ndependencies = [\n    "arrow<2",\n    "Django<5",\n'
+    '    "djangocms-file<4",\n    "djangorestframework<4",\n]\n',
+    f"{TEMPLATE}/pyproject.toml": "[project]\nname = {{cookiecutter.site}}\n\n[tool.isort]\nprofile = \"black\"\n"
+    'known_django = "django"\nsections = ["FUTURE","STDLIB","DJANGO","THIRDPARTY","RICHIE","FIRSTPARTY"]\n',
+}
+SETTINGS = f"{TEMPLATE}/{{{{cookiecutter.site}}}}/settings.py"
+SETTINGS_HEAD = "from django.utils.translation import gettext_lazy as _\n\nfrom configurations import Configuration, values\n"
+
+
+def test_a_manifest_under_a_template_placeholder_folder_makes_no_part_of_the_repository() -> None:
+    paths = [*RICHIE_MANIFESTS, SETTINGS, "src/richie/apps/core/cache.py"]
+    found = gather(
+        paths,
+        lambda wanted: {path: RICHIE_MANIFESTS.get(path, "") for path in wanted},
+        lambda wanted: {key: [(SETTINGS, "python", SETTINGS_HEAD)] if "python" in key[1] else [] for key in wanted},
+    )
+    django = found.framework_of(SETTINGS, "python")
+    assert django is not None and django.framework == "Django", django
+    assert "{{" not in django.part and django.part == "", django  # richie's own root part, not the template's
+    assert not any("{{" in item.part for item in found.found), found.found
