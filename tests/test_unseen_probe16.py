@@ -31,8 +31,8 @@ from codeqa.answer.explanation.mechanism import matches_in
 from codeqa.answer.explanation.passthrough import passes_on_when
 from codeqa.answer.explanation.phrasing import then_after
 from codeqa.chunk import chunk_file
-from codeqa.frameworks.evidence import gather
 from codeqa.frameworks.conventions import load_all
+from codeqa.frameworks.evidence import gather
 from codeqa.frameworks.intent import intents
 from codeqa.records import Chunk, SourceFile
 
@@ -190,11 +190,13 @@ TEMPLATE = "cookiecutter/{{cookiecutter.organization}}-richie-site-factory/templ
 RICHIE_MANIFESTS = {
     "pyproject.toml": '[project]\nname = "richie"\ndependencies = [\n    "arrow<2",\n    "Django<5",\n'
     '    "djangocms-file<4",\n    "djangorestframework<4",\n]\n',
-    f"{TEMPLATE}/pyproject.toml": "[project]\nname = {{cookiecutter.site}}\n\n[tool.isort]\nprofile = \"black\"\n"
+    f"{TEMPLATE}/pyproject.toml": '[project]\nname = {{cookiecutter.site}}\n\n[tool.isort]\nprofile = "black"\n'
     'known_django = "django"\nsections = ["FUTURE","STDLIB","DJANGO","THIRDPARTY","RICHIE","FIRSTPARTY"]\n',
 }
 SETTINGS = f"{TEMPLATE}/{{{{cookiecutter.site}}}}/settings.py"
-SETTINGS_HEAD = "from django.utils.translation import gettext_lazy as _\n\nfrom configurations import Configuration, values\n"
+SETTINGS_HEAD = (
+    "from django.utils.translation import gettext_lazy as _\n\nfrom configurations import Configuration, values\n"
+)
 
 
 def test_a_manifest_under_a_template_placeholder_folder_makes_no_part_of_the_repository() -> None:
