@@ -154,7 +154,7 @@ def test_an_outcome_of_code_the_flow_does_not_name_is_not_said_as_where_the_flow
 # umputun/remark42 backend/app/store/engine/bolt.go, lines 85-110 (shortened)
 BOLT = """package engine
 
-// Create saves new comment to store. Adds to posts bucket, reference to last and user bucket and increments count bucket
+// Create saves new comment to store. Adds to posts bucket, reference to last and user bucket
 func (b *BoltDB) Create(comment store.Comment) (commentID string, err error) {
 	bdb, err := b.db(comment.Locator.SiteID)
 	if err != nil {
