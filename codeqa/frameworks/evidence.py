@@ -23,6 +23,7 @@ from pathlib import PurePosixPath
 from codeqa.frameworks.conventions import Convention, load_all
 from codeqa.frameworks.manifests import ECOSYSTEMS, dependencies, manifest_kind
 
+TEMPLATE_FOLDER = re.compile(r"\{\{[^/]*\}\}/")  # a folder named by a template placeholder
 MAX_MANIFESTS = 80  # manifests read per index, the shallowest first (a monorepo's hundred packages are enough)
 _COMMENT = re.compile(r"^\s*(?:#|//|/\*|\*|--|<!--|%)")
 _IMPORT_LINES: dict[str, str] = {  # ecosystem → an import statement of module {m} (and its submodules)
@@ -236,7 +237,10 @@ def _part(path: str, folders: set[str]) -> str | None:
 def gather(paths: Sequence[str], read: Callable[[list[str]], dict[str, str]], lookup: Lookup) -> Evidence:
     """The evidence of an index: ``paths`` are its files, ``read`` gives the text of some of them (its manifests),
     ``lookup`` the code that holds a word (where an import of a framework may be)."""
-    manifests = sorted((p for p in set(paths) if manifest_kind(p)), key=lambda p: (p.count("/"), p))[:MAX_MANIFESTS]
+    # a manifest under a template's placeholder folder (cookiecutter's `{{cookiecutter.site}}/`) is a scaffold's:
+    # the projects it makes have that backend, this repository does not
+    found_in = [p for p in set(paths) if manifest_kind(p) and not TEMPLATE_FOLDER.search(p)]
+    manifests = sorted(found_in, key=lambda p: (p.count("/"), p))[:MAX_MANIFESTS]
     texts = read(manifests) if manifests else {}
     declared: list[Declared] = []
     for path in manifests:

@@ -197,3 +197,14 @@ def returns_before(chunk: Chunk, line: int, later: Sequence[int]) -> bool:
                 if lines[after].strip() and _indent(lines[after]) <= depth), len(lines))  # fmt: skip
     returned = any(RETURNS.match(text) and _indent(text) == indent for text in lines[position + 1 : end])
     return returned and all(number >= chunk.start_line + end for number in later)
+
+
+# Go's `if err = b.save(key, comment); err != nil {`: the head runs a statement before its test
+GO_IF_INIT = re.compile(r"^\s*(?:\}\s*else\s+)?if\s+(?P<init>.+?);\s*[^;]+?\s*\{\s*$")
+
+
+def if_init(chunk: Chunk, text: str) -> str:
+    """The statement a Go ``if`` head runs before its test (``err = b.save(postBkt, comment.ID, comment)``), which is
+    what the line does; ``text`` itself for any other line (an ``if`` head said whole reads as code in a sentence)."""
+    found = GO_IF_INIT.match(text) if chunk.language == "go" else None
+    return found.group("init").strip() if found else text

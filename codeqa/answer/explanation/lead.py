@@ -29,7 +29,7 @@ from codeqa.answer.explanation.linenames import holder_at, name_at
 from codeqa.answer.explanation.mechanism import Match
 from codeqa.answer.explanation.outcomes import closed, of_named, outcome_lines, outcome_said_of
 from codeqa.answer.explanation.outline import display_name
-from codeqa.answer.explanation.phrasing import said_of, said_whole
+from codeqa.answer.explanation.phrasing import said_of, said_whole, then_after
 from codeqa.answer.explanation.quoted_line import best_line, cut_quote
 from codeqa.answer.explanation.roles_said import shows_role
 from codeqa.answer.explanation.values import amount_read, reading_line, value_said
@@ -249,7 +249,7 @@ def lead_sentences(explanation: Explanation) -> list[Sentence]:
     # asked where to add something, how one request ends ("Then `login_totp` answers with …") is not the answer
     found = [] if advice is not None else outcome_lines(explanation, skip)
     outcome = _outcome_sentence(of_named(explanation.best_first, found, " ".join(s.plain for s in sentences)))
-    for extra in (flow, outcome, _value_sentence(explanation)):
+    for extra in (*then_after(flow, outcome), _value_sentence(explanation)):
         if extra is not None and len(sentences) < MAX_SENTENCES:
             sentences.append(extra)
     sentences = [_framework_checked(explanation, sentence) for sentence in sentences]

@@ -279,7 +279,7 @@ def outcome_said_of(found: Sequence[tuple[str, Step, KeyLine]]) -> tuple[str, st
     for verb, step, line in found:
         at_md = code_span(at_plain := f"{step.chunk.path}:{line.line}")
         name = name_at(step.chunk, line.line)
-        said = " ".join(outcome_said(line.text).split())  # whole (``_whole``): never cut
+        said = " ".join(outcome_said(branches.if_init(step.chunk, line.text)).split())  # whole: never cut
         raised = RAISED.sub("", said).removesuffix(";")  # "raises `err`", not "raises `throw err;`"
         said = closed(raised if verb == "raises" else said.removesuffix(";"))  # no `;` mid-sentence
         word, condition = condition_at(step.chunk, line.line) or ("", "")  # a branch's outcome, said with its test

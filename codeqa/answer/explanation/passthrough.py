@@ -2,9 +2,9 @@
 
 A middleware whose body opens with a test that passes the request straight to the next one
 (``if not settings.REMOTE_AUTH_ENABLED: return self.get_response(request)``, ``if (!config.x) return next();``,
-``if (! config('x')) { return $next($request); }``) does its work only when that test fails. It is still run on
-every request, so saying so is true; but it is no place that *sees* every request (a logger put after the test
-misses the requests it passes on), and its test is said with it.
+``if (! config('x')) { return $next($request); }``, Go's ``if r.URL.Path != "/login" { h.ServeHTTP(w, r); return }``)
+does its work only when that test fails. It is still run on every request, so saying so is true; but it is no place
+that *sees* every request (a logger put after the test misses the requests it passes on), and its test is said with it.
 """
 
 from __future__ import annotations
@@ -19,7 +19,7 @@ from codeqa.records import Chunk
 BODY_HEAD = 4  # the first code lines of the body where such a test stands (a logger or a docstring may come first)
 _HAND_ON = (
     r"(?:return\s+)?(?:await\s+)?(?:self\.get_response\(\s*\w+\s*\)|next\(\s*\)|\$next\(\s*\$\w+\s*\)|"
-    r"call_next\(\s*\w+\s*\)|@app\.call\(\s*env\s*\)|chain\.doFilter\([^()]*\)|next\.ServeHTTP\([^()]*\))"
+    r"call_next\(\s*\w+\s*\)|@app\.call\(\s*env\s*\)|chain\.doFilter\([^()]*\)|\w+\.ServeHTTP\([^()]*\))"
 )
 HANDS_ON = re.compile(rf"^\s*{_HAND_ON}\s*;?\s*(?:return\s*;?\s*)?$")
 INLINE = re.compile(rf"^\s*if\s*(?P<cond>\(.*\)|[^:{{]*?)\s*\{{?\s*{_HAND_ON}\s*;?\s*(?:return\s*;?\s*)?\}}?\s*$")
@@ -46,7 +46,7 @@ def passes_on_when(chunk: Chunk, number: int) -> str | None:
         block = code[n + 1 : n + 3]
         if not block or not HANDS_ON.match(block[0]):
             return None
-        if len(block) > 1 and _indent(block[1]) > _indent(text) and block[1].strip() != "}":
+        if len(block) > 1 and _indent(block[1]) > _indent(text) and block[1].strip() not in ("}", "return"):
             return None  # the block does more than hand the request on
         return _said(head.group("cond"))
     return None

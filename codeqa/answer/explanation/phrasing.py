@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import re
 from collections.abc import Sequence
+from typing import Protocol, TypeVar
 
 from codeqa.answer.explanation.keylines import Terms, term_score
 from codeqa.answer.explanation.mechanism import Match
@@ -14,6 +15,13 @@ MATCHES_SAID = 4  # a construct on more lines than this (a router's plugs) names
 PLURALS = {"plug": "plugs", "error": "errors", "filter": "filters", "hook": "hooks", "handler": "handlers"}
 CODE_SPAN = re.compile(r"`[^`]+`")
 BRANCH_ONLY = " on one branch only"  # ``construct_lines.under_test``'s word for tests it cannot say
+
+
+class Said(Protocol):
+    markdown: str
+
+
+T = TypeVar("T", bound=Said)
 TAG = re.compile(r"\((?:[^()`]|`[^`]*`)*`[^`]*`(?:[^()`]|`[^`]*`)*\)")  # a parenthesis holding a code span
 
 
@@ -153,3 +161,17 @@ def said_whole(strong: Sequence[tuple[float, int, Match]], chosen: dict[int, lis
         if (position, id(match.construct)) in constructs and match.phrase not in said:
             chosen[position].append(match)
     return chosen
+
+
+OUTCOME_NAMES = re.compile(r"(?:^Then |; )`([^`]+)`")
+
+
+def then_after(flow: T | None, outcome: T | None) -> tuple[T | None, T | None]:
+    """The flow and outcome sentences in the order they read true: "Then `X` answers with …" right after "`A` calls
+    `B`" reads as what the call to `B` ends in, so it goes there only when the flow names `X`; else it goes first,
+    after the opening (ghostfolio: a data provider's `fetch` call, then the snapshot filter's 503)."""
+    if flow is None or outcome is None:
+        return flow, outcome
+    named = {name.rsplit(".", 1)[-1] for name in re.findall(r"`([^`]+)`", flow.markdown)}
+    said = [name.rsplit(".", 1)[-1] for name in OUTCOME_NAMES.findall(outcome.markdown)]
+    return (flow, outcome) if any(name in named for name in said) else (outcome, flow)
