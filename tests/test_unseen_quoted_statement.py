@@ -88,3 +88,16 @@ def test_a_long_statement_is_cut_at_a_bracket_not_mid_name() -> None:
     long = "return ResponseEntity.status(HttpStatus.CREATED).body(someVeryLongServiceName.createSomethingWithAName(x))"
     cut = said_line("answers with", long, 60)[1]
     assert cut.endswith(("…)", "…))")) and "createSometh…" not in cut, cut
+
+
+def test_a_value_read_is_cut_after_a_whole_word_its_string_closed() -> None:
+    """A sentence's value ("`reader` reads `X = …`") was cut at 90 characters, mid-name or mid-string
+    (``"… projects allowed for …``, its string left open); it is now cut where ``cut_quote`` cuts."""
+    from codeqa.answer.explanation.keylines import KeyLine
+    from codeqa.answer.explanation.values import Value, value_said
+
+    text = 'ERROR_MAX_PRIVATE = "You have reached the maximum number of private projects allowed for your account"'
+    chunk = Chunk("app/settings.py", "python", 20, 20, text, "", "module", "config")
+    said = value_said([Value("ERROR_MAX_PRIVATE", chunk, KeyLine(20, text))], 90, "check")
+    assert said is not None, said
+    assert 'private projects allowed…"`' in said[0], said  # cut after a whole word, its string closed
