@@ -364,8 +364,9 @@ def test_a_parameter_of_an_arrow_function_or_a_lambda_is_the_readers_own() -> No
 
 
 def test_an_outcome_is_quoted_without_its_return_keyword() -> None:
-    """'`_get_synced_identity` returns `return identity`' said the verb twice."""
-    from codeqa.answer.explanation.walktext import outcome_said
+    """'`_get_synced_identity` returns `return identity`' said the verb twice. (snippets3: the line is now quoted as
+    written after a phrase that needs no object, "answers the request: `return redirect(…)`".)"""
+    from codeqa.answer.explanation.saidline import outcome_said
 
     assert outcome_said("        return identity") == "identity"
     assert outcome_said("return redirect(url_for('auth.login'))") == "redirect(url_for('auth.login'))"
@@ -374,7 +375,8 @@ def test_an_outcome_is_quoted_without_its_return_keyword() -> None:
                   "def login(request):\n    user = authenticate(request)\n    auth_login(request, user)\n"
                   "    return redirect(next_url(request))", layer="view")  # fmt: skip
     opening = _opening(view, "How does user authentication flow through the system?")
-    assert "`return " not in opening, opening
+    assert "answers with `return " not in opening and "returns `return " not in opening, opening
+    assert "answers the request: `return redirect(next_url(request))`" in opening, opening
 
 
 def test_a_blueprints_error_handler_is_not_said_to_cover_the_whole_app() -> None:

@@ -261,7 +261,7 @@ def test_the_outcome_is_the_success_answer_not_an_error_branch_or_another_route(
     text = answer(apps_settings, "What happens when a user asks for a new report?")
     # the entry's own answer after its call closes the walk's one-sentence conclusion (it was "What happens:")
     happens = next(line for line in text.split("\n") if line.startswith("**In short:**"))
-    assert "then `create_report` answers with" in happens
+    assert "then `create_report` answers the request: `return jsonify(" in happens  # the statement as written
     assert "202" in happens and "`reports/views.py:17`" in happens  # the queued answer, not the 400 of line 15
     assert "400" not in happens and "health" not in happens
 

@@ -91,4 +91,4 @@ def test_an_error_answer_names_the_collection_and_quotes_whole_answers_only():
     assert "`code`" not in opening
     assert "answers with `'error_document_template.html'" not in answer  # half a statement
     assert "answers with `extra_vars" not in answer  # a value holding a status is no answer
-    assert "answers with `base.render(u'error_document_template.html', extra_vars), 500`" in opening
+    assert ": `return base.render(u'error_document_template.html', extra_vars), 500`" in opening  # as written

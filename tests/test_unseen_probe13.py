@@ -229,7 +229,9 @@ def test_an_outcome_is_quoted_without_the_statements_semicolon() -> None:
     answer, log = KeyLine(101, HANDLER.split("\n")[7]), KeyLine(98, HANDLER.split("\n")[4])
     step = Step(1, Hit(chunk, 1.0, chunk.id), "is a method", [log, answer], "")
     _, plain = outcome_said_of([("answers with", step, answer), ("logs with", step, log)])
-    assert "404) when $e instanceof" in plain and "Handler::render()') (app/" in plain, plain
+    said = "answers the request when $e instanceof NotFoundHttpException && $expectsJson: return response()->json("
+    assert said in plain, plain
+    assert "404) (app/" in plain and "Handler::render()') (app/" in plain, plain
     assert "404);" not in plain and "render()');" not in plain, plain
 
 

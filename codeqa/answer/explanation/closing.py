@@ -40,8 +40,8 @@ from codeqa.answer.explanation.mechanism import Match
 from codeqa.answer.explanation.outcomes import outcome_lines, outcome_said_of
 from codeqa.answer.explanation.phrasing import said_of
 from codeqa.answer.explanation.roles_said import shows_role
+from codeqa.answer.explanation.saidline import said_line
 from codeqa.answer.explanation.walk import ENTRY_LAYERS, Walk
-from codeqa.answer.explanation.walktext import outcome_said
 from codeqa.answer.rendering.injection import instruction_like
 from codeqa.answer.rendering.render import code_span
 from codeqa.records import Chunk
@@ -59,9 +59,10 @@ CLOSER = re.compile(r"[)}\]]|end\b")  # a block's closing line, at its head's in
 LOCATION = re.compile(r"[\w./-]+:\d+(?:-\d+)?")
 
 
-def _quote(text: str) -> str:
-    flat = " ".join(outcome_said(text).split())
-    return flat if len(flat) <= QUOTE_CHARS else flat[: QUOTE_CHARS - 1] + "…"
+def _quote(verb: str, text: str) -> tuple[str, str]:
+    """(markdown, plain) of "{verb} `line`", the line as written (``saidline.said_line``)."""
+    phrase, quote = said_line(verb, text, QUOTE_CHARS)
+    return f"{phrase} {code_span(quote)}", f"{phrase} {quote}"
 
 
 def _entry_constructs(explanation: Explanation, found: Walk) -> list[Match]:
@@ -113,9 +114,9 @@ def _calls(found: Walk) -> tuple[str, str, str, str, tuple[str, str] | None]:
     when_md, when = (f"{first[0]} {code_span(first[1])}", f"{first[0]} {first[1]}") if first and first[0] else ("", "")
     md, plain = ", which ".join(name for name, _ in names), ", which ".join(name for _, name in names)
     if (outcome := found.outcome) is not None:
-        where, said = f"{outcome.chunk.path}:{outcome.line}", _quote(outcome.text)
-        md += f", which{later_md} {outcome.verb} {code_span(said)} ({code_span(where)})"
-        plain += f", which{later} {outcome.verb} {said} ({where})"
+        where, (said_md, said) = f"{outcome.chunk.path}:{outcome.line}", _quote(outcome.verb, outcome.text)
+        md += f", which{later_md} {said_md} ({code_span(where)})"
+        plain += f", which{later} {said} ({where})"
     return md, plain, when_md, when, first
 
 
@@ -150,10 +151,9 @@ def flow_closing(explanation: Explanation) -> tuple[str, str] | None:
         response = None  # another branch's answer (`elif type == "private": return …`) is not what follows the call
     if response is not None:
         at = f"{response.chunk.path}:{response.line}"
-        md += (
-            f"; then {code_span(found.entry_name)} {response.verb} {code_span(_quote(response.text))} ({code_span(at)})"
-        )
-        plain += f"; then {found.entry_name} {response.verb} {_quote(response.text)} ({at})"
+        said_md, said = _quote(response.verb, response.text)
+        md += f"; then {code_span(found.entry_name)} {said_md} ({code_span(at)})"
+        plain += f"; then {found.entry_name} {said} ({at})"
     return f"{LABEL} {md}.", f"In short: {plain}."
 
 

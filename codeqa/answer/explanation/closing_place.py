@@ -33,7 +33,7 @@ from codeqa.answer.explanation.lead import PHRASE_WEIGHT, lead_sentences, weak
 from codeqa.answer.explanation.mechanism import Match
 from codeqa.answer.explanation.outline import display_name
 from codeqa.answer.explanation.phrasing import said_of
-from codeqa.answer.explanation.quoted_line import _head_only
+from codeqa.answer.explanation.quoted_line import _head_only, cut_quote
 from codeqa.answer.rendering.injection import instruction_like
 from codeqa.answer.rendering.render import code_span
 from codeqa.frameworks.intent import PLACEMENT
@@ -101,7 +101,7 @@ def _lines(step: Step, matches: list[Match]) -> tuple[str, str] | None:
 
 def _quote(text: str) -> str:
     flat = " ".join(text.split())
-    return flat if len(flat) <= QUOTE_CHARS else flat[: QUOTE_CHARS - 1] + "…"
+    return flat if len(flat) <= QUOTE_CHARS else cut_quote(flat, QUOTE_CHARS)  # never half a name
 
 
 def place_closing(explanation: Explanation) -> tuple[str, str] | None:

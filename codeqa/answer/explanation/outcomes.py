@@ -18,8 +18,8 @@ from codeqa.answer.explanation.flow import SIGNATURE, code_part
 from codeqa.answer.explanation.handled import handled_type, reraised
 from codeqa.answer.explanation.keylines import COMMENT, IMPORT, KeyLine
 from codeqa.answer.explanation.linenames import apart, elsewhere, name_at
+from codeqa.answer.explanation.saidline import outcome_said, said_line
 from codeqa.answer.explanation.toggles import ASSIGNED, toggled
-from codeqa.answer.explanation.walktext import outcome_said
 from codeqa.answer.rendering.injection import instruction_like
 from codeqa.answer.rendering.render import code_span
 from codeqa.records import Chunk
@@ -60,8 +60,7 @@ OUTCOMES = (
 # Python's `set.update(…)` / `dict.update({…})` change an object in memory (`rooms.update(b.room for b in …)`,
 # `app.config.update({…})`); a query's `.update(` stores, and names its fields (`q.update(processed=now())`, `**data`)
 IN_MEMORY_UPDATE = re.compile(r"\.update\(\s*(?!\*\*|\w+\s*=(?!=))")
-# a sign-out's answer (`SessionsController#destroy`'s `redirect_to new_session_path`) is not how signing in ends:
-# said only when the question asks about signing out
+# a sign-out's answer (`SessionsController#destroy`'s `redirect_to new_session_path`) is not how signing in ends
 SIGN_OUT = re.compile(
     r"(?i)(?:^|[.#:_])(?:log_?out|sign_?out|log_?off|sign_?off)\w*$|sessions?(?:controller)?[.#:]+destroy$"
 )
@@ -279,17 +278,23 @@ def outcome_said_of(found: Sequence[tuple[str, Step, KeyLine]]) -> tuple[str, st
     for verb, step, line in found:
         at_md = code_span(at_plain := f"{step.chunk.path}:{line.line}")
         name = name_at(step.chunk, line.line)
-        said = " ".join(outcome_said(branches.if_init(step.chunk, line.text)).split())  # whole: never cut
-        raised = RAISED.sub("", said).removesuffix(";")  # "raises `err`", not "raises `throw err;`"
-        said = closed(raised if verb == "raises" else said.removesuffix(";"))  # no `;` mid-sentence
+        text = branches.if_init(step.chunk, line.text).rstrip().removesuffix(";")  # Go's `if x := f(); c {`: `x := f()`
+        phrase, said = said_line(verb, text, 10**4)  # whole (``whole``): never cut
+        said, raised = closed(said), RAISED.sub("", said)  # no `;` mid-sentence; `raise e` read as `e`
         word, condition = condition_at(step.chunk, line.line) or ("", "")  # a branch's outcome, said with its test
         when_md, when = (f" {word} {code_span(condition)}", f" {word} {condition}") if word else ("", "")
         handled = handled_type(step.chunk, line.line)  # an answer given for one exception type says that type
         if handled and handled not in condition:
             article = "an" if handled[:1] in "AEIOU" else "a"
             when_md, when = f" for {article} {code_span(handled)}{when_md}", f" for {article} {handled}{when}"
-        bare = verb == "raises" and reraised(step.chunk, line.line, said)  # `raise`, `raise e` after `except … as e`
-        done_md, done = ("raises the error again",) * 2 if bare else (f"{verb} {code_span(said)}", f"{verb} {said}")
+        bare = verb == "raises" and reraised(step.chunk, line.line, raised)  # `raise`, `raise e` after `except … as e`
+        if bare:
+            done_md, done = ("raises the error again",) * 2
+        elif phrase.endswith(":"):  # the test before the quote: "answers the request when `c`: `return …`"
+            done_md, done = f"{phrase[:-1]}{when_md}: {code_span(said)}", f"{phrase[:-1]}{when}: {said}"
+            when_md, when = "", ""
+        else:
+            done_md, done = f"{phrase} {code_span(said)}", f"{phrase} {said}"
         md.append(f"{code_span(name)} {done_md}{when_md} ({at_md})")
         plain.append(f"{name} {done}{when} ({at_plain})")
     return "Then " + "; ".join(md) + ".", "Then " + "; ".join(plain) + "."

@@ -9,7 +9,10 @@ import re
 from codeqa.answer.explanation.explain import Step
 from codeqa.answer.explanation.flow import SIGNATURE, code_part
 from codeqa.answer.explanation.keylines import KeyLine, Terms, term_score
-from codeqa.answer.explanation.outcomes import CLOSERS, METHOD_SIGNATURE, quotable
+from codeqa.answer.explanation.outcomes import METHOD_SIGNATURE, quotable
+from codeqa.answer.explanation.saidline import cut_quote
+
+__all__ = ["best_line", "cut_quote"]
 
 HEAD_QUOTED = re.compile(
     r"^\s*[\w.$]+\s*=\s*(?:async\s+)?(?:function\b|\([^)]*\)\s*=>|\w+\s*=>)"
@@ -56,41 +59,3 @@ def best_line(step: Step, terms: Terms) -> KeyLine | None:
     named = [term_score(terms, _name_part(item[2].text)) for item in scored if _head_only(item[2].text)]
     doing = [item for item in scored if item[0] > max(named or [0]) and not _head_only(item[2].text)]
     return max(doing or scored, key=lambda item: item[:2])[2] if scored else None
-
-
-def _open_at_end(text: str) -> tuple[list[int], str]:
-    """The positions of the brackets ``text`` leaves open (outside its strings) and the quote of a string it leaves
-    open ("" for none). A quote opens a string after no letter or after a string prefix (``f"``); ``We've`` opens none.
-    """
-    opened: list[int] = []
-    quote = ""
-    for n, char in enumerate(text):
-        if quote:
-            quote = "" if char == quote and text[n - 1] != "\\" else quote
-        elif char in "\"'`" and (n == 0 or not text[n - 1].isalnum() or _prefixed(text, n)):
-            quote = char
-        elif char in CLOSERS:
-            opened.append(n)
-        elif opened and char == CLOSERS[text[opened[-1]]]:
-            opened.pop()
-    return opened, quote
-
-
-def _prefixed(text: str, n: int) -> bool:
-    """Whether the quote at ``n`` follows a string prefix (``f"``, ``r'``, ``b"``) that follows no letter itself."""
-    return text[n - 1] in "frbuFRBU" and (n == 1 or not text[n - 2].isalnum())
-
-
-def cut_quote(flat: str, limit: int) -> str:
-    """A line too long to quote whole (``limit``), cut so that what is quoted is still code: the arguments of the last
-    bracket left open elided and every open bracket closed (``… = cartItemService.listPromotion(…)``), else cut at a
-    name's end with its open string and brackets closed; never half a name (mall: "``listPromotion(currentMemb…``")."""
-    head = flat[: limit - 3]
-    opened, quote = _open_at_end(head)
-    if opened and opened[-1] >= limit // 3 and not _open_at_end(head[: opened[-1]])[1]:
-        return head[: opened[-1] + 1] + "…" + "".join(CLOSERS[head[n]] for n in reversed(opened))
-    whole = re.sub(r"[\w$]+$", "", head).rstrip()
-    whole = whole if len(whole) >= limit // 2 else head
-    opened, quote = _open_at_end(whole)
-    gap = " …" if whole.endswith(",") and not quote else "…"  # an item of a list left, not a string's comma
-    return whole + gap + quote + "".join(CLOSERS[whole[n]] for n in reversed(opened))

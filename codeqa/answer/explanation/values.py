@@ -10,6 +10,7 @@ from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 
 from codeqa.answer.explanation.keylines import KeyLine, clip
+from codeqa.answer.explanation.saidline import cut_quote
 from codeqa.answer.rendering.render import code_span
 from codeqa.records import Chunk, ChunkKind
 
@@ -203,6 +204,6 @@ def value_said(values: Sequence[Value], limit: int, reader: str | None = None) -
     if value is None:
         return None
     where, flat = f"{value.chunk.path}:{value.line.line}", " ".join(value.line.text.split())
-    text = flat if len(flat) <= limit else flat[: limit - 1] + "…"
+    text = flat if len(flat) <= limit else cut_quote(flat, limit)  # never half a name
     md, plain = (code_span(reader), reader) if reader else ("It", "It")
     return f"{md} reads {code_span(text)} ({code_span(where)}).", f"{plain} reads {text} ({where})."

@@ -9,6 +9,7 @@ from codeqa.answer.explanation.branches import condition_at
 from codeqa.answer.explanation.callplace import placed_caller
 from codeqa.answer.explanation.flow import Use
 from codeqa.answer.explanation.outline import display_name
+from codeqa.answer.explanation.saidline import said_line
 from codeqa.answer.explanation.walk import Hop, Walk
 from codeqa.answer.rendering.render import code_span
 from codeqa.records import Chunk
@@ -26,15 +27,10 @@ def _cited(name: str, chunk: Chunk) -> tuple[str, str]:
     return f"{code_span(name)} ({code_span(chunk.location)})", f"{name} ({chunk.location})"
 
 
-def outcome_said(text: str) -> str:
-    """An outcome's line as a sentence quotes it: without its ``return`` keyword, which the verb already says
-    ("returns `identity`", "answers with `redirect(url_for(…))`", not "returns `return identity`")."""
-    return re.sub(r"^\s*return\s+(?=\S)", "", text)
-
-
-def _quote(text: str, limit: int = 90) -> str:
-    flat = " ".join(text.split())
-    return flat if len(flat) <= limit else flat[: limit - 1] + "…"
+def _quote(verb: str, text: str, limit: int = 90) -> tuple[str, str]:
+    """(markdown, plain) of "{verb} `line`", the line as written (``saidline.said_line``)."""
+    phrase, quote = said_line(verb, text, limit)
+    return f"{phrase} {code_span(quote)}", f"{phrase} {quote}"
 
 
 _RECEIVER = re.compile(r"^(?:this|self|\$this|@)\W")  # ``this.service.login``: said as ``login``
@@ -78,9 +74,8 @@ def walk_steps(found: Walk) -> list[tuple[str, str]]:
         rows.append((f"{last}. {named_md}: the calls could be checked this far.",
                      f"{last}. {named}: the calls could be checked this far."))  # fmt: skip
     else:
-        where, said = f"{outcome.chunk.path}:{outcome.line}", _quote(outcome_said(outcome.text))
-        rows.append((f"{last}. {named_md} {outcome.verb} {code_span(said)} ({code_span(where)}).",
-                     f"{last}. {named} {outcome.verb} {said} ({where})."))  # fmt: skip
+        where, (said_md, said) = f"{outcome.chunk.path}:{outcome.line}", _quote(outcome.verb, outcome.text)
+        rows.append((f"{last}. {named_md} {said_md} ({code_span(where)}).", f"{last}. {named} {said} ({where})."))
     return rows
 
 
@@ -91,7 +86,7 @@ def response_sentence(found: Walk) -> tuple[str, str] | None:
     if response is None:
         return None
     where = f"{response.chunk.path}:{response.line}"
-    markdown = (f"**What happens:** {code_span(found.entry_name)} then {response.verb} "
-                f"{code_span(_quote(outcome_said(response.text)))} ({code_span(where)}).")  # fmt: skip
-    plain = f"What happens: {found.entry_name} then {response.verb} {_quote(outcome_said(response.text))} ({where})."
+    said_md, said = _quote(response.verb, response.text)
+    markdown = f"**What happens:** {code_span(found.entry_name)} then {said_md} ({code_span(where)})."
+    plain = f"What happens: {found.entry_name} then {said} ({where})."
     return markdown, plain
