@@ -91,7 +91,7 @@ def test_a_sign_in_ends_in_one_sentence_from_the_view_to_the_session_and_the_red
     # the view's checked call and what it ends in, each cited at its line
     assert 'calls `login_user`, which signs the user in with `session["id"] = user.id` (`members/auth.py:5`)' in said
     # what the view answers after the call (same branch), not the 403 of the wrong password
-    assert 'then `login` answers with `redirect(url_for("auth.home"))` (`members/views.py:15`)' in said
+    assert 'then `login` answers the request: `return redirect(url_for("auth.home"))` (`members/views.py:15`)' in said
     assert "403" not in said
     # placed after the numbered steps, before the first source; it says what "What happens:" said, once
     lines = text.split("\n")
@@ -117,7 +117,7 @@ def test_no_closing_without_its_pieces(apps_settings: Settings) -> None:
     assert said.startswith("**In short:** `create_report` (`reports/views.py:10-17`) calls `start_report`, which "
                            "queues `build_report` for a worker, which calls `save_report`, which stores with "
                            "`db.session.commit()` (`reports/store.py:9`)"), flow  # fmt: skip
-    assert "then `create_report` answers with" in said and "202" in said and "400" not in said
+    assert "then `create_report` answers the request: `return" in said and "202" in said and "400" not in said
     # ... a failing request there has no central handler: the absence is the conclusion, no "In short" is added
     failing = answer(apps_settings, "reports", "What happens when a report request fails?")
     assert "**What is absent:**" in failing and closing(failing) == ""

@@ -135,7 +135,7 @@ def test_a_redirect_after_an_error_is_said_is_on_the_error_branch() -> None:
     assert not on_error_branch(*working)
     opening = _opening(chunks, AUTH)
     assert 'redirect(url_for("auth.login"))' not in opening, opening
-    assert 'answers with `redirect(url_for("challenges.listing"))`' in opening, opening
+    assert 'answers the request: `return redirect(url_for("challenges.listing"))`' in opening, opening
 
 
 def test_a_signature_is_no_answer_and_a_branch_is_said_with_its_test() -> None:
@@ -144,7 +144,7 @@ def test_a_signature_is_no_answer_and_a_branch_is_said_with_its_test() -> None:
     assert condition_at(*_holding(chunks, "auth_login(request, user")) == ("", "")
     opening = _opening(chunks, AUTH)
     assert "answers with `def " not in opening, opening
-    assert 'answers with `redirect("hc-login")` when `timestamp + 300 < time.time()`' in opening, opening
+    assert 'answers the request when `timestamp + 300 < time.time()`: `return redirect("hc-login")`' in opening, opening
 
 
 def test_an_outcome_is_quoted_whole_or_as_the_call_it_starts() -> None:
