@@ -303,5 +303,5 @@ def test_a_sign_in_flow_through_an_injected_service_ends_where_the_token_is_issu
     ), text
     assert steps[0].endswith("at `app/Http/Controllers/Auth/LoginController.php:19`."), steps  # resolved: no caveat
     assert steps[-1].startswith("2. `logUserIn` (`app/Services/Auth/AuthenticationService.php:"), steps
-    assert "issues a token with `$this->tokenManager->createCompositeToken($user);`" in steps[-1], steps
+    assert "issues a token: `return $this->tokenManager->createCompositeToken($user);`" in steps[-1], steps
     assert "Subsonic" not in "\n".join(steps)  # the namesake class is no step
