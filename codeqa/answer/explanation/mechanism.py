@@ -17,8 +17,6 @@ from __future__ import annotations
 import re
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, replace
-from fnmatch import fnmatch
-from pathlib import PurePosixPath
 
 from codeqa.answer.context import AnswerContext
 from codeqa.answer.explanation.construct_lines import (
@@ -33,6 +31,7 @@ from codeqa.answer.explanation.construct_lines import (
 from codeqa.answer.explanation.keylines import COMMENT, prose_lines
 from codeqa.answer.explanation.passthrough import NOT_FOUND_PHRASE as NOT_FOUND
 from codeqa.answer.explanation.passthrough import answers_not_found, narrowed_phrase, passes_on_when
+from codeqa.answer.explanation.poorcode import POOR_LAYERS, answers_poorly
 from codeqa.frameworks.conventions import Construct, Convention, anchor_rows, load_all
 from codeqa.frameworks.detection import detect
 from codeqa.frameworks.evidence import Code, Evidence, ecosystems, gather
@@ -46,12 +45,6 @@ PER_CONSTRUCT = 3  # index chunks brought in per construct, at most
 CHECKED_PER_CONSTRUCT = 12  # ... chosen among this many that hold its anchor, checked in the code
 ANCHOR_ROWS = 200
 MAX_BROUGHT = 8
-POOR_LAYERS = frozenset({"migration", "test", "docs", "build"})
-POOR_PATHS = (
-    "*.sql", "*seed*", "*fixtures*", "*.lock", "*lock.json", "*.min.js", "*.snap", "*.svg", "*/vendor/*",
-    "db/schema.rb", "*/schema.prisma", "*.d.ts", "*/locales/*", "*/i18n/*", "*/translations/*", "*CHANGELOG*",
-    "*.css", "*.scss", "*.sass", "*.less",  # styles: `background: $white` is no background job
-)  # fmt: skip
 # data holds no code that runs: a scanner's report quoting `jwt.sign(user, 'secret')` issues no token
 DATA_LANGUAGES = frozenset({"json", "csv"})
 EVIDENCE_ROWS = 40  # chunks checked for a framework's import lines, per module it names
@@ -221,18 +214,6 @@ def mechanism_score(matches: Sequence[Match]) -> float:
         best[id(match.construct)] = max(best.get(id(match.construct), 0.0), match.weight)
     weights = sorted(best.values(), reverse=True)
     return weights[0] + OTHER_CONSTRUCTS * sum(weights[1:]) if weights else 0.0
-
-
-def answers_poorly(chunk: Chunk) -> bool:
-    """Code that cannot explain a mechanism, whatever words it holds: schema changes, seeds, SQL, lock files, styles,
-    tests, documentation, or a chunk whose lines are all comments (a commented-out initializer)."""
-    if str(chunk.layer) in POOR_LAYERS:
-        return True
-    path = chunk.path.lower()
-    if any(fnmatch(path, glob) for glob in POOR_PATHS) or PurePosixPath(path).name.startswith("migration"):
-        return True
-    code = [line for line in chunk.text.split("\n") if line.strip()]
-    return bool(code) and sum(1 for line in code if COMMENT.match(line)) >= 0.8 * len(code)
 
 
 def _literal_paths(construct: Construct) -> list[str]:

@@ -12,10 +12,17 @@ from codeqa.answer.context import AnswerContext
 from codeqa.answer.explanation.explain import Explanation, explain
 from codeqa.answer.explanation.pieces import join_pieces
 from codeqa.index import Index
+from codeqa.records import Hit
 from codeqa.retrieve import Filters, retrieve
 from codeqa.retrieve.catalogs import asks_for_translations, catalog_paths
+from codeqa.retrieve.concept_paths import concept_places, outside
 
 MAX_POOL = 60  # chunks retrieved to choose an answer's sources from
+CONCEPT_TOP = 3  # when none of the best files is in a place named after the question's concept ...
+CONCEPT_FILES = 2  # ... the best file of each such place (at most this many) joins the answer's files ...
+CONCEPT_AT = 2  # ... at this rank
+CONCEPT_HITS = 6  # chunks retrieved within those places
+CONCEPT_WORDS = 4  # the concept's first code words added to the question there
 
 
 def explain_index(index: Index, question: str, query: str, filters: Filters | None, k: int) -> Explanation | None:
@@ -31,6 +38,7 @@ def explain_index(index: Index, question: str, query: str, filters: Filters | No
             hits, files = kept_hits, kept_files
     if not files:
         return None
+    hits, files = _with_concept_places(index, question, query, filters, hits, files)
     mask_of = filters.mask if filters is not None and filters.active else None
     hits, pieces = join_pieces(hits, index.files.table)
     context = AnswerContext.from_index(index, hits, files, mask_of)
@@ -38,3 +46,30 @@ def explain_index(index: Index, question: str, query: str, filters: Filters | No
     explanation = explain(pool.question or query, context, limit=k)
     explanation.question = question
     return explanation
+
+
+def _with_concept_places(
+    index: Index, question: str, query: str, filters: Filters | None, hits: list[Hit], files: list[str]
+) -> tuple[list[Hit], list[str]]:
+    """``hits`` and ``files`` with the best files of the places named after the question's concept
+    (``concept_paths``), when retrieval's best files are in none of them."""
+    table = index.files.table
+    scope = filters.mask(table) if filters is not None and filters.active else None
+    rows = table.rows_by_path()
+    paths = [path for path, found in rows.items() if scope is None or scope[found].any()]
+    added: list[str] = []
+    base = filters or Filters()
+    for places in concept_places(question, paths):
+        if len(added) >= CONCEPT_FILES or not outside(places, files[:CONCEPT_TOP]):
+            continue
+        within = Filters(base.layers, base.kinds, base.languages, places.paths, base.globs)
+        worded = " ".join([query, *places.words[:CONCEPT_WORDS]])  # within the places, the concept's own code first
+        found = retrieve(index, worded, k=CONCEPT_HITS, filters=within)
+        best = [f.path for f in found.files if f.path not in files[:CONCEPT_AT] and f.path not in added][:1]
+        known = {hit.chunk.id for hit in hits}
+        hits = [*hits, *(hit for hit in found.hits if hit.chunk.path in best and hit.chunk.id not in known)]
+        added += best
+    if not added:
+        return hits, files
+    kept = [path for path in files if path not in added]
+    return hits, [*kept[:CONCEPT_AT], *added, *kept[CONCEPT_AT:]]

@@ -1,0 +1,81 @@
+"""Where the code keeps a concept the question names in lay words: the directories and files named after it.
+
+A newcomer asks "how are outside services told when a story changes?"; the thesaurus reads *webhooks* in it, and the
+app keeps them in ``taiga/webhooks/``. Retrieval weighs the question's own words ("story", "delivery") over the
+code words the thesaurus adds, and on a real-size app the files that hold the question's words (a list of
+translated "user story" strings) outrank the module named after the concept. How the code is organised is a
+different kind of evidence than the words in its lines: a directory or a file named after the concept (a segment
+of its path whose tokens include one of the concept's code words) is where the answer should look too.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Iterable, Sequence
+from dataclasses import dataclass
+
+from codeqa.retrieve.roles import Role, role_of
+from codeqa.retrieve.thesaurus import concepts
+from codeqa.tokens import code_tokens
+
+MAX_PLACES = 50  # a filter scope, not a file list (``filters.MAX_FILTER_VALUES``)
+TOO_COMMON = 0.25  # a code word naming more than this share of the app's source files is not a place
+
+
+@dataclass(frozen=True)
+class ConceptPlaces:
+    concept: str  # a concept the question names whose code words name places in the app
+    paths: tuple[str, ...]  # directory prefixes (ending in "/") and single files named after it
+    words: tuple[str, ...]  # the concept's code words, its own first
+
+
+def _segment_tokens(segment: str) -> set[str]:
+    name = segment.split(".", 1)[0] if "." in segment[1:] else segment
+    return set(code_tokens(re.sub(r"[-.]", " ", name)))
+
+
+def _places(tokens: Sequence[str], sources: Sequence[str]) -> dict[str, set[str]]:
+    """place -> the source files under it, for the places named by the first of ``tokens`` that names any (the
+    concept's own word before its looser ones: ``webhooks/`` before ``hooks/``)."""
+    best: dict[str, set[str]] = {}
+    best_rank = len(tokens)
+    rank_of = {token: n for n, token in enumerate(tokens)}
+    for path in sources:
+        parts = path.split("/")
+        for depth, segment in enumerate(parts):
+            ranks = [rank_of[token] for token in _segment_tokens(segment) if token in rank_of]
+            if not ranks:
+                continue
+            rank = min(ranks)
+            if rank < best_rank:
+                best, best_rank = {}, rank
+            if rank == best_rank:
+                place = path if depth == len(parts) - 1 else "/".join(parts[: depth + 1]) + "/"
+                best.setdefault(place, set()).add(path)
+            break  # the outermost place named after the concept holds the rest
+    return best
+
+
+def concept_places(question: str, paths: Iterable[str]) -> list[ConceptPlaces]:
+    """Per concept ``question`` names by its lay words (``thesaurus``), the directories and files among ``paths``
+    named after it: a directory's whole subtree when the directory is named after it, else the file; only the
+    places of the concept's first code word that names any. Tests, docs, migrations, catalogs and other peripheral
+    files are left out; so is a place list that covers a quarter of the source files (a ``src/`` is no place)."""
+    named = [concept for concept in concepts() if concept.phrases.search(question)]
+    if not named:
+        return []
+    sources = [path for path in dict.fromkeys(paths) if role_of(path) is Role.SOURCE]
+    limit = max(1, int(TOO_COMMON * len(sources)))
+    found = []
+    for concept in named:
+        places = _places(concept.tokens, sources)
+        if places and len(set().union(*places.values())) <= limit:
+            ordered = sorted(places, key=lambda place: (-len(places[place]), place))[:MAX_PLACES]
+            found.append(ConceptPlaces(concept.name, tuple(ordered), concept.words))
+    return found
+
+
+def outside(places: ConceptPlaces, files: Sequence[str]) -> bool:
+    """Whether none of ``files`` (the best files retrieval found) is in one of the concept's places."""
+    return not any(path == place or (place.endswith("/") and path.startswith(place)) for place in places.paths
+                   for path in files)  # fmt: skip
