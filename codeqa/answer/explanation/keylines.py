@@ -32,6 +32,7 @@ from codeqa.answer.explanation.lineroles import quiet, role_weight
 from codeqa.answer.explanation.vocabulary import EXPANSION_WEIGHT, expansions, sign_in_read, signed_in_code
 from codeqa.frameworks.intent import intents
 from codeqa.retrieve.question import Question
+from codeqa.retrieve.thesaurus import expand
 from codeqa.tokens import code_tokens
 
 MAX_KEY_LINES = 5
@@ -103,7 +104,8 @@ def question_terms(question: str | Question) -> Terms:
 @lru_cache(maxsize=256)
 def _terms(tokens: tuple[str, ...], text: str, topics: tuple[str, ...]) -> Terms:
     words = sign_in_read(frozenset(tokens), text)
-    return Terms(words, expansions(words), bool(QUANTITY_QUESTION.search(text)), topics)
+    named = frozenset(expand(text).tokens) - words  # the code's words for a concept the question names in lay words
+    return Terms(words, expansions(words) | named, bool(QUANTITY_QUESTION.search(text)), topics)
 
 
 def _matches(term: str, tokens: AbstractSet[str]) -> bool:

@@ -20,7 +20,7 @@ from codeqa.retrieve.concept_paths import concept_places, outside
 MAX_POOL = 60  # chunks retrieved to choose an answer's sources from
 CONCEPT_TOP = 3  # when none of the best files is in a place named after the question's concept ...
 CONCEPT_FILES = 2  # ... the best file of each such place (at most this many) joins the answer's files ...
-CONCEPT_AT = 2  # ... at this rank
+CONCEPT_AT = 3  # ... after the best three files (which are always shown)
 CONCEPT_HITS = 6  # chunks retrieved within those places
 CONCEPT_WORDS = 4  # the concept's first code words added to the question there
 
