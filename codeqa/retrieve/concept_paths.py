@@ -14,11 +14,12 @@ import re
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 
+from codeqa.languages import CONFIG_LANGUAGES, DOC_LANGUAGES, MARKUP_LANGUAGES, detect_language
 from codeqa.retrieve.roles import Role, role_of
 from codeqa.retrieve.thesaurus import concepts
-from codeqa.tokens import code_tokens
 
 MAX_PLACES = 50  # a filter scope, not a file list (``filters.MAX_FILTER_VALUES``)
+NOT_CODE = DOC_LANGUAGES | CONFIG_LANGUAGES | MARKUP_LANGUAGES  # a template is named after its page, not a concept
 TOO_COMMON = 0.25  # a code word naming more than this share of the app's source files is not a place
 
 
@@ -29,21 +30,31 @@ class ConceptPlaces:
     words: tuple[str, ...]  # the concept's code words, its own first
 
 
-def _segment_tokens(segment: str) -> set[str]:
+def _word(word: str) -> str:
+    """A word as a path and a concept both spell it: lower case, no separators, no plural ``s`` (stems would take
+    ``localization`` for ``local``)."""
+    word = re.sub(r"[-_ .]", "", word.lower())
+    return word[:-1] if word.endswith("s") and len(word) > 3 else word
+
+
+def _segment_words(segment: str) -> set[str]:
     name = segment.split(".", 1)[0] if "." in segment[1:] else segment
-    return set(code_tokens(re.sub(r"[-.]", " ", name)))
+    parts = re.findall(r"[A-Z]+(?![a-z])|[A-Z]?[a-z]+|[0-9]+", name)
+    return {_word(name), *(_word(part) for part in parts)}
 
 
-def _places(tokens: Sequence[str], sources: Sequence[str]) -> dict[str, set[str]]:
-    """place -> the source files under it, for the places named by the first of ``tokens`` that names any (the
+def _places(words: Sequence[str], sources: Sequence[str]) -> dict[str, set[str]]:
+    """place -> the source files under it, for the places named by the first of ``words`` that names any (the
     concept's own word before its looser ones: ``webhooks/`` before ``hooks/``)."""
     best: dict[str, set[str]] = {}
-    best_rank = len(tokens)
-    rank_of = {token: n for n, token in enumerate(tokens)}
+    best_rank = len(words)
+    rank_of: dict[str, int] = {}
+    for n, word in enumerate(words):
+        rank_of.setdefault(_word(word), n)
     for path in sources:
         parts = path.split("/")
         for depth, segment in enumerate(parts):
-            ranks = [rank_of[token] for token in _segment_tokens(segment) if token in rank_of]
+            ranks = [rank_of[word] for word in _segment_words(segment) if word in rank_of]
             if not ranks:
                 continue
             rank = min(ranks)
@@ -56,19 +67,25 @@ def _places(tokens: Sequence[str], sources: Sequence[str]) -> dict[str, set[str]
     return best
 
 
+def _is_code(path: str) -> bool:
+    language = detect_language(path)
+    return language is not None and language not in NOT_CODE
+
+
 def concept_places(question: str, paths: Iterable[str]) -> list[ConceptPlaces]:
     """Per concept ``question`` names by its lay words (``thesaurus``), the directories and files among ``paths``
     named after it: a directory's whole subtree when the directory is named after it, else the file; only the
-    places of the concept's first code word that names any. Tests, docs, migrations, catalogs and other peripheral
-    files are left out; so is a place list that covers a quarter of the source files (a ``src/`` is no place)."""
+    places of the concept's first code word that names any. Tests, docs, migrations, catalogs, templates, config and
+    other peripheral files are left out; so is a place list that covers a quarter of the source files (a ``src/`` is
+    no place)."""
     named = [concept for concept in concepts() if concept.phrases.search(question)]
     if not named:
         return []
-    sources = [path for path in dict.fromkeys(paths) if role_of(path) is Role.SOURCE]
+    sources = [path for path in dict.fromkeys(paths) if role_of(path) is Role.SOURCE and _is_code(path)]
     limit = max(1, int(TOO_COMMON * len(sources)))
     found = []
     for concept in named:
-        places = _places(concept.tokens, sources)
+        places = _places(concept.words, sources)
         if places and len(set().union(*places.values())) <= limit:
             ordered = sorted(places, key=lambda place: (-len(places[place]), place))[:MAX_PLACES]
             found.append(ConceptPlaces(concept.name, tuple(ordered), concept.words))
