@@ -32,7 +32,7 @@ TAIGA_PATHS = [  # a sample of taiga-back's tree
 ]  # fmt: skip
 
 # taiga-back taiga/webhooks/tasks.py, lines 67-73 and 92-99
-SEND = '''def _send_request(webhook_id, url, key, data):
+SEND = """def _send_request(webhook_id, url, key, data):
     serialized_data = UnicodeJSONRenderer().render(data)
     signature = _generate_signature(serialized_data, key)
     headers = {
@@ -46,7 +46,7 @@ SEND = '''def _send_request(webhook_id, url, key, data):
         response = session.send(prepared_request, allow_redirects=settings.WEBHOOKS_ALLOW_REDIRECTS)
         webhook_log = WebhookLog.objects.create(webhook_id=webhook_id, url=url, status=response.status_code)
     return webhook_log
-'''
+"""
 # taiga-back taiga/projects/translations.py, lines 11-26
 TRANSLATIONS = """from django.utils.translation import gettext as _
 
