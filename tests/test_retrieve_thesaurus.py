@@ -471,6 +471,19 @@ def test_a_malformed_entry_is_a_clear_error(tmp_path: Path) -> None:
             "is_private",
         ),
         ("How can support staff act as a customer for a while?", "impersonation", "imperson"),
+        (
+            "Can I keep my phone's address book in sync with the people stored here?",
+            "contact and calendar sync",
+            "carddav",
+        ),
+        ("How are page changes inside single-page apps noticed?", "client-side navigation", "pushstate"),
+        ("What happens when a booking clashes with an existing one?", "overlaps and conflicts", "overlap"),
+        (
+            "How is the same visitor recognized without storing anything in their browser?",
+            "cookieless visitor counting",
+            "salt",
+        ),
+        ("How does a new account get filled with the default lists?", "seeding defaults", "seed"),
     ],
 )
 def test_lay_words_name_the_concept_and_its_code_words(question: str, concept: str, token: str) -> None:
