@@ -222,3 +222,18 @@ def test_no_manifest_and_no_import_names_no_framework(home: Path) -> None:
     assert "audit.py" in opening and not opening.startswith("In ") and "Django" not in opening, opening
     # the construct stays, the name goes
     assert "is middleware: once `MIDDLEWARE` lists it, the framework runs it on every request" in opening
+
+
+def test_a_pyproject_that_does_not_parse_declares_only_its_dependency_strings() -> None:
+    """A pyproject.toml cut short or written by hand wrong was read for every quoted string: a description that says
+    "A Django-style admin for Flask" declared ``django`` (issue #35, class 1: framework from a word)."""
+    text = (
+        '[project]\nname = "shop"\ndescription = "A Django-style admin for Flask apps"\n'
+        'dependencies = [\n    "flask>=3",  # the app\n    "flask-login",\n]\n'
+        '[project.optional-dependencies]\ndev = ["pytest"]\n'
+        '[tool.poetry.dependencies]\npython = "^3.11"\nsqlalchemy = "*"\n'
+        '[tool.ruff]\nextend-exclude = ["rails_app"]\n'
+        'broken = = \n'
+    )
+    _, found = dependencies("pyproject.toml", text)
+    assert found == {"flask", "flask-login", "pytest", "sqlalchemy"}, found

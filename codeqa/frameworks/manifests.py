@@ -64,9 +64,43 @@ def pyproject(text: str) -> set[str]:
     tables = [poetry.get("dependencies", {}), poetry.get("dev-dependencies", {})]
     tables += [group.get("dependencies", {}) for group in poetry.get("group", {}).values()]
     specs += [name for table in tables for name in table]
-    if not data:  # not TOML as read: the quoted requirement strings of its dependency arrays
-        specs = [m.group(1) for m in _QUOTED.finditer(text)]
+    if not data:  # not TOML as read: the requirement strings of its dependency arrays and tables, read by line
+        specs = _pyproject_lines(text)
     return _names(specs) - {"python"}
+
+
+_HEADER = re.compile(r"^\s*\[\[?\s*([^\]]+?)\s*\]")
+_KEY = re.compile(r"""^\s*["']?([A-Za-z0-9][A-Za-z0-9._-]*)["']?\s*=""")
+_ARRAYS = {"project": {"dependencies"}, "project.optional-dependencies": None, "dependency-groups": None}
+_POETRY_TABLE = re.compile(r"^tool\.poetry\.(?:(?:dev-)?dependencies|group\.[^.]+\.dependencies)$")
+
+
+def _pyproject_lines(text: str) -> list[str]:
+    """A ``pyproject.toml`` that does not parse, read by line: the strings of the dependency arrays (``[project]``
+    ``dependencies``, optional dependencies, dependency groups) and the keys of Poetry's dependency tables — never
+    any other quoted string (a description naming a framework is no dependency)."""
+    specs: list[str] = []
+    table, in_array = "", False
+    for line in text.split("\n"):
+        code = line.split("#", 1)[0]
+        if in_array:
+            specs += [m.group(1) for m in _QUOTED.finditer(code)]
+            in_array = "]" not in code
+            continue
+        header = _HEADER.match(code)
+        if header:
+            table = header.group(1).strip().strip('"')
+            continue
+        key = _KEY.match(code)
+        if key is None:
+            continue
+        value = code[key.end() :]
+        if _POETRY_TABLE.match(table):
+            specs.append(key.group(1))
+        elif table in _ARRAYS and value.strip().startswith("[") and key.group(1) in (_ARRAYS[table] or {key.group(1)}):
+            specs += [m.group(1) for m in _QUOTED.finditer(value)]
+            in_array = "]" not in value
+    return specs
 
 
 def setup_py(text: str) -> set[str]:
