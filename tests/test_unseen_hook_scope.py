@@ -24,6 +24,7 @@ Read in dev 183's and the real-size set's answers, and on probe apps:
 
 from __future__ import annotations
 
+from codeqa.answer.explanation.keylines import question_terms
 from codeqa.answer.explanation.mechanism import Match, matches_in
 from codeqa.answer.explanation.phrasing import said_of
 from codeqa.frameworks.conventions import load_all
@@ -133,7 +134,7 @@ def test_a_laravel_route_groups_middleware_is_not_every_requests() -> None:
     assert not api.every_request and not web.every_request
     assert api.phrase == "adds middleware to the `api` routes only (a route group's middleware)"
     assert web.phrase == "adds middleware to the `web` routes only (a route group's middleware)"
-    said = said_of(list(found.values()), intents(LOGGING))  # type: ignore[arg-type]
+    said = said_of(list(found.values()), question_terms(LOGGING))
     assert "every request" not in said and "routes only (a route group's middleware)" in said, said
     removed = _matches("bootstrap/app.php", "php", 32, MONICA_APP, "Laravel", AUTH)
     assert 32 not in removed  # `web(remove: [...])` adds nothing
