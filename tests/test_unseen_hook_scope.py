@@ -9,6 +9,8 @@ Read in dev 183's and the real-size set's answers, and on probe apps:
 - nestjs-boilerplate: "`validation-options.ts` validates every request; a failure becomes an error response (a global
   pipe)" for the options object's ``exceptionFactory:`` — the pipe is made global in ``main.ts``
   (``app.useGlobalPipes(new ValidationPipe(validationOptions))``), the options file validates nothing;
+- ghostfolio (NestJS): ``export class BullBoardAuthMiddleware implements NestMiddleware`` was said to run "around
+  every request it is applied to (an interceptor)": it is middleware, run on the routes ``forRoutes`` gives it;
 - hexpm: "`HexpmWeb.AuthController` … runs the `Ueberauth` plug on each request": a controller's plug runs on the
   requests that controller handles;
 - opengist (Echo, its own ``Router``) and remark42 (routegroup): ``sA.Use(logged)`` below
@@ -70,6 +72,11 @@ NEST_MAIN = """  app.enableVersioning({
     type: VersioningType.URI,
   });
   app.useGlobalPipes(new ValidationPipe(validationOptions));"""
+BULL_BOARD_AUTH = """@Injectable()
+export class BullBoardAuthMiddleware implements NestMiddleware {
+  public use(req: Request, res: Response, next: NextFunction) {"""
+PERFORMANCE_LOGGING = """@Injectable()
+export class PerformanceLoggingInterceptor implements NestInterceptor {"""
 AUTH_CONTROLLER = """defmodule HexpmWeb.AuthController do
   use HexpmWeb, :controller
   plug :check_oauth_config when action in [:request]
@@ -148,6 +155,16 @@ def test_nest_validation_options_are_no_global_pipe() -> None:
     assert not any("every request" in phrase or "global pipe" in phrase for phrase in said)
     main = _matches("src/main.ts", "typescript", 43, NEST_MAIN, "NestJS", ERRORS)
     assert main[46].phrase == "validates every request; a failure becomes an error response (a global pipe)"
+
+
+def test_a_nest_middleware_is_no_interceptor() -> None:
+    path = "apps/api/src/middlewares/bull-board-auth.middleware.ts"
+    middleware = _matches(path, "typescript", 8, BULL_BOARD_AUTH, "NestJS", LOGGING)[9]
+    assert not middleware.every_request and "interceptor" not in middleware.phrase
+    assert middleware.phrase == "is middleware: it runs before the route handlers it is applied to (`NestMiddleware`)"
+    path = "apps/api/src/interceptors/performance-logging/performance-logging.interceptor.ts"
+    interceptor = _matches(path, "typescript", 12, PERFORMANCE_LOGGING, "NestJS", LOGGING)[13]
+    assert interceptor.phrase == "runs around every request it is applied to (an interceptor)"
 
 
 def test_a_controllers_plug_runs_on_the_requests_it_handles() -> None:
