@@ -257,7 +257,7 @@ def test_a_router_full_of_plugs_names_the_ones_the_question_is_about() -> None:
     said = said_of(matches, question_terms(SEEDS["auth"]))
     assert "APIAuthPlug" in said and "EnsureUserEnabledPlug" in said
     assert "FetchFlash" not in said and "RequestId" not in said
-    assert said.endswith("`ChatWeb.EnsureUserEnabledPlug` and 7 other plugs on each request")
+    assert said.endswith("`ChatWeb.EnsureUserEnabledPlug` and 7 other plugs on each request it handles")
     few = said_of(matches[:3], question_terms(SEEDS["auth"]))  # a handful is said in full
     assert all(name in few for name in plugs[:3]) and "more" not in few
 

@@ -226,13 +226,14 @@ def test_a_framework_sentence_fits_the_line_it_is_said_of() -> None:
                         "HexpmWeb.AuthController", "class", "api")  # fmt: skip
     said = [m.phrase for m in matches_in(controller, [phoenix], intents("How does user authentication flow?"))]
     assert "runs the `check_oauth_config` plug on some actions (`when action in [:request]`)" in said
-    assert "runs the `Ueberauth` plug on each request" in said
+    assert "runs the `Ueberauth` plug on each request it handles" in said  # the controller's requests (scope2)
     laravel = next(c for c in load_all() if c.name.lower().startswith("laravel"))
     app = _chunk("bootstrap/app.php", "php", 35, KOEL_APP, "", "module", "config")
     found = {m.line: m.phrase for m in matches_in(app, [laravel], intents("How does user authentication flow?"))}
     assert found.get(40) == "names middleware that routes can ask for"  # `$middleware->alias([`, not every request
     assert "every request" not in found.get(35, "")  # `->withMiddleware(`: groups and aliases too
-    assert found.get(36) == "adds middleware to every request of the app"  # `$middleware->api(prepend: [`
+    # `$middleware->api(prepend: [`: the `api` route group's middleware, not every request's (scope2)
+    assert found.get(36) == "adds middleware to the `api` routes only (a route group's middleware)"
 
 
 def test_a_decorators_call_is_the_decorated_definitions() -> None:

@@ -57,7 +57,7 @@ GO_USE = re.compile(r"\.Use\(")
 GO_ROUTE_BLOCK = re.compile(r"\b(?P<call>\w+\.(?:Group\(|Route\(\s*\"[^\"]*\",\s*))(?=func\b)")
 GO_FUNC = re.compile(r"^\s*func\b")  # a function's head: its own `r.Use` (a test above it is said by ``_under_test``)
 ROUTES = re.compile(r"in front of (?:the routes|every route)")
-EVERY_ACTION = re.compile(r"\b(?:each action|every controller|each request)\b")
+EVERY_ACTION = re.compile(r"\b(?:each action|every controller|each request(?: it handles)?)\b")
 # a router's `pipeline :browser do … end`: its plugs run on the requests of the scopes that `pipe_through` it
 ELIXIR_PIPELINE = re.compile(r"^\s*pipeline\s*\(?\s*:(?P<name>\w+)")
 
@@ -104,6 +104,9 @@ def grouped(chunk: Chunk, number: int, line: str, phrase: str) -> str:
     if chunk.language != "go" or not GO_USE.search(line) or not ROUTES.search(phrase):
         return phrase
     lines = chunk.text.split("\n")[: number - chunk.start_line + 1]
+    if (made := _group_made(lines, line)) is not None:  # `api := r.PathPrefix("/api").Subrouter()` above `api.Use`
+        prefix, at = made[0], chunk.start_line + made[1]
+        return _routes(phrase, f"in front of the routes of the group under {prefix} made on line {at}")
     indent = len(lines[-1]) - len(lines[-1].lstrip()) if lines else 0
     where = "in front of the routes"  # the block it sits in is not in the chunk: every route cannot be said
     for offset, text in reversed(list(enumerate(lines[:-1]))):
@@ -116,6 +119,29 @@ def grouped(chunk: Chunk, number: int, line: str, phrase: str) -> str:
             said = code_span(f"{call} …)" if call.endswith(",") else f"{call}…)")
             return _routes(phrase, f"in front of the routes of the {said} block on line {chunk.start_line + offset}")
     return phrase if indent == _one_level(lines) else _routes(phrase, where)  # a function body's own statement
+
+
+# the router a `.Use(…)` is called on (`api.Use(`), and a line above that makes it a group under a path prefix:
+# `api := r.PathPrefix("/api").Subrouter()` (gorilla/mux), `v1 := router.Group("/v1")` (gin, echo),
+# `sA := r.SubGroup("/-/settings")`; a group made without a prefix (`e.Group("")`) says no path
+GO_USED_ON = re.compile(r"\b(?P<recv>\w+)\.Use\(")
+GO_GROUP_MADE = (
+    r"^\s*(?:var\s+)?{recv}\s*:?=\s*[\w.]+\.(?:\w*Group|Subrouter|PathPrefix|Route|Mount|\w*Prefix)"
+    r"\(\s*\"(?P<prefix>/[^\"]*)\""
+)
+
+
+def _group_made(lines: list[str], line: str) -> tuple[str, int] | None:
+    """``(prefix as code, offset)`` of the line among ``lines`` (the last one excepted) that makes the router
+    ``line`` calls ``.Use`` on a group under a path prefix, the nearest above; None when no line of the chunk does."""
+    used = GO_USED_ON.search(line)
+    if used is None:
+        return None
+    made = re.compile(GO_GROUP_MADE.replace("{recv}", re.escape(used.group("recv"))))
+    for offset in range(len(lines) - 2, -1, -1):
+        if found := made.search(lines[offset]):
+            return code_span(found.group("prefix")), offset
+    return None
 
 
 def _one_level(lines: list[str]) -> int:
