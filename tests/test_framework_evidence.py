@@ -233,7 +233,7 @@ def test_a_pyproject_that_does_not_parse_declares_only_its_dependency_strings() 
         '[project.optional-dependencies]\ndev = ["pytest"]\n'
         '[tool.poetry.dependencies]\npython = "^3.11"\nsqlalchemy = "*"\n'
         '[tool.ruff]\nextend-exclude = ["rails_app"]\n'
-        'broken = = \n'
+        "broken = = \n"
     )
     _, found = dependencies("pyproject.toml", text)
     assert found == {"flask", "flask-login", "pytest", "sqlalchemy"}, found
