@@ -118,7 +118,8 @@ def test_the_best_file_of_the_concepts_place_joins_the_answers_files(apps_settin
     files = [f.path for f in retrieved.files if not f.path.startswith("taiga/webhooks/")]
     hits = [hit for hit in retrieved.hits if not hit.chunk.path.startswith("taiga/webhooks/")]
     assert len(files) >= 3
-    new_hits, new_files = _with_concept_places(index, QUESTION, QUESTION, None, hits, files)
+    new_hits, new_files, places = _with_concept_places(index, QUESTION, QUESTION, None, hits, files)
+    assert "taiga/webhooks/" in places
     assert new_files[CONCEPT_AT] == "taiga/webhooks/tasks.py", new_files
     assert new_files[:CONCEPT_AT] == files[:CONCEPT_AT] and set(new_files) - set(files) == {"taiga/webhooks/tasks.py"}
     assert any(hit.chunk.path == "taiga/webhooks/tasks.py" for hit in new_hits)

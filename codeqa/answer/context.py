@@ -45,6 +45,7 @@ class AnswerContext:
     lexical: LexicalIndex | None = None  # which rows hold an identifier (None: search the texts in memory)
     file_imports: Mapping[str, tuple[str, ...]] = field(default_factory=dict)  # file → files it imports
     pieces: dict[str, tuple[str, ...]] = field(default_factory=dict)  # a joined definition's id → its pieces' ids
+    concept_places: tuple[str, ...] = ()  # directories ("x/") and files named after the question's concept
     defines: list[tuple[str, ...]] = field(default_factory=list)  # per row, every name it defines (``defines.py``)
     _fetched: dict[str, Chunk] = field(default_factory=dict)
 
@@ -53,6 +54,10 @@ class AnswerContext:
             self.defines = [tuple(defined_names(symbol)) for symbol in self.table.symbols]
         if not self.definers:
             self.definers = definers_of(self.defines)
+
+    def in_concept_place(self, path: str) -> bool:
+        """Whether ``path`` is in a place the app names after the concept the question names (``concept_paths``)."""
+        return any(path == place or (place.endswith("/") and path.startswith(place)) for place in self.concept_places)
 
     def defined_in(self, chunk: Chunk) -> set[str]:
         """Every name ``chunk``'s rows define (``defines``: its symbol's and the definitions its lines hold), and its

@@ -59,6 +59,7 @@ RETRIEVAL_FIRST = 1  # the best files whose best piece by retrieval is their fir
 W_MECHANISM = 1.0  # a candidate's constructs (normalised) against its words (normalised)
 MECHANISM_SCALE = 2.0  # constructs are normalised by the strongest candidate's weight, but at least by this
 W_RANK = 1.0  # its file's retrieval rank
+W_PLACE = 0.5  # code in a place the app names after the question's concept (``concept_paths``)
 POOR = 0.25  # the score of code that cannot explain a mechanism is multiplied by this
 MECHANISM_MIN = 1.0  # a candidate brought in for its constructs needs at least this construct weight
 LEAD_MECHANISM = 1.0  # the best candidate with at least this construct weight opens the answer
@@ -212,6 +213,7 @@ def candidates(
     def score_of(candidate: Candidate) -> float:
         mechanism = candidate.mechanism / scale
         score = candidate.evidence / top_evidence + W_MECHANISM * mechanism + W_RANK / (1 + candidate.file_rank)
+        score += W_PLACE if context.in_concept_place(candidate.chunk.path) else 0.0
         return score * (POOR if answers_poorly(candidate.chunk) else 1.0)
 
     for candidate in found:

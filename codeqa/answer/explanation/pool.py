@@ -38,11 +38,12 @@ def explain_index(index: Index, question: str, query: str, filters: Filters | No
             hits, files = kept_hits, kept_files
     if not files:
         return None
-    hits, files = _with_concept_places(index, question, query, filters, hits, files)
+    hits, files, places = _with_concept_places(index, question, query, filters, hits, files)
     mask_of = filters.mask if filters is not None and filters.active else None
     hits, pieces = join_pieces(hits, index.files.table)
     context = AnswerContext.from_index(index, hits, files, mask_of)
     context.pieces = pieces
+    context.concept_places = places
     explanation = explain(pool.question or query, context, limit=k)
     explanation.question = question
     return explanation
@@ -50,16 +51,18 @@ def explain_index(index: Index, question: str, query: str, filters: Filters | No
 
 def _with_concept_places(
     index: Index, question: str, query: str, filters: Filters | None, hits: list[Hit], files: list[str]
-) -> tuple[list[Hit], list[str]]:
+) -> tuple[list[Hit], list[str], tuple[str, ...]]:
     """``hits`` and ``files`` with the best files of the places named after the question's concept
-    (``concept_paths``), when retrieval's best files are in none of them."""
+    (``concept_paths``), when retrieval's best files are in none of them; and those places."""
     table = index.files.table
     scope = filters.mask(table) if filters is not None and filters.active else None
     rows = table.rows_by_path()
     paths = [path for path, found in rows.items() if scope is None or scope[found].any()]
     added: list[str] = []
     base = filters or Filters()
-    for places in concept_places(question, paths):
+    named = concept_places(question, paths)
+    every = tuple(place for places in named for place in places.paths)
+    for places in named:
         if len(added) >= CONCEPT_FILES or not outside(places, files[:CONCEPT_TOP]):
             continue
         within = Filters(base.layers, base.kinds, base.languages, places.paths, base.globs)
@@ -70,6 +73,6 @@ def _with_concept_places(
         hits = [*hits, *(hit for hit in found.hits if hit.chunk.path in best and hit.chunk.id not in known)]
         added += best
     if not added:
-        return hits, files
+        return hits, files, every
     kept = [path for path in files if path not in added]
-    return hits, [*kept[:CONCEPT_AT], *added, *kept[CONCEPT_AT:]]
+    return hits, [*kept[:CONCEPT_AT], *added, *kept[CONCEPT_AT:]], every
