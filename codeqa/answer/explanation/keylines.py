@@ -26,6 +26,7 @@ from collections.abc import Set as AbstractSet
 from dataclasses import dataclass
 from functools import lru_cache
 
+from codeqa.answer.explanation.bounds import bound_score
 from codeqa.answer.explanation.docstrings import DOCSTRING, STRING_OPENS, closing_line
 from codeqa.answer.explanation.feeds import with_makers
 from codeqa.answer.explanation.lineroles import quiet, role_weight
@@ -260,7 +261,7 @@ def shown_scores(terms: Terms, text: str) -> tuple[tuple[float, int], ...]:
                 if terms
                 else 0.0
             )
-            score = words + ROLE_WEIGHT * role_weight(line, terms.intents)
+            score = words + ROLE_WEIGHT * role_weight(line, terms.intents) + bound_score(terms.quantity, line)
         if score > 0:
             scored.append((score, index))
     scored = with_makers(scored, lines, terms.intents, prose)
