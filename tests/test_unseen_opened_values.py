@@ -283,3 +283,9 @@ def test_an_opener_with_a_nested_line_shown_is_not_alone() -> None:
     assert 6 in inner_lines(lines, 0)  # ``"class": "hc.logs.Handler",``
     chosen = with_entries([0, 6, 11], lines, [11, 6, 0, 1, 2], fixed=0, limit=3)
     assert sorted(chosen) == [0, 6, 11]  # the nested line already shows what the table holds
+
+
+def test_the_entry_brought_in_opens_no_value_of_its_own() -> None:
+    lines = HEALTHCHECKS_LOGGING.split("\n")
+    chosen = with_entries([0], lines, [3, 2, 1], fixed=0, limit=2)  # ``"handlers": {`` ranks first
+    assert [lines[i].strip() for i in chosen] == ["LOGGING = {", '"disable_existing_loggers": False,']

@@ -57,15 +57,16 @@ def _inside(lines: Sequence[str], opener: int) -> list[tuple[int, int]]:
 
 def with_entries(chosen: list[int], lines: Sequence[str], order: Sequence[int], fixed: int, limit: int) -> list[int]:
     """``chosen`` (in the order chosen; its first ``fixed`` stay) where each opener that shows none of its entries
-    gets the best of them (first by ``order``, else the first), in place of the last chosen line that is not fixed,
-    not an opener and not another opener's entry. A bare name (``user,``, ``*BACKENDS,``) carries nothing alone."""
+    gets the best of them (one that opens no value of its own; first by ``order``, else the first), in place of the
+    last chosen line that is not fixed, not an opener and not another opener's entry. A bare name (``user,``,
+    ``*BACKENDS,``) carries nothing alone."""
     rank = {index: n for n, index in enumerate(order)}
     result = list(chosen)
     for opener in [i for i in chosen if opens_value(lines[i])]:
         entries = [entry for entry in direct_entries(lines, opener) if not BARE.match(lines[entry])]
         if not entries or any(inner in result for inner in inner_lines(lines, opener)):
             continue
-        best = min(entries, key=lambda entry: (rank.get(entry, len(order)), entry))
+        best = min(entries, key=lambda entry: (opens_value(lines[entry]), rank.get(entry, len(order)), entry))
         if len(result) >= limit:
             held = {inner for other in result if opens_value(lines[other]) for inner in inner_lines(lines, other)}
             droppable = [i for i in result[fixed:] if i not in held and not opens_value(lines[i])]
