@@ -45,6 +45,7 @@ from codeqa.answer.explanation.keylines import (
 from codeqa.answer.explanation.lineroles import quiet
 from codeqa.answer.explanation.mechanism import Match, answers_poorly, convention_chunks, matches_in, mechanism_score
 from codeqa.answer.explanation.opener import asks_mechanism, shared_piece
+from codeqa.answer.explanation.openers import with_entries
 from codeqa.answer.explanation.pieces import join_pieces
 from codeqa.answer.explanation.wholebody import whole_body
 from codeqa.frameworks.conventions import Convention
@@ -267,9 +268,13 @@ def source_lines(
     evidence_line = next((i for i in by_words if not quiet(text[i], terms.intents)), None)  # code, not a comment
     if roles and evidence_line is not None and len(chosen) < limit and evidence_line not in chosen:
         chosen.append(evidence_line)  # the statement holding most of the question's words stays: it is the evidence
-    ranked = [i for i in (shown_order(terms, chunk.text) if roles else by_words) if i not in chosen]
+    order = shown_order(terms, chunk.text) if roles else by_words
+    ranked = [i for i in order if i not in chosen]
     ranked.sort(key=lambda i: bool(IMPORT.match(text[i])))  # stable: imports last, the rest by score
+    fixed = len(chosen)
     chosen += ranked[: limit - len(chosen)]
+    if roles:  # an opener (``BACKENDS = [``) is shown with one of its entries (``openers``)
+        chosen = with_entries(chosen, text, order, fixed, limit)
     if not chosen:
         return key_lines(terms, chunk.text, chunk.start_line, limit=limit)  # the definition line stands in
     return [KeyLine(chunk.start_line + i, clip(text[i])) for i in sorted(chosen)]

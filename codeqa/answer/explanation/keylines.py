@@ -26,9 +26,11 @@ from collections.abc import Set as AbstractSet
 from dataclasses import dataclass
 from functools import lru_cache
 
+from codeqa.answer.explanation.bounds import bound_score
 from codeqa.answer.explanation.docstrings import DOCSTRING, STRING_OPENS, closing_line
 from codeqa.answer.explanation.feeds import with_makers
-from codeqa.answer.explanation.lineroles import quiet, role_weight
+from codeqa.answer.explanation.lineroles import LOGGING_INTENTS, quiet, role_weight
+from codeqa.answer.explanation.logargs import log_continuations
 from codeqa.answer.explanation.vocabulary import EXPANSION_WEIGHT, expansions, sign_in_read, signed_in_code
 from codeqa.frameworks.intent import intents
 from codeqa.retrieve.question import Question
@@ -252,9 +254,12 @@ def shown_scores(terms: Terms, text: str) -> tuple[tuple[float, int], ...]:
     lines = text.split("\n")
     prose = prose_lines(lines) if '"""' in text or "'''" in text else set()
     spread = span_weights(terms, lines) if terms else {}
+    logged = log_continuations(lines) if LOGGING_INTENTS.isdisjoint(terms.intents) else frozenset()
     scored = []
     for index, line in enumerate(lines):
-        if index in prose:
+        if index in logged:  # a log call's argument line: quiet, as the call is (``logargs``)
+            score = line_score(terms, line, spread) * QUIET_WEIGHT if terms else 0.0
+        elif index in prose:
             score = line_score(terms, line, spread) * PROSE_WEIGHT if terms else 0.0
         else:
             words = (
@@ -262,7 +267,7 @@ def shown_scores(terms: Terms, text: str) -> tuple[tuple[float, int], ...]:
                 if terms
                 else 0.0
             )
-            score = words + ROLE_WEIGHT * role_weight(line, terms.intents)
+            score = words + ROLE_WEIGHT * role_weight(line, terms.intents) + bound_score(terms.quantity, line)
         if score > 0:
             scored.append((score, index))
     scored = with_makers(scored, lines, terms.intents, prose)
