@@ -1,0 +1,63 @@
+"""Read on three new real-size apps (probe17): huginn (Rails), Tandoor recipes (Django + Vue), kimai (Symfony).
+
+huginn, asked "How does an agent receive events and create new events?", walked from ``Agent.receive!`` and said
+"1. `Agent.receive!` calls `async_receive` when `agent.no_bulk_receive?`". The method calls ``async_receive`` on
+both branches: once per event ``if agent.no_bulk_receive?``, once with all the events ``else``. The condition the
+sentence gave the call is one it does not have.
+"""
+
+from __future__ import annotations
+
+from codeqa.answer.explanation.branches import call_condition, condition_at
+from codeqa.chunk import chunk_file
+from codeqa.records import Chunk, SourceFile
+
+# huginn/huginn app/models/agent.rb, lines 404-447 (shortened)
+RECEIVE = """class Agent < ActiveRecord::Base
+  class << self
+    def receive!(options = {})
+      Agent.transaction do
+        agents_to_events = {}
+        Agent.where(id: agents_to_events.keys).each do |agent|
+          event_ids = agents_to_events[agent.id].uniq
+          agent.update_attribute :last_checked_event_id, event_ids.max
+
+          if agent.no_bulk_receive?
+            event_ids.each { |event_id| Agent.async_receive(agent.id, [event_id]) }
+          else
+            Agent.async_receive(agent.id, event_ids)
+          end
+        end
+      end
+    end
+
+    def async_receive(agent_id, event_ids)
+      AgentReceiveJob.perform_later(agent_id, event_ids)
+    end
+  end
+end
+"""
+# the same method with the bulk branch calling something else: the test is the call's own
+ONE_BRANCH = RECEIVE.replace("            Agent.async_receive(agent.id, event_ids)", "            agent.skip!")
+# no else: the call runs only when the test holds
+NO_ELSE = RECEIVE.replace("          else\n            Agent.async_receive(agent.id, event_ids)\n", "")
+
+
+def _at(text: str, needle: str) -> tuple[Chunk, int]:
+    line = next(n for n, row in enumerate(text.split("\n"), start=1) if needle in row)
+    chunks = chunk_file(SourceFile("app/models/agent.rb", "ruby", text, len(text)))
+    return next(c for c in chunks if c.start_line <= line <= c.end_line and "def receive!" in c.text), line
+
+
+def test_a_call_made_on_every_branch_of_an_if_else_is_said_without_the_if_test() -> None:
+    chunk, line = _at(RECEIVE, "event_ids.each { |event_id| Agent.async_receive")
+    assert condition_at(chunk, line, loops=True) == ("when", "agent.no_bulk_receive?")  # the line's own test
+    assert call_condition(chunk, line, "async_receive", loops=True) == ("", "")
+    chunk, line = _at(RECEIVE, "            Agent.async_receive(agent.id, event_ids)")
+    assert call_condition(chunk, line, "async_receive", loops=True) == ("", "")  # said from the else too
+
+
+def test_a_call_on_one_branch_keeps_its_test() -> None:
+    for text in (ONE_BRANCH, NO_ELSE):
+        chunk, line = _at(text, "event_ids.each { |event_id| Agent.async_receive")
+        assert call_condition(chunk, line, "async_receive", loops=True) == ("when", "agent.no_bulk_receive?"), text
