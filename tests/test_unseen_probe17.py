@@ -9,6 +9,8 @@ sentence gave the call is one it does not have.
 from __future__ import annotations
 
 from codeqa.answer.explanation.branches import call_condition, condition_at
+from codeqa.answer.explanation.lead import LAYER_VERBS
+from codeqa.answer.explanation.roles_said import role_phrase
 from codeqa.chunk import chunk_file
 from codeqa.records import Chunk, SourceFile
 
@@ -61,3 +63,76 @@ def test_a_call_on_one_branch_keeps_its_test() -> None:
     for text in (ONE_BRANCH, NO_ELSE):
         chunk, line = _at(text, "event_ids.each { |event_id| Agent.async_receive")
         assert call_condition(chunk, line, "async_receive", loops=True) == ("when", "agent.no_bulk_receive?"), text
+
+
+# kimai/kimai src/API/Authentication/ApiRequestMatcher.php, lines 15-50, and TokenAuthenticator.php lines 63-79
+# (shortened): a firewall's request matcher and an authenticator's private helper read the request, answer nothing
+MATCHER = """<?php
+
+namespace App\\API\\Authentication;
+
+final class ApiRequestMatcher implements RequestMatcherInterface
+{
+    public function matches(Request $request): bool
+    {
+        // we do not want to handle URLs that are not in the API scope
+        if (!str_starts_with($request->getRequestUri(), '/api/')) {
+            return false;
+        }
+        if (($auth = $request->headers->get('Authorization')) !== null && str_starts_with($auth, 'Bearer ')) {
+            return true;
+        }
+        return !$request->hasPreviousSession();
+    }
+}
+"""
+CREDENTIALS = """<?php
+
+namespace App\\API\\Authentication;
+
+final class TokenAuthenticator extends AbstractAuthenticator
+{
+    private function getCredentials(Request $request): array
+    {
+        $apiUser = $request->headers->get(self::HEADER_USERNAME);
+        if (null === $apiUser || '' === $apiUser) {
+            throw new CustomUserMessageAuthenticationException('Authentication required, missing user header');
+        }
+        $apiToken = $request->headers->get(self::HEADER_TOKEN);
+
+        return [
+            'username' => $apiUser,
+            'password' => $apiToken
+        ];
+    }
+}
+"""
+# kimai/kimai src/API/TimesheetController.php (shortened): an API action handed the request answers it
+ACTION = """<?php
+
+namespace App\\API;
+
+final class TimesheetController extends BaseApiController
+{
+    public function cgetAction(Request $request, ParamFetcherInterface $paramFetcher)
+    {
+        $query = new TimesheetQuery();
+        $query->setUser($request->query->get('user'));
+
+        return $this->viewHandler->handle($this->view($this->repository->getPagerfantaForQuery($query), 200));
+    }
+}
+"""
+
+
+def _php(path: str, text: str) -> list[Chunk]:
+    return chunk_file(SourceFile(path, "php", text, len(text)))
+
+
+def test_a_php_helper_that_reads_the_request_and_returns_a_bool_or_an_array_handles_no_request() -> None:
+    for path, text in (("src/API/Authentication/ApiRequestMatcher.php", MATCHER),
+                       ("src/API/Authentication/TokenAuthenticator.php", CREDENTIALS),):  # fmt: skip
+        said = {role_phrase(chunk, LAYER_VERBS, "") for chunk in _php(path, text) if "$request" in chunk.text}
+        assert said and LAYER_VERBS["api"] not in said, (path, said)
+    said = {role_phrase(chunk, LAYER_VERBS, "") for chunk in _php("src/API/TimesheetController.php", ACTION)}
+    assert LAYER_VERBS["api"] in said, said
