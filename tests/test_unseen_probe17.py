@@ -4,11 +4,23 @@ huginn, asked "How does an agent receive events and create new events?", walked 
 "1. `Agent.receive!` calls `async_receive` when `agent.no_bulk_receive?`". The method calls ``async_receive`` on
 both branches: once per event ``if agent.no_bulk_receive?``, once with all the events ``else``. The condition the
 sentence gave the call is one it does not have.
+
+huginn, same question: "`Agent.unavailable?` (`app/models/agent.rb:192-285`) … is used by `Agents.DelayAgent`
+(`app/models/agents/delay_agent.rb:2-42`) for `default_schedule`". DelayAgent's ``default_schedule 'every_12h'`` is
+written in its class body: it calls the class method ``default_schedule(schedule = nil)`` that ``Agent`` defines inside
+``class << self`` (line 347), not the instance method ``default_schedule`` of lines 192-285.
+
+kimai, asked "How does user authentication flow through the system?", said "`ApiRequestMatcher`
+(`src/API/Authentication/ApiRequestMatcher.php:15-50`) handles the request" and, for the API question,
+"`TokenAuthenticator.getCredentials` … handles the request": a firewall's matcher that returns a bool and an
+authenticator's private helper that returns an array. Both read the request; neither answers it.
 """
 
 from __future__ import annotations
 
 from codeqa.answer.explanation.branches import call_condition, condition_at
+from codeqa.answer.explanation.byname import holds_by_name
+from codeqa.answer.explanation.flow import Use
 from codeqa.answer.explanation.lead import LAYER_VERBS
 from codeqa.answer.explanation.roles_said import role_phrase
 from codeqa.chunk import chunk_file
@@ -136,3 +148,80 @@ def test_a_php_helper_that_reads_the_request_and_returns_a_bool_or_an_array_hand
         assert said and LAYER_VERBS["api"] not in said, (path, said)
     said = {role_phrase(chunk, LAYER_VERBS, "") for chunk in _php("src/API/TimesheetController.php", ACTION)}
     assert LAYER_VERBS["api"] in said, said
+
+
+# huginn/huginn app/models/agent.rb (lines 1-3, 192-203 and 322-352, shortened) and app/models/agents/delay_agent.rb
+AGENT = """class Agent < ActiveRecord::Base
+  include WorkingHelpers
+
+  def unavailable?
+    disabled? || dependencies_missing?
+  end
+
+  def default_schedule
+    self.class.default_schedule
+  end
+
+  class << self
+    def cannot_be_scheduled!
+      @cannot_be_scheduled = true
+    end
+
+    def default_schedule(schedule = nil)
+      @default_schedule = schedule unless schedule.nil?
+      @default_schedule
+    end
+  end
+end
+"""
+DELAY = """module Agents
+  class DelayAgent < Agent
+    include FormConfigurable
+
+    default_schedule 'every_12h'
+
+    def check
+      default_schedule
+    end
+  end
+end
+"""
+
+
+class _Files:
+    """The files the claim checker reads (``claims.Claims.file_text``); nothing else is asked here."""
+
+    def file_text(self, path: str) -> str:
+        return {"app/models/agent.rb": AGENT, "app/models/agents/delay_agent.rb": DELAY}[path]
+
+    def reaches(self, *args: object) -> bool:
+        return False
+
+    def overloaded(self, method: str, used: Chunk) -> bool:
+        return False
+
+    def imported_files(self, path: str) -> tuple[str, ...]:
+        return ()
+
+
+def _piece(text: str, first: str, last: str, symbol: str) -> Chunk:
+    """Lines ``first``..``last`` (the line after the one holding ``last``) of agent.rb, as the index chunks them."""
+    rows = text.split("\n")
+    start = next(n for n, row in enumerate(rows) if first in row)
+    end = next(n for n, row in enumerate(rows) if n > start and last in row) + 1
+    return Chunk("app/models/agent.rb", "ruby", start + 1, end + 1, "\n".join(rows[start : end + 1]), symbol,
+                 "method", "model")  # fmt: skip
+
+
+def test_a_ruby_call_in_a_class_body_reaches_the_class_method_not_the_instance_method() -> None:
+    instance = _piece(AGENT, "def unavailable?", "self.class.default_schedule", "Agent.unavailable?")
+    singleton = _piece(AGENT, "def cannot_be_scheduled!", "@default_schedule = schedule", "Agent.cannot_be_scheduled!")
+    assert "def default_schedule" in instance.text and "class << self" not in instance.text + singleton.text
+    caller = chunk_file(SourceFile("app/models/agents/delay_agent.rb", "ruby", DELAY, len(DELAY)))[0]
+    line = next(n for n, row in enumerate(DELAY.split("\n"), start=1) if "default_schedule 'every_12h'" in row)
+    use = Use("default_schedule", line, "uses", "default_schedule 'every_12h'")
+    assert not holds_by_name(caller, instance, use, DELAY, _Files())
+    assert holds_by_name(caller, singleton, use, DELAY, _Files())
+    inside = next(n for n, row in enumerate(DELAY.split("\n"), start=1) if row.strip() == "default_schedule")
+    in_method = Use("default_schedule", inside, "calls", "default_schedule")
+    assert holds_by_name(caller, instance, in_method, DELAY, _Files())  # in a method: the instance's own
