@@ -10,6 +10,11 @@ huginn, same question: "`Agent.unavailable?` (`app/models/agent.rb:192-285`) …
 written in its class body: it calls the class method ``default_schedule(schedule = nil)`` that ``Agent`` defines inside
 ``class << self`` (line 347), not the instance method ``default_schedule`` of lines 192-285.
 
+huginn, asked "How does a web request to an agent get handled?", led on ``Agent.trigger_web_request`` and then told
+"Step by step: 1. `Agent.receive!` calls `async_receive` … 2. `async_receive` queues a job": a walk from the third
+source, which shares the lead's file (``app/models/agent.rb``, 1,000 lines of one model) and nothing else with the
+question. Event propagation is not how a web request is handled.
+
 kimai, asked "How does user authentication flow through the system?", said "`ApiRequestMatcher`
 (`src/API/Authentication/ApiRequestMatcher.php:15-50`) handles the request" and, for the API question,
 "`TokenAuthenticator.getCredentials` … handles the request": a firewall's matcher that returns a bool and an
@@ -21,8 +26,10 @@ from __future__ import annotations
 from codeqa.answer.explanation.branches import call_condition, condition_at
 from codeqa.answer.explanation.byname import holds_by_name
 from codeqa.answer.explanation.flow import Use
+from codeqa.answer.explanation.keylines import question_terms
 from codeqa.answer.explanation.lead import LAYER_VERBS
 from codeqa.answer.explanation.roles_said import role_phrase
+from codeqa.answer.explanation.walk import _named_for
 from codeqa.chunk import chunk_file
 from codeqa.records import Chunk, SourceFile
 
@@ -225,3 +232,12 @@ def test_a_ruby_call_in_a_class_body_reaches_the_class_method_not_the_instance_m
     inside = next(n for n, row in enumerate(DELAY.split("\n"), start=1) if row.strip() == "default_schedule")
     in_method = Use("default_schedule", inside, "calls", "default_schedule")
     assert holds_by_name(caller, instance, in_method, DELAY, _Files())  # in a method: the instance's own
+
+
+def test_a_later_source_of_the_lead_s_file_starts_a_walk_only_when_its_own_name_is_on_the_question() -> None:
+    terms = question_terms("How does a web request to an agent get handled?")
+    receive = _piece(AGENT, "def cannot_be_scheduled!", "@default_schedule = schedule", "Agent.receive!")
+    web = Chunk("app/models/agent.rb", "ruby", 170, 190, "def trigger_web_request(request)\nend",
+                "Agent.trigger_web_request", "method", "model")  # fmt: skip
+    assert not _named_for(terms, receive)  # "agent" is its class's word, and the file's: not its own
+    assert _named_for(terms, web)

@@ -105,6 +105,12 @@ def _ends_somewhere(chunk: Chunk) -> bool:
     return any(pattern.search(chunk.text) for verb, pattern in OUTCOME_KINDS if verb != "returns")
 
 
+def _named_for(terms: Terms, chunk: Chunk) -> bool:
+    """Whether a definition's own name (not its class's or file's) holds a question word."""
+    words = {w.lower() for q in qualified_names(chunk.symbol) for w in re.findall(r"[A-Z]?[a-z]+", short_name(q))}
+    return any(w.startswith(term) for term in terms.words for w in words)
+
+
 def _relevance(terms: Terms, chunk: Chunk) -> int:
     words = {w.lower() for w in re.findall(r"[A-Za-z]+", f"{chunk.path} {chunk.symbol}")}
     return sum(1 for term in terms.words if any(w.startswith(term) for w in words))
@@ -233,10 +239,13 @@ def walk(question: str, context: AnswerContext, checker: ClaimChecker, ranked: S
     does not ask how something works or no walk is found."""
     if not ranked or not asks_flow(question):
         return None
-    # a later source only of the lead's own file: another file's walk tells another story (signed URLs after a login)
-    starts = [ranked[0], *(chunk for chunk in ranked[1:WALK_FROM] if chunk.path == ranked[0].path)]
+    # a later source only of the lead's own file: another file's walk tells another story (signed URLs after a login);
+    # and only one named for the question (not `Agent.receive!` asked how a web request to an agent is handled)
+    terms = question_terms(question)
+    starts = [ranked[0], *(chunk for chunk in ranked[1:WALK_FROM] if chunk.path == ranked[0].path
+                           and _named_for(terms, chunk))]  # fmt: skip
     for lead in starts:
-        walker = _Walker(context, checker, question_terms(question), "errors" in intents(question))
+        walker = _Walker(context, checker, terms, "errors" in intents(question))
         walker.api = asks_api(question)
         found = _walk_from(context, walker, lead)
         if found is not None:
