@@ -15,6 +15,11 @@ huginn, asked "How does a web request to an agent get handled?", led on ``Agent.
 source, which shares the lead's file (``app/models/agent.rb``, 1,000 lines of one model) and nothing else with the
 question. Event propagation is not how a web request is handled.
 
+Tandoor, asked "How does the API check that a user may access a space?", said "`FoodViewSet.shopping`
+(`cookbook/views/api.py:1096-1126`) handles the request. Its documentation says: “TODO DRF only allows one action in
+a decorator action without overriding get_operation_id_base() this should be PUT and DELETE probably”": a note to the
+maintainers, said as what the code is for.
+
 kimai, asked "How does user authentication flow through the system?", said "`ApiRequestMatcher`
 (`src/API/Authentication/ApiRequestMatcher.php:15-50`) handles the request" and, for the API question,
 "`TokenAuthenticator.getCredentials` … handles the request": a firewall's matcher that returns a bool and an
@@ -28,6 +33,7 @@ from codeqa.answer.explanation.byname import holds_by_name
 from codeqa.answer.explanation.flow import Use
 from codeqa.answer.explanation.keylines import question_terms
 from codeqa.answer.explanation.lead import LAYER_VERBS
+from codeqa.answer.explanation.outline import summary
 from codeqa.answer.explanation.roles_said import role_phrase
 from codeqa.answer.explanation.walk import _named_for
 from codeqa.chunk import chunk_file
@@ -241,3 +247,37 @@ def test_a_later_source_of_the_lead_s_file_starts_a_walk_only_when_its_own_name_
                 "Agent.trigger_web_request", "method", "model")  # fmt: skip
     assert not _named_for(terms, receive)  # "agent" is its class's word, and the file's: not its own
     assert _named_for(terms, web)
+
+
+# TandoorRecipes/recipes cookbook/views/api.py, lines 1094-1108 (shortened)
+SHOPPING = """class FoodViewSet(LoggingMixin, TreeMixin):
+
+    # TODO I could not find any usage of this and it causes schema generation issues, so commenting it for now
+    # this is used on the Shopping Badge
+    @decorators.action(detail=True, methods=['PUT'], serializer_class=FoodShoppingUpdateSerializer, )
+    # # TODO DRF only allows one action in a decorator action without overriding get_operation_id_base()
+    def shopping(self, request, pk):
+        if self.request.space.demo:
+            raise PermissionDenied(detail='Not available in demo', code=None)
+        obj = self.get_object()
+        return Response(content, status=status.HTTP_204_NO_CONTENT)
+
+    def get_queryset(self):
+        \"\"\"Foods of the space, the user's own first.\"\"\"
+        return self.queryset.filter(space=self.request.space)
+"""
+
+
+def _method(text: str, first: str, last: str, symbol: str) -> Chunk:
+    rows = text.split("\n")
+    start = next(n for n, row in enumerate(rows) if first in row)
+    end = next(n for n, row in enumerate(rows) if n > start and last in row)
+    return Chunk("cookbook/views/api.py", "python", start + 1, end + 1, "\n".join(rows[start : end + 1]), symbol,
+                 "method", "api")  # fmt: skip
+
+
+def test_a_todo_note_is_not_what_the_code_is_for() -> None:
+    shopping = _method(SHOPPING, "@decorators.action", "HTTP_204_NO_CONTENT", "FoodViewSet.shopping")
+    assert summary(shopping) == ""
+    listing = _method(SHOPPING, "def get_queryset", "return self.queryset", "FoodViewSet.get_queryset")
+    assert summary(listing) == "Foods of the space, the user's own first."  # a docstring still says
