@@ -15,6 +15,10 @@ huginn, asked "How does a web request to an agent get handled?", led on ``Agent.
 source, which shares the lead's file (``app/models/agent.rb``, 1,000 lines of one model) and nothing else with the
 question. Event propagation is not how a web request is handled.
 
+huginn, asked "How are events emitted by an agent stored?", said "`Agents.DelayAgent.extract_emitted_events!`
+(`app/models/agents/delay_agent.rb:92-113`) defines a class": the chunker takes Ruby's ``private def x`` for a piece of
+its class; the answer names the method its lines are in, and then said the class's kind of it.
+
 Tandoor, asked "How does the API check that a user may access a space?", said "`FoodViewSet.shopping`
 (`cookbook/views/api.py:1096-1126`) handles the request. Its documentation says: “TODO DRF only allows one action in
 a decorator action without overriding get_operation_id_base() this should be PUT and DELETE probably”": a note to the
@@ -34,7 +38,7 @@ from codeqa.answer.explanation.flow import Use
 from codeqa.answer.explanation.keylines import question_terms
 from codeqa.answer.explanation.lead import LAYER_VERBS
 from codeqa.answer.explanation.outline import summary
-from codeqa.answer.explanation.roles_said import role_phrase
+from codeqa.answer.explanation.roles_said import KIND_PHRASES, held_role, role_phrase
 from codeqa.answer.explanation.walk import _named_for
 from codeqa.chunk import chunk_file
 from codeqa.records import Chunk, SourceFile
@@ -281,3 +285,45 @@ def test_a_todo_note_is_not_what_the_code_is_for() -> None:
     assert summary(shopping) == ""
     listing = _method(SHOPPING, "def get_queryset", "return self.queryset", "FoodViewSet.get_queryset")
     assert summary(listing) == "Foods of the space, the user's own first."  # a docstring still says
+
+
+# huginn/huginn app/models/agents/delay_agent.rb, lines 1-4 and 88-113 (shortened)
+DELAY_PRIVATE = """module Agents
+  class DelayAgent < Agent
+    include FormConfigurable
+
+    def receive(incoming_event)
+      save!
+    end
+
+    private def extract_emitted_events!
+      save!
+
+      with_lock do
+        emitted_events = received_events.where(id: memory['event_ids']).reorder(:id).to_a
+
+        if interpolated[SortableEvents::EVENTS_ORDER_KEY].present?
+          emitted_events = sort_events(emitted_events)
+        end
+
+        memory['event_ids'] -= emitted_events.map(&:id)
+        save!
+
+        emitted_events
+      end
+    end
+  end
+end
+"""
+
+
+def test_a_ruby_private_def_named_after_its_method_is_said_to_be_a_method() -> None:
+    rows = DELAY_PRIVATE.split("\n")  # the index holds lines 92-113 as a chunk of the class `Agents.DelayAgent`
+    start = next(n for n, row in enumerate(rows) if "private def" in row)
+    end = next(n for n, row in enumerate(rows) if n > start and row == "    end")
+    piece = Chunk("app/models/agents/delay_agent.rb", "ruby", start + 1, end + 1, "\n".join(rows[start : end + 1]),
+                  "Agents.DelayAgent", "class", "model")  # fmt: skip
+    role = role_phrase(piece, LAYER_VERBS, "")
+    holder = "Agents.DelayAgent.extract_emitted_events!"
+    assert held_role(piece, role, holder) == KIND_PHRASES["method"], (piece.kind, role)
+    assert held_role(piece, KIND_PHRASES["class"], "Agents.DelayAgent") == KIND_PHRASES["class"]  # a class's own

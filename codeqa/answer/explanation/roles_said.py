@@ -11,7 +11,7 @@ from __future__ import annotations
 
 import re
 
-from codeqa.answer.explanation.outline import JS_LANGUAGES, opened_definition, wrapped_class
+from codeqa.answer.explanation.outline import JS_LANGUAGES, is_class_piece, opened_definition, wrapped_class
 from codeqa.languages import CONFIG_LANGUAGES
 from codeqa.records import Chunk
 
@@ -202,3 +202,14 @@ def _kind_phrase(chunk: Chunk, kind: str, fallback: str) -> str:
 def shows_role(chunk: Chunk, layer_verbs: dict[str, str]) -> bool:
     """Whether ``role_phrase`` says a role of ``chunk`` (not only what kind of definition it is)."""
     return role_phrase(chunk, layer_verbs, "") in layer_verbs.values()
+
+
+def held_role(chunk: Chunk, role: str, holder: str | None) -> str:
+    """``role`` as said of the definition the answer names the chunk after: a method's piece of its class is "part of
+    the class"; a chunk the chunker took for its class but whose lines are all one method's (huginn's ``private def
+    extract_emitted_events!``, named after that ``holder``) is a method, not "defines a class"."""
+    if role == KIND_PHRASES["method"] and is_class_piece(chunk):
+        return "is part of the class"
+    if holder and role == KIND_PHRASES["class"] and holder.rpartition(".")[2][:1].islower():
+        return KIND_PHRASES["method"] if "." in holder else KIND_PHRASES["function"]
+    return role
