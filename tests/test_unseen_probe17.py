@@ -19,6 +19,11 @@ huginn, asked "How are events emitted by an agent stored?", said "`Agents.DelayA
 (`app/models/agents/delay_agent.rb:92-113`) defines a class": the chunker takes Ruby's ``private def x`` for a piece of
 its class; the answer names the method its lines are in, and then said the class's kind of it.
 
+kimai, asked "What happens when a user logs in?", opened on "`LoginManager.logInUser`
+(`src/User/LoginManager.php:22-53`) issues the token the client sends back": its
+``$this->createToken('secured_area', $user)`` builds Symfony's ``UsernamePasswordToken`` and puts it in the server's
+token storage (the session). No client ever holds it.
+
 Tandoor, asked "How does the API check that a user may access a space?", said "`FoodViewSet.shopping`
 (`cookbook/views/api.py:1096-1126`) handles the request. Its documentation says: “TODO DRF only allows one action in
 a decorator action without overriding get_operation_id_base() this should be PUT and DELETE probably”": a note to the
@@ -37,10 +42,13 @@ from codeqa.answer.explanation.byname import holds_by_name
 from codeqa.answer.explanation.flow import Use
 from codeqa.answer.explanation.keylines import question_terms
 from codeqa.answer.explanation.lead import LAYER_VERBS
+from codeqa.answer.explanation.mechanism import matches_in
 from codeqa.answer.explanation.outline import summary
 from codeqa.answer.explanation.roles_said import KIND_PHRASES, held_role, role_phrase
 from codeqa.answer.explanation.walk import _named_for
 from codeqa.chunk import chunk_file
+from codeqa.frameworks.conventions import load_all
+from codeqa.frameworks.intent import intents
 from codeqa.records import Chunk, SourceFile
 
 # huginn/huginn app/models/agent.rb, lines 404-447 (shortened)
@@ -327,3 +335,60 @@ def test_a_ruby_private_def_named_after_its_method_is_said_to_be_a_method() -> N
     holder = "Agents.DelayAgent.extract_emitted_events!"
     assert held_role(piece, role, holder) == KIND_PHRASES["method"], (piece.kind, role)
     assert held_role(piece, KIND_PHRASES["class"], "Agents.DelayAgent") == KIND_PHRASES["class"]  # a class's own
+
+
+# kimai/kimai src/User/LoginManager.php, lines 22-53 (shortened)
+LOGIN_MANAGER = """<?php
+
+namespace App\\User;
+
+final class LoginManager
+{
+    public function logInUser(User $user, ?Response $response = null): void
+    {
+        $this->userChecker->checkPreAuth($user);
+
+        $token = $this->createToken('secured_area', $user);
+        $request = $this->requestStack->getCurrentRequest();
+
+        if (null !== $request) {
+            $this->sessionStrategy->onAuthentication($request, $token);
+        }
+
+        $this->tokenStorage->setToken($token);
+
+        $this->eventDispatcher->dispatch(new UserInteractiveLoginEvent($user));
+    }
+
+    private function createToken(string $firewall, User $user): UsernamePasswordToken
+    {
+        return new UsernamePasswordToken($user, $firewall, $user->getRoles());
+    }
+}
+"""
+# an API's own token, handed to the client (Laravel Sanctum, as koel or monica issue it)
+API_TOKEN = """<?php
+
+namespace App\\Http\\Controllers;
+
+class AuthController extends Controller
+{
+    public function login(LoginRequest $request)
+    {
+        $user = $this->auth->login($request->email, $request->password);
+
+        return response()->json(['token' => $user->createToken('api')->plainTextToken]);
+    }
+}
+"""
+
+
+def test_a_security_token_kept_in_the_server_s_token_storage_is_not_one_the_client_sends_back() -> None:
+    wanted = intents("What happens when a user logs in?")
+    said = {m.phrase for c in _php("src/User/LoginManager.php", LOGIN_MANAGER)
+            for m in matches_in(c, load_all(), wanted)}  # fmt: skip
+    assert not any("the client sends back" in phrase for phrase in said), said
+    assert any("token storage" in phrase for phrase in said), said
+    said = {m.phrase for c in _php("app/Http/Controllers/AuthController.php", API_TOKEN)
+            for m in matches_in(c, load_all(), wanted)}  # fmt: skip
+    assert any("the client sends back" in phrase for phrase in said), said
