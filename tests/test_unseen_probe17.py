@@ -24,6 +24,11 @@ kimai, asked "What happens when a user logs in?", opened on "`LoginManager.logIn
 ``$this->createToken('secured_area', $user)`` builds Symfony's ``UsernamePasswordToken`` and puts it in the server's
 token storage (the session). No client ever holds it.
 
+kimai, asked "How are permissions checked for editing a timesheet?", walked from ``TimesheetVoter.voteOnAttribute``
+through ``canCreate`` and said "What happens: `TimesheetVoter.voteOnAttribute` then ends in `return
+$this->permissionManager->hasRolePermission($user, $permission . '_other_timesheet');`": for one's own timesheet it
+returns the ``_own_timesheet`` permission before that line. One of two ends, told as what follows the call.
+
 Tandoor, asked "How does the API check that a user may access a space?", said "`FoodViewSet.shopping`
 (`cookbook/views/api.py:1096-1126`) handles the request. Its documentation says: “TODO DRF only allows one action in
 a decorator action without overriding get_operation_id_base() this should be PUT and DELETE probably”": a note to the
@@ -37,7 +42,7 @@ authenticator's private helper that returns an array. Both read the request; nei
 
 from __future__ import annotations
 
-from codeqa.answer.explanation.branches import call_condition, condition_at
+from codeqa.answer.explanation.branches import another_end, call_condition, condition_at
 from codeqa.answer.explanation.byname import holds_by_name
 from codeqa.answer.explanation.flow import Use
 from codeqa.answer.explanation.keylines import question_terms
@@ -392,3 +397,51 @@ def test_a_security_token_kept_in_the_server_s_token_storage_is_not_one_the_clie
     said = {m.phrase for c in _php("app/Http/Controllers/AuthController.php", API_TOKEN)
             for m in matches_in(c, load_all(), wanted)}  # fmt: skip
     assert any("the client sends back" in phrase for phrase in said), said
+
+
+# kimai/kimai src/Voter/TimesheetVoter.php, lines 86-158 (shortened)
+VOTER = """<?php
+
+namespace App\\Voter;
+
+final class TimesheetVoter extends Voter
+{
+    protected function voteOnAttribute(string $attribute, mixed $subject, TokenInterface $token): bool
+    {
+        $user = $token->getUser();
+        $permission = '';
+
+        switch ($attribute) {
+            case self::CREATE:
+                if (!$this->canCreate($user, $subject)) {
+                    return false;
+                }
+                $permission .= $attribute;
+                break;
+
+            default:
+                return false;
+        }
+
+        if ($subject->getUser()?->getId() === $user->getId()) {
+            return $this->permissionManager->hasRolePermission($user, $permission . '_own_timesheet');
+        }
+
+        if (!$this->permissionManager->checkTeamAccessTimesheet($subject, $user)) {
+            return false;
+        }
+
+        return $this->permissionManager->hasRolePermission($user, $permission . '_other_timesheet');
+    }
+}
+"""
+
+
+def test_the_last_return_after_another_success_return_is_not_what_follows_the_call() -> None:
+    chunk = next(c for c in _php("src/Voter/TimesheetVoter.php", VOTER) if "function voteOnAttribute" in c.text)
+    rows = VOTER.split("\n")
+    call = next(n for n, row in enumerate(rows, start=1) if "canCreate(" in row)
+    last = next(n for n, row in enumerate(rows, start=1) if "_other_timesheet" in row)
+    assert another_end(chunk, call, last)
+    own = next(n for n, row in enumerate(rows, start=1) if "_own_timesheet" in row)
+    assert not another_end(chunk, call, own)  # before it, only `return false;` guards

@@ -266,3 +266,25 @@ def call_condition(chunk: Chunk, line: int, name: str, *, loops: bool = False) -
     if all(any(called.search(text) for text in lines[first : last + 1]) for first, last in branches):
         return "", ""
     return test
+
+
+RETURN_VALUE = re.compile(r"^\s*(?:\}\s*)?return\b(?P<value>.*)$")
+# a return that says the work failed or was refused: a guard's early exit, not another way the work ends well
+FAILED_RETURN = re.compile(
+    r"^\s*(?:\(?\s*(?:false|null|None|nil|undefined|Command::FAILURE)?\s*\)?\s*;?\s*$)|error|fail|abort|den(?:y|ied)|"
+    r"forbidden|unauthori|not_?found|invalid|\b[45]\d\d\b|Exception|redirect",
+    re.IGNORECASE,
+)
+
+
+def another_end(chunk: Chunk, call: int, line: int) -> bool:
+    """Whether the definition in ``chunk`` returns something else that is no failure between file lines ``call`` and
+    ``line``: kimai's ``TimesheetVoter.voteOnAttribute`` returns the ``_own_timesheet`` permission for one's own
+    timesheet before the ``_other_timesheet`` one at its end; "then ends in" the last return tells one case as all."""
+    lines = chunk.text.split("\n")
+    first, last = call - chunk.start_line + 1, line - chunk.start_line
+    for text in lines[max(first, 0) : max(last, 0)]:
+        found = RETURN_VALUE.match(text)
+        if found and not FAILED_RETURN.search(found.group("value")):
+            return True
+    return False
