@@ -24,7 +24,7 @@ FIELD_LIST = re.compile(r"\s(?=:param\b|:return|:raises?\b|:type\b|@param\b|@ret
 # prose; an inline tag (`{@code POST /admin/users} : Creates a new user.`, `{@link User}`) is part of the prose
 TAG = re.compile(r"(?:^|\s)(?:@[a-z][\w-]*\b|\{@inheritdoc\})", re.IGNORECASE)
 # a licence notice heads a file; it says nothing about what the code is for
-NOTE = re.compile(r"(?i)(?:#\s*)*(?:todo|fixme|xxx|hack)\b")  # a note to the maintainers, not the code's purpose
+NOTE = re.compile(r"(?i)(?:#\s*)*(?:todo|fixme)\b")  # a note to the maintainers, not the code's purpose
 LICENCE = re.compile(
     r"(?i)^(?:copyright\b|\(c\)|©|spdx-license-identifier\b)|\blicensed under\b|\ball rights reserved\b"
 )
