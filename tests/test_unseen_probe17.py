@@ -83,6 +83,11 @@ end
 """
 # the same method with the bulk branch calling something else: the test is the call's own
 ONE_BRANCH = RECEIVE.replace("            Agent.async_receive(agent.id, event_ids)", "            agent.skip!")
+# the bulk branch calls it only under a test of its own: not on every branch
+NESTED = RECEIVE.replace(
+    "            Agent.async_receive(agent.id, event_ids)\n",
+    "            if agent.active?\n              Agent.async_receive(agent.id, event_ids)\n            end\n",
+)
 # no else: the call runs only when the test holds
 NO_ELSE = RECEIVE.replace("          else\n            Agent.async_receive(agent.id, event_ids)\n", "")
 
@@ -102,7 +107,7 @@ def test_a_call_made_on_every_branch_of_an_if_else_is_said_without_the_if_test()
 
 
 def test_a_call_on_one_branch_keeps_its_test() -> None:
-    for text in (ONE_BRANCH, NO_ELSE):
+    for text in (ONE_BRANCH, NO_ELSE, NESTED):
         chunk, line = _at(text, "event_ids.each { |event_id| Agent.async_receive")
         assert call_condition(chunk, line, "async_receive", loops=True) == ("when", "agent.no_bulk_receive?"), text
 

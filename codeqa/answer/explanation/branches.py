@@ -263,9 +263,16 @@ def call_condition(chunk: Chunk, line: int, name: str, *, loops: bool = False) -
     if branches is None or condition_at(chunk, chunk.start_line + branches[0][0] - 1, loops=loops) != ("", ""):
         return test
     called = re.compile(rf"(?<![\w$]){re.escape(name)}(?![\w$])")
-    if all(any(called.search(text) for text in lines[first : last + 1]) for first, last in branches):
+    if all(_calls_directly(lines[first : last + 1], called) for first, last in branches):
         return "", ""
     return test
+
+
+def _calls_directly(body: list[str], called: re.Pattern[str]) -> bool:
+    """Whether a branch's body makes the call on its own level, not inside a test or loop nested in it."""
+    code = [text for text in body if text.strip() and not LONE_CLOSER.match(text)]
+    depth = min((_indent(text) for text in code), default=0)
+    return any(_indent(text) == depth and called.search(text) for text in code)
 
 
 RETURN_VALUE = re.compile(r"^\s*(?:\}\s*)?return\b(?P<value>.*)$")
