@@ -208,3 +208,90 @@ def if_init(chunk: Chunk, text: str) -> str:
     what the line does; ``text`` itself for any other line (an ``if`` head said whole reads as code in a sentence)."""
     found = GO_IF_INIT.match(text) if chunk.language == "go" else None
     return found.group("init").strip() if found else text
+
+
+ELSE_HEAD = re.compile(r"^\s*(?:\}\s*)?(?:elif|elsif|elseif|else\s+if|else)\b")
+LAST_ELSE = re.compile(r"^\s*(?:\}\s*)?else\s*(?::|\{)?\s*$")
+IF_START = re.compile(r"^\s*(?:if|unless)\b")
+LONE_CLOSER = re.compile(r"^\s*\}\s*$")
+
+
+def _chain(lines: list[str], head: int) -> list[tuple[int, int]] | None:
+    """The branches (first and last line index of each body) of the ``if``/``elsif``/``else`` chain whose head (or
+    one of whose heads) is line index ``head``; None when the chain has no plain ``else`` (a path that takes none)."""
+    depth = _indent(lines[head])
+    start = head
+    while not IF_START.match(lines[start]):
+        above = next((i for i in range(start - 1, -1, -1) if lines[i].strip() and _indent(lines[i]) <= depth), None)
+        if above is None or _indent(lines[above]) < depth:
+            return None
+        if not (ELSE_HEAD.match(lines[above]) or IF_START.match(lines[above]) or LONE_CLOSER.match(lines[above])):
+            return None
+        start = above
+    heads, last_else = [start], False
+    for index in range(start + 1, len(lines)):
+        text = lines[index]
+        if not text.strip() or _indent(text) > depth or LONE_CLOSER.match(text):
+            continue
+        if _indent(text) < depth or not ELSE_HEAD.match(text):
+            break
+        heads.append(index)
+        last_else = bool(LAST_ELSE.match(text))
+    else:
+        index = len(lines)
+    ends = [*heads[1:], index]
+    return [(first + 1, end - 1) for first, end in zip(heads, ends, strict=True)] if last_else else None
+
+
+def call_condition(chunk: Chunk, line: int, name: str, *, loops: bool = False) -> tuple[str, str] | None:
+    """As ``condition_at`` for a call of ``name`` at file line ``line``, but ``("", "")`` when every branch of the
+    ``if``/``else`` holding the call calls ``name`` too and that ``if`` runs every time: huginn's ``Agent.receive!``
+    calls ``async_receive`` once per event ``if agent.no_bulk_receive?`` and once for all of them ``else``; "calls
+    `async_receive` when `agent.no_bulk_receive?`" said a condition the call does not have."""
+    test = condition_at(chunk, line, loops=loops)
+    if test == ("", "") or not name:
+        return test
+    lines = chunk.text.split("\n")
+    position = line - chunk.start_line
+    if not 0 <= position < len(lines):
+        return test
+    indent = _indent(lines[position])
+    head = next((i for i in range(position - 1, -1, -1) if lines[i].strip() and _indent(lines[i]) < indent), None)
+    if head is None or not (IF_START.match(lines[head]) or ELSE_HEAD.match(lines[head])):
+        return test
+    branches = _chain(lines, head)
+    if branches is None or condition_at(chunk, chunk.start_line + branches[0][0] - 1, loops=loops) != ("", ""):
+        return test
+    called = re.compile(rf"(?<![\w$]){re.escape(name)}(?![\w$])")
+    if all(_calls_directly(lines[first : last + 1], called) for first, last in branches):
+        return "", ""
+    return test
+
+
+def _calls_directly(body: list[str], called: re.Pattern[str]) -> bool:
+    """Whether a branch's body makes the call on its own level, not inside a test or loop nested in it."""
+    code = [text for text in body if text.strip() and not LONE_CLOSER.match(text)]
+    depth = min((_indent(text) for text in code), default=0)
+    return any(_indent(text) == depth and called.search(text) for text in code)
+
+
+RETURN_VALUE = re.compile(r"^\s*(?:\}\s*)?return\b(?P<value>.*)$")
+# a return that says the work failed or was refused: a guard's early exit, not another way the work ends well
+FAILED_RETURN = re.compile(
+    r"^\s*(?:\(?\s*(?:false|null|None|nil|undefined|Command::FAILURE)?\s*\)?\s*;?\s*$)|error|fail|abort|den(?:y|ied)|"
+    r"forbidden|unauthori|not_?found|invalid|\b[45]\d\d\b|Exception|redirect",
+    re.IGNORECASE,
+)
+
+
+def another_end(chunk: Chunk, call: int, line: int) -> bool:
+    """Whether the definition in ``chunk`` returns something else that is no failure between file lines ``call`` and
+    ``line``: kimai's ``TimesheetVoter.voteOnAttribute`` returns the ``_own_timesheet`` permission for one's own
+    timesheet before the ``_other_timesheet`` one at its end; "then ends in" the last return tells one case as all."""
+    lines = chunk.text.split("\n")
+    first, last = call - chunk.start_line + 1, line - chunk.start_line
+    for text in lines[max(first, 0) : max(last, 0)]:
+        found = RETURN_VALUE.match(text)
+        if found and not FAILED_RETURN.search(found.group("value")):
+            return True
+    return False

@@ -26,6 +26,7 @@ from codeqa.answer.explanation.declared import (
 from codeqa.answer.explanation.flow import Use
 from codeqa.answer.explanation.gopackages import go_imported, go_same_package
 from codeqa.answer.explanation.outline import JS_LANGUAGES
+from codeqa.answer.explanation.rubybody import ruby_class_body, ruby_class_method
 from codeqa.languages import runtime
 from codeqa.records import Chunk
 from codeqa.symbols import qualified_names, short_name
@@ -236,6 +237,9 @@ def _bare_name_holds(
         return False  # a bare Go call is a function's, never a method's (a chained `Create(…)` is gorm's)
     if user.language == "go" and not go_same_package(user, used, user_file):
         return False  # a bare Go call is to the caller's own package (`strHasLen` in cmd/ is not core's `strHasLen`)
+    if (user.language == "ruby" and hierarchy is not None and ruby_class_body(user_file, use.line)
+            and not ruby_class_method(used, name, hierarchy.file_text(used.path))):  # fmt: skip
+        return False  # a call in a class body (`default_schedule 'every_12h'`) runs on the class, not an instance
     in_class = re.search(r"^\s*class\s", used.text, re.MULTILINE)
     if user.language == "ruby" and in_class and re.search(_RUBY_INSTANCE_METHOD.format(name=escaped), used.text, re.M):
         return any(re.search(_INHERITS.format(owner=re.escape(owner)), user_file, re.M) for owner in owners)

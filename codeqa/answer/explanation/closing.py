@@ -28,7 +28,7 @@ from __future__ import annotations
 import re
 
 from codeqa.answer.explanation.absence import CENTRAL_WEIGHT
-from codeqa.answer.explanation.branches import condition_at
+from codeqa.answer.explanation.branches import call_condition, condition_at
 from codeqa.answer.explanation.closing_place import place_closing
 from codeqa.answer.explanation.conclusion import catches_all, hook, where_errors_go
 from codeqa.answer.explanation.endings import definition_lines
@@ -102,7 +102,8 @@ def _calls(found: Walk) -> tuple[str, str, str, str, tuple[str, str] | None]:
     dropped = found.hops[len(hops) :]  # shown as steps; a by-name link among them keeps its mark
     later = (" in the end" + (" (through calls linked by name)" if any(h.by_name for h in dropped) else "")
              if dropped else "")  # fmt: skip
-    tests = [test for hop in dropped if (test := condition_at(hop.chunk, hop.use.line, loops=True)) != ("", "")]
+    tests = [test for hop in dropped
+             if (test := call_condition(hop.chunk, hop.use.line, hop.use.name, loops=True)) != ("", "")]  # fmt: skip
     if tests:  # a call made under a test (`if (isNewUser && user.isInvited)`): its end is one branch's, said so
         said_md = " and ".join(f"{t[0]} {code_span(t[1])}" if t else "" for t in tests)
         said = said_md.replace("`", "") if all(tests) else "on one branch"
@@ -110,7 +111,7 @@ def _calls(found: Walk) -> tuple[str, str, str, str, tuple[str, str] | None]:
         later_md, later = f"{later}, {said_md},", f"{later}, {said},"
     else:
         later_md = later
-    first = condition_at(found.entry, found.hops[0].use.line)
+    first = call_condition(found.entry, found.hops[0].use.line, found.hops[0].use.name)
     when_md, when = (f"{first[0]} {code_span(first[1])}", f"{first[0]} {first[1]}") if first and first[0] else ("", "")
     md, plain = ", which ".join(name for name, _ in names), ", which ".join(name for _, name in names)
     if (outcome := found.outcome) is not None:

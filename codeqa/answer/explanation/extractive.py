@@ -21,9 +21,9 @@ from codeqa.answer.explanation.explain import Explanation, Step, explain
 from codeqa.answer.explanation.flow import ROLE_TITLES, Use, said_verb
 from codeqa.answer.explanation.keylines import KeyLine
 from codeqa.answer.explanation.lead import lead_sentences
-from codeqa.answer.explanation.outline import continues_definition, display_name, is_class_piece
+from codeqa.answer.explanation.outline import continues_definition, display_name
 from codeqa.answer.explanation.placing import lines_holder, quoted_name, same_definition
-from codeqa.answer.explanation.roles_said import KIND_PHRASES, role_phrase
+from codeqa.answer.explanation.roles_said import held_role, role_phrase
 from codeqa.answer.explanation.walktext import response_sentence, walk_steps
 from codeqa.answer.rendering.injection import FLAG, describe, instruction_like
 from codeqa.answer.rendering.render import code_fence, code_span, escape_markdown
@@ -130,10 +130,8 @@ def sentence(step: Step, explanation: Explanation, does: CalleeOutcome | None, s
     """One deterministic sentence: what the step is, what it calls (and what ``does``, one callee, does) and what
     calls it (and where ``site``, one caller, calls it), with citations."""
     chunk = step.chunk
-    role = role_phrase(chunk, VERBS, "is here")
-    if role == KIND_PHRASES["method"] and is_class_piece(chunk):
-        role = "is part of the class"
     holder = lines_holder(step)  # its lines are all in another definition than its first: named after that one
+    role = held_role(chunk, role_phrase(chunk, VERBS, "is here"), holder)
     if (module := as_module(chunk)) is not None:  # `MIDDLEWARE = [` above the one function it is named after
         holder, role = module
     text = f"{_named(holder or display_name(chunk), chunk)} {role}{repeats_note(step)}"

@@ -24,6 +24,7 @@ FIELD_LIST = re.compile(r"\s(?=:param\b|:return|:raises?\b|:type\b|@param\b|@ret
 # prose; an inline tag (`{@code POST /admin/users} : Creates a new user.`, `{@link User}`) is part of the prose
 TAG = re.compile(r"(?:^|\s)(?:@[a-z][\w-]*\b|\{@inheritdoc\})", re.IGNORECASE)
 # a licence notice heads a file; it says nothing about what the code is for
+NOTE = re.compile(r"(?i)(?:#\s*)*(?:todo|fixme)\b")  # a note to the maintainers, not the code's purpose
 LICENCE = re.compile(
     r"(?i)^(?:copyright\b|\(c\)|©|spdx-license-identifier\b)|\blicensed under\b|\ball rights reserved\b"
 )
@@ -98,8 +99,8 @@ def summary(chunk: Chunk) -> str:
             text = comment_before(lines, index, COMMENT, PRAGMA) or (_leading_comment(lines) if own else "")
     text = FIELD_LIST.split(" ".join(text.split()), maxsplit=1)[0].strip()
     text = TAG.split(re.sub(r"\s*\*+/\s*$", "", text), maxsplit=1)[0].strip()  # `/** @inheritdoc */`: no prose
-    if LICENCE.search(text):
-        return ""
+    if LICENCE.search(text) or NOTE.match(text):
+        return ""  # a licence, or a note to the maintainers ("TODO DRF only allows one action…"): not what it is for
     sentence = re.split(r"(?<=[.!?])\s", text, maxsplit=1)[0]
     return sentence[:200] + ("…" if len(sentence) > 200 else "")
 

@@ -11,7 +11,7 @@ from __future__ import annotations
 
 import re
 
-from codeqa.answer.explanation.outline import JS_LANGUAGES, opened_definition, wrapped_class
+from codeqa.answer.explanation.outline import JS_LANGUAGES, is_class_piece, opened_definition, wrapped_class
 from codeqa.languages import CONFIG_LANGUAGES
 from codeqa.records import Chunk
 
@@ -44,6 +44,15 @@ _ROUTED = re.compile(
     re.MULTILINE,
 )
 _REQUEST_PARAMETER = re.compile(r"\bdef \w+\(\s*(?:self,\s*)?request\b")
+# a PHP method handed the request: a route's action answers it, a helper that returns a bool or an array (kimai's
+# ``ApiRequestMatcher::matches(Request $request): bool``, ``private function getCredentials(Request $request): array``)
+# only reads it
+_PHP_REQUEST_HEAD = re.compile(
+    r"^\s*(?P<mods>(?:(?:public|private|protected|static|final|abstract)\s+)*)function\s+(?P<name>\w+)\s*"
+    r"\((?P<params>[^)]*\$request\b[^)]*)\)\s*(?::\s*(?P<returns>\??[\w\\|]+))?",
+    re.MULTILINE,
+)
+_SCALAR = frozenset({"bool", "array", "string", "int", "float", "iterable", "void", "null", "false", "true"})
 _PYTHON_DEF = re.compile(r"^\s*(?:async\s+)?def\s")
 _SELF = re.compile(r"\(\s*self\b")
 _RESPONSE = re.compile(r"\w*Response\w*\s*\(|\b(?:render|redirect)\w*\s*\(|\braise\s+Http404\b")
@@ -115,10 +124,27 @@ def _handles_request(chunk: Chunk) -> bool:
     found = [match.group(0) for match in _HANDLES.finditer(text)]
     if not found or _REGISTERS_ROUTES.match(_head(text)):
         return False
+    if all(match == "$request" for match in found) and not _php_answers(text):
+        return False
     if not all(_REQUEST_PARAMETER.search(match) for match in found) or str(chunk.kind) == "class":
         return True  # a route, a response; or a class's methods handed the request (a Django view's `get`)
     head = next((line for line in text.split("\n") if _PYTHON_DEF.match(line)), "")  # below its decorators
     return bool(_REQUEST_PARAMETER.search(head)) and (bool(_SELF.search(head)) or bool(_RESPONSE.search(text)))
+
+
+def _php_answers(text: str) -> bool:
+    """Whether a PHP chunk whose only sign of a request is ``$request`` shows a method that answers it: one handed
+    ``$request`` that is public (or returns a response), not a constructor, and returns no bool, array or string.
+    With no such head in view (a method's body cut from its head), the request is taken as handled."""
+    heads = [head for head in _PHP_REQUEST_HEAD.finditer(text) if head.group("name") != "__construct"]
+    if not heads:
+        return not _PHP_REQUEST_HEAD.search(text)
+    for head in heads:
+        returns = (head.group("returns") or "").lstrip("?").lower()
+        hidden = re.search(r"\b(?:private|protected)\b", head.group("mods"))
+        if "response" in returns or not (hidden or returns and set(returns.split("|")) <= _SCALAR):
+            return True
+    return False
 
 
 def role_phrase(chunk: Chunk, layer_verbs: dict[str, str], fallback: str) -> str:
@@ -176,3 +202,14 @@ def _kind_phrase(chunk: Chunk, kind: str, fallback: str) -> str:
 def shows_role(chunk: Chunk, layer_verbs: dict[str, str]) -> bool:
     """Whether ``role_phrase`` says a role of ``chunk`` (not only what kind of definition it is)."""
     return role_phrase(chunk, layer_verbs, "") in layer_verbs.values()
+
+
+def held_role(chunk: Chunk, role: str, holder: str | None) -> str:
+    """``role`` as said of the definition the answer names the chunk after: a method's piece of its class is "part of
+    the class"; a chunk the chunker took for its class but whose lines are all one method's (huginn's ``private def
+    extract_emitted_events!``, named after that ``holder``) is a method, not "defines a class"."""
+    if role == KIND_PHRASES["method"] and is_class_piece(chunk):
+        return "is part of the class"
+    if holder and role == KIND_PHRASES["class"] and holder.rpartition(".")[2][:1].islower():
+        return KIND_PHRASES["method"] if "." in holder else KIND_PHRASES["function"]
+    return role

@@ -25,7 +25,7 @@ from dataclasses import dataclass, field
 
 from codeqa.answer.context import AnswerContext
 from codeqa.answer.explanation.absence import Absence, no_central_handler
-from codeqa.answer.explanation.branches import asks_api, off_api_path
+from codeqa.answer.explanation.branches import another_end, asks_api, off_api_path
 from codeqa.answer.explanation.byname import typed_receiver
 from codeqa.answer.explanation.callplace import placed_caller
 from codeqa.answer.explanation.claims import RESOLVED_LANGUAGES, ClaimChecker
@@ -103,6 +103,12 @@ def _ends_somewhere(chunk: Chunk) -> bool:
     """Whether ``chunk`` holds a line of an outcome a walk ends well in (a sign-in, a token, a job, a write, a
     response): such callees are tried first, so a lookup that only returns does not take the walk's few tries."""
     return any(pattern.search(chunk.text) for verb, pattern in OUTCOME_KINDS if verb != "returns")
+
+
+def _named_for(terms: Terms, chunk: Chunk) -> bool:
+    """Whether a definition's own name (not its class's or file's) holds a question word."""
+    words = {w.lower() for q in qualified_names(chunk.symbol) for w in re.findall(r"[A-Z]?[a-z]+", short_name(q))}
+    return any(w.startswith(term) for term in terms.words for w in words)
 
 
 def _relevance(terms: Terms, chunk: Chunk) -> int:
@@ -233,10 +239,12 @@ def walk(question: str, context: AnswerContext, checker: ClaimChecker, ranked: S
     does not ask how something works or no walk is found."""
     if not ranked or not asks_flow(question):
         return None
-    # a later source only of the lead's own file: another file's walk tells another story (signed URLs after a login)
-    starts = [ranked[0], *(chunk for chunk in ranked[1:WALK_FROM] if chunk.path == ranked[0].path)]
+    # a later source only of the lead's own file: another file's walk tells another story (signed URLs after a login);
+    # and only one named for the question (not `Agent.receive!` asked how a web request to an agent is handled)
+    terms = question_terms(question)
+    starts = [ranked[0], *(c for c in ranked[1:WALK_FROM] if c.path == ranked[0].path and _named_for(terms, c))]
     for lead in starts:
-        walker = _Walker(context, checker, question_terms(question), "errors" in intents(question))
+        walker = _Walker(context, checker, terms, "errors" in intents(question))
         walker.api = asks_api(question)
         found = _walk_from(context, walker, lead)
         if found is not None:
@@ -266,6 +274,7 @@ def _walk_from(context: AnswerContext, walker: _Walker, lead: Chunk) -> Walk | N
     if (
         response is not None
         and response.verb in ("answers with", "returns")
+        and not another_end(entry, hops[0].use.line, response.line)  # one of its ends is not what follows the call
         and (end is None or (end.chunk.id, end.line) != (entry.id, response.line))
     ):
         found.response = response

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import re
 
-from codeqa.answer.explanation.branches import condition_at
+from codeqa.answer.explanation.branches import call_condition
 from codeqa.answer.explanation.callplace import placed_caller
 from codeqa.answer.explanation.flow import Use
 from codeqa.answer.explanation.outline import display_name
@@ -39,7 +39,7 @@ _RECEIVER = re.compile(r"^(?:this|self|\$this|@)\W")  # ``this.service.login``: 
 def _under(hop: Hop) -> tuple[str, str]:
     """ " when `c`" for a call made under one short test (``if (isNewUser && user.isInvited)``), " on one branch" under
     tests that cannot be said so, "" for a call made every time: a step on one branch is not the whole story."""
-    test = condition_at(hop.chunk, hop.use.line, loops=True)
+    test = call_condition(hop.chunk, hop.use.line, hop.use.name, loops=True)
     if test == ("", ""):
         return "", ""
     return (f" {test[0]} {code_span(test[1])}", f" {test[0]} {test[1]}") if test else (" on one branch",) * 2

@@ -1,0 +1,33 @@
+"""Where a Ruby call runs and which methods it can reach: a call written in a class's own body
+(``default_schedule 'every_12h'`` under ``class DelayAgent < Agent``) runs on the class, so it reaches the class's
+methods (``def self.default_schedule``, or ``def default_schedule`` inside ``class << self``), never an instance
+method of that name."""
+
+from __future__ import annotations
+
+import re
+
+from codeqa.records import Chunk
+
+
+def _enclosing(lines: list[str], position: int) -> str:
+    """The nearest line above index ``position`` indented less than it: the head of the block it is written in."""
+    indent = len(lines[position]) - len(lines[position].lstrip()) if 0 <= position < len(lines) else 0
+    above = (text for text in reversed(lines[:position]) if text.strip() and len(text) - len(text.lstrip()) < indent)
+    return next(above, "")
+
+
+def ruby_class_body(user_file: str, line: int) -> bool:
+    """Whether file line ``line`` is written in a Ruby class's (or module's) own body, outside any method."""
+    return re.match(r"\s*(?:class|module)\s+(?!<<)[A-Z]", _enclosing(user_file.split("\n"), line - 1)) is not None
+
+
+def ruby_class_method(used: Chunk, name: str, used_file: str) -> bool:
+    """Whether ``used`` defines Ruby's ``name`` as a method of the class itself (``def self.name``, or ``def name``
+    inside ``class << self``); a chunk whose file cannot be read is given the benefit of the doubt."""
+    if re.search(rf"\bdef\s+self\.{re.escape(name)}(?![\w?!])", used.text) or not used_file:
+        return True
+    lines = used_file.split("\n")
+    heads = [used.start_line - 1 + n for n, text in enumerate(used.text.split("\n"))
+             if re.match(rf"\s*def\s+{re.escape(name)}(?![\w?!])", text)]  # fmt: skip
+    return not heads or any(re.match(r"\s*class\s*<<\s*self\b", _enclosing(lines, head)) for head in heads)
