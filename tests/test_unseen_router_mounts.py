@@ -56,8 +56,9 @@ def test_a_router_mounted_under_a_path_is_no_middleware() -> None:
     asked = intents("Where would I add logging to track user behavior?")
     said = {m.line: m.phrase for m in matches_in(_ts("server/index.ts", MOUNTS), express, asked)}
     assert 1 not in said and 2 not in said and 3 not in said
-    assert said[4] == ("adds `isAuthenticated` to the middleware chain of `router`'s routes under `/admin` "
-                       "(run in `router.use` order)")
+    assert said[4] == (
+        "adds `isAuthenticated` to the middleware chain of `router`'s routes under `/admin` (run in `router.use` order)"
+    )
     assert said[5] == "adds `requestLogger` to every request's middleware chain (run in `app.use` order)"
 
 

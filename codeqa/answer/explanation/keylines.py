@@ -1,14 +1,14 @@
 """Key lines: the few lines of a chunk that carry the answer to a question, so an answer shows *why* code matters.
 
 A line scores by the question's terms it holds — matched as code tokens (``getUserName`` matches "user name"),
-by stem and by stem prefix ("expire" finds ``expiry``) — and, more weakly, by the terms' expansions from the
-concept vocabulary ("signs in" finds ``authenticate``). Lines that *do* something weigh more than lines that only
-mention a term: calls, raises and returns, conditions, HTTP status codes, assignments of a value. Comments and
-imports weigh less. A question that asks for an amount ("how long does a session last?", "what happens after several
-wrong attempts?") also wants the lines that set one — a literal number in an assignment, return or call
-(``saltRounds = 10``, ``time.NewTicker(62 * time.Second)``) — even when they hold none of its words. Chosen lines
-come back in file order with their real line numbers; ties go to the earlier line. When no line holds a term, the
-definition line (usually the signature) stands in.
+by stem and by stem prefix ("expire" finds ``expiry``) — and, more weakly, by their expansions ("signs in" finds
+``authenticate``) and the thesaurus's code words for a concept it names ("outside services told": ``webhook``).
+Lines that *do* something weigh more than lines that only mention a term: calls, raises and returns, conditions,
+HTTP status codes, assignments of a value. Comments and imports weigh less. A question that asks for an amount
+("how long does a session last?", "what happens after several wrong attempts?") also wants the lines that set one —
+a literal number in an assignment, return or call (``saltRounds = 10``, ``time.NewTicker(62 * time.Second)``) — even
+when they hold none of its words. Chosen lines come back in file order with their real line numbers; ties go to the
+earlier line. When no line holds a term, the definition line (usually the signature) stands in.
 
 An answer's snippets rank a span's lines with ``shown_scores`` instead: the words as above (a word on many lines of
 the span weighs less there), plus what the line does (``lineroles``: the outcome, the call that does the work, the
@@ -106,8 +106,7 @@ def question_terms(question: str | Question) -> Terms:
 @lru_cache(maxsize=256)
 def _terms(tokens: tuple[str, ...], text: str, topics: tuple[str, ...]) -> Terms:
     words = sign_in_read(frozenset(tokens), text)
-    named = frozenset(expand(text).tokens) - words  # the code's words for a concept the question names in lay words
-    return Terms(words, expansions(words) | named, bool(QUANTITY_QUESTION.search(text)), topics)
+    return Terms(words, expansions(words) | set(expand(text).tokens), bool(QUANTITY_QUESTION.search(text)), topics)
 
 
 def _matches(term: str, tokens: AbstractSet[str]) -> bool:
