@@ -195,9 +195,10 @@ def matches_in(chunk: Chunk, conventions: Sequence[Convention], intents: Sequenc
                 # answer is on a branch by nature; its test says no more than it)
                 narrowed = under_test(chunk, number, narrowed) if construct.kind in TESTED else narrowed
                 weighs = weight
-                if construct.every_request and answers_not_found(chunk, number):
+                middleware = construct.every_request or construct.wraps
+                if middleware and answers_not_found(chunk, number):
                     narrowed, weighs = NOT_FOUND, weight * HANDED_ON  # the last stop of unanswered requests
-                elif construct.every_request and (test := passes_on_when(chunk, number)) is not None:
+                elif middleware and (test := passes_on_when(chunk, number)) is not None:
                     narrowed = narrowed_phrase(narrowed, test)  # it acts on some requests: no place that sees all
                     weighs = weight * HANDED_ON if intents[:1] == (HOOK,) else weight
                 best = Match(construct, chunk, number, line.strip(), narrowed, weighs, handler, narrowed != phrase)

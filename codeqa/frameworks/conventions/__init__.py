@@ -62,6 +62,8 @@ class Construct:
     # its `app.use(router)` adds a plugin, no request's middleware)
     hook_word: str = ""  # an every-request hook's own word (`get_response`): finds the app's hooks when the code
     # retrieved holds none (``apphook``); unlike ``anchor`` it brings nothing into other answers
+    wraps: bool = False  # a middleware's definition (`func(next http.Handler) http.Handler`): it sees the requests of
+    # the handler it is applied to, which its definition does not say (no ``every_request``); its tests are said
 
     def holds_in(self, body: str) -> bool:
         """Whether the definition the matched line opens (``body``) is what ``says`` says it is, by its code lines
@@ -159,6 +161,7 @@ def _construct(framework: str, raw: dict) -> Construct:
         raw.get("says_unbacked", ""),
         _compiled(framework, raw, "not_in"),
         raw.get("hook_word", ""),
+        bool(raw.get("wraps", False)),
     )
 
 

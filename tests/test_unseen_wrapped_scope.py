@@ -1,0 +1,79 @@
+"""A Go middleware's definition does not say which requests it sees (#35, scope3).
+
+miniflux (dev app), asked "Where would I add logging to track user behavior?", concluded "In this Go net/http app,
+middleware.withCORSHeaders (internal/api/middleware.go:23-35) is middleware: it wraps every handler behind it … Where
+to add it: in middleware.withCORSHeaders". That middleware wraps only the API handler mounted at `/v1/`
+(``return middleware.withCORSHeaders(middleware.validateAPIKeyAuth(middleware.validateBasicAuth(mux)))`` in
+``internal/api/api.go``); the one that wraps the whole app is ``internal/http/server/middleware.go``'s ``middleware``,
+applied in ``routes.go`` (``appHandler = middleware(appHandler)``). A ``func(next http.Handler) http.Handler``
+definition was marked every-request though where it is applied is elsewhere: it is said as wrapping the handler it
+is applied to, with no "every", and is no hook to recommend as seeing every request.
+"""
+
+from __future__ import annotations
+
+from codeqa.answer.context import AnswerContext
+from codeqa.answer.explanation.conclusion import placement
+from codeqa.answer.explanation.explain import explain
+from codeqa.answer.explanation.mechanism import matches_in
+from codeqa.chunk import chunk_file
+from codeqa.frameworks.conventions import load_all
+from codeqa.frameworks.intent import intents
+from codeqa.records import Hit, SourceFile
+
+LOGGING = "Where would I add logging to track user behavior?"
+
+# miniflux internal/api/middleware.go lines 1-35 (license header left out)
+MINIFLUX_API = """package api // import "miniflux.app/v2/internal/api"
+
+import (
+	"context"
+	"log/slog"
+	"net/http"
+
+	"miniflux.app/v2/internal/http/request"
+	"miniflux.app/v2/internal/http/response"
+	"miniflux.app/v2/internal/storage"
+)
+
+type middleware struct {
+	store *storage.Storage
+}
+
+func newMiddleware(s *storage.Storage) *middleware {
+	return &middleware{s}
+}
+func (m *middleware) withCORSHeaders(next http.Handler) http.Handler {
+	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		w.Header().Set("Access-Control-Allow-Origin", "*")
+		w.Header().Set("Access-Control-Allow-Methods", "GET, POST, PUT, DELETE, OPTIONS")
+		w.Header().Set("Access-Control-Allow-Headers", "X-Auth-Token, Authorization, Content-Type, Accept")
+		if r.Method == http.MethodOptions {
+			w.Header().Set("Access-Control-Max-Age", "3600")
+			response.NoContent(w, r)
+			return
+		}
+		next.ServeHTTP(w, r)
+	})
+}
+"""
+
+
+def _chunks():
+    return chunk_file(SourceFile("internal/api/middleware.go", "go", MINIFLUX_API, len(MINIFLUX_API)))
+
+
+def test_a_go_middleware_definition_is_not_said_to_see_every_request() -> None:
+    go = [c for c in load_all() if c.name == "Go net/http"]
+    found = [m for c in _chunks() for m in matches_in(c, go, intents(LOGGING))]
+    line = next(n for n, text in enumerate(MINIFLUX_API.split("\n"), start=1) if "withCORSHeaders(next" in text)
+    match = next(m for m in found if m.line == line)
+    assert not match.every_request, match
+    assert "every" not in match.phrase and "applied to" in match.phrase, match.phrase
+
+
+def test_a_go_middleware_definition_is_not_where_to_add_logging() -> None:
+    chunks = _chunks()
+    hits = [Hit(chunk, 1.0, chunk.id) for chunk in chunks]
+    said = placement(explain(LOGGING, AnswerContext.from_chunks(chunks, hits)))
+    assert said is None or "withCORSHeaders" not in said[1], said
