@@ -7,7 +7,8 @@ to add it: in middleware.withCORSHeaders". That middleware wraps only the API ha
 ``internal/api/api.go``); the one that wraps the whole app is ``internal/http/server/middleware.go``'s ``middleware``,
 applied in ``routes.go`` (``appHandler = middleware(appHandler)``). A ``func(next http.Handler) http.Handler``
 definition was marked every-request though where it is applied is elsewhere: it is said as wrapping the handler it
-is applied to, with no "every", and is no hook to recommend as seeing every request.
+is applied to, with no "every", and is no hook to recommend as seeing every request. The line that wraps the handler
+the same function serves at `/` (or gives the server) is where the app-wide one is applied: that line is the hook.
 """
 
 from __future__ import annotations
@@ -77,3 +78,70 @@ def test_a_go_middleware_definition_is_not_where_to_add_logging() -> None:
     hits = [Hit(chunk, 1.0, chunk.id) for chunk in chunks]
     said = placement(explain(LOGGING, AnswerContext.from_chunks(chunks, hits)))
     assert said is None or "withCORSHeaders" not in said[1], said
+
+
+# miniflux internal/http/server/routes.go lines 18-75 (shortened: the API and UI routes in between left out)
+MINIFLUX_ROUTES = """package server
+
+func newRouter(store *storage.Storage, pool *worker.Pool) http.Handler {
+	readinessProbe := newReadinessProbe(store)
+
+	// Application routes served under the base path.
+	appMux := http.NewServeMux()
+
+	appMux.HandleFunc("GET /healthcheck", readinessProbe)
+
+	// Fever API routing.
+	feverHandler := fever.Middleware(store)(fever.NewHandler(store))
+	appMux.Handle("/fever/", feverHandler)
+
+	// UI routing (catch-all).
+	appMux.Handle("/", ui.Serve(store, pool))
+
+	// Apply shared middleware.
+	var appHandler http.Handler = appMux
+	if config.Opts.HasMaintenanceMode() {
+		appHandler = http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+			w.Write([]byte(config.Opts.MaintenanceMessage()))
+		})
+	}
+	appHandler = middleware(appHandler)
+
+	// Root router: health probes at root, app routes under base path.
+	rootMux := http.NewServeMux()
+
+	rootMux.HandleFunc("/liveness", livenessProbe)
+	rootMux.HandleFunc("/healthz", livenessProbe)
+
+	basePath := config.Opts.BasePath()
+	if basePath != "" {
+		rootMux.Handle(basePath+"/", http.StripPrefix(basePath, appHandler))
+	} else {
+		rootMux.Handle("/", appHandler)
+	}
+
+	return rootMux
+}
+"""
+# the same wrapping, of a handler the function returns (where it is mounted is elsewhere): its scope is unknown
+RETURNED = MINIFLUX_ROUTES.replace("return rootMux", "return appHandler").replace('rootMux.Handle("/", appHandler)', "")
+RETURNED = RETURNED.replace('rootMux.Handle(basePath+"/", http.StripPrefix(basePath, appHandler))', "")
+
+
+def _routes(text: str):
+    return chunk_file(SourceFile("internal/http/server/routes.go", "go", text, len(text)))
+
+
+def test_a_handler_wrapped_where_it_is_served_at_the_root_is_where_to_add_logging() -> None:
+    chunks = [*_routes(MINIFLUX_ROUTES), *_chunks()]
+    hits = [Hit(chunk, 1.0, chunk.id) for chunk in chunks]
+    said = placement(explain(LOGGING, AnswerContext.from_chunks(chunks, hits)))
+    line = next(n for n, text in enumerate(MINIFLUX_ROUTES.split("\n"), start=1) if "= middleware(" in text)
+    assert said is not None and f"internal/http/server/routes.go:{line}" in said[1], said
+    assert "appHandler is the handler served at /" in said[1] and "every" not in said[1], said
+
+
+def test_a_wrapped_handler_not_served_in_sight_is_no_hook() -> None:
+    go = [c for c in load_all() if c.name == "Go net/http"]
+    found = [m for c in _routes(RETURNED) for m in matches_in(c, go, intents(LOGGING))]
+    assert not any("= middleware(" in m.text for m in found), found
