@@ -32,7 +32,7 @@ from codeqa.answer.explanation.keylines import COMMENT, prose_lines
 from codeqa.answer.explanation.passthrough import NOT_FOUND_PHRASE as NOT_FOUND
 from codeqa.answer.explanation.passthrough import answers_not_found, narrowed_phrase, passes_on_when
 from codeqa.answer.explanation.poorcode import POOR_LAYERS, answers_poorly
-from codeqa.answer.explanation.served import served
+from codeqa.answer.explanation.scopes import scoped
 from codeqa.frameworks.conventions import Construct, Convention, anchor_rows, load_all
 from codeqa.frameworks.detection import detect
 from codeqa.frameworks.evidence import Code, Evidence, ecosystems, gather
@@ -187,9 +187,9 @@ def matches_in(chunk: Chunk, conventions: Sequence[Convention], intents: Sequenc
         for construct, weight in constructs:
             hit = construct.pattern.search(line)
             if hit and (best is None or weight > best.weight) and construct.holds_in(_opened(chunk, number)):
-                where = served(chunk, number, hit.group("app")) if construct.served else ""
-                if construct.served and not where:
-                    continue  # a wrapped handler not shown served (returned, mounted under a path): its scope unknown
+                where = scoped(construct.scope, chunk, number, hit) if construct.scope else ""
+                if where is None:
+                    continue  # a wrapped handler not shown served, `forRoutes` not read: its scope unknown
                 handler = (hit.groupdict().get("handler") or "").split(".")[-1]
                 handler = "" if handler in ANONYMOUS else handler  # `e.HTTPErrorHandler = func(…`: no name to give
                 phrase = looped(chunk, number, hit.groupdict().get("what") or "", construct.describe(hit) + where)
