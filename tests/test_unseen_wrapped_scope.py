@@ -9,6 +9,7 @@ applied in ``routes.go`` (``appHandler = middleware(appHandler)``). A ``func(nex
 definition was marked every-request though where it is applied is elsewhere: it is said as wrapping the handler it
 is applied to, with no "every", and is no hook to recommend as seeing every request. The line that wraps the handler
 the same function serves at `/` (or gives the server) is where the app-wide one is applied: that line is the hook.
+Where the one function applying a definition is found, and the line mounting that function's handler, both are said.
 """
 
 from __future__ import annotations
@@ -17,6 +18,7 @@ from codeqa.answer.context import AnswerContext
 from codeqa.answer.explanation.conclusion import placement
 from codeqa.answer.explanation.explain import explain
 from codeqa.answer.explanation.mechanism import matches_in
+from codeqa.answer.explanation.mounted import narrow_mounted
 from codeqa.chunk import chunk_file
 from codeqa.frameworks.conventions import load_all
 from codeqa.frameworks.intent import intents
@@ -145,3 +147,50 @@ def test_a_wrapped_handler_not_served_in_sight_is_no_hook() -> None:
     go = [c for c in load_all() if c.name == "Go net/http"]
     found = [m for c in _routes(RETURNED) for m in matches_in(c, go, intents(LOGGING))]
     assert not any("= middleware(" in m.text for m in found), found
+
+
+# miniflux internal/api/api.go lines 18-24 and 76-78 (the routes in between left out)
+MINIFLUX_HANDLER = """package api
+
+// NewHandler returns an http.Handler that handles API v1 calls.
+// The returned handler expects the base path to be stripped from the request URL.
+func NewHandler(store *storage.Storage, pool *worker.Pool) http.Handler {
+	handler := &handler{store: store, pool: pool}
+	middleware := newMiddleware(store)
+
+	mux := http.NewServeMux()
+	mux.HandleFunc("GET /v1/me", handler.currentUserHandler)
+
+	return middleware.withCORSHeaders(middleware.validateAPIKeyAuth(middleware.validateBasicAuth(mux)))
+}
+"""
+# miniflux internal/http/server/routes.go lines 35-38
+MINIFLUX_MOUNT = """package server
+
+func newRouter(store *storage.Storage, pool *worker.Pool) http.Handler {
+	// REST API routing.
+	if config.Opts.HasAPI() {
+		appMux.Handle("/v1/", api.NewHandler(store, pool))
+	}
+}
+"""
+
+
+def test_a_go_middleware_definition_is_said_with_the_function_applying_it_and_its_mount() -> None:
+    files = {"internal/api/middleware.go": MINIFLUX_API, "internal/api/api.go": MINIFLUX_HANDLER,
+             "internal/http/server/routes.go": MINIFLUX_MOUNT}  # fmt: skip
+    chunks = [c for path, text in files.items() for c in chunk_file(SourceFile(path, "go", text, len(text)))]
+    context = AnswerContext.from_chunks(chunks, [Hit(chunk, 1.0, chunk.id) for chunk in chunks])
+    go = [c for c in load_all() if c.name == "Go net/http"]
+    cors = [m for c in chunks if c.path.endswith("middleware.go")
+            for m in narrow_mounted(context, matches_in(c, go, intents(LOGGING))) if "withCORSHeaders(next" in m.text]
+    applied = _line(MINIFLUX_HANDLER, "return middleware.withCORSHeaders")
+    mounted = _line(MINIFLUX_MOUNT, 'appMux.Handle("/v1/"')
+    assert cors and cors[0].phrase.endswith(
+        f"; `NewHandler` applies it (`internal/api/api.go:{applied}`) to the handler of the requests under `/v1/` "
+        f"(`internal/http/server/routes.go:{mounted}`)"), cors  # fmt: skip
+    assert not cors[0].every_request
+
+
+def _line(text: str, needle: str) -> int:
+    return next(n for n, row in enumerate(text.split("\n"), start=1) if needle in row)

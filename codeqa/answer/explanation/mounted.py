@@ -16,6 +16,7 @@ from dataclasses import replace
 from pathlib import PurePosixPath
 
 from codeqa.answer.context import AnswerContext
+from codeqa.answer.explanation.goapplied import applied, func_at, go_mounts
 from codeqa.answer.explanation.mechanism import Match
 from codeqa.answer.rendering.render import code_span
 from codeqa.records import Chunk
@@ -24,9 +25,7 @@ JS = frozenset({"javascript", "typescript", "tsx", "jsx"})
 JS_MOUNT = r"\.(?:route|use|mount)\(\s*[\"'`](?P<path>/[^\"'`]*)[\"'`]\s*,\s*{name}\s*\)"
 JS_IMPORT = re.compile(r"^\s*import\s+(?P<names>[\w${},\s]+?)\s+from\s+[\"'](?P<spec>[^\"']+)[\"']", re.MULTILINE)
 USED_ON = re.compile(r"^([\w$]+)\.use\(")
-GO_MOUNT = r"\.Mount\(\s*\"(?P<path>/[^\"]*)\"\s*,\s*(?:\w+\.)*{name}\("
-GO_FUNC = re.compile(r"^func\s*(?:\([^)]*\)\s*)?(?P<name>\w+)\s*\(")
-ROWS_READ = 40  # chunks naming a Go function read for its mount
+ROWS_READ = 40  # files importing a part read for its mount
 EVERY = (  # what a construct says of every request, and what it says of a mounted part's requests
     ("every request's middleware chain", "the middleware chain of the requests under {path}"),
     ("every request's chain", "the chain of the requests under {path}"),
@@ -36,14 +35,17 @@ EVERY = (  # what a construct says of every request, and what it says of a mount
 
 
 def narrow_mounted(context: AnswerContext, matches: list[Match]) -> list[Match]:
-    """``matches`` with each every-request one that sits in a mounted part said of the mount's path only."""
-    return [_narrowed(context, match) if match.every_request else match for match in matches]
+    """``matches`` with each every-request one that sits in a mounted part said of the mount's path only, and each Go
+    middleware definition with where it is applied (``goapplied``)."""
+    return [_narrowed(context, match) if match.every_request
+            else applied(context, match) if match.construct.wraps and match.chunk.language == "go"
+            else match for match in matches]  # fmt: skip
 
 
 def _narrowed(context: AnswerContext, match: Match) -> Match:
     mounts = _js_mounts(context, match.chunk, match.text) if match.chunk.language in JS else []
     if match.chunk.language == "go":
-        mounts = _go_mounts(context, match.chunk, match.line)
+        mounts = go_mounts(context, func_at(match.chunk, match.line))
     if not mounts:
         return match
     path = ", ".join(dict.fromkeys(code_span(p) for p, _ in mounts))
@@ -76,17 +78,6 @@ def _same_file(spec: str, path: str) -> bool:
     """Whether the import specifier ``spec`` can name the file ``path`` (``./api`` for ``src/api/index.ts``)."""
     file, last = PurePosixPath(path), PurePosixPath(spec).name.split(".")[0]
     return last == file.stem or (file.stem == "index" and last == file.parent.name)
-
-
-def _go_mounts(context: AnswerContext, chunk: Chunk, line: int) -> list[tuple[str, str]]:
-    """(path, where) of the mounts of the router the Go function holding file line ``line`` makes."""
-    above = chunk.text.split("\n")[: max(0, line - chunk.start_line + 1)]
-    head = next((hit for text in reversed(above) if (hit := GO_FUNC.match(text))), None)
-    if head is None:
-        return []
-    name = head.group("name")
-    rows = [row for row in context.rows_mentioning(name)[:ROWS_READ] if context.table.languages[row] == "go"]
-    return [mount for other in context.chunks(rows) for mount in _mounted(other, [GO_MOUNT.format(name=name)])]
 
 
 def _mounted(chunk: Chunk, patterns: list[str]) -> list[tuple[str, str]]:
