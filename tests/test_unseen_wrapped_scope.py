@@ -182,8 +182,13 @@ def test_a_go_middleware_definition_is_said_with_the_function_applying_it_and_it
     chunks = [c for path, text in files.items() for c in chunk_file(SourceFile(path, "go", text, len(text)))]
     context = AnswerContext.from_chunks(chunks, [Hit(chunk, 1.0, chunk.id) for chunk in chunks])
     go = [c for c in load_all() if c.name == "Go net/http"]
-    cors = [m for c in chunks if c.path.endswith("middleware.go")
-            for m in narrow_mounted(context, matches_in(c, go, intents(LOGGING))) if "withCORSHeaders(next" in m.text]
+    cors = [
+        m
+        for c in chunks
+        if c.path.endswith("middleware.go")
+        for m in narrow_mounted(context, matches_in(c, go, intents(LOGGING)))
+        if "withCORSHeaders(next" in m.text
+    ]
     applied = _line(MINIFLUX_HANDLER, "return middleware.withCORSHeaders")
     mounted = _line(MINIFLUX_MOUNT, 'appMux.Handle("/v1/"')
     assert cors and cors[0].phrase.endswith(

@@ -68,8 +68,10 @@ def _js_mounts(context: AnswerContext, chunk: Chunk, text: str) -> list[tuple[st
     importers = [path for path, imported in context.file_imports.items() if chunk.path in imported]
     for path in importers[:ROWS_READ]:
         for other in context.chunks(context.table.rows_by_path().get(path, [])):
-            names = [name for hit in JS_IMPORT.finditer(other.text) if _same_file(hit.group("spec"), chunk.path)
-                     for name in re.findall(r"[\w$]+", hit.group("names").replace(" as ", " ")) if name != "type"]  # fmt: skip
+            bound = [
+                hit.group("names") for hit in JS_IMPORT.finditer(other.text) if _same_file(hit["spec"], chunk.path)
+            ]
+            names = [name for names in bound for name in re.findall(r"[\w$]+", names) if name not in {"as", "type"}]
             found += _mounted(other, [JS_MOUNT.format(name=re.escape(name)) for name in names])
     return found
 
