@@ -44,6 +44,7 @@ from codeqa.answer.explanation.keylines import (
 )
 from codeqa.answer.explanation.lineroles import quiet
 from codeqa.answer.explanation.mechanism import Match, answers_poorly, convention_chunks, matches_in, mechanism_score
+from codeqa.answer.explanation.mounted import narrow_mounted
 from codeqa.answer.explanation.opener import asks_mechanism, shared_piece
 from codeqa.answer.explanation.openers import with_entries
 from codeqa.answer.explanation.pieces import join_pieces
@@ -197,6 +198,8 @@ def candidates(
                 extra.append(Candidate(Hit(chunk, 0.0, chunk.id), 0.0, matches, 0, False))
         extra.sort(key=lambda c: (-c.mechanism, file_rank.get(c.chunk.path, len(file_rank))))
         found += extra[: EXTRA_MECHANISM + len(hooks)]
+        for candidate in found:  # a part of the app mounted under a path elsewhere: that path's requests only
+            candidate.matches = narrow_mounted(context, candidate.matches)
         hooked = app_hooks(context, conventions, found, intents) if intents[:1] == (HOOK,) else []  # none retrieved
         found += hooked
         found += _handlers(context, conventions, intents, found)

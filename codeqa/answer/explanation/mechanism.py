@@ -32,6 +32,7 @@ from codeqa.answer.explanation.keylines import COMMENT, prose_lines
 from codeqa.answer.explanation.passthrough import NOT_FOUND_PHRASE as NOT_FOUND
 from codeqa.answer.explanation.passthrough import answers_not_found, narrowed_phrase, passes_on_when
 from codeqa.answer.explanation.poorcode import POOR_LAYERS, answers_poorly
+from codeqa.answer.explanation.scopes import scoped
 from codeqa.frameworks.conventions import Construct, Convention, anchor_rows, load_all
 from codeqa.frameworks.detection import detect
 from codeqa.frameworks.evidence import Code, Evidence, ecosystems, gather
@@ -186,18 +187,22 @@ def matches_in(chunk: Chunk, conventions: Sequence[Convention], intents: Sequenc
         for construct, weight in constructs:
             hit = construct.pattern.search(line)
             if hit and (best is None or weight > best.weight) and construct.holds_in(_opened(chunk, number)):
+                where = scoped(construct.scope, chunk, number, hit) if construct.scope else ""
+                if where is None:
+                    continue  # a wrapped handler not shown served, `forRoutes` not read: its scope unknown
                 handler = (hit.groupdict().get("handler") or "").split(".")[-1]
                 handler = "" if handler in ANONYMOUS else handler  # `e.HTTPErrorHandler = func(…`: no name to give
-                phrase = looped(chunk, number, hit.groupdict().get("what") or "", construct.describe(hit))
+                phrase = looped(chunk, number, hit.groupdict().get("what") or "", construct.describe(hit) + where)
                 narrowed = grouped(chunk, number, line, conditioned(chunk, number, line, phrase))
                 narrowed = after_mount(chunk, number, narrowed)
                 # who is signed in, which middleware runs: said with the test it runs under (a log line or an error
                 # answer is on a branch by nature; its test says no more than it)
                 narrowed = under_test(chunk, number, narrowed) if construct.kind in TESTED else narrowed
                 weighs = weight
-                if construct.every_request and answers_not_found(chunk, number):
+                middleware = construct.every_request or construct.wraps
+                if middleware and answers_not_found(chunk, number):
                     narrowed, weighs = NOT_FOUND, weight * HANDED_ON  # the last stop of unanswered requests
-                elif construct.every_request and (test := passes_on_when(chunk, number)) is not None:
+                elif middleware and (test := passes_on_when(chunk, number)) is not None:
                     narrowed = narrowed_phrase(narrowed, test)  # it acts on some requests: no place that sees all
                     weighs = weight * HANDED_ON if intents[:1] == (HOOK,) else weight
                 best = Match(construct, chunk, number, line.strip(), narrowed, weighs, handler, narrowed != phrase)

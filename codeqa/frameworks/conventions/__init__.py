@@ -62,6 +62,11 @@ class Construct:
     # its `app.use(router)` adds a plugin, no request's middleware)
     hook_word: str = ""  # an every-request hook's own word (`get_response`): finds the app's hooks when the code
     # retrieved holds none (``apphook``); unlike ``anchor`` it brings nothing into other answers
+    wraps: bool = False  # a middleware's definition (`func(next http.Handler) http.Handler`): it sees the requests of
+    # the handler it is applied to, which its definition does not say (no ``every_request``); its tests are said
+    scope: str = ""  # the reader (``codeqa.answer.explanation.scopes``) of where the matched line applies, read below
+    # it in the chunk: the construct is found only where the reader finds its scope (`served`: the wrapped Go handler
+    # is the server's; `all_routes`/`some_routes`: NestJS's `forRoutes(…)` names every route or some)
 
     def holds_in(self, body: str) -> bool:
         """Whether the definition the matched line opens (``body``) is what ``says`` says it is, by its code lines
@@ -159,6 +164,8 @@ def _construct(framework: str, raw: dict) -> Construct:
         raw.get("says_unbacked", ""),
         _compiled(framework, raw, "not_in"),
         raw.get("hook_word", ""),
+        bool(raw.get("wraps", False)),
+        raw.get("scope", ""),
     )
 
 
