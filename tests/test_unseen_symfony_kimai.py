@@ -12,9 +12,11 @@ from __future__ import annotations
 from codeqa.answer.context import AnswerContext
 from codeqa.answer.explanation.conclusion import hook, placement, where_errors_go
 from codeqa.answer.explanation.explain import explain
+from codeqa.answer.explanation.mechanism import matches_in
 from codeqa.chunk import chunk_file
 from codeqa.frameworks.conventions import load_all
 from codeqa.frameworks.evidence import Evidence, Found, imports_module
+from codeqa.frameworks.intent import intents
 from codeqa.frameworks.manifests import composer_json
 from codeqa.records import Hit, SourceFile
 
@@ -178,3 +180,42 @@ def test_a_symfony_manifest_or_bundle_import_names_symfony_and_laravel_s_symfony
     both = Evidence((Found("Laravel", "", "composer.json", "manifest"), Found("Symfony", "", "app/X.php", "import")))
     found = both.framework_of("app/Http/Controllers/UserController.php", "php")
     assert found is not None and found.framework == "Laravel"
+
+
+# config/packages/security.yaml of kimai (lines 15-35, shortened) and symfony/demo's test environment block
+SECURITY_YAML = """security:
+    firewalls:
+        dev:
+            pattern: ^/(_(profiler|wdt)|css|images|js)/
+            security: false
+
+        api:
+            access_token:
+                token_handler: App\\\\API\\\\Authentication\\\\AccessTokenHandler
+            stateless: true
+            remember_me: false
+            custom_authenticators:
+                - App\\\\API\\\\Authentication\\\\TokenAuthenticator
+"""
+WHEN_TEST = """when@test:
+    security:
+        firewalls:
+            main:
+                http_basic: ~
+"""
+
+
+def _yaml_said(text: str, question: str) -> list[str]:
+    symfony = [c for c in load_all() if c.name == "Symfony"]
+    chunks = chunk_file(SourceFile("config/packages/security.yaml", "yaml", text, len(text)))
+    return [m.phrase for c in chunks for m in matches_in(c, symfony, intents(question))]
+
+
+def test_security_yaml_s_firewalls_answer_how_authentication_flows() -> None:
+    """The auth answer on kimai never showed ``security.yaml``: Symfony's constructs were PHP-only."""
+    said = _yaml_said(SECURITY_YAML, "How does user authentication flow through the system?")
+    assert any(s.startswith("lists the firewalls") for s in said), said
+    assert any("`custom_authenticators`" in s for s in said) and any("`access_token`" in s for s in said), said
+    assert not any("remember_me" in s for s in said), said  # `remember_me: false` signs nobody in
+    # symfony/demo's `when@test:` firewalls are the test environment's, not the app's
+    assert not any(s.startswith("lists the firewalls") for s in _yaml_said(WHEN_TEST, "How does login work?"))
