@@ -155,16 +155,19 @@ def test_the_symfony_constructs_say_what_kimai_s_lines_are() -> None:
         "    public function authenticate(Request $request): Passport": "checks the credentials",
         "            new UserBadge($credentials['username'], [$this, 'loadUserByIdentifier']),": "names the user",
         "            throw $this->createNotFoundException();": "throws an HTTP error",
-        "    protected function voteOnAttribute(string $attribute, mixed $subject, TokenInterface $token): bool": "voter",
-        "#[AsCommand(name: 'kimai:user:activate', description: 'Activate a user')]": "console command `kimai:user:activate`",
+        "    protected function voteOnAttribute(string $attribute, mixed $subject): bool": "voter",
+        "#[AsCommand(name: 'kimai:user:activate', description: 'Activate')]": "command `kimai:user:activate`",
     }
     for line, phrase in lines.items():
         said = [c.describe(m) for c in symfony.constructs if (m := c.pattern.search(line))]
         assert any(phrase in s for s in said), (line, said)
     # a command, a sign-in subscriber: not on every request's path
     every = [c for c in symfony.constructs if c.every_request]
-    for line in ("#[AsCommand(name: 'kimai:user:activate')]", "            LoginSuccessEvent::class => 'onFormLogin',",
-                 "            KernelEvents::EXCEPTION => ['onCoreException', 1]"):
+    for line in (
+        "#[AsCommand(name: 'kimai:user:activate')]",
+        "            LoginSuccessEvent::class => 'onFormLogin',",
+        "            KernelEvents::EXCEPTION => ['onCoreException', 1]",
+    ):
         assert not any(c.pattern.search(line) for c in every), line
 
 
