@@ -63,8 +63,10 @@ def _js_mounts(context: AnswerContext, chunk: Chunk, text: str) -> list[tuple[st
     """(path, where) of the mounts of the app whose ``use`` is ``text``: in its own file (``app.route('/api',
     api)`` below ``api.use('*', authMiddleware)``) or by the files that import ``chunk``'s file."""
     receiver = USED_ON.match(text)
-    own = context.chunks(context.table.rows_by_path().get(chunk.path, [])) if receiver else []
-    found = [mount for other in own for mount in _mounted(other, [JS_MOUNT.format(name=re.escape(receiver[1]))])]
+    found: list[tuple[str, str]] = []
+    if receiver is not None:
+        own = context.chunks(context.table.rows_by_path().get(chunk.path, []))
+        found = [mount for other in own for mount in _mounted(other, [JS_MOUNT.format(name=re.escape(receiver[1]))])]
     importers = [path for path, imported in context.file_imports.items() if chunk.path in imported]
     for path in importers[:ROWS_READ]:
         for other in context.chunks(context.table.rows_by_path().get(path, [])):
