@@ -62,6 +62,10 @@ class Construct:
     # its `app.use(router)` adds a plugin, no request's middleware)
     hook_word: str = ""  # an every-request hook's own word (`get_response`): finds the app's hooks when the code
     # retrieved holds none (``apphook``); unlike ``anchor`` it brings nothing into other answers
+    skipped_by: re.Pattern[str] | None = None  # a line that opts one class out of the handler (its ``names`` group
+    # lists the handlers skipped, ``options`` narrows the skip to some actions): ``skip_before_action :x``
+    skip_word: str = ""  # the skip line's words, an anchor (``|`` alternatives) to find it in the index
+    skipped_after: str = ""  # where in ``says`` the classes that skip it are named ("for every controller")
 
     def holds_in(self, body: str) -> bool:
         """Whether the definition the matched line opens (``body``) is what ``says`` says it is, by its code lines
@@ -159,6 +163,9 @@ def _construct(framework: str, raw: dict) -> Construct:
         raw.get("says_unbacked", ""),
         _compiled(framework, raw, "not_in"),
         raw.get("hook_word", ""),
+        _compiled(framework, raw, "skipped_by"),
+        raw.get("skip_word", ""),
+        raw.get("skipped_after", ""),
     )
 
 
