@@ -25,7 +25,7 @@ from codeqa.answer.explanation.flow import said_verb
 from codeqa.answer.explanation.fold import weak_evidence
 from codeqa.answer.explanation.holders import holders_named, registered
 from codeqa.answer.explanation.keylines import COMMENT, KeyLine, Terms, evidence
-from codeqa.answer.explanation.linenames import holder_at, name_at
+from codeqa.answer.explanation.linenames import held_lines, holder_at, name_at
 from codeqa.answer.explanation.mechanism import Match
 from codeqa.answer.explanation.outcomes import closed, of_named, outcome_lines, outcome_said_of
 from codeqa.answer.explanation.outline import display_name
@@ -47,14 +47,9 @@ WEAK = (
     "The code found answers this only loosely: no source holds a construct for it or a line naming two of the "
     "question's words. The nearest places are listed below; check them before relying on them."
 )
-LAYER_VERBS = {
-    "api": "handles the request",
-    "cli": "runs the command",
-    "view": "renders what the user sees",
-    "service": "implements the logic",
-    "model": "defines the stored data",
-    "config": "holds the settings",
-}
+LAYER_VERBS = {"api": "handles the request", "cli": "runs the command", "view": "renders what the user sees",
+               "service": "implements the logic", "model": "defines the stored data",
+               "config": "holds the settings"}  # fmt: skip
 
 
 @dataclass(frozen=True)
@@ -70,17 +65,18 @@ def _quote(text: str) -> str:
 
 
 def _at(step: Step, line: int) -> tuple[str, str]:
-    where = f"{step.chunk.path}:{line}"
-    return code_span(where), where
+    return code_span(where := f"{step.chunk.path}:{line}"), where
 
 
 def _name(step: Step) -> str:
     return display_name(step.chunk).split(" (+", 1)[0]
 
 
-def _named(step: Step, name: str | None = None) -> tuple[str, str]:
-    name = name or _name(step)
-    return f"{code_span(name)} ({code_span(step.chunk.location)})", f"{name} ({step.chunk.location})"
+def _named(step: Step, name: str | None = None, line: int = 0) -> tuple[str, str]:
+    """A source named by its lines; ``name`` holding file line ``line`` (a local function) by that one's own."""
+    held = held_lines(step.chunk, line) if name and name != _name(step) else None
+    where, name = f"{step.chunk.path}:{held[0]}-{held[1]}" if held else step.chunk.location, name or _name(step)
+    return f"{code_span(name)} ({code_span(where)})", f"{name} ({where})"
 
 
 def _mechanism(explanation: Explanation) -> list[tuple[Step, list[Match]]]:
@@ -149,7 +145,7 @@ def _lead_sentence(explanation: Explanation, step: Step) -> Sentence:
     if route is not None and topic is not None:  # the app's own line says it: its sign-in (sign-up) URL leads here
         where = f"{route.path}:{route.line}"
         if route.path == step.chunk.path:  # `@web.route("/signin/")` decorates `signin`, not the chunk's first name
-            named_md, named_plain = _named(step, holder_at(step.chunk, route.line))
+            named_md, named_plain = _named(step, holder_at(step.chunk, route.line), route.line)
         said = f"is where the app routes its {topic.name} URL: {code_span(_quote(route.text))} ({code_span(where)})"
         return Sentence(f"{named_md} {said}.", f"{named_plain} is where the app routes its {topic.name} URL: "
                                                 f"{_quote(route.text)} ({where}).")  # fmt: skip
@@ -157,7 +153,7 @@ def _lead_sentence(explanation: Explanation, step: Step) -> Sentence:
     line = best_line(step, explanation.terms)
     holder = holder_at(step.chunk, line.line) if line is not None and not shows_role(step.chunk, LAYER_VERBS) else None
     if holder:  # the match is the line shown, so it is the definition holding that line (not the chunk's first)
-        named_md, named_plain = _named(step, holder)
+        named_md, named_plain = _named(step, holder, line.line)
     text_md, text_plain = f"{named_md} {verb}", f"{named_plain} {verb}"
     if line is not None:
         at_md, at_plain = _at(step, line.line)
