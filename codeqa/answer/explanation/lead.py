@@ -150,7 +150,7 @@ def _lead_sentence(explanation: Explanation, step: Step) -> Sentence:
         return Sentence(f"{named_md} {said}.", f"{named_plain} is where the app routes its {topic.name} URL: "
                                                 f"{_quote(route.text)} ({where}).")  # fmt: skip
     verb = LAYER_VERBS[str(step.chunk.layer)] if shows_role(step.chunk, LAYER_VERBS) else "is the closest match found"
-    line = best_line(step, explanation.terms)
+    line = best_line(step, explanation.terms, explanation.intents)
     holder = holder_at(step.chunk, line.line) if line is not None and not shows_role(step.chunk, LAYER_VERBS) else None
     if holder:  # the match is the line shown, so it is the definition holding that line (not the chunk's first)
         named_md, named_plain = _named(step, holder, line.line)
@@ -234,7 +234,7 @@ def lead_sentences(explanation: Explanation) -> list[Sentence]:
     handed = bool(chosen) and chosen[0][0] is not lead and hands_to(chosen[0][1], lead)
     if not chosen or (chosen[0][0] is not lead and not handed):  # the opening cites the lead source first ...
         sentences.append(_lead_sentence(explanation, lead))  # ... unless a construct hands control to it
-        line = best_line(lead, explanation.terms)
+        line = best_line(lead, explanation.terms, explanation.intents)
         skip |= {(lead.chunk.path, line.line)} if line else set()
     if chosen:
         sentences.append(_mechanism_sentence(explanation, chosen))
