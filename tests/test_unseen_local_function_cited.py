@@ -78,15 +78,21 @@ NESTED = """def create_app(config):
 def test_a_local_function_is_cited_by_its_own_lines() -> None:
     chunk = Chunk(PATH, "typescript", 194, 244, SAVE, "useModelEditorFunctions.saveObject", "function", "view")
     assert holder_at(chunk, 206) == "executeSave"  # `if (onAfterSaveCallback) {` of the update branch
-    assert held_lines(chunk, 206) == (200, 235)
+    assert held_lines(chunk, 206, "executeSave") == (200, 235)
+    assert held_lines(chunk, 206, "saveObject") is None  # not the innermost one: cited by the chunk
     step = Step(1, Hit(chunk, 1.0, chunk.id), "function", [], "")
     markdown, plain = _named(step, "executeSave", 206)
     assert plain == f"executeSave ({PATH}:200-235)"
     assert "194-244" not in markdown
     assert _named(step)[1] == f"useModelEditorFunctions.saveObject ({PATH}:194-244)"  # the chunk's own name: its lines
+    clauses = "  def a(:x), do: 1\n  def b(:y), do: 2\n  def c, do: 3"
+    one_line = Chunk("lib/helpers.ex", "elixir", 10, 12, clauses, "H.a", "function", "lib")
+    assert (
+        _named(Step(1, Hit(one_line, 1.0, one_line.id), "function", [], ""), "H.b", 11)[1] == "H.b (lib/helpers.ex:11)"
+    )
 
 
 def test_a_nested_python_function_ends_where_its_body_does() -> None:
     chunk = Chunk("app/__init__.py", "python", 10, 19, NESTED, "create_app", "function", "config")
-    assert held_lines(chunk, 16) == (14, 17)  # `load_user`, not `return app`
-    assert held_lines(chunk, 11) == (10, 19)
+    assert held_lines(chunk, 16, "load_user") == (14, 17)  # `load_user`, not `return app`
+    assert held_lines(chunk, 11, "create_app") == (10, 19)

@@ -74,8 +74,9 @@ def _name(step: Step) -> str:
 
 def _named(step: Step, name: str | None = None, line: int = 0) -> tuple[str, str]:
     """A source named by its lines; ``name`` holding file line ``line`` (a local function) by that one's own."""
-    held = held_lines(step.chunk, line) if name and name != _name(step) else None
-    where, name = f"{step.chunk.path}:{held[0]}-{held[1]}" if held else step.chunk.location, name or _name(step)
+    held = held_lines(step.chunk, line, name) if name and name != _name(step) else None
+    where = f"{step.chunk.path}:{held[0]}" + (f"-{held[1]}" if held[1] > held[0] else "") if held else ""
+    where, name = where or step.chunk.location, name or _name(step)
     return f"{code_span(name)} ({code_span(where)})", f"{name} ({where})"
 
 
