@@ -239,7 +239,8 @@ def test_the_closest_match_is_the_definition_holding_the_line_and_a_status_field
                    "from_account&.family\n    end", layer="model", kind="method")  # fmt: skip
     opening = _opening(model, "How does the app recognize that money moving between two accounts of one family is "
                               "a transfer?")  # fmt: skip
-    assert "`Transfer.transfer_has_same_family` (`app/models/transfer.rb:1-8`) is the closest match" in opening, opening
+    # cited by its own lines (6-8), not the chunk's (1-8), which hold `confirm!` too
+    assert "`Transfer.transfer_has_same_family` (`app/models/transfer.rb:6-8`) is the closest match" in opening, opening
     importer = _chunk("taiga/importers/trello/importer.py", "python", "TrelloImporter._import_user_stories_data",
                       "    def _import_user_stories_data(self, project, card, statuses):\n"
                       "        us = UserStory.objects.create(\n            project=project,\n"

@@ -25,6 +25,7 @@ from __future__ import annotations
 
 import re
 
+from codeqa.answer.explanation.branches import IF_HEAD
 from codeqa.answer.explanation.callplace import caller_name
 from codeqa.answer.explanation.explain import Explanation, Step
 from codeqa.answer.explanation.holders import holders_named, registered
@@ -95,8 +96,44 @@ def _lines(step: Step, matches: list[Match]) -> tuple[str, str] | None:
     first, last = shown[0].line, shown[-1].line
     where = f"{step.chunk.path}:{first}" + (f"-{last}" if last != first else "")
     more = f" and {len(shown) - 1} more like it" if len(shown) > 1 else ""
+    head = IF_HEAD.match(shown[0].text)
+    if head and head.group("cond"):  # an `if` head is no statement: its test is said ("when `X` succeeds")
+        return _tested(where, head.group("word"), head.group("cond"), f" ({more.strip()})" if more else "")
     quoted = _quote(shown[0].text)
     return f"at {code_span(where)}: {code_span(quoted)}{more}", f"at {where}: {quoted}{more}"
+
+
+def _tested(where: str, word: str, condition: str, more: str) -> tuple[str, str]:
+    """ "at `loc`: when `X` succeeds" for a construct written as the test of an ``if`` (``unless``: "fails"); a test
+    that calls nothing is said as it is ("when `user.admin?`")."""
+    test = condition.strip()
+    if test.startswith("(") and _closes_at_end(test):
+        test = test[1:-1].strip()  # `if (x) {`: the test inside the brackets
+    test = _quote(test)
+    outcome = (" fails" if word == "unless" else " succeeds") if _a_call(test) else ""
+    when = "when" if outcome or word == "if" else "unless"
+    return (f"at {code_span(where)}: {when} {code_span(test)}{outcome}{more}",
+            f"at {where}: {when} {test}{outcome}{more}")  # fmt: skip
+
+
+def _closes_at_end(text: str) -> bool:
+    """Whether the bracket ``text`` opens with closes at its end (`(a(b))`, not `(a) && (b)`)."""
+    depth = 0
+    for at, char in enumerate(text):
+        depth += {"(": 1, ")": -1}.get(char, 0)
+        if depth == 0:
+            return at == len(text) - 1
+    return False
+
+
+def _a_call(text: str) -> bool:
+    """Whether ``text`` is a call (`Job.perform_later(time)`): its last bracket closes one that follows a name."""
+    depth = 0
+    for at in range(len(text) - 1, -1, -1):
+        depth += {")": 1, "(": -1}.get(text[at], 0)
+        if depth == 0:
+            return text.endswith(")") and at > 0 and (text[at - 1].isalnum() or text[at - 1] in "_?!")
+    return False
 
 
 def _quote(text: str) -> str:

@@ -29,6 +29,7 @@ from codeqa.answer.explanation.keylines import KeyLine, Terms, question_terms
 from codeqa.answer.explanation.mechanism import Match, evidence, frameworks
 from codeqa.answer.explanation.missing import missing_words
 from codeqa.answer.explanation.outline import summary
+from codeqa.answer.explanation.skipped import excepted
 from codeqa.answer.explanation.values import Value, values_read
 from codeqa.answer.explanation.walk import Walk, walk_for
 from codeqa.answer.rendering.injection import instruction_like
@@ -226,6 +227,7 @@ def explain(
     chosen = choose.select_sources(terms, context, limit, max_files, swaps)
     found = choose.candidates(terms, topics, conventions, context, chosen, swaps, question)
     found = [c for c in found if not prose_only(c.chunk, context)]  # a docstring's prose is no source
+    found, skipping = excepted(context, found)  # "every controller except the ones that skip the filter"
     kept, repeats = collapse(_steps(terms, found))
     for index, step in enumerate(kept):
         step.repeats = [other.hit for other in repeats.get(index, [])]
@@ -263,6 +265,7 @@ def explain(
     extra += [Hit(r.chunk, 0.0, r.chunk.id) for step in ordered for r in step.related]
     extra += [Hit(v.chunk, 0.0, v.chunk.id) for step in ordered for v in step.values]
     extra += [Hit(chunk, 0.0, chunk.id) for chunk in (found_walk.chunks if found_walk else [])]  # the steps cite
+    extra += skipping  # the skip lines the sentences cite
     extra += route_hits(context, [step.chunk for step in opened[:1]], terms, topics, question)  # the lead's route
     shown_ids = {step.chunk.id for step in ordered}
     unique = [hit for hit in {hit.chunk.id: hit for hit in extra}.values() if hit.chunk.id not in shown_ids]

@@ -25,7 +25,7 @@ from codeqa.answer.explanation.flow import said_verb
 from codeqa.answer.explanation.fold import weak_evidence
 from codeqa.answer.explanation.holders import holders_named, registered
 from codeqa.answer.explanation.keylines import COMMENT, KeyLine, Terms, evidence
-from codeqa.answer.explanation.linenames import holder_at, name_at
+from codeqa.answer.explanation.linenames import held_lines, holder_at, name_at
 from codeqa.answer.explanation.mechanism import Match
 from codeqa.answer.explanation.outcomes import closed, of_named, outcome_lines, outcome_said_of
 from codeqa.answer.explanation.outline import display_name
@@ -47,14 +47,9 @@ WEAK = (
     "The code found answers this only loosely: no source holds a construct for it or a line naming two of the "
     "question's words. The nearest places are listed below; check them before relying on them."
 )
-LAYER_VERBS = {
-    "api": "handles the request",
-    "cli": "runs the command",
-    "view": "renders what the user sees",
-    "service": "implements the logic",
-    "model": "defines the stored data",
-    "config": "holds the settings",
-}
+LAYER_VERBS = {"api": "handles the request", "cli": "runs the command", "view": "renders what the user sees",
+               "service": "implements the logic", "model": "defines the stored data",
+               "config": "holds the settings"}  # fmt: skip
 
 
 @dataclass(frozen=True)
@@ -70,17 +65,19 @@ def _quote(text: str) -> str:
 
 
 def _at(step: Step, line: int) -> tuple[str, str]:
-    where = f"{step.chunk.path}:{line}"
-    return code_span(where), where
+    return code_span(where := f"{step.chunk.path}:{line}"), where
 
 
 def _name(step: Step) -> str:
     return display_name(step.chunk).split(" (+", 1)[0]
 
 
-def _named(step: Step, name: str | None = None) -> tuple[str, str]:
-    name = name or _name(step)
-    return f"{code_span(name)} ({code_span(step.chunk.location)})", f"{name} ({step.chunk.location})"
+def _named(step: Step, name: str | None = None, line: int = 0) -> tuple[str, str]:
+    """A source named by its lines; ``name`` holding file line ``line`` (a local function) by that one's own."""
+    held = held_lines(step.chunk, line, name) if name and name != _name(step) else None
+    where = f"{step.chunk.path}:{held[0]}" + (f"-{held[1]}" if held[1] > held[0] else "") if held else ""
+    where, name = where or step.chunk.location, name or _name(step)
+    return f"{code_span(name)} ({code_span(where)})", f"{name} ({where})"
 
 
 def _mechanism(explanation: Explanation) -> list[tuple[Step, list[Match]]]:
@@ -149,15 +146,15 @@ def _lead_sentence(explanation: Explanation, step: Step) -> Sentence:
     if route is not None and topic is not None:  # the app's own line says it: its sign-in (sign-up) URL leads here
         where = f"{route.path}:{route.line}"
         if route.path == step.chunk.path:  # `@web.route("/signin/")` decorates `signin`, not the chunk's first name
-            named_md, named_plain = _named(step, holder_at(step.chunk, route.line))
+            named_md, named_plain = _named(step, holder_at(step.chunk, route.line), route.line)
         said = f"is where the app routes its {topic.name} URL: {code_span(_quote(route.text))} ({code_span(where)})"
         return Sentence(f"{named_md} {said}.", f"{named_plain} is where the app routes its {topic.name} URL: "
                                                 f"{_quote(route.text)} ({where}).")  # fmt: skip
     verb = LAYER_VERBS[str(step.chunk.layer)] if shows_role(step.chunk, LAYER_VERBS) else "is the closest match found"
-    line = best_line(step, explanation.terms)
+    line = best_line(step, explanation.terms, explanation.intents)
     holder = holder_at(step.chunk, line.line) if line is not None and not shows_role(step.chunk, LAYER_VERBS) else None
     if holder:  # the match is the line shown, so it is the definition holding that line (not the chunk's first)
-        named_md, named_plain = _named(step, holder)
+        named_md, named_plain = _named(step, holder, line.line)
     text_md, text_plain = f"{named_md} {verb}", f"{named_plain} {verb}"
     if line is not None:
         at_md, at_plain = _at(step, line.line)
@@ -238,7 +235,7 @@ def lead_sentences(explanation: Explanation) -> list[Sentence]:
     handed = bool(chosen) and chosen[0][0] is not lead and hands_to(chosen[0][1], lead)
     if not chosen or (chosen[0][0] is not lead and not handed):  # the opening cites the lead source first ...
         sentences.append(_lead_sentence(explanation, lead))  # ... unless a construct hands control to it
-        line = best_line(lead, explanation.terms)
+        line = best_line(lead, explanation.terms, explanation.intents)
         skip |= {(lead.chunk.path, line.line)} if line else set()
     if chosen:
         sentences.append(_mechanism_sentence(explanation, chosen))

@@ -74,6 +74,33 @@ def _function_at(chunk: Chunk, line: int) -> int | None:
     return None
 
 
+CLOSER = re.compile(r"^\s*(?:[}\])]|end\b)")  # the line closing a body at its head's indent (`}`, `})`, Ruby's `end`)
+
+
+def held_lines(chunk: Chunk, line: int, name: str) -> tuple[int, int] | None:
+    """The file lines (first, last) of the innermost function ``name`` of ``chunk`` holding file line ``line`` (a
+    local ``const executeSave = () => {`` inside ``saveObject``): what a sentence naming that function cites; None
+    when the line sits in none of that name."""
+    lines = chunk.text.split("\n")
+    offset = line - chunk.start_line
+    if not 0 <= offset < len(lines):
+        return None
+    indent = len(lines[offset]) - len(lines[offset].lstrip())
+    for at in range(offset, -1, -1):
+        head = _head(lines[at], chunk.language)
+        if head is None or not (at == offset or (head[0] < indent and _holds(lines, at, offset, head[0]))):
+            continue
+        if name.replace("::", ".").rpartition(".")[2] not in (head[1], head[2]):
+            return None  # the innermost function is another one: the sentence names what holds it
+        end = next((n for n in range(at + 1, len(lines)) if lines[n].strip() and not SIGNATURE_END.match(lines[n])
+                    and len(lines[n]) - len(lines[n].lstrip()) <= head[0]), len(lines))  # fmt: skip
+        if end < len(lines) and CLOSER.match(lines[end]):
+            end += 1
+        last = max(n for n in range(at, end) if lines[n].strip() or n == at)
+        return chunk.start_line + at, chunk.start_line + last
+    return None
+
+
 def _one_of(known: list[str], head: str) -> str | None:
     """Which of the chunk's definitions of one short name ``head`` opens: the only one, else the one whose owner
     the head names (Go's ``func (m Middleware) toEcho()`` beside ``func (h Handler) toEcho()``); None when unsure."""

@@ -5,6 +5,7 @@ of as many, one that does something rather than a definition's head.
 from __future__ import annotations
 
 import re
+from collections.abc import Sequence
 
 from codeqa.answer.explanation.explain import Step
 from codeqa.answer.explanation.flow import SIGNATURE, code_part
@@ -46,15 +47,27 @@ def _name_part(head: str) -> str:
     return GO_RECEIVER.sub("func ", head).split("(", 1)[0]
 
 
-def best_line(step: Step, terms: Terms) -> KeyLine | None:
+# a line raising an error: its message's words are what went wrong, weak evidence of how the thing asked about is made
+# (kimai: "How are invoices generated?" opened on `throw new \Exception('… the number generator is …')`)
+THROWS = re.compile(r"^\s*(?:throw|raise)\b")
+STRING = re.compile(r"\"(?:[^\"\\]|\\.)*\"|'(?:[^'\\]|\\.)*'|`(?:[^`\\]|\\.)*`")
+
+
+def _score(terms: Terms, text: str, errors: bool) -> float:
+    """The question's words on a line; a raising line's message counts only for a question about errors."""
+    return term_score(terms, text if errors or not THROWS.match(text) else STRING.sub("''", text))
+
+
+def best_line(step: Step, terms: Terms, intents: Sequence[str] = ()) -> KeyLine | None:
     """The shown line the opening quotes: the one with most of the question's words; of as many, a line that does
     something before a definition's head (round 8: "`canUploadFile` is the closest match found: `public static
     function canUploadFile(Account $account): bool`" told a newcomer nothing the code does), unless the head's own
     name, without its parameters, holds as many (``isFileModified`` says more than a podcast guard)."""
-    scored = [(term_score(terms, line.text), -n, line) for n, line in enumerate(step.lines) if quotable(line.text)]
+    errors = "errors" in intents
+    scored = [(_score(terms, line.text, errors), -n, line) for n, line in enumerate(step.lines) if quotable(line.text)]
     lines = step.chunk.text.split("\n")
     scored = [item for item in scored if not _fragment(item[2].text, lines, item[2].line - step.chunk.start_line)]
-    scored = scored or [(term_score(terms, line.text), -n, line) for n, line in enumerate(step.lines)
+    scored = scored or [(_score(terms, line.text, errors), -n, line) for n, line in enumerate(step.lines)
                         if quotable(line.text)]  # fmt: skip
     named = [term_score(terms, _name_part(item[2].text)) for item in scored if _head_only(item[2].text)]
     doing = [item for item in scored if item[0] > max(named or [0]) and not _head_only(item[2].text)]

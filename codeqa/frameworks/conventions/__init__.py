@@ -67,6 +67,10 @@ class Construct:
     scope: str = ""  # the reader (``codeqa.answer.explanation.scopes``) of where the matched line applies, read below
     # it in the chunk: the construct is found only where the reader finds its scope (`served`: the wrapped Go handler
     # is the server's; `all_routes`/`some_routes`: NestJS's `forRoutes(…)` names every route or some)
+    skipped_by: re.Pattern[str] | None = None  # a line that opts one class out of the handler (its ``names`` group
+    # lists the handlers skipped, ``options`` narrows the skip to some actions): ``skip_before_action :x``
+    skip_word: str = ""  # the skip line's words, an anchor (``|`` alternatives) to find it in the index
+    skipped_after: str = ""  # where in ``says`` the classes that skip it are named ("for every controller")
 
     def holds_in(self, body: str) -> bool:
         """Whether the definition the matched line opens (``body``) is what ``says`` says it is, by its code lines
@@ -166,6 +170,9 @@ def _construct(framework: str, raw: dict) -> Construct:
         raw.get("hook_word", ""),
         bool(raw.get("wraps", False)),
         raw.get("scope", ""),
+        _compiled(framework, raw, "skipped_by"),
+        raw.get("skip_word", ""),
+        raw.get("skipped_after", ""),
     )
 
 
