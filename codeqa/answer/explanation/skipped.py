@@ -14,6 +14,7 @@ from __future__ import annotations
 import re
 from collections.abc import Sequence
 from dataclasses import dataclass, replace
+from functools import partial
 from pathlib import PurePosixPath
 
 from codeqa.answer.context import AnswerContext
@@ -124,7 +125,7 @@ def excepted(context: AnswerContext, found: Sequence[Candidate]) -> tuple[list[C
             if construct.skipped_after and at and match.handler:
                 key = f"skips {construct.framework} {match.handler} {candidate.chunk.path}"
                 skips = context.table.derived(
-                    key, lambda c=construct, m=match, p=candidate.chunk.path: skips_of(context, c, m.handler, p)
+                    key, partial(skips_of, context, construct, match.handler, candidate.chunk.path)
                 )
                 if skips:
                     said = f"{match.phrase[: at.end()]} {except_phrase(skips)}{match.phrase[at.end() :]}"
