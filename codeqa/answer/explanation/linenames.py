@@ -60,13 +60,21 @@ def apart(chunk: Chunk, one: int, other: int) -> bool:
     return first is not None and second is not None and first != second
 
 
-def _function_at(chunk: Chunk, line: int) -> int | None:
-    """The index of the line opening the function that file line ``line`` of ``chunk`` opens or sits in."""
+def _line_at(chunk: Chunk, line: int) -> tuple[list[str], int, int] | None:
+    """``chunk``'s lines, the offset of file line ``line`` among them and that line's indent (None: not in it)."""
     lines = chunk.text.split("\n")
     offset = line - chunk.start_line
     if not 0 <= offset < len(lines):
         return None
-    indent = len(lines[offset]) - len(lines[offset].lstrip())
+    return lines, offset, len(lines[offset]) - len(lines[offset].lstrip())
+
+
+def _function_at(chunk: Chunk, line: int) -> int | None:
+    """The index of the line opening the function that file line ``line`` of ``chunk`` opens or sits in."""
+    found = _line_at(chunk, line)
+    if found is None:
+        return None
+    lines, offset, indent = found
     for at in range(offset, -1, -1):
         head = _head(lines[at], chunk.language)
         if head is not None and (at == offset or head[0] < indent):
@@ -81,11 +89,10 @@ def held_lines(chunk: Chunk, line: int, name: str) -> tuple[int, int] | None:
     """The file lines (first, last) of the innermost function ``name`` of ``chunk`` holding file line ``line`` (a
     local ``const executeSave = () => {`` inside ``saveObject``): what a sentence naming that function cites; None
     when the line sits in none of that name."""
-    lines = chunk.text.split("\n")
-    offset = line - chunk.start_line
-    if not 0 <= offset < len(lines):
+    found = _line_at(chunk, line)
+    if found is None:
         return None
-    indent = len(lines[offset]) - len(lines[offset].lstrip())
+    lines, offset, indent = found
     for at in range(offset, -1, -1):
         head = _head(lines[at], chunk.language)
         if head is None or not (at == offset or (head[0] < indent and _holds(lines, at, offset, head[0]))):
