@@ -12,6 +12,7 @@ from __future__ import annotations
 import re
 from collections.abc import Sequence
 
+from codeqa.answer.explanation.condition import condition_at
 from codeqa.answer.explanation.linenames import FUNCTION_HEAD
 from codeqa.records import Chunk
 
@@ -112,68 +113,6 @@ def on_error_branch(chunk: Chunk, line: int) -> bool:
             return True
         innermost, indent = False, depth
     return False
-
-
-IF_HEAD = re.compile(r"^\s*(?:\}\s*)?(?P<word>if|unless)\b\s*(?P<cond>.*?)\s*(?::|\{|\bthen)?\s*$")
-HEADS = re.compile(  # the heads of a block whose lines run only sometimes: tests, cases, loops, handlers
-    r"^\s*(?:\}\s*)?(?:if|elif|elsif|else|unless|when|case|switch|for|foreach|while|until|except|rescue|catch|"
-    r"\}\s*catch|default)\b|^\s*(?:case\b.*|default\s*):\s*$"
-)
-CONDITION_CHARS = 60
-CONTINUED = re.compile(r"(?:\\|\b(?:and|or)|&&|\|\||[(\[{,])\s*$")
-LOOPS = re.compile(r"^\s*(?:for|foreach|while)\b")  # ``loops=True``: a line repeated for each item still runs
-CAUGHT = re.compile(  # a handler of named exception types (not a bare ``catch (err)``, which names no type)
-    r"^\s*(?:\}\s*)?(?P<word>rescue|except|catch)\s*\(?\s*(?P<what>[A-Z][\w.]*(?:::\w+)*(?:\s*(?:,|\|)\s*[A-Z][\w.]*(?:::\w+)*)*)"
-    r"(?:\s+(?:as|=>)?\s*\w+)?\s*\)?\s*(?::|\{|\bthen)?\s*$"
-)
-
-
-ELIXIR_HEAD = re.compile(r"^\s*defp?\s+(?P<name>\w+[?!]?)\s*\(")
-
-
-def _one_clause_of_several(chunk: Chunk, head: str) -> bool:
-    """Whether ``head`` opens one clause of an Elixir function the chunk defines in several (``def callback(%{assigns:
-    %{ueberauth_failure: _fails}} = conn, _params)`` above ``def callback(%{assigns: %{ueberauth_auth: auth}} …)``)."""
-    found = ELIXIR_HEAD.match(head) if chunk.language == "elixir" else None
-    if found is None:
-        return False
-    same = re.compile(rf"^\s*defp?\s+{re.escape(found.group('name'))}\s*\(")
-    return sum(1 for text in chunk.text.split("\n") if same.match(text)) > 1
-
-
-def condition_at(chunk: Chunk, line: int, *, loops: bool = False) -> tuple[str, str] | None:
-    """When file line ``line`` of ``chunk`` runs, as it can be said in a few words: ``("", "")`` when it runs every
-    time its definition does, ``("when", cond)`` / ``("unless", cond)`` when one ``if``/``unless`` test with a short
-    condition holds it, None when it cannot be said so (an ``else``, a loop, a handler, tests within tests)."""
-    lines = chunk.text.split("\n")
-    position = line - chunk.start_line
-    if not 0 <= position < len(lines):
-        return None
-    indent = _indent(lines[position])
-    heads: list[str] = []
-    for text in reversed(lines[:position]):
-        if not text.strip() or _indent(text) >= indent:
-            continue
-        if FUNCTION_HEAD.match(text):
-            if _one_clause_of_several(chunk, text):
-                return None  # runs when this clause's pattern matches, not every time the function runs
-            break
-        indent = _indent(text)
-        if HEADS.match(text) and not (loops and LOOPS.match(text)):
-            heads.append(text)
-    if not heads:
-        return "", ""
-    if len(heads) == 1 and (caught := CAUGHT.match(heads[0])):  # ``rescue Exception => e``, ``except KeyError:``
-        return f"when it {'rescues' if caught.group('word') == 'rescue' else 'catches'}", caught.group("what")
-    found = IF_HEAD.match(heads[0]) if len(heads) == 1 else None
-    if found is None:
-        return None
-    condition = found.group("cond").strip().rsplit(";", 1)[-1].strip()  # Go's `if v := f(); v > 0 {`: the test
-    if condition.startswith("(") and condition.endswith(")"):
-        condition = condition[1:-1].strip()
-    if not condition or len(condition) > CONDITION_CHARS or CONTINUED.search(condition):
-        return None  # a test going on below its line (``elif a and \\``) cannot be said from its head
-    return ("unless" if found.group("word") == "unless" else "when"), condition
 
 
 RETURNS = re.compile(r"^\s*return\b")

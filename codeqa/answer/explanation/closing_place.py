@@ -25,8 +25,8 @@ from __future__ import annotations
 
 import re
 
-from codeqa.answer.explanation.branches import IF_HEAD
 from codeqa.answer.explanation.callplace import caller_name
+from codeqa.answer.explanation.condition import IF_HEAD
 from codeqa.answer.explanation.explain import Explanation, Step
 from codeqa.answer.explanation.holders import holders_named, registered
 from codeqa.answer.explanation.keylines import evidence

@@ -7,7 +7,7 @@ from __future__ import annotations
 
 import re
 
-from codeqa.answer.explanation.branches import HEADS, condition_at
+from codeqa.answer.explanation.condition import HEADS, condition_at
 from codeqa.answer.rendering.render import code_span
 from codeqa.records import Chunk
 

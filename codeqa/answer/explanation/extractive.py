@@ -21,7 +21,7 @@ from codeqa.answer.explanation.explain import Explanation, Step, explain
 from codeqa.answer.explanation.flow import ROLE_TITLES, Use, said_verb
 from codeqa.answer.explanation.keylines import KeyLine
 from codeqa.answer.explanation.lead import lead_sentences
-from codeqa.answer.explanation.outline import continues_definition, display_name
+from codeqa.answer.explanation.outline import continues_definition, display_name, first_name
 from codeqa.answer.explanation.placing import lines_holder, quoted_name, same_definition
 from codeqa.answer.explanation.roles_said import held_role, role_phrase
 from codeqa.answer.explanation.walktext import response_sentence, walk_steps
@@ -71,8 +71,9 @@ def _related(
     says what it does, last of the calls, the caller ``site`` where it calls, last of its phrase (its own clause)."""
     phrases: dict[str, list[str]] = {"calls": [], "throws": [], "uses": [], **{said: [] for said in PASSIVE.values()}}
     last: dict[str, str] = {}  # by phrase: the callee said with its ending, the caller with the line that calls
-    own = named or _first_name(step.chunk)
+    own = named or first_name(step.chunk)
     said: dict[tuple[str, str, str], bool] = {}  # (phrase, name, path): one of them is a later piece
+    opened: set[tuple[str, str, str, int]] = set()  # (phrase, name, path, first line) of each one said
 
     def add(phrase: str, name: str, chunk: Chunk, tail: str, use: Use | None = None) -> None:
         # a definition split over two chunks is one definition: not "calls `run_script` (…:54-98) and
@@ -83,6 +84,9 @@ def _related(
         same = chunk.path == step.chunk.path and plain == own and chunk.id != step.chunk.id
         if (key in said and (piece or said[key])) or (same and (piece or continues_definition(step.chunk, plain))):
             return
+        if (*key, chunk.start_line) in opened:  # one definition cited from its head twice (a piece, and the whole)
+            return
+        opened.add((*key, chunk.start_line))
         said[key] = said.get(key, False) or piece
         if does is not None and phrase == "calls" and (name, chunk.id) == does.key and phrase not in last:
             last[phrase] = _named(name, chunk) + tail + does.markdown()
@@ -110,10 +114,6 @@ def _related(
     for phrase, piece in last.items():
         phrases[phrase].append(piece)
     return phrases
-
-
-def _first_name(chunk: Chunk) -> str:
-    return display_name(chunk).split(" (+", 1)[0]
 
 
 def repeats_note(step: Step) -> str:

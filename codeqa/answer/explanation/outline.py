@@ -254,6 +254,11 @@ def _holds_own_lines(chunk: Chunk, outer: str, inner: str) -> bool:
     return False
 
 
+def first_name(chunk: Chunk) -> str:
+    """The name of the first definition a chunk is cited as (``display_name`` without its "(+2)")."""
+    return display_name(chunk).split(" (+", 1)[0]
+
+
 def continues_definition(chunk: Chunk, name: str) -> bool:
     """Whether ``chunk`` is a later piece of a definition named ``name`` (its first code line does not open it)."""
     short = re.split(r"[.#:]", name)[-1]

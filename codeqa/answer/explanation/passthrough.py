@@ -11,7 +11,7 @@ from __future__ import annotations
 
 import re
 
-from codeqa.answer.explanation.branches import CONDITION_CHARS, CONTINUED, IF_HEAD
+from codeqa.answer.explanation.condition import CONDITION_CHARS, CONTINUED, IF_HEAD
 from codeqa.answer.explanation.keylines import COMMENT
 from codeqa.answer.rendering.render import code_span
 from codeqa.records import Chunk

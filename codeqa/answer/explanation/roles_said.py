@@ -84,6 +84,17 @@ _COMMAND = re.compile(
     r"\bprogram\.(?:command|option|parse)\(|\byargs\b",
     re.MULTILINE,
 )
+# a command's method that only declares its arguments (Django's `add_arguments(self, parser)`, Symfony's `configure()`)
+# holds `parser.add_argument(…)`, a command's sign, but runs nothing
+_ARGUMENTS_HEAD = re.compile(
+    r"^\s*(?:def\s+add_arguments\s*\(|(?:(?:public|protected|private)\s+)?function\s+configure\s*\()"
+)
+ARGUMENTS = "declares the command's arguments"
+# a REST framework permission class (`class CanContributeExercises(BasePermission)`) is handed the request to say yes
+# or no: it decides whether the request goes on, it does not answer it
+_PERMISSION_CHECK = re.compile(r"^\s*def\s+has_(?:object_)?permission\s*\(\s*self\s*,\s*request\b", re.MULTILINE)
+_HANDED_REQUEST = re.compile(r"^\s*(?:async\s+)?def\s+\w+\s*\(\s*self\s*,\s*request\b", re.MULTILINE)
+PERMISSION = "decides whether a request may go on (a permission check)"
 KIND_PHRASES = {"function": "is a function", "method": "is a method", "class": "defines a class",
                 "module": "is the file's top-level code",
                 "piece": "starts inside a block that opens above it"}  # fmt: skip
@@ -163,6 +174,10 @@ def role_phrase(chunk: Chunk, layer_verbs: dict[str, str], fallback: str) -> str
     kind = "function" if opened_definition(chunk) else str(chunk.kind)  # ``Groups.getMembers = async function (``
     if kind == "module" and starts_inside(chunk):
         kind = "piece"  # not "the file's top-level code": a function body's rest, a `define(…)` wrapper's functions
+    if layer == "cli" and _ARGUMENTS_HEAD.match(_head(text)):
+        return ARGUMENTS
+    if chunk.language == "python" and _checks_permission(text):
+        return PERMISSION
     if layer in ("service", "core"):  # "implements the logic": of what was asked, nothing shows
         return _kind_phrase(chunk, kind, fallback)
     if layer in ("util", "cli") and "api" in layer_verbs and not shown["cli"]() and _ROUTED.search(text):
@@ -172,6 +187,12 @@ def role_phrase(chunk: Chunk, layer_verbs: dict[str, str], fallback: str) -> str
     if layer == "view" and "api" in layer_verbs and shown["api"]():  # a redirect handles the request, renders nothing
         return layer_verbs["api"]
     return _kind_phrase(chunk, kind, fallback)
+
+
+def _checks_permission(text: str) -> bool:
+    """Whether every method of ``text`` handed the request is a permission check (``has_permission``)."""
+    handed = _HANDED_REQUEST.findall(text)
+    return bool(handed) and all(_PERMISSION_CHECK.match(head) for head in handed)
 
 
 def _kind_phrase(chunk: Chunk, kind: str, fallback: str) -> str:
