@@ -109,13 +109,18 @@ def _outcomes(chunk: Chunk, question: str) -> list[tuple[str, str]]:
 def test_a_settings_files_start_up_check_is_no_requests_outcome():
     settings = _chunk(SETTINGS, "", "module", "config", "bookwyrm/settings.py")
     assert not [text for _, text in _outcomes(settings, FAILS) if "ImproperlyConfigured" in text]
-    # asked about the settings themselves, the check is what happens
+    # asked about the settings themselves, the check is what happens (a test on one line, said with the raise) ...
     asked = "What error is raised when the SECRET_KEY setting is not configured?"
+    split_test = SETTINGS[SETTINGS.index("SECRET_KEY in [") : SETTINGS.index("]:") + 2]
+    one_line = SETTINGS.replace(split_test, "SECRET_KEY is None:")
+    checked = _chunk(one_line, "", "module", "config", "bookwyrm/settings.py")
     assert ("raises", 'raise ImproperlyConfigured("You must change the SECRET_KEY env variable")') in _outcomes(
-        settings, asked
+        checked, asked
     )
+    # ... but under bookwyrm's own test, split over four lines, the raise is no outcome said as if it always ran
+    assert not [text for _, text in _outcomes(settings, asked) if "ImproperlyConfigured" in text]
     # the same raise in a function that serves requests is still its outcome
-    served = _chunk(SETTINGS, "check_secret", "function", "service", "bookwyrm/views/helpers.py")
+    served = _chunk(one_line, "check_secret", "function", "service", "bookwyrm/views/helpers.py")
     assert [text for verb, text in _outcomes(served, FAILS) if verb == "raises"]
 
 
