@@ -142,3 +142,25 @@ def test_the_answer_says_the_call_and_quotes_the_callee() -> None:
         in text
     ), text
     assert "website = await redis.client.fetch(`website:${websiteId}`, () => getWebsite(websiteId), 86400);" in text
+
+
+PROVIDER = """    public function boot(): void
+    {
+        $this->registerPolicies();
+
+        Gate::define('vault-viewer', function (User $user, $vault): bool {
+            return $user->vaults()
+                ->wherePivotIn('vault_id', [static::id($vault)])
+                ->exists();
+        });
+    }"""
+
+
+def test_a_call_in_a_closure_the_caller_hands_on_is_the_closures() -> None:
+    from codeqa.answer.explanation.continued import in_callback
+
+    boot = Chunk(
+        "app/Providers/AuthServiceProvider.php", "php", 30, 39, PROVIDER, "AuthServiceProvider.boot", "method", "config"
+    )
+    assert in_callback(boot, 35)  # `$user->vaults()` runs when the gate is asked, not when `boot` runs
+    assert not in_callback(boot, 32)  # `$this->registerPolicies()` is boot's own call

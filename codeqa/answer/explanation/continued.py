@@ -12,6 +12,7 @@ Said only where the code verifies it:
 - it is made on one of the source's key lines or right under one (the flow the answer shows goes through it), by a
   definition the source's lines name (``holder_at``; else the one the source is named after, where its sentence
   would say so too), to a function (not a class made, not a failing helper);
+- not in a closure the caller hands on (``in_callback``): the closure makes that call, later;
 - the callee's own definition is found once by its head, and its lines hold the question's words (or their
   concept's) better than the call's own line does: the callee does the asked thing, the call only names it;
 - neither the callee nor the lines quoted are shown already (a source, the walk's steps).
@@ -29,22 +30,42 @@ from codeqa.answer.explanation.byname import typed_receiver
 from codeqa.answer.explanation.callplace import placed_caller, unplaced
 from codeqa.answer.explanation.claims import RESOLVED_LANGUAGES, ClaimChecker
 from codeqa.answer.explanation.endings import FAILING_NAME, definition_lines
-from codeqa.answer.explanation.flow import Use
+from codeqa.answer.explanation.flow import Use, code_part
 from codeqa.answer.explanation.implements import Implementations
 from codeqa.answer.explanation.keylines import COMMENT, KeyLine, Terms, clip, line_score, prose_lines, shown_order
-from codeqa.answer.explanation.linenames import holder_at
+from codeqa.answer.explanation.linenames import FUNCTION_HEAD, holder_at
 from codeqa.answer.explanation.outline import display_name
 from codeqa.answer.explanation.selfcalls import private_self_call
 from codeqa.answer.rendering.render import code_span
 from codeqa.chunk.tags import text_of
 from codeqa.records import Chunk
-from codeqa.symbols import short_name
+from codeqa.symbols import qualified_names, short_name
 
 CALLEES_READ = 40  # graph callees read per source
 MAX_CONTINUED = 2  # sources per answer whose flow is followed this way
 QUOTED = 3  # the callee's lines quoted
 QUOTED_CHARS = 160
 SKIPPED_LAYERS = frozenset({"test", "docs", "migration", "build"})
+MAX_HEAD = 12  # a signature wrapped over lines ends within this many (its parameters are not the body)
+CLOSURE = re.compile(r"\bfunction\s*\(|=>\s*\{?\s*$|\bfn\s*\(|\blambda\b|\bdo\s*(?:\|[^|]*\|)?\s*$")
+
+
+def in_callback(chunk: Chunk, line: int) -> bool:
+    """Whether file line ``line`` of ``chunk`` is inside a closure opened in the definition that holds it: a line
+    above it, less indented, that opens a function (``function ($user) {``, ``=> {``, ``do |x|``)."""
+    lines = chunk.text.split("\n")
+    offset = line - chunk.start_line
+    indent = len(lines[offset]) - len(lines[offset].lstrip())
+    for above in reversed(lines[:offset]):
+        depth = len(above) - len(above.lstrip())
+        if not above.strip() or depth >= indent:
+            continue
+        if FUNCTION_HEAD.match(above):
+            return False  # the definition itself
+        if CLOSURE.search(code_part(above)):
+            return True
+        indent = depth
+    return False
 
 
 @dataclass(frozen=True)
@@ -109,12 +130,13 @@ def best_lines(terms: Terms, definition: Chunk, shown: set[tuple[str, int]]) -> 
     comment or docstring, none shown already), in file order, and the best one's words."""
     lines = definition.text.split("\n")
     prose = prose_lines(lines)
+    opened = next((n for n, text in enumerate(lines[:MAX_HEAD]) if code_part(text).rstrip().endswith((":", "{"))), 0)
     kept: list[tuple[float, int]] = []
     for index in shown_order(terms, definition.text):
         line = definition.start_line + index
         text = lines[index]
         score = line_score(terms, text)
-        if index == 0 or index in prose or COMMENT.match(text) or (definition.path, line) in shown or score <= 0:
+        if index <= opened or index in prose or COMMENT.match(text) or (definition.path, line) in shown or score <= 0:
             continue
         kept.append((score, index))
         if len(kept) >= QUOTED:
@@ -192,9 +214,11 @@ def _best(
         if name[:1].isupper() or (FAILING_NAME.search(name) and not errors):
             continue  # a class made is no step of the flow; a failing helper is not what happens
         caller = use.caller or holder_at(user, use.line) or placed_caller(use, user)
-        if not caller and not unplaced(use, user):  # the chunk's one definition makes the call (``sentence`` says so)
-            caller = display_name(user).split(" (+", 1)[0]
-        if not caller or short_name(caller) == name or not stands_for(context, user, use, chunk, explorer.hierarchy):
+        if not caller and not unplaced(use, user) and len(qualified_names(user.symbol)) == 1:
+            caller = display_name(user).split(" (+", 1)[0]  # the chunk's one definition makes the call
+        if not caller or in_callback(user, use.line):
+            continue  # a call in a closure the caller hands on (``Gate::define(…, function ($user) {…})``) is not its
+        if short_name(caller) == name or not stands_for(context, user, use, chunk, explorer.hierarchy):
             continue
         definition = own_definition(chunk, name)
         if definition is None or any(path == definition.path and definition.start_line <= line <= definition.end_line
