@@ -262,6 +262,7 @@ def goes_on_below(language: str, lines: Sequence[str], position: int) -> bool:
 def shown_lines(explanation: Explanation) -> set[tuple[str, int]]:
     """The (path, line) pairs an answer shows or cites at their line: the sources' key lines, the walk's steps."""
     shown = {(step.chunk.path, line.line) for step in explanation.steps for line in step.lines}
+    shown |= {(one.callee.path, line.line) for one in explanation.continued.values() for line in one.lines}
     if explanation.walk is not None:
         ends = [explanation.walk.outcome, explanation.walk.response]
         shown |= {(end.chunk.path, end.line) for end in ends if end is not None}

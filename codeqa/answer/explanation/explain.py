@@ -21,6 +21,7 @@ from codeqa.answer.explanation import choose
 from codeqa.answer.explanation.absence import Absence, errors_answered
 from codeqa.answer.explanation.budget import allocate_lines
 from codeqa.answer.explanation.claims import ClaimChecker, ClaimTally, consistent_chain
+from codeqa.answer.explanation.continued import Continuation, Source, continuations
 from codeqa.answer.explanation.docprose import prose_only
 from codeqa.answer.explanation.entry import route_hits, routed
 from codeqa.answer.explanation.flow import Use, chains, role_of
@@ -108,6 +109,7 @@ class Explanation:
     loose: bool | None = None  # the evidence is weak (``fold.weak_evidence``), judged when the sources were ordered
     own_errors: list[tuple[str, str]] = field(default_factory=list)  # (line, path:line): errors answered in place
     context: AnswerContext | None = None  # what it was built from (a model's claims are checked against it)
+    continued: dict[int, Continuation] = field(default_factory=dict)  # by rank: the callee its flow goes on in
 
     @property
     def open_steps(self) -> list[Step]:
@@ -246,7 +248,11 @@ def explain(
     chunks = [step.chunk for step in ranked] if not loose else []  # a loose match: no flow
     found_walk, absence = walk_for(question, topics, context, checker, chunks)
     block = (1 + found_walk.steps + (found_walk.response is not None) if found_walk else 0) + (absence is not None)
-    key_lines = KEY_LINES - block  # the steps take the place of key lines: the answer stays as long
+    inside = {step.chunk.id for step in ordered} | {chunk.id for chunk in (found_walk.chunks if found_walk else [])}
+    said = {(step.chunk.path, line.line) for step in ordered for line in step.lines}
+    going = [Source(step.rank, step.chunk, step.lines) for step in ordered[: len(opened)]] if not loose else []
+    continued = continuations(context, checker, terms, going, said, inside, "errors" in topics)
+    key_lines = KEY_LINES - block - len(continued)  # the steps take the place of key lines: the answer stays as long
     counts = allocate_lines(terms, [(s.chunk, s.matches) for s in opened], key_lines, LINES_LEAST, LINES_MOST)
     allotted = {id(step): count for step, count in zip(opened, counts, strict=True)}
     for step in ordered:  # the best lines across the open sources are shown; a folded source shows its best one
@@ -266,6 +272,7 @@ def explain(
     extra += [Hit(v.chunk, 0.0, v.chunk.id) for step in ordered for v in step.values]
     extra += [Hit(chunk, 0.0, chunk.id) for chunk in (found_walk.chunks if found_walk else [])]  # the steps cite
     extra += skipping  # the skip lines the sentences cite
+    extra += [Hit(one.callee, 0.0, one.callee.id) for one in continued.values()]
     extra += route_hits(context, [step.chunk for step in opened[:1]], terms, topics, question)  # the lead's route
     shown_ids = {step.chunk.id for step in ordered}
     unique = [hit for hit in {hit.chunk.id: hit for hit in extra}.values() if hit.chunk.id not in shown_ids]
@@ -278,5 +285,6 @@ def explain(
     explanation.intents, explanation.terms, explanation.lead, explanation.evidence = topics, terms, lead, shown
     explanation.chain_uses, explanation.claims, explanation.context = hops, checker.tally, context
     explanation.walk, explanation.absence, explanation.loose = found_walk, absence, loose
+    explanation.continued = continued
     explanation.own_errors = errors_answered(explanation.best_first) if absence is not None else []
     return explanation

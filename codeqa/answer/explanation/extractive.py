@@ -225,6 +225,7 @@ def render_markdown(explanation: Explanation) -> str:
         block = key_line_block(step.lines, step.chunk.language)
         if block:
             parts.append("\n".join(f"  {row}" for row in block.split("\n")))
+        parts += [f"  - {going.markdown()}"] if (going := explanation.continued.get(step.rank)) else []
     if explanation.folded_steps:
         parts += ["", MORE, ""] + [folded_line(step) for step in explanation.folded_steps]
     notes = not_found(explanation)
@@ -291,6 +292,7 @@ def flow_text(explanation: Explanation) -> str:
         lines.append(head)
         lines += [f"    {line.line}: {line.text.strip()}" for line in step.brief_lines or step.lines]
         lines += [f"    calls {does[step.rank].plain()}"] if step.rank in does else []
+        lines += [f"    {explanation.continued[step.rank].plain()}"] if step.rank in explanation.continued else []
         lines += [f"    reads {value.name}, set at {value.chunk.path}:{value.line.line}: {value.line.text.strip()}"
                   for value in step.values if not instruction_like(value.line.text)]  # fmt: skip
     if explanation.not_found:
