@@ -87,9 +87,15 @@ def _indent(text: str) -> int:
 
 
 def _inside(lines: list[str], head: int, position: int) -> bool:
-    """Whether every line after ``lines[head]`` up to ``lines[position]`` is indented deeper than it (no closer)."""
+    """Whether every line after ``lines[head]`` up to ``lines[position]`` is indented deeper than it (no closer), and
+    none before ``lines[position]`` ends the test: under ``if a \\`` … ``and b:``, the lines below ``and b:`` are the
+    block it opens, not more of the test."""
     depth = _indent(lines[head])
-    return all(_indent(text) > depth for text in lines[head + 1 : position + 1] if text.strip())
+    deeper = all(_indent(text) > depth for text in lines[head + 1 : position + 1] if text.strip())
+    return deeper and not any(TEST_END.search(text) for text in lines[head + 1 : position])
+
+
+TEST_END = re.compile(r"(?::|\{|\bthen)\s*(?:#.*)?$")  # ``and not user.otp_secret:``: the test's last line
 
 
 def enclosing(lines: list[str], position: int) -> Iterator[tuple[int, str]]:

@@ -28,12 +28,14 @@ from codeqa.answer.explanation.route_lines import (
     handled_inline,
     handler_names,
     inline_handler_lines,
+    plainest,
 )
 from codeqa.frameworks.conventions import Convention
 from codeqa.records import Chunk, Hit
 from codeqa.symbols import qualified_names
 
 SHOWS_FORM = re.compile(r"""(?i)(?<![\w$])get(?:mapping)?\s*\(?\s*['"`]""")  # app.get('/login', …), @GetMapping
+TAKES_POST = re.compile(r"""(?i)['"`]post['"`]""")  # methods=['GET', 'POST']: the route takes the form too
 ROWS_READ = 400  # rows mentioning a sign-in word, read for route lines (best BM25 first)
 MAX_DEFINERS = 3  # a handler name defined in more places than this is too common to be the entry
 MAX_ENTRY_ROWS = 6
@@ -145,8 +147,9 @@ def _routes(context: AnswerContext, topic: Topic = SIGN_IN) -> list[Route]:
     best = min((tier for tier, entry in tiers.items() if entry), default=None)
     if best is None:
         return []
-    kept = tiers[best][:MAX_ENTRY_ROWS]
-    return [Route(r.path, r.line, r.text, tuple(row for row in r.rows if row in kept)) for r in routes.get(best, [])
+    plain = [routes[best][i] for i in plainest([(r.path, r.text) for r in routes.get(best, [])], topic.url)]
+    kept = [row for row in tiers[best] if not plain or any(row in r.rows for r in plain)][:MAX_ENTRY_ROWS]
+    return [Route(r.path, r.line, r.text, tuple(row for row in r.rows if row in kept)) for r in plain
             if any(row in kept for row in r.rows)] or [Route("", 0, "", tuple(kept))]  # fmt: skip
 
 
@@ -158,7 +161,7 @@ def _tier(line: str, topic: Topic = SIGN_IN) -> int:
         tier = 0
     else:
         tier = 2 if re.search(r"(?i)authenticate", line) else 4
-    return tier + (1 if SHOWS_FORM.search(line) else 0)
+    return tier + (1 if SHOWS_FORM.search(line) and not TAKES_POST.search(line) else 0)
 
 
 def sign_in_routes(context: AnswerContext, topic: Topic = SIGN_IN) -> list[Route]:

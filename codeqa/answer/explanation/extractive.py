@@ -121,7 +121,7 @@ def repeats_note(step: Step) -> str:
         return ""
     named = ", ".join(code_span(hit.chunk.location) for hit in step.repeats[:REPEATS_NAMED])
     rest = len(step.repeats) - REPEATS_NAMED
-    more = f" and {rest} others" if rest > 0 else ""
+    more = f" and {rest} {'other' if rest == 1 else 'others'}" if rest > 0 else ""
     like = "1 more like it" if len(step.repeats) == 1 else f"{len(step.repeats)} more like it"
     return f" (and {like}: {named}{more})"
 

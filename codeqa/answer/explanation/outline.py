@@ -28,6 +28,7 @@ NOTE = re.compile(r"(?i)(?:#\s*)*(?:todo|fixme)\b")  # a note to the maintainers
 LICENCE = re.compile(
     r"(?i)^(?:copyright\b|\(c\)|©|spdx-license-identifier\b)|\blicensed under\b|\ball rights reserved\b"
 )
+BANNER = re.compile(r"(?:#{2,}|={3,}|-{3,}|\*{3,}|~{3,})\s*$")  # a comment framed as a section's heading
 DOCSTRING_OPEN = re.compile(r'^\s*[rRuUbB]?("""|\'\'\')')
 # an encoding or editor line, or an attribute (Rust's `#[derive(Debug, Error)]`, PHP's `#[Route(...)]`): no
 # documentation, though a doc comment above it documents the definition below it
@@ -102,6 +103,8 @@ def summary(chunk: Chunk) -> str:
     if LICENCE.search(text) or NOTE.match(text):
         return ""  # a licence, or a note to the maintainers ("TODO DRF only allows one action…"): not what it is for
     sentence = re.split(r"(?<=[.!?])\s", text, maxsplit=1)[0]
+    if BANNER.search(sentence):
+        return ""  # a section's banner (``### START SAML AUTHENTICATION ###``): not what the code below is for
     return sentence[:200] + ("…" if len(sentence) > 200 else "")
 
 

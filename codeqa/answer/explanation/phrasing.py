@@ -147,9 +147,11 @@ def _shape(a: list[str], b: list[str]) -> tuple[int, int] | None:
 
 
 def _closed(words: list[str]) -> bool:
-    """Whether ``words`` close every bracket they open."""
+    """Whether ``words`` close every bracket and code span they open (a run cut inside `` `'a' in session` `` would
+    be said "when `'a' or `'b' in session`")."""
     text = " ".join(words)
-    return all(text.count(opening) == text.count(closing) for opening, closing in ("()", "[]", "{}"))
+    brackets = all(text.count(opening) == text.count(closing) for opening, closing in ("()", "[]", "{}"))
+    return brackets and text.count("`") % 2 == 0
 
 
 def said_whole(strong: Sequence[tuple[float, int, Match]], chosen: dict[int, list[Match]],

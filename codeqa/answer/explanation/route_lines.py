@@ -5,6 +5,7 @@
 from __future__ import annotations
 
 import re
+from collections.abc import Sequence
 
 from codeqa.answer.explanation.entry_topics import SESSION_RESOURCE
 from codeqa.symbols import IDENTIFIER
@@ -79,3 +80,21 @@ def inline_handler_lines(text: str, start: int, line: int) -> set[int]:
     if end < len(lines) and lines[end].lstrip()[:1] in ")]}":
         end += 1  # its closer
     return set(range(line, start + end))
+
+
+def plainest(lines: Sequence[tuple[str, str]], url: re.Pattern[str]) -> list[int]:
+    """Indexes of the ``(path, route line)`` pairs to keep: in a file routing several sign-in URLs (``/login``,
+    ``/saml/login``, ``/google/login``), the one with the fewest segments before its sign-in word is the app's own;
+    the others sign in through an outside provider. Lines in files of their own are all kept."""
+    depths = [_depth(text, url) for _, text in lines]
+    least: dict[str, int] = {}
+    for (path, _), depth in zip(lines, depths, strict=True):
+        least[path] = min(depth, least.get(path, depth))
+    return [i for i, ((path, _), depth) in enumerate(zip(lines, depths, strict=True)) if depth == least[path]]
+
+
+def _depth(line: str, url: re.Pattern[str]) -> int:
+    """How many segments a route line's URL has before its last one (``'/saml/login'``: 1, ``'/login'``: 0)."""
+    found = url.search(line)
+    segments = [part for part in found.group(0).strip("'\"`$").split("/") if part] if found else []
+    return max(len(segments) - 1, 0)
