@@ -9,11 +9,14 @@
 - "``authenticate_user`` calls ``User.update_profile``" said as if every time: the call is under ``if a \\`` …
   ``and b:``, and the line below ``and b:`` was taken for a piece of the test;
 - "Its documentation says: “START SAML AUTHENTICATION ###”": a section's banner is no definition's documentation;
-- "(and 4 more like it: …, … and 1 others)".
+- "(and 4 more like it: …, … and 1 others)";
+- "In short: when a request fails, …" of "What happens when the PowerDNS API returns an error?": an outside service's
+  API answering with an error is not the app's own request failing.
 """
 
 from __future__ import annotations
 
+from codeqa.answer.explanation.closing import asks_failed_request
 from codeqa.answer.explanation.condition import condition_at
 from codeqa.answer.explanation.entry import _tier
 from codeqa.answer.explanation.entry_topics import SIGN_IN
@@ -141,3 +144,10 @@ def test_one_more_source_is_one_other() -> None:
     step = Step(1, Hit(chunk(1), 1.0, chunk(1).id), "", [], "", repeats=[Hit(chunk(n), 1.0, chunk(n).id)
                                                                          for n in range(2, 6)])  # fmt: skip
     assert repeats_note(step).endswith("and 1 other)")
+
+
+def test_an_outside_services_api_returning_an_error_is_not_the_apps_request_failing() -> None:
+    assert not asks_failed_request("What happens when the PowerDNS API returns an error?")
+    assert not asks_failed_request("What happens when a call to the Stripe API fails?")
+    assert asks_failed_request("What happens when an API request fails?")
+    assert asks_failed_request("What happens when the REST API returns an error?")

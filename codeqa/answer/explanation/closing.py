@@ -54,6 +54,10 @@ ASKS_FAILED_REQUEST = re.compile(
     r"calls?|pages?|views?|routes?)\b)",
     re.IGNORECASE,
 )
+# "when the PowerDNS API returns an error": a named outside service's API, which the app calls; not its own request
+OUTSIDE_API = re.compile(
+    r"\b(?!(?:REST|HTTP|JSON|GraphQL|Web|Public|Internal|Admin|The|An?|Our|My|This)\b)[A-Z][\w.-]*\s+API\b"
+)
 QUEUED = re.compile(r"\.(?:delay|apply_async)\(")  # as ``walktext``: the call hands the work to a worker
 CLOSER = re.compile(r"[)}\]]|end\b")  # a block's closing line, at its head's indentation
 LOCATION = re.compile(r"[\w./-]+:\d+(?:-\d+)?")
@@ -191,10 +195,15 @@ def _central(step: Step, match: Match) -> bool:
     return catches_all(match) or len(typed) >= 2
 
 
+def asks_failed_request(question: str) -> bool:
+    """Whether ``question`` asks what happens when the app's own request fails (not an outside service's API)."""
+    return bool(ASKS_FAILED_REQUEST.search(question)) and not OUTSIDE_API.search(question)
+
+
 def errors_closing(explanation: Explanation) -> tuple[str, str] | None:
     """ "In short: when a request fails, `X` (`loc`) {handles …}; `X` answers with `…` (`path:n`)." from the
     strongest central error construct and the error answer checked in its own lines; None without one."""
-    if explanation.intents[:1] != ("errors",) or not ASKS_FAILED_REQUEST.search(explanation.question):
+    if explanation.intents[:1] != ("errors",) or not asks_failed_request(explanation.question):
         return None  # "when a request fails" is what it says: a failing job or a refused form is not asked here
     central = _central_error(explanation)
     if central is None:
