@@ -10,7 +10,10 @@ Angular), issue #35.
 - "Then `ImportController.import` answers with `@ApiResponse({ status: HttpStatus.OK, … })`": a swagger annotation
   documents a response, the handler's ``return`` answers;
 - "`ImportController.import` stores `projectLocale = this.projectLocaleRepo.create({…})`": TypeORM's ``create`` builds
-  the entity, the ``save`` below stores it.
+  the entity, the ``save`` below stores it;
+- "Where to add it: in `MorganMiddleware` …, because it logs every request (morgan), at `…morgan-middleware.ts:17`":
+  line 17 is a static helper's ``return morgan.token(name, callback)``, handing on its caller's token; the request is
+  logged by ``morgan(format, options)(req, res, next)`` in ``use``.
 """
 
 from __future__ import annotations
@@ -152,3 +155,46 @@ def test_an_entity_built_then_saved_is_stored_by_the_save() -> None:
 def test_a_create_that_writes_the_row_still_stores() -> None:
     chunk = _chunk("Server/db/mongo/modules/userModule.js", CREATE_STORES, "insertUser", layer="model")
     assert _stored(chunk, "const user = await UserModel.create({ ...userData });")
+
+
+# from api/src/middlewares/morgan-middleware.ts (ever-traduora)
+MORGAN_MIDDLEWARE = """@Injectable()
+export class MorganMiddleware implements NestMiddleware {
+  public static configure(format: string | morgan.FormatFn, opts?: morgan.Options<IncomingMessage, ServerResponse>) {
+    this.format = format;
+    this.options = opts;
+  }
+
+  public static token(name: string, callback: morgan.TokenCallbackFn) {
+    return morgan.token(name, callback);
+  }
+
+  public use(req: any, res: any, next: any) {
+    if (MorganMiddleware.format) {
+      morgan(MorganMiddleware.format as any, MorganMiddleware.options)(req, res, next);
+    } else {
+      throw new Error('MorganMiddleware must be configured with a logger format.');
+    }
+  }
+}"""
+
+# from config/morgan.js (hackathon-starter): the app's own token, defined where the logger is set up
+MORGAN_TOKENS = """logger.token('short-date', () => {
+  const now = new Date();
+  return now.toLocaleString('en-US');
+});"""
+
+
+def _logged_lines(chunk: Chunk) -> list[int]:
+    express = [c for c in load_all() if c.name == "Express"]
+    found = matches_in(chunk, express, intents("Where would I add logging to track user behavior?"))
+    return [m.line for m in found if "morgan" in m.phrase]
+
+
+def test_a_wrapper_handing_on_morgan_token_logs_nothing_itself() -> None:
+    chunk = _chunk("api/src/middlewares/morgan-middleware.ts", MORGAN_MIDDLEWARE, "MorganMiddleware", kind="class")
+    assert _logged_lines(chunk) == [14]  # `morgan(format, options)(req, res, next)`, not `return morgan.token(…)`
+
+
+def test_an_apps_own_morgan_token_still_logs_every_request() -> None:
+    assert _logged_lines(_chunk("config/morgan.js", MORGAN_TOKENS, "morgan.js", layer="config", kind="module")) == [1]
