@@ -27,6 +27,9 @@ SIMILAR = 0.6  # share of normalised key lines two sources must have in common t
 _STRINGS = re.compile(r"\"(?:[^\"\\]|\\.)*\"|'(?:[^'\\]|\\.)*'|`(?:[^`\\]|\\.)*`")
 _NUMBERS = re.compile(r"\b\d+\b")
 _NAMES = re.compile(r"[A-Za-z_]")
+# a raise with its message blanked (`throw new Error("");`, `raise ValueError("")`): failing the same way is not doing
+# the same thing (a logging middleware and a database config both throw)
+_RAISES = re.compile(r"^(?:raise|throw)\b|\bthrow\s+new\b|\bpanic\(")
 
 
 class Shown(Protocol):
@@ -51,6 +54,8 @@ def similar(a: frozenset[str], b: frozenset[str]) -> bool:
     # a line of data alone (`'start' => 'Allows a user to start the server',` is `"" => "",`) names no code: code
     # sharing only such lines with a table is no repeat of it (a permissions table and a command's `'action' => …`)
     if any(map(_named, a | b)) and not any(map(_named, a & b)):
+        return False
+    if all(_RAISES.search(text) for text in a & b):
         return False
     return len(a & b) / min(len(a), len(b)) >= SIMILAR and len(a & b) >= min(2, len(a), len(b))
 

@@ -16,11 +16,11 @@ from codeqa.answer.explanation.entry import off_route
 from codeqa.answer.explanation.explain import Explanation, Step
 from codeqa.answer.explanation.flow import SIGNATURE, code_part
 from codeqa.answer.explanation.handled import handled_type, reraised
-from codeqa.answer.explanation.keylines import COMMENT, IMPORT, KeyLine
+from codeqa.answer.explanation.inert import built_then_saved, quotable
+from codeqa.answer.explanation.keylines import KeyLine
 from codeqa.answer.explanation.linenames import apart, elsewhere, name_at
 from codeqa.answer.explanation.saidline import outcome_said, said_line
 from codeqa.answer.explanation.toggles import ASSIGNED, toggled
-from codeqa.answer.rendering.injection import instruction_like
 from codeqa.answer.rendering.render import code_span
 from codeqa.records import Chunk
 
@@ -84,7 +84,7 @@ def _stored(chunk: Chunk, code: str) -> bool:
         return bool(pattern.search(IN_MEMORY_UPDATE.sub(".", code)))  # another write on the line still counts
     if CLIENT_COMMIT.search(code):
         return bool(pattern.search(CLIENT_COMMIT.sub(".", code)))
-    return True
+    return not built_then_saved(chunk, code)  # the save stores it, not the `create` that built it
 
 
 def signs_out(chunk: Chunk, line: int) -> bool:
@@ -146,11 +146,6 @@ def at_start_up(chunk: Chunk, line: int) -> bool:
                 return False
             indent = depth
     return True
-
-
-def quotable(line: str) -> bool:
-    """A line worth quoting in a sentence: code that does something, not an import or a comment."""
-    return bool(line.strip()) and not IMPORT.match(line) and not COMMENT.match(line) and not instruction_like(line)
 
 
 def outcome_lines(explanation: Explanation, skip: set[tuple[str, int]]) -> list[tuple[str, Step, KeyLine]]:

@@ -22,9 +22,10 @@ _HANDLES = re.compile(
     r"|\b(?:router|app|api|bp|blueprint|route)\.(?:get|post|put|patch|delete|all|route)\s*\("
     r"|\bdef \w+\(\s*(?:self,\s*)?request\b|\(\s*req\s*,\s*res\b|\$request\b|\bHttpServletRequest\b|\bconn\s*,\s*%?\{?"
     r"|\bhttp\.ResponseWriter\b|\*gin\.Context\b|\becho\.Context\b|\bfiber\.Ctx\b"
-    # a response, not a route file's redirect (Laravel's `Route::redirect(…)`, Rails' `to: redirect(…)`)
+    # a response, not a route file's redirect (Laravel's `Route::redirect(…)`, Rails' `to: redirect(…)`), nor an
+    # options key (`useStaticAssets(dir, { redirect: false })`): `render :json`, `Response::json(…)` are answers
     r"|(?<!Route::)(?<!to: )\b(?:render|redirect_to|redirect|respond_to|render_template|jsonify|JsonResponse|"
-    r"HttpResponse\w*|ResponseEntity|NextResponse|Response)\b\s*[(.:]|\bres\.(?:json|send|status|render|redirect)\(|\bhead\s+:\w+",
+    r"HttpResponse\w*|ResponseEntity|NextResponse|Response)\b(?:\s*[(.]|\s*:(?=[\w:]))|\bres\.(?:json|send|status|render|redirect)\(|\bhead\s+:\w+",
     re.MULTILINE,
 )
 # a Go function handed a router (`func hr(r chi.Router, path string, f handlerRaw)`) registers a handler it builds; the
