@@ -7,7 +7,9 @@ Spring app of several services):
   app now;
 - ``before_action :redirect_to_signin, unless: :signed_in?, only: %i[verify authenticate]`` was said to run "before
   each action, only `unless: …, only: …`": a filter limited to some actions runs before those;
-- "runs `set_error_context_user`, `set_user_tag` and 5 other for every controller": "5 others".
+- "runs `set_error_context_user`, `set_user_tag` and 5 other for every controller": "5 others";
+- "In short: when a request fails, `Api.V1.SearchesController` turns …" for a leaf controller's ``rescue_from``: it
+  handles its own actions' errors, "when a request to `Api::V1::SearchesController` fails".
 """
 
 from __future__ import annotations
@@ -16,6 +18,7 @@ from codeqa.answer.context import AnswerContext
 from codeqa.answer.explanation.apppart import app_parts, own_app, part_of, parts
 from codeqa.answer.explanation.candidate import Candidate
 from codeqa.answer.explanation.keylines import question_terms
+from codeqa.answer.explanation.leafscope import leaf_class
 from codeqa.answer.explanation.mechanism import matches_in
 from codeqa.answer.explanation.phrasing import said_of
 from codeqa.chunk import chunk_file
@@ -164,3 +167,69 @@ def test_the_filters_not_named_are_counted_as_others() -> None:
     said = said_of(matches, question_terms(Question.parse(LOGGING)))
     assert " and 4 others for every controller" in said, said
     assert " other for" not in said, said
+
+
+def test_one_filter_not_named_is_one_other() -> None:
+    question = "Where would I add logging?"  # no filter named for it: the first four are named, one is counted
+    matches = _rails("app/controllers/application_controller.rb", "\n".join(FILTERS.split("\n")[:6] + ["end"]),
+                     question)  # fmt: skip
+    said = said_of(matches, question_terms(Question.parse(question)))
+    assert said.endswith(" and 1 other for every controller (a filter in `ApplicationController`)"), said
+
+
+SEARCHES = """# frozen_string_literal: true
+
+class Api::V1::SearchesController < Api::BaseController
+  before_action :set_page, only: %i[show autocomplete]
+
+  rescue_from ElasticSearcher::SearchNotAvailableError, with: :search_not_available_error
+  rescue_from ElasticSearcher::InvalidQueryError, with: :render_bad_request
+
+  def show
+    @rubygems = ElasticSearcher.new(query_params, page: @page).api_search
+  end
+end
+"""
+API_BASE = """# frozen_string_literal: true
+
+class Api::BaseController < ApplicationController
+  rescue_from(Pundit::NotAuthorizedError) do |e|
+    render_forbidden(e.policy.error)
+  end
+  rescue_from ActiveRecord::RecordNotFound, with: :render_not_found
+end
+"""
+RUBYGEMS = "app/controllers/api/v1/rubygems_controller.rb"
+RUBYGEMS_CONTROLLER = """class Api::V1::RubygemsController < Api::BaseController
+  def create
+    render_forbidden(t(:api_key_insufficient_scope))
+  end
+end
+"""
+
+
+def _leaf(path: str) -> str | None:
+    files = {"app/controllers/api/v1/searches_controller.rb": ("ruby", SEARCHES),
+             "app/controllers/api/base_controller.rb": ("ruby", API_BASE),
+             RUBYGEMS: ("ruby", RUBYGEMS_CONTROLLER)}  # fmt: skip
+    chunks, context = _context(files)
+    rails = [c for c in load_all() if c.name == "Rails"]
+    matches = [m for c in chunks if c.path == path for m in matches_in(c, rails, intents(QUESTION))
+               if "rescue_from" in m.phrase]  # fmt: skip
+    assert matches
+    return leaf_class(context, matches)
+
+
+def test_a_leaf_controllers_rescue_from_is_its_own_requests() -> None:
+    assert _leaf("app/controllers/api/v1/searches_controller.rb") == "Api::V1::SearchesController"
+
+
+def test_a_base_controllers_rescue_from_is_every_requests() -> None:
+    assert _leaf("app/controllers/api/base_controller.rb") is None  # `RubygemsController < Api::BaseController`
+
+
+def test_a_controller_advice_is_no_leaf() -> None:
+    chunks, context = _context(_services("account", "statistics"))
+    spring = [c for c in load_all() if c.name == "Spring"]
+    matches = [m for c in chunks if c.path == ADVICE for m in matches_in(c, spring, intents(QUESTION))]
+    assert matches and leaf_class(context, matches) is None

@@ -49,7 +49,8 @@ def said_of(matches: Sequence[Match], terms: Terms) -> str:
         named = next((span for span in CODE_SPAN.findall(last.phrase) if last.handler and last.handler in span), "")
         if rest and named and len({_shape_of(match) for match in distinct}) == 1:  # "`A` and 7 other plugs" where
             # the others differ in their handler only (not plugs of other router pipelines)
-            other = "other" if NOUN_AFTER.match(last.phrase.split(named, 1)[1]) else "others"  # "and 5 others for …"
+            noun = rest == 1 or NOUN_AFTER.match(last.phrase.split(named, 1)[1])  # else "and 5 others for …"
+            other = "other" if noun else "others"
             phrases.append((last.line, 1, last.phrase.replace(named, f"{rest} {other}", 1)))
         else:
             untold += rest
