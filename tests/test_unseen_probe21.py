@@ -9,7 +9,10 @@ Spring app of several services):
   each action, only `unless: …, only: …`": a filter limited to some actions runs before those;
 - "runs `set_error_context_user`, `set_user_tag` and 5 other for every controller": "5 others";
 - "In short: when a request fails, `Api.V1.SearchesController` turns …" for a leaf controller's ``rescue_from``: it
-  handles its own actions' errors, "when a request to `Api::V1::SearchesController` fails".
+  handles its own actions' errors, "when a request to `Api::V1::SearchesController` fails";
+- "When someone pushes a new gem version, what code runs to save it?" opened on "`Pusher.save` is the closest match
+  found: `return notify("There was a problem saving your gem: …", 403)`": an error answer's message counts only for a
+  question about errors, as a raise's does.
 """
 
 from __future__ import annotations
@@ -17,10 +20,12 @@ from __future__ import annotations
 from codeqa.answer.context import AnswerContext
 from codeqa.answer.explanation.apppart import app_parts, own_app, part_of, parts
 from codeqa.answer.explanation.candidate import Candidate
-from codeqa.answer.explanation.keylines import question_terms
+from codeqa.answer.explanation.explain import Step
+from codeqa.answer.explanation.keylines import KeyLine, question_terms
 from codeqa.answer.explanation.leafscope import leaf_class
 from codeqa.answer.explanation.mechanism import matches_in
 from codeqa.answer.explanation.phrasing import said_of
+from codeqa.answer.explanation.quoted_line import best_line
 from codeqa.chunk import chunk_file
 from codeqa.frameworks.conventions import load_all
 from codeqa.frameworks.intent import intents
@@ -233,3 +238,44 @@ def test_a_controller_advice_is_no_leaf() -> None:
     spring = [c for c in load_all() if c.name == "Spring"]
     matches = [m for c in chunks if c.path == ADVICE for m in matches_in(c, spring, intents(QUESTION))]
     assert matches and leaf_class(context, matches) is None
+
+
+PUSHER_SAVE = """  def save
+    # Restructured so that if we fail to write the gem (ie, s3 is down)
+    # can clean things up well.
+    unless update
+      return false if message
+      return notify("There was a problem saving your gem: #{rubygem.all_errors(version)}", 403)
+    end
+    trace("gemcutter.pusher.write_gem") do
+      write_gem @body, @spec_contents
+    end
+  rescue ArgumentError => e
+    @version&.destroy
+    Rails.error.report(e, handled: true)
+    notify("There was a problem saving your gem. #{e}", 400)
+  else
+    after_write
+    notify("Successfully registered gem: #{version.to_title}", 200)
+    true
+  end"""
+
+
+def _opening_line(question: str) -> str:
+    chunk = Chunk("app/models/pusher.rb", "ruby", 72, 90, PUSHER_SAVE, "Pusher.save", "method", "model")
+    lines = [KeyLine(72 + n, line.rstrip()) for n, line in enumerate(PUSHER_SAVE.split("\n"))
+             if line.strip() and not line.strip().startswith("#")]  # fmt: skip
+    parsed = Question.parse(question)
+    line = best_line(Step(1, Hit(chunk, 1.0, chunk.id), "method", lines, ""), question_terms(parsed), parsed.intents)
+    assert line is not None
+    return line.text
+
+
+def test_an_error_answers_message_does_not_say_how_a_thing_is_saved() -> None:
+    said = _opening_line("When someone pushes a new gem version, what code runs to save it?")
+    assert "403" not in said and "400" not in said, said
+
+
+def test_an_error_answers_message_still_answers_a_question_about_errors() -> None:
+    said = _opening_line("What happens when saving a gem fails with an error?")
+    assert "There was a problem saving your gem" in said, said
