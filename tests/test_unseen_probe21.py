@@ -17,6 +17,8 @@ Spring app of several services):
 
 from __future__ import annotations
 
+from dataclasses import replace
+
 from codeqa.answer.context import AnswerContext
 from codeqa.answer.explanation.apppart import app_parts, own_app, part_of, parts
 from codeqa.answer.explanation.candidate import Candidate
@@ -279,3 +281,17 @@ def test_an_error_answers_message_does_not_say_how_a_thing_is_saved() -> None:
 def test_an_error_answers_message_still_answers_a_question_about_errors() -> None:
     said = _opening_line("What happens when saving a gem fails with an error?")
     assert "There was a problem saving your gem" in said, said
+
+
+def test_every_requests_chain_is_said_in_its_own_app() -> None:
+    from codeqa.answer.explanation.apppart import said_of_app
+
+    spring = [c for c in load_all() if c.name == "Spring"]
+    chunks, _ = _context(_services("account", "statistics"))
+    match = next(m for c in chunks if c.path == ADVICE for m in matches_in(c, spring, intents(QUESTION)))
+    owned = replace(match, phrase="adds `cors` to every request's middleware chain (run in `app.use` order)")
+    apps = frozenset({"account-service", "statistics-service"})
+    assert said_of_app(owned, apps).phrase == (
+        "adds `cors` to every request's middleware chain in the `account-service` app (run in `app.use` order)"
+    )
+    assert said_of_app(owned, frozenset({"account-service"})).phrase == owned.phrase  # one app: every request

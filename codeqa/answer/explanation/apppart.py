@@ -24,7 +24,9 @@ from codeqa.frameworks.conventions import Convention
 # the build files that make a folder a part of its own (a module, a service, a package)
 MANIFESTS = frozenset({"pom.xml", "build.gradle", "build.gradle.kts", "package.json", "Gemfile", "go.mod",
                        "pyproject.toml", "setup.py", "composer.json", "mix.exs", "Cargo.toml"})  # fmt: skip
-EVERY = re.compile(r"\b(?:every controller|every request|each request|every route)\b")
+EVERY = re.compile(r"\b(?:every controller|every request|each request|every route)\b(?!'s)")
+# "every request's middleware chain": the app is said after what the requests own
+OWNED = re.compile(r"\bevery (?:controller|request|route)'s [\w ]+?(?= \(|[,;.]|$)")
 ROWS_READ = 120  # chunks read per word of an entry construct
 GROUP = re.compile(r"\(\?P<\w+>|\\[A-Za-z]")  # a named group's head, an escape (`\b`, `\s`): no identifier
 WORD = re.compile(r"[A-Za-z_][A-Za-z0-9_]{4,}")
@@ -68,9 +70,11 @@ def said_of_app(match: Match, apps: frozenset[str]) -> Match:
     """``match`` with its "every controller"/"every request" said of its own app, when it sits in one of ``apps``
     and there are others."""
     part = part_of(match.chunk.path, sorted(apps, key=lambda f: (-f.count("/"), f)))
-    if len(apps) < 2 or part is None or not EVERY.search(match.phrase):
+    if len(apps) < 2 or part is None or not (EVERY.search(match.phrase) or OWNED.search(match.phrase)):
         return match
-    return replace(match, phrase=EVERY.sub(lambda every: f"{every.group(0)} of the `{part}` app", match.phrase, 1))
+    if EVERY.search(match.phrase):
+        return replace(match, phrase=EVERY.sub(lambda every: f"{every.group(0)} of the `{part}` app", match.phrase, 1))
+    return replace(match, phrase=OWNED.sub(lambda every: f"{every.group(0)} in the `{part}` app", match.phrase, 1))
 
 
 def own_app(context: AnswerContext, found: Sequence[Candidate]) -> list[Candidate]:
@@ -82,7 +86,7 @@ def own_app(context: AnswerContext, found: Sequence[Candidate]) -> list[Candidat
         matches = []
         for match in candidate.matches:
             convention = by_name.get(match.construct.framework)
-            if convention is not None and EVERY.search(match.phrase):
+            if convention is not None and (EVERY.search(match.phrase) or OWNED.search(match.phrase)):
                 match = said_of_app(match, app_parts(context, convention))
             matches.append(match)
         out.append(replace(candidate, matches=matches))
