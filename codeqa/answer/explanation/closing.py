@@ -36,6 +36,7 @@ from codeqa.answer.explanation.entry import routed
 from codeqa.answer.explanation.explain import Explanation, Step
 from codeqa.answer.explanation.holders import holders_named, registered
 from codeqa.answer.explanation.lead import LAYER_VERBS, PHRASE_WEIGHT
+from codeqa.answer.explanation.leafscope import leaf_class
 from codeqa.answer.explanation.mechanism import Match
 from codeqa.answer.explanation.outcomes import outcome_lines, outcome_said_of
 from codeqa.answer.explanation.phrasing import said_of
@@ -228,7 +229,12 @@ def errors_closing(explanation: Explanation) -> tuple[str, str] | None:
     else:
         named_md, named = holders_named(step, matches)
     said = said_of(matches, explanation.terms)
-    md, plain = f"{LABEL} when a request fails, {named_md} {said}", f"In short: when a request fails, {named} "
+    leaf = leaf_class(explanation.context, matches)  # one controller's own handlers: its requests only
+    asked = f"a request to {code_span(leaf)}" if leaf else "a request"
+    md, plain = (
+        f"{LABEL} when {asked} fails, {named_md} {said}",
+        f"In short: when {asked.replace('`', '')} fails, {named} ",
+    )
     plain += said.replace("`", "")
     found = explanation.walk
     if found is not None and found.outcome is not None and found.hops and _holds(found.entry, matches):

@@ -52,6 +52,7 @@ RUBY_CONDITION = re.compile(r"(?<![\w:])(?:only|except|if|unless):\s*\S.*")
 ELIXIR_PLUG = re.compile(r"^\s*plug[\s(]")
 ELIXIR_CONDITION = re.compile(r"\bwhen\s+\S.*")
 RUBY_TEST = re.compile(r"(?:if|unless):")
+RUBY_ACTIONS = re.compile(r"(?<![\w:])(?:only|except):")  # `unless: :signed_in?, only: %i[verify]`: some actions
 # a Go router's `r.Use(mw)` inside `r.Group(func(r chi.Router) {` or `r.Route("/x", func(…) {` wraps that block
 GO_USE = re.compile(r"\.Use\(")
 GO_ROUTE_BLOCK = re.compile(r"\b(?P<call>\w+\.(?:Group\(|Route\(\s*\"[^\"]*\",\s*))(?=func\b)")
@@ -93,7 +94,7 @@ def _on_line(chunk: Chunk, number: int, line: str, phrase: str) -> str:
     if condition is None:
         return phrase
     said = condition.group(0).strip()
-    if RUBY_TEST.match(said):  # `if: :devise_controller?` tests the controller, not which actions
+    if RUBY_TEST.match(said) and not RUBY_ACTIONS.search(said):  # `if: :devise_controller?` tests the controller
         return EVERY_ACTION.sub(lambda every: f"{every.group(0)}, only {code_span(said)}", phrase, count=1)
     return EVERY_ACTION.sub(f"some actions ({code_span(said)})", phrase, count=1)
 

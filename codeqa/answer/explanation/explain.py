@@ -19,6 +19,7 @@ from dataclasses import dataclass, field
 from codeqa.answer.context import AnswerContext
 from codeqa.answer.explanation import choose
 from codeqa.answer.explanation.absence import Absence, errors_answered
+from codeqa.answer.explanation.apppart import own_app
 from codeqa.answer.explanation.budget import allocate_lines
 from codeqa.answer.explanation.claims import ClaimChecker, ClaimTally, consistent_chain
 from codeqa.answer.explanation.continued import Continuation, Source, continuations
@@ -231,6 +232,7 @@ def explain(
     found = choose.candidates(terms, topics, conventions, context, chosen, swaps, question)
     found = [c for c in found if not prose_only(c.chunk, context)]  # a docstring's prose is no source
     found, skipping = excepted(context, found)  # "every controller except the ones that skip the filter"
+    found = own_app(context, found)  # "every controller of the `account-service` app" (one app of several)
     kept, repeats = collapse(_steps(terms, found))
     for index, step in enumerate(kept):
         step.repeats = [other.hit for other in repeats.get(index, [])]

@@ -14,6 +14,8 @@ from codeqa.answer.explanation.mechanism import Match
 MATCHES_SAID = 4  # a construct on more lines than this (a router's plugs) names the ones the question is about
 PLURALS = {"plug": "plugs", "error": "errors", "filter": "filters", "hook": "hooks", "handler": "handlers"}
 CODE_SPAN = re.compile(r"`[^`]+`")
+# a noun after the handler ("`A` and 7 other plugs"); a preposition or a tag there wants "7 others for every …"
+NOUN_AFTER = re.compile(r"\s+(?!(?:for|before|after|on|in|to|of|at|when|with|from|by)\b)[a-z]")
 BRANCH_ONLY = " on one branch only"  # ``construct_lines.under_test``'s word for tests it cannot say
 
 
@@ -47,7 +49,9 @@ def said_of(matches: Sequence[Match], terms: Terms) -> str:
         named = next((span for span in CODE_SPAN.findall(last.phrase) if last.handler and last.handler in span), "")
         if rest and named and len({_shape_of(match) for match in distinct}) == 1:  # "`A` and 7 other plugs" where
             # the others differ in their handler only (not plugs of other router pipelines)
-            phrases.append((last.line, 1, last.phrase.replace(named, f"{rest} other", 1)))
+            noun = rest == 1 or NOUN_AFTER.match(last.phrase.split(named, 1)[1])  # else "and 5 others for …"
+            other = "other" if noun else "others"
+            phrases.append((last.line, 1, last.phrase.replace(named, f"{rest} {other}", 1)))
         else:
             untold += rest
     said = merged([phrase for _, _, phrase in sorted(phrases)])

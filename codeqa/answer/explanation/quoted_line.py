@@ -53,9 +53,20 @@ THROWS = re.compile(r"^\s*(?:throw|raise)\b")
 STRING = re.compile(r"\"(?:[^\"\\]|\\.)*\"|'(?:[^'\\]|\\.)*'|`(?:[^`\\]|\\.)*`")
 
 
+# a line answering with an error status outside its strings (`return notify("There was a problem saving it", 403)`,
+# `render plain: msg, status: :forbidden`): its message says what went wrong, as a raise's does (rubygems.org: "When
+# someone pushes a gem, what code runs to save it?" opened on the 403 above the write)
+ERROR_ANSWER = re.compile(
+    r"(?<![\w.])[45]\d\d(?![\w.])|\bstatus:\s*:(?!ok\b|created\b|accepted\b|no_content\b|found\b)\w+"
+    r"|\bHttpStatus\.(?!OK\b|CREATED\b|ACCEPTED\b|NO_CONTENT\b|FOUND\b)[A-Z_]+"
+)
+
+
 def _score(terms: Terms, text: str, errors: bool) -> float:
-    """The question's words on a line; a raising line's message counts only for a question about errors."""
-    return term_score(terms, text if errors or not THROWS.match(text) else STRING.sub("''", text))
+    """The question's words on a line; a raising line's or an error answer's message counts only for a question
+    about errors."""
+    bare = STRING.sub("''", text)
+    return term_score(terms, text if errors or not (THROWS.match(text) or ERROR_ANSWER.search(bare)) else bare)
 
 
 def best_line(step: Step, terms: Terms, intents: Sequence[str] = ()) -> KeyLine | None:
