@@ -28,8 +28,8 @@ from collections.abc import Iterator, Sequence
 from dataclasses import dataclass
 
 from codeqa.answer.explanation.branches import asks_api, condition_at
-from codeqa.answer.explanation.byname import typed_receiver
 from codeqa.answer.explanation.claims import RESOLVED_LANGUAGES
+from codeqa.answer.explanation.continued import stands_for
 from codeqa.answer.explanation.endings import (
     _HEAD,
     FAILING_NAME,
@@ -45,7 +45,6 @@ from codeqa.answer.explanation.keylines import COMMENT, prose_lines, term_score
 from codeqa.answer.explanation.linenames import holder_at
 from codeqa.answer.explanation.outcomes import quotable, whole
 from codeqa.answer.explanation.outline import display_name
-from codeqa.answer.explanation.selfcalls import private_self_call
 from codeqa.answer.rendering.injection import instruction_like
 from codeqa.answer.rendering.render import code_span
 from codeqa.chunk.tags import text_of
@@ -145,23 +144,15 @@ def _own(chunk: Chunk, name: str) -> tuple[Chunk, str] | None:
 
 
 def _unique(explanation: Explanation, user: Chunk, use: Use, callee: Chunk) -> bool:
-    """A call checked by name only stands for this callee when no other definition in the index has the name, or
-    when its receiver is declared as the callee's class (``typed_receiver``)."""
+    """A call checked by name only stands for this callee as ``continued.stands_for`` decides (one definition of the
+    name, a private call on the object itself, or a receiver declared as the callee's class)."""
     if user.language in RESOLVED_LANGUAGES and callee.language in RESOLVED_LANGUAGES:
         return True
     context = explanation.context
     if context is None:
         return False
-    short = re.split(r"\.|::|#|->", use.name)[-1]
-    if short in context.defined_in(callee) and context.definitions_of(short) == 1:
-        return True
-    if private_self_call(user, callee, use):
-        return True
-    chunks = context.file_chunks([user.path], limit=None).get(user.path, [])
-    if not chunks:
-        return False
     hierarchy = Implementations(context, lambda path: text_of(context.file_chunks([path], limit=None).get(path, [])))
-    return typed_receiver(user, callee, use, text_of(chunks), hierarchy)
+    return stands_for(context, user, use, callee, hierarchy)
 
 
 def callee_outcome(
