@@ -1,0 +1,133 @@
+"""Probe 23 (#35) on docmost (a NestJS + React wiki in no data set), asked "How does user authentication flow through
+the system?". Its opening named the sign-in route, then "`UserController` (`user.controller.ts:17-54`) guards the
+route" for ``@UseGuards(JwtAuthGuard)`` above ``class UserController`` (read after the sign-in route, as guarding
+that one, which no JWT guard covers), and ended "Then `UserController` stores: `return
+this.userService.update(updateUserDto, user.id, workspace)`": a profile update of another route, told as how the
+sign-in goes on because the guard's sentence had cited the class."""
+
+from __future__ import annotations
+
+from codeqa.answer.context import AnswerContext
+from codeqa.answer.explanation.extractive import extractive_answer
+from codeqa.answer.explanation.mechanism import matches_in
+from codeqa.frameworks.conventions import load_all
+from codeqa.frameworks.intent import intents
+from codeqa.records import Chunk, Hit
+
+LOGIN = """  @HttpCode(HttpStatus.OK)
+  @Post('login')
+  async login(
+    @AuthWorkspace() workspace: Workspace,
+    @Res({ passthrough: true }) res: FastifyReply,
+    @Body() loginInput: LoginDto,
+  ) {
+    validateSsoEnforcement(workspace);
+    const authToken = await this.authService.login(loginInput, workspace.id);
+    this.setAuthCookie(res, authToken);
+  }"""
+USERS = """@UseGuards(JwtAuthGuard)
+@Controller('users')
+export class UserController {
+  constructor(
+    private readonly userService: UserService,
+    private readonly workspaceRepo: WorkspaceRepo,
+  ) {}
+
+  @HttpCode(HttpStatus.OK)
+  @Post('me')
+  async getUserInfo(
+    @AuthUser() authUser: User,
+    @AuthWorkspace() workspace: Workspace,
+  ) {
+    const memberCount = await this.workspaceRepo.getActiveUserCount(
+      workspace.id,
+    );
+    return { user: authUser, workspace: { ...workspace, memberCount } };
+  }
+
+  @HttpCode(HttpStatus.OK)
+  @Post('update')
+  async updateUser(
+    @Body() updateUserDto: UpdateUserDto,
+    @AuthUser() user: User,
+    @AuthWorkspace() workspace: Workspace,
+  ) {
+    return this.userService.update(updateUserDto, user.id, workspace);
+  }
+}"""
+SERVICE = """  async login(loginDto: LoginDto, workspaceId: string) {
+    const user = await this.userRepo.findByEmail(loginDto.email, workspaceId, {
+      includePassword: true,
+    });
+    if (!user || isUserDisabled(user)) {
+      throw new UnauthorizedException('Email or password does not match');
+    }
+    const isPasswordMatch = await comparePasswordHash(
+      loginDto.password,
+      user.password,
+    );
+    if (!isPasswordMatch) {
+      throw new UnauthorizedException('Email or password does not match');
+    }
+    user.lastLoginAt = new Date();
+    await this.userRepo.updateLastLogin(user.id, workspaceId);
+    return this.sessionService.createSessionAndToken(user);
+  }"""
+METHOD_GUARD = """  @SkipThrottle({ [AUTH_THROTTLER]: true })
+  @UseGuards(JwtAuthGuard)
+  @HttpCode(HttpStatus.OK)
+  @Post('collab-token')
+  async collabToken(@AuthUser() user: User, @AuthWorkspace() workspace: Workspace) {
+    return this.authService.getCollabToken(user, workspace.id);
+  }"""
+HEAD = """import { Body, Controller, HttpCode, HttpStatus, Post, UseGuards } from '@nestjs/common';
+import { JwtAuthGuard } from '../../common/guards/jwt-auth.guard';"""
+QUESTION = "How does user authentication flow through the system?"
+
+
+def _ts(path: str, text: str, start: int, symbol: str, kind: str = "method") -> Chunk:
+    return Chunk(path, "typescript", start, start + text.count("\n"), text, symbol, kind, "api")
+
+
+def _chunks() -> list[Chunk]:
+    return [_ts("apps/server/src/core/auth/auth.controller.ts", LOGIN, 55, "AuthController.login"),
+            _ts("apps/server/src/core/user/user.controller.ts", USERS, 17, "UserController", "class"),
+            _ts("apps/server/src/core/auth/services/auth.service.ts", SERVICE, 60, "AuthService.login")]  # fmt: skip
+
+
+def test_a_guard_on_a_class_lends_no_routes_outcome_to_the_sign_in_story() -> None:
+    chunks = _chunks()
+    hits = [Hit(chunk, 1.0 - n / 10, chunk.id) for n, chunk in enumerate(chunks)]
+    heads = [_ts(chunk.path, HEAD, 1, "", "module") for chunk in chunks]
+    context = AnswerContext.from_chunks([*heads, *chunks], hits)
+    opening = extractive_answer(QUESTION, hits, context=context).split("\n")[0]
+    assert "apps/server/src/core/auth/auth.controller.ts:5" in opening
+    assert "user.controller.ts:17-" in opening  # the guard is still said ...
+    assert "userService.update" not in opening and "user.controller.ts:44" not in opening  # ... not its route's end
+
+
+def test_a_use_guards_decorator_is_said_as_what_it_is_on_running_behind_the_guard() -> None:
+    nestjs = [c for c in load_all() if c.name in ("NestJS", "any framework")]
+    asked = intents(QUESTION)
+    for text, start, symbol in ((USERS, 17, "UserController"), (METHOD_GUARD, 195, "AuthController.collabToken")):
+        chunk = _ts("apps/server/src/core/user/user.controller.ts", text, start, symbol)
+        said = [m.phrase for m in matches_in(chunk, nestjs, asked)]
+        assert any(p.startswith("runs behind `JwtAuthGuard` (a NestJS guard") for p in said), said
+        assert not any("guards the route" in p for p in said), said
+    guard = _ts("apps/server/src/common/guards/jwt-auth.guard.ts", "export class JwtAuthGuard implements CanActivate {",
+                10, "JwtAuthGuard", "class")  # fmt: skip
+    assert any("guards the route" in m.phrase for m in matches_in(guard, nestjs, asked))
+
+
+def test_a_guard_on_one_method_still_vouches_for_that_methods_outcome() -> None:
+    """The class-wide rule is about a construct on a class: a guard on a method is that route's, and an outcome of
+    the method it decorates stays tellable once the opening cites it (``class_wide`` is False)."""
+    from codeqa.answer.explanation.explain import Step
+    from codeqa.answer.explanation.told import class_wide
+
+    nestjs = [c for c in load_all() if c.name in ("NestJS", "any framework")]
+    cases = ((USERS, 17, "UserController", 44, True), (METHOD_GUARD, 195, "AuthController.collabToken", 200, False))
+    for text, start, symbol, outcome, wide in cases:
+        chunk = _ts("apps/server/src/core/user/user.controller.ts", text, start, symbol)
+        step = Step(1, Hit(chunk, 1.0, chunk.id), "", [], "", matches=matches_in(chunk, nestjs, intents(QUESTION)))
+        assert step.matches and class_wide(step, outcome) is wide
