@@ -131,3 +131,67 @@ def test_a_guard_on_one_method_still_vouches_for_that_methods_outcome() -> None:
         chunk = _ts("apps/server/src/core/user/user.controller.ts", text, start, symbol)
         step = Step(1, Hit(chunk, 1.0, chunk.id), "", [], "", matches=matches_in(chunk, nestjs, intents(QUESTION)))
         assert step.matches and class_wide(step, outcome) is wide
+
+
+NEW_SERVER = """func NewServer(ctx context.Context, profile *profile.Profile, store *store.Store) (*Server, error) {
+	echoServer := echo.New()
+	echoServer.Use(middleware.Recover())
+	s.echoServer = echoServer
+
+	// Register healthz endpoint.
+	echoServer.GET("/healthz", func(c *echo.Context) error {
+		return c.String(http.StatusOK, "Service ready.")
+	})
+
+	fileServerService := fileserver.NewFileServerService(s.Profile, s.Store, s.Secret)
+	fileServerService.RegisterRoutes(echoServer)
+	return s, nil
+}"""
+GATEWAY_PIECE = """	authorizer := NewAuthorizer(s.Store, s.Secret)
+
+	gatewayAuthMiddleware := func(next runtime.HandlerFunc) runtime.HandlerFunc {
+		return func(w http.ResponseWriter, r *http.Request, pathParams map[string]string) {
+			authHeader := r.Header.Get("Authorization")
+			result := authorizer.Authenticate(r.Context(), authHeader)
+			if result != nil {
+				r = r.WithContext(auth.ApplyToContext(r.Context(), result))
+			}
+			next(w, r, pathParams)
+		}
+	}
+
+	gwMux := runtime.NewServeMux(runtime.WithMiddlewares(gatewayAuthMiddleware))"""
+FALLBACK = """func spaFallbackMiddleware(frontendFS fs.FS) echo.MiddlewareFunc {
+	return func(next echo.HandlerFunc) echo.HandlerFunc {
+		return func(c *echo.Context) error {
+			err := next(c)
+			return c.FileFS("index.html", frontendFS)
+		}
+	}
+}"""
+SERVE_FILE = """func (s *FileServerService) serveStaticFile(c *echo.Context, attachment *store.Attachment) error {
+	switch attachment.StorageType {
+	case storepb.AttachmentStorageType_LOCAL:
+		http.ServeFile(c.Response(), c.Request(), s.resolveLocalPath(attachment.Reference))
+	}
+	return c.Blob(http.StatusOK, contentType, attachment.Blob)
+}"""
+
+
+def test_a_go_function_whose_request_is_a_literals_does_not_handle_the_request() -> None:
+    """memos (Go, Echo): "`NewServer` (`server/server.go:39-94`) handles the request: `fileServerService.RegisterRoutes(
+    echoServer)`" for the server's constructor, whose only request is the `/healthz` literal's; "`APIV1Service.
+    RegisterGateway` (`v1.go:98-145`) handles the request" for a piece of it whose request is the middleware literal's.
+    A middleware factory (its head returns ``echo.MiddlewareFunc``) and a handler (``c *echo.Context`` in its own head)
+    still handle it."""
+    from codeqa.answer.explanation.lead import LAYER_VERBS
+    from codeqa.answer.explanation.roles_said import role_phrase
+
+    def role(text: str, symbol: str, kind: str) -> str:
+        return role_phrase(Chunk("server/server.go", "go", 39, 39 + text.count("\n"), text, symbol, kind, "api"),
+                           LAYER_VERBS, "")  # fmt: skip
+
+    assert role(NEW_SERVER, "NewServer", "function") == "is a function"
+    assert role(GATEWAY_PIECE, "APIV1Service.RegisterGateway", "method") == "is a method"
+    assert role(FALLBACK, "spaFallbackMiddleware", "function") == "handles the request"
+    assert role(SERVE_FILE, "FileServerService.serveStaticFile", "method") == "handles the request"
