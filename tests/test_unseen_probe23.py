@@ -195,3 +195,13 @@ def test_a_go_function_whose_request_is_a_literals_does_not_handle_the_request()
     assert role(GATEWAY_PIECE, "APIV1Service.RegisterGateway", "method") == "is a method"
     assert role(FALLBACK, "spaFallbackMiddleware", "function") == "handles the request"
     assert role(SERVE_FILE, "FileServerService.serveStaticFile", "method") == "handles the request"
+
+
+def test_logging_out_is_no_question_about_logging() -> None:
+    """docmost and memos, asked "What happens when a user logs out?", opened on the audit interceptors and on
+    "`newLogger` sets up logging (where log records go)": "logs out" was read as the logging topic, as "logs in" is
+    not. "Log output" and "logging" still are."""
+    assert "logging" not in intents("What happens when a user logs out?")
+    assert "logging" not in intents("How do I log off?")
+    assert "logging" in intents("Where is the log output written?")
+    assert "logging" in intents("Where would I add logging to track user behavior?")
