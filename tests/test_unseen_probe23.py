@@ -7,6 +7,8 @@ sign-in goes on because the guard's sentence had cited the class."""
 
 from __future__ import annotations
 
+from dataclasses import replace
+
 from codeqa.answer.context import AnswerContext
 from codeqa.answer.explanation.extractive import extractive_answer
 from codeqa.answer.explanation.mechanism import matches_in
@@ -205,3 +207,39 @@ def test_logging_out_is_no_question_about_logging() -> None:
     assert "logging" not in intents("How do I log off?")
     assert "logging" in intents("Where is the log output written?")
     assert "logging" in intents("Where would I add logging to track user behavior?")
+
+
+BLOB_HEAD = """// SaveAttachmentBlob saves the blob of attachment based on the storage config.
+func SaveAttachmentBlob(ctx context.Context, stores *store.Store, create *store.Attachment) error {"""
+BLOB_LOCAL = """	instanceStorageSetting, err := stores.GetInstanceStorageSetting(ctx)
+	if err != nil {
+		return errors.Wrap(err, "Failed to find instance storage setting")
+	}
+	if err := os.WriteFile(osPath, create.Blob, 0644); err != nil {
+		return errors.Wrap(err, "Failed to write file")
+	}"""
+BLOB_S3 = """	key, err := driver.UploadObject(ctx, filepathTemplate, create.Type, bytes.NewReader(create.Blob))
+	if err != nil {
+		return errors.Wrap(err, "failed to upload via storage driver")
+	}
+	return nil
+}"""
+
+
+def test_one_function_the_chunker_cut_apart_is_defined_once() -> None:
+    """memos, asked "Who calls SaveAttachmentBlob?": "`SaveAttachmentBlob` is defined at in:" and then three
+    definitions (``attachment_service_storage.go:50-50``, ``51-98``, ``99-130``), the pieces of one function."""
+    from codeqa.answer.explanation.graphqa import GraphAnswer, render_graph
+
+    path = "server/router/api/v1/attachment_service_storage.go"
+    pieces, start = [], 49
+    for text in (BLOB_HEAD, BLOB_LOCAL, BLOB_S3):
+        pieces.append(Chunk(path, "go", start, start + text.count("\n"), text, "SaveAttachmentBlob", "function", "api"))
+        start += text.count("\n") + 1
+    other = Chunk("store/attachment.go", "go", 10, 12, "func SaveAttachmentBlob() {\n\treturn\n}", "SaveAttachmentBlob",
+                  "function", "model")  # fmt: skip
+    shown = render_graph(GraphAnswer("definition", "SaveAttachmentBlob", [*pieces, other]))
+    assert f"is defined at `{path}:49-{start - 1}` (function `SaveAttachmentBlob`)" in shown, shown
+    assert "store/attachment.go:10-12" in shown and "defined at in" not in shown
+    assert "`SaveAttachmentBlob` is defined in:" in render_graph(GraphAnswer("definition", "SaveAttachmentBlob", [
+        pieces[0], other, replace(other, path="store/other.go")]))  # fmt: skip
