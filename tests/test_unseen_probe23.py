@@ -243,3 +243,46 @@ def test_one_function_the_chunker_cut_apart_is_defined_once() -> None:
     assert "store/attachment.go:10-12" in shown and "defined at in" not in shown
     assert "`SaveAttachmentBlob` is defined in:" in render_graph(GraphAnswer("definition", "SaveAttachmentBlob", [
         pieces[0], other, replace(other, path="store/other.go")]))  # fmt: skip
+
+
+MAIL = """@Injectable()
+export class MailService {
+  constructor(
+    @Inject(MAIL_DRIVER_TOKEN) private mailDriver: MailDriver,
+    private readonly environmentService: EnvironmentService,
+  ) {}
+
+  async sendEmail(message: MailMessage): Promise<void> {
+    if (this.isRecipientBlocked(message.to)) {
+      return;
+    }
+
+    if (message.template) {
+      message.html = await render(message.template, {
+        pretty: true,
+      });
+      message.text = await render(message.template, { plainText: true });
+    }
+
+    const from = this.environmentService.getMailFromAddress();
+    await this.mailDriver.sendMail({ from, ...message });
+  }
+}"""
+
+
+def test_an_email_body_rendered_onto_its_message_is_no_answer() -> None:
+    """docmost, asked "Where are emails sent from?": "Then `MailService` answers with `message.html = await
+    render(message.template, {…})` when `message.template`": the e-mail's body, rendered to be sent, said as the
+    answer to a request. A field of the response (Koa's ``ctx.body = await render('page')``) still is one."""
+    from codeqa.answer.explanation.told import kept_on_field
+
+    path = "apps/server/src/integrations/mail/mail.service.ts"
+    chunk = Chunk(path, "typescript", 11, 11 + MAIL.count("\n"), MAIL, "MailService", "class", "service")
+    hits = [Hit(chunk, 1.0, chunk.id)]
+    head = _ts(path, "import { Injectable, Inject } from '@nestjs/common';", 1, "", "module")
+    context = AnswerContext.from_chunks([head, chunk], hits)
+    answer = extractive_answer("Where are emails sent from?", hits, context=context)
+    assert "answers with" not in answer, answer.split("\n")[0]
+    assert kept_on_field("message.html = await render(message.template, {")
+    assert not kept_on_field("ctx.body = await render('page', { user })")
+    assert not kept_on_field("res.statusCode = 404;") and not kept_on_field("response = render(request, 'a.html')")

@@ -21,6 +21,7 @@ from codeqa.answer.explanation.keylines import KeyLine
 from codeqa.answer.explanation.linenames import apart, elsewhere, name_at
 from codeqa.answer.explanation.saidline import outcome_said, said_line
 from codeqa.answer.explanation.toggles import ASSIGNED, toggled
+from codeqa.answer.explanation.told import kept_on_field
 from codeqa.answer.rendering.render import code_span
 from codeqa.records import Chunk
 
@@ -172,6 +173,7 @@ def outcome_lines(explanation: Explanation, skip: set[tuple[str, int]]) -> list[
                          and condition_at(step.chunk, line.line) is not None
                          and not (api and off_api_path(step.chunk, line.line))
                          and not (verb == "answers with" and no_answer(step.chunk, line.line, code_part(line.text)))
+                         and not (verb == "answers with" and kept_on_field(code_part(line.text)))
                          and not inline_branch(code_part(line.text), step.chunk.language)
                          and not (verb == "answers with" and fallback(step.chunk, line.line, code_part(line.text)))
                          and not (verb == "stores" and not _stored(step.chunk, code_part(line.text)))

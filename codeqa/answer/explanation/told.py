@@ -9,6 +9,7 @@ from collections.abc import Sequence
 from codeqa.answer.explanation.explain import Step
 from codeqa.answer.explanation.keylines import KeyLine
 from codeqa.answer.explanation.linenames import DECORATOR, name_at
+from codeqa.answer.explanation.toggles import ASSIGNED
 from codeqa.answer.explanation.wrappers import CONTAINER
 from codeqa.records import Chunk
 
@@ -55,3 +56,18 @@ def _class_head(chunk: Chunk, line: int) -> int | None:
         if not DECORATOR.match(lines[at]):
             return None
     return None
+
+
+# what a handler answers through: a field set on one of these is the response's (Koa's `ctx.body = await render(…)`,
+# Node's `res.statusCode = 404`)
+RESPONSE_HOLDERS = frozenset({"ctx", "context", "res", "response", "resp", "reply", "this", "self", "c", "w", "conn"})
+
+
+def kept_on_field(code: str) -> bool:
+    """Whether ``code`` keeps a value on another object's field (docmost's ``message.html = await
+    render(message.template, {…})``: an e-mail's body, rendered to be sent): no answer to a request, though it
+    renders."""
+    assigned = ASSIGNED.match(code)
+    target = assigned.group("target") if assigned else ""
+    root = target.split(".", 1)[0].lstrip("@$").lower()
+    return "." in target and root not in RESPONSE_HOLDERS and "status" not in target.lower()
