@@ -3,7 +3,7 @@
 - "the code at ``user.controller.ts:142-170`` guards the route" for ``@UseGuards(CustomThrottlerGuard)`` over the
   sign-up handler, asked how authentication works and how permissions are checked: a rate limiter counts requests,
   it decides nothing about who may make them (a list of guards that are not all rate limiters still guards the
-  route);
+  route: the method "runs behind" them, as probe 23 says a ``@UseGuards`` of what it is on);
 - "when a request fails, ``PortfolioSnapshotComputationExceptionFilter`` … turns exceptions into responses" for
   ``@Catch(PortfolioSnapshotComputationError)``: a filter that names its exceptions turns those into responses.
 """
@@ -51,8 +51,9 @@ def _phrases(text: str, symbol: str, question: str) -> list[str]:
 
 def test_a_rate_limiting_guard_does_not_guard_the_route():
     for question in ("How does user authentication flow through the system?", "How does the app check permissions?"):
-        assert not any("guards the route" in p for p in _phrases(SIGNUP, "UserController.signupUser", question))
-        assert any("guards the route" in p for p in _phrases(SETTINGS, "UserController.updateUserSetting", question))
+        assert not any("runs behind" in p for p in _phrases(SIGNUP, "UserController.signupUser", question))
+        assert any(p.startswith("runs behind `CustomThrottlerGuard, HasPermissionGuard, ImpersonationGuard`")
+                   for p in _phrases(SETTINGS, "UserController.updateUserSetting", question))  # fmt: skip
 
 
 def test_an_exception_filter_turns_the_exceptions_it_names_into_responses():

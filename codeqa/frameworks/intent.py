@@ -36,7 +36,7 @@ INTENTS: dict[str, str] = {
     r"read-only access|full access",
     "errors": r"error|fail|exception|crash|goes wrong|went wrong|broke|reject|denied|refus|not found|404|500|raise|"
     r"throw",
-    "logging": r"log(?!\s?(?:\w+\s)?(?:in|on)\b)(?:s|ged|ger|ging)?\b|"
+    "logging": r"log(?!\s?(?:\w+\s)?(?:in|on|out|off)\b)(?:s|ged|ger|ging)?\b|"
     r"track(?:s|ed|ing)? (?:user|what|behaviou?r|activit)|audit|telemetry|metric|behaviou?r|user activit",
     "config": r"config|settings?\b|environment variable|env var|\.env\b|feature flag",
     "entry": r"entry.?point|boot|bootstrap|request (?:flow|lifecycle|pipeline)|middleware|"

@@ -238,12 +238,27 @@ def _defined(chunk: Chunk) -> str:
     return text + (f": “{describe(about)}”" if about else "")
 
 
+def _joined(definitions: list[Chunk]) -> list[Chunk]:
+    """``definitions`` with the pieces of one definition the chunker cut apart (memos' ``SaveAttachmentBlob`` as
+    lines 50-50, 51-98 and 99-130 of one file, each named for it) said as the one definition they are."""
+    joined: list[Chunk] = []
+    for chunk in sorted(definitions, key=lambda c: (c.path, c.start_line)):
+        last = joined[-1] if joined else None
+        if last is not None and last.path == chunk.path and last.symbol == chunk.symbol \
+                and last.end_line < chunk.start_line <= last.end_line + 1:  # fmt: skip
+            joined[-1] = replace(last, end_line=chunk.end_line, text=f"{last.text}\n{chunk.text}")
+        else:
+            joined.append(chunk)
+    order = {(c.path, c.start_line): n for n, c in enumerate(definitions)}
+    return sorted(joined, key=lambda c: order[(c.path, c.start_line)])
+
+
 def render_graph(answer: GraphAnswer) -> str:
     """Markdown: where the symbol is defined, then each checked caller or callee with the line of the call."""
     name = code_span(answer.symbol)
     parts = [GRAPH_LABEL, ""]
-    where = [_defined(chunk) for chunk in answer.definitions]
-    parts.append(f"{name} is defined at " + ("; ".join(where) if len(where) < 3 else "in:"))
+    where = [_defined(chunk) for chunk in _joined(answer.definitions)]
+    parts.append(f"{name} is defined " + ("at " + "; ".join(where) if len(where) < 3 else "in:"))
     if len(where) >= 3:
         parts += [""] + [f"- {item}" for item in where]
     if answer.relation != "definition":

@@ -27,11 +27,12 @@ from codeqa.answer.explanation.holders import holders_named, registered
 from codeqa.answer.explanation.keylines import COMMENT, KeyLine, Terms, evidence
 from codeqa.answer.explanation.linenames import held_lines, holder_at, name_at
 from codeqa.answer.explanation.mechanism import Match
-from codeqa.answer.explanation.outcomes import closed, of_named, outcome_lines, outcome_said_of
+from codeqa.answer.explanation.outcomes import closed, outcome_lines, outcome_said_of
 from codeqa.answer.explanation.outline import display_name
 from codeqa.answer.explanation.phrasing import said_of, said_whole, then_after
 from codeqa.answer.explanation.quoted_line import best_line, cut_quote
 from codeqa.answer.explanation.roles_said import shows_role
+from codeqa.answer.explanation.told import of_named
 from codeqa.answer.explanation.values import amount_read, reading_line, value_said
 from codeqa.answer.rendering.injection import instruction_like
 from codeqa.answer.rendering.render import code_span

@@ -21,6 +21,7 @@ from codeqa.answer.explanation.keylines import KeyLine
 from codeqa.answer.explanation.linenames import apart, elsewhere, name_at
 from codeqa.answer.explanation.saidline import outcome_said, said_line
 from codeqa.answer.explanation.toggles import ASSIGNED, toggled
+from codeqa.answer.explanation.told import kept_on_field
 from codeqa.answer.rendering.render import code_span
 from codeqa.records import Chunk
 
@@ -172,6 +173,7 @@ def outcome_lines(explanation: Explanation, skip: set[tuple[str, int]]) -> list[
                          and condition_at(step.chunk, line.line) is not None
                          and not (api and off_api_path(step.chunk, line.line))
                          and not (verb == "answers with" and no_answer(step.chunk, line.line, code_part(line.text)))
+                         and not (verb == "answers with" and kept_on_field(code_part(line.text)))
                          and not inline_branch(code_part(line.text), step.chunk.language)
                          and not (verb == "answers with" and fallback(step.chunk, line.line, code_part(line.text)))
                          and not (verb == "stores" and not _stored(step.chunk, code_part(line.text)))
@@ -189,25 +191,6 @@ def outcome_lines(explanation: Explanation, skip: set[tuple[str, int]]) -> list[
             if len(found) >= OUTCOME_LINES:
                 return found
     return found
-
-
-def of_named(best_first: Sequence[Step], found: list[tuple[str, Step, KeyLine]],
-             said: str) -> list[tuple[str, Step, KeyLine]]:  # fmt: skip
-    """The outcomes ``found`` of the leading source, and of a next one that source calls (or is called by) or the
-    sentences ``said`` before cite already: "Then …; `index.ts` stores `userRepository.save(…)`" of a route the
-    opening never named links unrelated code."""
-    first = best_first[0] if best_first else None
-    linked = {rank for rank, _ in first.calls} | {rank for rank, _ in first.called_by} if first else set()
-
-    def called_by_first(step: Step, line: int) -> bool:  # a Ruby concern's `create_session_for(user)`, unresolved
-        name = name_at(step.chunk, line).rsplit(".", 1)[-1]
-        called = re.compile(rf"(?<![\w$.]){re.escape(name)}\(")
-        return first is not None and len(name) > 3 and bool(called.search(first.chunk.text))
-
-    return [item for item in found if item[1] is first or item[1].rank in linked
-            or called_by_first(item[1], item[2].line)
-            or any(item[1].chunk.start_line <= int(n) <= item[1].chunk.end_line
-                   for n in re.findall(rf"(?<![\w./-]){re.escape(item[1].chunk.path)}:(\d+)", said))]  # fmt: skip
 
 
 def _fails(verb: str, step: Step, line: KeyLine) -> bool:

@@ -34,6 +34,11 @@ _REGISTERS_ROUTES = re.compile(
     r"\s*func\s*(?:\([^)]*\)\s*)?\w*\((?=[^)]*\b(?:chi\.Router|mux\.Router|http\.ServeMux|gin\.IRoutes|gin\.IRouter|"
     r"gin\.RouterGroup|gin\.Engine|echo\.Echo|echo\.Group|fiber\.Router)\b)(?![^)]*\bhttp\.ResponseWriter\b)"
 )
+# a Go function literal (gofmt writes `func(`; a named function or method has `func Name(` or `func (r *T) Name(`), and
+# a head whose results name a handler or middleware type
+_GO_LITERAL = re.compile(r"\bfunc\(")
+_GO_RESULTS = re.compile(r"^\s*func\s*(?:\([^)]*\)\s*)?\w+\([^)]*\)(?P<results>[^{]*)")
+_HANDLER_TYPE = re.compile(r"Handler|Middleware")
 # a route's handler by its own head: a route decorator, or a Go handler's signature (`func (a *App) X(c echo.Context)
 # error`, `func X(w http.ResponseWriter, r *http.Request)`); a helper handed the request (`getID(c)`) is none
 _ROUTED = re.compile(
@@ -136,12 +141,33 @@ def _handles_request(chunk: Chunk) -> bool:
     found = [match.group(0) for match in _HANDLES.finditer(text)]
     if not found or _REGISTERS_ROUTES.match(_head(text)):
         return False
+    if chunk.language == "go" and not _go_handles(text):
+        return False
     if all(match == "$request" for match in found) and not _php_answers(text):
         return False
     if not all(_REQUEST_PARAMETER.search(match) for match in found) or str(chunk.kind) == "class":
         return True  # a route, a response; or a class's methods handed the request (a Django view's `get`)
     head = next((line for line in text.split("\n") if _PYTHON_DEF.match(line)), "")  # below its decorators
     return bool(_REQUEST_PARAMETER.search(head)) and (bool(_SELF.search(head)) or bool(_RESPONSE.search(text)))
+
+
+def _go_handles(text: str) -> bool:
+    """Whether a Go chunk's request is its own: a sign of one outside every function literal it opens, or a head that
+    returns a handler (a middleware factory: ``func spaFallbackMiddleware(fs fs.FS) echo.MiddlewareFunc {``). memos'
+    ``NewServer`` registers ``echoServer.GET("/healthz", func(c *echo.Context) error {…})``: the literal handles that
+    request, the function builds the server."""
+    lines = text.split("\n")
+    inside: set[int] = set()
+    for at, line in enumerate(lines):
+        if not _GO_LITERAL.search(line) or at in inside:
+            continue
+        indent = len(line) - len(line.lstrip())
+        end = next((n for n in range(at + 1, len(lines)) if lines[n].strip().startswith("}")
+                    and len(lines[n]) - len(lines[n].lstrip()) <= indent), len(lines) - 1)  # fmt: skip
+        inside |= set(range(at, end + 1))
+    own = [at for at, line in enumerate(lines) if at not in inside and _HANDLES.search(line)]
+    results = _GO_RESULTS.match(_head(text))
+    return bool(own) or (results is not None and bool(_HANDLER_TYPE.search(results.group("results"))))
 
 
 def _php_answers(text: str) -> bool:
