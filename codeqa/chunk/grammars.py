@@ -75,6 +75,7 @@ _JS_DEFS = {
     "class": "class",
     "variable_declarator": "function",  # only when assigned a function, see assigned_functions
     "assignment_expression": "function",  # CommonJS `exports.f = …`, `Topics.reply = async function …`
+    "pair": "function",  # `logout: async (req, res) => …` in an object of handlers
 }
 _JS_WRAPPERS: dict[str, str | None] = {
     "export_statement": "declaration",
@@ -83,12 +84,16 @@ _JS_WRAPPERS: dict[str, str | None] = {
     "expression_statement": None,
 }
 _JS_FUNCTIONS = frozenset({"arrow_function", "function_expression", "function", "generator_function"})
-_JS_ASSIGNED = {"variable_declarator": ("value", _JS_FUNCTIONS), "assignment_expression": ("right", _JS_FUNCTIONS)}
+_JS_ASSIGNED = {
+    "variable_declarator": ("value", _JS_FUNCTIONS),
+    "assignment_expression": ("right", _JS_FUNCTIONS),
+    "pair": ("value", _JS_FUNCTIONS),
+}
 # `module.exports = function (Topics) { … }` wraps a whole module: its members are the definitions
 _JS_TARGETS = AssignmentTargets(
     "left", frozenset({"identifier", "member_expression"}), frozenset({"module.exports", "exports"})
 )
-_JS_NAMES = ("name", "left")
+_JS_NAMES = ("name", "left", "key")
 _TS_DEFS = {
     **_JS_DEFS,
     "abstract_class_declaration": "class",
