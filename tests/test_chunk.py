@@ -78,6 +78,20 @@ EXPECTED: dict[str, list[tuple[int, int, str, str]]] = {
         (21, 31, "class", "UserCache"),
         (33, 33, "module", ""),
     ],
+    # CommonJS: a function assigned to a member is named by it; `module.exports = function (Topics)` only wraps them
+    "commonjs.js": [
+        (1, 6, "module", ""),
+        (7, 8, "method", "Topics.reply"),
+        (9, 13, "method", "Topics.reply"),
+        (15, 17, "method", "Topics.lock"),
+        (19, 22, "module", ""),
+    ],
+    "exports.js": [
+        (1, 1, "module", ""),
+        (3, 8, "function", "getLogin"),
+        (10, 15, "function", "postLogin"),
+        (17, 19, "function", "logout"),
+    ],
     "sample.kt": [
         (1, 3, "module", ""),
         (5, 6, "class", "Line"),

@@ -33,7 +33,7 @@ from codeqa.records import Chunk, ChunkKind, FileTags, Layer, SourceFile
 
 __all__ = ["CHUNKER_VERSION", "chunk_and_tag", "chunk_file", "layer_for"]
 
-CHUNKER_VERSION = "3"  # bump whenever chunk boundaries, symbols, kinds or layers change
+CHUNKER_VERSION = "4"  # bump whenever chunk boundaries, symbols, kinds or layers change
 
 log = logging.getLogger(__name__)
 

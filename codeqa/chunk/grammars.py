@@ -13,7 +13,7 @@ tables of JSON/YAML/TOML files).
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 
 COMMON_PREFIXES = frozenset({"comment", "line_comment", "block_comment", "multiline_comment"})
 
@@ -30,6 +30,16 @@ class CallDefinitions:
 
 
 @dataclass(frozen=True)
+class AssignmentTargets:
+    """Which left-hand sides make an assignment of a function a definition (JS ``exports.f = () => …``)."""
+
+    field: str  # the field holding the left-hand side
+    types: frozenset[str]  # node types it may be (a name or a member, not ``a[b]``)
+    modules: frozenset[str]  # targets that stand for the module itself: not a definition
+    dropped: tuple[str, ...] = ("module.exports.", "exports.", "this.")  # prefixes left out of the name
+
+
+@dataclass(frozen=True)
 class Grammar:
     """How to find definitions in one tree-sitter grammar."""
 
@@ -43,6 +53,7 @@ class Grammar:
     receiver_field: str | None = None  # Go methods: `Receiver.Method`
     # variable declarator type -> field whose node type makes it a function (JS `const f = () => …`)
     assigned_functions: dict[str, tuple[str, frozenset[str]]] = field(default_factory=dict)
+    assigned_targets: AssignmentTargets | None = None  # left-hand sides an assigned function is named by
     prefixes: frozenset[str] = COMMON_PREFIXES  # nodes that belong to the definition right below them
     body_fields: tuple[str, ...] = ("body",)
     # parse only files whose lines start with fewer than this many indentation/indicator chars:
@@ -63,6 +74,8 @@ _JS_DEFS = {
     "class_declaration": "class",
     "class": "class",
     "variable_declarator": "function",  # only when assigned a function, see assigned_functions
+    "assignment_expression": "function",  # CommonJS `exports.f = …`, `Topics.reply = async function …`
+    "pair": "function",  # `logout: async (req, res) => …` in an object of handlers
 }
 _JS_WRAPPERS: dict[str, str | None] = {
     "export_statement": "declaration",
@@ -70,12 +83,17 @@ _JS_WRAPPERS: dict[str, str | None] = {
     "variable_declaration": None,
     "expression_statement": None,
 }
+_JS_FUNCTIONS = frozenset({"arrow_function", "function_expression", "function", "generator_function"})
 _JS_ASSIGNED = {
-    "variable_declarator": (
-        "value",
-        frozenset({"arrow_function", "function_expression", "function", "generator_function"}),
-    )
+    "variable_declarator": ("value", _JS_FUNCTIONS),
+    "assignment_expression": ("right", _JS_FUNCTIONS),
+    "pair": ("value", _JS_FUNCTIONS),
 }
+# `module.exports = function (Topics) { … }` wraps a whole module: its members are the definitions
+_JS_TARGETS = AssignmentTargets(
+    "left", frozenset({"identifier", "member_expression"}), frozenset({"module.exports", "exports"})
+)
+_JS_NAMES = ("name", "left", "key")
 _TS_DEFS = {
     **_JS_DEFS,
     "abstract_class_declaration": "class",
@@ -96,7 +114,15 @@ _C_DEFS = {
     "type_definition": "class",
 }
 
-_TS = Grammar("typescript", _TS_DEFS, _JS_WRAPPERS, assigned_functions=_JS_ASSIGNED, prefixes=_JS_PREFIXES)
+_TS = Grammar(
+    "typescript",
+    _TS_DEFS,
+    _JS_WRAPPERS,
+    _JS_NAMES,
+    assigned_functions=_JS_ASSIGNED,
+    assigned_targets=_JS_TARGETS,
+    prefixes=_JS_PREFIXES,
+)
 
 _HASKELL_DEFS = {
     "function": "function",
@@ -134,9 +160,9 @@ GRAMMARS: dict[str, Grammar] = {
         {"function_definition": "function", "class_definition": "class"},
         {"decorated_definition": "definition"},
     ),
-    "javascript": Grammar("javascript", _JS_DEFS, _JS_WRAPPERS, assigned_functions=_JS_ASSIGNED, prefixes=_JS_PREFIXES),
+    "javascript": replace(_TS, ts_name="javascript", definitions=_JS_DEFS),
     "typescript": _TS,
-    "tsx": Grammar("tsx", _TS_DEFS, _JS_WRAPPERS, assigned_functions=_JS_ASSIGNED, prefixes=_JS_PREFIXES),
+    "tsx": replace(_TS, ts_name="tsx"),
     "ruby": Grammar(
         "ruby",
         {"method": "function", "singleton_method": "function", "class": "class", "module": "module"},

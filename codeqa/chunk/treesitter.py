@@ -271,7 +271,8 @@ class _Chunker:
                 if rule is None:
                     return current
                 value = current.child_by_field_name(rule[0])
-                return current if value is not None and value.type in rule[1] else None
+                is_function = value is not None and value.type in rule[1]
+                return current if is_function and self.names_a_definition(current) else None
             if kind not in self.g.wrappers:
                 return None
             field_name = self.g.wrappers[kind]
@@ -286,6 +287,16 @@ class _Chunker:
                 return None
             current = inner
         return None
+
+    def names_a_definition(self, node: Node) -> bool:
+        """Whether an assigned function's left-hand side names it (``exports.f``, ``Topics.reply``), rather than
+        standing for the module (``module.exports``) or being computed (``handlers[name]``)."""
+        targets = self.g.assigned_targets
+        left = node.child_by_field_name(targets.field) if targets is not None else None
+        if targets is None or left is None:
+            return True
+        text = left.text.decode("utf-8", "replace") if left.text else ""
+        return left.type in targets.types and "".join(text.split()) not in targets.modules
 
     def describe(self, scope: Scope, node: Node) -> tuple[str, str, Scope]:
         """Symbol, chunk kind and inner scope of a definition node."""
@@ -345,6 +356,9 @@ class _Chunker:
         """The bare (or receiver-qualified) name of a definition; "" when anonymous."""
         found = self.call_name(node) if self.call_kind(node) else self.name_node(node)
         name = clean_name(found.text.decode("utf-8", "replace")) if found and found.text else ""
+        targets = self.g.assigned_targets
+        if targets is not None and found is not None and found.type in targets.types and "." in name:
+            name = _assigned_name(name, targets.dropped)
         receiver = node.child_by_field_name(self.g.receiver_field) if self.g.receiver_field else None
         if receiver is not None and receiver.text:
             match = _RECEIVER.match(receiver.text.decode("utf-8", "replace"))
@@ -363,6 +377,15 @@ def clean_name(text: str) -> str:
     if "(" in text:
         text = text.split("(", 1)[0].strip()
     return text[:120]
+
+
+def _assigned_name(name: str, dropped: tuple[str, ...]) -> str:
+    """``exports.postLogin`` → ``postLogin``, ``User.prototype.save`` → ``User.save``."""
+    for prefix in dropped:
+        if name.startswith(prefix) and len(name) > len(prefix):
+            name = name[len(prefix) :]
+            break
+    return name.replace(".prototype.", ".")
 
 
 def _descendants(node: Node, limit: int = 64) -> list[Node]:

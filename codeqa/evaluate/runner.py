@@ -15,6 +15,7 @@ from typing import Any
 
 import numpy as np
 
+from codeqa.chunk import CHUNKER_VERSION
 from codeqa.config import Settings
 from codeqa.embed import get_embedder
 from codeqa.errors import QueryError
@@ -109,7 +110,8 @@ def _filters(instance: Instance) -> Filters | None:
 
 
 def _reusable(name: str, settings: Settings) -> Index | None:
-    """A kept index can be reused when it exists and was built by the configured embedding model and revision."""
+    """A kept index can be reused when it exists and was built by the configured embedding model and revision, and
+    by this chunker (a kept index cut by an older one would measure that chunker)."""
     if not Index.exists(name, settings):
         return None
     embedder = get_embedder(settings)
@@ -117,7 +119,7 @@ def _reusable(name: str, settings: Settings) -> Index | None:
     same = index.manifest.model == embedder.model_id and index.manifest.model_revision == getattr(
         embedder, "revision", 1
     )
-    return index if same else None
+    return index if same and index.manifest.chunker_version == CHUNKER_VERSION else None
 
 
 def kept_indexes(instances: Iterable[Instance], settings: Settings) -> Iterator[tuple[Instance, Index | None]]:

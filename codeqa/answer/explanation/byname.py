@@ -27,6 +27,7 @@ from codeqa.answer.explanation.flow import Use
 from codeqa.answer.explanation.gopackages import go_imported, go_same_package
 from codeqa.answer.explanation.outline import JS_LANGUAGES
 from codeqa.answer.explanation.rubybody import ruby_class_body, ruby_class_method
+from codeqa.answer.explanation.valuecalls import called_on_a_value
 from codeqa.languages import runtime
 from codeqa.records import Chunk
 from codeqa.symbols import qualified_names, short_name
@@ -73,6 +74,8 @@ def holds_by_name(user: Chunk, used: Chunk, use: Use, user_file: str, hierarchy:
     owners = _owners(used, method)
     if re.search(rf"\bverify\(\s*\w+[^;]*\)\s*\.\s*{re.escape(method)}\s*\(", use.text):
         return False  # Mockito's `verify(cryptoService, never()).decrypt(…)` checks a mock's call; it makes none
+    if written is None and called_on_a_value(method, use.text):
+        return False  # `[a, b].join('\n')`: a method of a value built on the line, whose class no name tells
     if written is None:  # a bare name: flow.link found it where the caller's imports reach
         if use.verb != "calls" and _declared_local(user.text, method):
             return False  # `Query query = em.createNativeQuery(sql)`: the caller's own variable, not the method
