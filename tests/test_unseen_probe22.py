@@ -1,0 +1,138 @@
+"""False or misleading sentences on two apps in no data set (probe22: docuseal, a Rails + Vue app, and mwdb-core, a
+Flask + React app):
+
+- "`ApplicationController` runs `authenticate_user!` for every controller … except the 23 that skip it
+  (`app/controllers/api/active_storage_blobs_proxy_controller.rb:7`, …)", when four of the 23 are API controllers
+  (``< ApiBaseController < ActionController::API``) skipping the API base's own ``authenticate_user!``: 19 skip
+  `ApplicationController`'s. A skip counts only in a class whose superclass chain reaches the base.
+"""
+
+from __future__ import annotations
+
+from codeqa.answer.context import AnswerContext
+from codeqa.answer.explanation.candidate import Candidate
+from codeqa.answer.explanation.mechanism import matches_in
+from codeqa.answer.explanation.skipped import excepted
+from codeqa.frameworks.conventions import load_all
+from codeqa.frameworks.intent import intents
+from codeqa.records import Chunk, Hit
+
+APPLICATION = """# frozen_string_literal: true
+
+class ApplicationController < ActionController::Base
+  include ActiveStorage::SetCurrent
+
+  check_authorization unless: :devise_controller?
+
+  before_action :maybe_redirect_to_setup, unless: :signed_in?
+  before_action :authenticate_user!, unless: :devise_controller?
+end"""
+API_BASE = """# frozen_string_literal: true
+
+module Api
+  class ApiBaseController < ActionController::API
+    include ActiveStorage::SetCurrent
+
+    before_action :authenticate_user!
+    check_authorization
+  end
+end"""
+BLOBS_PROXY = """# frozen_string_literal: true
+
+module Api
+  class ActiveStorageBlobsProxyController < ApiBaseController
+    include ActiveStorage::Streaming
+
+    skip_before_action :authenticate_user!
+    skip_authorization_check
+  end
+end"""
+FORM_VIEWS = """# frozen_string_literal: true
+
+module Api
+  class SubmitterFormViewsController < ApiBaseController
+    skip_before_action :authenticate_user!
+    skip_authorization_check
+  end
+end"""
+SETUP = """# frozen_string_literal: true
+
+class SetupController < ApplicationController
+  skip_before_action :maybe_redirect_to_setup
+  skip_before_action :authenticate_user!
+  skip_authorization_check
+end"""
+SUBMIT_FORM = """# frozen_string_literal: true
+
+class SubmitFormController < ApplicationController
+  layout 'form'
+
+  skip_before_action :authenticate_user!
+end"""
+# a controller deriving from the base through a base of its own (``class … < SubmitFormBaseController``)
+SUBMIT_FORM_BASE = """class SubmitFormBaseController < ApplicationController
+  layout 'form'
+end"""
+SUBMIT_FORM_VALUES = """class SubmitFormValuesController < SubmitFormBaseController
+  skip_before_action :authenticate_user!
+end"""
+# its header in an earlier chunk: the class is found by its header elsewhere
+DASHBOARD_HEAD = """class DashboardController < ApplicationController
+  def index
+  end"""
+DASHBOARD_TAIL = """  skip_before_action :authenticate_user!, only: %i[index]
+end"""
+
+
+def _chunk(path: str, text: str, symbol: str, start: int = 1) -> Chunk:
+    return Chunk(path, "ruby", start, start + text.count("\n"), text, symbol, "class", "controller")
+
+
+OTHERS = [
+    _chunk(
+        "app/controllers/api/active_storage_blobs_proxy_controller.rb",
+        BLOBS_PROXY,
+        "Api.ActiveStorageBlobsProxyController",
+    ),
+    _chunk("app/controllers/api/submitter_form_views_controller.rb", FORM_VIEWS, "Api.SubmitterFormViewsController"),
+    _chunk("app/controllers/setup_controller.rb", SETUP, "SetupController"),
+    _chunk("app/controllers/submit_form_controller.rb", SUBMIT_FORM, "SubmitFormController"),
+    _chunk("app/controllers/submit_form_base_controller.rb", SUBMIT_FORM_BASE, "SubmitFormBaseController"),
+    _chunk("app/controllers/submit_form_values_controller.rb", SUBMIT_FORM_VALUES, "SubmitFormValuesController"),
+    _chunk("app/controllers/dashboard_controller.rb", DASHBOARD_HEAD, "DashboardController"),
+    _chunk("app/controllers/dashboard_controller.rb", DASHBOARD_TAIL, "", 4),
+]
+
+
+def _said(base: Chunk, question: str) -> str:
+    api_base = _chunk("app/controllers/api/api_base_controller.rb", API_BASE, "Api.ApiBaseController")
+    application = _chunk("app/controllers/application_controller.rb", APPLICATION, "ApplicationController")
+    context = AnswerContext.from_chunks([application, api_base, *OTHERS], [Hit(base, 1.0, base.id)])
+    rails = [c for c in load_all() if c.name == "Rails"]
+    found = [Candidate(Hit(base, 1.0, base.id), 0.0, matches_in(base, rails, intents(question)), 0, True)]
+    kept, _ = excepted(context, found)
+    return " | ".join(match.phrase for match in kept[0].matches)
+
+
+def test_an_api_controller_skipping_its_own_base_filter_is_no_exception_to_the_application_one() -> None:
+    base = _chunk("app/controllers/application_controller.rb", APPLICATION, "ApplicationController")
+    said = _said(base, "How does user authentication flow through the system?")
+    assert (
+        "runs `authenticate_user!` for every controller, only `unless: :devise_controller?` (a filter in"
+        " `ApplicationController`) except `SetupController`, `SubmitFormController` and `SubmitFormValuesController`"
+        " (which skip it: `app/controllers/setup_controller.rb:5`, `app/controllers/submit_form_controller.rb:6`,"
+        " `app/controllers/submit_form_values_controller.rb:2`) and some actions of `DashboardController`"
+        " (`app/controllers/dashboard_controller.rb:4`)"
+    ) in said
+    assert "api/" not in said and "ActiveStorage" not in said
+
+
+def test_the_api_base_filter_names_the_api_controllers_that_skip_it() -> None:
+    base = _chunk("app/controllers/api/api_base_controller.rb", API_BASE, "Api.ApiBaseController")
+    said = _said(base, "How does user authentication flow through the system?")
+    assert (
+        "runs `authenticate_user!` for every controller of the API (a filter in the API's base controller) except"
+        " `ActiveStorageBlobsProxyController` and `SubmitterFormViewsController` (which skip it:"
+        " `app/controllers/api/active_storage_blobs_proxy_controller.rb:7`,"
+        " `app/controllers/api/submitter_form_views_controller.rb:5`)"
+    ) in said
