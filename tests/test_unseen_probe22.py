@@ -4,14 +4,21 @@ Flask + React app):
 - "`ApplicationController` runs `authenticate_user!` for every controller … except the 23 that skip it
   (`app/controllers/api/active_storage_blobs_proxy_controller.rb:7`, …)", when four of the 23 are API controllers
   (``< ApiBaseController < ActionController::API``) skipping the API base's own ``authenticate_user!``: 19 skip
-  `ApplicationController`'s. A skip counts only in a class whose superclass chain reaches the base.
+  `ApplicationController`'s. A skip counts only in a class whose superclass chain reaches the base;
+- "[5] `apply_rate_limit` (`mwdb/app.py:237-279`) is a function; it calls `apply_rate_limit_for_request`" over a
+  quote of twelve module-level ``api.add_resource(…)`` lines: the chunk is a 3-line ``before_request`` hook above 40
+  lines of the module's statements, and is said as the file's top-level code, with the function.
 """
 
 from __future__ import annotations
 
 from codeqa.answer.context import AnswerContext
+from codeqa.answer.explanation.callplace import as_module
 from codeqa.answer.explanation.candidate import Candidate
+from codeqa.answer.explanation.explain import Step
+from codeqa.answer.explanation.keylines import KeyLine
 from codeqa.answer.explanation.mechanism import matches_in
+from codeqa.answer.explanation.placing import quoted_name
 from codeqa.answer.explanation.skipped import excepted
 from codeqa.frameworks.conventions import load_all
 from codeqa.frameworks.intent import intents
@@ -136,3 +143,45 @@ def test_the_api_base_filter_names_the_api_controllers_that_skip_it() -> None:
         " `app/controllers/api/active_storage_blobs_proxy_controller.rb:7`,"
         " `app/controllers/api/submitter_form_views_controller.rb:5`)"
     ) in said
+
+
+APP_PY = """@api.blueprint.before_request
+def apply_rate_limit():
+    apply_rate_limit_for_request()
+
+
+# Server health endpoints
+api.add_resource(PingResource, "/ping")
+api.add_resource(ServerInfoResource, "/server")
+api.add_resource(ServerAdminInfoResource, "/server/admin")
+api.add_resource(ServerDocsResource, "/docs")
+
+# Authentication endpoints
+api.add_resource(LoginResource, "/auth/login")
+api.add_resource(
+    RemoteTextBlobPullResource, "/remote/<remote_name>/pull/blob/<hash64:identifier>"
+)"""
+# a function followed by the module's entry guard is still the function's chunk
+CLI_PY = """def main():
+    parser = argparse.ArgumentParser()
+    parser.add_argument("--port", type=int, default=5000)
+    args = parser.parse_args()
+    app.run(port=args.port)
+
+
+if __name__ == "__main__":
+    main()"""
+
+
+def test_a_hook_above_many_module_statements_is_the_files_code_with_its_function() -> None:
+    hook = Chunk("mwdb/app.py", "python", 237, 237 + APP_PY.count("\n"), APP_PY, "apply_rate_limit", "function", "api")
+    assert as_module(hook) == ("app.py", "is the file's top-level code, with `apply_rate_limit`")
+    folded = [KeyLine(237, "@api.blueprint.before_request"), KeyLine(243, 'api.add_resource(PingResource, "/ping")')]
+    assert quoted_name(Step(6, Hit(hook, 0.5, hook.id), "api", folded, "")) == "app.py"
+    own = [KeyLine(239, "    apply_rate_limit_for_request()")]
+    assert quoted_name(Step(6, Hit(hook, 0.5, hook.id), "api", own, "")) == "apply_rate_limit"
+    alone = APP_PY[: APP_PY.index("# Server")].rstrip()
+    only = Chunk("mwdb/app.py", "python", 237, 237 + alone.count("\n"), alone, "apply_rate_limit", "function", "api")
+    assert as_module(only) is None
+    main = Chunk("mwdb/cli.py", "python", 10, 10 + CLI_PY.count("\n"), CLI_PY, "main", "function", "cli")
+    assert as_module(main) is None

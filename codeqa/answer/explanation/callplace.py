@@ -104,13 +104,18 @@ def module_level(use: Use, chunk: Chunk) -> bool:
 
 def as_module(chunk: Chunk) -> tuple[str, str] | None:
     """``(name, role)`` for a Python chunk named after the one function it holds that opens on the module's
-    statements (settings' ``MIDDLEWARE = [`` above ``def patched_process_response``): the file's code, with the
-    function; None for any other chunk."""
+    statements (settings' ``MIDDLEWARE = [`` above ``def patched_process_response``), or that closes on them when
+    they are most of its code (a 3-line ``before_request`` hook above 40 lines of ``api.add_resource(…)``): the
+    file's code, with the function; None for any other chunk."""
     if chunk.language != "python" or not chunk.symbol or several(chunk) or _file_named(chunk):
         return None
     lines = chunk.text.split("\n")
-    first = next((n for n, line in enumerate(lines) if line.strip() and not line.lstrip().startswith("#")), None)
-    if first is None or not module_level(Use("", chunk.start_line + first, "uses", lines[first].strip()), chunk):
+    code = [n for n, line in enumerate(lines) if line.strip() and not line.lstrip().startswith("#")]
+
+    def statement(n: int) -> bool:
+        return module_level(Use("", chunk.start_line + n, "uses", lines[n].strip()), chunk)
+
+    if not code or not (statement(code[0]) or (statement(code[-1]) and 2 * sum(map(statement, code)) > len(code))):
         return None
     return chunk.path.rsplit("/", 1)[-1], f"is the file's top-level code, with {code_span(display_name(chunk))}"
 
