@@ -7,15 +7,19 @@ Flask + React app):
   `ApplicationController`'s. A skip counts only in a class whose superclass chain reaches the base;
 - "[5] `apply_rate_limit` (`mwdb/app.py:237-279`) is a function; it calls `apply_rate_limit_for_request`" over a
   quote of twelve module-level ``api.add_resource(…)`` lines: the chunk is a 3-line ``before_request`` hook above 40
-  lines of the module's statements, and is said as the file's top-level code, with the function.
+  lines of the module's statements, and is said as the file's top-level code, with the function;
+- "`setTokenForAPI` is called by … `AuthProvider.hasCapability (+1)`" for a call in an effect's callback that
+  ``AuthProvider`` (the component, the chunk's second name) makes below its ``hasCapability``: an unplaced line of a
+  chunk whose definitions are all nested in one of them is that one's.
 """
 
 from __future__ import annotations
 
 from codeqa.answer.context import AnswerContext
-from codeqa.answer.explanation.callplace import as_module
+from codeqa.answer.explanation.callplace import as_module, caller_name, from_clause
 from codeqa.answer.explanation.candidate import Candidate
 from codeqa.answer.explanation.explain import Step
+from codeqa.answer.explanation.flow import Use
 from codeqa.answer.explanation.keylines import KeyLine
 from codeqa.answer.explanation.mechanism import matches_in
 from codeqa.answer.explanation.placing import quoted_name
@@ -185,3 +189,40 @@ def test_a_hook_above_many_module_statements_is_the_files_code_with_its_function
     assert as_module(only) is None
     main = Chunk("mwdb/cli.py", "python", 10, 10 + CLI_PY.count("\n"), CLI_PY, "main", "function", "cli")
     assert as_module(main) is None
+
+
+PROVIDER = """    function hasCapability(capability: Capability) {
+        return (
+            isAuthenticated && session?.capabilities.indexOf(capability) >= 0
+        );
+    }
+
+    // Effect for 401 Not authenticated to handle unexpected session expiration
+    useAxiosEffect(() => {
+        // Initialize Authorization header on mount
+        setTokenForAPI(isAuthenticated && session.token);
+        const interceptor = api.axios.interceptors.response.use(
+            (_) => _,
+            (error) => {
+                if (error.response && error.response.status === 401)
+                    logout("Session expired.");
+                return Promise.reject(error);
+            }
+        );
+        return () => {
+            api.axios.interceptors.response.eject(interceptor);
+        };
+    });"""
+
+
+def test_a_call_below_a_nested_handler_is_the_enclosing_components() -> None:
+    path = "mwdb/web/src/commons/auth/provider.tsx"
+    symbol = "AuthProvider.hasCapability, AuthProvider"
+    chunk = Chunk(path, "tsx", 148, 148 + PROVIDER.count("\n"), PROVIDER, symbol, "function", "view")
+    use = Use("setTokenForAPI", 157, "calls", "setTokenForAPI(isAuthenticated && session.token);")
+    assert caller_name(use, chunk) == "AuthProvider"
+    assert from_clause(use, "AuthProvider.hasCapability", chunk) == " from `AuthProvider`"
+    inside = Use("indexOf", 150, "calls", "isAuthenticated && session?.capabilities.indexOf(capability) >= 0")
+    assert caller_name(inside, chunk) == "AuthProvider.hasCapability"  # placed by its lines
+    siblings = Chunk(path, "tsx", 148, 148 + PROVIDER.count("\n"), PROVIDER, "hasCapability, Other", "function", "view")
+    assert caller_name(use, siblings) == ""  # neither holds the other: unplaced

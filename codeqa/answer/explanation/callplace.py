@@ -14,7 +14,7 @@ from codeqa.answer.explanation.linenames import FUNCTION_HEAD, _head, holder_at
 from codeqa.answer.explanation.outline import CONTAINER, JS_LANGUAGES, display_name
 from codeqa.answer.rendering.render import code_span
 from codeqa.records import Chunk
-from codeqa.symbols import short_name
+from codeqa.symbols import qualified_names, short_name
 
 
 def several(chunk: Chunk) -> bool:
@@ -50,7 +50,21 @@ def placed_caller(use: Use, chunk: Chunk) -> str:
     (+4)``), else ""."""
     if use.caller or not (_file_named(chunk) or several(chunk) or others(chunk)):
         return ""
-    return placed(chunk, use.line)
+    return placed(chunk, use.line) or enclosing(chunk)
+
+
+def enclosing(chunk: Chunk) -> str:
+    """The definition of a JavaScript / TypeScript chunk of several that holds all the others (``AuthProvider`` of
+    ``AuthProvider.hasCapability, AuthProvider``: a component and a handler nested in it): a line none of the others
+    is seen to hold (an effect's callback below ``hasCapability``) is still inside it; "" when none holds them all."""
+    names = qualified_names(chunk.symbol)
+    if chunk.language not in JS_LANGUAGES or "…" in chunk.symbol or len(names) < 2:
+        return ""
+    dotted = [name.replace("::", ".") for name in names]
+    for name, plain in zip(names, dotted, strict=True):
+        if all(other == plain or other.startswith(plain + ".") for other in dotted):
+            return name
+    return ""
 
 
 def from_clause(use: Use, own: str, chunk: Chunk) -> str:
@@ -58,7 +72,8 @@ def from_clause(use: Use, own: str, chunk: Chunk) -> str:
     link found by name (no resolver for the language) in a chunk of several definitions is placed by its line
     (``User.request_impersonation_for (+4)``: ``verify_otp?``, not ``request_impersonation_for``, calls
     ``verify_backup_code?``)."""
-    caller = use.caller or (placed(chunk, use.line) if several(chunk) or _file_named(chunk) or others(chunk) else "")
+    placing = several(chunk) or _file_named(chunk) or others(chunk)
+    caller = use.caller or ((placed(chunk, use.line) or enclosing(chunk)) if placing else "")
     return f" from {code_span(caller)}" if caller and short_name(caller) != short_name(own) else ""
 
 
