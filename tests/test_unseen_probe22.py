@@ -10,7 +10,9 @@ Flask + React app):
   lines of the module's statements, and is said as the file's top-level code, with the function;
 - "`setTokenForAPI` is called by … `AuthProvider.hasCapability (+1)`" for a call in an effect's callback that
   ``AuthProvider`` (the component, the chunk's second name) makes below its ``hasCapability``: an unplaced line of a
-  chunk whose definitions are all nested in one of them is that one's.
+  chunk whose definitions are all nested in one of them is that one's;
+- "`SubmissionEvent` defines the stored data. Its documentation says: “== Schema Information”": the annotate gem's
+  column listing above a model is a tool's output, not its documentation.
 """
 
 from __future__ import annotations
@@ -22,6 +24,7 @@ from codeqa.answer.explanation.explain import Step
 from codeqa.answer.explanation.flow import Use
 from codeqa.answer.explanation.keylines import KeyLine
 from codeqa.answer.explanation.mechanism import matches_in
+from codeqa.answer.explanation.outline import summary
 from codeqa.answer.explanation.placing import quoted_name
 from codeqa.answer.explanation.skipped import excepted
 from codeqa.frameworks.conventions import load_all
@@ -226,3 +229,29 @@ def test_a_call_below_a_nested_handler_is_the_enclosing_components() -> None:
     assert caller_name(inside, chunk) == "AuthProvider.hasCapability"  # placed by its lines
     siblings = Chunk(path, "tsx", 148, 148 + PROVIDER.count("\n"), PROVIDER, "hasCapability, Other", "function", "view")
     assert caller_name(use, siblings) == ""  # neither holds the other: unplaced
+
+
+SUBMISSION_EVENT = """# frozen_string_literal: true
+
+# == Schema Information
+#
+# Table name: submission_events
+#
+#  id              :bigint           not null, primary key
+#  event_type      :string           not null
+#
+class SubmissionEvent < ApplicationRecord
+  belongs_to :submission
+  belongs_to :submitter, optional: true
+end"""
+
+
+def test_an_annotate_schema_listing_is_no_documentation() -> None:
+    path = "app/models/submission_event.rb"
+    event = Chunk(
+        path, "ruby", 1, 1 + SUBMISSION_EVENT.count("\n"), SUBMISSION_EVENT, "SubmissionEvent", "class", "model"
+    )
+    assert summary(event) == ""
+    documented = SUBMISSION_EVENT.replace("# == Schema Information", "# An event in a submission's audit trail.")
+    noted = Chunk(path, "ruby", 1, 1 + documented.count("\n"), documented, "SubmissionEvent", "class", "model")
+    assert summary(noted) == "An event in a submission's audit trail."
