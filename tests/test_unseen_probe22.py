@@ -12,7 +12,9 @@ Flask + React app):
   ``AuthProvider`` (the component, the chunk's second name) makes below its ``hasCapability``: an unplaced line of a
   chunk whose definitions are all nested in one of them is that one's;
 - "`SubmissionEvent` defines the stored data. Its documentation says: “== Schema Information”": the annotate gem's
-  column listing above a model is a tool's output, not its documentation.
+  column listing above a model is a tool's output, not its documentation;
+- "`create_app` (`mwdb/cli/base.py:13-30`) builds the Flask application (the app factory)" for a CLI helper that reads
+  the configuration, then imports the app ``mwdb/app.py`` builds at import (``from mwdb import app``) and returns it.
 """
 
 from __future__ import annotations
@@ -255,3 +257,35 @@ def test_an_annotate_schema_listing_is_no_documentation() -> None:
     documented = SUBMISSION_EVENT.replace("# == Schema Information", "# An event in a submission's audit trail.")
     noted = Chunk(path, "ruby", 1, 1 + documented.count("\n"), documented, "SubmissionEvent", "class", "model")
     assert summary(noted) == "An event in a submission's audit trail."
+
+
+LAZY_APP = """def create_app():
+    try:
+        app_config.read()
+    except Exception as e:
+        raise NoAppException(f"Application not configured: {str(e)}")
+    # Lazy-load app here
+    from mwdb import app
+
+    return app.app"""
+FACTORY = """def create_app(config=None):
+    app = Flask(__name__)
+    app.config.from_object(config or "settings")
+    from app.models import db
+    from . import views
+
+    db.init_app(app)
+    app.register_blueprint(views.bp)
+    return app"""
+
+
+def test_a_create_app_returning_an_app_built_elsewhere_is_no_factory() -> None:
+    flask = [c for c in load_all() if c.name == "Flask"]
+    question = intents("What is the entry point of the app?")
+
+    def said(text: str) -> list[str]:
+        chunk = Chunk("mwdb/cli/base.py", "python", 13, 13 + text.count("\n"), text, "create_app", "function", "cli")
+        return [match.phrase for match in matches_in(chunk, flask, question)]
+
+    assert "builds the Flask application (the app factory)" not in said(LAZY_APP)
+    assert "builds the Flask application (the app factory)" in said(FACTORY)
