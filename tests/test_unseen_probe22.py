@@ -14,7 +14,10 @@ Flask + React app):
 - "`SubmissionEvent` defines the stored data. Its documentation says: “== Schema Information”": the annotate gem's
   column listing above a model is a tool's output, not its documentation;
 - "`create_app` (`mwdb/cli/base.py:13-30`) builds the Flask application (the app factory)" for a CLI helper that reads
-  the configuration, then imports the app ``mwdb/app.py`` builds at import (``from mwdb import app``) and returns it.
+  the configuration, then imports the app ``mwdb/app.py`` builds at import (``from mwdb import app``) and returns it;
+- "Its documentation says: “summary: Get information about Karton analysis description: | Returns information about
+  Karton analysis security: - bearerAuth: [] tags: - karton parameters: …”": an apispec docstring is an OpenAPI
+  operation in YAML below ``---``; its ``description`` (first paragraph), else its ``summary``, is what it says.
 """
 
 from __future__ import annotations
@@ -25,6 +28,7 @@ from codeqa.answer.explanation.candidate import Candidate
 from codeqa.answer.explanation.explain import Step
 from codeqa.answer.explanation.flow import Use
 from codeqa.answer.explanation.keylines import KeyLine
+from codeqa.answer.explanation.leading import docstring_prose
 from codeqa.answer.explanation.mechanism import matches_in
 from codeqa.answer.explanation.outline import summary
 from codeqa.answer.explanation.placing import quoted_name
@@ -289,3 +293,31 @@ def test_a_create_app_returning_an_app_built_elsewhere_is_no_factory() -> None:
 
     assert "builds the Flask application (the app factory)" not in said(LAZY_APP)
     assert "builds the Flask application (the app factory)" in said(FACTORY)
+
+
+KARTON_POST = '''    @requires_authorization
+    def post(self, type, identifier):
+        """
+        ---
+        summary: Resubmit object to Karton
+        description: |
+            Submits object into Karton to trigger new analysis
+
+            If submit was successful: returns information about
+            spawned Karton analyses for provided object
+        security:
+            - bearerAuth: []
+        tags:
+            - karton
+        """
+        db_object = access_object(type, identifier)'''
+
+
+def test_an_openapi_docstring_says_its_description() -> None:
+    chunk = Chunk("mwdb/resources/karton.py", "python", 83, 83 + KARTON_POST.count("\n"), KARTON_POST,
+                  "KartonObjectResource.post", "method", "api")  # fmt: skip
+    assert summary(chunk) == "Submits object into Karton to trigger new analysis"
+    summary_only = ["", "---", "summary: Get information about Karton analysis", "security:", "  - bearerAuth: []"]
+    assert docstring_prose(summary_only, '"""') == "Get information about Karton analysis"
+    above = ["Example endpoint returning a list of colors by palette", "---", "parameters:", "  - name: palette"]
+    assert docstring_prose(above, '"""') == "Example endpoint returning a list of colors by palette"
