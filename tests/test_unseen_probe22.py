@@ -17,7 +17,9 @@ Flask + React app):
   the configuration, then imports the app ``mwdb/app.py`` builds at import (``from mwdb import app``) and returns it;
 - "Its documentation says: “summary: Get information about Karton analysis description: | Returns information about
   Karton analysis security: - bearerAuth: [] tags: - karton parameters: …”": an apispec docstring is an OpenAPI
-  operation in YAML below ``---``; its ``description`` (first paragraph), else its ``summary``, is what it says.
+  operation in YAML below ``---``; its ``description`` (first paragraph), else its ``summary``, is what it says;
+- "`ConfigUploader._create_object` (`mwdb/resources/config.py:123-159`) holds the settings": a file named
+  ``config.py`` is a config layer, and a local variable ``config`` (a malware configuration) was taken for a setting.
 """
 
 from __future__ import annotations
@@ -26,12 +28,14 @@ from codeqa.answer.context import AnswerContext
 from codeqa.answer.explanation.callplace import as_module, caller_name, from_clause
 from codeqa.answer.explanation.candidate import Candidate
 from codeqa.answer.explanation.explain import Step
+from codeqa.answer.explanation.extractive import VERBS
 from codeqa.answer.explanation.flow import Use
 from codeqa.answer.explanation.keylines import KeyLine
 from codeqa.answer.explanation.leading import docstring_prose
 from codeqa.answer.explanation.mechanism import matches_in
 from codeqa.answer.explanation.outline import summary
 from codeqa.answer.explanation.placing import quoted_name
+from codeqa.answer.explanation.roles_said import role_phrase
 from codeqa.answer.explanation.skipped import excepted
 from codeqa.frameworks.conventions import load_all
 from codeqa.frameworks.intent import intents
@@ -321,3 +325,36 @@ def test_an_openapi_docstring_says_its_description() -> None:
     assert docstring_prose(summary_only, '"""') == "Get information about Karton analysis"
     above = ["Example endpoint returning a list of colors by palette", "---", "parameters:", "  - name: palette"]
     assert docstring_prose(above, '"""') == "Example endpoint returning a list of colors by palette"
+
+
+CREATE_CONFIG = """    def _create_object(
+        self, spec, parent, share_with, attributes, analysis_id, tags, share_3rd_party
+    ):
+        try:
+            config = dict(spec["cfg"])
+            for first, second in config.items():
+                if isinstance(second, dict) and list(second.keys()) == ["in-blob"]:
+                    config[first]["in-blob"] = blob_obj.dhash
+            obj, is_new = Config.get_or_create(config, spec["family"], parent=parent)
+            return obj, is_new
+        except ObjectTypeConflictError:
+            raise Conflict("Object already exists and is not a config")"""
+PRODUCTION = """  if ENV['SMTP_ADDRESS']
+    config.action_mailer.delivery_method = :smtp
+  end
+  config.i18n.fallbacks = true"""
+FLASK_SETTINGS = """app.config["SQLALCHEMY_DATABASE_URI"] = app_config.mwdb.postgres_uri
+app.config["SECRET_KEY"] = app_config.mwdb.secret_key"""
+
+
+def test_a_local_variable_named_config_holds_no_settings() -> None:
+    def role(path: str, language: str, text: str, symbol: str, kind: str) -> str:
+        chunk = Chunk(path, language, 1, 1 + text.count("\n"), text, symbol, kind, "config")
+        return role_phrase(chunk, VERBS, "is here")
+
+    # `mwdb/resources/config.py` is a config layer by its name: an API resource for malware configurations
+    assert role("mwdb/resources/config.py", "python", CREATE_CONFIG, "ConfigUploader._create_object", "method") == (
+        "is a method"
+    )
+    assert role("config/environments/production.rb", "ruby", PRODUCTION, "", "module") == "holds the settings"
+    assert role("mwdb/app.py", "python", FLASK_SETTINGS, "", "module") == "holds the settings"
