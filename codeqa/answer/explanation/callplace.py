@@ -14,7 +14,7 @@ from codeqa.answer.explanation.linenames import FUNCTION_HEAD, _head, holder_at
 from codeqa.answer.explanation.outline import CONTAINER, JS_LANGUAGES, display_name
 from codeqa.answer.rendering.render import code_span
 from codeqa.records import Chunk
-from codeqa.symbols import short_name
+from codeqa.symbols import qualified_names, short_name
 
 
 def several(chunk: Chunk) -> bool:
@@ -50,7 +50,21 @@ def placed_caller(use: Use, chunk: Chunk) -> str:
     (+4)``), else ""."""
     if use.caller or not (_file_named(chunk) or several(chunk) or others(chunk)):
         return ""
-    return placed(chunk, use.line)
+    return placed(chunk, use.line) or enclosing(chunk)
+
+
+def enclosing(chunk: Chunk) -> str:
+    """The definition of a JavaScript / TypeScript chunk of several that holds all the others (``AuthProvider`` of
+    ``AuthProvider.hasCapability, AuthProvider``: a component and a handler nested in it): a line none of the others
+    is seen to hold (an effect's callback below ``hasCapability``) is still inside it; "" when none holds them all."""
+    names = qualified_names(chunk.symbol)
+    if chunk.language not in JS_LANGUAGES or "…" in chunk.symbol or len(names) < 2:
+        return ""
+    dotted = [name.replace("::", ".") for name in names]
+    for name, plain in zip(names, dotted, strict=True):
+        if all(other == plain or other.startswith(plain + ".") for other in dotted):
+            return name
+    return ""
 
 
 def from_clause(use: Use, own: str, chunk: Chunk) -> str:
@@ -58,7 +72,8 @@ def from_clause(use: Use, own: str, chunk: Chunk) -> str:
     link found by name (no resolver for the language) in a chunk of several definitions is placed by its line
     (``User.request_impersonation_for (+4)``: ``verify_otp?``, not ``request_impersonation_for``, calls
     ``verify_backup_code?``)."""
-    caller = use.caller or (placed(chunk, use.line) if several(chunk) or _file_named(chunk) or others(chunk) else "")
+    placing = several(chunk) or _file_named(chunk) or others(chunk)
+    caller = use.caller or ((placed(chunk, use.line) or enclosing(chunk)) if placing else "")
     return f" from {code_span(caller)}" if caller and short_name(caller) != short_name(own) else ""
 
 
@@ -104,13 +119,18 @@ def module_level(use: Use, chunk: Chunk) -> bool:
 
 def as_module(chunk: Chunk) -> tuple[str, str] | None:
     """``(name, role)`` for a Python chunk named after the one function it holds that opens on the module's
-    statements (settings' ``MIDDLEWARE = [`` above ``def patched_process_response``): the file's code, with the
-    function; None for any other chunk."""
+    statements (settings' ``MIDDLEWARE = [`` above ``def patched_process_response``), or that closes on them when
+    they are most of its code (a 3-line ``before_request`` hook above 40 lines of ``api.add_resource(…)``): the
+    file's code, with the function; None for any other chunk."""
     if chunk.language != "python" or not chunk.symbol or several(chunk) or _file_named(chunk):
         return None
     lines = chunk.text.split("\n")
-    first = next((n for n, line in enumerate(lines) if line.strip() and not line.lstrip().startswith("#")), None)
-    if first is None or not module_level(Use("", chunk.start_line + first, "uses", lines[first].strip()), chunk):
+    code = [n for n, line in enumerate(lines) if line.strip() and not line.lstrip().startswith("#")]
+
+    def statement(n: int) -> bool:
+        return module_level(Use("", chunk.start_line + n, "uses", lines[n].strip()), chunk)
+
+    if not code or not (statement(code[0]) or (statement(code[-1]) and 2 * sum(map(statement, code)) > len(code))):
         return None
     return chunk.path.rsplit("/", 1)[-1], f"is the file's top-level code, with {code_span(display_name(chunk))}"
 

@@ -25,6 +25,8 @@ RST_MARKUP = re.compile(
 UNDERLINE = re.compile(r"^([=~^\"'`#*+-])\1{2,}$")
 # a Google- or NumPy-style section's heading (``Args:``, ``Returns:``): its entries are fields, not the summary
 SECTION = re.compile(r"^(?:Args|Arguments|Parameters|Params|Returns?|Raises|Yields?|Attributes|Keyword Args):?$")
+YAML_KEY = re.compile(r"^(?P<key>[A-Za-z_][\w-]*):(?:\s+(?P<value>.*))?$")  # `summary: Authenticate user`
+BLOCK = ("|", ">", "|-", ">-", "|+", ">+")  # a YAML block scalar's marker: its text is on the lines below
 TABLE_ROW = re.compile(r"\S\s*\|\s*\S")  # a row of a table drawn in a comment: columns split by `|`
 # a comment line that reads as code: a statement's end, a brace, an assignment, a control line
 CODE_COMMENT = re.compile(
@@ -42,10 +44,49 @@ def documents(lines: list[str], index: int, comment: re.Pattern[str]) -> bool:
 
 def docstring_prose(parts: list[str], quote: str) -> str:
     """A docstring's first paragraph of prose, its markup left out (``.. http:post:: /auth/login``, then ``Login
-    with username:password``; ``:param app:`` alone says nothing, nor does a section ``Args:`` above the prose)."""
+    with username:password``; ``:param app:`` alone says nothing, nor does a section ``Args:`` above the prose).
+    Below a ``---`` line, an OpenAPI operation in YAML (apispec, flasgger) says its ``description``, else its
+    ``summary``; prose above that line is the docstring's own."""
+    lines = "\n".join(parts).split(quote)[0].split("\n")
+    yaml_at = _yaml_start(lines)
+    if yaml_at is not None:
+        return _prose(lines[:yaml_at]) or _operation(lines[yaml_at + 1 :])
+    return _prose(lines)
+
+
+def _yaml_start(lines: list[str]) -> int | None:
+    """The index of a ``---`` line followed by a YAML mapping (``summary: Authenticate user``)."""
+    for n, line in enumerate(lines):
+        if line.strip() == "---":
+            below = next((text for text in lines[n + 1 :] if text.strip()), "")
+            return n if YAML_KEY.match(below.strip()) else None
+    return None
+
+
+def _operation(lines: list[str]) -> str:
+    """An OpenAPI operation's ``description`` (inline, or the first paragraph of a ``|`` block indented below it),
+    else its ``summary``."""
+    base = min((len(line) - len(line.lstrip()) for line in lines if line.strip()), default=0)
+    said: dict[str, list[str]] = {}
+    key = ""
+    for line in lines:
+        indent, text = len(line) - len(line.lstrip()), line.strip()
+        if not text:
+            key = "" if said.get(key) else key  # a paragraph ends the block's first one
+        elif indent == base:
+            hit = YAML_KEY.match(text)
+            key = hit.group("key") if hit else ""
+            value = (hit.group("value") or "").strip() if hit else ""
+            said.setdefault(key, []).extend([value] if value and value not in BLOCK else [])
+        elif key:
+            said.setdefault(key, []).append(text)
+    return " ".join(said.get("description") or said.get("summary") or [])
+
+
+def _prose(lines: list[str]) -> str:
     kept: list[str] = []
     fields = False  # inside a section of fields (``Args:`` then ``sid: Server ID``), up to a blank line
-    for line in "\n".join(parts).split(quote)[0].split("\n"):
+    for line in lines:
         text = line.strip()
         if not kept and (fields or SECTION.match(text)):
             fields = bool(text)

@@ -25,6 +25,8 @@ FIELD_LIST = re.compile(r"\s(?=:param\b|:return|:raises?\b|:type\b|@param\b|@ret
 TAG = re.compile(r"(?:^|\s)(?:@[a-z][\w-]*\b|\{@inheritdoc\})", re.IGNORECASE)
 # a licence notice heads a file; it says nothing about what the code is for
 NOTE = re.compile(r"(?i)(?:#\s*)*(?:todo|fixme)\b")  # a note to the maintainers, not the code's purpose
+# a listing a tool wrote above the code (the annotate gem's ``# == Schema Information`` over a model's columns)
+GENERATED = re.compile(r"^=+\s*(?:Schema Info(?:rmation)?|Route Map)\b")
 LICENCE = re.compile(
     r"(?i)^(?:copyright\b|\(c\)|©|spdx-license-identifier\b)|\blicensed under\b|\ball rights reserved\b"
 )
@@ -100,8 +102,8 @@ def summary(chunk: Chunk) -> str:
             text = comment_before(lines, index, COMMENT, PRAGMA) or (_leading_comment(lines) if own else "")
     text = FIELD_LIST.split(" ".join(text.split()), maxsplit=1)[0].strip()
     text = TAG.split(re.sub(r"\s*\*+/\s*$", "", text), maxsplit=1)[0].strip()  # `/** @inheritdoc */`: no prose
-    if LICENCE.search(text) or NOTE.match(text):
-        return ""  # a licence, or a note to the maintainers ("TODO DRF only allows one action…"): not what it is for
+    if LICENCE.search(text) or NOTE.match(text) or GENERATED.match(text):
+        return ""  # a licence, a note to the maintainers ("TODO DRF only allows one action…"), a tool's listing
     sentence = re.split(r"(?<=[.!?])\s", text, maxsplit=1)[0]
     if BANNER.search(sentence):
         return ""  # a section's banner (``### START SAML AUTHENTICATION ###``): not what the code below is for

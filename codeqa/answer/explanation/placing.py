@@ -6,7 +6,7 @@ from __future__ import annotations
 
 import re
 
-from codeqa.answer.explanation.callplace import others, placed, several
+from codeqa.answer.explanation.callplace import as_module, others, placed, several
 from codeqa.answer.explanation.claims import _module_level
 from codeqa.answer.explanation.explain import Step
 from codeqa.answer.explanation.outline import continues_definition, display_name
@@ -16,8 +16,9 @@ from codeqa.symbols import qualified_names, short_name
 
 def quoted_name(step: Step) -> str:
     """The name its quoted lines are given: the chunk's, unless every one lies outside the chunk's definitions (a
-    blueprint's module-level ``_bp.add_url_rule(…)`` lines above ``def _add_user_id``): then its file's; or every
-    one lies in the same other definition of a chunk of several: then that definition's."""
+    blueprint's module-level ``_bp.add_url_rule(…)`` lines above ``def _add_user_id``), or some do in a chunk
+    said as the file's code (``as_module``): then its file's; or every one lies in the same other definition of a chunk
+    of several: then that definition's."""
     chunk = step.chunk
     shorts = [re.escape(short_name(q)) for q in qualified_names(chunk.symbol) if short_name(q)]
     if not step.lines or not shorts:
@@ -34,6 +35,8 @@ def quoted_name(step: Step) -> str:
 
     if all(outside(line.line) for line in step.lines):
         return chunk.path.rsplit("/", 1)[-1]
+    if as_module(chunk) is not None and any(outside(line.line) for line in step.lines):
+        return chunk.path.rsplit("/", 1)[-1]  # mostly the module's statements: the file's code, as its sentence says
     return lines_holder(step) or display_name(chunk)
 
 

@@ -77,7 +77,14 @@ _STORED = re.compile(
 _TABLE = re.compile(r"\b(?:db|knex|sql)\(\s*['\"]\w+['\"]\s*\)")
 # translation catalogues (`public/language/ar/error.json`, `locales/de.yml`): strings shown to users, not settings
 _TRANSLATIONS = re.compile(r"(?:^|/)(?:locales?|lang|languages?|i18n|l10n|intl|translations?)/")
-_SETTINGS = re.compile(r"^\s*[A-Z][A-Z0-9_]{2,}\s*[:=]|\b(?:env|config|getenv|os\.environ)\b", re.M)
+# a setting: an UPPER_CASE name given a value, a read of the environment, a value set on a config object (Rails'
+# `config.action_mailer.delivery_method = :smtp`, Flask's `app.config["SECRET_KEY"]`); not a local variable named
+# `config` (an API resource's `config = dict(spec["cfg"])` for a malware configuration)
+_SETTINGS = re.compile(
+    r"^\s*[A-Z][A-Z0-9_]{2,}\s*[:=]|\b(?:env|getenv|os\.environ)\b"
+    r"|(?:^\s*|\.)config\.[\w.]+\s*=(?!=)|\.config(?:\[|\.from_\w+\()",
+    re.M,
+)
 # "runs the command" needs a command's definition in the chunk, not only a file in a cli folder (a rake file's row
 # formatter, click's own `Parameter.type_cast_value`): a command decorator or registration, an argument parser, a
 # management command's or console command's `handle`, a rake task, a script's `__main__` block or `main`
