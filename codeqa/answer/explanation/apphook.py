@@ -93,7 +93,9 @@ def _hook_chunks(context: AnswerContext, conventions: Sequence[Convention]) -> l
                 found[path] = [(c, matches) for c, matches in held if matches]
                 if any(MOUNTS.search(c.text) for c in chunks):
                     mounting.add(path)
-    # where a file mounts the app's parts, a mounted part's own hooks see that part only: none of theirs is taken
-    order = sorted((p for p in found if found[p] and (p in mounting or not mounting)),
+    # where a file mounts the app's parts, a mounted part's own hooks see that part only: none of theirs is taken;
+    # where the files that mount hold no hook (NodeBB's routes/index.js mounts, its webserver.js sets up), the others
+    held = [p for p in found if found[p]]
+    order = sorted([p for p in held if p in mounting] or held,
                    key=lambda p: (-sum(len(m) for _, m in found[p]), len(PurePosixPath(p).parts), p))  # fmt: skip
     return [item for path in order for item in found[path]]
