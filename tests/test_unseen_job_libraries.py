@@ -40,7 +40,9 @@ def _said(path: str, language: str, text: str) -> list[str]:
 
 
 def test_code_on_a_timetable_is_said_to_run_on_one() -> None:
-    assert _said("src/cron.js", "javascript", NODE_CRON) == ["runs on a timetable (cron)"]
+    # NodeBB's `addJob` makes the `CronJob` and hands it its callers' `onTick`: it puts work on the timetable, it does
+    # not run on it (a method under `@Scheduled` or `@Cron` does)
+    assert _said("src/cron.js", "javascript", NODE_CRON) == ["puts work on a timetable (cron)"]
     assert _said("internal/metric/metric.go", "go", GO_TICKER) == ["runs on a timer (`time.NewTicker`)"]
     assert _said("src/main/java/UserService.java", "java", SPRING_SCHEDULED) == ["runs on a timetable (`@Scheduled`)"]
     assert _said("src/users/users.cron.ts", "typescript", NEST) == ["runs on a timetable (`@nestjs/schedule`)"]
