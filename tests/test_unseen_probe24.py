@@ -226,3 +226,50 @@ def test_an_elixir_call_through_an_alias_is_the_aliased_modules_not_a_namesakes(
     assert aliases(NOTIFICATION_HEAD)["Helpers"] == "ChatApi.Messages.Helpers"
     assert aliases("  alias ChatApi.{\n    Companies,\n    Messages\n  }\n  alias Foo.Bar, as: Baz\n") == {
         "Companies": "ChatApi.Companies", "Messages": "ChatApi.Messages", "Baz": "Foo.Bar"}  # fmt: skip
+
+
+TRANSACTION = """  @spec user_with_account_transaction(Conn.t(), map()) :: Ecto.Multi.t()
+  def user_with_account_transaction(conn, params) do
+    Ecto.Multi.new()
+    |> Ecto.Multi.run(:account, fn _repo, %{} ->
+      ChatApi.Accounts.create_account(%{company_name: params["company_name"]})
+    end)
+    |> Ecto.Multi.run(:conn, fn _repo, %{account: account} ->
+      user = Enum.into(params, %{"account_id" => account.id, "role" => "admin"})
+
+      case Pow.Plug.create_user(conn, user) do
+        {:ok, _user, conn} -> {:ok, conn}
+        {:error, reason, _conn} -> {:error, reason}
+      end
+    end)
+  end"""
+CREATE_SESSION = """  @spec create(Conn.t(), map()) :: Conn.t()
+  def create(conn, %{"user" => user_params}) do
+    conn
+    |> Pow.Plug.authenticate_user(user_params)
+    |> case do
+      {:ok, conn} -> json(conn, %{data: %{token: conn.private[:api_auth_token]}})
+      {:error, conn} -> conn |> put_status(401) |> json(%{error: %{status: 401}})
+    end
+  end"""
+SANITIZE = """  @spec sanitize_new_message_params(Plug.Conn.t(), map()) ::
+          map()
+  def sanitize_new_message_params(conn, params) do
+    Map.merge(params, %{"user_id" => conn.assigns.current_user.id})
+  end"""
+
+
+def test_an_elixir_controller_function_whose_spec_returns_no_connection_answers_no_request() -> None:
+    from codeqa.answer.explanation.extractive import VERBS
+    from codeqa.answer.explanation.roles_said import role_phrase
+
+    path = "lib/chat_api_web/controllers/registration_controller.ex"
+    helper = Chunk(path, "elixir", 99, 113, TRANSACTION,
+                   "ChatApiWeb.RegistrationController.user_with_account_transaction", "method", "api")  # fmt: skip
+    assert role_phrase(helper, VERBS, "is here") == "is a function"  # it builds a transaction: no response
+    action = Chunk("lib/chat_api_web/controllers/session_controller.ex", "elixir", 7, 15, CREATE_SESSION,
+                   "ChatApiWeb.SessionController.create", "method", "api")  # fmt: skip
+    assert role_phrase(action, VERBS, "is here") == "handles the request"
+    params = Chunk("lib/chat_api_web/controllers/message_controller.ex", "elixir", 146, 150, SANITIZE,
+                   "ChatApiWeb.MessageController.sanitize_new_message_params", "method", "api")  # fmt: skip
+    assert role_phrase(params, VERBS, "is here") == "is a function"  # a spec going on below its head
