@@ -23,6 +23,7 @@ from codeqa.answer.explanation.declared import (
     mocked,
     same_namespace,
 )
+from codeqa.answer.explanation.elixiralias import other_module
 from codeqa.answer.explanation.flow import Use
 from codeqa.answer.explanation.gopackages import go_imported, go_same_package
 from codeqa.answer.explanation.outline import JS_LANGUAGES
@@ -99,6 +100,8 @@ def holds_by_name(user: Chunk, used: Chunk, use: Use, user_file: str, hierarchy:
     if receiver in SELF_RECEIVERS:  # in B's own file, or the caller's class extends or mixes in B's class
         return used.path == user.path or any(re.search(_INHERITS.format(owner=re.escape(owner)), user_file, re.M)
                                              for owner in owners)  # fmt: skip
+    if user.language == "elixir" and other_module(use.text, method, used, user_file):
+        return False  # `Helpers.format` after `alias ChatApi.Messages.{Helpers, …}`: not `Conversations.Helpers`
     if receiver in owners or receiver == module:
         return True
     if receiver[:1].islower() and receiver.lower() in {owner.lower() for owner in owners}:
