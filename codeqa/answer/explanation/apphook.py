@@ -94,7 +94,7 @@ def _hook_chunks(context: AnswerContext, conventions: Sequence[Convention]) -> l
                 if any(MOUNTS.search(c.text) for c in chunks):
                     mounting.add(path)
     # where a file mounts the app's parts, a mounted part's own hooks see that part only: none of theirs is taken;
-    # where the files that mount hold no hook (NodeBB's routes/index.js mounts, its webserver.js sets up), the others
+    # where the files that mount hold no hook (NodeBB's routes/api.js mounts, its webserver.js sets up), the others
     hooked = [p for p in found if found[p]]
     order = sorted([p for p in hooked if p in mounting] or hooked,
                    key=lambda p: (-sum(len(m) for _, m in found[p]), len(PurePosixPath(p).parts), p))  # fmt: skip
