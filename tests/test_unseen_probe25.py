@@ -3,11 +3,19 @@
 - "Where would I add logging …?" on navidrome said "`CurrentLevel (+4)` … calls `parseArgs` … from
   `CurrentLevel.log`": ``log`` is a package-level Go function in the same chunk as the exported ``CurrentLevel``, no
   method of a class ``CurrentLevel`` (a capital names an exported Go function, not a class).
+- "How does transcoding work …?" on navidrome opened by saying no source held a line naming two of the question's
+  words, which only the closest source had been checked for.
+- "What happens when an API request fails?" on freescout said the framework's ``Router`` lists the middleware every
+  request passes through: its ``$middleware`` is a map of aliases.
 """
 
 from __future__ import annotations
 
+from codeqa.answer.explanation.lead import WEAK
 from codeqa.answer.explanation.linenames import holder_at, name_at
+from codeqa.answer.explanation.mechanism import matches_in
+from codeqa.frameworks.conventions import load_all
+from codeqa.frameworks.intent import intents
 from codeqa.records import Chunk
 
 # navidrome log/log.go:190-243, shortened: the chunker lists the first five names and drops the rest (``…``)
@@ -45,3 +53,63 @@ def test_a_method_chunk_still_names_its_class_as_the_owner() -> None:
     text = "func (t *MpvTrack) Unpause() {\n\tt.resume()\n}\n\nfunc (t *MpvTrack) stopAll() {\n\tt.kill()\n}"
     chunk = Chunk("core/playback/mpv/track.go", "go", 93, 99, text, "MpvTrack.Unpause", "method", "core")
     assert name_at(chunk, 98) == "MpvTrack.stopAll"
+
+
+# freescout overrides/laravel/framework/src/Illuminate/Routing/Router.php:25-78, shortened
+ROUTER = """class Router implements RegistrarContract, BindingRegistrar
+{
+    use Macroable {
+        __call as macroCall;
+    }
+
+    /**
+     * All of the short-hand keys for middlewares.
+     *
+     * @var array
+     */
+    protected $middleware = [];
+
+    /**
+     * All of the middleware groups.
+     *
+     * @var array
+     */
+    protected $middlewareGroups = [];"""
+# freescout app/Http/Kernel.php:7-31, shortened
+KERNEL = """class Kernel extends HttpKernel
+{
+    /**
+     * The application's global HTTP middleware stack.
+     */
+    protected $middleware = [
+        \\Illuminate\\Foundation\\Http\\Middleware\\CheckForMaintenanceMode::class,
+        \\App\\Http\\Middleware\\TrimStrings::class,
+    ];
+
+    protected $middlewareGroups = [
+        'web' => [
+            \\App\\Http\\Middleware\\EncryptCookies::class,
+        ],
+    ];"""
+EVERY_REQUEST = "lists the middleware every request passes through"
+
+
+def test_only_an_http_kernels_middleware_list_is_said_to_be_every_requests() -> None:
+    """ "What happens when an API request fails?" on freescout said the framework's ``Router`` "lists the middleware
+    every request passes through (the global `$middleware`…)": the Router's ``$middleware`` holds the short-hand
+    keys (aliases) a route asks for; only the HTTP kernel's list runs on every request."""
+    laravel = [c for c in load_all() if c.name == "Laravel"]
+    asked = intents("What happens when an API request fails?")
+    router = Chunk("overrides/laravel/framework/src/Illuminate/Routing/Router.php", "php", 25, 44, ROUTER, "Router",
+                   "class", "core")  # fmt: skip
+    kernel = Chunk("app/Http/Kernel.php", "php", 7, 21, KERNEL, "Kernel", "class", "core")
+    assert not any(EVERY_REQUEST in m.phrase for m in matches_in(router, laravel, asked))
+    assert any(EVERY_REQUEST in m.phrase for m in matches_in(kernel, laravel, asked))
+
+
+def test_a_loose_answer_claims_only_what_was_weighed() -> None:
+    """ "How does transcoding work when a client streams a song?" on navidrome opened "no source holds … a line naming
+    two of the question's words" while its third source quoted ``clientInfo.TranscodingProfiles`` (client,
+    transcoding): only the closest source's lines are weighed, and the sentence now says so."""
+    assert "no source holds a construct for it, and the closest one has no line naming two" in WEAK
+    assert "or a line naming two" not in WEAK
