@@ -11,6 +11,7 @@
 
 from __future__ import annotations
 
+from codeqa.answer.explanation.endings import outcome_of
 from codeqa.answer.explanation.lead import WEAK
 from codeqa.answer.explanation.linenames import holder_at, name_at
 from codeqa.answer.explanation.mechanism import matches_in
@@ -113,3 +114,58 @@ def test_a_loose_answer_claims_only_what_was_weighed() -> None:
     transcoding): only the closest source's lines are weighed, and the sentence now says so."""
     assert "no source holds a construct for it, and the closest one has no line naming two" in WEAK
     assert "or a line naming two" not in WEAK
+
+
+# navidrome core/scrobbler/play_tracker.go:196-246, shortened
+REFRESH = """func (p *playTracker) refreshPluginScrobblers() {
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	if p.pluginLoader == nil {
+		return
+	}
+	pluginNames := p.pluginLoader.PluginNames("Scrobbler")
+	for _, name := range pluginNames {
+		if _, exists := p.pluginScrobblers[name]; !exists {
+			pluginName := name
+			loader := p.pluginLoader
+			p.pluginScrobblers[name] = newBufferedScrobblerWithLoader(p.ds, name, func() (Scrobbler, bool) {
+				return loader.LoadScrobbler(pluginName)
+			})
+		}
+	}
+}"""
+# freescout app/User.php:286-297
+SETTINGS = """    public function mailboxesSettings($cache = true)
+    {
+        $user = $this;
+
+        $query = MailboxUser::where('user_id', $user->id);
+
+        if ($cache) {
+            return $query->rememberForever()->get();
+        } else {
+            return $query->get();
+        }
+    }"""
+
+
+def test_a_closures_return_is_not_where_the_function_ends() -> None:
+    """ "How are play counts and scrobbles recorded?" on navidrome ended its steps "`refreshPluginScrobblers` ends in
+    `return loader.LoadScrobbler(pluginName)`": the loader closure's return; the method itself returns nothing."""
+    chunk = Chunk("core/scrobbler/play_tracker.go", "go", 196, 212, REFRESH, "playTracker.refreshPluginScrobblers",
+                  "method", "core")  # fmt: skip
+    assert outcome_of(chunk, "playTracker.refreshPluginScrobblers") is None
+    handler = "func (s *Service) Load(id string) (*Item, error) {\n\titem, err := s.repo.Get(id)\n\treturn item, err\n}"
+    own = Chunk("core/items.go", "go", 1, 4, handler, "Service.Load", "method", "core")
+    found = outcome_of(own, "Service.Load")  # a return of the function's own still ends it
+    assert found is not None and found.text == "return item, err"
+
+
+def test_an_else_blocks_return_is_not_said_as_the_ending() -> None:
+    """The steps of "How does the app check whether a user may access a mailbox?" on freescout ended
+    "`mailboxesSettings` ends in `return $query->get();`": the ``else`` branch, which the call
+    ``mailboxesSettings()`` (``$cache = true``) never takes; the ``if`` branch's return is said, as it already was
+    for Python's ``else:``."""
+    chunk = Chunk("app/User.php", "php", 286, 297, SETTINGS, "User.mailboxesSettings", "method", "model")
+    found = outcome_of(chunk, "User.mailboxesSettings")
+    assert found is not None and found.line == 293 and "rememberForever" in found.text
