@@ -169,3 +169,35 @@ def test_an_else_blocks_return_is_not_said_as_the_ending() -> None:
     chunk = Chunk("app/User.php", "php", 286, 297, SETTINGS, "User.mailboxesSettings", "method", "model")
     found = outcome_of(chunk, "User.mailboxesSettings")
     assert found is not None and found.line == 293 and "rememberForever" in found.text
+
+
+# navidrome core/playlists/parse_m3u.go:21-40, shortened
+PARSE_M3U = """func (s *playlists) parseM3U(ctx context.Context, pls *model.Playlist, reader io.Reader) error {
+	mediaFileRepository := s.ds.MediaFile(ctx)
+	resolver, err := newPathResolver(ctx, s.ds)
+	if err != nil {
+		return err
+	}
+	var mfs model.MediaFiles
+	for lines := range slice.CollectChunks(slice.LinesFrom(reader), 100) {
+		resolvedPaths, err := resolver.resolvePaths(ctx, lines)
+		if err != nil {
+			log.Warn(ctx, "Error resolving paths in playlist", "playlist", pls.Name, err)
+			continue
+		}
+		found, _ := mediaFileRepository.FindByPaths(resolvedPaths)
+		mfs = append(mfs, found...)
+	}
+	pls.AddMediaFiles(mfs)
+	return nil
+}"""
+
+
+def test_a_go_error_checks_return_is_the_failure_not_where_the_function_ends() -> None:
+    """ "How are playlists imported from m3u files?" on navidrome ended its steps "`parseM3U` ends in `return err`":
+    the early exit under ``if err != nil``, Go's error test, said as how the parse ends; asked about failing, it is
+    the failure's answer."""
+    chunk = Chunk("core/playlists/parse_m3u.go", "go", 21, 39, PARSE_M3U, "playlists.parseM3U", "method", "core")
+    assert outcome_of(chunk, "playlists.parseM3U") is None  # `return nil` says nothing; `return err` is the failure
+    failing = outcome_of(chunk, "playlists.parseM3U", errors=True)
+    assert failing is not None and failing.line == 25

@@ -39,7 +39,8 @@ OUTCOME_KINDS: tuple[tuple[str, re.Pattern[str]], ...] = (
 )  # fmt: skip
 ERROR_LINE = re.compile(
     r"^\s*(?:raise|throw)\b|\babort\(|\b[45]\d\d\b|\b(?:error|errors|fail\w*|invalid|denied|forbidden|unauthori[sz]ed|"
-    r"not_?found|NotFound|Forbidden|Unauthori[sz]ed|BadRequest)\b",
+    r"not_?found|NotFound|Forbidden|Unauthori[sz]ed|BadRequest)\b|"
+    r"\berr\s*!=\s*nil\b",  # Go's error test: `if err != nil { return err }` is the way out on failure
     re.IGNORECASE,
 )
 TRIVIAL = re.compile(  # says nothing, is a getter's field, or is cut at an open bracket (the statement goes on below)
