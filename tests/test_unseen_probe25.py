@@ -7,14 +7,17 @@
   words, which only the closest source had been checked for.
 - "What happens when an API request fails?" on freescout said the framework's ``Router`` lists the middleware every
   request passes through: its ``$middleware`` is a map of aliases.
+- Steps ended in a closure's ``return``, an ``else`` block's, and a Go ``if err != nil`` exit, each said as where a
+  function ends; a Blade template's ``@action(…)`` directive made the template "handle the request".
 """
 
 from __future__ import annotations
 
 from codeqa.answer.explanation.endings import outcome_of
-from codeqa.answer.explanation.lead import WEAK
+from codeqa.answer.explanation.lead import LAYER_VERBS, WEAK
 from codeqa.answer.explanation.linenames import holder_at, name_at
 from codeqa.answer.explanation.mechanism import matches_in
+from codeqa.answer.explanation.roles_said import role_phrase
 from codeqa.frameworks.conventions import load_all
 from codeqa.frameworks.intent import intents
 from codeqa.records import Chunk
@@ -201,3 +204,17 @@ def test_a_go_error_checks_return_is_the_failure_not_where_the_function_ends() -
     assert outcome_of(chunk, "playlists.parseM3U") is None  # `return nil` says nothing; `return err` is the failure
     failing = outcome_of(chunk, "playlists.parseM3U", errors=True)
     assert failing is not None and failing.line == 25
+
+
+# freescout resources/views/users/subscriptions_table.blade.php:22-24, shortened
+BLADE = """        <td class="subs-cb subscriptions-mobile"><input type="checkbox" @include('users/is_subscribed', ['medium' => App\\Subscription::MEDIUM_MOBILE, 'event' => App\\Subscription::EVENT_NEW_CONVERSATION]) name="{{ $subscriptions_formname }}[{{ App\\Subscription::MEDIUM_MOBILE }}][]" value="{{ App\\Subscription::EVENT_NEW_CONVERSATION }}"></td>
+        @action('notifications_table.td', App\\Subscription::EVENT_NEW_CONVERSATION, $subscriptions_formname, $subscriptions)
+    </tr>"""  # noqa: E501
+
+
+def test_a_blade_templates_directive_is_no_route_decorator() -> None:
+    """ "How are users notified when a conversation is assigned to them?" on freescout said
+    "`subscriptions_table.blade.php` … handles the request": Blade's ``@action(…)`` hook directive read as a route
+    decorator (``@action``) in a file the scanner reads as PHP. A template renders what the user sees."""
+    chunk = Chunk("resources/views/users/subscriptions_table.blade.php", "php", 22, 24, BLADE, "", "module", "view")
+    assert role_phrase(chunk, LAYER_VERBS, "is here") == "renders what the user sees"
