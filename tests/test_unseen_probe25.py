@@ -218,3 +218,23 @@ def test_a_blade_templates_directive_is_no_route_decorator() -> None:
     decorator (``@action``) in a file the scanner reads as PHP. A template renders what the user sees."""
     chunk = Chunk("resources/views/users/subscriptions_table.blade.php", "php", 22, 24, BLADE, "", "module", "view")
     assert role_phrase(chunk, LAYER_VERBS, "is here") == "renders what the user sees"
+
+
+# navidrome core/metrics/insights.go:170-176: the chunker cut `var staticData = sync.OnceValue(func() insights.Data {`
+# (line 168) into the chunk above; this one opens inside its function literal
+ONCE_BODY = """	data := insights.Data{
+		InsightsID: insightsID,
+		Version:    consts.Version,
+	}
+
+	// Build info
+	data.Build.Settings, data.Build.GoVersion = buildInfo()"""
+
+
+def test_a_go_chunk_opening_indented_is_no_top_level_code() -> None:
+    """ "Where is the configuration file read …?" on navidrome said "`insights.go` … is the file's top-level code" of
+    the body of a ``sync.OnceValue(func() …)`` literal, which runs on first use, not when the package loads."""
+    chunk = Chunk("core/metrics/insights.go", "go", 170, 176, ONCE_BODY, "", "module", "service")
+    assert role_phrase(chunk, LAYER_VERBS, "is here") == "starts inside a block that opens above it"
+    top = Chunk("core/metrics/insights.go", "go", 1, 3, "var x = 1\n\nfunc f() {}", "", "module", "service")
+    assert role_phrase(top, LAYER_VERBS, "is here") == "is the file's top-level code"

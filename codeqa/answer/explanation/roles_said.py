@@ -137,9 +137,10 @@ _NAMED_MODULE = re.compile(r"^\s*(?:module\s+[A-Z]|(?:pub(?:\([\w:]+\))?\s+)?mod
 
 def starts_inside(chunk: Chunk) -> bool:
     """Whether a chunk of no definition starts indented, inside a block opened above it (``\ttry {`` in the middle
-    of ``authenticationController.onSuccessfulLogin``): it is not the file's top-level code."""
-    if chunk.language not in JS_LANGUAGES:  # a PHP config's `return [` array, a `->withExceptions(…)` chain: the top
-        return False
+    of ``authenticationController.onSuccessfulLogin``; gofmt indents nothing at Go's top level, so a Go chunk opening
+    on ``\tdata := insights.Data{`` is the rest of a ``sync.OnceValue(func() …`` above it): not the top-level code."""
+    if chunk.language not in JS_LANGUAGES and chunk.language != "go":  # a PHP config's `return [` array, a
+        return False  # `->withExceptions(…)` chain: the top
     first = next((line for line in chunk.text.split("\n") if _CODE_LINE.match(line)), "")
     return first[:1].isspace() and not first.lstrip().startswith((".", "->", "?."))
 
