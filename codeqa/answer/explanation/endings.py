@@ -39,7 +39,8 @@ OUTCOME_KINDS: tuple[tuple[str, re.Pattern[str]], ...] = (
 )  # fmt: skip
 ERROR_LINE = re.compile(
     r"^\s*(?:raise|throw)\b|\babort\(|\b[45]\d\d\b|\b(?:error|errors|fail\w*|invalid|denied|forbidden|unauthori[sz]ed|"
-    r"not_?found|NotFound|Forbidden|Unauthori[sz]ed|BadRequest)\b",
+    r"not_?found|NotFound|Forbidden|Unauthori[sz]ed|BadRequest)\b|"
+    r"\berr\s*!=\s*nil\b",  # Go's error test: `if err != nil { return err }` is the way out on failure
     re.IGNORECASE,
 )
 TRIVIAL = re.compile(  # says nothing, is a getter's field, or is cut at an open bracket (the statement goes on below)
@@ -167,6 +168,29 @@ def _under(body: Sequence[tuple[int, str]], position: int, head: re.Pattern[str]
     return False
 
 
+# a function opened inside a definition: anonymous (Go's `func() (Scrobbler, bool) {`, JavaScript's `function (x) {`
+# or `(x) => {`, PHP's `function ($join) use ($user) {`, Java's `x -> {`) or a local one (`def clean(row):`)
+LITERAL = re.compile(r"\bfunc\s*\(|\bfunction\s*\(|=>\s*\{|->\s*\{|^\s*(?:async\s+)?(?:def|function|func|fn)\s+\w")
+ELSE = re.compile(r"^\s*(?:\}\s*)?else\s*(?:\{|:)\s*$")  # the head of an `else` block (`} else {`, `else:`)
+
+
+def _in_literal(body: Sequence[tuple[int, str]], position: int) -> bool:
+    """Whether line ``position`` of ``body`` sits in a function opened inside the definition (a callback handed to
+    a call, a local function): its ``return`` ends that function, not the definition (navidrome's
+    ``refreshPluginScrobblers`` returns nothing; the loader closure it builds returns ``loader.LoadScrobbler(…)``)."""
+    text = body[position][1]
+    indent = len(text) - len(text.lstrip())
+    for _, above in reversed(body[1:position]):
+        if not above.strip() or COMMENT.match(above):
+            continue
+        depth = len(above) - len(above.lstrip())
+        if depth < indent:
+            if LITERAL.search(code_part(above)):
+                return True
+            indent = depth
+    return False
+
+
 def _one_case_of_several(body: Sequence[tuple[int, str]], position: int) -> bool:
     """Whether line ``position`` of ``body`` is a statement written again, word for word, elsewhere in the definition
     and sits in a branch (``elif action['type'] == "createCard":``): each case's effect, not the step's."""
@@ -217,6 +241,8 @@ def outcome_of(
                 continue  # a write each case repeats (`createCard`, `copyCommentCard`) is no step's outcome
             if verb == "returns" and _under(body, position, SWITCH_CASE):
                 continue  # what one `case "reset":` returns is not what a call with "access" gets
+            if verb == "returns" and (_in_literal(body, position) or (not errors and _under(body, position, ELSE))):
+                continue  # a closure's `return` leaves the closure; an `else`'s is one ending of two (as `else:` is)
             if api and off_api_path(chunk, number):
                 continue
             # a return whose expression goes on below (``return group_list(query, key=…,``) is said cut short too,

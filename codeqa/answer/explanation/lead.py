@@ -45,9 +45,9 @@ PHRASE_WEIGHT = 0.9  # constructs below this weight (a status code, a log call) 
 QUOTE_CHARS = 90  # a quoted line longer than this is cut (the full line is in the source below)
 LOCATION = re.compile(r"[\w./-]+:\d+(?:-\d+)?")  # a citation, not a name
 WEAK = (
-    "The code found answers this only loosely: no source holds a construct for it or a line naming two of the "
-    "question's words. The nearest places are listed below; check them before relying on them."
-)
+    "The code found answers this only loosely: no source holds a construct for it, and the closest one has no line "
+    "naming two of the question's words. The nearest places are listed below; check them before relying on them."
+)  # only the closest source's lines are weighed (``weak_evidence``): another may well name two
 LAYER_VERBS = {"api": "handles the request", "cli": "runs the command", "view": "renders what the user sees",
                "service": "implements the logic", "model": "defines the stored data",
                "config": "holds the settings"}  # fmt: skip

@@ -45,11 +45,19 @@ def name_at(chunk: Chunk, line: int) -> str:
     if enclosed or not chunk.symbol or "." in inner:
         return inner or chunk_name
     if inner:
-        last = chunk_name.rpartition(".")[2]
-        owner = chunk_name if last[:1].isupper() else chunk_name.rpartition(".")[0]  # a class's chunk: its own
+        owner = _owner_of(chunk, chunk_name)
         owner = _outer_class(lines, inner_at) or owner  # unless its lines show another class holding it
         return f"{owner}.{inner}" if owner else inner
     return chunk_name
+
+
+def _owner_of(chunk: Chunk, chunk_name: str) -> str:
+    """The class a definition the chunk's names leave out belongs to: a class's chunk is its own (a capital names a
+    class), a function's or a method's chunk names a function, never a class, whatever its case (Go's exported
+    ``CurrentLevel``, C#'s ``Login``): its owner is what the name is qualified by, "" for a top-level function."""
+    if chunk.kind in ("function", "method"):
+        return chunk_name.rpartition(".")[0]
+    return chunk_name if chunk_name.rpartition(".")[2][:1].isupper() else chunk_name.rpartition(".")[0]
 
 
 def apart(chunk: Chunk, one: int, other: int) -> bool:
@@ -175,8 +183,7 @@ def holder_at(chunk: Chunk, line: int) -> str | None:
         # a class's head is the class's, not its constructor's (`LogAspect.LogAspect`)
         if CONTAINER.match(lines[offset]):
             known = [q for q in known if q.replace("::", ".").rpartition(".")[0].rpartition(".")[2] != name]
-        chunk_name = display_name(chunk).split(" (+", 1)[0]
-        owner = chunk_name if chunk_name.rpartition(".")[2][:1].isupper() else chunk_name.rpartition(".")[0]
+        owner = _owner_of(chunk, display_name(chunk).split(" (+", 1)[0])
         if known:
             return _one_of(known, lines[offset])  # two `toEcho` methods: the one whose receiver the head names
         if CONTAINER.match(lines[offset]) or not owner or owner.rpartition(".")[2] == name:

@@ -16,6 +16,16 @@ from codeqa.languages import CONFIG_LANGUAGES
 from codeqa.records import Chunk
 
 TEMPLATE_LANGUAGES = frozenset({"html", "erb", "haml", "slim", "pug", "vue", "svelte", "twig", "blade", "jinja"})
+# a template the scanner reads as its host language (a Blade view is PHP to it): its `@action(…)`, `@include(…)` are
+# template directives, no route decorators
+TEMPLATE_SUFFIXES = (".blade.php",)
+
+
+def template(chunk: Chunk) -> bool:
+    """Whether ``chunk`` is a template's (by its language, or by a suffix whose language is the host's)."""
+    return chunk.language in TEMPLATE_LANGUAGES or chunk.path.endswith(TEMPLATE_SUFFIXES)
+
+
 _HANDLES = re.compile(
     r"^\s*@(?:[\w.]+\.)?(?:route|get|post|put|patch|delete|api_view|action|websocket)\b"
     r"|^\s*@(?:Get|Post|Put|Patch|Delete|Request)Mapping\b|^\s*@(?:Get|Post|Put|Patch|Delete|All)\("
@@ -127,9 +137,10 @@ _NAMED_MODULE = re.compile(r"^\s*(?:module\s+[A-Z]|(?:pub(?:\([\w:]+\))?\s+)?mod
 
 def starts_inside(chunk: Chunk) -> bool:
     """Whether a chunk of no definition starts indented, inside a block opened above it (``\ttry {`` in the middle
-    of ``authenticationController.onSuccessfulLogin``): it is not the file's top-level code."""
-    if chunk.language not in JS_LANGUAGES:  # a PHP config's `return [` array, a `->withExceptions(…)` chain: the top
-        return False
+    of ``authenticationController.onSuccessfulLogin``; gofmt indents nothing at Go's top level, so a Go chunk opening
+    on ``\tdata := insights.Data{`` is the rest of a ``sync.OnceValue(func() …`` above it): not the top-level code."""
+    if chunk.language not in JS_LANGUAGES and chunk.language != "go":  # a PHP config's `return [` array, a
+        return False  # `->withExceptions(…)` chain: the top
     first = next((line for line in chunk.text.split("\n") if _CODE_LINE.match(line)), "")
     return first[:1].isspace() and not first.lstrip().startswith((".", "->", "?."))
 
@@ -145,7 +156,7 @@ def _handles_request(chunk: Chunk) -> bool:
     ``async def validation_exception_handler(request, exc)``), and of a function only with a response to give (not
     ``is_api_request(request)``, which returns a bool)."""
     text = chunk.text
-    found = [match.group(0) for match in _HANDLES.finditer(text)]
+    found = [match.group(0) for match in _HANDLES.finditer(text)] if not template(chunk) else []
     if not found or _REGISTERS_ROUTES.match(_head(text)):
         return False
     if chunk.language == "go" and not _go_handles(text):
@@ -212,7 +223,7 @@ def role_phrase(chunk: Chunk, layer_verbs: dict[str, str], fallback: str) -> str
     layer, text = str(chunk.layer), chunk.text
     shown = {
         "api": lambda: _handles_request(chunk),
-        "view": lambda: chunk.language in TEMPLATE_LANGUAGES or bool(_RENDERS.search(text)),
+        "view": lambda: template(chunk) or bool(_RENDERS.search(text)),
         "model": lambda: bool(_STORED.search(text)) or (str(chunk.kind) == "class" and bool(_TABLE.search(text))),
         "cli": lambda: bool(_COMMAND.search(text)),
         "config": lambda: (
