@@ -95,7 +95,9 @@ def test_a_class_kept_in_one_chunk_defines_its_methods_by_their_own_and_their_cl
 
 
 def test_a_function_assigned_to_an_objects_property_is_defined_by_the_chunk_holding_it() -> None:
-    """NodeBB: ``authenticationController.doLogin = async function`` sits in the chunk named for the function above."""
+    """NodeBB: ``authenticationController.doLogin = async function`` sits in a chunk merged with the function above;
+    the chunk names both (it named only ``redirectAfterLogin`` before assigned functions were definitions), and
+    "where is doLogin defined?" cites the function's own lines."""
     text = """const authenticationController = module.exports;
 
 async function redirectAfterLogin(req, res) {
@@ -109,7 +111,7 @@ authenticationController.doLogin = async function (req, uid) {
 """
     chunks = chunks_of({"src/controllers/authentication.js": text}, "javascript")
     holder = next(chunk for chunk in chunks if "doLogin" in chunk.text)
-    assert "doLogin" not in holder.symbol
+    assert holder.symbol == "redirectAfterLogin, authenticationController.doLogin"
     context = AnswerContext.from_chunks(chunks, [])
     assert context.definers["dologin"] == [context.row_of(holder)]
     _, found = resolve("doLogin", context)  # "where is doLogin defined?": its own lines, named as written
