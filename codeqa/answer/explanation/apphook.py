@@ -71,7 +71,7 @@ def _in_scope(context: AnswerContext, conventions: Sequence[Convention]) -> list
 def _hook_chunks(context: AnswerContext, conventions: Sequence[Convention]) -> list[tuple[Chunk, list[Match]]]:
     table = context.table
     found: dict[str, list[tuple[Chunk, list[Match]]]] = {}
-    mounting: dict[str, str] = {}  # by any chunk of the file (the mounts sit apart from the hooks above them: Outline)
+    mounting: set[str] = set()  # by any chunk of the file: the mounts sit apart from the hooks above them (Outline)
     for convention in conventions:
         if convention.common or not any(c.every_request for c in convention.constructs):
             continue
@@ -92,24 +92,13 @@ def _hook_chunks(context: AnswerContext, conventions: Sequence[Convention]) -> l
                         for c in chunks if not answers_poorly(c)]  # fmt: skip
                 found[path] = [(c, matches) for c, matches in held if matches]
                 if any(MOUNTS.search(c.text) for c in chunks):
-                    mounting[path] = "\n".join(c.text for c in chunks)
+                    mounting.add(path)
     # where a file mounts the app's parts, a mounted part's own hooks see that part only: none of theirs is taken;
     # where the files that mount hold no hook (NodeBB's routes/api.js mounts, its webserver.js sets up the app), the
     # others, but never a file one of them imports (Outline's web.ts mounts the oauth app it imports)
     hooked = [p for p in found if found[p]]
-    unmounted = [p for p in hooked if not any(_imports(text, p) for text in mounting.values())]
+    parts = {imported for path in mounting for imported in context.file_imports.get(path, ())}
+    unmounted = [p for p in hooked if p not in parts]
     order = sorted([p for p in hooked if p in mounting] or unmounted,
                    key=lambda p: (-sum(len(m) for _, m in found[p]), len(PurePosixPath(p).parts), p))  # fmt: skip
     return [item for path in order for item in found[path]]
-
-
-def _imports(text: str, path: str) -> bool:
-    """Whether code ``text`` imports the module at ``path`` by its last two path parts (``"../routes/oauth"`` for
-    ``server/routes/oauth/index.ts``)."""
-    parts = list(PurePosixPath(path).with_suffix("").parts)
-    if parts and parts[-1] == "index":
-        parts = parts[:-1]
-    tail = "/".join(parts[-2:])
-    return (
-        bool(tail) and re.search(rf"[\"'`](?:[\w@.-]*/)*{re.escape(tail)}(?:/index)?(?:\.\w+)?[\"'`]", text) is not None
-    )

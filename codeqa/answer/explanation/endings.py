@@ -9,7 +9,7 @@ index chunks) and its indentation; ``outcome_of`` reads them.
 from __future__ import annotations
 
 import re
-from collections.abc import Sequence
+from collections.abc import Iterator, Sequence
 from dataclasses import dataclass
 
 from codeqa.answer.explanation.branches import off_api_path
@@ -139,6 +139,15 @@ def _opens_more(code: str) -> bool:
 def _in_error_branch(body: Sequence[tuple[int, str]], position: int) -> bool:
     """Whether line ``position`` of ``body`` sits in a block opened by an ``except``/``catch``/``else``/``if not`` or
     in a block whose opening condition names an error (the nearest less-indented lines above it)."""
+    return any(
+        ERROR_BLOCK.match(head) or (re.match(r"^\s*(?:if|elif|unless)\b", head) and ERROR_LINE.search(head))
+        for head in _heads_above(body, position)
+    )
+
+
+def _heads_above(body: Sequence[tuple[int, str]], position: int) -> Iterator[str]:
+    """The heads of the blocks line ``position`` of ``body`` sits in, innermost first: each nearest line above it
+    indented less than the last (blank and comment lines skipped)."""
     text = body[position][1]
     indent = len(text) - len(text.lstrip())
     for _, above in reversed(body[1:position]):
@@ -146,10 +155,8 @@ def _in_error_branch(body: Sequence[tuple[int, str]], position: int) -> bool:
             continue
         depth = len(above) - len(above.lstrip())
         if depth < indent:
-            if ERROR_BLOCK.match(above) or (re.match(r"^\s*(?:if|elif|unless)\b", above) and ERROR_LINE.search(above)):
-                return True
+            yield above
             indent = depth
-    return False
 
 
 CASE_BLOCK = re.compile(r"^\s*(?:\}\s*)?(?:if|elif|elsif|else\s+if|else|case|when)\b")
@@ -160,12 +167,8 @@ SWITCH_CASE = re.compile(r"^\s*(?:case\b.*|default\s*):\s*\{?\s*$")
 
 def _under(body: Sequence[tuple[int, str]], position: int, head: re.Pattern[str]) -> bool:
     """Whether the nearest line above ``position`` indented less than it (its block's head) matches ``head``."""
-    text = body[position][1]
-    indent = len(text) - len(text.lstrip())
-    for _, above in reversed(body[1:position]):
-        if above.strip() and not COMMENT.match(above) and len(above) - len(above.lstrip()) < indent:
-            return bool(head.match(above))
-    return False
+    nearest = next(_heads_above(body, position), None)
+    return nearest is not None and bool(head.match(nearest))
 
 
 # a function opened inside a definition: anonymous (Go's `func() (Scrobbler, bool) {`, JavaScript's `function (x) {`
@@ -178,17 +181,7 @@ def _in_literal(body: Sequence[tuple[int, str]], position: int) -> bool:
     """Whether line ``position`` of ``body`` sits in a function opened inside the definition (a callback handed to
     a call, a local function): its ``return`` ends that function, not the definition (navidrome's
     ``refreshPluginScrobblers`` returns nothing; the loader closure it builds returns ``loader.LoadScrobbler(…)``)."""
-    text = body[position][1]
-    indent = len(text) - len(text.lstrip())
-    for _, above in reversed(body[1:position]):
-        if not above.strip() or COMMENT.match(above):
-            continue
-        depth = len(above) - len(above.lstrip())
-        if depth < indent:
-            if LITERAL.search(code_part(above)):
-                return True
-            indent = depth
-    return False
+    return any(LITERAL.search(code_part(head)) for head in _heads_above(body, position))
 
 
 def _one_case_of_several(body: Sequence[tuple[int, str]], position: int) -> bool:
