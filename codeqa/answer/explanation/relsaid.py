@@ -5,7 +5,9 @@ A relation made by another definition of the chunk than the one the sentence nam
 its list the clause reads true ("it calls `validate_duration` (…) from `Sleep.clean`"); among others it does not:
 "it calls `NapSettings` (…) and `validate_duration` (…) from `Sleep.clean`" says `Sleep.clean` calls both, while
 the class body makes the first call. So in a list of several, a relation with a clause is said with the definition
-the clause names as its subject: "it calls `NapSettings` (…); `Sleep.clean` calls `validate_duration` (…)".
+the clause names as its subject: "it calls `NapSettings` (…); `Sleep.clean` calls `validate_duration` (…)". Those
+come after every clause of its own, whose "it" would otherwise read as the named one ("`newTopic` is called by …; it
+is used by `subscribersCopy`" for a struct beside ``newTopic``).
 """
 
 from __future__ import annotations
@@ -34,18 +36,19 @@ def join(items: list[str]) -> str:
 
 def said_relations(phrases: dict[str, list[Said]]) -> str:
     """The clauses of a source's sentence after its role: "; it calls …; it is called by …" (see the docstring)."""
-    text = ""
+    own: list[str] = []  # "it …" clauses, said before any other subject's: after "; `newTopic` is called by …",
+    others: list[str] = []  # "; it is used by …" would read as said of `newTopic`
     for phrase, items in phrases.items():
         if not items:
             continue
         if len(items) == 1 or not any(item.clause for item in items):
-            text += f"; it {phrase} {join([item.whole() for item in items])}"
+            own.append(f"; it {phrase} {join([item.whole() for item in items])}")
             continue
         groups: dict[str, list[str]] = {}
         for item in items:
             found = CLAUSE.match(item.clause)
             subject = found.group("subject") if found else ""
             groups.setdefault(subject, []).append(item.named + item.rest if found else item.whole())
-        for subject, said in sorted(groups.items(), key=lambda group: group[0] != ""):  # its own first
-            text += f"; {subject or 'it'} {phrase} {join(said)}"
-    return text
+        for subject, said in groups.items():
+            (others if subject else own).append(f"; {subject or 'it'} {phrase} {join(said)}")
+    return "".join(own + others)
