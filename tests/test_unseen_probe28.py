@@ -1,5 +1,8 @@
 """Misleading sentences on two apps in no data set (probe28: changelog.com, a Phoenix app, and ntfy, a Go server):
 
+- "`ChangelogWeb.Router` … runs the `Plug.CacheControl` plug on requests piped through `:browser`, `:feed` and
+  `:json_feed` (and 17 more)": the 17 are the router's other plugs, not more pipelines; the count names what it
+  counts ("(and 17 more plugs)", ``phrasing``);
 - "`topicSubscriber (+2)` … defines a struct; `newTopic` is called by …; it is used by `topic.subscribersCopy`": the
   "it" reads as `newTopic`, while the struct is what `subscribersCopy` uses; a clause with another subject comes
   after every "it" clause (``relsaid``).
@@ -7,7 +10,81 @@
 
 from __future__ import annotations
 
+from codeqa.answer.explanation.keylines import question_terms
+from codeqa.answer.explanation.mechanism import matches_in
+from codeqa.answer.explanation.phrasing import _noun_after, said_of
 from codeqa.answer.explanation.relsaid import Said, said_relations
+from codeqa.frameworks.conventions import load_all
+from codeqa.frameworks.intent import intents
+from codeqa.records import Chunk
+
+ROUTER = """defmodule ChangelogWeb.Router do
+  use ChangelogWeb, :router
+  use ChangelogWeb.ObanWeb
+
+  alias ChangelogWeb.Plug
+
+  # should be used before :browser pipeline to avoid auth and cache headers
+  pipeline :public do
+    plug Plug.Robots
+    plug Plug.Redirects
+    plug Plug.VanityDomains
+  end
+
+  pipeline :admin do
+    plug Plug.AdminLayoutPlug
+    plug :protect_from_forgery
+  end
+
+  pipeline :browser do
+    plug :accepts, ["html", "js"]
+    plug :fetch_session
+    plug :fetch_live_flash
+    plug :put_root_layout, html: {ChangelogWeb.LayoutView, :app}
+    plug :put_secure_browser_headers
+    plug Plug.LoadPodcasts
+    plug Plug.Authenticate, repo: Changelog.Repo
+    plug Plug.AllowFraming
+    # must come after Plug.Authenticate
+    plug Plug.CacheControl
+  end
+
+  pipeline :feed do
+    plug :accepts, ["xml"]
+    plug Plug.Redirects
+    plug Plug.CacheControl
+  end
+
+  pipeline :json_feed do
+    plug :accepts, ["json"]
+    plug Plug.CacheControl
+  end
+
+  pipeline :api do
+    plug :accepts, ["json"]
+  end"""
+
+
+def test_the_untold_plugs_of_a_router_are_counted_as_plugs_not_as_more_pipelines() -> None:
+    phoenix = [c for c in load_all() if c.name in ("Phoenix", "any framework")]
+    question = "What happens when an API request fails?"
+    router = Chunk("lib/changelog_web/router.ex", "elixir", 1, 1 + ROUTER.count("\n"), ROUTER, "ChangelogWeb.Router",
+                   "class", "api")  # fmt: skip
+    matches = matches_in(router, phoenix, intents(question))
+    said = said_of(matches, question_terms(question))
+    told = said.count("`Plug.") + said.count("`:")  # the plugs and pipelines it names
+    assert said.endswith(" more plugs)"), said
+    assert not said.endswith(" more)"), said
+    assert told < len({m.phrase for m in matches})  # some are untold: the count is said
+
+
+def test_the_noun_of_an_untold_count_is_the_one_after_the_handler_or_none() -> None:
+    plug = "runs the `Plug.CacheControl` plug on requests piped through `:feed`"
+    assert _noun_after(plug, "`Plug.CacheControl`") == "plug"
+    assert _noun_after("builds the `badRequest` error response", "`badRequest`") == "error response"
+    assert _noun_after("hands errors to `handle_error`", "`handle_error`") == ""  # nothing after it: a bare count
+    assert _noun_after("runs `check` before each action", "`check`") == ""
+    assert _noun_after("runs the `A` plug", "") == ""
 
 
 def test_its_own_clauses_come_before_a_clause_naming_another_definition() -> None:

@@ -16,6 +16,8 @@ PLURALS = {"plug": "plugs", "error": "errors", "filter": "filters", "hook": "hoo
 CODE_SPAN = re.compile(r"`[^`]+`")
 # a noun after the handler ("`A` and 7 other plugs"); a preposition or a tag there wants "7 others for every …"
 NOUN_AFTER = re.compile(r"\s+(?!(?:for|before|after|on|in|to|of|at|when|with|from|by)\b)[a-z]")
+NOUN = re.compile(r"[a-z]+")  # a plain word: a code span, a comma or a parenthesis ends the noun
+STOP = re.compile(r"for|before|after|on|in|to|of|at|when|with|from|by|and|or|unless|if|that|which")
 BRANCH_ONLY = " on one branch only"  # ``construct_lines.under_test``'s word for tests it cannot say
 
 
@@ -36,6 +38,7 @@ def said_of(matches: Sequence[Match], terms: Terms) -> str:
         by_construct.setdefault(id(match.construct), []).append(match)
     phrases: list[tuple[int, int, str]] = []  # (line, order, phrase)
     untold = 0
+    nouns: set[str] = set()  # what the untold are ("plug"), one per construct with some untold
     for group in by_construct.values():
         distinct = list({match.phrase: match for match in group}.values())
         about = distinct
@@ -52,10 +55,32 @@ def said_of(matches: Sequence[Match], terms: Terms) -> str:
             noun = rest == 1 or NOUN_AFTER.match(last.phrase.split(named, 1)[1])  # else "and 5 others for …"
             other = "other" if noun else "others"
             phrases.append((last.line, 1, last.phrase.replace(named, f"{rest} {other}", 1)))
-        else:
+        elif rest:
             untold += rest
+            nouns.add(_noun_after(last.phrase, named))
     said = merged([phrase for _, _, phrase in sorted(phrases)])
-    return f"{said} (and {untold} more)" if untold else said
+    if not untold:
+        return said
+    counted = nouns.pop() if len(nouns) == 1 else ""  # one noun for all the rest: it says what they are
+    if counted and untold > 1:
+        *head, tail = counted.split()
+        counted = " ".join([*head, PLURALS.get(tail, f"{tail}s")])
+    return f"{said} (and {untold} more {counted})" if counted else f"{said} (and {untold} more)"
+
+
+def _noun_after(phrase: str, named: str) -> str:
+    """The noun after the handler's code span ``named`` in ``phrase`` ("plug" in "runs the `A` plug on requests piped
+    through `:browser`"), up to two words before a preposition; "" when none follows. The count of the untold then
+    says what it counts: after "… piped through `:browser`, `:feed` and `:json_feed`", a bare "(and 17 more)" reads
+    as 17 more pipelines."""
+    if not named:
+        return ""
+    words: list[str] = []
+    for word in phrase.split(named, 1)[1].split():
+        if not NOUN.fullmatch(word) or STOP.fullmatch(word):
+            break
+        words.append(word)
+    return " ".join(words) if 0 < len(words) <= 2 else ""
 
 
 def _shape_of(match: Match) -> str:
