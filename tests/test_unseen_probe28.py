@@ -5,7 +5,9 @@
   counts ("(and 17 more plugs)", ``phrasing``);
 - "`topicSubscriber (+2)` … defines a struct; `newTopic` is called by …; it is used by `topic.subscribersCopy`": the
   "it" reads as `newTopic`, while the struct is what `subscribersCopy` uses; a clause with another subject comes
-  after every "it" clause (``relsaid``).
+  after every "it" clause (``relsaid``);
+- "`ChangelogWeb.Admin.EpisodeView.downloads_link` … handles the request" for a view helper that takes ``conn`` out of
+  the template's assigns to build a link (``elixirconn``).
 """
 
 from __future__ import annotations
@@ -14,6 +16,7 @@ from codeqa.answer.explanation.keylines import question_terms
 from codeqa.answer.explanation.mechanism import matches_in
 from codeqa.answer.explanation.phrasing import _noun_after, said_of
 from codeqa.answer.explanation.relsaid import Said, said_relations
+from codeqa.answer.explanation.roles_said import role_phrase
 from codeqa.frameworks.conventions import load_all
 from codeqa.frameworks.intent import intents
 from codeqa.records import Chunk
@@ -102,3 +105,44 @@ def test_its_own_clauses_come_before_a_clause_naming_another_definition() -> Non
     clauses = said.split("; ")[1:]
     first_named = next(at for at, clause in enumerate(clauses) if not clause.startswith("it "))
     assert all(not clause.startswith("it ") for clause in clauses[first_named:])
+
+
+DOWNLOADS_LINK = """  def downloads_link(label, assigns = %{downloads: downloads, conn: conn, current_user: user}) do
+    count = SharedHelpers.pretty_downloads(downloads[label])
+    podcast = Map.get(assigns, :podcast)
+
+    if Policies.Admin.Page.downloads(user) do
+      if podcast do
+        link(count,
+          to: Routes.admin_page_path(conn, :downloads, range: label, podcast: podcast.slug)
+        )
+      else
+        link(count, to: Routes.admin_page_path(conn, :downloads, range: label))
+      end
+    else
+      count
+    end
+  end"""
+ACTION = """  def downloads(conn, params) do
+    range = Map.get(params, "range", "now_7")
+    dates = EpisodeStat.download_dates(range)
+
+    conn
+    |> assign(:dates, dates)
+    |> render(:downloads)
+  end"""
+PLUG = """  def call(%{assigns: %{current_user: user}} = conn, _opts) do
+    if user, do: conn, else: halt(conn)
+  end"""
+
+
+def test_an_elixir_view_helper_passing_the_connection_on_does_not_handle_the_request() -> None:
+    verbs = {"api": "handles the request", "view": "renders what the user sees"}
+
+    def role(path: str, text: str, layer: str) -> str:
+        piece = Chunk(path, "elixir", 109, 109 + text.count("\n"), text, "x", "method", layer)
+        return role_phrase(piece, verbs, "is here")
+
+    assert role("lib/changelog_web/views/admin/episode_view.ex", DOWNLOADS_LINK, "view") == "is a function"
+    assert role("lib/changelog_web/controllers/admin/page_controller.ex", ACTION, "api") == "handles the request"
+    assert role("lib/changelog_web/plugs/require_user.ex", PLUG, "api") == "handles the request"

@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import re
 
+from codeqa.answer.explanation import elixirconn
 from codeqa.answer.explanation.outline import JS_LANGUAGES, is_class_piece, opened_definition, wrapped_class
 from codeqa.languages import CONFIG_LANGUAGES
 from codeqa.records import Chunk
@@ -161,7 +162,7 @@ def _handles_request(chunk: Chunk) -> bool:
         return False
     if chunk.language == "go" and not _go_handles(text):
         return False
-    if chunk.language == "elixir" and not _elixir_answers(text):
+    if chunk.language == "elixir" and not elixirconn.answers(text, found):
         return False
     if all(match == "$request" for match in found) and not _php_answers(text):
         return False
@@ -169,19 +170,6 @@ def _handles_request(chunk: Chunk) -> bool:
         return True  # a route, a response; or a class's methods handed the request (a Django view's `get`)
     head = next((line for line in text.split("\n") if _PYTHON_DEF.match(line)), "")  # below its decorators
     return bool(_REQUEST_PARAMETER.search(head)) and (bool(_SELF.search(head)) or bool(_RESPONSE.search(text)))
-
-
-# an Elixir function's spec: handed the connection, what it returns (`@spec user_with_account_transaction(Conn.t(),
-# map()) :: Ecto.Multi.t()` builds a transaction from the request; an action returns the connection it answers on)
-_ELIXIR_CONN_SPEC = re.compile(r"^\s*@spec\s+[\w?!]+\((?P<args>.*\bConn\.t\(\).*)\)\s*::\s*(?P<returns>[^\n]+)", re.M)
-_ELIXIR_UNKNOWN = re.compile(r"^(?:any|term)\(\)")
-
-
-def _elixir_answers(text: str) -> bool:
-    """Whether an Elixir chunk handed the connection may answer on it: no spec of its functions says otherwise, or one
-    returns the connection (or any term); every spec returning another type (``Ecto.Multi.t()``) says it does not."""
-    returns = [spec.group("returns").strip() for spec in _ELIXIR_CONN_SPEC.finditer(text)]
-    return not returns or any("Conn.t()" in said or _ELIXIR_UNKNOWN.match(said) for said in returns)
 
 
 def _go_handles(text: str) -> bool:
