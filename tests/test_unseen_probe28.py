@@ -7,7 +7,9 @@
   "it" reads as `newTopic`, while the struct is what `subscribersCopy` uses; a clause with another subject comes
   after every "it" clause (``relsaid``);
 - "`ChangelogWeb.Admin.EpisodeView.downloads_link` … handles the request" for a view helper that takes ``conn`` out of
-  the template's assigns to build a link (``elixirconn``).
+  the template's assigns to build a link (``elixirconn``);
+- "`newMailBackend` (`server/smtp_server.go:1-70`) defines a struct": the chunk opens with ``type smtpBackend struct``,
+  the lines shown are the function's; named after the function, it is said as one (``roles_said.held_role``).
 """
 
 from __future__ import annotations
@@ -16,7 +18,7 @@ from codeqa.answer.explanation.keylines import question_terms
 from codeqa.answer.explanation.mechanism import matches_in
 from codeqa.answer.explanation.phrasing import _noun_after, said_of
 from codeqa.answer.explanation.relsaid import Said, said_relations
-from codeqa.answer.explanation.roles_said import role_phrase
+from codeqa.answer.explanation.roles_said import KIND_PHRASES, held_role, role_phrase
 from codeqa.frameworks.conventions import load_all
 from codeqa.frameworks.intent import intents
 from codeqa.records import Chunk
@@ -146,3 +148,38 @@ def test_an_elixir_view_helper_passing_the_connection_on_does_not_handle_the_req
     assert role("lib/changelog_web/views/admin/episode_view.ex", DOWNLOADS_LINK, "view") == "is a function"
     assert role("lib/changelog_web/controllers/admin/page_controller.ex", ACTION, "api") == "handles the request"
     assert role("lib/changelog_web/plugs/require_user.ex", PLUG, "api") == "handles the request"
+
+
+SMTP_SERVER = """type smtpBackend struct {
+	config  *Config
+	handler func(http.ResponseWriter, *http.Request)
+	success int64
+	failure int64
+	mu      sync.Mutex
+}
+
+var _ smtp.Backend = (*smtpBackend)(nil)
+var _ smtp.Session = (*smtpSession)(nil)
+
+func newMailBackend(conf *Config, handler func(http.ResponseWriter, *http.Request)) *smtpBackend {
+	return &smtpBackend{
+		config:  conf,
+		handler: handler,
+	}
+}
+
+func (b *smtpBackend) NewSession(conn *smtp.Conn) (smtp.Session, error) {
+	logem(conn).Debug("Incoming mail")
+	return &smtpSession{backend: b, conn: conn}, nil
+}"""
+
+
+def test_a_go_function_named_in_a_chunk_that_opens_with_a_struct_is_a_function() -> None:
+    piece = Chunk("server/smtp_server.go", "go", 43, 43 + SMTP_SERVER.count("\n"), SMTP_SERVER,
+                  "smtpBackend, newMailBackend, smtpBackend.NewSession", "class", "service")  # fmt: skip
+    role = role_phrase(piece, {}, "is here")
+    assert role == "defines a struct"
+    assert held_role(piece, role, "newMailBackend") == KIND_PHRASES["function"]
+    assert held_role(piece, role, "smtpBackend.NewSession") == KIND_PHRASES["method"]
+    assert held_role(piece, role, "smtpBackend") == "defines a struct"  # a lowercase Go type stays a type
+    assert held_role(piece, role, "") == "defines a struct"

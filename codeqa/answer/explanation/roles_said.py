@@ -281,4 +281,18 @@ def held_role(chunk: Chunk, role: str, holder: str | None) -> str:
         return "is part of the class"
     if holder and role == KIND_PHRASES["class"] and holder.rpartition(".")[2][:1].islower():
         return KIND_PHRASES["method"] if "." in holder else KIND_PHRASES["function"]
+    if holder and role in TYPE_PHRASES:  # Go's `type smtpBackend struct` above `func newMailBackend(…)`: the lines
+        # shown are the function's, named after it; it defines no struct (a Go or Rust type may be lowercase too)
+        head = re.compile(_FUNCTION_HEAD.replace("{name}", re.escape(holder.rpartition(".")[2])), re.MULTILINE)
+        if (found := head.search(chunk.text)) is not None:
+            return KIND_PHRASES["method"] if found.group("receiver") or "." in holder else KIND_PHRASES["function"]
     return role
+
+
+TYPE_PHRASES = frozenset({"defines a struct", "defines an interface", "defines a type", "defines an enum",
+                          "defines a trait"})  # fmt: skip
+# a Go `func (b *smtpBackend) NewSession(` or `func newMailBackend(`, a Rust `pub async fn name(`
+_FUNCTION_HEAD = (
+    r"^\s*(?:func\s+(?P<receiver>\([^)]*\)\s*)?|(?:pub(?:\([\w:]+\))?\s+)?(?:const\s+)?(?:async\s+)?"
+    r"(?:unsafe\s+)?fn\s+){name}\s*[(<\[]"
+)
