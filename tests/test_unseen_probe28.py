@@ -9,7 +9,9 @@
 - "`ChangelogWeb.Admin.EpisodeView.downloads_link` … handles the request" for a view helper that takes ``conn`` out of
   the template's assigns to build a link (``elixirconn``);
 - "`newMailBackend` (`server/smtp_server.go:1-70`) defines a struct": the chunk opens with ``type smtpBackend struct``,
-  the lines shown are the function's; named after the function, it is said as one (``roles_said.held_role``).
+  the lines shown are the function's; named after the function, it is said as one (``roles_said.held_role``);
+- "`Notifier.notify` is defined in: `lib/changelog/notifier.ex:16-16` (method `Changelog.Notifier.notify`)": Elixir
+  has functions, no methods (``graphqa``).
 """
 
 from __future__ import annotations
@@ -183,3 +185,15 @@ def test_a_go_function_named_in_a_chunk_that_opens_with_a_struct_is_a_function()
     assert held_role(piece, role, "smtpBackend.NewSession") == KIND_PHRASES["method"]
     assert held_role(piece, role, "smtpBackend") == "defines a struct"  # a lowercase Go type stays a type
     assert held_role(piece, role, "") == "defines a struct"
+
+
+def test_an_elixir_definition_found_by_the_graph_is_a_function_not_a_method() -> None:
+    from codeqa.answer.explanation.graphqa import GraphAnswer, render_graph
+
+    text = "  def notify(%NewsItem{type: :audio} = item) do\n    Task.start_link(fn -> deliver(item) end)\n  end"
+    notify = Chunk(
+        "lib/changelog/notifier.ex", "elixir", 48, 50, text, "Changelog.Notifier.notify", "method", "service"
+    )
+    shown = render_graph(GraphAnswer("definition", "Notifier.notify", [notify]))
+    assert "(function `Changelog.Notifier.notify`)" in shown, shown
+    assert "(method " not in shown

@@ -231,10 +231,14 @@ def _outside(chunk: Chunk, definition: Chunk) -> Chunk:
     return replace(chunk, text="\n".join(lines))
 
 
+ELIXIR_KINDS = {"method": "function", "class": "module"}  # Elixir has modules and functions (the chunker's kinds)
+
+
 def _defined(chunk: Chunk) -> str:
     about = summary(chunk)
     names = ", ".join(code_span(name) for name in qualified_names(chunk.symbol)[:3])
-    text = f"{code_span(chunk.location)} ({escape_markdown(str(chunk.kind))} {names})"
+    kind = ELIXIR_KINDS.get(str(chunk.kind), str(chunk.kind)) if chunk.language == "elixir" else str(chunk.kind)
+    text = f"{code_span(chunk.location)} ({escape_markdown(kind)} {names})"
     return text + (f": “{describe(about)}”" if about else "")
 
 
