@@ -11,11 +11,16 @@
 - "`newMailBackend` (`server/smtp_server.go:1-70`) defines a struct": the chunk opens with ``type smtpBackend struct``,
   the lines shown are the function's; named after the function, it is said as one (``roles_said.held_role``);
 - "`Notifier.notify` is defined in: `lib/changelog/notifier.ex:16-16` (method `Changelog.Notifier.notify`)": Elixir
-  has functions, no methods (``graphqa``).
+  has functions, no methods (``graphqa``);
+- "No code in this index calls `handlePublish`" while ``handleInternal`` hands ``s.handlePublish`` on: the file also
+  builds an ``&http.Server{…}``, and that namesake's package was taken for the receiver ``s``'s, though ``func (s
+  *Server)`` declares it with the bare type (``gopackages.go_package``).
 """
 
 from __future__ import annotations
 
+from codeqa.answer.explanation.byname import holds_by_name
+from codeqa.answer.explanation.flow import Use
 from codeqa.answer.explanation.keylines import question_terms
 from codeqa.answer.explanation.mechanism import matches_in
 from codeqa.answer.explanation.phrasing import _noun_after, said_of
@@ -197,3 +202,49 @@ def test_an_elixir_definition_found_by_the_graph_is_a_function_not_a_method() ->
     shown = render_graph(GraphAnswer("definition", "Notifier.notify", [notify]))
     assert "(function `Changelog.Notifier.notify`)" in shown, shown
     assert "(method " not in shown
+
+
+SERVER_GO = """package server
+
+import (
+	"net/http"
+
+	"heckel.io/ntfy/v2/user"
+)
+
+func (s *Server) Run() error {
+	s.httpServer = &http.Server{Addr: s.config.ListenHTTP, Handler: mux}
+	return s.httpServer.ListenAndServe()
+}
+
+func (s *Server) handleInternal(w http.ResponseWriter, r *http.Request, v *visitor) error {
+	if r.Method == http.MethodPut {
+		return s.limitRequestsWithTopic(s.authorizeTopicWrite(s.handlePublish))(w, r, v)
+	}
+	return errHTTPNotFound
+}
+
+func (s *Server) handlePublish(w http.ResponseWriter, r *http.Request, v *visitor) error {
+	m, err := s.handlePublishInternal(r, v)
+	if err != nil {
+		return err
+	}
+	return s.writeJSON(w, m)
+}"""
+
+
+def test_a_go_receiver_declared_with_the_bare_type_is_the_callers_package_though_the_file_builds_a_namesake() -> None:
+    from codeqa.answer.explanation.gopackages import go_package
+
+    lines = SERVER_GO.split("\n")
+    user = Chunk("server/server.go", "go", 14, 19, "\n".join(lines[13:19]), "Server.handleInternal", "method", "api")
+    used = Chunk("server/server.go", "go", 21, 27, "\n".join(lines[20:27]), "Server.handlePublish", "method", "api")
+    other = Chunk("vendor/http/server.go", "go", 1, 3, "type Server struct {\n}", "Server", "class", "service")
+    assert go_package("Server", user, used, SERVER_GO, "s")  # `func (s *Server)`: this package's Server
+    assert not go_package("Server", user, other, SERVER_GO, "s")
+    assert not go_package("Server", user, used, SERVER_GO)  # no receiver: `http.Server` in the file is all it has
+    both = SERVER_GO.replace("func (s *Server) Run() error {", "func run(s *http.Server) error {")
+    assert not go_package("Server", user, used, both, "s")  # `s` is either: no line tells which
+    line = lines[15].strip()
+    assert holds_by_name(user, used, Use("handlePublish", 16, "uses", line), SERVER_GO)  # "Who calls handlePublish?"
+    assert not holds_by_name(user, used, Use("handlePublish", 16, "uses", line), both)

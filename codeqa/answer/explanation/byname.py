@@ -166,7 +166,7 @@ def _declared_as_owner(
     if not declared or mocked(receiver, user_file) or (hierarchy is not None and hierarchy.overloaded(method, used)):
         return False
     return all(
-        (declared_owner(t, owners, used) and class_file(t.split(".")[0], user, used, user_file))
+        (declared_owner(t, owners, used) and class_file(t.split(".")[0], user, used, user_file, receiver))
         or (hierarchy is not None and t not in owners and "." not in t
             and hierarchy.reaches(t, method, user, used, owners, user_file))
         for t in declared

@@ -28,7 +28,7 @@ DECLARED["go"] = (
 )
 
 
-def class_file(name: str, user: Chunk, used: Chunk, user_file: str) -> bool:
+def class_file(name: str, user: Chunk, used: Chunk, user_file: str, receiver: str = "") -> bool:
     """Whether the class ``name`` in the caller's file is ``used``'s file's (two apps' ``AuthenticationService`` are
     told apart): by the caller's import of it, else the caller's own folder (PHP namespace, Java package) or file."""
     escaped = re.escape(name)
@@ -39,7 +39,7 @@ def class_file(name: str, user: Chunk, used: Chunk, user_file: str) -> bool:
             return PurePosixPath(used.path).parent == PurePosixPath(user.path).parent
         return stem.lower().endswith("/".join(part.lower() for part in found.group("path").split("\\")[-2:]))
     if user.language == "go":
-        return go_package(name, user, used, user_file)
+        return go_package(name, user, used, user_file, receiver)
     if user.language in ("java", "kotlin"):
         found = re.search(rf"^\s*import\s+(?P<path>[\w.]+\.{escaped})\s*;?\s*$", user_file, re.MULTILINE)
         if found is None:

@@ -20,11 +20,17 @@ def go_imports(user_file: str) -> list[tuple[str, str]]:
     return [(named or path.rsplit("/", 1)[-1], path) for named, path in _GO_IMPORT.findall(lines)]
 
 
-def go_package(name: str, user: Chunk, used: Chunk, user_file: str) -> bool:
+def go_package(name: str, user: Chunk, used: Chunk, user_file: str, receiver: str = "") -> bool:
     """Go: a type written with its package (`*storage.Storage`) is in the folder its import names (the import path's
-    last two parts, `…/internal/storage`); a bare type is of the caller's own package, its folder."""
+    last two parts, `…/internal/storage`); a bare type is of the caller's own package, its folder. Where the
+    ``receiver`` is declared with the type, its declarations tell which: ntfy's ``func (s *Server)`` is the caller's
+    own `Server`, though the file also builds an ``&http.Server{…}``."""
     folder = PurePosixPath(used.path).parent.as_posix()
     aliases = set(re.findall(rf"(?<![\w.])(\w+)\.{re.escape(name)}\b", user_file))
+    if receiver and (declared := _declared_with(receiver, name, user_file)):
+        if "" in declared and len(declared) > 1:
+            return False  # `s` a *Server here, an *http.Server there: which one this is, no line tells
+        aliases = declared - {""}
     if not aliases:
         return folder == PurePosixPath(user.path).parent.as_posix()
     imported = go_imports(user_file)
@@ -53,3 +59,17 @@ def go_same_package(user: Chunk, used: Chunk, user_file: str) -> bool:
         return True
     return any(named == "." and ("/" + folder).endswith("/" + "/".join(path.split("/")[-2:]))
                for named, path in go_imports(user_file))  # fmt: skip
+
+
+# the receiver declared with the type, and the package written before it ("" when bare): a method's receiver
+# `func (s *Server)`, a parameter, field or var `s *http.Server`, a composite literal `s := &Server{`
+_DECLARED_WITH = (
+    r"\(\s*{receiver}\s+\*?(?:(\w+)\.)?{name}\s*\)|(?:^|[(,]|\bvar\b)[ \t]*{receiver}[ \t]+\*?(?:(\w+)\.)?{name}\b"
+    r"(?![.(])|(?<![\w.]){receiver}\s*:=\s*&?(?:(\w+)\.)?{name}\{{"
+)
+
+
+def _declared_with(receiver: str, name: str, user_file: str) -> set[str]:
+    """The packages ``receiver`` is declared with type ``name`` under in the caller's file ("" for the bare type)."""
+    pattern = _DECLARED_WITH.format(receiver=re.escape(receiver), name=re.escape(name))
+    return {next((group for group in m.groups() if group), "") for m in re.finditer(pattern, user_file, re.MULTILINE)}
