@@ -248,3 +248,33 @@ def test_a_go_receiver_declared_with_the_bare_type_is_the_callers_package_though
     line = lines[15].strip()
     assert holds_by_name(user, used, Use("handlePublish", 16, "uses", line), SERVER_GO)  # "Who calls handlePublish?"
     assert not holds_by_name(user, used, Use("handlePublish", 16, "uses", line), both)
+
+
+LIMITS_NO_LOCK = """func (v *visitor) limitsNoLock() *visitorLimits {
+	if v.user != nil && v.user.Tier != nil {
+		return tierBasedVisitorLimits(v.config, v.user.Tier)
+	}
+	return configBasedVisitorLimits(v.config)
+}"""
+TIER_LIMITS = """func tierBasedVisitorLimits(conf *Config, tier *user.Tier) *visitorLimits {
+	return &visitorLimits{
+		EmailLimitReplenish: dailyLimitToRate(tier.EmailLimit),
+	}
+}"""
+
+
+def test_a_step_linked_by_name_in_the_callers_own_file_names_no_import() -> None:
+    from codeqa.answer.explanation.walk import Hop, Walk
+    from codeqa.answer.explanation.walktext import walk_steps
+
+    caller = Chunk("server/visitor.go", "go", 405, 410, LIMITS_NO_LOCK, "visitor.limitsNoLock", "method", "service")
+    callee = Chunk("server/visitor.go", "go", 418, 422, TIER_LIMITS, "tierBasedVisitorLimits", "function", "service")
+    line = "return tierBasedVisitorLimits(v.config, v.user.Tier)"
+    elsewhere = Chunk("user/tier.go", "go", 418, 422, TIER_LIMITS, "tierBasedVisitorLimits", "function", "model")
+    for callee_chunk, said in ((callee, "(linked by name in the same file, not resolved)"),
+                               (elsewhere, "(linked by name and import, not resolved)")):  # fmt: skip
+        walk = Walk(caller, "visitor.limitsNoLock", [Hop(caller, callee_chunk, Use("tierBasedVisitorLimits", 407,
+                                                                                  "calls", line), True)])  # fmt: skip
+        first = walk_steps(walk)[0][0]
+        assert first.startswith("1. `visitor.limitsNoLock`") and said in first, first
+        assert first.count("linked by name") == 1

@@ -45,6 +45,15 @@ def _under(hop: Hop) -> tuple[str, str]:
     return (f" {test[0]} {code_span(test[1])}", f" {test[0]} {test[1]}") if test else (" on one branch",) * 2
 
 
+def _by_name_mark(hop: Hop) -> str:
+    """How a call checked by name was linked: a callee in the caller's own file is reached by its name alone (ntfy's
+    ``limitsNoLock`` and ``tierBasedVisitorLimits`` in ``visitor.go``); no import is involved there."""
+    if not hop.by_name:
+        return ""
+    how = "in the same file" if hop.chunk.path == hop.callee.path else "and import"
+    return f" (linked by name {how}, not resolved)"
+
+
 def walk_steps(found: Walk) -> list[tuple[str, str]]:
     """The numbered steps as (markdown, plain): each hop a checked call cited at its line, the last step its outcome."""
     rows: list[tuple[str, str]] = []
@@ -57,7 +66,7 @@ def walk_steps(found: Walk) -> list[tuple[str, str]]:
         where = f"{hop.chunk.path}:{hop.use.line}"
         verb = "queues" if _enqueues(hop.use) else "calls"
         tail = " for a worker" if verb == "queues" else ""
-        mark = " (linked by name and import, not resolved)" if hop.by_name else ""
+        mark = _by_name_mark(hop)
         when_md, when = _under(hop)
         rows.append((f"{number}. {named_md} {verb} {code_span(hop.use.name)}{tail}{when_md} at {code_span(where)}"
                      f"{mark}.", f"{number}. {named} {verb} {hop.use.name}{tail}{when} at {where}{mark}."))  # fmt: skip
