@@ -278,3 +278,44 @@ def test_a_step_linked_by_name_in_the_callers_own_file_names_no_import() -> None
         first = walk_steps(walk)[0][0]
         assert first.startswith("1. `visitor.limitsNoLock`") and said in first, first
         assert first.count("linked by name") == 1
+
+
+NOTIFIER = """  async pushManager() {
+    return (await this.serviceWorkerRegistration()).pushManager;
+  }
+
+  async serviceWorkerRegistration() {
+    const registration = await navigator.serviceWorker.getRegistration();
+    return registration;
+  }
+
+  notRequested() {
+    return this.supported() && Notification.permission === "default";
+  }
+
+  supported() {
+    return this.browserSupported() && this.contextSupported();
+  }
+
+  pushPossible() {
+    return this.pushSupported() && this.contextSupported() && this.granted() && !this.iosSupportedButInstallRequired();
+  }"""
+
+
+def test_a_call_in_a_short_written_js_method_is_placed_in_that_method() -> None:
+    from codeqa.answer.explanation.callplace import from_clause, placed
+
+    symbol = "Notifier.pushManager, Notifier.serviceWorkerRegistration, Notifier.notRequested, …"  # cut by the chunker
+    chunk = Chunk("web/src/app/Notifier.js", "javascript", 67, 67 + NOTIFIER.count("\n"), NOTIFIER, symbol, "method",
+                  "service")  # fmt: skip
+    line = 67 + NOTIFIER.split("\n").index("    return this.browserSupported() && this.contextSupported();")
+    assert placed(chunk, line) == "Notifier.supported"
+    said = from_clause(Use("contextSupported", line, "calls", ""), "Notifier.pushManager", chunk)
+    assert said == " from `Notifier.supported`"  # not "`Notifier.pushManager (+4)` … it calls `contextSupported`"
+    assert placed(chunk, 68) == "Notifier.pushManager"
+    typed = "  async login(user: User): Promise<void> {\n    const url = accountTokenUrl(config.base_url);\n  }"
+    ts = Chunk("web/src/app/AccountApi.ts", "typescript", 40, 42, typed, "AccountApi.x, …", "method", "service")
+    assert placed(ts, 41) == "AccountApi.login"
+    control = "  check() {\n    if (this.ready) {\n      this.run();\n    }\n  }"
+    js = Chunk("web/src/app/Check.js", "javascript", 1, 5, control, "Check.check, …", "method", "service")
+    assert placed(js, 3) == "Check.check"  # `if (…) {` is no method head

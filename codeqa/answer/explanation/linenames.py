@@ -144,7 +144,21 @@ def _head(line: str, language: str) -> tuple[int, str, str] | None:
         return len(found.group(1)), found.group("name"), found.group("name")
     opened = JS_OPENED.match(line) if language in JS_LANGUAGES else None
     full = js_opened_name(opened) if opened is not None else ""
-    return (len(opened.group("indent")), full.rpartition(".")[2], full) if opened is not None and full else None
+    if opened is not None and full:
+        return len(opened.group("indent")), full.rpartition(".")[2], full
+    method = JS_METHOD.match(line) if language in JS_LANGUAGES else None
+    if method is not None and method.group("name") not in JS_KEYWORDS:
+        return len(method.group("indent")), method.group("name"), method.group("name")
+    return None
+
+
+# a class's method written short (`supported() {`, `async pushManager() {`, TypeScript's `login(u: User): Promise<void>
+# {`): its lines are that method's, not the chunk's first definition's (ntfy's ``Notifier``)
+JS_METHOD = re.compile(
+    r"^(?P<indent>\s*)(?:(?:static|async|get|set|public|private|protected|readonly|override)\s+)*\*?"
+    r"(?P<name>[A-Za-z_$][\w$]*)\s*\([^()]*(?:\([^()]*\)[^()]*)*\)\s*(?::\s*[^={;]+)?\{\s*$"
+)
+JS_KEYWORDS = frozenset({"if", "for", "while", "switch", "catch", "with", "function", "return", "else", "do"})
 
 
 DECORATOR = re.compile(r"^\s*@[\w.]")
