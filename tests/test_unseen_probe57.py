@@ -34,3 +34,45 @@ def test_a_module_loaded_by_require_is_no_value_read() -> None:
     lines = [KeyLine(431 + n, text) for n, text in enumerate(LINKEDIN.split("\n"))]
     read = values_read(lines, config, [head])
     assert [value.name for value in read] == ["LINKEDIN_SCOPE", "TOKEN_DAYS"]  # not OAuth2Strategy
+
+
+APP_ROUTES = """app.post('/account/delete', passportConfig.isAuthenticated, userController.postDeleteAccount);
+app.get('/account/unlink/:provider', passportConfig.isAuthenticated, userController.getOauthUnlink);
+app.get('/account/webauthn/register', (req, res) => res.redirect('/account')); // a POST starts it
+
+/**
+ * API examples routes.
+ */
+app.get('/api', apiController.getApi);
+app.get('/api/lastfm', apiController.getLastfm);
+app.post('/api/stripe', apiController.postStripe);"""
+APP_USE = """app.use((req, res, next) => {
+  if (req.method !== 'GET') {
+    return next();
+  }
+  req.session.returnTo = req.originalUrl;
+  next();
+});
+app.get('/', homeController.index);
+app.get('/login', userController.getLogin);
+app.post('/login', userController.postLogin);"""
+FLASK_VIEWS = """@bp.route("/login", methods=["GET", "POST"])
+def login():
+    return render_template("auth/login.html")
+
+@bp.route("/logout")
+def logout():
+    return redirect(url_for("index"))"""
+
+
+def test_a_table_of_routes_routes_urls_and_handles_no_request() -> None:
+    from codeqa.answer.explanation.extractive import VERBS
+    from codeqa.answer.explanation.roles_said import role_phrase
+    from codeqa.answer.explanation.routetable import ROUTES
+
+    def role(path: str, language: str, text: str) -> str:
+        return role_phrase(Chunk(path, language, 1, 1 + text.count("\n"), text, "", "module", "api"), VERBS, "is here")
+
+    assert role("app.js", "javascript", APP_ROUTES) == ROUTES  # not "handles the request"
+    assert role("app.js", "javascript", APP_USE) == VERBS["api"]  # a handler written out in it handles requests
+    assert role("app/auth.py", "python", FLASK_VIEWS) == VERBS["api"]  # decorated views are no table
