@@ -287,7 +287,8 @@ def test_a_habit_named_folder_the_app_uses_is_a_package_of_the_app():
     paths = ["netbox/extras/events.py", "netbox/extras/models/tags.py", "netbox/extras/choices.py",
              "netbox/extras/webhooks.py", "netbox/extras/scripts.py", "netbox/extras/migrations/0001_initial.py",
              "netbox/dcim/models/devices.py", "netbox/core/signals.py", "netbox/netbox/views.py",
-             "netbox/demo/helpers.py", "netbox/demo/walkthrough.py", "netbox/demo/seed.py", "netbox/demo/tour.py"]  # fmt: skip
+             "netbox/demo/helpers.py", "netbox/demo/walkthrough.py", "netbox/demo/seed.py",
+             "netbox/demo/tour.py"]  # fmt: skip
     uses = [(6, 0), (7, 0), (6, 1), (8, 1), (7, 2), (8, 2), (0, 3), (6, 9), (7, 9)]  # [a, b]: a uses b
     rows, columns = zip(*uses, strict=True)
     users = sparse.csr_matrix((np.ones(len(uses)), (rows, columns)), shape=(len(paths), len(paths)))
