@@ -2,6 +2,10 @@
 
 - "It reads ``const OAuth2Strategy = require('passport-oauth2');``" (hackathon-starter's ``config/passport.js``): a
   module loaded by ``require`` is no value the strategy's settings read, though its name holds a digit.
+- "`app.js` (`app.js:279-299`) handles the request" for a run of ``app.get('/api', apiController.getApi);`` lines: a
+  table of routes sends requests to the handlers it names; it handles none itself.
+- "builds the `badRequest`, `unauthorized` and `forbidden` errors response" (Umami's ``src/lib/response.ts``): a
+  compound noun is plural at its head, "error responses".
 """
 
 from __future__ import annotations
@@ -76,3 +80,11 @@ def test_a_table_of_routes_routes_urls_and_handles_no_request() -> None:
     assert role("app.js", "javascript", APP_ROUTES) == ROUTES  # not "handles the request"
     assert role("app.js", "javascript", APP_USE) == VERBS["api"]  # a handler written out in it handles requests
     assert role("app/auth.py", "python", FLASK_VIEWS) == VERBS["api"]  # decorated views are no table
+
+
+def test_a_compound_noun_is_plural_at_its_head() -> None:
+    from codeqa.answer.explanation.phrasing import merged
+
+    said = merged([f"builds the `{name}` error response" for name in ("badRequest", "unauthorized", "forbidden")])
+    assert said == "builds the `badRequest`, `unauthorized` and `forbidden` error responses"
+    assert merged(["runs the `a` plug", "runs the `b` plug"]) == "runs the `a` and `b` plugs"
