@@ -87,6 +87,18 @@ def test_the_concepts_own_word_names_the_place_before_a_looser_one() -> None:
     assert "permissions" not in places  # "where can I see" is no permission question
 
 
+def test_a_place_in_a_habit_named_folder_the_app_uses_is_a_place() -> None:
+    """NetBox keeps its webhooks in ``netbox/extras/webhooks.py``; ``extras/`` reads as examples by its name, but
+    the index's roles (from what the code uses) say it is the app's code, and the answer should look there."""
+    from codeqa.retrieve.roles import Role
+
+    paths = ["netbox/extras/webhooks.py", "netbox/extras/events.py", "netbox/dcim/models/devices.py"]
+    question = "When someone edits a device, how can another system be told about it automatically?"
+    assert concept_places(question, paths) == []  # by the path alone, extras/ is examples
+    places = concept_places(question, paths, dict.fromkeys(paths, Role.SOURCE))
+    assert [(p.concept, p.paths) for p in places][:1] == [("webhooks", ("netbox/extras/webhooks.py",))]
+
+
 def test_a_word_that_names_a_quarter_of_the_app_is_no_place() -> None:
     paths = [f"app/events/handler_{n}.py" for n in range(10)] + [f"app/models/m{n}.py" for n in range(10)]
     assert [p.concept for p in concept_places("How are events dispatched?", paths)] == []

@@ -275,6 +275,31 @@ def test_a_migration_folder_inside_the_code_that_code_uses_is_code():
     assert roles == [Role.SOURCE, Role.SOURCE, Role.SOURCE, Role.MIGRATION, Role.MIGRATION]
 
 
+def test_a_habit_named_folder_the_app_uses_is_a_package_of_the_app():
+    """NetBox's ``netbox/extras/`` holds its webhooks and event rules: some of its files are imported by name, the rest
+    are reached by dotted strings (``rq_queue.enqueue('extras.webhooks.send_webhook')``), so only a share of them
+    give way one by one. A nested ``demo/`` folder with one helper the app imports stays a demo."""
+    import numpy as np
+    from scipy import sparse
+
+    from codeqa.retrieve.roles import roles_from_evidence
+
+    paths = ["netbox/extras/events.py", "netbox/extras/models/tags.py", "netbox/extras/choices.py",
+             "netbox/extras/webhooks.py", "netbox/extras/scripts.py", "netbox/extras/migrations/0001_initial.py",
+             "netbox/dcim/models/devices.py", "netbox/core/signals.py", "netbox/netbox/views.py",
+             "netbox/demo/helpers.py", "netbox/demo/walkthrough.py", "netbox/demo/seed.py",
+             "netbox/demo/tour.py"]  # fmt: skip
+    uses = [(6, 0), (7, 0), (6, 1), (8, 1), (7, 2), (8, 2), (0, 3), (6, 9), (7, 9)]  # [a, b]: a uses b
+    rows, columns = zip(*uses, strict=True)
+    users = sparse.csr_matrix((np.ones(len(uses)), (rows, columns)), shape=(len(paths), len(paths)))
+    roles = roles_from_evidence(paths, [True] * len(paths), users)
+    assert roles[:5] == [Role.SOURCE] * 5  # webhooks.py and scripts.py are used by too few files on their own
+    assert roles[5] is Role.MIGRATION  # the package's migrations keep their role
+    assert roles[9] is Role.SOURCE and roles[10:] == [Role.EXAMPLE] * 3  # one used helper of four: still a demo
+    alone = roles_from_evidence(paths[:5], [True] * 5, sparse.csr_matrix((5, 5)))
+    assert alone == [Role.EXAMPLE] * 5  # unused, the folder is what its name says
+
+
 def test_an_exact_class_name_gets_its_definition_first(indexes: Settings):
     assert named_symbols("Where is RateLimiter defined?") == ["RateLimiter"]
     for question in ("RateLimiter", "what is RateLimiter", "Where is the RateLimiter class defined?"):

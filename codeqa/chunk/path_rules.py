@@ -108,3 +108,15 @@ def path_role(path: str) -> tuple[str | None, bool]:
         if match:
             return role, weak and match.start() > 0  # a top-level examples/ or tools/ folder is what it says
     return None, False
+
+
+def habit_folder(path: str) -> str | None:
+    """The nested folder whose name is only a naming habit (``netbox/extras/``, ``django/contrib/``) that gives
+    ``path`` its role, with its trailing slash; None when the role is not such a habit."""
+    for pattern, _, role, weak in COMPILED_RULES:
+        match = pattern.search(path) if role is not None else None
+        if match:
+            if not (weak and match.start() > 0) or not match.group(0).endswith("/"):
+                return None
+            return path[: match.end()]
+    return None

@@ -11,7 +11,7 @@ of its path whose tokens include one of the concept's code words) is where the a
 from __future__ import annotations
 
 import re
-from collections.abc import Iterable, Sequence
+from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
 
 from codeqa.languages import CONFIG_LANGUAGES, DOC_LANGUAGES, MARKUP_LANGUAGES, detect_language
@@ -72,16 +72,19 @@ def _is_code(path: str) -> bool:
     return language is not None and language not in NOT_CODE
 
 
-def concept_places(question: str, paths: Iterable[str]) -> list[ConceptPlaces]:
+def concept_places(question: str, paths: Iterable[str], roles: Mapping[str, Role] | None = None) -> list[ConceptPlaces]:
     """Per concept ``question`` names by its lay words (``thesaurus``), the directories and files among ``paths``
     named after it: a directory's whole subtree when the directory is named after it, else the file; only the
     places of the concept's first code word that names any. Tests, docs, migrations, catalogs, templates, config and
     other peripheral files are left out; so is a place list that covers a quarter of the source files (a ``src/`` is
-    no place)."""
+    no place). ``roles``: each path's role from the index's evidence (``file_signals.file_roles``: NetBox's
+    ``netbox/extras/`` is its code, not examples); without it, the path conventions'."""
     named = [concept for concept in concepts() if concept.phrases.search(question)]
     if not named:
         return []
-    sources = [path for path in dict.fromkeys(paths) if role_of(path) is Role.SOURCE and _is_code(path)]
+    role = roles.get if roles is not None else None
+    sources = [path for path in dict.fromkeys(paths)
+               if (role(path, Role.SOURCE) if role else role_of(path)) is Role.SOURCE and _is_code(path)]  # fmt: skip
     limit = max(1, int(TOO_COMMON * len(sources)))
     found = []
     for concept in named:

@@ -22,7 +22,7 @@ from enum import StrEnum
 import numpy as np
 from scipy import sparse
 
-from codeqa.chunk.path_rules import path_role
+from codeqa.chunk.path_rules import habit_folder, path_role
 from codeqa.retrieve.catalogs import catalog_paths
 
 
@@ -80,6 +80,11 @@ CODE_QUESTION = re.compile(
 SHORT_QUESTION_WORDS = 60  # up to this long, one mention asks for a role
 ASK_RATE = 50  # a longer text asks for a role when it names it at least twice and once per this many words
 MIN_SOURCE_USERS = 2  # source files that use a file for a naming habit to give way
+# A habit folder whose code is used by the app this much (a share of its code files that gave way, and at least
+# ``MIN_FOLDER_USED`` of them) is a package of the app: NetBox's ``netbox/extras/`` holds its webhooks, scripts and
+# event rules, and only some of its files are imported by name; the rest are reached by dotted strings or URLs.
+FOLDER_SHARE = 0.25
+MIN_FOLDER_USED = 3
 
 _WORDS = {role: re.compile(pattern, re.IGNORECASE) for role, pattern in ROLE_WORDS.items()}
 PERIPHERAL = tuple(role for role in Role if role is not Role.SOURCE)
@@ -119,6 +124,23 @@ def roles_from_evidence(paths: Sequence[str], code: Sequence[bool], users: spars
         callers = callers[(callers != number) & source[callers]]
         if len(callers) >= MIN_SOURCE_USERS:
             roles[number] = Role.SOURCE
+    return _packages_of_the_app(paths, roles, weak)
+
+
+def _packages_of_the_app(paths: Sequence[str], roles: list[Role], weak: Sequence[int]) -> list[Role]:
+    """``roles`` with every habit-named code file of a folder the app uses (``FOLDER_SHARE``) as source; the
+    folder's migrations and tests keep their own roles (they are named by a rule of their own)."""
+    folders: dict[str, list[int]] = {}
+    for number in weak:
+        folder = habit_folder(paths[number])
+        if folder is not None:
+            folders.setdefault(folder, []).append(number)
+    for numbers in folders.values():
+        used = sum(roles[number] is Role.SOURCE for number in numbers)
+        if used >= MIN_FOLDER_USED and used >= FOLDER_SHARE * len(numbers):
+            for number in numbers:
+                if roles[number] is Role.EXAMPLE:
+                    roles[number] = Role.SOURCE
     return roles
 
 

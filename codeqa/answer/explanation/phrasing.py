@@ -13,6 +13,7 @@ from codeqa.answer.explanation.mechanism import Match
 
 MATCHES_SAID = 4  # a construct on more lines than this (a router's plugs) names the ones the question is about
 PLURALS = {"plug": "plugs", "error": "errors", "filter": "filters", "hook": "hooks", "handler": "handlers"}
+COMPOUND_HEADS = {"response": "responses", "page": "pages", "message": "messages", "handler": "handlers"}  # "error …"
 CODE_SPAN = re.compile(r"`[^`]+`")
 # a noun after the handler ("`A` and 7 other plugs"); a preposition or a tag there wants "7 others for every …"
 NOUN_AFTER = re.compile(r"\s+(?!(?:for|before|after|on|in|to|of|at|when|with|from|by)\b)[a-z]")
@@ -132,7 +133,10 @@ def merged(phrases: Sequence[str]) -> str:
             middles = [f"({_and([middle[1:-1] for middle in middles])})"]
         after = group[0][len(group[0]) - tail :]
         if head and group[0][head - 1] == "the" and after and after[0] in PLURALS:
-            after = [PLURALS[after[0]], *after[1:]]  # "the `A` and `B` plugs"
+            if len(after) > 1 and after[1] in COMPOUND_HEADS:  # "the `A` and `B` error responses"
+                after = [after[0], COMPOUND_HEADS[after[1]], *after[2:]]
+            else:
+                after = [PLURALS[after[0]], *after[1:]]  # "the `A` and `B` plugs"
         joined = _or(middles) if before == "when" else _and(middles)  # "signs the user in when `a` or `b`"
         said.append(" ".join([*group[0][:head], joined, *after]))
     return _and(_tagged_once(said))

@@ -16,6 +16,7 @@ from codeqa.records import Hit
 from codeqa.retrieve import Filters, retrieve
 from codeqa.retrieve.catalogs import asks_for_translations, catalog_paths
 from codeqa.retrieve.concept_paths import concept_places, outside
+from codeqa.retrieve.file_signals import file_roles
 
 MAX_POOL = 60  # chunks retrieved to choose an answer's sources from
 CONCEPT_TOP = 3  # when none of the best files is in a place named after the question's concept ...
@@ -60,7 +61,8 @@ def _with_concept_places(
     paths = [path for path, found in rows.items() if scope is None or scope[found].any()]
     added: list[str] = []
     base = filters or Filters()
-    named = concept_places(question, paths)
+    roles = dict(zip(index.files.files.paths, file_roles(index.files), strict=True))
+    named = concept_places(question, paths, roles)
     every = tuple(place for places in named for place in places.paths)
     for places in named:
         if len(added) >= CONCEPT_FILES or not outside(places, files[:CONCEPT_TOP]):

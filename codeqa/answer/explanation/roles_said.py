@@ -13,6 +13,7 @@ import re
 
 from codeqa.answer.explanation import elixirconn
 from codeqa.answer.explanation.outline import JS_LANGUAGES, is_class_piece, opened_definition, wrapped_class
+from codeqa.answer.explanation.routetable import ROUTES, route_table
 from codeqa.languages import CONFIG_LANGUAGES
 from codeqa.records import Chunk
 
@@ -230,6 +231,8 @@ def role_phrase(chunk: Chunk, layer_verbs: dict[str, str], fallback: str) -> str
         return _kind_phrase(chunk, kind, fallback)
     if layer in ("util", "cli") and "api" in layer_verbs and not shown["cli"]() and _ROUTED.search(text):
         return layer_verbs["api"]  # a route's handler in a `tools/` or `cmd/` folder: not "a helper"
+    if "api" in layer_verbs and route_table(chunk):  # `app.get('/api', apiController.getApi)` and more like it
+        return ROUTES
     if layer in layer_verbs and (layer not in shown or shown[layer]()):
         return layer_verbs[layer]
     if layer == "view" and "api" in layer_verbs and shown["api"]():  # a redirect handles the request, renders nothing

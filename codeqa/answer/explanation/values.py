@@ -53,7 +53,8 @@ def _set_in(name: str, chunk: Chunk) -> KeyLine | None:
     for offset, text in enumerate(lines):
         if pattern.match(text) and (offset == 0 or _indent(text) <= outer) and not _in_function(lines, offset):
             value = text.split("=", 1)[1] if "=" in text else ""
-            built = CONSTRUCTED.match(value) and not re.search(r"\d", value)  # Blueprint("auth", __name__)
+            # Blueprint("auth", __name__) and require('passport-oauth2') are built, timedelta(days=30) is an amount
+            built = CONSTRUCTED.match(value) and not re.search(r"\d", _code_only(value))
             return KeyLine(chunk.start_line + offset, clip(text)) if LITERAL.search(value) and not built else None
     return None
 
