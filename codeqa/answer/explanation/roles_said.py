@@ -12,6 +12,7 @@ from __future__ import annotations
 import re
 
 from codeqa.answer.explanation import elixirconn
+from codeqa.answer.explanation.commands_said import ARGUMENTS, ARGUMENTS_HEAD, COMMAND
 from codeqa.answer.explanation.outline import JS_LANGUAGES, is_class_piece, opened_definition, wrapped_class
 from codeqa.answer.explanation.routetable import ROUTES, route_table
 from codeqa.languages import CONFIG_LANGUAGES
@@ -97,24 +98,6 @@ _SETTINGS = re.compile(
     r"|(?:^\s*|\.)config\.[\w.]+\s*=(?!=)|\.config(?:\[|\.from_\w+\()",
     re.M,
 )
-# "runs the command" needs a command's definition in the chunk, not only a file in a cli folder (a rake file's row
-# formatter, click's own `Parameter.type_cast_value`): a command decorator or registration, an argument parser, a
-# management command's or console command's `handle`, a rake task, a script's `__main__` block or `main`
-_COMMAND = re.compile(
-    r"^\s*@(?:[\w.]+\.)?(?:command|group)\b|^\s*@Command\b|\.add_command\(|\.command\(\s*['\"]|\bArgumentParser\(|"
-    r"\.add_(?:parser|argument|subparsers)\(|\bdef\s+(?:handle|main|run)\s*\(|\bfunction\s+(?:handle|main|run)\s*\(|"
-    r"\bclass\s+\w+\s*\(\s*BaseCommand\s*\)|\bextends\s+Command\b|\$signature\b|\bArtisan::command\(|"
-    r"^\s*(?:task|desc)\s+[:\w'\"]|^\s*namespace\s+:|^\s*if\s+__name__\s*==\s*['\"]__main__['\"]|\bfunc\s+main\s*\(|"
-    r"\b(?:cli|cobra)\.Command\s*\{|\bflag\.Parse\(|\bos\.Args\b|\bstatic\s+void\s+main\s*\(|\bCommandLineRunner\b|"
-    r"\bprogram\.(?:command|option|parse)\(|\byargs\b",
-    re.MULTILINE,
-)
-# a command's method that only declares its arguments (Django's `add_arguments(self, parser)`, Symfony's `configure()`)
-# holds `parser.add_argument(…)`, a command's sign, but runs nothing
-_ARGUMENTS_HEAD = re.compile(
-    r"^\s*(?:def\s+add_arguments\s*\(|(?:(?:public|protected|private)\s+)?function\s+configure\s*\()"
-)
-ARGUMENTS = "declares the command's arguments"
 # a REST framework permission class (`class CanContributeExercises(BasePermission)`) is handed the request to say yes
 # or no: it decides whether the request goes on, it does not answer it
 _PERMISSION_CHECK = re.compile(r"^\s*def\s+has_(?:object_)?permission\s*\(\s*self\s*,\s*request\b", re.MULTILINE)
@@ -214,7 +197,7 @@ def role_phrase(chunk: Chunk, layer_verbs: dict[str, str], fallback: str) -> str
         "api": lambda: _handles_request(chunk),
         "view": lambda: template(chunk) or bool(_RENDERS.search(text)),
         "model": lambda: bool(_STORED.search(text)) or (str(chunk.kind) == "class" and bool(_TABLE.search(text))),
-        "cli": lambda: bool(_COMMAND.search(text)),
+        "cli": lambda: bool(COMMAND.search(text)),
         "config": lambda: (
             not _TRANSLATIONS.search(chunk.path)
             and (chunk.language in CONFIG_LANGUAGES or bool(_SETTINGS.search(text)))
@@ -223,7 +206,7 @@ def role_phrase(chunk: Chunk, layer_verbs: dict[str, str], fallback: str) -> str
     kind = "function" if opened_definition(chunk) else str(chunk.kind)  # ``Groups.getMembers = async function (``
     if kind == "module" and starts_inside(chunk):
         kind = "piece"  # not "the file's top-level code": a function body's rest, a `define(…)` wrapper's functions
-    if layer == "cli" and _ARGUMENTS_HEAD.match(_head(text)):
+    if layer == "cli" and ARGUMENTS_HEAD.match(_head(text)):
         return ARGUMENTS
     if chunk.language == "python" and _checks_permission(text):
         return PERMISSION
