@@ -27,7 +27,7 @@ from codeqa.answer.explanation.elixiralias import other_module
 from codeqa.answer.explanation.flow import Use
 from codeqa.answer.explanation.gopackages import go_imported, go_same_package
 from codeqa.answer.explanation.outline import JS_LANGUAGES
-from codeqa.answer.explanation.rubybody import ruby_class_body, ruby_class_method
+from codeqa.answer.explanation.rubybody import ruby_out_of_reach
 from codeqa.answer.explanation.valuecalls import called_on_a_value
 from codeqa.languages import runtime
 from codeqa.records import Chunk
@@ -243,9 +243,9 @@ def _bare_name_holds(
         return False  # a bare Go call is a function's, never a method's (a chained `Create(…)` is gorm's)
     if user.language == "go" and not go_same_package(user, used, user_file):
         return False  # a bare Go call is to the caller's own package (`strHasLen` in cmd/ is not core's `strHasLen`)
-    if (user.language == "ruby" and hierarchy is not None and ruby_class_body(user_file, use.line)
-            and not ruby_class_method(used, name, hierarchy.file_text(used.path))):  # fmt: skip
-        return False  # a call in a class body (`default_schedule 'every_12h'`) runs on the class, not an instance
+    used_file = hierarchy.file_text(used.path) if hierarchy is not None else ""
+    if runtime(user.language) == "ruby" and ruby_out_of_reach(user_file, use.line, used, name, owners, used_file):
+        return False  # a class body's call reaches no instance method, another file's bare name no `def self.`
     in_class = re.search(r"^\s*class\s", used.text, re.MULTILINE)
     if user.language == "ruby" and in_class and re.search(_RUBY_INSTANCE_METHOD.format(name=escaped), used.text, re.M):
         return any(re.search(_INHERITS.format(owner=re.escape(owner)), user_file, re.M) for owner in owners)

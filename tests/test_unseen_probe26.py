@@ -1,0 +1,189 @@
+"""Probe 26 (#35) on Misago (a Django forum) and diaspora (a Rails social network), in no data set.
+
+- "How does blocking another user work?" on diaspora said ``Diaspora.Federation.Entities.block`` "is used by
+  `_privacy_settings.haml`": the view's ``block`` is the variable of its ``- @blocks.each do |block|`` loop, and
+  ``def self.block`` in ``module Entities`` is a method of the module itself, which a bare name in another file never
+  reaches.
+- "Where would I add logging …?" on Misago said ``ListView.handle_mark_as_read`` "calls `self.get()` — a method at
+  least 36 classes in 23 other files define — so each request a class derived from `ListView` handles passes here":
+  the views' own ``post`` calls ``self.handle_mark_as_read(…)`` when a form asks to mark threads read, and Django
+  sends each GET to ``get`` directly. A base method its subclasses call on themselves is a helper some of their
+  requests use, not the way every request takes.
+"""
+
+from __future__ import annotations
+
+from codeqa.answer.explanation.byname import holds_by_name
+from codeqa.answer.explanation.flow import Use, link
+from codeqa.config import Settings
+from codeqa.records import Chunk
+from tests.test_basehook import HANDLERS, answer
+
+# diaspora lib/diaspora/federation/entities.rb:36-44 (inside `module Diaspora; module Federation; module Entities`)
+ENTITIES_BLOCK = """      def self.block(block)
+        DiasporaFederation::Entities::Contact.new(
+          author:    block.user.diaspora_handle,
+          recipient: block.person.diaspora_handle,
+          sharing:   false,
+          following: false,
+          blocking:  Block.exists?(user: block.user, person: block.person)
+        )
+      end"""
+
+# diaspora app/views/users/_privacy_settings.haml, whole
+PRIVACY_SETTINGS = """.row
+  .col-md-12
+    %h3
+      = t(".ignored_users")
+
+    - if @blocks.length.zero?
+      %p
+        = t(".no_user_ignored_message")
+    - else
+      #blocked_people
+        - @blocks.each do |block|
+          = render partial: "blocked_person", locals: {block: block, person: block.person}"""
+
+ENTITIES = Chunk("lib/diaspora/federation/entities.rb", "ruby", 36, 44, ENTITIES_BLOCK,
+                 "Diaspora.Federation.Entities.block", "method", "util")  # fmt: skip
+VIEW = Chunk("app/views/users/_privacy_settings.haml", "haml", 1, 12, PRIVACY_SETTINGS, "", "module", "view")
+BLOCK_LINE = '= render partial: "blocked_person", locals: {block: block, person: block.person}'
+
+
+def test_a_view_block_variable_is_not_a_module_method_of_that_name() -> None:
+    proposed = link(VIEW, ENTITIES, {})  # found by name alone: the view names `block`
+    assert proposed is not None and proposed.name == "block"
+    assert not holds_by_name(VIEW, ENTITIES, proposed, PRIVACY_SETTINGS)
+
+
+def test_the_module_reopened_or_a_subclass_still_reaches_its_class_method() -> None:
+    reopened = "module Diaspora\n  module Federation\n    module Entities\n      def self.contact(c)\n        block(c)"
+    user = Chunk("lib/diaspora/federation/entities/contact.rb", "ruby", 4, 6, "\n".join(reopened.split("\n")[3:]),
+                 "Diaspora.Federation.Entities.contact", "method", "util")  # fmt: skip
+    assert holds_by_name(user, ENTITIES, Use("block", 5, "calls", "block(c)"), reopened)
+    # a class method of a base class, called bare from a subclass's own class method
+    base = Chunk("app/models/base_report.rb", "ruby", 3, 5, "  def self.summary(rows)\n    rows.size\n  end",
+                 "BaseReport.summary", "method", "model")  # fmt: skip
+    derived = "class WeeklyReport < BaseReport\n  def self.build(rows)\n    summary(rows)\n  end\nend"
+    user = Chunk("app/models/weekly_report.rb", "ruby", 2, 4, "\n".join(derived.split("\n")[1:4]),
+                 "WeeklyReport.build", "method", "model")  # fmt: skip
+    assert holds_by_name(user, base, Use("summary", 3, "calls", "summary(rows)"), derived)
+    # a view reaches a helper's instance method by its bare name, as before
+    helper = Chunk("app/helpers/people_helper.rb", "ruby", 3, 5, "  def person_link(person)\n    link_to person\n  end",
+                   "PeopleHelper.person_link", "method", "util")  # fmt: skip
+    view = Chunk("app/views/people/_card.haml", "haml", 1, 1, "= person_link(@person)", "", "module", "view")
+    assert holds_by_name(view, helper, Use("person_link", 1, "calls", "= person_link(@person)"), view.text)
+
+
+# Misago misago/threads/views/list.py:84-207, shortened: the base of the thread lists
+LIST_VIEW = """from django.http import HttpRequest, HttpResponse
+from django.shortcuts import redirect, render
+from django.urls import reverse
+from django.views import View
+
+
+class ListView(View):
+    template_name = "thread_list/index.html"
+    template_name_htmx = "thread_list/partial.html"
+
+    def get(self, request: HttpRequest, **kwargs):
+        context = self.get_context_data(request, kwargs)
+        if request.is_htmx:
+            return render(request, self.template_name_htmx, context)
+        return render(request, self.template_name, context)
+
+    def get_context_data(self, request: HttpRequest, kwargs: dict) -> dict:
+        threads = self.get_threads(request, kwargs)
+        return {"threads": threads, "count": len(threads), "user": request.user}
+
+    def get_threads(self, request: HttpRequest, kwargs: dict) -> list:
+        raise NotImplementedError()
+
+    def get_thread_urls(self, thread) -> dict[str, str]:
+        kwargs = {"thread_id": thread.id, "slug": thread.slug}
+        return {
+            "absolute_url": reverse("forum:thread", kwargs=kwargs),
+            "last_post_url": reverse("forum:thread-post-last", kwargs=kwargs),
+            "unapproved_post_url": reverse("forum:thread-post-unapproved", kwargs=kwargs),
+            "unread_post_url": reverse("forum:thread-post-unread", kwargs=kwargs),
+            "solution_post_url": reverse("forum:thread-post-solution", kwargs=kwargs),
+        }
+
+    def get_thread_animations(self, request: HttpRequest, threads: list) -> dict[int, bool]:
+        try:
+            animate_threads = int(request.GET.get("animate", 0))
+        except (TypeError, ValueError):
+            animate_threads = 0
+        return {thread.id: thread.last_post_id > animate_threads for thread in threads}
+
+    def get_moderation_actions(self, request: HttpRequest, threads: list) -> list[dict]:
+        actions = []
+        if not request.user.is_authenticated:
+            return actions
+        for thread in threads:
+            if thread.category_id in request.user_permissions.moderated_categories:
+                actions.append({"id": "close", "name": "Close", "thread": thread.id})
+                actions.append({"id": "move", "name": "Move", "thread": thread.id})
+                actions.append({"id": "hide", "name": "Hide", "thread": thread.id})
+        return actions
+
+    def get_pagination(self, request: HttpRequest, threads: list) -> dict:
+        cursor = request.GET.get("cursor")
+        page_size = request.settings.threads_per_page
+        start = int(cursor) if cursor and cursor.isdigit() else 0
+        return {"start": start, "end": start + page_size, "has_next": len(threads) > start + page_size}
+
+    def handle_mark_as_read(self, request: HttpRequest, kwargs: dict) -> HttpResponse:
+        current_url = request.get_full_path()
+        if request.user.is_authenticated:
+            if response := self.mark_threads_as_read(request, kwargs):
+                return response
+
+        if request.is_htmx:
+            return self.get(request, **kwargs)
+
+        return redirect(current_url)
+
+    def mark_threads_as_read(self, request: HttpRequest, kwargs: dict) -> HttpResponse | None:
+        raise NotImplementedError()
+"""
+
+
+def _list_page(n: int) -> str:
+    """A thread list of one kind (Misago's ``ThreadListView``, ``PrivateThreadListView``…), long enough to be indexed
+    method by method: its ``post`` marks the threads read through the base's helper."""
+    rows = "\n".join(f"        total_{i} = sum(t.replies * {i} for t in threads if t.replies > {i})" for i in range(14))
+    return f"""from django.http import HttpRequest, HttpResponse
+
+from forum.views.list import ListView
+
+
+class List{n}View(ListView):
+    def get(self, request: HttpRequest, **kwargs):
+        threads = [t for t in request.user.threads.all() if t.kind == {n}]
+{rows}
+        return super().get(request, **kwargs)
+
+    def post(self, request: HttpRequest, **kwargs) -> HttpResponse:
+        if "mark_as_read" in request.POST:
+            return self.handle_mark_as_read(request, kwargs)
+        threads = list(request.user.threads.all())
+{rows}
+        return self.get(request, **kwargs)
+"""
+
+
+FORUM = {
+    "requirements.txt": "django==5.0\n",
+    "forum/__init__.py": "",
+    "forum/views/__init__.py": "",
+    "forum/views/list.py": LIST_VIEW,
+    **{f"forum/lists/list{n}.py": _list_page(n) for n in range(HANDLERS)},
+}
+INDEXED_APPS = {"forum": FORUM}  # indexed once by apps_home (tests/conftest.py)
+
+
+def test_a_helper_the_handlers_call_on_themselves_is_not_every_requests_way(apps_settings: Settings) -> None:
+    text = answer(apps_settings, "forum")
+    assert "so each request a class derived from" not in text, text
+    assert "Where to add it:** in `ListView.handle_mark_as_read`" not in text, text
