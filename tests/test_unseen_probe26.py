@@ -9,12 +9,19 @@
   the views' own ``post`` calls ``self.handle_mark_as_read(…)`` when a form asks to mark threads read, and Django
   sends each GET to ``get`` directly. A base method its subclasses call on themselves is a helper some of their
   requests use, not the way every request takes.
+- "How are notifications emailed …?" on diaspora said ``NotificationService.get_by_guid`` "calls
+  `Notification.where` (`app/models/notification.rb:3-58`)": ``where`` is ActiveRecord's; the model's lines only call
+  it (``where(opts.merge!(…))`` in ``def self.for``), and in Ruby a line opening on a name is a call, never a head.
+- "How is a user's account deleted?" on diaspora said ``AccountMigration.tombstone_old_user_and_update_all_references``
+  "defines the stored data": it opens a transaction (``ActiveRecord::Base.transaction do``), it declares no model.
 """
 
 from __future__ import annotations
 
 from codeqa.answer.explanation.byname import holds_by_name
+from codeqa.answer.explanation.extractive import VERBS
 from codeqa.answer.explanation.flow import Use, link
+from codeqa.answer.explanation.roles_said import role_phrase
 from codeqa.config import Settings
 from codeqa.records import Chunk
 from tests.test_basehook import HANDLERS, answer
@@ -187,3 +194,55 @@ def test_a_helper_the_handlers_call_on_themselves_is_not_every_requests_way(apps
     text = answer(apps_settings, "forum")
     assert "so each request a class derived from" not in text, text
     assert "Where to add it:** in `ListView.handle_mark_as_read`" not in text, text
+
+
+# diaspora app/models/notification.rb:7-17 and app/services/notification_service.rb:43-45
+NOTIFICATION = """class Notification < ApplicationRecord
+  include Diaspora::Fields::Guid
+
+  belongs_to :recipient, class_name: "User"
+  has_many :notification_actors, dependent: :delete_all
+  has_many :actors, class_name: "Person", through: :notification_actors, source: :person
+  belongs_to :target, polymorphic: true
+
+  def self.for(recipient, opts={})
+    where(opts.merge!(recipient_id: recipient.id)).order("updated_at DESC")
+  end"""
+SERVICE = """  def get_by_guid(guid)
+    Notification.where(recipient_id: @user.id, guid: guid).first
+  end
+
+  def unread_for(user)
+    Notification.for(user, unread: true)
+  end"""
+
+
+def test_a_ruby_line_opening_on_a_call_defines_nothing() -> None:
+    model = Chunk("app/models/notification.rb", "ruby", 7, 17, NOTIFICATION, "Notification", "class", "model")
+    service = Chunk("app/services/notification_service.rb", "ruby", 43, 49, SERVICE,
+                    "NotificationService.get_by_guid, NotificationService.unread_for", "method", "service")  # fmt: skip
+    where = Use("where", 44, "calls", "Notification.where(recipient_id: @user.id, guid: guid).first")
+    assert not holds_by_name(service, model, where, SERVICE)  # ActiveRecord's, not the model's own
+    assert holds_by_name(service, model, Use("for", 48, "calls", "Notification.for(user, unread: true)"), SERVICE)
+
+
+# diaspora app/models/account_migration.rb:113-121
+TRANSACTION = """  def tombstone_old_user_and_update_all_references
+    ActiveRecord::Base.transaction do
+      account_deleter.tombstone_person_and_profile
+      account_deleter.close_user if user_left_our_pod?
+      account_deleter.tombstone_user if user_changed_id_locally?
+
+      update_all_references
+    end
+  end"""
+
+
+def test_a_method_opening_a_transaction_defines_no_stored_data() -> None:
+    method = Chunk("app/models/account_migration.rb", "ruby", 113, 121, TRANSACTION,
+                   "AccountMigration.tombstone_old_user_and_update_all_references", "method", "model")  # fmt: skip
+    assert role_phrase(method, VERBS, "is here") == "is a method"
+    model = Chunk("app/models/account_migration.rb", "ruby", 3, 12, "class AccountMigration < ApplicationRecord\n"
+                  "  include Diaspora::Federated::Base\n\n  belongs_to :old_person, class_name: \"Person\"\nend",
+                  "AccountMigration", "class", "model")  # fmt: skip
+    assert role_phrase(model, VERBS, "is here") == VERBS["model"]

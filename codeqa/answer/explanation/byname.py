@@ -20,6 +20,7 @@ from codeqa.answer.explanation.declared import (
     class_file,
     declared_owner,
     declared_types,
+    defines,
     mocked,
     same_namespace,
 )
@@ -51,15 +52,6 @@ class Hierarchy(Protocol):
 CONSTRUCTORS = frozenset({"new"})  # Ruby's X.new runs X#initialize
 SELF_RECEIVERS = frozenset({"this", "self", "static", "parent", "super", "cls", ""})
 _RECEIVER = r"(?P<receiver>[$@]{{0,2}}\w+)(?:\([^()]*\))?\s*(?:\.|\?\.|->|::|#)\s*{name}(?![\w?!])"
-# a definition of {name} in the callee's lines, in the languages checked by name
-_DEFINES = (
-    r"\bdef\s+(?:self\.)?{name}(?![\w?!])|\bfunction\s+{name}\b|\bfunc\s+(?:\([^)]*\)\s*)?{name}\b|\bfn\s+{name}\b|"
-    r"^\s*(?:(?:public|private|protected|internal|static|async|final|override|abstract|export|default|get|set|"
-    r"suspend|open)\s+)*(?:[\w<>\[\],?]+\s+)?{name}\s*(?:<[^>]*>)?\s*\(|"
-    r"\b{name}\s*[:=]\s*(?:async\s+)?(?:function\b|\([^)]*\)\s*=>|\w+\s*=>)|"
-    r"\b(?:scope|has_many|has_one|belongs_to|has_and_belongs_to_many|delegate|alias_method)\s+:{name}\b|"
-    r"\battr_(?:reader|writer|accessor)\b.*:{name}\b|\bdefp?\s+{name}\b"
-)
 
 
 _BUILDS = r"\bdef\s+initialize\b|\bfunction\s+__construct\b|^\s*constructor\s*\(|^\s*class\s+(?:[\w:]*::)?{owner}\b"
@@ -93,7 +85,7 @@ def holds_by_name(user: Chunk, used: Chunk, use: Use, user_file: str, hierarchy:
         return bool(re.search(_BUILDS.format(owner=re.escape(receiver)), used.text, re.MULTILINE)) and same_namespace(
             receiver, use.text, used, user_file
         )
-    if not re.search(_DEFINES.format(name=re.escape(method)), used.text, re.MULTILINE):
+    if not defines(used, method):
         return False  # the receiver's method is not in the lines cited for it (a framework's, or another piece's)
     if user.language == "go" and (imported := go_imported(receiver, used, user_file)) is not None:
         return imported and _go_function(method, used)  # `db.GetUserById(…)`: a function of the package `db`

@@ -73,11 +73,12 @@ _PYTHON_DEF = re.compile(r"^\s*(?:async\s+)?def\s")
 _SELF = re.compile(r"\(\s*self\b")
 _RESPONSE = re.compile(r"\w*Response\w*\s*\(|\b(?:render|redirect)\w*\s*\(|\braise\s+Http404\b")
 _RENDERS = re.compile(r"\b(?:render|render_template|TemplateResponse|view)\s*\(|^\s*return\s*\(?\s*<[A-Za-z]", re.M)
-# (a SQLAlchemy `class User(db.Model):`, not gorm's query `db.Model(&gist).Update(…)`)
+# (a SQLAlchemy `class User(db.Model):`, not gorm's query `db.Model(&gist).Update(…)`; a model's base, not a method
+# opening a transaction on it: `ActiveRecord::Base.transaction do`)
 _STORED = re.compile(
     r"\b(?:models\.Model|db\.Model\b(?!\s*\()|declarative_base|Base\)|SQLModel|Column\(|mapped_column\(|models\.\w+Field\(|"
-    r"belongs_to|has_many|has_one|has_and_belongs_to_many|ApplicationRecord|ActiveRecord::Base|@Entity\b|@Table\b|"
-    r"@Column\b|extends\s+(?:Model|Authenticatable|Pivot)\b|\$fillable|\$casts|mongoose\.(?:model|Schema)|"
+    r"belongs_to|has_many|has_one|has_and_belongs_to_many|(?:ApplicationRecord|ActiveRecord::Base)\b(?!\s*\.)|@Entity\b|"
+    r"@Table\b|@Column\b|extends\s+(?:Model|Authenticatable|Pivot)\b|\$fillable|\$casts|mongoose\.(?:model|Schema)|"
     r"new\s+Schema\(|@Schema\(|Ecto\.Schema|schema\s+\"|gorm\.Model|^\s*model\s+\w+\s*\{|sequelize\.define|DataTypes\.|"
     r"@Document\b|@Embeddable\b)",
     re.MULTILINE,
