@@ -14,16 +14,22 @@
   it (``where(opts.merge!(…))`` in ``def self.for``), and in Ruby a line opening on a name is a call, never a head.
 - "How is a user's account deleted?" on diaspora said ``AccountMigration.tombstone_old_user_and_update_all_references``
   "defines the stored data": it opens a transaction (``ActiveRecord::Base.transaction do``), it declares no model.
+- "How does voting in a poll work?" on Misago said "`isVisible` (`…/poll/results/options.js:1-56`) renders what the
+  user sees" over lines of the file's anonymous ``export default function (props)``: ``isVisible`` only returns a
+  flag. Lines all in a file's anonymous export are said of the file.
 """
 
 from __future__ import annotations
 
 from codeqa.answer.explanation.byname import holds_by_name
-from codeqa.answer.explanation.extractive import VERBS
+from codeqa.answer.explanation.explain import Explanation, Step
+from codeqa.answer.explanation.extractive import VERBS, sentence
 from codeqa.answer.explanation.flow import Use, link
+from codeqa.answer.explanation.keylines import KeyLine
+from codeqa.answer.explanation.placing import quoted_name
 from codeqa.answer.explanation.roles_said import role_phrase
 from codeqa.config import Settings
-from codeqa.records import Chunk
+from codeqa.records import Chunk, Hit
 from tests.test_basehook import HANDLERS, answer
 
 # diaspora lib/diaspora/federation/entities.rb:36-44 (inside `module Diaspora; module Federation; module Entities`)
@@ -246,3 +252,49 @@ def test_a_method_opening_a_transaction_defines_no_stored_data() -> None:
                   "  include Diaspora::Federated::Base\n\n  belongs_to :old_person, class_name: \"Person\"\nend",
                   "AccountMigration", "class", "model")  # fmt: skip
     assert role_phrase(model, VERBS, "is here") == VERBS["model"]
+
+
+# Misago frontend/src/components/poll/results/options.js:1-56, shortened
+OPTIONS_JS = """import React from "react"
+import ajax from "misago/services/ajax"
+
+export default function (props) {
+  const { isPollOver, poll, showVoting, thread } = props
+
+  if (!isVisible(isPollOver, poll.acl, poll)) return null
+
+  const controls = []
+  if (poll.is_public || poll.acl.can_see_votes) controls.push(1)
+  if (poll.acl.can_edit) controls.push(2)
+
+  return (
+    <div className="row poll-options">
+      <SeeVotes controls={controls} poll={poll} />
+    </div>
+  )
+}
+
+export function isVisible(isPollOver, acl, poll) {
+  return (
+    poll.is_public ||
+    acl.can_edit ||
+    (acl.can_vote && !isPollOver)
+  )
+}"""
+
+
+def _shown(chunk: Chunk, *numbers: int) -> Step:
+    lines = chunk.text.split("\n")
+    return Step(1, Hit(chunk, 0.9, chunk.id), "view", [KeyLine(n, lines[n - chunk.start_line]) for n in numbers], "")
+
+
+def test_lines_of_a_files_anonymous_export_are_not_said_of_its_named_helper() -> None:
+    chunk = Chunk("frontend/src/components/poll/results/options.js", "javascript", 1, 26, OPTIONS_JS, "isVisible",
+                  "function", "view")  # fmt: skip
+    shown = _shown(chunk, 7, 10, 11)
+    assert quoted_name(shown) == "options.js"
+    said = sentence(shown, Explanation("How does voting in a poll work?", [shown], [], [], [shown.hit], opened=1),
+                    None, None)  # fmt: skip
+    assert said.startswith("`options.js` (`frontend/src/components/poll/results/options.js:1-26`)"), said
+    assert quoted_name(_shown(chunk, 21, 22)) == "isVisible"  # its own lines stay its own
+    assert quoted_name(_shown(chunk, 7, 22)) == "isVisible"  # lines of both: the chunk's name, as before
