@@ -17,6 +17,9 @@
 - "How does voting in a poll work?" on Misago said "`isVisible` (`…/poll/results/options.js:1-56`) renders what the
   user sees" over lines of the file's anonymous ``export default function (props)``: ``isVisible`` only returns a
   flag. Lines all in a file's anonymous export are said of the file.
+- "How does user authentication flow …?" on Misago said ``MisagoBackend`` "decides who is calling (an authentication
+  class), is an authentication backend: it decides who the user is": a backend class whose ``authenticate(self,
+  request, …)`` is in view is said once, as the backend.
 """
 
 from __future__ import annotations
@@ -26,9 +29,12 @@ from codeqa.answer.explanation.explain import Explanation, Step
 from codeqa.answer.explanation.extractive import VERBS, sentence
 from codeqa.answer.explanation.flow import Use, link
 from codeqa.answer.explanation.keylines import KeyLine
+from codeqa.answer.explanation.mechanism import matches_in
 from codeqa.answer.explanation.placing import quoted_name
 from codeqa.answer.explanation.roles_said import role_phrase
 from codeqa.config import Settings
+from codeqa.frameworks.conventions import load_all
+from codeqa.frameworks.intent import intents
 from codeqa.records import Chunk, Hit
 from tests.test_basehook import HANDLERS, answer
 
@@ -298,3 +304,36 @@ def test_lines_of_a_files_anonymous_export_are_not_said_of_its_named_helper() ->
     assert said.startswith("`options.js` (`frontend/src/components/poll/results/options.js:1-26`)"), said
     assert quoted_name(_shown(chunk, 21, 22)) == "isVisible"  # its own lines stay its own
     assert quoted_name(_shown(chunk, 7, 22)) == "isVisible"  # lines of both: the chunk's name, as before
+
+
+# Misago misago/users/authbackends.py:7-34, shortened
+BACKEND = """class MisagoBackend(ModelBackend):
+    def authenticate(self, request, username=None, password=None, **kwargs):
+        if not username or not password:
+            return None
+
+        try:
+            user = User.objects.get_by_username_or_email(username)
+        except User.DoesNotExist:
+            User().set_password(password)
+        else:
+            if user.check_password(password) and self.user_can_authenticate(user):
+                return user"""
+# a REST framework class: its `authenticate(self, request)` takes no credentials
+TOKEN_CLASS = """class BearerAuthentication(BaseAuthentication):
+    def authenticate(self, request):
+        header = request.META.get("HTTP_AUTHORIZATION", "")
+        if not header.startswith("Bearer "):
+            return None
+        return self.authenticate_credentials(header[7:])"""
+
+
+def test_a_backend_is_said_once_where_its_authenticate_is_in_view() -> None:
+    django = [c for c in load_all() if c.name == "Django"]
+    asked = intents("How does user authentication flow through the system?")
+    backend = Chunk("misago/users/authbackends.py", "python", 7, 18, BACKEND, "MisagoBackend", "class", "core")
+    said = [m.phrase for m in matches_in(backend, django, asked)]
+    assert "is an authentication backend: it decides who the user is" in said, said
+    assert "decides who is calling (an authentication class)" not in said, said
+    token = Chunk("api/authentication.py", "python", 5, 10, TOKEN_CLASS, "BearerAuthentication", "class", "core")
+    assert "decides who is calling (an authentication class)" in [m.phrase for m in matches_in(token, django, asked)]
