@@ -20,11 +20,15 @@
 - "How does user authentication flow …?" on Misago said ``MisagoBackend`` "decides who is calling (an authentication
   class), is an authentication backend: it decides who the user is": a backend class whose ``authenticate(self,
   request, …)`` is in view is said once, as the backend.
+- "How is a reply to a thread saved …?" on Misago ended its steps with "`State.schedule_post_content_upgrade` queues a
+  job with `upgrade_post_content.delay(…)`": the job is queued only ``if post_needs_content_upgrade(self.post):``.
+  An outcome reached under a test is said with it, as a step's call is.
 """
 
 from __future__ import annotations
 
 from codeqa.answer.explanation.byname import holds_by_name
+from codeqa.answer.explanation.endings import Outcome
 from codeqa.answer.explanation.explain import Explanation, Step
 from codeqa.answer.explanation.extractive import VERBS, sentence
 from codeqa.answer.explanation.flow import Use, link
@@ -32,6 +36,8 @@ from codeqa.answer.explanation.keylines import KeyLine
 from codeqa.answer.explanation.mechanism import matches_in
 from codeqa.answer.explanation.placing import quoted_name
 from codeqa.answer.explanation.roles_said import role_phrase
+from codeqa.answer.explanation.walk import Hop, Walk
+from codeqa.answer.explanation.walktext import walk_steps
 from codeqa.config import Settings
 from codeqa.frameworks.conventions import load_all
 from codeqa.frameworks.intent import intents
@@ -337,3 +343,41 @@ def test_a_backend_is_said_once_where_its_authenticate_is_in_view() -> None:
     assert "decides who is calling (an authentication class)" not in said, said
     token = Chunk("api/authentication.py", "python", 5, 10, TOKEN_CLASS, "BearerAuthentication", "class", "core")
     assert "decides who is calling (an authentication class)" in [m.phrase for m in matches_in(token, django, asked)]
+
+
+# Misago misago/posting/state/reply.py:88-98 and misago/posting/state/base.py:127-132
+SAVE_POST = """        else:
+            # Save new post so it exists before search vector setup
+            self.post.save()
+
+        self.post.set_search_vector()
+        self.post.save()
+
+        # Replace edits attr with integer
+        # Prevents HTMX merge reply from breaking
+        self.post.edits = post_edits
+
+        self.schedule_post_content_upgrade()"""
+SCHEDULE = """    def schedule_post_content_upgrade(self):
+        if post_needs_content_upgrade(self.post):
+            upgrade_post_content.delay(self.post.id, self.post.sha256_checksum)
+
+    def set_attachments(self, attachments: list[Attachment]):
+        self.attachments = attachments"""
+
+
+def test_an_outcome_reached_under_a_test_is_said_with_it() -> None:
+    saving = Chunk("misago/posting/state/reply.py", "python", 88, 98, SAVE_POST, "ReplyState.save_post", "method",
+                   "core")  # fmt: skip
+    state = Chunk("misago/posting/state/base.py", "python", 127, 132, SCHEDULE,
+                  "State.schedule_post_content_upgrade, State.set_attachments", "method", "core")  # fmt: skip
+    call = Use("State.schedule_post_content_upgrade", 98, "calls", "self.schedule_post_content_upgrade()")
+    job = "upgrade_post_content.delay(self.post.id, self.post.sha256_checksum)"
+    queued = Outcome("queues a job with", state, "State.schedule_post_content_upgrade", 129, job)
+    steps = [plain for _, plain in walk_steps(Walk(saving, "ReplyState.save_post", [Hop(saving, state, call, False)],
+                                                   queued))]  # fmt: skip
+    assert steps[-1].endswith(f"queues a job with {job} when post_needs_content_upgrade(self.post) "
+                              "(misago/posting/state/base.py:129)."), steps  # fmt: skip
+    stored = Outcome("stores with", saving, "ReplyState.save_post", 93, "self.post.save()")  # reached every time
+    steps = [plain for _, plain in walk_steps(Walk(saving, "ReplyState.save_post", [], stored))]
+    assert steps[-1].endswith("stores with self.post.save() (misago/posting/state/reply.py:93)."), steps
