@@ -25,6 +25,9 @@
   An outcome reached under a test is said with it, as a step's call is.
 - "Where are the forum settings stored …?" on Misago said the dev settings' "documentation says: “pylint:
   disable=line-too-long”": a linter's directive above the module's docstring ("Django settings for dev project.").
+- "How does the app check whether a user may see a post?" on diaspora said ``PostPresenter.user_like (+4)`` "handles
+  the request": its lines open on ``@post.like_for(…)``, a Ruby instance variable, read as a route decorator
+  (``@post("/x")``). A decorator names a route only where its arguments or the line's end follow.
 """
 
 from __future__ import annotations
@@ -412,4 +415,29 @@ def test_a_linters_directive_is_no_documentation() -> None:
     js = "// Whether the poll's options show.\n// eslint-disable-next-line no-unused-vars\nfunction isVisible(acl) {\n}"
     assert summary(Chunk("options.js", "javascript", 1, 4, js, "isVisible", "function", "view")) == (
         "Whether the poll's options show."
+    )
+
+
+# diaspora app/presenters/post_presenter.rb:178-192
+PRESENTER = """  def user_like
+    @post.like_for(current_user).try(:as_api_response, :backbone)
+  end
+
+  def user_reshare
+    @post.reshare_for(current_user).try(:as_api_response, :backbone)
+  end
+
+  def poll_participation_answer_id
+    @post.poll&.participation_answer(current_user)&.poll_answer_id if user_signed_in?
+  end"""
+
+
+def test_a_ruby_instance_variable_named_like_a_verb_is_no_route_decorator() -> None:
+    presenter = Chunk("app/presenters/post_presenter.rb", "ruby", 178, 188, PRESENTER,
+                      "PostPresenter.user_like, PostPresenter.user_reshare", "method", "view")  # fmt: skip
+    assert role_phrase(presenter, VERBS, "is here") == "is a method"
+    route = '@app.post("/login")\ndef login():\n    return {"ok": True}'
+    assert (
+        role_phrase(Chunk("app/api.py", "python", 1, 3, route, "login", "function", "api"), VERBS, "is here")
+        == (VERBS["api"])
     )

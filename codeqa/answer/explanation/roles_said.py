@@ -27,7 +27,7 @@ def template(chunk: Chunk) -> bool:
 
 
 _HANDLES = re.compile(
-    r"^\s*@(?:[\w.]+\.)?(?:route|get|post|put|patch|delete|api_view|action|websocket)\b"
+    r"^\s*@(?:[\w.]+\.)?(?:route|get|post|put|patch|delete|api_view|action|websocket)(?=\s*(?:\(|$))"
     r"|^\s*@(?:Get|Post|Put|Patch|Delete|Request)Mapping\b|^\s*@(?:Get|Post|Put|Patch|Delete|All)\("
     r"|\b(?:router|app|api|bp|blueprint|route)\.(?:get|post|put|patch|delete|all|route)\s*\("
     r"|\bdef \w+\(\s*(?:self,\s*)?request\b|\(\s*req\s*,\s*res\b|\$request\b|\bHttpServletRequest\b|\bconn\s*,\s*%?\{?"
