@@ -126,6 +126,8 @@ def _find(context: AnswerContext) -> list[BaseHook]:
             continue
         if not any(REQUEST.search(chunk.text) for chunk, _, _ in chain):  # it handles a request
             continue
+        if _called_by_handlers(context, owner, path, chain[0][1], set(members[(owner, path)])):
+            continue  # a helper its handlers call (`self.handle_mark_as_read(…)` in a `post`): no request's way in
         derived = _derived(context, owner, path)
         if len(derived) < MIN_DERIVED:  # not a base: the classes defining the hook derive from something else
             continue
@@ -143,6 +145,16 @@ def _derived(context: AnswerContext, owner: str, path: str) -> set[tuple[str, st
     header = re.compile(SUBCLASS.format(owner=re.escape(owner)), re.MULTILINE)
     rows = [row for row in context.rows_mentioning(owner)[:SUBCLASS_ROWS] if context.table.paths[row] != path]
     return {(hit.group(1), chunk.path) for chunk in context.chunks(rows) for hit in header.finditer(chunk.text)}
+
+
+def _called_by_handlers(context: AnswerContext, owner: str, path: str, method: str, own: set[int]) -> bool:
+    """Whether code outside ``owner``'s own methods, in a file naming ``owner`` (a class derived from it), calls
+    ``self.method()``: the handlers choose to call it (Misago's ``ListView.handle_mark_as_read``, called from a
+    subclass's ``post``), so it is no way every request takes, and neither is the hook it calls."""
+    files = {path} | {context.table.paths[row] for row in context.rows_mentioning(owner)}
+    rows = [row for row in context.rows_mentioning(method) if row not in own and context.table.paths[row] in files
+            and context.table.layers[row] not in ("test", "docs")]  # fmt: skip
+    return any(_call_lines(chunk, method) for chunk in context.chunks(rows[:SUBCLASS_ROWS]))
 
 
 def _mentions(context: AnswerContext, name: str) -> int:

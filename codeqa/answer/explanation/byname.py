@@ -20,6 +20,7 @@ from codeqa.answer.explanation.declared import (
     class_file,
     declared_owner,
     declared_types,
+    defines,
     mocked,
     same_namespace,
 )
@@ -27,7 +28,7 @@ from codeqa.answer.explanation.elixiralias import other_module
 from codeqa.answer.explanation.flow import Use
 from codeqa.answer.explanation.gopackages import go_imported, go_same_package
 from codeqa.answer.explanation.outline import JS_LANGUAGES
-from codeqa.answer.explanation.rubybody import ruby_class_body, ruby_class_method
+from codeqa.answer.explanation.rubybody import ruby_out_of_reach
 from codeqa.answer.explanation.valuecalls import called_on_a_value
 from codeqa.languages import runtime
 from codeqa.records import Chunk
@@ -51,15 +52,6 @@ class Hierarchy(Protocol):
 CONSTRUCTORS = frozenset({"new"})  # Ruby's X.new runs X#initialize
 SELF_RECEIVERS = frozenset({"this", "self", "static", "parent", "super", "cls", ""})
 _RECEIVER = r"(?P<receiver>[$@]{{0,2}}\w+)(?:\([^()]*\))?\s*(?:\.|\?\.|->|::|#)\s*{name}(?![\w?!])"
-# a definition of {name} in the callee's lines, in the languages checked by name
-_DEFINES = (
-    r"\bdef\s+(?:self\.)?{name}(?![\w?!])|\bfunction\s+{name}\b|\bfunc\s+(?:\([^)]*\)\s*)?{name}\b|\bfn\s+{name}\b|"
-    r"^\s*(?:(?:public|private|protected|internal|static|async|final|override|abstract|export|default|get|set|"
-    r"suspend|open)\s+)*(?:[\w<>\[\],?]+\s+)?{name}\s*(?:<[^>]*>)?\s*\(|"
-    r"\b{name}\s*[:=]\s*(?:async\s+)?(?:function\b|\([^)]*\)\s*=>|\w+\s*=>)|"
-    r"\b(?:scope|has_many|has_one|belongs_to|has_and_belongs_to_many|delegate|alias_method)\s+:{name}\b|"
-    r"\battr_(?:reader|writer|accessor)\b.*:{name}\b|\bdefp?\s+{name}\b"
-)
 
 
 _BUILDS = r"\bdef\s+initialize\b|\bfunction\s+__construct\b|^\s*constructor\s*\(|^\s*class\s+(?:[\w:]*::)?{owner}\b"
@@ -93,7 +85,7 @@ def holds_by_name(user: Chunk, used: Chunk, use: Use, user_file: str, hierarchy:
         return bool(re.search(_BUILDS.format(owner=re.escape(receiver)), used.text, re.MULTILINE)) and same_namespace(
             receiver, use.text, used, user_file
         )
-    if not re.search(_DEFINES.format(name=re.escape(method)), used.text, re.MULTILINE):
+    if not defines(used, method):
         return False  # the receiver's method is not in the lines cited for it (a framework's, or another piece's)
     if user.language == "go" and (imported := go_imported(receiver, used, user_file)) is not None:
         return imported and _go_function(method, used)  # `db.GetUserById(…)`: a function of the package `db`
@@ -243,9 +235,9 @@ def _bare_name_holds(
         return False  # a bare Go call is a function's, never a method's (a chained `Create(…)` is gorm's)
     if user.language == "go" and not go_same_package(user, used, user_file):
         return False  # a bare Go call is to the caller's own package (`strHasLen` in cmd/ is not core's `strHasLen`)
-    if (user.language == "ruby" and hierarchy is not None and ruby_class_body(user_file, use.line)
-            and not ruby_class_method(used, name, hierarchy.file_text(used.path))):  # fmt: skip
-        return False  # a call in a class body (`default_schedule 'every_12h'`) runs on the class, not an instance
+    used_file = hierarchy.file_text(used.path) if hierarchy is not None else ""
+    if runtime(user.language) == "ruby" and ruby_out_of_reach(user_file, use.line, used, name, owners, used_file):
+        return False  # a class body's call reaches no instance method, another file's bare name no `def self.`
     in_class = re.search(r"^\s*class\s", used.text, re.MULTILINE)
     if user.language == "ruby" and in_class and re.search(_RUBY_INSTANCE_METHOD.format(name=escaped), used.text, re.M):
         return any(re.search(_INHERITS.format(owner=re.escape(owner)), user_file, re.M) for owner in owners)

@@ -43,6 +43,7 @@ from codeqa.answer.explanation.phrasing import said_of
 from codeqa.answer.explanation.roles_said import shows_role
 from codeqa.answer.explanation.saidline import said_line
 from codeqa.answer.explanation.walk import ENTRY_LAYERS, Walk
+from codeqa.answer.explanation.walktext import outcome_under
 from codeqa.answer.rendering.injection import instruction_like
 from codeqa.answer.rendering.render import code_span
 from codeqa.records import Chunk
@@ -121,8 +122,9 @@ def _calls(found: Walk) -> tuple[str, str, str, str, tuple[str, str] | None]:
     md, plain = ", which ".join(name for name, _ in names), ", which ".join(name for _, name in names)
     if (outcome := found.outcome) is not None:
         where, (said_md, said) = f"{outcome.chunk.path}:{outcome.line}", _quote(outcome.verb, outcome.text)
-        md += f", which{later_md} {said_md} ({code_span(where)})"
-        plain += f", which{later} {said} ({where})"
+        end_md, end = outcome_under(outcome)
+        md += f", which{later_md} {said_md}{end_md} ({code_span(where)})"
+        plain += f", which{later} {said}{end} ({where})"
     return md, plain, when_md, when, first
 
 

@@ -165,3 +165,25 @@ def same_namespace(receiver: str, written: str, used: Chunk, user_file: str) -> 
         return f"{folder}/" in used.path
     outer = namespace.split("::")[0]
     return not wanted and bool(outer) and bool(re.search(rf"^\s*(?:module|class)\s+{outer}\b", user_file, re.M))
+
+
+# a definition of {name} in the callee's lines, in the languages checked by name
+_DEFINES = (
+    r"\bdef\s+(?:self\.)?{name}(?![\w?!])|\bfunction\s+{name}\b|\bfunc\s+(?:\([^)]*\)\s*)?{name}\b|\bfn\s+{name}\b|"
+    r"\b{name}\s*[:=]\s*(?:async\s+)?(?:function\b|\([^)]*\)\s*=>|\w+\s*=>)|"
+    r"\b(?:scope|has_many|has_one|belongs_to|has_and_belongs_to_many|delegate|alias_method)\s+:{name}\b|"
+    r"\battr_(?:reader|writer|accessor)\b.*:{name}\b|\bdefp?\s+{name}\b"
+)
+# a head with no keyword (`getId(` after its modifiers and type): in a language whose definitions always have one
+# (`def`, `function`, `func`), a line opening so is a call (diaspora's `where(opts.merge!(…))` in `def self.for`)
+_HEAD = (
+    r"|^\s*(?:(?:public|private|protected|internal|static|async|final|override|abstract|export|default|get|set|"
+    r"suspend|open)\s+)*(?:[\w<>\[\],?]+\s+)?{name}\s*(?:<[^>]*>)?\s*\("
+)
+KEYWORD_DEFINED = frozenset({"ruby", "php", "go", "elixir", "python"})
+
+
+def defines(used: Chunk, name: str) -> bool:
+    """Whether ``used``'s lines define ``name`` (not only call it)."""
+    pattern = _DEFINES + ("" if used.language in KEYWORD_DEFINED else _HEAD)
+    return re.search(pattern.format(name=re.escape(name)), used.text, re.MULTILINE) is not None

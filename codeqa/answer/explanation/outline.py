@@ -33,8 +33,13 @@ LICENCE = re.compile(
 BANNER = re.compile(r"(?:#{2,}|={3,}|-{3,}|\*{3,}|~{3,})\s*$")  # a comment framed as a section's heading
 DOCSTRING_OPEN = re.compile(r'^\s*[rRuUbB]?("""|\'\'\')')
 # an encoding or editor line, or an attribute (Rust's `#[derive(Debug, Error)]`, PHP's `#[Route(...)]`): no
-# documentation, though a doc comment above it documents the definition below it
-PRAGMA = re.compile(r"^\s*#(?:\[.*\]\s*$|.*(?:-\*-.*-\*-|\bvim?:|\bcoding[:=]))")
+# documentation, though a doc comment above it documents the definition below it; nor is a linter's or type
+# checker's directive (Misago's `# pylint: disable=line-too-long` above its settings' docstring)
+PRAGMA = re.compile(
+    r"^\s*#(?:\[.*\]\s*$|.*(?:-\*-.*-\*-|\bvim?:|\bcoding[:=]))"
+    r"|^\s*(?:#|//|/\*+)\s*(?:(?:pylint|flake8|mypy|pyright|isort|fmt|type|rubocop|frozen_string_literal)\s*:|noqa\b|"
+    r"eslint-(?:disable|enable)|@ts-(?:ignore|nocheck|check|expect-error)\b|prettier-ignore\b|istanbul\s+ignore\b)"
+)
 
 
 def short_name(symbol: str) -> str:

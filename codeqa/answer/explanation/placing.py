@@ -9,7 +9,8 @@ import re
 from codeqa.answer.explanation.callplace import as_module, others, placed, several
 from codeqa.answer.explanation.claims import _module_level
 from codeqa.answer.explanation.explain import Step
-from codeqa.answer.explanation.outline import continues_definition, display_name
+from codeqa.answer.explanation.linenames import holder_at
+from codeqa.answer.explanation.outline import JS_LANGUAGES, continues_definition, display_name
 from codeqa.records import Chunk
 from codeqa.symbols import qualified_names, short_name
 
@@ -42,8 +43,11 @@ def quoted_name(step: Step) -> str:
 
 def lines_holder(step: Step) -> str:
     """The definition its shown lines all lie in, when the chunk holds several and that is not the one it is named
-    after (``extend_url_map (+1)`` shown on lines of ``add_handlers``); else ""."""
+    after (``extend_url_map (+1)`` shown on lines of ``add_handlers``), or the file, when they all lie in its
+    anonymous export (``in_anonymous_export``); else ""."""
     chunk = step.chunk
+    if anonymous := in_anonymous_export(step):
+        return anonymous
     if not step.lines or not (several(chunk) or others(chunk)):
         return ""
     holders = {placed(chunk, line.line) for line in step.lines}
@@ -59,3 +63,28 @@ def same_definition(chunk: Chunk, name: str) -> bool:
     "calls ``MapOAuth2AuthenticationFilter`` (…:23-47) and ``MapOAuth2AuthenticationFilter`` (…:49-61)")."""
     constructor = any(q.replace("::", ".").endswith(f"{name}.{name}") for q in qualified_names(chunk.symbol))
     return constructor or continues_definition(chunk, name)
+
+
+# a JavaScript function with no name, exported as the file's own: `export default function (props) {`,
+# `export default async (req, res) => {`, `module.exports = function (app) {`
+ANONYMOUS_EXPORT = re.compile(
+    r"^(?:export\s+default|module\.exports\s*=)\s*(?:async\s+)?(?:function\s*\*?\s*\(|\([^)]*\)\s*=>|\w+\s*=>)"
+)
+
+
+def in_anonymous_export(step: Step) -> str:
+    """The file's name when every shown line of a JavaScript chunk lies in the file's anonymous export, which the
+    chunk is not named after (Misago's poll options: ``export default function (props) {`` above a named
+    ``isVisible``, which only returns a flag); else "". Named after ``isVisible``, the lines would be said of it."""
+    chunk = step.chunk
+    if chunk.language not in JS_LANGUAGES or not step.lines:
+        return ""
+    lines = chunk.text.split("\n")
+    for line in step.lines:
+        offset = line.line - chunk.start_line
+        if not 0 <= offset < len(lines) or holder_at(chunk, line.line) is not None:
+            return ""
+        head = next((text for text in reversed(lines[: offset + 1]) if text.strip() and not text[:1].isspace()), "")
+        if not ANONYMOUS_EXPORT.match(head):
+            return ""
+    return chunk.path.rsplit("/", 1)[-1]

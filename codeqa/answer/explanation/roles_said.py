@@ -30,7 +30,7 @@ def template(chunk: Chunk) -> bool:
 
 
 _HANDLES = re.compile(
-    r"^\s*@(?:[\w.]+\.)?(?:route|get|post|put|patch|delete|api_view|action|websocket)\b"
+    r"^\s*@(?:[\w.]+\.)?(?:route|get|post|put|patch|delete|api_view|action|websocket)(?=\s*(?:\(|$))"
     r"|^\s*@(?:Get|Post|Put|Patch|Delete|Request)Mapping\b|^\s*@(?:Get|Post|Put|Patch|Delete|All)\("
     r"|\b(?:router|app|api|bp|blueprint|route)\.(?:get|post|put|patch|delete|all|route)\s*\("
     r"|\bdef \w+\(\s*(?:self,\s*)?request\b|\(\s*req\s*,\s*res\b|\$request\b|\bHttpServletRequest\b|\bconn\s*,\s*%?\{?"
@@ -76,11 +76,12 @@ _PYTHON_DEF = re.compile(r"^\s*(?:async\s+)?def\s")
 _SELF = re.compile(r"\(\s*self\b")
 _RESPONSE = re.compile(r"\w*Response\w*\s*\(|\b(?:render|redirect)\w*\s*\(|\braise\s+Http404\b")
 _RENDERS = re.compile(r"\b(?:render|render_template|TemplateResponse|view)\s*\(|^\s*return\s*\(?\s*<[A-Za-z]", re.M)
-# (a SQLAlchemy `class User(db.Model):`, not gorm's query `db.Model(&gist).Update(…)`)
+# (a SQLAlchemy `class User(db.Model):`, not gorm's query `db.Model(&gist).Update(…)`; a model's base, not a method
+# opening a transaction on it: `ActiveRecord::Base.transaction do`)
 _STORED = re.compile(
     r"\b(?:models\.Model|db\.Model\b(?!\s*\()|declarative_base|Base\)|SQLModel|Column\(|mapped_column\(|models\.\w+Field\(|"
-    r"belongs_to|has_many|has_one|has_and_belongs_to_many|ApplicationRecord|ActiveRecord::Base|@Entity\b|@Table\b|"
-    r"@Column\b|extends\s+(?:Model|Authenticatable|Pivot)\b|\$fillable|\$casts|mongoose\.(?:model|Schema)|"
+    r"belongs_to|has_many|has_one|has_and_belongs_to_many|(?:ApplicationRecord|ActiveRecord::Base)\b(?!\s*\.)|@Entity\b|"
+    r"@Table\b|@Column\b|extends\s+(?:Model|Authenticatable|Pivot)\b|\$fillable|\$casts|mongoose\.(?:model|Schema)|"
     r"new\s+Schema\(|@Schema\(|Ecto\.Schema|schema\s+\"|gorm\.Model|^\s*model\s+\w+\s*\{|sequelize\.define|DataTypes\.|"
     r"@Document\b|@Embeddable\b)",
     re.MULTILINE,

@@ -1,7 +1,8 @@
 """Where a Ruby call runs and which methods it can reach: a call written in a class's own body
 (``default_schedule 'every_12h'`` under ``class DelayAgent < Agent``) runs on the class, so it reaches the class's
 methods (``def self.default_schedule``, or ``def default_schedule`` inside ``class << self``), never an instance
-method of that name."""
+method of that name; and a bare name in a file that neither reopens a class nor derives from it never reaches one of
+that class's own methods (a view's ``block`` is not ``def self.block`` of ``module Entities``)."""
 
 from __future__ import annotations
 
@@ -31,3 +32,27 @@ def ruby_class_method(used: Chunk, name: str, used_file: str) -> bool:
     heads = [used.start_line - 1 + n for n, text in enumerate(used.text.split("\n"))
              if re.match(rf"\s*def\s+{re.escape(name)}(?![\w?!])", text)]  # fmt: skip
     return not heads or any(re.match(r"\s*class\s*<<\s*self\b", _enclosing(lines, head)) for head in heads)
+
+
+def class_method_out_of_reach(user_file: str, used: Chunk, name: str, owners: set[str], used_file: str) -> bool:
+    """Whether ``used`` defines Ruby's ``name`` as a method of its class or module itself (``def self.block`` in
+    ``module Entities``) and the caller's file neither reopens that class nor derives from it: a bare ``block``
+    there (a view's block variable, ``- @blocks.each do |block|``) is never ``Entities.block``, which only a
+    receiver (``Entities.block(b)``) or the class's own code reaches. With no owner named, no answer."""
+    escaped = re.escape(name)
+    singleton = re.search(rf"\bdef\s+self\.{escaped}(?![\w?!])", used.text)
+    nested = used_file and re.search(rf"^\s*def\s+{escaped}(?![\w?!])", used.text, re.MULTILINE)
+    if not owners or not (singleton or (nested and ruby_class_method(used, name, used_file))):
+        return False
+    names = "|".join(map(re.escape, sorted(owners)))
+    opens = rf"^\s*(?:class|module)\s+(?:[\w:]*::)?(?:{names})\b|\bclass\s+[\w:]+\s*<\s*(?:[\w:]*::)?(?:{names})\b"
+    return re.search(opens, user_file, re.MULTILINE) is None
+
+
+def ruby_out_of_reach(user_file: str, line: int, used: Chunk, name: str, owners: set[str], used_file: str) -> bool:
+    """Whether a bare ``name`` on file line ``line`` of the caller cannot reach ``used``'s method of that name: from a
+    class body, an instance method (``used_file`` unread: the benefit of the doubt); from a file that does not open
+    the class, a method of the class itself."""
+    if ruby_class_body(user_file, line) and not ruby_class_method(used, name, used_file):
+        return True
+    return class_method_out_of_reach(user_file, used, name, owners, used_file)

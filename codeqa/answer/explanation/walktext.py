@@ -5,8 +5,9 @@ from __future__ import annotations
 
 import re
 
-from codeqa.answer.explanation.branches import call_condition
+from codeqa.answer.explanation.branches import call_condition, condition_at
 from codeqa.answer.explanation.callplace import placed_caller
+from codeqa.answer.explanation.endings import Outcome
 from codeqa.answer.explanation.flow import Use
 from codeqa.answer.explanation.outline import display_name
 from codeqa.answer.explanation.saidline import said_line
@@ -54,6 +55,16 @@ def _by_name_mark(hop: Hop) -> str:
     return f" (linked by name {how}, not resolved)"
 
 
+def outcome_under(outcome: Outcome) -> tuple[str, str]:
+    """ " when `c`" for an outcome its definition reaches under one short test (Misago's ``upgrade_post_content.delay``
+    under ``if post_needs_content_upgrade(self.post):``), " on one branch" under tests that cannot be said so, "" for
+    one reached every time: said bare, a job queued on one branch reads as queued on each call."""
+    test = condition_at(outcome.chunk, outcome.line, loops=True)
+    if test == ("", ""):
+        return "", ""
+    return (f" {test[0]} {code_span(test[1])}", f" {test[0]} {test[1]}") if test else (" on one branch",) * 2
+
+
 def walk_steps(found: Walk) -> list[tuple[str, str]]:
     """The numbered steps as (markdown, plain): each hop a checked call cited at its line, the last step its outcome."""
     rows: list[tuple[str, str]] = []
@@ -84,7 +95,9 @@ def walk_steps(found: Walk) -> list[tuple[str, str]]:
                      f"{last}. {named}: the calls could be checked this far."))  # fmt: skip
     else:
         where, (said_md, said) = f"{outcome.chunk.path}:{outcome.line}", _quote(outcome.verb, outcome.text)
-        rows.append((f"{last}. {named_md} {said_md} ({code_span(where)}).", f"{last}. {named} {said} ({where})."))
+        when_md, when = outcome_under(outcome)
+        rows.append((f"{last}. {named_md} {said_md}{when_md} ({code_span(where)}).",
+                     f"{last}. {named} {said}{when} ({where})."))  # fmt: skip
     return rows
 
 
