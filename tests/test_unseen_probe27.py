@@ -159,3 +159,46 @@ def test_a_return_in_the_last_if_or_in_an_if_else_is_still_an_end() -> None:
     pick = Chunk("app/statuses.py", "python", 1, 5, IF_ELSE, "pick", "function", "service")
     outcome = outcome_of(pick, "pick")
     assert outcome is not None and outcome.text == "return status.local_copy()", outcome
+
+
+# NodeBB src/posts/queue.js:317-326: each case of a chain of tests with no `else`, a fallback below it
+GET_CID = """	async function getCid(type, data) {
+		if (type === 'topic') {
+			return data.cid;
+		} else if (type === 'reply') {
+			return await topics.getTopicField(data.tid, 'cid');
+		} else if (type === 'crosspost') {
+			return data.crosspostCid;
+		}
+		return null;
+	}"""
+
+
+def test_no_case_of_a_chain_of_tests_with_a_fallback_below_is_the_end() -> None:
+    chunk = Chunk("src/posts/queue.js", "javascript", 317, 326, GET_CID, "getCid", "function", "service")
+    assert outcome_of(chunk, "getCid") is None  # `return null` below: said by none of the cases
+    whole = GET_CID.replace("\t\t}\n\t\treturn null;\n", "\t\t} else {\n\t\t\treturn data.fallbackCid;\n\t\t}\n")
+    chunk = Chunk("src/posts/queue.js", "javascript", 317, 327, whole, "getCid", "function", "service")
+    assert outcome_of(chunk, "getCid") is not None  # a chain ending in an `else`: each case is one of its ends
+
+
+# pixelfed app/Http/Controllers/SiteController.php:18-41, shortened: the old UI's view only when asked for
+SITE_CONTROLLER = """class SiteController extends Controller
+{
+    public function homeTimeline(Request $request)
+    {
+        if ($request->has('force_old_ui')) {
+            return view('timeline.home', ['layout' => 'feed']);
+        }
+
+        return redirect('/i/web');
+    }
+}"""
+
+
+def test_an_answer_quoted_from_a_branch_is_said_with_its_test() -> None:
+    chunk = Chunk("app/Http/Controllers/SiteController.php", "php", 18, 28, SITE_CONTROLLER, "SiteController",
+                  "class", "api")  # fmt: skip
+    opening = _opening("How is the home timeline feed built for a user?", chunk)
+    assert "`return view('timeline.home', ['layout' => 'feed']);`" in opening, opening
+    assert "when `$request->has('force_old_ui')`" in opening, opening

@@ -1,7 +1,7 @@
-"""A ``return`` in an ``if`` block that more of the definition follows is an early exit, not where the definition
-ends: pixelfed's ``statusFirstOrFetch`` returns ``$cached`` when the status is stored already, then goes on below to
-fetch it and store it; a walk said it "ends in `return $cached;`". A return in an ``if`` that has an ``else``, or
-whose block is the last statement of the definition read, is one of its ends and stays one.
+"""A ``return`` in an ``if`` block (or a chain of ``else if`` tests) that more of the definition follows is an early
+exit, not where the definition ends: pixelfed's ``statusFirstOrFetch`` returns ``$cached`` when the status is stored
+already, then goes on below to fetch it and store it; a walk said it "ends in `return $cached;`". A return in a chain
+that ends in an ``else``, or whose chain is the last statement of the definition read, is one of its ends and stays.
 """
 
 from __future__ import annotations
@@ -15,8 +15,9 @@ from codeqa.answer.explanation.keylines import COMMENT
 IF_HEAD = re.compile(r"^\s*(?:\}\s*)?(?:if|elif|elsif|elseif|else\s+if|unless)\b")
 BRACE = re.compile(r"^\s*\{\s*$")  # a block's brace on a line of its own, below its head (PHP, C#)
 CLOSES = re.compile(r"^\s*(?:[)\]}]+\s*[;,)]*|end|endif;?|fi)\s*$")  # the end of a block, nothing after it
-OTHER_BRANCH = re.compile(  # the block goes on in another branch: the return is one of the ends
-    r"^\s*(?:\}\s*)?(?:else|elif|elsif|elseif|except|rescue|catch|finally|ensure|when|case|default)\b"
+NEXT_TEST = re.compile(r"^\s*(?:\}\s*)?(?:elif|elsif|elseif|else\s+if)\b")  # the chain of tests goes on
+OTHER_BRANCH = re.compile(  # a branch taken when no test holds: the return is one of the ends
+    r"^\s*(?:\}\s*)?(?:else|except|rescue|catch|finally|ensure|when|case|default)\b"
 )
 
 
@@ -39,8 +40,8 @@ def _head_at(body: Sequence[tuple[int, str]], position: int) -> int | None:
 
 
 def early_exit(body: Sequence[tuple[int, str]], position: int) -> bool:
-    """Whether line ``position`` of ``body`` (a definition's (line, text), its head first) sits in an ``if`` block
-    with no other branch, after which a statement of the definition follows at the ``if``'s own level."""
+    """Whether line ``position`` of ``body`` (a definition's (line, text), its head first) sits in an ``if`` (or
+    ``else if``) block of a chain with no ``else``, after which a statement follows at the ``if``'s own level."""
     head = _head_at(body, position)
     if head is None or not IF_HEAD.match(code_part(body[head][1])):
         return False
@@ -49,8 +50,10 @@ def early_exit(body: Sequence[tuple[int, str]], position: int) -> bool:
         if not text.strip() or COMMENT.match(text) or _width(text) > level:
             continue
         code = code_part(text)
+        if NEXT_TEST.match(code):
+            continue  # `} else if (…) {`: another case of the chain, which may end as this one does
         if _width(text) < level or OTHER_BRANCH.match(code):
-            return False  # the enclosing block ends, or the `if` goes on in an `else`
+            return False  # the enclosing block ends, or the chain ends in an `else`
         if not CLOSES.match(code):
             return True
     return False
