@@ -41,12 +41,16 @@ def _head_at(body: Sequence[tuple[int, str]], position: int) -> int | None:
 
 def early_exit(body: Sequence[tuple[int, str]], position: int) -> bool:
     """Whether line ``position`` of ``body`` (a definition's (line, text), its head first) sits in an ``if`` (or
-    ``else if``) block of a chain with no ``else``, after which a statement follows at the ``if``'s own level."""
+    ``else if``) block of a chain with no ``else``, after which statements follow at the ``if``'s own level, more of
+    them than the block holds: the work goes on below a short cut (``if ($cached) { return $cached; }``), where a
+    Django view's ``if form.is_valid():`` block holding the sign-in and its ``return response`` is the work itself
+    and the form shown again below it the way out."""
     head = _head_at(body, position)
     if head is None or not IF_HEAD.match(code_part(body[head][1])):
         return False
     level = _width(body[head][1])
-    for _, text in body[position + 1 :]:
+    for at in range(position + 1, len(body)):
+        text = body[at][1]
         if not text.strip() or COMMENT.match(text) or _width(text) > level:
             continue
         code = code_part(text)
@@ -55,5 +59,10 @@ def early_exit(body: Sequence[tuple[int, str]], position: int) -> bool:
         if _width(text) < level or OTHER_BRANCH.match(code):
             return False  # the enclosing block ends, or the chain ends in an `else`
         if not CLOSES.match(code):
-            return True
+            return _statements(body[at:]) > _statements(body[head + 1 : at])
     return False
+
+
+def _statements(lines: Sequence[tuple[int, str]]) -> int:
+    """The lines of code among ``lines``: no blank line, comment or bracket closing a block."""
+    return sum(1 for _, text in lines if text.strip() and not COMMENT.match(text) and not CLOSES.match(code_part(text)))
