@@ -30,7 +30,11 @@ STORES = re.compile(
     # an update of a record (a model class, a query, a repository, the database), not of a hash, a cipher or a
     # dict in memory (``cipher.update(…)``, ``headers.update(…)``)
     r"\b(?:[A-Z]\w*|objects|filter\([^)]*\)|where\([^)]*\)|db|session|repo\w*|\w*[Rr]epository|prisma\.\w+|"
-    r"self|this|record|model)\.update(?:_all|_columns?|Many)?!?\(|\.update!\("
+    r"self|this|record|model)\.update(?:_all|_columns?|Many)?!?\((?!\s*\))|\.update!\("
+)  # (an update naming nothing to write, ``plugins.update()``, reloads or redraws: no record's)
+# a write-named call on the object itself: the class's own method when its file defines one (``endings.own_write``)
+SELF_WRITE = re.compile(
+    r"(?<![\w$])(?:this\s*\.|self\s*\.|\$this\s*->)\s*(?P<name>save|create|insert\w*|update\w*|persist|commit)!?\s*\("
 )
 SENDS_SIGNAL = re.compile(  # a signal, an event or a job sent to whoever listens (Django/Blinker signals, emitters,
     # Laravel's events and dispatched jobs, pub/sub), not a socket's or a mailer's ``send``

@@ -13,11 +13,13 @@ from collections.abc import Iterator, Sequence
 from dataclasses import dataclass
 
 from codeqa.answer.explanation.branches import off_api_path
-from codeqa.answer.explanation.effects import ISSUES_TOKEN, QUEUES_JOB, SIGNS_IN, STORES
+from codeqa.answer.explanation.effects import ISSUES_TOKEN, QUEUES_JOB, SELF_WRITE, SIGNS_IN, STORES
 from codeqa.answer.explanation.embedded import heredoc_lines
+from codeqa.answer.explanation.exits import early_exit
 from codeqa.answer.explanation.flow import SIGNATURE, code_part
 from codeqa.answer.explanation.keylines import COMMENT
 from codeqa.answer.explanation.outline import display_name
+from codeqa.answer.explanation.switches import switched_off_at
 from codeqa.records import Chunk
 from codeqa.symbols import short_name
 
@@ -201,13 +203,21 @@ def _one_case_of_several(body: Sequence[tuple[int, str]], position: int) -> bool
 
 
 def outcome_of(
-    chunk: Chunk, name: str, after: int = 0, *, api: bool = False, errors: bool = False, off: frozenset[str] = NONE
+    chunk: Chunk,
+    name: str,
+    after: int = 0,
+    *,
+    api: bool = False,
+    errors: bool = False,
+    off: frozenset[str] = NONE,
+    own: str = "",
 ) -> Outcome | None:
     """The success outcome in definition ``name`` of ``chunk`` (after file line ``after``): the first kind found of
     ``OUTCOME_KINDS``, its least-indented and then last line outside the error branches (and, asked about an API,
     outside the branch for a browser), never a guard's early exit. Asked about failing (``errors``), the failure's
     answer instead: a line naming an error or on an error branch, or any line of a failing helper
-    (``respondWithError``). A line in a branch on a parameter the call switches ``off`` is not reached."""
+    (``respondWithError``). A line in a branch on a parameter the call switches ``off`` is not reached; a call to a
+    method of the chunk's file (its text ``own``) writing nothing is no write (``own_write``)."""
     body = definition_lines(chunk, name)
     data = heredoc_lines(chunk)  # a heredoc's text is handed on, not run (`throw new` in a Ruby method's `<<-JS`)
     for verb, pattern in OUTCOME_KINDS:
@@ -228,14 +238,18 @@ def outcome_of(
             failing = bool(ERROR_LINE.search(code)) or _in_error_branch(body, position)
             if failing != errors and not (errors and FAILING_NAME.search(short_name(name or ""))):
                 continue  # what happens when it works; asked about failing, the failure's answer (or its helper's)
-            if GUARD.match(code) or inline_branch(code) or (off and _switched_off(body, position, off)):
+            if GUARD.match(code) or inline_branch(code) or (off and switched_off_at(body, position, off)):
                 continue
+            if verb == "stores with" and not own_write(chunk, own, code):
+                continue  # `this.update(entries)` in a class that defines `update`: its own loop over a map
             if verb not in ANSWERS and _one_case_of_several(body, position):
                 continue  # a write each case repeats (`createCard`, `copyCommentCard`) is no step's outcome
             if verb == "returns" and _under(body, position, SWITCH_CASE):
                 continue  # what one `case "reset":` returns is not what a call with "access" gets
             if verb == "returns" and (_in_literal(body, position) or (not errors and _under(body, position, ELSE))):
                 continue  # a closure's `return` leaves the closure; an `else`'s is one ending of two (as `else:` is)
+            if verb == "returns" and not errors and early_exit(body, position):
+                continue  # `if ($cached) { return $cached; }` above the fetch: the definition goes on below it
             if api and off_api_path(chunk, number):
                 continue
             # a return whose expression goes on below (``return group_list(query, key=…,``) is said cut short too,
@@ -246,6 +260,16 @@ def outcome_of(
             _, _, number, text = min(found)
             return Outcome(verb, chunk, name or _name_of(chunk), number, text)
     return None
+
+
+def own_write(chunk: Chunk, own: str, code: str) -> bool:
+    """Whether a write-named call on the object itself (``this.update(…)``, ``self.save()``) in ``code``, a line of
+    ``chunk``, writes: a method of that name in the file's text ``own`` is the one called (a class's own method, not
+    a record's), and it writes only when a line of its own does. Any other line is taken as it reads."""
+    called = SELF_WRITE.search(code)
+    file = Chunk(chunk.path, chunk.language, 1, own.count("\n") + 1, own, "", chunk.kind, chunk.layer)
+    body = definition_lines(file, called["name"]) if called and own else []
+    return not body or any(STORES.search(code_part(text)) for _, text in body[1:])
 
 
 def inline_branch(code: str, language: str = "") -> bool:
@@ -260,23 +284,3 @@ def ending_rank(outcome: Outcome | None) -> int:
     """How well a walk ends: in a sign-in, a token, a queued job, a write or a response (2), in a plain return (1), in
     nothing (0)."""
     return 0 if outcome is None else 1 if outcome.verb == "returns" else 2
-
-
-def switched_off(call: str) -> frozenset[str]:
-    """The keyword arguments a call passes as false or none (``update_user_search_vector(user, save=False)``)."""
-    return frozenset(re.findall(r"\b(\w+)\s*=\s*(?:False|false|None|nil|null)\b(?!\s*[=!])", call))
-
-
-def _switched_off(body: Sequence[tuple[int, str]], position: int, off: frozenset[str]) -> bool:
-    """Whether line ``position`` of ``body`` sits in a block opened by ``if <name>:`` for a name in ``off`` (the
-    ``if save:`` around ``user.save(…)``): the call it is reached by switches that branch off."""
-    indent = len(body[position][1]) - len(body[position][1].lstrip())
-    for _, above in reversed(body[1:position]):
-        depth = len(above) - len(above.lstrip())
-        if not above.strip() or depth >= indent:
-            continue
-        test = re.match(r"^\s*(?:if|elif)\s*\(?\s*(?:self\.)?(\w+)\s*\)?\s*[:{]?\s*$", above)
-        if test and test.group(1) in off:
-            return True
-        indent = depth
-    return False

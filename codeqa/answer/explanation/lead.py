@@ -30,7 +30,7 @@ from codeqa.answer.explanation.mechanism import Match
 from codeqa.answer.explanation.outcomes import closed, outcome_lines, outcome_said_of
 from codeqa.answer.explanation.outline import display_name
 from codeqa.answer.explanation.phrasing import said_of, said_whole, then_after
-from codeqa.answer.explanation.quoted_line import best_line, cut_quote
+from codeqa.answer.explanation.quoted_line import best_line, branch_of, cut_quote
 from codeqa.answer.explanation.roles_said import shows_role
 from codeqa.answer.explanation.told import of_named
 from codeqa.answer.explanation.values import amount_read, reading_line, value_said
@@ -157,10 +157,10 @@ def _lead_sentence(explanation: Explanation, step: Step) -> Sentence:
     if holder:  # the match is the line shown, so it is the definition holding that line (not the chunk's first)
         named_md, named_plain = _named(step, holder, line.line)
     text_md, text_plain = f"{named_md} {verb}", f"{named_plain} {verb}"
-    if line is not None:
-        at_md, at_plain = _at(step, line.line)
-        text_md += f": {code_span(_quote(line.text))} ({at_md})"
-        text_plain += f": {_quote(line.text)} ({at_plain})"
+    if line is not None:  # an answer under a test is said with it (``branch_of``)
+        (at_md, at_plain), (when_md, when) = _at(step, line.line), branch_of(step.chunk, line)
+        text_md += f": {code_span(_quote(line.text))} ({at_md}){when_md}"
+        text_plain += f": {_quote(line.text)} ({at_plain}){when}"
     return Sentence(text_md + ".", text_plain + ".")
 
 

@@ -8,10 +8,12 @@ from __future__ import annotations
 import re
 from collections.abc import Sequence
 
+from codeqa.answer.context import AnswerContext
 from codeqa.answer.explanation import branches
 from codeqa.answer.explanation.branches import asks_api, condition_at, no_answer, off_api_path, on_error_branch
+from codeqa.answer.explanation.effects import SELF_WRITE
 from codeqa.answer.explanation.embedded import heredoc_lines
-from codeqa.answer.explanation.endings import ERROR_LINE, inline_branch
+from codeqa.answer.explanation.endings import ERROR_LINE, inline_branch, own_write
 from codeqa.answer.explanation.entry import off_route
 from codeqa.answer.explanation.explain import Explanation, Step
 from codeqa.answer.explanation.flow import SIGNATURE, code_part
@@ -23,6 +25,7 @@ from codeqa.answer.explanation.saidline import outcome_said, said_line
 from codeqa.answer.explanation.toggles import ASSIGNED, toggled
 from codeqa.answer.explanation.told import kept_on_field
 from codeqa.answer.rendering.render import code_span
+from codeqa.chunk.tags import text_of
 from codeqa.records import Chunk
 
 OUTCOME_LINES = 2
@@ -48,7 +51,7 @@ OUTCOMES = (
         r"StatusCodes|HttpStatusCode)\s*(?:\.|::)\s*\w+|(?:\w+\.)+status(?:_code|Code)?\b)|\b[45]\d\d\b")),
     ("raises", re.compile(r"^\s*(?:raise|throw)\b|\bthrow new\b|\bpanic\(")),
     ("stores", re.compile(
-        r"\b(?:session|cookies|Current)\b[\[.][^=(]*=[^=]|\.(?:save|create|insert|update|commit|persist|"
+        r"\b(?:session|cookies|Current)\b[\[.][^=(]*=[^=]|\.(?:save|create|insert|update(?!\(\s*\))|commit|persist|"
         r"increment!?|update_columns?|insertOne|updateOne)!?\(|\.(?:save|create|update)!?(?:\s|$)")),
     ("logs with", re.compile(  # a call that writes a log line: not one that configures the logger (`logger.token`)
         r"\b(?:log(?:ger)?|Log|Rails\.logger|console|slog)(?:\.|::|->|\(\)->|::channel\([^()]*\)->)(?:info|warn|"
@@ -78,9 +81,15 @@ DEFINITION_HEAD = re.compile(
 CLIENT_COMMIT = re.compile(r"\.commit\(\s*[\"'`]")
 
 
-def _stored(chunk: Chunk, code: str) -> bool:
-    """Whether ``code``, a line of ``chunk`` matching "stores", writes something that outlives the call."""
+def _stored(chunk: Chunk, code: str, context: AnswerContext | None = None) -> bool:
+    """Whether ``code``, a line of ``chunk`` matching "stores", writes something that outlives the call (a call to a
+    method of the chunk's own file writes only when that method does: ``endings.own_write``)."""
     pattern = dict(OUTCOMES)["stores"]
+    own = (
+        context.file_chunks([chunk.path], limit=None).get(chunk.path, []) if context and SELF_WRITE.search(code) else []
+    )
+    if own and not own_write(chunk, text_of(own), code):
+        return False
     if chunk.language == "python" and IN_MEMORY_UPDATE.search(code):
         return bool(pattern.search(IN_MEMORY_UPDATE.sub(".", code)))  # another write on the line still counts
     if CLIENT_COMMIT.search(code):
@@ -155,7 +164,8 @@ def outcome_lines(explanation: Explanation, skip: set[tuple[str, int]]) -> list[
     errors = "errors" in explanation.intents  # else an error branch is not what happens (a 400, a raise)
     api = asks_api(explanation.question)  # then the browser's branch is not what happens either
     sign_out = bool(ASKS_SIGN_OUT.search(explanation.question))  # else a sign-out's answer is not how it ends
-    asked = (explanation.context, explanation.terms, explanation.intents, explanation.question)
+    context = explanation.context
+    asked = (context, explanation.terms, explanation.intents, explanation.question)
     for step in explanation.best_first[:OUTCOME_SOURCES]:
         # asked about failing, an error's answer (a 404, a 500) is what happens before a success redirect is
         lines = sorted(step.lines, key=lambda line: not ERROR_LINE.search(code_part(line.text)))
@@ -176,7 +186,7 @@ def outcome_lines(explanation: Explanation, skip: set[tuple[str, int]]) -> list[
                          and not (verb == "answers with" and kept_on_field(code_part(line.text)))
                          and not inline_branch(code_part(line.text), step.chunk.language)
                          and not (verb == "answers with" and fallback(step.chunk, line.line, code_part(line.text)))
-                         and not (verb == "stores" and not _stored(step.chunk, code_part(line.text)))
+                         and not (verb == "stores" and not _stored(step.chunk, code_part(line.text), context))
                          and not (verb == "stores" and toggled(step.chunk, line.line, code_part(line.text)))
                          and (sign_out or not signs_out(step.chunk, line.line))
                          and (errors or not (ERROR_LINE.search(code_part(line.text))

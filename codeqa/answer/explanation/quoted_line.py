@@ -7,13 +7,16 @@ from __future__ import annotations
 import re
 from collections.abc import Sequence
 
+from codeqa.answer.explanation.condition import condition_at
 from codeqa.answer.explanation.explain import Step
 from codeqa.answer.explanation.flow import SIGNATURE, code_part
 from codeqa.answer.explanation.keylines import KeyLine, Terms, term_score
-from codeqa.answer.explanation.outcomes import METHOD_SIGNATURE, quotable
+from codeqa.answer.explanation.outcomes import METHOD_SIGNATURE, OUTCOMES, quotable
 from codeqa.answer.explanation.saidline import cut_quote
+from codeqa.answer.rendering.render import code_span
+from codeqa.records import Chunk
 
-__all__ = ["best_line", "cut_quote"]
+__all__ = ["best_line", "branch_of", "cut_quote"]
 
 HEAD_QUOTED = re.compile(
     r"^\s*[\w.$]+\s*=\s*(?:async\s+)?(?:function\b|\([^)]*\)\s*=>|\w+\s*=>)"
@@ -83,3 +86,18 @@ def best_line(step: Step, terms: Terms, intents: Sequence[str] = ()) -> KeyLine 
     named = [term_score(terms, _name_part(item[2].text)) for item in scored if _head_only(item[2].text)]
     doing = [item for item in scored if item[0] > max(named or [0]) and not _head_only(item[2].text)]
     return max(doing or scored, key=lambda item: item[:2])[2] if scored else None
+
+
+RETURNS = re.compile(r"^\s*return\b")
+
+
+def branch_of(chunk: Chunk, line: KeyLine) -> tuple[str, str]:
+    """The test a quoted line that answers or returns runs under, said after the quote (markdown, plain): `` when
+    `$request->has('force_old_ui')` `` after pixelfed's ``return view('timeline.home', …)``, which reads as what the
+    controller always answers (it redirects otherwise). Nothing for another line, one that runs every time its
+    definition does, or one whose test cannot be said in a few words."""
+    code = code_part(line.text)
+    if not (RETURNS.match(code) or dict(OUTCOMES)["answers with"].search(code)):
+        return "", ""
+    word, test = condition_at(chunk, line.line) or ("", "")
+    return (f" {word} {code_span(test)}", f" {word} {test}") if word and test else ("", "")

@@ -36,13 +36,13 @@ from codeqa.answer.explanation.endings import (
     definition_lines,
     ending_rank,
     outcome_of,
-    switched_off,
 )
 from codeqa.answer.explanation.flow import Use
 from codeqa.answer.explanation.keylines import Terms, evidence, question_terms
 from codeqa.answer.explanation.outline import display_name
 from codeqa.answer.explanation.pieces import whole_definition
 from codeqa.answer.explanation.selfcalls import private_self_call
+from codeqa.answer.explanation.switches import switched_off
 from codeqa.frameworks.intent import PLACEMENT, intents
 from codeqa.records import Chunk
 from codeqa.symbols import qualified_names, short_name
@@ -207,16 +207,17 @@ class _Walker:
                 rest = self.longest(callee, hop.use.name, seen | {callee.id}, depth + 1)
                 walk = [hop, *rest]
                 end = walk[-1]
-                key = (ending_rank(_ends(end, api=self.api, errors=self.errors)),
+                key = (ending_rank(_ends(end, self)),
                        len(walk), sum(_relevance(self.terms, h.callee) for h in walk))  # fmt: skip
                 if key > best_key:
                     best, best_key = walk, key
         return best
 
 
-def _ends(hop: Hop, *, api: bool, errors: bool) -> Outcome | None:
+def _ends(hop: Hop, walker: _Walker) -> Outcome | None:
     """Where the definition a hop calls ends, in the branches the call runs (not ``if save:`` for ``save=False``)."""
-    return outcome_of(hop.callee, hop.use.name, api=api, errors=errors, off=switched_off(hop.use.text))
+    return outcome_of(hop.callee, hop.use.name, api=walker.api, errors=walker.errors, off=switched_off(hop.use.text),
+                      own=walker._file(hop.callee))  # fmt: skip
 
 
 def _entry(context: AnswerContext, walker: _Walker, lead: Chunk) -> tuple[Chunk, list[Hop]]:
@@ -253,23 +254,22 @@ def walk(question: str, context: AnswerContext, checker: ClaimChecker, ranked: S
 
 
 def _walk_from(context: AnswerContext, walker: _Walker, lead: Chunk) -> Walk | None:
-    api, errors = walker.api, walker.errors
     lead = whole_definition(lead, context)  # a split definition is walked whole
     entry, first = _entry(context, walker, lead)
     start = first[-1] if first else None
     begin, caller = (start.callee, start.use.name) if start else (entry, "")
     hops = [*first, *walker.longest(begin, caller, {entry.id, begin.id}, len(first))]
-    while hops and _ends(hops[-1], api=api, errors=errors) is None:
+    while hops and _ends(hops[-1], walker) is None:
         hops.pop()  # a step where nothing ends says only that the calls go on: the walk ends at the last outcome
-    if not hops or (len(hops) == 1 and ending_rank(_ends(hops[0], api=api, errors=errors)) < 2):
+    if not hops or (len(hops) == 1 and ending_rank(_ends(hops[0], walker)) < 2):
         return None  # two steps that end in no response, write or job say no more than the lead does
     # a call found by name in a file's chunk is made by the function its lines show holding it (round 8: not
     # "`posts.js` calls `sendQueueNotification`" for `postsAPI.acceptQueuedPost`'s call)
     entry_name = hops[0].use.caller or placed_caller(hops[0].use, entry) or _name_of(entry)
     found = Walk(entry, entry_name, hops)
     last = hops[-1]
-    found.outcome = _ends(last, api=api, errors=errors)
-    response = outcome_of(entry, entry_name, after=hops[0].use.line, api=api)
+    found.outcome = _ends(last, walker)
+    response = outcome_of(entry, entry_name, after=hops[0].use.line, api=walker.api)
     end = found.outcome
     if (
         response is not None
