@@ -20,7 +20,7 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))  # this checkout's codeqa (and its tests' fixtures), not an installed one
 
-from codeqa.answer.explanation.keylines import action_score, sets_a_number  # noqa: E402
+from codeqa.answer.explanation.code.keylines import action_score, sets_a_number  # noqa: E402
 from codeqa.answer.llm.redact import redact_secrets  # noqa: E402
 from codeqa.answer.rendering.injection import instruction_like  # noqa: E402
 from codeqa.chunk import chunk_file  # noqa: E402

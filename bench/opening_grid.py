@@ -24,8 +24,8 @@ from pathlib import Path
 
 import numpy as np
 
-from codeqa.answer.explanation import choose
-from codeqa.answer.explanation.mechanism import answers_poorly
+from codeqa.answer.explanation.constructs.mechanism import answers_poorly
+from codeqa.answer.explanation.sources import choose
 from codeqa.config import Settings
 from codeqa.evaluate.data import load_dataset
 from codeqa.evaluate.runner import kept_indexes

@@ -23,9 +23,9 @@ from collections import Counter, defaultdict
 from pathlib import Path
 
 from codeqa.answer import ask
-from codeqa.answer.explanation import choose
-from codeqa.answer.explanation.candidate import CHUNK_EVIDENCE_LINES
-from codeqa.answer.explanation.keylines import evidence
+from codeqa.answer.explanation.code.keylines import evidence
+from codeqa.answer.explanation.constructs.candidate import CHUNK_EVIDENCE_LINES
+from codeqa.answer.explanation.sources import choose
 from codeqa.config import Settings
 from codeqa.evaluate.data import load_dataset
 from codeqa.evaluate.runner import _filters, kept_indexes

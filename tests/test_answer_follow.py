@@ -8,8 +8,8 @@ found on the real-size app this class was read from), so the test shows what the
 from __future__ import annotations
 
 from codeqa.answer.context import AnswerContext
+from codeqa.answer.explanation.calls.flow import find_uses
 from codeqa.answer.explanation.explain import explain
-from codeqa.answer.explanation.flow import find_uses
 from codeqa.chunk import chunk_file
 from codeqa.records import Chunk, Hit, SourceFile
 

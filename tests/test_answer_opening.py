@@ -10,8 +10,8 @@ import re
 
 from codeqa.answer.context import AnswerContext
 from codeqa.answer.explanation.explain import explain
-from codeqa.answer.explanation.lead import lead_sentences
-from codeqa.answer.explanation.opener import siblings
+from codeqa.answer.explanation.said.lead import lead_sentences
+from codeqa.answer.explanation.sources.opener import siblings
 from codeqa.chunk import chunk_file
 from codeqa.records import Chunk, Hit, SourceFile
 from tests.test_answer_follow import LARAVEL_ERRORS

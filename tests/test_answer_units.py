@@ -7,11 +7,11 @@ import re
 import pytest
 
 from codeqa.answer.context import AnswerContext
+from codeqa.answer.explanation.calls.flow import link
+from codeqa.answer.explanation.code.outline import signature, summary
+from codeqa.answer.explanation.constructs.mechanism import evidence, frameworks
 from codeqa.answer.explanation.explain import explain
-from codeqa.answer.explanation.extractive import extractive_answer
-from codeqa.answer.explanation.flow import link
-from codeqa.answer.explanation.mechanism import evidence, frameworks
-from codeqa.answer.explanation.outline import signature, summary
+from codeqa.answer.explanation.said.extractive import extractive_answer
 from codeqa.answer.llm.backends.base import estimate_tokens, is_loopback_url
 from codeqa.answer.llm.backends.ollama import normalize_ollama_host, same_model
 from codeqa.answer.llm.backends.openai import OpenAICompatibleBackend, normalize_base_url
@@ -343,7 +343,7 @@ def test_remote_endpoint_is_flagged_as_leaving_the_machine(settings: Settings):
     ],
 )
 def test_an_outcome_logs_only_where_a_line_writes_a_log_entry(line: str, logs: bool) -> None:
-    from codeqa.answer.explanation.outcomes import OUTCOMES
+    from codeqa.answer.explanation.said.outcomes import OUTCOMES
 
     assert bool(dict(OUTCOMES)["logs with"].search(line)) is logs
 
@@ -353,7 +353,7 @@ def test_a_hostile_line_is_read_in_linear_time(unit: str) -> None:
     """A repository's 20k-character line of look-alikes took 5-7 s per line in the answer's line scoring and the
     map's region words (the patterns restarted at every character, so the work grew with the square of the line);
     now it grows linearly: 8 times the line costs about 8 times (the restarting patterns: about 60 times)."""
-    from codeqa.answer.explanation.keylines import action_score, sets_a_number
+    from codeqa.answer.explanation.code.keylines import action_score, sets_a_number
     from codeqa.explore.clusters import words
 
     def read(units: int) -> None:

@@ -117,8 +117,8 @@ def test_the_apps_own_hook_is_recommended_where_retrieval_found_none(apps_settin
 
 def test_the_hook_is_found_where_the_framework_is_imported_when_retrieval_missed_it() -> None:
     from codeqa.answer.context import AnswerContext
-    from codeqa.answer.explanation.conclusion import placement
     from codeqa.answer.explanation.explain import explain
+    from codeqa.answer.explanation.said.conclusion import placement
     from codeqa.chunk import chunk_file
     from codeqa.languages import detect_language
     from codeqa.records import Hit, SourceFile
@@ -173,8 +173,8 @@ export default router;
 def test_the_root_app_that_mounts_the_parts_holds_the_hook_not_a_mounted_part() -> None:
     # outline (a Koa app in no data set): the oauth sub-app's own `app.use(requestTracer())` was recommended
     from codeqa.answer.context import AnswerContext
-    from codeqa.answer.explanation.conclusion import placement
     from codeqa.answer.explanation.explain import explain
+    from codeqa.answer.explanation.said.conclusion import placement
     from codeqa.chunk import chunk_file
     from codeqa.languages import detect_language
     from codeqa.records import Hit, SourceFile
@@ -208,8 +208,8 @@ def test_a_scoped_question_first_does_not_hide_the_hook_from_later_ones() -> Non
     import numpy as np
 
     from codeqa.answer.context import AnswerContext
-    from codeqa.answer.explanation.conclusion import placement
     from codeqa.answer.explanation.explain import explain
+    from codeqa.answer.explanation.said.conclusion import placement
     from codeqa.chunk import chunk_file
     from codeqa.languages import detect_language
     from codeqa.records import Hit, SourceFile
@@ -270,8 +270,8 @@ def test_a_hook_under_a_test_sends_the_search_to_the_apps_own_middleware() -> No
     # `if DJANGO_DEBUG_TOOLBAR_ENABLED:`; its middleware module imports Django less than hundreds of other files, so
     # it is found by the hook's own word (`get_response`)
     from codeqa.answer.context import AnswerContext
-    from codeqa.answer.explanation.conclusion import placement
     from codeqa.answer.explanation.explain import explain
+    from codeqa.answer.explanation.said.conclusion import placement
     from codeqa.chunk import chunk_file
     from codeqa.languages import detect_language
     from codeqa.records import Hit, SourceFile

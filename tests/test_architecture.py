@@ -130,6 +130,30 @@ def test_the_answer_stage_imports_only_downward():
         assert above == [] and "codeqa.answer.answering" not in targets, (name, above)
 
 
+# Inside the explanation, each part reads only the parts below it: reading code, then checked calls and the
+# framework's constructs, then which sources are shown, then the flow told as steps, then the structured answer
+# (``explain``, ``pool``), then what is said of it.
+EXPLANATION_PARTS = (
+    ("code",), ("calls", "constructs"), ("sources",), ("story",), ("explain", "pool"), ("said",)
+)  # fmt: skip
+
+
+def test_the_explanation_parts_import_only_downward():
+    prefix = "codeqa.answer.explanation."
+
+    def level(module: str) -> int | None:
+        part = module.removeprefix(prefix).split(".")[0] if module.startswith(prefix) else None
+        return next((n for n, parts in enumerate(EXPLANATION_PARTS) if part in parts), None)
+
+    for name, targets in import_graph().items():
+        if (mine := level(name)) is None:
+            continue
+        above = [t for t in targets if (theirs := level(t)) is not None and theirs > mine]
+        assert above == [], (name, above)
+    inside = [name for name in library_modules() if name.startswith(prefix)]
+    assert len(inside) > 80 and [name for name in inside if level(name) is None] == []  # each is in a part
+
+
 def test_a_cycle_is_detected_when_there_is_one():
     assert cycles({"a": {"b"}, "b": {"c"}, "c": {"a"}, "d": {"a"}}) == [["a", "b", "c"]]
 

@@ -419,8 +419,8 @@ def _chunk(path: str, language: str, symbol: str, text: str = "", start: int = 1
 )
 def test_a_link_found_by_name_stands_only_where_a_name_can_tell(user: tuple, used: tuple, line: str,
                                                                  holds: bool) -> None:  # fmt: skip
-    from codeqa.answer.explanation.byname import holds_by_name
-    from codeqa.answer.explanation.flow import Use
+    from codeqa.answer.explanation.calls.byname import holds_by_name
+    from codeqa.answer.explanation.calls.flow import Use
 
     caller, callee = _chunk(*user, text=line), _chunk(*used[:3], text=used[3])
     whole_class = {"User": ("authenticate_by", "valid_password?"), "Album": ("tracks",)}  # a class's chunk

@@ -11,9 +11,9 @@ from __future__ import annotations
 
 import re
 
-from codeqa.answer.explanation.callsites import on_topic, quotable_call
-from codeqa.answer.explanation.flow import Use
-from codeqa.answer.explanation.keylines import question_terms
+from codeqa.answer.explanation.calls.flow import Use
+from codeqa.answer.explanation.code.keylines import question_terms
+from codeqa.answer.explanation.said.callsites import on_topic, quotable_call
 from codeqa.answer.rendering.citations import check_citations
 from codeqa.config import Settings
 from codeqa.records import Chunk

@@ -11,8 +11,8 @@ from __future__ import annotations
 
 import re
 
-from codeqa.answer.explanation.callees import callee_outcome, ending_line
 from codeqa.answer.explanation.pool import explain_index
+from codeqa.answer.explanation.said.callees import callee_outcome, ending_line
 from codeqa.answer.rendering.citations import check_citations
 from codeqa.config import Settings
 from codeqa.index import Index
@@ -261,7 +261,7 @@ def test_a_cited_callee_says_where_it_ends_by_its_own_line(apps_settings: Settin
 
 
 def test_a_models_brief_reads_the_same_ending(apps_settings: Settings) -> None:
-    from codeqa.answer.explanation.extractive import flow_text
+    from codeqa.answer.explanation.said.extractive import flow_text
 
     question = "Which code checks a member's password at login?"
     explanation = explain_index(Index.open("shop", apps_settings), question, question, None, 8)

@@ -5,8 +5,8 @@ top-level code". Named, they are also linked by name, where an array's ``join`` 
 
 from __future__ import annotations
 
-from codeqa.answer.explanation.byname import holds_by_name
-from codeqa.answer.explanation.flow import Use
+from codeqa.answer.explanation.calls.byname import holds_by_name
+from codeqa.answer.explanation.calls.flow import Use
 from codeqa.chunk import chunk_file
 from codeqa.records import Chunk, SourceFile
 

@@ -10,8 +10,8 @@ own paths and code.
 
 from __future__ import annotations
 
+from codeqa.answer.explanation.code.poorcode import answers_poorly
 from codeqa.answer.explanation.pool import CONCEPT_AT, _with_concept_places
-from codeqa.answer.explanation.poorcode import answers_poorly
 from codeqa.config import Settings
 from codeqa.index import Index
 from codeqa.records import Chunk
@@ -145,7 +145,7 @@ def test_the_best_file_of_the_concepts_place_joins_the_answers_files(apps_settin
 
 
 def test_the_code_word_for_the_named_concept_is_evidence_in_a_line() -> None:
-    from codeqa.answer.explanation.keylines import question_terms, term_score
+    from codeqa.answer.explanation.code.keylines import question_terms, term_score
 
     terms = question_terms(QUESTION)
     assert "webhook" in terms.expanded

@@ -9,11 +9,11 @@ calls ``fetchWebsite`` (``src/lib/load.ts``), where the site is read through red
 from __future__ import annotations
 
 from codeqa.answer.context import AnswerContext
-from codeqa.answer.explanation.claims import ClaimChecker
-from codeqa.answer.explanation.continued import Source, continuations
+from codeqa.answer.explanation.calls.claims import ClaimChecker
+from codeqa.answer.explanation.code.keylines import KeyLine, question_terms
 from codeqa.answer.explanation.explain import explain
-from codeqa.answer.explanation.extractive import render_markdown
-from codeqa.answer.explanation.keylines import KeyLine, question_terms
+from codeqa.answer.explanation.said.extractive import render_markdown
+from codeqa.answer.explanation.story.continued import Source, continuations
 from codeqa.chunk import chunk_file
 from codeqa.records import Chunk, Hit, SourceFile
 
@@ -157,7 +157,7 @@ PROVIDER = """    public function boot(): void
 
 
 def test_a_call_in_a_closure_the_caller_hands_on_is_the_closures() -> None:
-    from codeqa.answer.explanation.continued import in_callback
+    from codeqa.answer.explanation.story.continued import in_callback
 
     boot = Chunk(
         "app/Providers/AuthServiceProvider.php", "php", 30, 39, PROVIDER, "AuthServiceProvider.boot", "method", "config"

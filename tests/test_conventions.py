@@ -11,9 +11,9 @@ from pathlib import Path
 
 import pytest
 
-from codeqa.answer.explanation.keylines import question_terms
-from codeqa.answer.explanation.mechanism import answers_poorly, matches_in
-from codeqa.answer.explanation.phrasing import said_of
+from codeqa.answer.explanation.code.keylines import question_terms
+from codeqa.answer.explanation.constructs.mechanism import answers_poorly, matches_in
+from codeqa.answer.explanation.said.phrasing import said_of
 from codeqa.config import Settings
 from codeqa.frameworks.conventions import KINDS, load_all, parse
 from codeqa.frameworks.detection import detect
@@ -203,7 +203,7 @@ def test_repeated_handlers_are_said_once_and_the_sentences_name_the_mechanism(ap
 
 def test_construct_weights_rank_the_error_middleware_above_a_route() -> None:
     from codeqa.answer.context import AnswerContext
-    from codeqa.answer.explanation.mechanism import construct_weights
+    from codeqa.answer.explanation.constructs.mechanism import construct_weights
     from codeqa.records import Hit
 
     code = "const express = require('express');\napp.use(morgan('dev'));\napp.use((err, req, res, next) => {\n"

@@ -13,12 +13,12 @@ from __future__ import annotations
 from pathlib import Path
 
 from codeqa.answer.context import AnswerContext
-from codeqa.answer.explanation.callees import callee_outcome
+from codeqa.answer.explanation.calls.flow import Use
+from codeqa.answer.explanation.calls.graphqa import resolve
+from codeqa.answer.explanation.calls.selfcalls import private_self_call
 from codeqa.answer.explanation.explain import Explanation
-from codeqa.answer.explanation.flow import Use
-from codeqa.answer.explanation.graphqa import resolve
 from codeqa.answer.explanation.pool import explain_index
-from codeqa.answer.explanation.selfcalls import private_self_call
+from codeqa.answer.explanation.said.callees import callee_outcome
 from codeqa.chunk import chunk_file
 from codeqa.config import Settings
 from codeqa.index import Index

@@ -5,7 +5,7 @@ function of the method above it."""
 
 from __future__ import annotations
 
-from codeqa.answer.explanation.linenames import name_at
+from codeqa.answer.explanation.code.linenames import name_at
 from codeqa.records import Chunk
 
 GROUPS = """Groups.getOwnersAndMembers = async function (groupName, uid, start, stop) {

@@ -7,7 +7,7 @@ how the file is encoded. Chunked by the real chunker, as the index does.
 
 from __future__ import annotations
 
-from codeqa.answer.explanation.outline import summary
+from codeqa.answer.explanation.code.outline import summary
 from codeqa.chunk import chunk_file
 from codeqa.records import SourceFile
 

@@ -117,8 +117,8 @@ def test_a_limit_read_by_the_code_is_shown_with_the_line_that_sets_it(settings_f
 
 
 def test_values_read_are_outer_level_literals_never_function_locals() -> None:
-    from codeqa.answer.explanation.keylines import KeyLine
-    from codeqa.answer.explanation.values import values_read
+    from codeqa.answer.explanation.code.keylines import KeyLine
+    from codeqa.answer.explanation.code.values import values_read
     from codeqa.records import Chunk
 
     reader = Chunk("auth/token.go", "go", 50, 53, "func New() {\n\texp := time.Now().Add(AccessTTL)\n"

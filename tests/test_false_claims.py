@@ -18,13 +18,13 @@ from __future__ import annotations
 import pytest
 
 from codeqa.answer.context import AnswerContext
-from codeqa.answer.explanation.branches import asks_api, no_answer, off_api_path
-from codeqa.answer.explanation.byname import holds_by_name
-from codeqa.answer.explanation.claims import _with_holder, consistent_chain
-from codeqa.answer.explanation.extractive import VERBS, extractive_answer
-from codeqa.answer.explanation.flow import Use
-from codeqa.answer.explanation.outline import display_name, summary
-from codeqa.answer.explanation.roles_said import role_phrase
+from codeqa.answer.explanation.calls.byname import holds_by_name
+from codeqa.answer.explanation.calls.claims import _with_holder, consistent_chain
+from codeqa.answer.explanation.calls.flow import Use
+from codeqa.answer.explanation.code.branches import asks_api, no_answer, off_api_path
+from codeqa.answer.explanation.code.outline import display_name, summary
+from codeqa.answer.explanation.said.extractive import VERBS, extractive_answer
+from codeqa.answer.explanation.said.roles_said import role_phrase
 from codeqa.frameworks.conventions import load_all
 from codeqa.frameworks.intent import intents
 from codeqa.records import Chunk, Hit
@@ -268,7 +268,7 @@ def test_canned_roles_need_what_they_say() -> None:
 
 
 def _says(framework: str, kind: str, text: str, question: str = "How does user authentication flow?") -> list[str]:
-    from codeqa.answer.explanation.mechanism import matches_in
+    from codeqa.answer.explanation.constructs.mechanism import matches_in
 
     convention = next(c for c in load_all() if c.name == framework)
     language = {"Rails": "ruby", "Django": "python"}.get(framework, "javascript")

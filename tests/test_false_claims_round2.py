@@ -20,12 +20,12 @@ from __future__ import annotations
 from pathlib import Path
 
 from codeqa.answer.context import AnswerContext
-from codeqa.answer.explanation.byname import holds_by_name
-from codeqa.answer.explanation.extractive import extractive_answer
-from codeqa.answer.explanation.flow import Use
-from codeqa.answer.explanation.keylines import KeyLine
-from codeqa.answer.explanation.outline import display_name, summary
-from codeqa.answer.explanation.values import values_read
+from codeqa.answer.explanation.calls.byname import holds_by_name
+from codeqa.answer.explanation.calls.flow import Use
+from codeqa.answer.explanation.code.keylines import KeyLine
+from codeqa.answer.explanation.code.outline import display_name, summary
+from codeqa.answer.explanation.code.values import values_read
+from codeqa.answer.explanation.said.extractive import extractive_answer
 from codeqa.chunk import chunk_file
 from codeqa.frameworks.conventions import load_all
 from codeqa.frameworks.intent import intents
@@ -202,7 +202,7 @@ RAW_QUERY = """async function rawQuery(query: string, params = {}) {
 
 
 def test_a_line_outside_every_definition_is_not_theirs() -> None:
-    from codeqa.answer.explanation.claims import _module_level
+    from codeqa.answer.explanation.calls.claims import _module_level
 
     chunk = _chunk("src/lib/clickhouse.ts", "typescript", "insert, connect", CLICKHOUSE, layer="util")
     raw = Chunk("src/lib/clickhouse.ts", "typescript", 20, 23, RAW_QUERY, "rawQuery", "function", "util")
@@ -251,7 +251,7 @@ def test_the_closest_match_is_the_definition_holding_the_line_and_a_status_field
 
 
 def test_rest_authentication_and_permission_settings_say_only_their_own() -> None:
-    from codeqa.answer.explanation.mechanism import matches_in
+    from codeqa.answer.explanation.constructs.mechanism import matches_in
 
     django = next(c for c in load_all() if c.name == "Django")
     settings = Chunk("settings/common.py", "python", 1, 4,
@@ -367,7 +367,7 @@ def test_a_parameter_of_an_arrow_function_or_a_lambda_is_the_readers_own() -> No
 def test_an_outcome_is_quoted_without_its_return_keyword() -> None:
     """'`_get_synced_identity` returns `return identity`' said the verb twice. (snippets3: the line is now quoted as
     written after a phrase that needs no object, "answers the request: `return redirect(…)`".)"""
-    from codeqa.answer.explanation.saidline import outcome_said
+    from codeqa.answer.explanation.code.saidline import outcome_said
 
     assert outcome_said("        return identity") == "identity"
     assert outcome_said("return redirect(url_for('auth.login'))") == "redirect(url_for('auth.login'))"
@@ -414,7 +414,7 @@ LOGIN_USER = """def login_user(user, identity=None, admin_impersonation=False):
 def test_an_auth_flow_ends_where_the_user_is_signed_in_not_in_a_helper_it_calls_next() -> None:
     """indico's flow went on from ``login_user`` to ``synchronize_data`` and ended "returns `identity`"; the story of a
     sign-in ends at the line that signs the user in (or issues the token), in every framework's words."""
-    from codeqa.answer.explanation.endings import ending_rank, outcome_of
+    from codeqa.answer.explanation.story.endings import ending_rank, outcome_of
 
     login = _chunk("indico/modules/auth/__init__.py", "python", "login_user", LOGIN_USER)
     outcome = outcome_of(login, "login_user")
@@ -439,7 +439,7 @@ def test_an_auth_flow_ends_where_the_user_is_signed_in_not_in_a_helper_it_calls_
 def test_a_keyword_argument_of_a_session_read_is_not_a_write_to_the_session() -> None:
     """ "Then `impersonate_user` stores `'user_name': session.user.get_full_name(last_name_first=False, …)`": the
     ``=`` of a keyword argument is no assignment, and the line is one entry of a dict, not a statement."""
-    from codeqa.answer.explanation.outcomes import OUTCOMES
+    from codeqa.answer.explanation.said.outcomes import OUTCOMES
 
     stores = dict(OUTCOMES)["stores"]
     line = "            'user_name': session.user.get_full_name(last_name_first=False, last_name_upper=False)"
@@ -453,7 +453,7 @@ def test_a_flow_finds_the_outcome_of_exported_functions_methods_and_php_methods(
     """Only ``def``/``function`` at the start of a line was a definition: an ``export async function`` (most JS/TS),
     a PHP ``public function`` with its brace below, a class method's shorthand head had no lines, so no outcome, and
     umami's flow ended "`encrypt`: the calls could be checked this far"."""
-    from codeqa.answer.explanation.endings import outcome_of
+    from codeqa.answer.explanation.story.endings import outcome_of
 
     heads = {
         "saveAuth": ("typescript", "export async function saveAuth(data: any) {\n  const authKey = make();\n"
@@ -483,7 +483,7 @@ def test_a_flow_finds_the_outcome_of_exported_functions_methods_and_php_methods(
 def test_a_getter_is_no_outcome_and_an_errors_answer_is_one_when_asked_about_failing() -> None:
     """monica's errors flow ended "`getErrorCode` returns `$this->errorCode;`" (a getter), past the method that
     answers with the error, which was no outcome because its line names an error."""
-    from codeqa.answer.explanation.endings import outcome_of
+    from codeqa.answer.explanation.story.endings import outcome_of
 
     getter = _chunk("app/Traits/JsonRespondController.php", "php", "getErrorCode",
                     "    public function getErrorCode(): int\n    {\n"
@@ -505,7 +505,7 @@ def test_a_guards_early_exit_is_no_outcome_and_a_success_is_none_when_asked_abou
     """maybe's flow ended "`derived_cash_balance` returns `nil unless balance_components…`" (the guard at the top,
     not the result), and umami's answer to "What happens when an API request fails?" ended in the success helper
     "`json` answers with `Response.json(data);`"."""
-    from codeqa.answer.explanation.endings import outcome_of
+    from codeqa.answer.explanation.story.endings import outcome_of
 
     guarded = _chunk("app/models/account/reconciliation_manager.rb", "ruby", "derived_cash_balance",
                      "def derived_cash_balance(date:, total_balance:)\n"
@@ -526,7 +526,7 @@ def test_a_guards_early_exit_is_no_outcome_and_a_success_is_none_when_asked_abou
 def test_rendering_an_emails_body_is_not_answering_the_request() -> None:
     """healthchecks' flow ended "`make_message` answers with `html = render(f"emails/{name}-body-html.html", ctx)`":
     its own template helper renders an email, it answers no request."""
-    from codeqa.answer.explanation.endings import outcome_of
+    from codeqa.answer.explanation.story.endings import outcome_of
 
     mail = _chunk("hc/lib/emails.py", "python", "make_message",
                   "def make_message(name, to, ctx):\n    subject = render(f\"emails/{name}-subject.html\", ctx)\n"
@@ -546,7 +546,7 @@ def test_rendering_an_emails_body_is_not_answering_the_request() -> None:
 
 def test_phrases_that_differ_in_a_bracket_are_said_with_one_bracket() -> None:
     """NodeBB: "hands sign-in to Passport (`passport.use`) and (`passport.authenticate`)" (class 8, prose)."""
-    from codeqa.answer.explanation.phrasing import merged
+    from codeqa.answer.explanation.said.phrasing import merged
 
     said = merged(["hands sign-in to Passport (`passport.use`)", "hands sign-in to Passport (`passport.authenticate`)"])
     assert said == "hands sign-in to Passport (`passport.use` and `passport.authenticate`)"
@@ -557,8 +557,8 @@ def test_a_require_is_no_evidence_and_a_ruby_modifier_answer_is_no_outcome() -> 
     """hackathon-starter: "`user.js` handles the request: `const OTPAuth = require('otpauth');`" (an import quoted as
     the line that answers); campfire: "Then `ensure_user_exists` answers with `redirect_to first_run_url if
     User.none?`" (an answer only when nobody exists yet, said as what happens)."""
-    from codeqa.answer.explanation.endings import RUBY_MODIFIER
-    from codeqa.answer.explanation.keylines import IMPORT
+    from codeqa.answer.explanation.code.keylines import IMPORT
+    from codeqa.answer.explanation.story.endings import RUBY_MODIFIER
 
     for line in ("const OTPAuth = require('otpauth');", "const { promisify } = require('util');"):
         assert IMPORT.match(line), line
@@ -570,7 +570,7 @@ def test_a_require_is_no_evidence_and_a_ruby_modifier_answer_is_no_outcome() -> 
 def test_a_json_error_helper_answers_the_request() -> None:
     """indico's errors flow went past `render_error` to "`_is_error_reportable` returns `_need_json_response()`": its
     ``return _jsonify_error(…)`` (an API's error answer) was no response, so a deeper plain return won."""
-    from codeqa.answer.explanation.endings import outcome_of
+    from codeqa.answer.explanation.story.endings import outcome_of
 
     render = _chunk("indico/web/errors.py", "python", "render_error",
                     "def render_error(exc, title, message, code):\n    _save_error(exc, title, message)\n"

@@ -13,11 +13,11 @@
 from __future__ import annotations
 
 from codeqa.answer.context import AnswerContext
-from codeqa.answer.explanation.extractive import VERBS, extractive_answer
-from codeqa.answer.explanation.keylines import KeyLine
-from codeqa.answer.explanation.outline import summary
-from codeqa.answer.explanation.roles_said import role_phrase
-from codeqa.answer.explanation.values import values_read
+from codeqa.answer.explanation.code.keylines import KeyLine
+from codeqa.answer.explanation.code.outline import summary
+from codeqa.answer.explanation.code.values import values_read
+from codeqa.answer.explanation.said.extractive import VERBS, extractive_answer
+from codeqa.answer.explanation.said.roles_said import role_phrase
 from codeqa.chunk.layers import layer_for
 from codeqa.records import Chunk, Hit
 

@@ -15,9 +15,9 @@ made it.
 from __future__ import annotations
 
 from codeqa.answer.context import AnswerContext
-from codeqa.answer.explanation.extractive import extractive_answer
-from codeqa.answer.explanation.outline import display_name
-from codeqa.answer.explanation.roles_said import role_phrase
+from codeqa.answer.explanation.code.outline import display_name
+from codeqa.answer.explanation.said.extractive import extractive_answer
+from codeqa.answer.explanation.said.roles_said import role_phrase
 from codeqa.records import Chunk, Hit
 
 KOEL_IMPORTS = """<?php

@@ -14,10 +14,10 @@
 from __future__ import annotations
 
 from codeqa.answer.context import AnswerContext
-from codeqa.answer.explanation.claims import ClaimChecker
-from codeqa.answer.explanation.endings import outcome_of
-from codeqa.answer.explanation.extractive import extractive_answer
-from codeqa.answer.explanation.flow import chains, find_uses
+from codeqa.answer.explanation.calls.claims import ClaimChecker
+from codeqa.answer.explanation.calls.flow import chains, find_uses
+from codeqa.answer.explanation.said.extractive import extractive_answer
+from codeqa.answer.explanation.story.endings import outcome_of
 from codeqa.records import Chunk, Hit
 
 SONG_HEAD = """<?php

@@ -20,16 +20,16 @@ real lines that made it (bench/reads/realsize-whole-answers-round6-before.md).
 from __future__ import annotations
 
 from codeqa.answer.context import AnswerContext
-from codeqa.answer.explanation.callplace import from_clause
-from codeqa.answer.explanation.claims import ClaimChecker, _shadowed
+from codeqa.answer.explanation.calls.callplace import from_clause
+from codeqa.answer.explanation.calls.claims import ClaimChecker, _shadowed
+from codeqa.answer.explanation.calls.flow import Use
+from codeqa.answer.explanation.code.keylines import KeyLine, question_terms
+from codeqa.answer.explanation.code.outline import display_name
 from codeqa.answer.explanation.explain import Step
-from codeqa.answer.explanation.extractive import VERBS, extractive_answer
-from codeqa.answer.explanation.flow import Use
-from codeqa.answer.explanation.keylines import KeyLine, question_terms
-from codeqa.answer.explanation.lead import _speaks
-from codeqa.answer.explanation.outline import display_name
-from codeqa.answer.explanation.placing import quoted_name
-from codeqa.answer.explanation.roles_said import role_phrase
+from codeqa.answer.explanation.said.extractive import VERBS, extractive_answer
+from codeqa.answer.explanation.said.lead import _speaks
+from codeqa.answer.explanation.said.placing import quoted_name
+from codeqa.answer.explanation.said.roles_said import role_phrase
 from codeqa.frameworks.conventions import load_all
 from codeqa.frameworks.intent import intents
 from codeqa.records import Chunk, Hit
@@ -519,7 +519,7 @@ def test_a_piece_of_a_javascript_function_is_not_the_files_top_level_code() -> N
 
 
 def test_a_rails_filter_for_some_actions_is_not_said_to_run_before_each() -> None:
-    from codeqa.answer.explanation.mechanism import matches_in
+    from codeqa.answer.explanation.constructs.mechanism import matches_in
 
     rails = next(c for c in load_all() if c.name == "Rails")
     sessions = _chunk("app/controllers/sessions_controller.rb", "ruby", 1, SESSIONS, "SessionsController", "class",

@@ -22,13 +22,13 @@ small apps), each class on the few real lines that made it (bench/reads/whole-an
 from __future__ import annotations
 
 from codeqa.answer.context import AnswerContext
-from codeqa.answer.explanation.callplace import from_clause, placed_caller
-from codeqa.answer.explanation.claims import ClaimChecker
-from codeqa.answer.explanation.flow import Use
-from codeqa.answer.explanation.keylines import KeyLine
-from codeqa.answer.explanation.linenames import holder_at, name_at
-from codeqa.answer.explanation.mechanism import matches_in
-from codeqa.answer.explanation.values import values_read
+from codeqa.answer.explanation.calls.callplace import from_clause, placed_caller
+from codeqa.answer.explanation.calls.claims import ClaimChecker
+from codeqa.answer.explanation.calls.flow import Use
+from codeqa.answer.explanation.code.keylines import KeyLine
+from codeqa.answer.explanation.code.linenames import holder_at, name_at
+from codeqa.answer.explanation.code.values import values_read
+from codeqa.answer.explanation.constructs.mechanism import matches_in
 from codeqa.frameworks.conventions import load_all
 from codeqa.frameworks.intent import intents
 from codeqa.records import Chunk, Hit
@@ -300,8 +300,8 @@ NOTIFICATIONS = """class Notifications(db.Model):
 
 
 def test_a_gorm_query_does_not_define_the_stored_data() -> None:
-    from codeqa.answer.explanation.extractive import VERBS
-    from codeqa.answer.explanation.roles_said import role_phrase
+    from codeqa.answer.explanation.said.extractive import VERBS
+    from codeqa.answer.explanation.said.roles_said import role_phrase
 
     query = _chunk("internal/db/gist.go", "go", 657, FORK_COUNT, "Gist.IncrementForkCount", "method", "model")
     assert role_phrase(query, VERBS, "is here") != "defines the stored data"  # `db.Model(&gist)` is a query
@@ -323,7 +323,7 @@ LOGIN_CREATE = """  def create(conn, %{"username" => username, "password" => pas
 
 
 def test_a_line_of_one_elixir_clause_of_several_does_not_run_every_time() -> None:
-    from codeqa.answer.explanation.branches import condition_at
+    from codeqa.answer.explanation.code.branches import condition_at
 
     path = "lib/hexpm_web/controllers/auth_controller.ex"
     callback = _chunk(path, "elixir", 33, CALLBACK, "HexpmWeb.AuthController.callback", "method", "api")

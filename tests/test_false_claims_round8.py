@@ -19,15 +19,15 @@ each class on the few real lines that made it (bench/reads/whole-answers-round8-
 from __future__ import annotations
 
 from codeqa.answer.context import AnswerContext
-from codeqa.answer.explanation.callplace import from_clause, unplaced
-from codeqa.answer.explanation.claims import ClaimChecker
-from codeqa.answer.explanation.endings import outcome_of
+from codeqa.answer.explanation.calls.callplace import from_clause, unplaced
+from codeqa.answer.explanation.calls.claims import ClaimChecker
+from codeqa.answer.explanation.calls.flow import Use
+from codeqa.answer.explanation.code.keylines import KeyLine, question_terms
+from codeqa.answer.explanation.constructs.mechanism import matches_in
 from codeqa.answer.explanation.explain import Step
-from codeqa.answer.explanation.flow import Use
-from codeqa.answer.explanation.keylines import KeyLine, question_terms
-from codeqa.answer.explanation.mechanism import matches_in
-from codeqa.answer.explanation.quoted_line import best_line
-from codeqa.answer.explanation.walk import walk
+from codeqa.answer.explanation.said.quoted_line import best_line
+from codeqa.answer.explanation.story.endings import outcome_of
+from codeqa.answer.explanation.story.walk import walk
 from codeqa.frameworks.conventions import load_all
 from codeqa.frameworks.intent import intents
 from codeqa.records import Chunk, Hit
@@ -218,7 +218,7 @@ def test_a_walk_from_a_files_chunk_starts_at_the_function_that_makes_the_call() 
 
 
 def test_a_chunk_cut_out_of_a_module_docstring_is_no_source() -> None:
-    from codeqa.answer.explanation.docprose import prose_only  # (new in round 8: main has no such check)
+    from codeqa.answer.explanation.code.docprose import prose_only  # (new in round 8: main has no such check)
 
     path = "taiga/auth/settings.py"
     head = _chunk(path, "python", 30, JWT_HEAD, "", "module", "config")

@@ -13,11 +13,11 @@ files hold the question's words a little, so the answer's places are taken and n
 
 from __future__ import annotations
 
-from codeqa.answer.explanation.byname import holds_by_name
-from codeqa.answer.explanation.candidate import Candidate
-from codeqa.answer.explanation.fileparts import retrieval_best, second_parts_in_place
-from codeqa.answer.explanation.flow import Use
-from codeqa.answer.explanation.keylines import evidence, question_terms
+from codeqa.answer.explanation.calls.byname import holds_by_name
+from codeqa.answer.explanation.calls.flow import Use
+from codeqa.answer.explanation.code.keylines import evidence, question_terms
+from codeqa.answer.explanation.constructs.candidate import Candidate
+from codeqa.answer.explanation.sources.fileparts import retrieval_best, second_parts_in_place
 from codeqa.answer.rendering.citations import check_citations
 from codeqa.config import Settings
 from codeqa.records import Chunk, Hit

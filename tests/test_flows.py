@@ -336,7 +336,7 @@ def test_eval_answers_counts_the_model_claims_made_verified_and_dropped(
 
 def test_an_outcome_line_is_named_after_the_definition_that_holds_it() -> None:
     """A chunk of several methods is named after its first; the line ``Current.session = session`` is in another."""
-    from codeqa.answer.explanation.linenames import name_at
+    from codeqa.answer.explanation.code.linenames import name_at
     from codeqa.records import Chunk
 
     text = (
@@ -351,7 +351,7 @@ def test_an_outcome_line_is_named_after_the_definition_that_holds_it() -> None:
 
 def test_a_status_in_a_comparison_is_not_an_answer() -> None:
     """``status == 404`` in a predicate (``not_found?``) is a test, not "answers with" a 404."""
-    from codeqa.answer.explanation.outcomes import COMPARED
+    from codeqa.answer.explanation.said.outcomes import COMPARED
 
     assert COMPARED.search("status == 404") and COMPARED.search("if (404 === code)")
     assert not COMPARED.search("return jsonify(error), 404") and not COMPARED.search("res.status(404).json(e)")
@@ -382,7 +382,7 @@ def test_an_outcome_in_a_call_that_goes_on_below_is_said_with_its_arguments_left
     """A TypeScript method whose parameters go on below (``private async getTokensData(data: {``) is found, and its
     ``await this.jwtService.signAsync(`` (arguments on the lines below) issues the token: said as ``signAsync(…)``.
     A plain ``return {`` stays no outcome, and a record's ``createUserToken(…)`` issues no sign-in token."""
-    from codeqa.answer.explanation.endings import ISSUES_TOKEN, outcome_of
+    from codeqa.answer.explanation.story.endings import ISSUES_TOKEN, outcome_of
     from codeqa.records import Chunk
 
     text = (
@@ -405,7 +405,7 @@ def test_an_outcome_in_a_call_that_goes_on_below_is_said_with_its_arguments_left
 def test_an_error_answered_in_place_is_read_from_code_not_a_docstring() -> None:
     from types import SimpleNamespace
 
-    from codeqa.answer.explanation.absence import errors_answered
+    from codeqa.answer.explanation.sources.absence import errors_answered
     from codeqa.records import Chunk
 
     text = (

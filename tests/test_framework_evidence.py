@@ -11,7 +11,7 @@ from pathlib import Path
 import pytest
 
 from codeqa.answer.context import AnswerContext
-from codeqa.answer.explanation.mechanism import evidence
+from codeqa.answer.explanation.constructs.mechanism import evidence
 from codeqa.config import Settings
 from codeqa.frameworks.evidence import Evidence, Found, imports_module
 from codeqa.frameworks.manifests import dependencies

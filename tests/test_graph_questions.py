@@ -8,7 +8,7 @@ from pathlib import Path
 import pytest
 from typer.testing import CliRunner
 
-from codeqa.answer.explanation.graphqa import GRAPH_LABEL, graph_intent
+from codeqa.answer.explanation.calls.graphqa import GRAPH_LABEL, graph_intent
 from codeqa.cli import app
 from codeqa.config import Settings
 from tests.helpers import ask_named

@@ -6,7 +6,7 @@ read for hooks, and it holds none; ``src/webserver.js``, which sets the app up (
 from __future__ import annotations
 
 from codeqa.answer.context import AnswerContext
-from codeqa.answer.explanation.apphook import app_hooks
+from codeqa.answer.explanation.constructs.apphook import app_hooks
 from codeqa.chunk import chunk_file
 from codeqa.frameworks.conventions import load_all
 from codeqa.frameworks.intent import intents

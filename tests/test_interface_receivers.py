@@ -10,8 +10,8 @@ The files are cut by the real chunker (tree-sitter) and read through a real ``An
 from __future__ import annotations
 
 from codeqa.answer.context import AnswerContext
-from codeqa.answer.explanation.claims import ClaimChecker
-from codeqa.answer.explanation.implements import Implementations
+from codeqa.answer.explanation.calls.claims import ClaimChecker
+from codeqa.answer.explanation.calls.implements import Implementations
 from codeqa.chunk import chunk_file
 from codeqa.config import Settings
 from codeqa.records import Chunk, Hit, SourceFile

@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import re
 
-from codeqa.answer.explanation.pieces import MAX_JOINED_LINES, join_pieces
+from codeqa.answer.explanation.sources.pieces import MAX_JOINED_LINES, join_pieces
 from codeqa.answer.rendering.citations import check_citations
 from codeqa.config import Settings
 from codeqa.index import Index

@@ -6,9 +6,9 @@
 
 from __future__ import annotations
 
-from codeqa.answer.explanation.choose import source_lines
-from codeqa.answer.explanation.feeds import assigned_names, fed_lines, read_names
-from codeqa.answer.explanation.keylines import question_terms, shown_order
+from codeqa.answer.explanation.code.feeds import assigned_names, fed_lines, read_names
+from codeqa.answer.explanation.code.keylines import question_terms, shown_order
+from codeqa.answer.explanation.sources.choose import source_lines
 from codeqa.records import Chunk
 from codeqa.retrieve.question import Question
 

@@ -6,9 +6,9 @@ choice by the question's words alone cut (a comment, a log call or a line repeat
 
 from __future__ import annotations
 
-from codeqa.answer.explanation.choose import source_lines
-from codeqa.answer.explanation.keylines import question_terms, shown_order
-from codeqa.answer.explanation.lineroles import role_of
+from codeqa.answer.explanation.code.keylines import question_terms, shown_order
+from codeqa.answer.explanation.code.lineroles import role_of
+from codeqa.answer.explanation.sources.choose import source_lines
 from codeqa.records import Chunk
 from codeqa.retrieve.question import Question
 

@@ -4,11 +4,11 @@ the first one's name, with the first one's documentation."""
 
 from __future__ import annotations
 
+from codeqa.answer.explanation.code.keylines import KeyLine
+from codeqa.answer.explanation.code.outline import display_name
 from codeqa.answer.explanation.explain import Explanation, Step
-from codeqa.answer.explanation.extractive import sentence
-from codeqa.answer.explanation.keylines import KeyLine
-from codeqa.answer.explanation.outline import display_name
-from codeqa.answer.explanation.placing import lines_holder, quoted_name
+from codeqa.answer.explanation.said.extractive import sentence
+from codeqa.answer.explanation.said.placing import lines_holder, quoted_name
 from codeqa.records import Chunk, Hit
 from tests.test_false_claims_round7 import HANDLER_GO
 

@@ -9,7 +9,7 @@ envsecret(…)`` is a module-level statement (found by the signup helper, stop 4
 from __future__ import annotations
 
 from codeqa.answer.context import AnswerContext
-from codeqa.answer.explanation.extractive import extractive_answer
+from codeqa.answer.explanation.said.extractive import extractive_answer
 from codeqa.chunk import chunk_file
 from codeqa.records import Hit, SourceFile
 

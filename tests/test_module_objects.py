@@ -9,7 +9,7 @@ A small real Flask app, cut by the real chunker (tree-sitter); the checker reads
 from __future__ import annotations
 
 from codeqa.answer.context import AnswerContext
-from codeqa.answer.explanation.claims import ClaimChecker
+from codeqa.answer.explanation.calls.claims import ClaimChecker
 from codeqa.chunk import chunk_file
 from codeqa.chunk.resolve.pyscope import module_objects, parse_scope
 from codeqa.records import Chunk, Hit, SourceFile

@@ -8,7 +8,7 @@ file's shape.
 
 from __future__ import annotations
 
-from codeqa.answer.explanation.poorcode import answers_poorly
+from codeqa.answer.explanation.code.poorcode import answers_poorly
 from codeqa.records import Chunk
 
 MIGRATOR = """class BalanceComponentMigrator

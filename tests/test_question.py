@@ -38,7 +38,7 @@ def test_an_empty_question_is_refused_with_a_hint():
 
 
 def test_retrieval_hands_the_parsed_question_to_the_answer(tmp_path, monkeypatch: pytest.MonkeyPatch):
-    from codeqa.answer.explanation.keylines import question_terms
+    from codeqa.answer.explanation.code.keylines import question_terms
     from codeqa.answer.explanation.pool import explain_index
     from codeqa.config import Settings
     from codeqa.index import Index

@@ -18,10 +18,10 @@ found there, on the few lines of real code that produced it.
 from __future__ import annotations
 
 from codeqa.answer.context import AnswerContext
-from codeqa.answer.explanation.branches import condition_at, on_error_branch
-from codeqa.answer.explanation.extractive import extractive_answer
-from codeqa.answer.explanation.outcomes import closed as _closed
-from codeqa.answer.explanation.outcomes import whole as _whole
+from codeqa.answer.explanation.code.branches import condition_at, on_error_branch
+from codeqa.answer.explanation.said.extractive import extractive_answer
+from codeqa.answer.explanation.said.outcomes import closed as _closed
+from codeqa.answer.explanation.said.outcomes import whole as _whole
 from codeqa.chunk import chunk_file
 from codeqa.frameworks.conventions import load_all
 from codeqa.records import Chunk, Hit, SourceFile

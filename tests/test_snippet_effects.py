@@ -11,9 +11,9 @@ from __future__ import annotations
 
 import re
 
-from codeqa.answer.explanation.choose import source_lines
-from codeqa.answer.explanation.keylines import question_terms
-from codeqa.answer.explanation.lineroles import role_of
+from codeqa.answer.explanation.code.keylines import question_terms
+from codeqa.answer.explanation.code.lineroles import role_of
+from codeqa.answer.explanation.sources.choose import source_lines
 from codeqa.answer.rendering.citations import check_citations
 from codeqa.config import Settings
 from codeqa.records import Chunk

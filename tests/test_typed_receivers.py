@@ -15,9 +15,9 @@ import re
 
 import pytest
 
-from codeqa.answer.explanation.byname import holds_by_name, typed_receiver
-from codeqa.answer.explanation.declared import declared_types
-from codeqa.answer.explanation.flow import Use
+from codeqa.answer.explanation.calls.byname import holds_by_name, typed_receiver
+from codeqa.answer.explanation.calls.declared import declared_types
+from codeqa.answer.explanation.calls.flow import Use
 from codeqa.answer.rendering.citations import check_citations
 from codeqa.config import Settings
 from codeqa.records import Chunk

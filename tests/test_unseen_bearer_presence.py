@@ -5,7 +5,7 @@ authenticator reads it. A test answering yes or no reads no token; a line taking
 
 from __future__ import annotations
 
-from codeqa.answer.explanation.mechanism import matches_in
+from codeqa.answer.explanation.constructs.mechanism import matches_in
 from codeqa.frameworks.conventions import load_all
 from codeqa.frameworks.intent import intents
 from codeqa.records import Chunk

@@ -9,7 +9,7 @@ A question about what the user sees in the browser (the embedded script, a page)
 from __future__ import annotations
 
 from codeqa.answer.context import AnswerContext
-from codeqa.answer.explanation.clientside import asks_about_the_browser, runs_in_browser
+from codeqa.answer.explanation.constructs.clientside import asks_about_the_browser, runs_in_browser
 from codeqa.answer.explanation.explain import explain
 from codeqa.chunk import chunk_file
 from codeqa.records import Hit, SourceFile

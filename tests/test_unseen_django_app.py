@@ -6,8 +6,8 @@
 
 from __future__ import annotations
 
-from codeqa.answer.explanation.callplace import as_module
-from codeqa.answer.explanation.mechanism import matches_in
+from codeqa.answer.explanation.calls.callplace import as_module
+from codeqa.answer.explanation.constructs.mechanism import matches_in
 from codeqa.frameworks.conventions import load_all
 from codeqa.frameworks.intent import intents
 from codeqa.records import Chunk
@@ -61,8 +61,8 @@ def test_a_call_records_a_user_event_only_where_it_names_the_event():
 def test_a_failure_of_something_the_question_names_is_not_asked_of_the_request_mechanism():
     # paperless: "What happens when fetching mail fails?" opened on the settings' MIDDLEWARE list, which no mail
     # fetch passes through; "What happens when an API request fails?" is about that mechanism
-    from codeqa.answer.explanation.keylines import question_terms
-    from codeqa.answer.explanation.opener import asks_mechanism
+    from codeqa.answer.explanation.code.keylines import question_terms
+    from codeqa.answer.explanation.sources.opener import asks_mechanism
 
     for question, mechanism in [("What happens when an API request fails?", True),
                                 ("What happens when fetching mail fails?", False),
@@ -72,7 +72,7 @@ def test_a_failure_of_something_the_question_names_is_not_asked_of_the_request_m
 
 def test_a_stylesheet_cannot_explain_a_mechanism():
     # changelog.com: "What happens when a background job fails?" opened on `buttons.scss` (`background: $white`)
-    from codeqa.answer.explanation.mechanism import answers_poorly
+    from codeqa.answer.explanation.constructs.mechanism import answers_poorly
 
     mixin = "@mixin button($background, $color) {\n  background: $background;\n}"
     style = Chunk("assets/app/helpers/mixins/buttons.scss", "scss", 1, 3, mixin, "", "module", "view")

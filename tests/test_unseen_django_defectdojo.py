@@ -8,11 +8,11 @@ specific``, "login_view reads ``template_name = "dojo/login.html"``" of a view t
 from __future__ import annotations
 
 from codeqa.answer.context import AnswerContext
-from codeqa.answer.explanation.extractive import extractive_answer
-from codeqa.answer.explanation.keylines import KeyLine
-from codeqa.answer.explanation.mechanism import matches_in
-from codeqa.answer.explanation.outline import summary
-from codeqa.answer.explanation.values import values_read
+from codeqa.answer.explanation.code.keylines import KeyLine
+from codeqa.answer.explanation.code.outline import summary
+from codeqa.answer.explanation.code.values import values_read
+from codeqa.answer.explanation.constructs.mechanism import matches_in
+from codeqa.answer.explanation.said.extractive import extractive_answer
 from codeqa.chunk.layers import layer_for
 from codeqa.frameworks.conventions import load_all
 from codeqa.frameworks.intent import intents

@@ -13,10 +13,10 @@
 
 from __future__ import annotations
 
+from codeqa.answer.explanation.code.keylines import KeyLine
+from codeqa.answer.explanation.constructs.mechanism import matches_in
 from codeqa.answer.explanation.explain import Step
-from codeqa.answer.explanation.keylines import KeyLine
-from codeqa.answer.explanation.mechanism import matches_in
-from codeqa.answer.explanation.outcomes import _fails
+from codeqa.answer.explanation.said.outcomes import _fails
 from codeqa.chunk import chunk_file
 from codeqa.frameworks.conventions import load_all
 from codeqa.frameworks.intent import intents

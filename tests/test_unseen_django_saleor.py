@@ -11,9 +11,9 @@ Asked how user authentication flows: "4. ``update_user_search_vector`` (``saleor
 
 from __future__ import annotations
 
-from codeqa.answer.explanation.endings import outcome_of
-from codeqa.answer.explanation.linenames import holder_at, name_at
-from codeqa.answer.explanation.switches import switched_off
+from codeqa.answer.explanation.code.linenames import holder_at, name_at
+from codeqa.answer.explanation.code.switches import switched_off
+from codeqa.answer.explanation.story.endings import outcome_of
 from codeqa.records import Chunk
 
 # saleor/graphql/webhook/subscription_types.py:298-340 (shortened), one chunk as the index holds it; its symbol is

@@ -6,7 +6,7 @@ opposite: storing is the caller's job. A docstring is prose about the code; no o
 
 from __future__ import annotations
 
-from codeqa.answer.explanation.endings import outcome_of
+from codeqa.answer.explanation.story.endings import outcome_of
 from codeqa.chunk import chunk_file
 from codeqa.records import SourceFile
 

@@ -5,10 +5,10 @@ over the first of several documented top-level statements is that statement's, n
 
 from __future__ import annotations
 
-from codeqa.answer.explanation.lead import _quote
-from codeqa.answer.explanation.outcomes import _stored
-from codeqa.answer.explanation.outline import summary
-from codeqa.answer.explanation.quoted_line import _fragment
+from codeqa.answer.explanation.code.outline import summary
+from codeqa.answer.explanation.said.lead import _quote
+from codeqa.answer.explanation.said.outcomes import _stored
+from codeqa.answer.explanation.said.quoted_line import _fragment
 from codeqa.records import Chunk
 
 TWO_ROUTES = """/**

@@ -6,9 +6,9 @@ A raising line's message counts only for a question about errors. (Two long line
 
 from __future__ import annotations
 
+from codeqa.answer.explanation.code.keylines import KeyLine, question_terms
 from codeqa.answer.explanation.explain import Step
-from codeqa.answer.explanation.keylines import KeyLine, question_terms
-from codeqa.answer.explanation.quoted_line import best_line
+from codeqa.answer.explanation.said.quoted_line import best_line
 from codeqa.records import Chunk, Hit
 from codeqa.retrieve.question import Question
 

@@ -4,7 +4,7 @@ checks a remote API (its error marks the monitor down; no response is made): a t
 
 from __future__ import annotations
 
-from codeqa.answer.explanation.mechanism import matches_in
+from codeqa.answer.explanation.constructs.mechanism import matches_in
 from codeqa.frameworks.conventions import load_all
 from codeqa.frameworks.intent import intents
 from codeqa.records import Chunk
@@ -42,8 +42,8 @@ ACCOUNT_SERVICE = """export class AccountService {
 def test_a_bare_name_is_no_use_of_a_class_method():
     # dev (jhipster-03): "`AccountService` uses `identity`" for a parameter named `identity`; nestjs-03: a
     # controller's own `constructor(` said to call the service's constructor
-    from codeqa.answer.explanation.byname import holds_by_name
-    from codeqa.answer.explanation.flow import Use
+    from codeqa.answer.explanation.calls.byname import holds_by_name
+    from codeqa.answer.explanation.calls.flow import Use
 
     path = "src/main/webapp/app/core/auth/account.service.ts"
     lines = ACCOUNT_SERVICE.split("\n")

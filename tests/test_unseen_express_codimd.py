@@ -4,8 +4,8 @@ function (req, res, next) {`` in a ``lib/`` folder: a route with its handler in 
 
 from __future__ import annotations
 
-from codeqa.answer.explanation.extractive import VERBS
-from codeqa.answer.explanation.roles_said import role_phrase
+from codeqa.answer.explanation.said.extractive import VERBS
+from codeqa.answer.explanation.said.roles_said import role_phrase
 from codeqa.records import Chunk
 
 ROUTES = """  emailAuth.post('/register', urlencodedParser, async function (req, res, next) {

@@ -7,7 +7,7 @@ inline object type is no ``[\\w.<>| ]+``); the answer opened on the app's other 
 
 from __future__ import annotations
 
-from codeqa.answer.explanation.mechanism import matches_in
+from codeqa.answer.explanation.constructs.mechanism import matches_in
 from codeqa.chunk import chunk_file
 from codeqa.frameworks.conventions import load_all
 from codeqa.frameworks.intent import intents

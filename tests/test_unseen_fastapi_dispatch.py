@@ -6,7 +6,7 @@ responses" — a handler for one exception, ``RateLimitExceeded``, said of every
 
 from __future__ import annotations
 
-from codeqa.answer.explanation.mechanism import matches_in
+from codeqa.answer.explanation.constructs.mechanism import matches_in
 from codeqa.frameworks.conventions import load_all
 from codeqa.frameworks.intent import intents
 from codeqa.records import Chunk
@@ -32,8 +32,8 @@ def test_a_handler_for_one_exception_names_it_and_middleware_is_no_sign_in_check
 
 
 def test_a_handler_for_one_exception_is_not_where_every_failure_goes() -> None:
-    from codeqa.answer.explanation.conclusion import catches_all
-    from codeqa.answer.explanation.mechanism import Match
+    from codeqa.answer.explanation.constructs.mechanism import Match
+    from codeqa.answer.explanation.said.conclusion import catches_all
 
     fastapi = next(c for c in load_all() if c.name == "FastAPI")
     handler = next(k for k in fastapi.constructs if "exception_handler" in k.says)

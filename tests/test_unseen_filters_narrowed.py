@@ -10,10 +10,10 @@
 
 from __future__ import annotations
 
-from codeqa.answer.explanation.lead import LAYER_VERBS
-from codeqa.answer.explanation.mechanism import matches_in
-from codeqa.answer.explanation.phrasing import said_of
-from codeqa.answer.explanation.roles_said import role_phrase
+from codeqa.answer.explanation.constructs.mechanism import matches_in
+from codeqa.answer.explanation.said.lead import LAYER_VERBS
+from codeqa.answer.explanation.said.phrasing import said_of
+from codeqa.answer.explanation.said.roles_said import role_phrase
 from codeqa.frameworks.conventions import load_all
 from codeqa.frameworks.intent import intents
 from codeqa.records import Chunk

@@ -13,8 +13,8 @@ each class on the real lines that made it, answered end to end by the extractive
 from __future__ import annotations
 
 from codeqa.answer.context import AnswerContext
-from codeqa.answer.explanation.extractive import extractive_answer
-from codeqa.answer.explanation.linenames import holder_at, name_at
+from codeqa.answer.explanation.code.linenames import holder_at, name_at
+from codeqa.answer.explanation.said.extractive import extractive_answer
 from codeqa.chunk import chunk_file
 from codeqa.records import Hit, SourceFile
 

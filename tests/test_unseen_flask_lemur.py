@@ -10,7 +10,7 @@ chunker's chunks of its code:
 
 from __future__ import annotations
 
-from codeqa.answer.explanation.outline import summary
+from codeqa.answer.explanation.code.outline import summary
 from codeqa.chunk import chunk_file
 from codeqa.records import Chunk, SourceFile
 

@@ -14,14 +14,14 @@
 
 from __future__ import annotations
 
-from codeqa.answer.explanation.conclusion import where_errors_go
-from codeqa.answer.explanation.effects import STORES
+from codeqa.answer.explanation.code.effects import STORES
+from codeqa.answer.explanation.code.leading import docstring_prose
+from codeqa.answer.explanation.code.outline import summary
+from codeqa.answer.explanation.constructs.mechanism import matches_in
 from codeqa.answer.explanation.explain import Explanation, Step
-from codeqa.answer.explanation.extractive import VERBS
-from codeqa.answer.explanation.leading import docstring_prose
-from codeqa.answer.explanation.mechanism import matches_in
-from codeqa.answer.explanation.outline import summary
-from codeqa.answer.explanation.roles_said import role_phrase
+from codeqa.answer.explanation.said.conclusion import where_errors_go
+from codeqa.answer.explanation.said.extractive import VERBS
+from codeqa.answer.explanation.said.roles_said import role_phrase
 from codeqa.frameworks.conventions import load_all
 from codeqa.frameworks.intent import intents
 from codeqa.records import Chunk, Hit

@@ -5,7 +5,7 @@ system?", opened "`org_view` (`endpoints/web.py:143-251`) is where the app route
 from __future__ import annotations
 
 from codeqa.answer.context import AnswerContext
-from codeqa.answer.explanation.extractive import extractive_answer
+from codeqa.answer.explanation.said.extractive import extractive_answer
 from codeqa.records import Chunk, Hit
 
 WEB = """@web.route("/organization/<path:path>", methods=["GET"])
@@ -38,7 +38,7 @@ def test_the_arguments_of_a_call_opened_above_are_no_quote() -> None:
     """quay, "How is a repository push handled and stored?": "`put_image_layer` handles the request:
     ``repository_ref, session.get("manifest_builder"), store, docker_v2_signing_key``" — the arguments of
     ``lookup_manifest_builder(`` on the line above, pasted into the sentence."""
-    from codeqa.answer.explanation.quoted_line import _fragment
+    from codeqa.answer.explanation.said.quoted_line import _fragment
 
     lines = ["    builder = lookup_manifest_builder(",
              '        repository_ref, session.get("manifest_builder"), store, docker_v2_signing_key',

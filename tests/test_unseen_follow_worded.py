@@ -11,9 +11,9 @@ the line decides on (`if is_api_request(request) …`), nor a one-line delegate 
 from __future__ import annotations
 
 from codeqa.answer.context import AnswerContext
+from codeqa.answer.explanation.calls.flow import Use
 from codeqa.answer.explanation.explain import explain
-from codeqa.answer.explanation.flow import Use
-from codeqa.answer.explanation.follow import _does
+from codeqa.answer.explanation.sources.follow import _does
 from codeqa.chunk import chunk_file
 from codeqa.records import Chunk, Hit, SourceFile
 

@@ -4,7 +4,7 @@ function, said as the function's documentation."""
 
 from __future__ import annotations
 
-from codeqa.answer.explanation.outline import summary
+from codeqa.answer.explanation.code.outline import summary
 from codeqa.records import Chunk
 
 VALIDATION = """// Only support songs for now

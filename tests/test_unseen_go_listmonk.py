@@ -21,11 +21,11 @@ handed to a library to keep it quiet.
 
 from __future__ import annotations
 
-from codeqa.answer.explanation.byname import holds_by_name
-from codeqa.answer.explanation.extractive import VERBS
-from codeqa.answer.explanation.flow import Use
-from codeqa.answer.explanation.mechanism import matches_in
-from codeqa.answer.explanation.roles_said import role_phrase
+from codeqa.answer.explanation.calls.byname import holds_by_name
+from codeqa.answer.explanation.calls.flow import Use
+from codeqa.answer.explanation.constructs.mechanism import matches_in
+from codeqa.answer.explanation.said.extractive import VERBS
+from codeqa.answer.explanation.said.roles_said import role_phrase
 from codeqa.chunk import chunk_file
 from codeqa.frameworks.conventions import load_all
 from codeqa.frameworks.evidence import Evidence, Found

@@ -8,9 +8,9 @@ documentation."""
 
 from __future__ import annotations
 
-from codeqa.answer.explanation.byname import holds_by_name, typed_receiver
-from codeqa.answer.explanation.flow import Use
-from codeqa.answer.explanation.outline import summary
+from codeqa.answer.explanation.calls.byname import holds_by_name, typed_receiver
+from codeqa.answer.explanation.calls.flow import Use
+from codeqa.answer.explanation.code.outline import summary
 from codeqa.chunk import chunk_file
 from codeqa.records import Chunk, SourceFile
 

@@ -5,11 +5,11 @@ are text handed on, no outcome of the method's."""
 
 from __future__ import annotations
 
-from codeqa.answer.explanation.embedded import heredoc_lines
-from codeqa.answer.explanation.endings import outcome_of
+from codeqa.answer.explanation.code.embedded import heredoc_lines
+from codeqa.answer.explanation.code.keylines import KeyLine
 from codeqa.answer.explanation.explain import Explanation, Step
-from codeqa.answer.explanation.keylines import KeyLine
-from codeqa.answer.explanation.outcomes import outcome_lines
+from codeqa.answer.explanation.said.outcomes import outcome_lines
+from codeqa.answer.explanation.story.endings import outcome_of
 from codeqa.frameworks.intent import intents
 from codeqa.records import Chunk, Hit
 

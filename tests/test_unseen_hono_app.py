@@ -7,7 +7,7 @@ printed as ``\\@documenso/ee\\`` in the terminal."""
 
 from __future__ import annotations
 
-from codeqa.answer.explanation.mechanism import matches_in
+from codeqa.answer.explanation.constructs.mechanism import matches_in
 from codeqa.cli.answer_text import plain_line
 from codeqa.frameworks.conventions import load_all
 from codeqa.frameworks.detection import detect
@@ -143,8 +143,8 @@ const app = new Hono<HonoEnv>().basePath(basePath || '/');"""
 
 def test_a_modules_statement_below_an_interface_is_not_the_interfaces_call() -> None:
     # documenso: "[3] `HonoEnv` (`router.ts:33-81`) defines an interface; it calls `env`"
-    from codeqa.answer.explanation.callplace import module_level
-    from codeqa.answer.explanation.flow import Use
+    from codeqa.answer.explanation.calls.callplace import module_level
+    from codeqa.answer.explanation.calls.flow import Use
 
     chunk = _ts("apps/remix/server/router.ts", ROUTER_HEAD, 41, "HonoEnv")
     assert module_level(Use("env", 47, "calls", "const basePath = (env('NEXT_PUBLIC_BASE_PATH') ?? '')"), chunk)

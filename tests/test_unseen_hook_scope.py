@@ -26,9 +26,9 @@ Read in dev 183's and the real-size set's answers, and on probe apps:
 
 from __future__ import annotations
 
-from codeqa.answer.explanation.keylines import question_terms
-from codeqa.answer.explanation.mechanism import Match, matches_in
-from codeqa.answer.explanation.phrasing import said_of
+from codeqa.answer.explanation.code.keylines import question_terms
+from codeqa.answer.explanation.constructs.mechanism import Match, matches_in
+from codeqa.answer.explanation.said.phrasing import said_of
 from codeqa.frameworks.conventions import load_all
 from codeqa.frameworks.intent import intents
 from codeqa.records import Chunk

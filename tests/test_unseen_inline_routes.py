@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import re
 
-from codeqa.answer.explanation.route_lines import handled_inline, handler_names
+from codeqa.answer.explanation.sources.route_lines import handled_inline, handler_names
 from codeqa.answer.rendering.citations import check_citations
 from codeqa.config import Settings
 from tests.helpers import ask_named
@@ -143,7 +143,7 @@ REFRESH_TOKEN = """  static async refreshToken(user) {
 
 
 def test_a_middleware_written_in_place_is_no_handler_named_function() -> None:
-    from codeqa.answer.explanation.mechanism import matches_in
+    from codeqa.answer.explanation.constructs.mechanism import matches_in
     from codeqa.frameworks.conventions import load_all
     from codeqa.frameworks.intent import intents
     from codeqa.records import Chunk
@@ -157,9 +157,9 @@ def test_a_middleware_written_in_place_is_no_handler_named_function() -> None:
 
 
 def test_a_property_named_render_answers_nothing_and_a_query_defines_no_stored_data() -> None:
-    from codeqa.answer.explanation.lead import LAYER_VERBS
-    from codeqa.answer.explanation.outcomes import OUTCOMES
-    from codeqa.answer.explanation.roles_said import role_phrase
+    from codeqa.answer.explanation.said.lead import LAYER_VERBS
+    from codeqa.answer.explanation.said.outcomes import OUTCOMES
+    from codeqa.answer.explanation.said.roles_said import role_phrase
     from codeqa.records import Chunk
 
     answers = dict(OUTCOMES)["answers with"]

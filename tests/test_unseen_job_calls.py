@@ -11,11 +11,11 @@ scheduled and how recurring transactions are created:
 
 from __future__ import annotations
 
-from codeqa.answer.explanation.callplace import caller_name
-from codeqa.answer.explanation.flow import Use
-from codeqa.answer.explanation.mechanism import matches_in
-from codeqa.answer.explanation.walk import Hop, Walk
-from codeqa.answer.explanation.walktext import walk_steps
+from codeqa.answer.explanation.calls.callplace import caller_name
+from codeqa.answer.explanation.calls.flow import Use
+from codeqa.answer.explanation.constructs.mechanism import matches_in
+from codeqa.answer.explanation.story.walk import Hop, Walk
+from codeqa.answer.explanation.story.walktext import walk_steps
 from codeqa.frameworks.conventions import load_all
 from codeqa.frameworks.intent import intents
 from codeqa.records import Chunk

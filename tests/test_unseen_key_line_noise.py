@@ -19,11 +19,11 @@ Found on real-size apps (``bench/data/realsize_dev.jsonl``), measured with ``ben
 
 from __future__ import annotations
 
-from codeqa.answer.explanation.choose import source_lines
+from codeqa.answer.explanation.code.keylines import KeyLine, question_terms
+from codeqa.answer.explanation.code.lineroles import blank_strings, quiet, role_of
 from codeqa.answer.explanation.explain import Step
-from codeqa.answer.explanation.extractive import folded_line
-from codeqa.answer.explanation.keylines import KeyLine, question_terms
-from codeqa.answer.explanation.lineroles import blank_strings, quiet, role_of
+from codeqa.answer.explanation.said.extractive import folded_line
+from codeqa.answer.explanation.sources.choose import source_lines
 from codeqa.records import Chunk, Hit
 from codeqa.retrieve.question import Question
 

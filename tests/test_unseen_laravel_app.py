@@ -5,8 +5,8 @@ lone ``{`` at the head's indent read as the block holding the line)."""
 
 from __future__ import annotations
 
-from codeqa.answer.explanation.callplace import placed
-from codeqa.answer.explanation.roles_said import role_phrase
+from codeqa.answer.explanation.calls.callplace import placed
+from codeqa.answer.explanation.said.roles_said import role_phrase
 from codeqa.records import Chunk
 
 HANDLER = """    public function prepareForOutOfMemory(callable $onOutOfMemory)

@@ -10,10 +10,10 @@ does:
 
 from __future__ import annotations
 
-from codeqa.answer.explanation.flow import Use, said_verb
-from codeqa.answer.explanation.fold import signature, similar
-from codeqa.answer.explanation.keylines import KeyLine
-from codeqa.answer.explanation.mechanism import matches_in
+from codeqa.answer.explanation.calls.flow import Use, said_verb
+from codeqa.answer.explanation.code.keylines import KeyLine
+from codeqa.answer.explanation.constructs.mechanism import matches_in
+from codeqa.answer.explanation.sources.fold import signature, similar
 from codeqa.frameworks.conventions import load_all
 from codeqa.frameworks.intent import intents
 from codeqa.records import Chunk

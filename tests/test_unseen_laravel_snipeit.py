@@ -6,10 +6,10 @@ reaches, and ended there with no "Where errors go:" (no Laravel construct was ma
 
 from __future__ import annotations
 
-from codeqa.answer.explanation.conclusion import where_errors_go
+from codeqa.answer.explanation.code.keylines import KeyLine
+from codeqa.answer.explanation.constructs.mechanism import matches_in
 from codeqa.answer.explanation.explain import Explanation, Step
-from codeqa.answer.explanation.keylines import KeyLine
-from codeqa.answer.explanation.mechanism import matches_in
+from codeqa.answer.explanation.said.conclusion import where_errors_go
 from codeqa.chunk import chunk_file
 from codeqa.frameworks.conventions import load_all
 from codeqa.frameworks.intent import intents

@@ -9,9 +9,9 @@ never shown. On Koel (Laravel, dev) the same: "Where to add it: in `app.php` …
 from __future__ import annotations
 
 from codeqa.answer.context import AnswerContext
-from codeqa.answer.explanation.conclusion import placement
+from codeqa.answer.explanation.constructs.listedlog import named_for_logging
 from codeqa.answer.explanation.explain import explain
-from codeqa.answer.explanation.listedlog import named_for_logging
+from codeqa.answer.explanation.said.conclusion import placement
 from codeqa.chunk import chunk_file
 from codeqa.records import Hit, SourceFile
 

@@ -6,9 +6,9 @@ is cited by its own lines.
 
 from __future__ import annotations
 
+from codeqa.answer.explanation.code.linenames import held_lines, holder_at
 from codeqa.answer.explanation.explain import Step
-from codeqa.answer.explanation.lead import _named
-from codeqa.answer.explanation.linenames import held_lines, holder_at
+from codeqa.answer.explanation.said.lead import _named
 from codeqa.records import Chunk, Hit
 
 PATH = "vue3/src/composables/useModelEditorFunctions.ts"

@@ -17,9 +17,9 @@ Found on the real-size apps (``bench/data/realsize_dev.jsonl``):
 
 from __future__ import annotations
 
-from codeqa.answer.explanation.choose import source_lines
-from codeqa.answer.explanation.keylines import question_terms
-from codeqa.answer.explanation.logargs import log_continuations
+from codeqa.answer.explanation.code.keylines import question_terms
+from codeqa.answer.explanation.code.logargs import log_continuations
+from codeqa.answer.explanation.sources.choose import source_lines
 from codeqa.records import Chunk
 from codeqa.retrieve.question import Question
 

@@ -6,7 +6,7 @@ best server code for the question. "Log in" is signing in, not the log.
 
 from __future__ import annotations
 
-from codeqa.answer.explanation.keylines import question_terms, term_score
+from codeqa.answer.explanation.code.keylines import question_terms, term_score
 
 
 def test_log_in_is_signing_in_not_the_log() -> None:

@@ -14,8 +14,8 @@ found, the requests under its path are said, the mount cited, and the middleware
 from __future__ import annotations
 
 from codeqa.answer.context import AnswerContext
-from codeqa.answer.explanation.mechanism import matches_in
-from codeqa.answer.explanation.mounted import narrow_mounted
+from codeqa.answer.explanation.constructs.mechanism import matches_in
+from codeqa.answer.explanation.constructs.mounted import narrow_mounted
 from codeqa.chunk import chunk_file
 from codeqa.frameworks.conventions import load_all
 from codeqa.frameworks.intent import intents

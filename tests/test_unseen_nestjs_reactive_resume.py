@@ -8,7 +8,7 @@
 
 from __future__ import annotations
 
-from codeqa.answer.explanation.endings import inline_branch, outcome_of
+from codeqa.answer.explanation.story.endings import inline_branch, outcome_of
 from codeqa.records import Chunk
 
 # apps/server/src/auth/auth.controller.ts, lines 68-96 (shortened)

@@ -18,10 +18,10 @@ span the answer cites, not shown):
 
 from __future__ import annotations
 
-from codeqa.answer.explanation.bounds import checks_a_bound
-from codeqa.answer.explanation.choose import source_lines
-from codeqa.answer.explanation.keylines import question_terms
-from codeqa.answer.explanation.openers import direct_entries, inner_lines, opens_value, with_entries
+from codeqa.answer.explanation.code.bounds import checks_a_bound
+from codeqa.answer.explanation.code.keylines import question_terms
+from codeqa.answer.explanation.code.openers import direct_entries, inner_lines, opens_value, with_entries
+from codeqa.answer.explanation.sources.choose import source_lines
 from codeqa.records import Chunk
 from codeqa.retrieve.question import Question
 

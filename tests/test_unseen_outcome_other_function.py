@@ -8,11 +8,11 @@ function (``linenames.apart``); a class body's ``rescue_from`` and a method of t
 
 from __future__ import annotations
 
+from codeqa.answer.explanation.code.keylines import KeyLine
+from codeqa.answer.explanation.code.linenames import apart
+from codeqa.answer.explanation.constructs.mechanism import matches_in
 from codeqa.answer.explanation.explain import Explanation, Step
-from codeqa.answer.explanation.keylines import KeyLine
-from codeqa.answer.explanation.linenames import apart
-from codeqa.answer.explanation.mechanism import matches_in
-from codeqa.answer.explanation.outcomes import outcome_lines
+from codeqa.answer.explanation.said.outcomes import outcome_lines
 from codeqa.frameworks.conventions import load_all
 from codeqa.frameworks.intent import intents
 from codeqa.records import Chunk, Hit

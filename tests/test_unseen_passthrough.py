@@ -8,8 +8,8 @@ for change logging, sees them all and is the place to show first.
 
 from __future__ import annotations
 
-from codeqa.answer.explanation.mechanism import matches_in
-from codeqa.answer.explanation.passthrough import passes_on_when
+from codeqa.answer.explanation.code.passthrough import passes_on_when
+from codeqa.answer.explanation.constructs.mechanism import matches_in
 from codeqa.chunk import chunk_file
 from codeqa.frameworks.conventions import load_all
 from codeqa.frameworks.intent import intents

@@ -9,13 +9,13 @@
 
 from __future__ import annotations
 
-from codeqa.answer.explanation.byname import holds_by_name
-from codeqa.answer.explanation.flow import Use
-from codeqa.answer.explanation.keylines import question_terms
-from codeqa.answer.explanation.mechanism import matches_in
-from codeqa.answer.explanation.outcomes import whole
-from codeqa.answer.explanation.phrasing import said_of
-from codeqa.answer.explanation.roles_said import role_phrase
+from codeqa.answer.explanation.calls.byname import holds_by_name
+from codeqa.answer.explanation.calls.flow import Use
+from codeqa.answer.explanation.code.keylines import question_terms
+from codeqa.answer.explanation.constructs.mechanism import matches_in
+from codeqa.answer.explanation.said.outcomes import whole
+from codeqa.answer.explanation.said.phrasing import said_of
+from codeqa.answer.explanation.said.roles_said import role_phrase
 from codeqa.frameworks.conventions import load_all
 from codeqa.frameworks.intent import intents
 from codeqa.records import Chunk

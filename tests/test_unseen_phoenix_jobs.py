@@ -9,8 +9,8 @@ background and what happens if the rebuild fails:
 
 from __future__ import annotations
 
-from codeqa.answer.explanation.keylines import prose_lines
-from codeqa.answer.explanation.mechanism import matches_in
+from codeqa.answer.explanation.code.keylines import prose_lines
+from codeqa.answer.explanation.constructs.mechanism import matches_in
 from codeqa.frameworks.conventions import load_all
 from codeqa.frameworks.intent import intents
 from codeqa.records import Chunk

@@ -20,12 +20,12 @@ data set, found by earlier probes and re-asked:
 from __future__ import annotations
 
 from codeqa.answer.context import AnswerContext
-from codeqa.answer.explanation.branches import condition_at
-from codeqa.answer.explanation.conclusion import _said_of
+from codeqa.answer.explanation.code.branches import condition_at
+from codeqa.answer.explanation.code.outline import summary
+from codeqa.answer.explanation.constructs.mechanism import Match, matches_in
 from codeqa.answer.explanation.explain import explain
-from codeqa.answer.explanation.mechanism import Match, matches_in
-from codeqa.answer.explanation.outline import summary
-from codeqa.answer.explanation.phrasing import merged, said_whole
+from codeqa.answer.explanation.said.conclusion import _said_of
+from codeqa.answer.explanation.said.phrasing import merged, said_whole
 from codeqa.chunk import chunk_file
 from codeqa.frameworks.conventions import load_all
 from codeqa.frameworks.intent import intents
@@ -117,7 +117,7 @@ def test_the_placement_reason_is_left_out_only_when_the_sentence_before_says_it_
 
 
 def test_the_placement_after_a_sentence_that_names_other_code_gives_its_reason() -> None:
-    from codeqa.answer.explanation.conclusion import placement
+    from codeqa.answer.explanation.said.conclusion import placement
 
     text = f"from flask import Flask\n\n\ndef create_app():\n    app = Flask(__name__)\n\n{BEFORE_REQUEST}\n"
     chunks = chunk_file(SourceFile("web/pgadmin/__init__.py", "python", text, len(text)))

@@ -23,12 +23,12 @@ read as a newcomer (probe 13):
 
 from __future__ import annotations
 
-from codeqa.answer.explanation.branches import returns_before
-from codeqa.answer.explanation.flow import Use
-from codeqa.answer.explanation.mechanism import matches_in
-from codeqa.answer.explanation.phrasing import merged
-from codeqa.answer.explanation.walk import Hop
-from codeqa.answer.explanation.walktext import _under
+from codeqa.answer.explanation.calls.flow import Use
+from codeqa.answer.explanation.code.branches import returns_before
+from codeqa.answer.explanation.constructs.mechanism import matches_in
+from codeqa.answer.explanation.said.phrasing import merged
+from codeqa.answer.explanation.story.walk import Hop
+from codeqa.answer.explanation.story.walktext import _under
 from codeqa.frameworks.conventions import load_all
 from codeqa.frameworks.intent import intents
 from codeqa.records import Chunk
@@ -180,7 +180,7 @@ def test_a_routers_own_sub_routes_are_no_mount_of_the_apps_parts() -> None:
     """Outline: the logging question's "Where to add it" went to ``server/routes/auth/index.ts``, a part whose
     ``router.use("/", authMiddleware(…), resolvedRouter.routes())`` was taken for the root app's mounts, over
     ``server/services/web.ts`` (``app.use(mount("/api", api))``, in another chunk than its every-request hooks)."""
-    from codeqa.answer.explanation.apphook import MOUNTS
+    from codeqa.answer.explanation.constructs.apphook import MOUNTS
 
     assert not MOUNTS.search('      router.use(\n        "/",\n        authMiddleware({ optional: true }),')
     assert MOUNTS.search('  app.use(mount("/api", api));')
@@ -192,8 +192,8 @@ def test_the_same_code_reached_twice_is_shown_once_not_as_a_repeat_of_itself() -
     ``server/services/web.ts:28-88``)"."""
     from dataclasses import dataclass
 
-    from codeqa.answer.explanation.fold import collapse
-    from codeqa.answer.explanation.keylines import KeyLine
+    from codeqa.answer.explanation.code.keylines import KeyLine
+    from codeqa.answer.explanation.sources.fold import collapse
 
     @dataclass
     class Seen:
@@ -220,9 +220,9 @@ HANDLER = """    public function render($request, Throwable $e): Response
 def test_an_outcome_is_quoted_without_the_statements_semicolon() -> None:
     """Firefly III: "Then ``Handler.render`` answers with ``response()->json([…], 404);`` when ``$e instanceof
     NotFoundHttpException && $expectsJson``": the ``;`` ends the code, not the sentence."""
+    from codeqa.answer.explanation.code.keylines import KeyLine
     from codeqa.answer.explanation.explain import Step
-    from codeqa.answer.explanation.keylines import KeyLine
-    from codeqa.answer.explanation.outcomes import outcome_said_of
+    from codeqa.answer.explanation.said.outcomes import outcome_said_of
     from codeqa.records import Hit
 
     chunk = Chunk("app/Exceptions/Handler.php", "php", 94, 102, HANDLER, "Handler.render", "method", "api")
@@ -238,8 +238,8 @@ def test_an_outcome_is_quoted_without_the_statements_semicolon() -> None:
 def test_a_templates_render_makes_a_string_it_answers_no_request() -> None:
     """paperless-ngx, how tags are assigned: "``parse_w_workflow_placeholders`` answers with ``rendered_template =
     template.render(formatting)``" — Jinja's ``Template.render`` returns the text; the function returns it."""
-    from codeqa.answer.explanation.endings import OUTCOME_KINDS
-    from codeqa.answer.explanation.outcomes import OUTCOMES
+    from codeqa.answer.explanation.said.outcomes import OUTCOMES
+    from codeqa.answer.explanation.story.endings import OUTCOME_KINDS
 
     for table in (dict(OUTCOME_KINDS), dict(OUTCOMES)):
         answers = table["answers with"]

@@ -11,11 +11,11 @@ a newcomer (probe 14):
 
 from __future__ import annotations
 
+from codeqa.answer.explanation.code.keylines import KeyLine
 from codeqa.answer.explanation.explain import Explanation, Step
-from codeqa.answer.explanation.keylines import KeyLine
-from codeqa.answer.explanation.lead import LAYER_VERBS
-from codeqa.answer.explanation.outcomes import outcome_lines
-from codeqa.answer.explanation.roles_said import role_phrase
+from codeqa.answer.explanation.said.lead import LAYER_VERBS
+from codeqa.answer.explanation.said.outcomes import outcome_lines
+from codeqa.answer.explanation.said.roles_said import role_phrase
 from codeqa.frameworks.intent import intents
 from codeqa.records import Chunk, Hit
 
@@ -308,8 +308,8 @@ def test_asked_about_an_api_request_the_walk_takes_no_page_branch():
     when ``config('app.debug') === false``" then "answers with ``parent::render(…)``", the browser's branch, below
     ``if (request_is_api($request)) { return $this->handleApiExceptions(…); }``."""
     from codeqa.answer.context import AnswerContext
-    from codeqa.answer.explanation.claims import ClaimChecker
-    from codeqa.answer.explanation.walk import walk
+    from codeqa.answer.explanation.calls.claims import ClaimChecker
+    from codeqa.answer.explanation.story.walk import walk
     from codeqa.chunk import chunk_file
     from codeqa.records import SourceFile
 
@@ -362,7 +362,7 @@ BUGSNAG = """    /*
 
 
 def _phrases(text: str, path: str, language: str, start: int, symbol: str, question: str) -> dict[int, str]:
-    from codeqa.answer.explanation.mechanism import matches_in
+    from codeqa.answer.explanation.constructs.mechanism import matches_in
     from codeqa.frameworks.conventions import load_all
 
     chunk = Chunk(path, language, start, start + text.count("\n"), text, symbol, "function", "core")

@@ -23,13 +23,13 @@ newcomer (probe 15):
 
 from __future__ import annotations
 
-from codeqa.answer.explanation.byname import holds_by_name
+from codeqa.answer.explanation.calls.byname import holds_by_name
+from codeqa.answer.explanation.calls.flow import Use
+from codeqa.answer.explanation.code.keylines import KeyLine, question_terms, term_score
+from codeqa.answer.explanation.constructs.mechanism import matches_in
 from codeqa.answer.explanation.explain import Step
-from codeqa.answer.explanation.flow import Use
-from codeqa.answer.explanation.keylines import KeyLine, question_terms, term_score
-from codeqa.answer.explanation.lead import QUOTE_CHARS, _quote
-from codeqa.answer.explanation.mechanism import matches_in
-from codeqa.answer.explanation.outcomes import outcome_said_of
+from codeqa.answer.explanation.said.lead import QUOTE_CHARS, _quote
+from codeqa.answer.explanation.said.outcomes import outcome_said_of
 from codeqa.chunk.resolve.calls import call_sites, resolves_to
 from codeqa.frameworks.conventions import load_all
 from codeqa.frameworks.intent import intents

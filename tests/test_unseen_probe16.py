@@ -25,11 +25,11 @@ made a part of the repository of its own.
 
 from __future__ import annotations
 
-from codeqa.answer.explanation.branches import if_init
-from codeqa.answer.explanation.lead import Sentence
-from codeqa.answer.explanation.mechanism import matches_in
-from codeqa.answer.explanation.passthrough import passes_on_when
-from codeqa.answer.explanation.phrasing import then_after
+from codeqa.answer.explanation.code.branches import if_init
+from codeqa.answer.explanation.code.passthrough import passes_on_when
+from codeqa.answer.explanation.constructs.mechanism import matches_in
+from codeqa.answer.explanation.said.lead import Sentence
+from codeqa.answer.explanation.said.phrasing import then_after
 from codeqa.chunk import chunk_file
 from codeqa.frameworks.conventions import load_all
 from codeqa.frameworks.evidence import gather

@@ -42,15 +42,15 @@ authenticator's private helper that returns an array. Both read the request; nei
 
 from __future__ import annotations
 
-from codeqa.answer.explanation.branches import another_end, call_condition, condition_at
-from codeqa.answer.explanation.byname import holds_by_name
-from codeqa.answer.explanation.flow import Use
-from codeqa.answer.explanation.keylines import question_terms
-from codeqa.answer.explanation.lead import LAYER_VERBS
-from codeqa.answer.explanation.mechanism import matches_in
-from codeqa.answer.explanation.outline import summary
-from codeqa.answer.explanation.roles_said import KIND_PHRASES, held_role, role_phrase
-from codeqa.answer.explanation.walk import _named_for
+from codeqa.answer.explanation.calls.byname import holds_by_name
+from codeqa.answer.explanation.calls.flow import Use
+from codeqa.answer.explanation.code.branches import another_end, call_condition, condition_at
+from codeqa.answer.explanation.code.keylines import question_terms
+from codeqa.answer.explanation.code.outline import summary
+from codeqa.answer.explanation.constructs.mechanism import matches_in
+from codeqa.answer.explanation.said.lead import LAYER_VERBS
+from codeqa.answer.explanation.said.roles_said import KIND_PHRASES, held_role, role_phrase
+from codeqa.answer.explanation.story.walk import _named_for
 from codeqa.chunk import chunk_file
 from codeqa.frameworks.conventions import load_all
 from codeqa.frameworks.intent import intents

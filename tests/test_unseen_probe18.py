@@ -13,12 +13,12 @@
 
 from __future__ import annotations
 
-from codeqa.answer.explanation.condition import condition_at
+from codeqa.answer.explanation.calls.flow import Use
+from codeqa.answer.explanation.code.condition import condition_at
+from codeqa.answer.explanation.constructs.mechanism import matches_in
 from codeqa.answer.explanation.explain import Explanation, Step
-from codeqa.answer.explanation.extractive import VERBS, sentence
-from codeqa.answer.explanation.flow import Use
-from codeqa.answer.explanation.mechanism import matches_in
-from codeqa.answer.explanation.roles_said import ARGUMENTS, PERMISSION, role_phrase
+from codeqa.answer.explanation.said.extractive import VERBS, sentence
+from codeqa.answer.explanation.said.roles_said import ARGUMENTS, PERMISSION, role_phrase
 from codeqa.frameworks.conventions import load_all
 from codeqa.frameworks.intent import intents
 from codeqa.records import Chunk, Hit

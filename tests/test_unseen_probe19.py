@@ -16,16 +16,16 @@
 
 from __future__ import annotations
 
-from codeqa.answer.explanation.closing import asks_failed_request
-from codeqa.answer.explanation.condition import condition_at
-from codeqa.answer.explanation.entry import _tier
-from codeqa.answer.explanation.entry_topics import SIGN_IN
+from codeqa.answer.explanation.code.condition import condition_at
+from codeqa.answer.explanation.code.outline import summary
+from codeqa.answer.explanation.constructs.mechanism import matches_in
 from codeqa.answer.explanation.explain import Step
-from codeqa.answer.explanation.extractive import repeats_note
-from codeqa.answer.explanation.mechanism import matches_in
-from codeqa.answer.explanation.outline import summary
-from codeqa.answer.explanation.phrasing import merged
-from codeqa.answer.explanation.route_lines import plainest
+from codeqa.answer.explanation.said.closing import asks_failed_request
+from codeqa.answer.explanation.said.extractive import repeats_note
+from codeqa.answer.explanation.said.phrasing import merged
+from codeqa.answer.explanation.sources.entry import _tier
+from codeqa.answer.explanation.sources.entry_topics import SIGN_IN
+from codeqa.answer.explanation.sources.route_lines import plainest
 from codeqa.frameworks.conventions import load_all
 from codeqa.frameworks.intent import intents
 from codeqa.records import Chunk, Hit

@@ -18,13 +18,13 @@ Angular), issue #35.
 
 from __future__ import annotations
 
-from codeqa.answer.explanation.fold import signature, similar
-from codeqa.answer.explanation.inert import built_then_saved, documents_api, quotable
-from codeqa.answer.explanation.keylines import KeyLine
-from codeqa.answer.explanation.lead import LAYER_VERBS
-from codeqa.answer.explanation.mechanism import matches_in
-from codeqa.answer.explanation.outcomes import OUTCOMES, _stored
-from codeqa.answer.explanation.roles_said import role_phrase
+from codeqa.answer.explanation.code.inert import built_then_saved, documents_api, quotable
+from codeqa.answer.explanation.code.keylines import KeyLine
+from codeqa.answer.explanation.constructs.mechanism import matches_in
+from codeqa.answer.explanation.said.lead import LAYER_VERBS
+from codeqa.answer.explanation.said.outcomes import OUTCOMES, _stored
+from codeqa.answer.explanation.said.roles_said import role_phrase
+from codeqa.answer.explanation.sources.fold import signature, similar
 from codeqa.frameworks.conventions import load_all
 from codeqa.frameworks.intent import intents
 from codeqa.records import Chunk

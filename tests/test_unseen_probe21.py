@@ -20,14 +20,14 @@ from __future__ import annotations
 from dataclasses import replace
 
 from codeqa.answer.context import AnswerContext
-from codeqa.answer.explanation.apppart import app_parts, own_app, part_of, parts
-from codeqa.answer.explanation.candidate import Candidate
+from codeqa.answer.explanation.code.keylines import KeyLine, question_terms
+from codeqa.answer.explanation.constructs.apppart import app_parts, own_app, part_of, parts
+from codeqa.answer.explanation.constructs.candidate import Candidate
+from codeqa.answer.explanation.constructs.leafscope import leaf_class
+from codeqa.answer.explanation.constructs.mechanism import matches_in
 from codeqa.answer.explanation.explain import Step
-from codeqa.answer.explanation.keylines import KeyLine, question_terms
-from codeqa.answer.explanation.leafscope import leaf_class
-from codeqa.answer.explanation.mechanism import matches_in
-from codeqa.answer.explanation.phrasing import said_of
-from codeqa.answer.explanation.quoted_line import best_line
+from codeqa.answer.explanation.said.phrasing import said_of
+from codeqa.answer.explanation.said.quoted_line import best_line
 from codeqa.chunk import chunk_file
 from codeqa.frameworks.conventions import load_all
 from codeqa.frameworks.intent import intents
@@ -284,7 +284,7 @@ def test_an_error_answers_message_still_answers_a_question_about_errors() -> Non
 
 
 def test_every_requests_chain_is_said_in_its_own_app() -> None:
-    from codeqa.answer.explanation.apppart import said_of_app
+    from codeqa.answer.explanation.constructs.apppart import said_of_app
 
     spring = [c for c in load_all() if c.name == "Spring"]
     chunks, _ = _context(_services("account", "statistics"))

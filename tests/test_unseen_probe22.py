@@ -25,18 +25,18 @@ Flask + React app):
 from __future__ import annotations
 
 from codeqa.answer.context import AnswerContext
-from codeqa.answer.explanation.callplace import as_module, caller_name, from_clause
-from codeqa.answer.explanation.candidate import Candidate
+from codeqa.answer.explanation.calls.callplace import as_module, caller_name, from_clause
+from codeqa.answer.explanation.calls.flow import Use
+from codeqa.answer.explanation.code.keylines import KeyLine
+from codeqa.answer.explanation.code.leading import docstring_prose
+from codeqa.answer.explanation.code.outline import summary
+from codeqa.answer.explanation.constructs.candidate import Candidate
+from codeqa.answer.explanation.constructs.mechanism import matches_in
+from codeqa.answer.explanation.constructs.skipped import excepted
 from codeqa.answer.explanation.explain import Step
-from codeqa.answer.explanation.extractive import VERBS
-from codeqa.answer.explanation.flow import Use
-from codeqa.answer.explanation.keylines import KeyLine
-from codeqa.answer.explanation.leading import docstring_prose
-from codeqa.answer.explanation.mechanism import matches_in
-from codeqa.answer.explanation.outline import summary
-from codeqa.answer.explanation.placing import quoted_name
-from codeqa.answer.explanation.roles_said import role_phrase
-from codeqa.answer.explanation.skipped import excepted
+from codeqa.answer.explanation.said.extractive import VERBS
+from codeqa.answer.explanation.said.placing import quoted_name
+from codeqa.answer.explanation.said.roles_said import role_phrase
 from codeqa.frameworks.conventions import load_all
 from codeqa.frameworks.intent import intents
 from codeqa.records import Chunk, Hit

@@ -10,8 +10,8 @@ from __future__ import annotations
 from dataclasses import replace
 
 from codeqa.answer.context import AnswerContext
-from codeqa.answer.explanation.extractive import extractive_answer
-from codeqa.answer.explanation.mechanism import matches_in
+from codeqa.answer.explanation.constructs.mechanism import matches_in
+from codeqa.answer.explanation.said.extractive import extractive_answer
 from codeqa.frameworks.conventions import load_all
 from codeqa.frameworks.intent import intents
 from codeqa.records import Chunk, Hit
@@ -125,7 +125,7 @@ def test_a_guard_on_one_method_still_vouches_for_that_methods_outcome() -> None:
     """The class-wide rule is about a construct on a class: a guard on a method is that route's, and an outcome of
     the method it decorates stays tellable once the opening cites it (``class_wide`` is False)."""
     from codeqa.answer.explanation.explain import Step
-    from codeqa.answer.explanation.told import class_wide
+    from codeqa.answer.explanation.said.told import class_wide
 
     nestjs = [c for c in load_all() if c.name in ("NestJS", "any framework")]
     cases = ((USERS, 17, "UserController", 44, True), (METHOD_GUARD, 195, "AuthController.collabToken", 200, False))
@@ -186,8 +186,8 @@ def test_a_go_function_whose_request_is_a_literals_does_not_handle_the_request()
     RegisterGateway` (`v1.go:98-145`) handles the request" for a piece of it whose request is the middleware literal's.
     A middleware factory (its head returns ``echo.MiddlewareFunc``) and a handler (``c *echo.Context`` in its own head)
     still handle it."""
-    from codeqa.answer.explanation.lead import LAYER_VERBS
-    from codeqa.answer.explanation.roles_said import role_phrase
+    from codeqa.answer.explanation.said.lead import LAYER_VERBS
+    from codeqa.answer.explanation.said.roles_said import role_phrase
 
     def role(text: str, symbol: str, kind: str) -> str:
         return role_phrase(Chunk("server/server.go", "go", 39, 39 + text.count("\n"), text, symbol, kind, "api"),
@@ -229,7 +229,7 @@ BLOB_S3 = """	key, err := driver.UploadObject(ctx, filepathTemplate, create.Type
 def test_one_function_the_chunker_cut_apart_is_defined_once() -> None:
     """memos, asked "Who calls SaveAttachmentBlob?": "`SaveAttachmentBlob` is defined at in:" and then three
     definitions (``attachment_service_storage.go:50-50``, ``51-98``, ``99-130``), the pieces of one function."""
-    from codeqa.answer.explanation.graphqa import GraphAnswer, render_graph
+    from codeqa.answer.explanation.calls.graphqa import GraphAnswer, render_graph
 
     path = "server/router/api/v1/attachment_service_storage.go"
     pieces, start = [], 49
@@ -274,7 +274,7 @@ def test_an_email_body_rendered_onto_its_message_is_no_answer() -> None:
     """docmost, asked "Where are emails sent from?": "Then `MailService` answers with `message.html = await
     render(message.template, {…})` when `message.template`": the e-mail's body, rendered to be sent, said as the
     answer to a request. A field of the response (Koa's ``ctx.body = await render('page')``) still is one."""
-    from codeqa.answer.explanation.told import kept_on_field
+    from codeqa.answer.explanation.said.told import kept_on_field
 
     path = "apps/server/src/integrations/mail/mail.service.ts"
     chunk = Chunk(path, "typescript", 11, 11 + MAIL.count("\n"), MAIL, "MailService", "class", "service")

@@ -16,11 +16,11 @@ Phoenix + React app):
 from __future__ import annotations
 
 from codeqa.answer.context import AnswerContext
-from codeqa.answer.explanation.claims import ClaimChecker
-from codeqa.answer.explanation.elixiralias import aliases
-from codeqa.answer.explanation.extractive import extractive_answer
-from codeqa.answer.explanation.mechanism import matches_in
-from codeqa.answer.explanation.relsaid import Said, said_relations
+from codeqa.answer.explanation.calls.claims import ClaimChecker
+from codeqa.answer.explanation.calls.elixiralias import aliases
+from codeqa.answer.explanation.constructs.mechanism import matches_in
+from codeqa.answer.explanation.said.extractive import extractive_answer
+from codeqa.answer.explanation.said.relsaid import Said, said_relations
 from codeqa.frameworks.conventions import load_all
 from codeqa.frameworks.intent import intents
 from codeqa.records import Chunk, Hit
@@ -260,8 +260,8 @@ SANITIZE = """  @spec sanitize_new_message_params(Plug.Conn.t(), map()) ::
 
 
 def test_an_elixir_controller_function_whose_spec_returns_no_connection_answers_no_request() -> None:
-    from codeqa.answer.explanation.extractive import VERBS
-    from codeqa.answer.explanation.roles_said import role_phrase
+    from codeqa.answer.explanation.said.extractive import VERBS
+    from codeqa.answer.explanation.said.roles_said import role_phrase
 
     path = "lib/chat_api_web/controllers/registration_controller.ex"
     helper = Chunk(path, "elixir", 99, 113, TRANSACTION,

@@ -13,11 +13,11 @@
 
 from __future__ import annotations
 
-from codeqa.answer.explanation.endings import outcome_of
-from codeqa.answer.explanation.lead import LAYER_VERBS, WEAK
-from codeqa.answer.explanation.linenames import holder_at, name_at
-from codeqa.answer.explanation.mechanism import matches_in
-from codeqa.answer.explanation.roles_said import role_phrase
+from codeqa.answer.explanation.code.linenames import holder_at, name_at
+from codeqa.answer.explanation.constructs.mechanism import matches_in
+from codeqa.answer.explanation.said.lead import LAYER_VERBS, WEAK
+from codeqa.answer.explanation.said.roles_said import role_phrase
+from codeqa.answer.explanation.story.endings import outcome_of
 from codeqa.frameworks.conventions import load_all
 from codeqa.frameworks.intent import intents
 from codeqa.records import Chunk

@@ -32,18 +32,18 @@
 
 from __future__ import annotations
 
-from codeqa.answer.explanation.byname import holds_by_name
-from codeqa.answer.explanation.endings import Outcome
+from codeqa.answer.explanation.calls.byname import holds_by_name
+from codeqa.answer.explanation.calls.flow import Use, link
+from codeqa.answer.explanation.code.keylines import KeyLine
+from codeqa.answer.explanation.code.outline import summary
+from codeqa.answer.explanation.constructs.mechanism import matches_in
 from codeqa.answer.explanation.explain import Explanation, Step
-from codeqa.answer.explanation.extractive import VERBS, sentence
-from codeqa.answer.explanation.flow import Use, link
-from codeqa.answer.explanation.keylines import KeyLine
-from codeqa.answer.explanation.mechanism import matches_in
-from codeqa.answer.explanation.outline import summary
-from codeqa.answer.explanation.placing import quoted_name
-from codeqa.answer.explanation.roles_said import role_phrase
-from codeqa.answer.explanation.walk import Hop, Walk
-from codeqa.answer.explanation.walktext import walk_steps
+from codeqa.answer.explanation.said.extractive import VERBS, sentence
+from codeqa.answer.explanation.said.placing import quoted_name
+from codeqa.answer.explanation.said.roles_said import role_phrase
+from codeqa.answer.explanation.story.endings import Outcome
+from codeqa.answer.explanation.story.walk import Hop, Walk
+from codeqa.answer.explanation.story.walktext import walk_steps
 from codeqa.config import Settings
 from codeqa.frameworks.conventions import load_all
 from codeqa.frameworks.intent import intents

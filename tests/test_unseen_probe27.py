@@ -12,8 +12,8 @@ no data set.
 from __future__ import annotations
 
 from codeqa.answer.context import AnswerContext
-from codeqa.answer.explanation.endings import outcome_of
-from codeqa.answer.explanation.extractive import extractive_answer
+from codeqa.answer.explanation.said.extractive import extractive_answer
+from codeqa.answer.explanation.story.endings import outcome_of
 from codeqa.records import Chunk, Hit
 
 # etherpad src/node/server.ts:108-200, shortened

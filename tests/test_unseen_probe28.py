@@ -19,13 +19,13 @@
 
 from __future__ import annotations
 
-from codeqa.answer.explanation.byname import holds_by_name
-from codeqa.answer.explanation.flow import Use
-from codeqa.answer.explanation.keylines import question_terms
-from codeqa.answer.explanation.mechanism import matches_in
-from codeqa.answer.explanation.phrasing import _noun_after, said_of
-from codeqa.answer.explanation.relsaid import Said, said_relations
-from codeqa.answer.explanation.roles_said import KIND_PHRASES, held_role, role_phrase
+from codeqa.answer.explanation.calls.byname import holds_by_name
+from codeqa.answer.explanation.calls.flow import Use
+from codeqa.answer.explanation.code.keylines import question_terms
+from codeqa.answer.explanation.constructs.mechanism import matches_in
+from codeqa.answer.explanation.said.phrasing import _noun_after, said_of
+from codeqa.answer.explanation.said.relsaid import Said, said_relations
+from codeqa.answer.explanation.said.roles_said import KIND_PHRASES, held_role, role_phrase
 from codeqa.frameworks.conventions import load_all
 from codeqa.frameworks.intent import intents
 from codeqa.records import Chunk
@@ -193,7 +193,7 @@ def test_a_go_function_named_in_a_chunk_that_opens_with_a_struct_is_a_function()
 
 
 def test_an_elixir_definition_found_by_the_graph_is_a_function_not_a_method() -> None:
-    from codeqa.answer.explanation.graphqa import GraphAnswer, render_graph
+    from codeqa.answer.explanation.calls.graphqa import GraphAnswer, render_graph
 
     text = "  def notify(%NewsItem{type: :audio} = item) do\n    Task.start_link(fn -> deliver(item) end)\n  end"
     notify = Chunk(
@@ -234,7 +234,7 @@ func (s *Server) handlePublish(w http.ResponseWriter, r *http.Request, v *visito
 
 
 def test_a_go_receiver_declared_with_the_bare_type_is_the_callers_package_though_the_file_builds_a_namesake() -> None:
-    from codeqa.answer.explanation.gopackages import go_package
+    from codeqa.answer.explanation.calls.gopackages import go_package
 
     lines = SERVER_GO.split("\n")
     user = Chunk("server/server.go", "go", 14, 19, "\n".join(lines[13:19]), "Server.handleInternal", "method", "api")
@@ -264,8 +264,8 @@ TIER_LIMITS = """func tierBasedVisitorLimits(conf *Config, tier *user.Tier) *vis
 
 
 def test_a_step_linked_by_name_in_the_callers_own_file_names_no_import() -> None:
-    from codeqa.answer.explanation.walk import Hop, Walk
-    from codeqa.answer.explanation.walktext import walk_steps
+    from codeqa.answer.explanation.story.walk import Hop, Walk
+    from codeqa.answer.explanation.story.walktext import walk_steps
 
     caller = Chunk("server/visitor.go", "go", 405, 410, LIMITS_NO_LOCK, "visitor.limitsNoLock", "method", "service")
     callee = Chunk("server/visitor.go", "go", 418, 422, TIER_LIMITS, "tierBasedVisitorLimits", "function", "service")
@@ -303,7 +303,7 @@ NOTIFIER = """  async pushManager() {
 
 
 def test_a_call_in_a_short_written_js_method_is_placed_in_that_method() -> None:
-    from codeqa.answer.explanation.callplace import from_clause, placed
+    from codeqa.answer.explanation.calls.callplace import from_clause, placed
 
     symbol = "Notifier.pushManager, Notifier.serviceWorkerRegistration, Notifier.notRequested, …"  # cut by the chunker
     chunk = Chunk("web/src/app/Notifier.js", "javascript", 67, 67 + NOTIFIER.count("\n"), NOTIFIER, symbol, "method",

@@ -10,8 +10,8 @@
 
 from __future__ import annotations
 
-from codeqa.answer.explanation.keylines import KeyLine
-from codeqa.answer.explanation.values import values_read
+from codeqa.answer.explanation.code.keylines import KeyLine
+from codeqa.answer.explanation.code.values import values_read
 from codeqa.records import Chunk
 
 IMPORTS = """const passport = require('passport');
@@ -70,9 +70,9 @@ def logout():
 
 
 def test_a_table_of_routes_routes_urls_and_handles_no_request() -> None:
-    from codeqa.answer.explanation.extractive import VERBS
-    from codeqa.answer.explanation.roles_said import role_phrase
-    from codeqa.answer.explanation.routetable import ROUTES
+    from codeqa.answer.explanation.said.extractive import VERBS
+    from codeqa.answer.explanation.said.roles_said import role_phrase
+    from codeqa.answer.explanation.said.routetable import ROUTES
 
     def role(path: str, language: str, text: str) -> str:
         return role_phrase(Chunk(path, language, 1, 1 + text.count("\n"), text, "", "module", "api"), VERBS, "is here")
@@ -83,7 +83,7 @@ def test_a_table_of_routes_routes_urls_and_handles_no_request() -> None:
 
 
 def test_a_compound_noun_is_plural_at_its_head() -> None:
-    from codeqa.answer.explanation.phrasing import merged
+    from codeqa.answer.explanation.said.phrasing import merged
 
     said = merged([f"builds the `{name}` error response" for name in ("badRequest", "unauthorized", "forbidden")])
     assert said == "builds the `badRequest`, `unauthorized` and `forbidden` error responses"

@@ -6,9 +6,9 @@ head as if it were a statement. A quoted ``if`` head is said as its test: "when 
 
 from __future__ import annotations
 
-from codeqa.answer.explanation.closing_place import _lines, _tested
+from codeqa.answer.explanation.constructs.mechanism import matches_in
 from codeqa.answer.explanation.explain import Step
-from codeqa.answer.explanation.mechanism import matches_in
+from codeqa.answer.explanation.said.closing_place import _lines, _tested
 from codeqa.frameworks.conventions import load_all
 from codeqa.records import Chunk, Hit
 

@@ -11,8 +11,8 @@ phrase that needs no object ("answers the request: `return JsonResponse(…)`"),
 from __future__ import annotations
 
 from codeqa.answer.context import AnswerContext
-from codeqa.answer.explanation.extractive import extractive_answer
-from codeqa.answer.explanation.saidline import said_line
+from codeqa.answer.explanation.code.saidline import said_line
+from codeqa.answer.explanation.said.extractive import extractive_answer
 from codeqa.records import Chunk, Hit
 
 MIDDLEWARE = """from utilities.error_handlers import handle_rest_api_exception
@@ -93,8 +93,8 @@ def test_a_long_statement_is_cut_at_a_bracket_not_mid_name() -> None:
 def test_a_value_read_is_cut_after_a_whole_word_its_string_closed() -> None:
     """A sentence's value ("`reader` reads `X = …`") was cut at 90 characters, mid-name or mid-string
     (``"… projects allowed for …``, its string left open); it is now cut where ``cut_quote`` cuts."""
-    from codeqa.answer.explanation.keylines import KeyLine
-    from codeqa.answer.explanation.values import Value, value_said
+    from codeqa.answer.explanation.code.keylines import KeyLine
+    from codeqa.answer.explanation.code.values import Value, value_said
 
     text = 'ERROR_MAX_PRIVATE = "You have reached the maximum number of private projects allowed for your account"'
     chunk = Chunk("app/settings.py", "python", 20, 20, text, "", "module", "config")

@@ -5,8 +5,8 @@ words they differ in, which cut inside their brackets; a run that differs is now
 
 from __future__ import annotations
 
-from codeqa.answer.explanation.mechanism import matches_in
-from codeqa.answer.explanation.phrasing import merged
+from codeqa.answer.explanation.constructs.mechanism import matches_in
+from codeqa.answer.explanation.said.phrasing import merged
 from codeqa.chunk import chunk_file
 from codeqa.frameworks.conventions import load_all
 from codeqa.frameworks.intent import intents
@@ -76,8 +76,8 @@ end"""
 def test_a_class_its_namespace_modules_only_wrap_is_named_and_said_a_class():
     # diaspora: "`Workers` (app/workers/gather_o_embed_data.rb:8-24) defines a module", "`Api`
     # (app/controllers/api/v1/reshares_controller.rb:3-52) defines a module" for a file holding one class
-    from codeqa.answer.explanation.outline import display_name
-    from codeqa.answer.explanation.roles_said import role_phrase
+    from codeqa.answer.explanation.code.outline import display_name
+    from codeqa.answer.explanation.said.roles_said import role_phrase
 
     worker = next(c for c in chunk_file(SourceFile("app/workers/gather_o_embed_data.rb", "ruby", WORKER, len(WORKER))))
     assert (worker.symbol, str(worker.kind)) == ("Workers", "module")  # what the chunker names it
@@ -90,8 +90,8 @@ def test_a_class_its_namespace_modules_only_wrap_is_named_and_said_a_class():
 
 
 def test_a_module_holding_more_than_one_class_or_its_own_code_stays_a_module():
-    from codeqa.answer.explanation.outline import display_name
-    from codeqa.answer.explanation.roles_said import role_phrase
+    from codeqa.answer.explanation.code.outline import display_name
+    from codeqa.answer.explanation.said.roles_said import role_phrase
 
     two = WORKER[: -len("end")] + "  class Other\n  end\nend"
     own = WORKER.replace("module Workers\n", "module Workers\n  QUEUE = :medium\n", 1)

@@ -16,11 +16,11 @@
 from __future__ import annotations
 
 from codeqa.answer.context import AnswerContext
-from codeqa.answer.explanation.branches import on_error_branch
-from codeqa.answer.explanation.extractive import extractive_answer
-from codeqa.answer.explanation.handled import handled_type
-from codeqa.answer.explanation.mechanism import matches_in
-from codeqa.answer.explanation.outline import display_name
+from codeqa.answer.explanation.code.branches import on_error_branch
+from codeqa.answer.explanation.code.handled import handled_type
+from codeqa.answer.explanation.code.outline import display_name
+from codeqa.answer.explanation.constructs.mechanism import matches_in
+from codeqa.answer.explanation.said.extractive import extractive_answer
 from codeqa.chunk import chunk_file
 from codeqa.frameworks.conventions import load_all
 from codeqa.frameworks.intent import intents

@@ -8,9 +8,9 @@ sign up), not of the branch that calls ``successful_login``."""
 from __future__ import annotations
 
 from codeqa.answer.context import AnswerContext
-from codeqa.answer.explanation.effects import SIGNS_IN
-from codeqa.answer.explanation.extractive import extractive_answer
-from codeqa.answer.explanation.mechanism import matches_in
+from codeqa.answer.explanation.code.effects import SIGNS_IN
+from codeqa.answer.explanation.constructs.mechanism import matches_in
+from codeqa.answer.explanation.said.extractive import extractive_answer
 from codeqa.frameworks.conventions import load_all
 from codeqa.frameworks.intent import intents
 from codeqa.records import Chunk, Hit
@@ -77,9 +77,9 @@ def test_the_closing_says_no_answer_of_a_branch_not_known_to_be_the_calls() -> N
 def test_a_bare_raise_is_said_as_raising_the_error_again() -> None:
     """OSM, asked what happens when an API request fails: "`api_call_handle_error` raises `raise` when it rescues
     `AbstractController::ActionNotFound`" for Ruby's bare ``raise`` in a ``rescue``."""
+    from codeqa.answer.explanation.code.keylines import KeyLine
     from codeqa.answer.explanation.explain import Step
-    from codeqa.answer.explanation.keylines import KeyLine
-    from codeqa.answer.explanation.outcomes import outcome_said_of
+    from codeqa.answer.explanation.said.outcomes import outcome_said_of
 
     text = """  def api_call_handle_error
     yield

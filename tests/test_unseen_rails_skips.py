@@ -8,9 +8,9 @@ named, each cited by its skip line.
 from __future__ import annotations
 
 from codeqa.answer.context import AnswerContext
-from codeqa.answer.explanation.candidate import Candidate
-from codeqa.answer.explanation.mechanism import matches_in
-from codeqa.answer.explanation.skipped import Skip, except_phrase, excepted
+from codeqa.answer.explanation.constructs.candidate import Candidate
+from codeqa.answer.explanation.constructs.mechanism import matches_in
+from codeqa.answer.explanation.constructs.skipped import Skip, except_phrase, excepted
 from codeqa.frameworks.conventions import load_all
 from codeqa.frameworks.intent import intents
 from codeqa.records import Chunk, Hit

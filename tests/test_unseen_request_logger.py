@@ -10,9 +10,9 @@ construct did not know without a call).
 from __future__ import annotations
 
 from codeqa.answer.context import AnswerContext
-from codeqa.answer.explanation.conclusion import placement
+from codeqa.answer.explanation.constructs.mechanism import matches_in
 from codeqa.answer.explanation.explain import explain
-from codeqa.answer.explanation.mechanism import matches_in
+from codeqa.answer.explanation.said.conclusion import placement
 from codeqa.chunk import chunk_file
 from codeqa.frameworks.conventions import load_all
 from codeqa.frameworks.intent import intents

@@ -8,8 +8,8 @@ second outcome came from a bulk-edit route the opening never named, linking unre
 from __future__ import annotations
 
 from codeqa.answer.context import AnswerContext
-from codeqa.answer.explanation.extractive import extractive_answer
-from codeqa.answer.explanation.mechanism import matches_in
+from codeqa.answer.explanation.constructs.mechanism import matches_in
+from codeqa.answer.explanation.said.extractive import extractive_answer
 from codeqa.frameworks.conventions import load_all
 from codeqa.frameworks.evidence import Evidence, Found
 from codeqa.frameworks.intent import intents
@@ -100,7 +100,7 @@ app.use(middleware.stripLeadingSlashes);"""
 
 
 def test_a_static_folder_is_no_mount_of_the_apps_parts() -> None:
-    from codeqa.answer.explanation.apphook import MOUNTS
+    from codeqa.answer.explanation.constructs.apphook import MOUNTS
 
     assert not MOUNTS.search("app.use('/assets', express.static(path.join(__dirname, '../build/public'), {}));")
     assert MOUNTS.search("app.use('/api', apiRouter);")
@@ -108,7 +108,7 @@ def test_a_static_folder_is_no_mount_of_the_apps_parts() -> None:
 
 def test_phrases_that_differ_by_a_test_are_said_whole() -> None:
     """NodeBB: "hands sign-in to Passport (`passport.use`) and (`passport.authenticate`) when `strategy.url`"."""
-    from codeqa.answer.explanation.phrasing import merged
+    from codeqa.answer.explanation.said.phrasing import merged
 
     said = merged(["hands sign-in to Passport (`passport.use`)",
                    "hands sign-in to Passport (`passport.authenticate`) when `strategy.url`"])  # fmt: skip

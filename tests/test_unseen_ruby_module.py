@@ -6,8 +6,8 @@ not as if the two were all the modules)."""
 
 from __future__ import annotations
 
-from codeqa.answer.explanation.mechanism import matches_in
-from codeqa.answer.explanation.roles_said import role_phrase
+from codeqa.answer.explanation.constructs.mechanism import matches_in
+from codeqa.answer.explanation.said.roles_said import role_phrase
 from codeqa.frameworks.conventions import load_all
 from codeqa.frameworks.intent import intents
 from codeqa.records import Chunk

@@ -6,8 +6,8 @@ class": Rust has no classes; it defines an enum."""
 
 from __future__ import annotations
 
-from codeqa.answer.explanation.outline import summary
-from codeqa.answer.explanation.roles_said import role_phrase
+from codeqa.answer.explanation.code.outline import summary
+from codeqa.answer.explanation.said.roles_said import role_phrase
 from codeqa.chunk import chunk_file
 from codeqa.records import Chunk, SourceFile
 

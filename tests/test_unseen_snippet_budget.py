@@ -16,10 +16,10 @@ its one line of the answer.
 
 from __future__ import annotations
 
-from codeqa.answer.explanation.budget import allocate_lines
-from codeqa.answer.explanation.choose import source_lines
+from codeqa.answer.explanation.code.keylines import question_terms
 from codeqa.answer.explanation.explain import KEY_LINES, LINES_FOLDED, LINES_LEAST, LINES_MOST
-from codeqa.answer.explanation.keylines import question_terms
+from codeqa.answer.explanation.sources.budget import allocate_lines
+from codeqa.answer.explanation.sources.choose import source_lines
 from codeqa.records import Chunk
 from codeqa.retrieve.question import Question
 

@@ -4,10 +4,10 @@ mall, a Spring app in no data set: "`SecurityConfig` calls `logout` (`UmsAdminCo
 
 from __future__ import annotations
 
-from codeqa.answer.explanation.byname import holds_by_name
-from codeqa.answer.explanation.declared import chain_root
-from codeqa.answer.explanation.flow import Use
-from codeqa.answer.explanation.linenames import holder_at
+from codeqa.answer.explanation.calls.byname import holds_by_name
+from codeqa.answer.explanation.calls.declared import chain_root
+from codeqa.answer.explanation.calls.flow import Use
+from codeqa.answer.explanation.code.linenames import holder_at
 from codeqa.records import Chunk
 
 SECURITY_CONFIG = """package com.macro.mall.demo.config;
@@ -122,7 +122,7 @@ public class LogAspect {
 
 def test_a_class_chunk_is_named_after_the_class_not_its_constructor():
     # mall: "[2] `CommonResult.CommonResult (+3)` … defines a class"
-    from codeqa.answer.explanation.outline import display_name
+    from codeqa.answer.explanation.code.outline import display_name
 
     result = """public class CommonResult<T> {
     private long code;

@@ -17,12 +17,12 @@ verifies a ``@Mock CryptoService`` is never asked to decrypt: a mock's method ru
 
 from __future__ import annotations
 
-from codeqa.answer.explanation.byname import holds_by_name, typed_receiver
-from codeqa.answer.explanation.callplace import caller_name
-from codeqa.answer.explanation.flow import Use
-from codeqa.answer.explanation.linenames import holder_at
-from codeqa.answer.explanation.mechanism import matches_in
-from codeqa.answer.explanation.placing import same_definition
+from codeqa.answer.explanation.calls.byname import holds_by_name, typed_receiver
+from codeqa.answer.explanation.calls.callplace import caller_name
+from codeqa.answer.explanation.calls.flow import Use
+from codeqa.answer.explanation.code.linenames import holder_at
+from codeqa.answer.explanation.constructs.mechanism import matches_in
+from codeqa.answer.explanation.said.placing import same_definition
 from codeqa.frameworks.conventions import load_all
 from codeqa.frameworks.intent import intents
 from codeqa.records import Chunk

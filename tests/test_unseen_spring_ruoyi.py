@@ -11,8 +11,8 @@ from __future__ import annotations
 
 import re
 
-from codeqa.answer.explanation.leading import comment_before
-from codeqa.answer.explanation.mechanism import matches_in
+from codeqa.answer.explanation.code.leading import comment_before
+from codeqa.answer.explanation.constructs.mechanism import matches_in
 from codeqa.frameworks.conventions import load_all
 from codeqa.frameworks.intent import intents
 from codeqa.records import Chunk

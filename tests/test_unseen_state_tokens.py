@@ -7,7 +7,7 @@ sessions kept?" said ``Auth.reloadRoutes`` "issues the token the client sends ba
 
 from __future__ import annotations
 
-from codeqa.answer.explanation.mechanism import matches_in
+from codeqa.answer.explanation.constructs.mechanism import matches_in
 from codeqa.frameworks.conventions import load_all
 from codeqa.frameworks.intent import intents
 from codeqa.records import Chunk

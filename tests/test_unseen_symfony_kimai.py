@@ -10,9 +10,9 @@ Asked "What happens when an API request fails?", it said "The code found answers
 from __future__ import annotations
 
 from codeqa.answer.context import AnswerContext
-from codeqa.answer.explanation.conclusion import hook, placement, where_errors_go
+from codeqa.answer.explanation.constructs.mechanism import matches_in
 from codeqa.answer.explanation.explain import explain
-from codeqa.answer.explanation.mechanism import matches_in
+from codeqa.answer.explanation.said.conclusion import hook, placement, where_errors_go
 from codeqa.chunk import chunk_file
 from codeqa.frameworks.conventions import load_all
 from codeqa.frameworks.evidence import Evidence, Found, imports_module

@@ -10,10 +10,10 @@ is now shown whole (its code lines, not its comments), and the line budget gives
 
 from __future__ import annotations
 
-from codeqa.answer.explanation.budget import allocate_lines
-from codeqa.answer.explanation.choose import source_lines
-from codeqa.answer.explanation.keylines import question_terms
-from codeqa.answer.explanation.wholebody import SHORT_BODY, body_lines, whole_body
+from codeqa.answer.explanation.code.keylines import question_terms
+from codeqa.answer.explanation.code.wholebody import SHORT_BODY, body_lines, whole_body
+from codeqa.answer.explanation.sources.budget import allocate_lines
+from codeqa.answer.explanation.sources.choose import source_lines
 from codeqa.records import Chunk
 from codeqa.retrieve.question import Question
 

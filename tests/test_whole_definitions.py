@@ -10,9 +10,9 @@ sign-in in its second piece; the walk starts from the head piece alone, as when 
 from __future__ import annotations
 
 from codeqa.answer.context import AnswerContext
-from codeqa.answer.explanation.claims import ClaimChecker
-from codeqa.answer.explanation.pieces import whole_definition
-from codeqa.answer.explanation.walk import walk
+from codeqa.answer.explanation.calls.claims import ClaimChecker
+from codeqa.answer.explanation.sources.pieces import whole_definition
+from codeqa.answer.explanation.story.walk import walk
 from codeqa.chunk import chunk_file
 from codeqa.records import Chunk, Hit, SourceFile
 

@@ -12,10 +12,10 @@ from typing import TYPE_CHECKING, Any
 if TYPE_CHECKING:
     from codeqa.answer.answering import Answer, AnswerStream, ask
     from codeqa.answer.context import AnswerContext
+    from codeqa.answer.explanation.calls.graphqa import GraphAnswer, graph_answer, graph_intent, render_graph
+    from codeqa.answer.explanation.code.keylines import KeyLine, key_lines
     from codeqa.answer.explanation.explain import Explanation, explain
-    from codeqa.answer.explanation.extractive import extractive_answer, split_more_places
-    from codeqa.answer.explanation.graphqa import GraphAnswer, graph_answer, graph_intent, render_graph
-    from codeqa.answer.explanation.keylines import KeyLine, key_lines
+    from codeqa.answer.explanation.said.extractive import extractive_answer, split_more_places
     from codeqa.answer.llm.backends.base import BackendStatus, LLMBackend
     from codeqa.answer.llm.backends.select import choose_backend, list_backends
     from codeqa.answer.rendering.citations import CitationReport, check_citations
@@ -38,23 +38,23 @@ _EXPORTS = {
     "LLMBackend": "codeqa.answer.llm.backends.base",
     "CitationReport": "codeqa.answer.rendering.citations",
     "check_citations": "codeqa.answer.rendering.citations",
-    "extractive_answer": "codeqa.answer.explanation.extractive",
-    "split_more_places": "codeqa.answer.explanation.extractive",
+    "extractive_answer": "codeqa.answer.explanation.said.extractive",
+    "split_more_places": "codeqa.answer.explanation.said.extractive",
     "FileView": "codeqa.answer.rendering.codeview",
     "file_view": "codeqa.answer.rendering.codeview",
     "AnswerContext": "codeqa.answer.context",
     "Explanation": "codeqa.answer.explanation.explain",
     "explain": "codeqa.answer.explanation.explain",
-    "GraphAnswer": "codeqa.answer.explanation.graphqa",
-    "graph_answer": "codeqa.answer.explanation.graphqa",
-    "graph_intent": "codeqa.answer.explanation.graphqa",
-    "render_graph": "codeqa.answer.explanation.graphqa",
+    "GraphAnswer": "codeqa.answer.explanation.calls.graphqa",
+    "graph_answer": "codeqa.answer.explanation.calls.graphqa",
+    "graph_intent": "codeqa.answer.explanation.calls.graphqa",
+    "render_graph": "codeqa.answer.explanation.calls.graphqa",
     "code_view_url": "codeqa.answer.rendering.links",
     "is_code_view_url": "codeqa.answer.rendering.links",
     "link_citations": "codeqa.answer.rendering.links",
     "parse_lines": "codeqa.answer.rendering.links",
-    "KeyLine": "codeqa.answer.explanation.keylines",
-    "key_lines": "codeqa.answer.explanation.keylines",
+    "KeyLine": "codeqa.answer.explanation.code.keylines",
+    "key_lines": "codeqa.answer.explanation.code.keylines",
     "list_backends": "codeqa.answer.llm.backends.select",
     "choose_backend": "codeqa.answer.llm.backends.select",
     "chart_text": "codeqa.answer.rendering.render",

@@ -11,11 +11,11 @@ from __future__ import annotations
 from collections.abc import Iterator
 from dataclasses import dataclass
 
-from codeqa.answer.explanation.claims import ClaimTally
+from codeqa.answer.explanation.calls.claims import ClaimTally
+from codeqa.answer.explanation.calls.graphqa import answer_from_graph, graph_intent
 from codeqa.answer.explanation.explain import Explanation
-from codeqa.answer.explanation.extractive import flow_text, no_match, render_markdown
-from codeqa.answer.explanation.graphqa import answer_from_graph, graph_intent
 from codeqa.answer.explanation.pool import explain_index
+from codeqa.answer.explanation.said.extractive import flow_text, no_match, render_markdown
 from codeqa.answer.llm.backends.base import LLMBackend
 from codeqa.answer.llm.backends.registry import traits_of
 from codeqa.answer.llm.backends.select import FALLBACK, choose_backend

@@ -15,7 +15,7 @@ LimitOption = Annotated[int, typer.Option("--limit", "-n", help="Most links to l
 
 def _show(name: str, symbol: str, relation: str, limit: int) -> None:
     from codeqa.answer.context import AnswerContext
-    from codeqa.answer.explanation.graphqa import graph_answer
+    from codeqa.answer.explanation.calls.graphqa import graph_answer
     from codeqa.index import Index
 
     def read():

@@ -4,9 +4,10 @@ for the question's topic (``codeqa.frameworks.intent``).
 "What happens when an API request fails?" names no identifier of the code, yet in a Rails app the answer sits where
 ``rescue_from`` is written, in a Phoenix app in the ``action_fallback`` controller, in Express in the four-argument
 error middleware; "where would I add logging?" points at the ``before_action`` filters and the middleware. The
-answer stage matches those constructs on code lines (``codeqa.answer.explanation.mechanism``); retrieval has no
-text, so it looks each construct's ``anchor`` identifier up in the word index (a commented-out anchor counts too:
-this is a feature the ranker weighs, not proof). Frameworks and anchor files are found once per loaded index.
+answer stage matches those constructs on code lines (``codeqa.answer.explanation.constructs.mechanism``);
+retrieval has no text, so it looks each construct's ``anchor`` identifier up in the word index (a commented-out
+anchor counts too: this is a feature the ranker weighs, not proof). Frameworks and anchor files are found once per
+loaded index.
 """
 
 from __future__ import annotations

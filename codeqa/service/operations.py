@@ -13,7 +13,7 @@ import threading
 from pathlib import PurePosixPath
 
 from codeqa.answer import Answer, AnswerStream, ask
-from codeqa.answer.explanation.extractive import no_match
+from codeqa.answer.explanation.said.extractive import no_match
 from codeqa.config import Settings
 from codeqa.embed import get_embedder
 from codeqa.errors import IndexBusyError, JobNotFoundError, QueryError, ReadOnlyError

@@ -17,23 +17,23 @@ from collections.abc import Sequence
 from dataclasses import dataclass, field
 
 from codeqa.answer.context import AnswerContext
-from codeqa.answer.explanation import choose
-from codeqa.answer.explanation.absence import Absence, errors_answered
-from codeqa.answer.explanation.apppart import own_app
-from codeqa.answer.explanation.budget import allocate_lines
-from codeqa.answer.explanation.claims import ClaimChecker, ClaimTally, consistent_chain
-from codeqa.answer.explanation.continued import Continuation, Source, continuations
-from codeqa.answer.explanation.docprose import prose_only
-from codeqa.answer.explanation.entry import route_hits, routed
-from codeqa.answer.explanation.flow import Use, chains, role_of
-from codeqa.answer.explanation.fold import collapse, reading_order, split_open, weak_evidence
-from codeqa.answer.explanation.keylines import KeyLine, Terms, question_terms
-from codeqa.answer.explanation.mechanism import Match, evidence, frameworks
-from codeqa.answer.explanation.missing import missing_words
-from codeqa.answer.explanation.outline import summary
-from codeqa.answer.explanation.skipped import excepted
-from codeqa.answer.explanation.values import Value, values_read
-from codeqa.answer.explanation.walk import Walk, walk_for
+from codeqa.answer.explanation.calls.claims import ClaimChecker, ClaimTally, consistent_chain
+from codeqa.answer.explanation.calls.flow import Use, chains, role_of
+from codeqa.answer.explanation.code.docprose import prose_only
+from codeqa.answer.explanation.code.keylines import KeyLine, Terms, question_terms
+from codeqa.answer.explanation.code.outline import summary
+from codeqa.answer.explanation.code.values import Value, values_read
+from codeqa.answer.explanation.constructs.apppart import own_app
+from codeqa.answer.explanation.constructs.mechanism import Match, evidence, frameworks
+from codeqa.answer.explanation.constructs.skipped import excepted
+from codeqa.answer.explanation.sources import choose
+from codeqa.answer.explanation.sources.absence import Absence, errors_answered
+from codeqa.answer.explanation.sources.budget import allocate_lines
+from codeqa.answer.explanation.sources.entry import route_hits, routed
+from codeqa.answer.explanation.sources.fold import collapse, reading_order, split_open, weak_evidence
+from codeqa.answer.explanation.sources.missing import missing_words
+from codeqa.answer.explanation.story.continued import Continuation, Source, continuations
+from codeqa.answer.explanation.story.walk import Walk, walk_for
 from codeqa.answer.rendering.injection import instruction_like
 from codeqa.chunk.tags import text_of
 from codeqa.frameworks.evidence import Evidence

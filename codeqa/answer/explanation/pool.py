@@ -10,7 +10,7 @@ from __future__ import annotations
 
 from codeqa.answer.context import AnswerContext
 from codeqa.answer.explanation.explain import Explanation, explain
-from codeqa.answer.explanation.pieces import join_pieces
+from codeqa.answer.explanation.sources.pieces import join_pieces
 from codeqa.index import Index
 from codeqa.records import Hit
 from codeqa.retrieve import Filters, retrieve

@@ -14,7 +14,7 @@ from collections.abc import Callable, Sequence
 from dataclasses import replace
 
 from codeqa.answer.explanation.explain import Explanation, Step
-from codeqa.answer.explanation.extractive import flow_text
+from codeqa.answer.explanation.said.extractive import flow_text
 from codeqa.answer.llm.backends.base import Message, estimate_tokens
 from codeqa.answer.llm.prompt import SYSTEM_PROMPT, Prompt, fence_for, format_source, question_block
 from codeqa.config import Settings

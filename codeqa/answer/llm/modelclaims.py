@@ -20,7 +20,7 @@ import re
 from collections.abc import Iterable, Iterator, Sequence
 
 from codeqa.answer.context import AnswerContext
-from codeqa.answer.explanation.claims import RESOLVED_LANGUAGES, ClaimChecker, ClaimTally
+from codeqa.answer.explanation.calls.claims import RESOLVED_LANGUAGES, ClaimChecker, ClaimTally
 from codeqa.answer.rendering.citations import parse_citations
 from codeqa.chunk.resolve.calls import CallSite, call_sites, names_in
 from codeqa.records import Chunk, Hit

@@ -64,7 +64,9 @@ class Construct:
     # retrieved holds none (``apphook``); unlike ``anchor`` it brings nothing into other answers
     wraps: bool = False  # a middleware's definition (`func(next http.Handler) http.Handler`): it sees the requests of
     # the handler it is applied to, which its definition does not say (no ``every_request``); its tests are said
-    scope: str = ""  # the reader (``codeqa.answer.explanation.scopes``) of where the matched line applies, read below
+    scope: str = (
+        ""  # the reader (``codeqa.answer.explanation.code.scopes``) of where the matched line applies, read below
+    )
     # it in the chunk: the construct is found only where the reader finds its scope (`served`: the wrapped Go handler
     # is the server's; `all_routes`/`some_routes`: NestJS's `forRoutes(…)` names every route or some)
     skipped_by: re.Pattern[str] | None = None  # a line that opts one class out of the handler (its ``names`` group

@@ -1,0 +1,73 @@
+"""Which outcomes an opening may tell after its first sentences: "Then `X` stores `…`" goes on the story those
+sentences began, so it is said only of code that story is about, never of an unrelated route beside it."""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Sequence
+
+from codeqa.answer.explanation.code.keylines import KeyLine
+from codeqa.answer.explanation.code.linenames import DECORATOR, name_at
+from codeqa.answer.explanation.code.toggles import ASSIGNED
+from codeqa.answer.explanation.code.wrappers import CONTAINER
+from codeqa.answer.explanation.explain import Step
+from codeqa.records import Chunk
+
+
+def of_named(best_first: Sequence[Step], found: list[tuple[str, Step, KeyLine]],
+             said: str) -> list[tuple[str, Step, KeyLine]]:  # fmt: skip
+    """The outcomes ``found`` of the leading source, and of a next one that source calls (or is called by) or the
+    sentences ``said`` before cite already: "Then …; `index.ts` stores `userRepository.save(…)`" of a route the
+    opening never named links unrelated code. A source cited only for what is written on its class (NestJS's
+    ``@UseGuards(JwtAuthGuard)`` above ``class UserController``) lends no method's outcome: the guard covers every
+    route of the class, and ``updateUser``'s ``return this.userService.update(…)`` is not how a sign-in goes on."""
+    first = best_first[0] if best_first else None
+    linked = {rank for rank, _ in first.calls} | {rank for rank, _ in first.called_by} if first else set()
+
+    def called_by_first(step: Step, line: int) -> bool:  # a Ruby concern's `create_session_for(user)`, unresolved
+        name = name_at(step.chunk, line).rsplit(".", 1)[-1]
+        called = re.compile(rf"(?<![\w$.]){re.escape(name)}\(")
+        return first is not None and len(name) > 3 and bool(called.search(first.chunk.text))
+
+    def cited(step: Step, line: int) -> bool:
+        at = re.findall(rf"(?<![\w./-]){re.escape(step.chunk.path)}:(\d+)", said)
+        inside = any(step.chunk.start_line <= int(n) <= step.chunk.end_line for n in at)
+        return inside and not class_wide(step, line)
+
+    return [item for item in found if item[1] is first or item[1].rank in linked
+            or called_by_first(item[1], item[2].line) or cited(item[1], item[2].line)]  # fmt: skip
+
+
+def class_wide(step: Step, line: int) -> bool:
+    """Whether every construct ``step`` shows is written on a class (a decorator above its head, or the head), and
+    file line ``line`` lies in that class's body: in one of its members, which the class-wide construct does not
+    single out."""
+    heads = [_class_head(step.chunk, match.line) for match in step.matches]
+    return bool(heads) and all(head is not None and head < line for head in heads)
+
+
+def _class_head(chunk: Chunk, line: int) -> int | None:
+    """The file line of the class head that file line ``line`` of ``chunk`` is (or decorates, with the decorators
+    between), None when it is no part of a class's head."""
+    lines = chunk.text.split("\n")
+    for at in range(max(0, line - chunk.start_line), len(lines)):
+        if CONTAINER.match(lines[at]):
+            return chunk.start_line + at
+        if not DECORATOR.match(lines[at]):
+            return None
+    return None
+
+
+# what a handler answers through: a field set on one of these is the response's (Koa's `ctx.body = await render(…)`,
+# Node's `res.statusCode = 404`)
+RESPONSE_HOLDERS = frozenset({"ctx", "context", "res", "response", "resp", "reply", "this", "self", "c", "w", "conn"})
+
+
+def kept_on_field(code: str) -> bool:
+    """Whether ``code`` keeps a value on another object's field (docmost's ``message.html = await
+    render(message.template, {…})``: an e-mail's body, rendered to be sent): no answer to a request, though it
+    renders."""
+    assigned = ASSIGNED.match(code)
+    target = assigned.group("target") if assigned else ""
+    root = target.split(".", 1)[0].lstrip("@$").lower()
+    return "." in target and root not in RESPONSE_HOLDERS and "status" not in target.lower()

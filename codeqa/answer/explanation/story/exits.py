@@ -1,0 +1,68 @@
+"""A ``return`` in an ``if`` block (or a chain of ``else if`` tests) that more of the definition follows is an early
+exit, not where the definition ends: pixelfed's ``statusFirstOrFetch`` returns ``$cached`` when the status is stored
+already, then goes on below to fetch it and store it; a walk said it "ends in `return $cached;`". A return in a chain
+that ends in an ``else``, or whose chain is the last statement of the definition read, is one of its ends and stays.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Sequence
+
+from codeqa.answer.explanation.calls.flow import code_part
+from codeqa.answer.explanation.code.keylines import COMMENT
+
+IF_HEAD = re.compile(r"^\s*(?:\}\s*)?(?:if|elif|elsif|elseif|else\s+if|unless)\b")
+BRACE = re.compile(r"^\s*\{\s*$")  # a block's brace on a line of its own, below its head (PHP, C#)
+CLOSES = re.compile(r"^\s*(?:[)\]}]+\s*[;,)]*|end|endif;?|fi)\s*$")  # the end of a block, nothing after it
+NEXT_TEST = re.compile(r"^\s*(?:\}\s*)?(?:elif|elsif|elseif|else\s+if)\b")  # the chain of tests goes on
+OTHER_BRANCH = re.compile(  # a branch taken when no test holds: the return is one of the ends
+    r"^\s*(?:\}\s*)?(?:else|except|rescue|catch|finally|ensure|when|case|default)\b"
+)
+
+
+def _width(text: str) -> int:
+    return len(text) - len(text.lstrip())
+
+
+def _head_at(body: Sequence[tuple[int, str]], position: int) -> int | None:
+    """The position of the head of the block line ``position`` of ``body`` sits in (a brace alone on its line
+    skipped to the head above it); None at the definition's own level."""
+    indent = _width(body[position][1])
+    for at in range(position - 1, 0, -1):
+        text = body[at][1]
+        if not text.strip() or COMMENT.match(text) or _width(text) >= indent:
+            continue
+        if BRACE.match(text) and at > 1:
+            return at - 1
+        return at
+    return None
+
+
+def early_exit(body: Sequence[tuple[int, str]], position: int) -> bool:
+    """Whether line ``position`` of ``body`` (a definition's (line, text), its head first) sits in an ``if`` (or
+    ``else if``) block of a chain with no ``else``, after which statements follow at the ``if``'s own level, more of
+    them than the block holds: the work goes on below a short cut (``if ($cached) { return $cached; }``), where a
+    Django view's ``if form.is_valid():`` block holding the sign-in and its ``return response`` is the work itself
+    and the form shown again below it the way out."""
+    head = _head_at(body, position)
+    if head is None or not IF_HEAD.match(code_part(body[head][1])):
+        return False
+    level = _width(body[head][1])
+    for at in range(position + 1, len(body)):
+        text = body[at][1]
+        if not text.strip() or COMMENT.match(text) or _width(text) > level:
+            continue
+        code = code_part(text)
+        if NEXT_TEST.match(code):
+            continue  # `} else if (…) {`: another case of the chain, which may end as this one does
+        if _width(text) < level or OTHER_BRANCH.match(code):
+            return False  # the enclosing block ends, or the chain ends in an `else`
+        if not CLOSES.match(code):
+            return _statements(body[at:]) > _statements(body[head + 1 : at])
+    return False
+
+
+def _statements(lines: Sequence[tuple[int, str]]) -> int:
+    """The lines of code among ``lines``: no blank line, comment or bracket closing a block."""
+    return sum(1 for _, text in lines if text.strip() and not COMMENT.match(text) and not CLOSES.match(code_part(text)))
