@@ -108,7 +108,7 @@ def test_one_phrase_on_one_branch_is_not_said_again_beside_its_test() -> None:
     said = merged([f"{auth} when `0 === count($guards)`", f"{auth} on one branch only"])
     assert said == f"{auth} when `0 === count($guards)`", said
     other = merged(["signs the user in when `a`", "checks the password on one branch only"])
-    assert other == "signs the user in when `a` and checks the password on one branch only"
+    assert other == "signs the user in when `a`, and checks the password on one branch only"
 
 
 def test_a_success_branch_that_returns_is_not_what_the_failure_does() -> None:

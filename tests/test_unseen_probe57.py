@@ -88,3 +88,18 @@ def test_a_compound_noun_is_plural_at_its_head() -> None:
     said = merged([f"builds the `{name}` error response" for name in ("badRequest", "unauthorized", "forbidden")])
     assert said == "builds the `badRequest`, `unauthorized` and `forbidden` error responses"
     assert merged(["runs the `a` plug", "runs the `b` plug"]) == "runs the `a` and `b` plugs"
+
+
+def test_a_phrase_with_its_own_test_is_set_apart_from_the_next() -> None:
+    """Diaspora's sign-in (probe26): "signs the user in (Devise) when `valid_otp_attempt?(user)` and stores
+    `otp_user_id` in the session" read as if the test held for the storing too."""
+    from codeqa.answer.explanation.said.phrasing import merged
+
+    said = merged(["signs the user in (Devise) when `valid_otp_attempt?(user)`", "stores `otp_user_id` in the session"])
+    assert said == "signs the user in (Devise) when `valid_otp_attempt?(user)`, and stores `otp_user_id` in the session"
+    assert merged(["runs `a`", "runs `b` on one branch only", "stores `c`"]) == (
+        "runs `a`, runs `b` on one branch only, and stores `c`"
+    )
+    assert merged(["stores `a` in the session", "signs the user in when `x`"]) == (
+        "stores `a` in the session and signs the user in when `x`"  # the last one's test is its own already
+    )

@@ -139,7 +139,18 @@ def merged(phrases: Sequence[str]) -> str:
                 after = [PLURALS[after[0]], *after[1:]]  # "the `A` and `B` plugs"
         joined = _or(middles) if before == "when" else _and(middles)  # "signs the user in when `a` or `b`"
         said.append(" ".join([*group[0][:head], joined, *after]))
-    return _and(_tagged_once(said))
+    return _and_after_tests(_tagged_once(said))
+
+
+CONDITIONED = re.compile(r" (?:when|unless|if) `[^`]*`\S*$| on one branch(?: only)?$")
+
+
+def _and_after_tests(items: Sequence[str]) -> str:
+    """``items`` joined with "and", and a comma before it when the item before ends in its own test: "signs the user
+    in when `valid_otp_attempt?(user)`, and stores `otp_user_id` in the session" (the test is not the storing's)."""
+    if len(items) > 1 and CONDITIONED.search(items[-2]):
+        return ", ".join(items[:-1]) + ", and " + items[-1]
+    return _and(items)
 
 
 def _branch_said(phrase: str, phrases: Sequence[str]) -> bool:
