@@ -100,23 +100,27 @@ COMPILED_RULES = [
 ]
 
 
-def path_role(path: str) -> tuple[str | None, bool]:
-    """The ranking role the path conventions give a repo-relative path (None: no rule sets one), and whether it is
-    only a naming habit that evidence may overturn (``PathRule.weak``, in a nested folder)."""
+def _role_match(path: str) -> tuple[str, bool, re.Match[str]] | None:
+    """The first rule that gives ``path`` a role: the role, whether it is only a naming habit (``PathRule.weak``, in
+    a nested folder: a top-level examples/ or tools/ folder is what it says), and what it matched."""
     for pattern, _, role, weak in COMPILED_RULES:
         match = pattern.search(path) if role is not None else None
-        if match:
-            return role, weak and match.start() > 0  # a top-level examples/ or tools/ folder is what it says
-    return None, False
+        if match and role is not None:
+            return role, weak and match.start() > 0, match
+    return None
+
+
+def path_role(path: str) -> tuple[str | None, bool]:
+    """The ranking role the path conventions give a repo-relative path (None: no rule sets one), and whether it is
+    only a naming habit that evidence may overturn."""
+    found = _role_match(path)
+    return (found[0], found[1]) if found else (None, False)
 
 
 def habit_folder(path: str) -> str | None:
     """The nested folder whose name is only a naming habit (``netbox/extras/``, ``django/contrib/``) that gives
     ``path`` its role, with its trailing slash; None when the role is not such a habit."""
-    for pattern, _, role, weak in COMPILED_RULES:
-        match = pattern.search(path) if role is not None else None
-        if match:
-            if not (weak and match.start() > 0) or not match.group(0).endswith("/"):
-                return None
-            return path[: match.end()]
-    return None
+    found = _role_match(path)
+    if found is None or not found[1] or not found[2].group(0).endswith("/"):
+        return None
+    return path[: found[2].end()]

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import re
 
+from codeqa.answer.explanation.code.keylines import COMMENT
 from codeqa.records import Chunk
 
 ROUTES = "routes URLs to their handlers"
@@ -19,7 +20,6 @@ REGISTRATION = re.compile(  # at the line's start: not a decorator (`@bp.route(`
     r"\s*['\"`]"
 )
 INLINE_HANDLER = re.compile(r"=>\s*\{\s*$|\bfunction\s*\([^)]*\)\s*\{\s*$|\(\s*req\s*,\s*res\b[^)]*\)\s*=>\s*\{")
-COMMENT = re.compile(r"^\s*(?://|/\*|\*|#)")
 
 
 def route_table(chunk: Chunk) -> bool:
