@@ -224,6 +224,7 @@ def test_extractive_answer_shows_key_lines_flow_and_checked_citations(hits):
     assert numbers == list(range(1, len(numbers) + 1))  # numbered in reading order
     more = text.split("**More places**")[1]  # a test explains no mechanism: folded to one line, last
     assert "`test_login_opens_session` (`tests/test_auth.py:1-6`) — " in more
+    assert "from shop.auth import" not in more  # an import only fills a folded line: its code lines are shown
     assert "codeqa search" not in text  # no command-line instructions inside answers
     assert check_citations(text, hits).invalid == []
     assert "No code in this index matched" in extractive_answer("q", [])

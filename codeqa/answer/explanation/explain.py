@@ -30,7 +30,7 @@ from codeqa.answer.explanation.sources import choose
 from codeqa.answer.explanation.sources.absence import Absence, errors_answered
 from codeqa.answer.explanation.sources.budget import allocate_lines
 from codeqa.answer.explanation.sources.entry import route_hits, routed
-from codeqa.answer.explanation.sources.fold import collapse, reading_order, split_open, weak_evidence
+from codeqa.answer.explanation.sources.fold import collapse, folded_lines, reading_order, split_open, weak_evidence
 from codeqa.answer.explanation.sources.missing import missing_words
 from codeqa.answer.explanation.story.continued import Continuation, Source, continuations
 from codeqa.answer.explanation.story.walk import Walk, walk_for
@@ -49,7 +49,7 @@ KEY_LINES = 38  # key lines shown across the open sources (the answer stays with
 LINES_LEAST = (6, 5, 4, 3, 3)  # the best sources are sure of more lines; the rest go to the best lines anywhere
 LINES_MOST = 14  # a long lead source (a 40-line sign-in handler) shows its decision as well as its calls
 LINES_OPEN = 10  # lines a source is compared on before the answer is folded
-LINES_FOLDED = 3  # a folded source shows its three best lines, on its one line (chosen on dev 183: 2 → 3, +6 facts)
+LINES_FOLDED = 4  # a folded source's best lines, on its one line (dev 183: 2 → 3 +6 facts, 3 → 4 +3)
 LINES_BRIEF = 8  # ... and gives a model's brief this many
 MAX_FOLDED = 5
 RELATED_PER_STEP = 2
@@ -259,7 +259,10 @@ def explain(
     counts = allocate_lines(terms, [(s.chunk, s.matches) for s in opened], key_lines, LINES_LEAST, LINES_MOST)
     allotted = {id(step): count for step, count in zip(opened, counts, strict=True)}
     for step in ordered:  # the best lines across the open sources are shown; a folded source shows its best one
-        step.lines = _shown(choose.source_lines(terms, step.chunk, step.matches, allotted.get(id(step), LINES_FOLDED)))
+        if id(step) in allotted:
+            step.lines = _shown(choose.source_lines(terms, step.chunk, step.matches, allotted[id(step)]))
+        else:
+            step.lines = _shown(folded_lines(choose.source_lines(terms, step.chunk, step.matches, LINES_FOLDED)))
         if id(step) not in allotted:  # a model reads more of a folded source than the answer shows
             step.brief_lines = _shown(choose.source_lines(terms, step.chunk, step.matches, LINES_BRIEF))
     _link(ordered, checker, imports)  # what the sentences say: calls between all the sources shown

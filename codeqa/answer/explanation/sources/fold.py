@@ -16,7 +16,7 @@ from collections.abc import Sequence
 from typing import Protocol, TypeVar
 
 from codeqa.answer.explanation.calls.flow import chains, flow_order
-from codeqa.answer.explanation.code.keylines import KeyLine, Terms, scored_lines, term_score
+from codeqa.answer.explanation.code.keylines import IMPORT, KeyLine, Terms, scored_lines, term_score
 from codeqa.answer.explanation.constructs.mechanism import answers_poorly
 from codeqa.records import Chunk
 
@@ -128,3 +128,9 @@ def weak_evidence(terms: Terms, opened: Sequence[T]) -> bool:
     lines = best.chunk.text.split("\n")
     by_words = [lines[i] for _, i in scored_lines(terms, best.chunk.text)[: max(1, len(best.lines))]]
     return all(term_score(terms, line) < STRONG_LINE for line in by_words)
+
+
+def folded_lines(lines: list[KeyLine]) -> list[KeyLine]:
+    """A folded source's lines without its imports (they would only fill its one line), unless nothing else is
+    left."""
+    return [line for line in lines if not IMPORT.match(line.text)] or lines

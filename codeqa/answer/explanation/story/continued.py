@@ -43,7 +43,7 @@ from codeqa.symbols import qualified_names, short_name
 
 CALLEES_READ = 40  # graph callees read per source
 MAX_CONTINUED = 2  # sources per answer whose flow is followed this way
-QUOTED = 3  # the callee's lines quoted
+QUOTED = 4  # the callee's lines quoted, on the one line (3 → 4: +1 dev 183 and +2 real-size dev facts)
 QUOTED_CHARS = 160
 SKIPPED_LAYERS = frozenset({"test", "docs", "migration", "build"})
 MAX_HEAD = 12  # a signature wrapped over lines ends within this many (its parameters are not the body)
