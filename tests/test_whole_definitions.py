@@ -85,3 +85,20 @@ def test_a_walk_from_the_head_piece_of_a_split_view_reaches_the_call_its_second_
     call_line = 1 + VIEWS.split("\n").index("    start_session(account)")
     assert [(hop.use.name, hop.use.line) for hop in found.hops] == [("start_session", call_line)]
     assert found.outcome is not None and found.outcome.text.startswith('session["account_id"] = account.id')
+
+
+def test_a_source_that_is_the_head_piece_of_a_split_view_is_shown_whole() -> None:
+    """A source is the definition, not the piece retrieval brought: its span and its lines run on past the cut to
+    the sign-in, and the tail piece is no second source of its own."""
+    from codeqa.answer.explanation.explain import explain
+
+    chunks = [
+        chunk for path, text in FILES.items() for chunk in chunk_file(SourceFile(path, "python", text, len(text)))
+    ]
+    head, tail = [chunk for chunk in chunks if chunk.symbol == "login"]
+    context = AnswerContext.from_chunks(chunks, [Hit(head, 1.0, head.id)], ["portal/views.py"])
+    explanation = explain("How does the login check the password?", context)
+    views = [step for step in explanation.steps if step.chunk.path == "portal/views.py"]
+    assert len(views) == 1
+    assert (views[0].chunk.start_line, views[0].chunk.end_line) == (head.start_line, tail.end_line)
+    assert any("find_account(" in line.text for line in views[0].lines)  # a line of the tail piece is shown

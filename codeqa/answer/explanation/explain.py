@@ -32,6 +32,7 @@ from codeqa.answer.explanation.sources.budget import allocate_lines
 from codeqa.answer.explanation.sources.entry import route_hits, routed
 from codeqa.answer.explanation.sources.fold import collapse, folded_lines, reading_order, split_open, weak_evidence
 from codeqa.answer.explanation.sources.missing import missing_words
+from codeqa.answer.explanation.sources.pieces import whole_candidates
 from codeqa.answer.explanation.story.continued import Continuation, Source, continuations
 from codeqa.answer.explanation.story.walk import Walk, walk_for
 from codeqa.answer.rendering.injection import instruction_like
@@ -229,7 +230,7 @@ def explain(
     terms, topics, conventions = question_terms(parsed), parsed.intents, frameworks(context)
     swaps: list[tuple[Chunk, Chunk]] = []  # second parts of the second and third files, placed once ordered
     chosen = choose.select_sources(terms, context, limit, max_files, swaps)
-    found = choose.candidates(terms, topics, conventions, context, chosen, swaps, question)
+    found = whole_candidates(choose.candidates(terms, topics, conventions, context, chosen, swaps, question), context)
     found = [c for c in found if not prose_only(c.chunk, context)]  # a docstring's prose is no source
     found, skipping = excepted(context, found)  # "every controller except the ones that skip the filter"
     found = own_app(context, found)  # "every controller of the `account-service` app" (one app of several)

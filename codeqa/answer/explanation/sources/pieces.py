@@ -15,8 +15,10 @@ lines lies between them in the file (chunks hold every non-blank line, so the jo
 from __future__ import annotations
 
 from collections.abc import Sequence
+from dataclasses import replace
 
 from codeqa.answer.context import AnswerContext
+from codeqa.answer.explanation.constructs.candidate import Candidate
 from codeqa.records import Chunk, Hit
 from codeqa.searchfiles.table import ChunkTable
 
@@ -107,3 +109,16 @@ def whole_definition(chunk: Chunk, context: AnswerContext) -> Chunk:
         return chunk
     context.pieces[whole.id] = held[whole.id]
     return whole
+
+
+def whole_candidates(found: Sequence[Candidate], context: AnswerContext) -> list[Candidate]:
+    """``found`` with each piece of a split definition shown as the whole definition, once (the better placed)."""
+    out: list[Candidate] = []
+    seen: set[str] = set()
+    for candidate in found:
+        whole = whole_definition(candidate.chunk, context)
+        if whole.id not in seen:
+            seen.add(whole.id)
+            joined = Hit(whole, candidate.hit.score, whole.id)
+            out.append(candidate if whole is candidate.chunk else replace(candidate, hit=joined))
+    return out
