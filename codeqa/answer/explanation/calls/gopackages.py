@@ -1,6 +1,8 @@
 """Go's packages, for a call claim checked by name: a type written with its package (`*storage.Storage`) or a
 package-qualified call (`db.GetUserById`) is in the folder the caller's file imports under that name; a bare type is
-of the caller's own package (its folder). The import path's last two parts must end the folder's path."""
+of the caller's own package (its folder). The folder is the import path's end (``heckel.io/ntfy/v2/user`` is the
+root's ``user/`` when the module is the repository), or its last two parts end the folder's path (a module in a
+subfolder: ``…/internal/storage`` is ``backend/internal/storage/``)."""
 
 from __future__ import annotations
 
@@ -11,6 +13,16 @@ from codeqa.records import Chunk
 
 _GO_IMPORT_BLOCK = re.compile(r"^import\s*\((.*?)^\)", re.MULTILINE | re.DOTALL)
 _GO_IMPORT = re.compile(r'^\s*(?:import\s+)?(?:(\w+|\.)\s+)?"([^"]+)"\s*$', re.MULTILINE)
+
+
+def names_folder(import_path: str, folder: str) -> bool:
+    """Whether ``import_path`` can name the package in ``folder`` (a path from the index's root): the path ends with
+    the whole folder (a module the repository's root holds; not the standard library's ``net/http`` for a local
+    ``http/``, whose first part has no dot), or the folder ends with the path's last two parts."""
+    parts = import_path.split("/")
+    if "." in parts[0] and len(parts) > 1 and import_path.endswith("/" + folder):
+        return True
+    return ("/" + folder).endswith("/" + "/".join(parts[-2:]))
 
 
 def go_imports(user_file: str) -> list[tuple[str, str]]:
@@ -36,7 +48,7 @@ def go_package(name: str, user: Chunk, used: Chunk, user_file: str, receiver: st
     imported = go_imports(user_file)
     for alias in aliases:
         paths = [path for named, path in imported if named == alias]
-        if len(paths) != 1 or not ("/" + folder).endswith("/" + "/".join(paths[0].split("/")[-2:])):
+        if len(paths) != 1 or not names_folder(paths[0], folder):
             return False
     return True
 
@@ -47,8 +59,7 @@ def go_imported(receiver: str, used: Chunk, user_file: str) -> bool | None:
     paths = [path for named, path in go_imports(user_file) if named == receiver]
     if not paths:
         return None
-    folder = "/" + PurePosixPath(used.path).parent.as_posix()
-    return len(paths) == 1 and folder.endswith("/" + "/".join(paths[0].split("/")[-2:]))
+    return len(paths) == 1 and names_folder(paths[0], PurePosixPath(used.path).parent.as_posix())
 
 
 def go_same_package(user: Chunk, used: Chunk, user_file: str) -> bool:
@@ -57,7 +68,7 @@ def go_same_package(user: Chunk, used: Chunk, user_file: str) -> bool:
     folder = PurePosixPath(used.path).parent.as_posix()
     if folder == PurePosixPath(user.path).parent.as_posix():
         return True
-    return any(named == "." and ("/" + folder).endswith("/" + "/".join(path.split("/")[-2:]))
+    return any(named == "." and names_folder(path, folder)
                for named, path in go_imports(user_file))  # fmt: skip
 
 
