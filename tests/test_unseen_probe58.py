@@ -4,6 +4,8 @@
   import path's last two parts end the folder's path (``v2/user`` against ``/user``) dropped every true link from
   ``server/`` to ``user.NewManager``; an import path that ends with the whole folder names it. The standard library's
   ``net/http`` still names no local ``http/`` folder, and another module's ``…/lib/user`` no folder ``app/user``.
+- Misago's avatar code ``image.save(buffer, "PNG")`` was said to "store": an image saved into a buffer in memory is
+  no record written (probe26 left it as misleading).
 """
 
 from __future__ import annotations
@@ -11,6 +13,7 @@ from __future__ import annotations
 from codeqa.answer.explanation.calls.byname import holds_by_name
 from codeqa.answer.explanation.calls.flow import Use
 from codeqa.answer.explanation.calls.gopackages import go_imported, names_folder
+from codeqa.answer.explanation.code.effects import STORES
 from codeqa.records import Chunk
 
 SERVER_GO = """package server
@@ -42,3 +45,10 @@ def test_a_go_package_at_the_root_of_the_repository_is_named_by_the_end_of_its_i
     assert names_folder("miniflux.app/v2/internal/storage", "backend/internal/storage")  # a module in a subfolder
     assert not names_folder("net/http", "http")  # the standard library is no folder of the repository
     assert not names_folder("github.com/other/lib/user", "app/user")
+
+
+def test_an_image_saved_into_a_buffer_in_memory_is_no_record_stored() -> None:
+    for line in ('image.save(buffer, "PNG")', 'thumbnail.save(buf, format="JPEG")', "workbook.save(io.BytesIO())"):
+        assert not STORES.search(line), line
+    for line in ("avatar.save()", "user.save(update_fields=['avatars'])", "form.save(commit=False)"):
+        assert STORES.search(line), line

@@ -26,7 +26,9 @@ QUEUES_JOB = re.compile(
 STORES = re.compile(
     # (not a list's `paths.insert(0, x)`: its first argument is a position; not `Object.create(…)`, `axios.create(…)`)
     r"\b(?:session|db)\.(?:commit|add|add_all|merge|flush)\(|(?<!\bObject)(?<!\baxios)\.(?:save|create|insert\w*|"
-    r"bulk_create|persist|insertOne|updateOne|insertMany)!?\((?!\s*-?\d+\s*,)(?!\s*len\()|"
+    r"bulk_create|persist|insertOne|updateOne|insertMany)!?\((?!\s*-?\d+\s*,)(?!\s*len\()"
+    # (not an image or a workbook saved into a buffer in memory: ``image.save(buffer, "PNG")``, ``wb.save(BytesIO())``)
+    r"(?!\s*(?:\w*(?:buf|buffer|stream)\w*|(?:io\.)?(?:Bytes|String)IO\(\))\s*[,)])|"
     # an update of a record (a model class, a query, a repository, the database), not of a hash, a cipher or a
     # dict in memory (``cipher.update(…)``, ``headers.update(…)``)
     r"\b(?:[A-Z]\w*|objects|filter\([^)]*\)|where\([^)]*\)|db|session|repo\w*|\w*[Rr]epository|prisma\.\w+|"
