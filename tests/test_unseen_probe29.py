@@ -2,10 +2,15 @@
 
 - "``LogflareWeb.AuthController.signin_invitee`` stores ``invite_token`` in the session on one branch only", for
   ``|> put_session(:invite_token, nil)`` on each of its three branches: a key put to nil is cleared, not stored.
+- "``public_month.html.erb`` … calls ``distance_traveled`` (``app/helpers/stats_helper.rb:30-46``) and
+  ``countries_visited`` (``app/models/user.rb:39-78``)" for ``<%= countries_visited(@stat) %>``: a template's bare
+  name is a helper's (``StatsHelper#countries_visited``), never an instance method of the ``User`` model.
 """
 
 from __future__ import annotations
 
+from codeqa.answer.explanation.calls.byname import holds_by_name
+from codeqa.answer.explanation.calls.flow import Use
 from codeqa.answer.explanation.constructs.mechanism import matches_in
 from codeqa.frameworks.conventions import load_all
 from codeqa.frameworks.intent import intents
@@ -54,3 +59,107 @@ def test_a_session_key_put_to_nil_is_cleared_not_stored() -> None:
         "stores `user_id` in the session"
     ]
     assert not _phrases("Go net/http", "go", "auth.go", '\tsess.Values["user_id"] = nil')
+
+
+USER = """# frozen_string_literal: true
+
+class User < ApplicationRecord
+  devise :database_authenticatable, :registerable
+  has_many :stats, dependent: :destroy
+
+  def safe_settings
+    Users::SafeSettings.new(settings, plan: plan)
+  end
+
+  def countries_visited
+    Rails.cache.fetch("dawarich/user_#{id}_countries_visited", expires_in: 1.day) do
+      countries_visited_uncached
+    end
+  end
+end
+"""
+STATS_HELPER = """# frozen_string_literal: true
+
+module StatsHelper
+  def distance_traveled(user, stat)
+    distance_unit = user.safe_settings.distance_unit
+    value = Stat.convert_distance(stat.distance, distance_unit).round
+    "#{number_with_delimiter(value)} #{distance_unit}"
+  end
+
+  def countries_visited(stat)
+    stat.toponyms.count { |t| t['country'].present? && t['cities']&.any? }
+  end
+end
+"""
+APPLICATION_CONTROLLER = """class ApplicationController < ActionController::Base
+  helper_method :current_user_safe_settings
+
+  def current_user_safe_settings
+    @current_user_safe_settings ||= current_user&.safe_settings
+  end
+end
+"""
+CARD_COMPONENT = """class CardComponent < ViewComponent::Base
+  def initialize(stat:)
+    @stat = stat
+  end
+
+  def countries_visited
+    @stat.toponyms.size
+  end
+end
+"""
+PUBLIC_MONTH = """<div class="stat">
+  <div class="stat-title">Countries visited</div>
+  <div class="stat-value">
+    <%= countries_visited(@stat) %>
+  </div>
+  <div class="stat-desc"><%= current_user_safe_settings.distance_unit %></div>
+</div>
+"""
+FILES = {
+    "app/models/user.rb": USER,
+    "app/helpers/stats_helper.rb": STATS_HELPER,
+    "app/controllers/application_controller.rb": APPLICATION_CONTROLLER,
+    "app/components/card_component.rb": CARD_COMPONENT,
+}
+
+
+class _Files:
+    """The files the claim checker reads (``claims.ClaimChecker.file_text``); nothing else is asked here."""
+
+    def file_text(self, path: str) -> str:
+        return FILES[path]
+
+    def reaches(self, *args: object) -> bool:
+        return False
+
+    def overloaded(self, method: str, used: Chunk) -> bool:
+        return False
+
+    def imported_files(self, path: str) -> tuple[str, ...]:
+        return ()
+
+
+def _piece(path: str, first: str, symbol: str) -> Chunk:
+    """The lines of ``path`` from the one holding ``first`` to the end: a piece without the class line above it."""
+    rows = FILES[path].split("\n")
+    start = next(n for n, row in enumerate(rows) if first in row)
+    return Chunk(path, "ruby", start + 1, len(rows), "\n".join(rows[start:]), symbol, "method", "model")
+
+
+def test_a_template_bare_name_reaches_a_helper_not_a_model_instance_method() -> None:
+    for template in ("app/views/stats/public_month.html.erb", "app/components/card_component.html.erb"):
+        view = Chunk(template, "erb", 1, 7, PUBLIC_MONTH, "", "module", "view")
+        use = Use("countries_visited", 4, "calls", "<%= countries_visited(@stat) %>")
+        model = _piece("app/models/user.rb", "def safe_settings", "User.countries_visited")
+        helper = _piece("app/helpers/stats_helper.rb", "def distance_traveled", "StatsHelper.countries_visited")
+        component = _piece("app/components/card_component.rb", "def countries_visited", "CardComponent")
+        assert "class User" not in model.text  # the class is read in the model's file
+        assert not holds_by_name(view, model, use, PUBLIC_MONTH, _Files())
+        assert holds_by_name(view, helper, use, PUBLIC_MONTH, _Files())
+        assert holds_by_name(view, component, use, PUBLIC_MONTH, _Files()) == template.startswith("app/components")
+        exposed = _piece("app/controllers/application_controller.rb", "def current_user_safe_settings", "X")
+        settings = Use("current_user_safe_settings", 6, "calls", PUBLIC_MONTH.split("\n")[5])
+        assert holds_by_name(view, exposed, settings, PUBLIC_MONTH, _Files())  # `helper_method` shows it to views

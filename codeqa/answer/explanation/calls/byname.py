@@ -236,8 +236,9 @@ def _bare_name_holds(
     if user.language == "go" and not go_same_package(user, used, user_file):
         return False  # a bare Go call is to the caller's own package (`strHasLen` in cmd/ is not core's `strHasLen`)
     used_file = hierarchy.file_text(used.path) if hierarchy is not None else ""
-    if runtime(user.language) == "ruby" and ruby_out_of_reach(user_file, use.line, used, name, owners, used_file):
-        return False  # a class body's call reaches no instance method, another file's bare name no `def self.`
+    if runtime(user.language) == "ruby" and ruby_out_of_reach(user, user_file, use.line, used, name, owners, used_file):
+        return False  # a class body's call reaches no instance method, another file's bare name no `def self.`,
+        # a template's bare name no model's method
     in_class = re.search(r"^\s*class\s", used.text, re.MULTILINE)
     if user.language == "ruby" and in_class and re.search(_RUBY_INSTANCE_METHOD.format(name=escaped), used.text, re.M):
         return any(re.search(_INHERITS.format(owner=re.escape(owner)), user_file, re.M) for owner in owners)
