@@ -5,6 +5,7 @@
 - "``public_month.html.erb`` … calls ``distance_traveled`` (``app/helpers/stats_helper.rb:30-46``) and
   ``countries_visited`` (``app/models/user.rb:39-78``)" for ``<%= countries_visited(@stat) %>``: a template's bare
   name is a helper's (``StatsHelper#countries_visited``), never an instance method of the ``User`` model.
+- "calls ``create_team_user`` when ``count < limit do``": Elixir's ``do`` opens the block; it is no part of the test.
 """
 
 from __future__ import annotations
@@ -163,3 +164,29 @@ def test_a_template_bare_name_reaches_a_helper_not_a_model_instance_method() -> 
         exposed = _piece("app/controllers/application_controller.rb", "def current_user_safe_settings", "X")
         settings = Use("current_user_safe_settings", 6, "calls", PUBLIC_MONTH.split("\n")[5])
         assert holds_by_name(view, exposed, settings, PUBLIC_MONTH, _Files())  # `helper_method` shows it to views
+
+
+INSERT_OR_UPDATE = """  def insert_or_update_team_user(team, auth_params) do
+    cond do
+      true ->
+        count = list_team_users_by(team_id: team_id) |> Enum.count()
+
+        if count < limit do
+          create_team_user(team_id, auth_params)
+        else
+          {:error, :limit_reached}
+        end
+    end
+  end"""
+
+
+def test_an_elixir_test_is_said_without_the_do_that_opens_its_block() -> None:
+    from codeqa.answer.explanation.code.condition import IF_HEAD, condition_at
+
+    chunk = Chunk("lib/app/team_users.ex", "elixir", 60, 60 + INSERT_OR_UPDATE.count("\n"), INSERT_OR_UPDATE,
+                  "App.TeamUsers.insert_or_update_team_user", "function", "model")  # fmt: skip
+    insert = 60 + INSERT_OR_UPDATE.split("\n").index("          create_team_user(team_id, auth_params)")
+    assert condition_at(chunk, insert) == ("when", "count < limit")  # not "count < limit do"
+    assert IF_HEAD.match("  unless Application.compile_env(:app, :sandbox) do").group("cond").endswith(":sandbox)")
+    assert IF_HEAD.match("    if job.do").group("cond") == "job.do"  # a Ruby method named `do` is the test's own
+    assert IF_HEAD.match("    if undo").group("cond") == "undo"
