@@ -6,6 +6,9 @@
   ``countries_visited`` (``app/models/user.rb:39-78``)" for ``<%= countries_visited(@stat) %>``: a template's bare
   name is a helper's (``StatsHelper#countries_visited``), never an instance method of the ``User`` model.
 - "calls ``create_team_user`` when ``count < limit do``": Elixir's ``do`` opens the block; it is no part of the test.
+- "``LogflareWeb.AuthController.handle_sign_in`` is where the app routes its sign-in URL: ``get("/login",
+  AuthController, :login)``": the route names its action (``login``); the controller's private ``handle_sign_in`` was
+  taken because the module was the entry and every function in it a part of it.
 """
 
 from __future__ import annotations
@@ -190,3 +193,182 @@ def test_an_elixir_test_is_said_without_the_do_that_opens_its_block() -> None:
     assert IF_HEAD.match("  unless Application.compile_env(:app, :sandbox) do").group("cond").endswith(":sandbox)")
     assert IF_HEAD.match("    if job.do").group("cond") == "job.do"  # a Ruby method named `do` is the test's own
     assert IF_HEAD.match("    if undo").group("cond") == "undo"
+
+
+# from logflare's lib/logflare_web/router.ex and controllers/auth/auth_controller.ex
+ROUTER = """defmodule LogflareWeb.Router do
+  use LogflareWeb, :router
+
+  scope "/auth", LogflareWeb do
+    pipe_through(:browser)
+
+    get("/login", AuthController, :login)
+    get("/login/email", Auth.EmailController, :login)
+    post("/login/email", Auth.EmailController, :send_link)
+    get("/logout", AuthController, :logout)
+  end
+end
+"""
+AUTH_CONTROLLER = """defmodule LogflareWeb.AuthController do
+  use LogflareWeb, :controller
+
+  alias Logflare.Auth
+  alias Logflare.Backends.Adaptor.BigQueryAdaptor
+  alias Logflare.TeamUsers
+  alias Logflare.Teams
+  alias Logflare.Users
+  alias Logflare.Vercel
+  alias LogflareWeb.ErrorView
+
+  require Logger
+
+  def logout(conn, _params) do
+    conn
+    |> configure_session(drop: true)
+    |> put_resp_cookie("_logflare_last_provider", "", max_age: 0)
+    |> put_resp_cookie("_logflare_team_user_id", "", max_age: 0)
+    |> put_resp_cookie("_logflare_user_id", "", max_age: 0)
+    |> redirect(to: Routes.auth_path(conn, :login))
+  end
+
+  def login(conn, _params) do
+    last_provider = conn.cookies["_logflare_last_provider"]
+
+    user = %{provider: last_provider}
+
+    conn
+    |> maybe_flash_invite_message()
+    |> maybe_flash_account_deleted()
+    |> render("login.html", last_login: user)
+  end
+
+  def check_invite_token_and_signin(conn, auth_params) do
+    case get_session(conn, :invite_token) do
+      nil ->
+        signin(conn, auth_params)
+
+      invite_token ->
+        case Auth.verify_email_token(invite_token) do
+          {:ok, invited_by_team_id} ->
+            invited_signin(conn, auth_params, invited_by_team_id)
+
+          {:error, :expired} ->
+            conn
+            |> put_flash(:error, "That invite link is expired!")
+            |> put_session(:invite_token, nil)
+            |> redirect(to: Routes.auth_path(conn, :login))
+
+          {:error, _reason} ->
+            conn
+            |> put_flash(
+              :error,
+              "There is an issue with this invite link. Get a new invite link and try again!"
+            )
+            |> put_session(:invite_token, nil)
+            |> redirect(to: Routes.auth_path(conn, :login))
+        end
+    end
+  end
+
+  defp signin(conn, auth_params) do
+    team_users = TeamUsers.list_team_users_by_and_preload(email: auth_params.email)
+    user = Users.get_by(email: auth_params.email)
+    handle_sign_in(team_users, user, conn, auth_params)
+  end
+
+  # Handles team user sign in
+  defp handle_sign_in([team_user | _], nil, conn, auth_params) do
+    user = Users.get(team_user.team.user_id)
+
+    case TeamUsers.insert_or_update_team_user(team_user.team, auth_params) do
+      {:ok, team_user} ->
+        BigQueryAdaptor.update_iam_policy()
+        BigQueryAdaptor.patch_dataset_access(user)
+
+        conn
+        |> put_flash(:info, "Welcome back!")
+        |> put_session(:current_email, team_user.email)
+        |> redirect(to: ~p"/dashboard")
+
+      {:error, _} ->
+        conn
+        |> put_flash(
+          :error,
+          "There was an error signing in. Please contact support if this continues."
+        )
+        |> redirect(to: Routes.auth_path(conn, :login))
+    end
+  end
+
+  # Handles individual sign in
+  defp handle_sign_in(_, _, conn, auth_params) do
+    case Users.insert_or_update_user(auth_params) do
+      {:ok, user} ->
+        conn
+        |> put_flash(:info, "Thanks for signing up! Now create a source!")
+        |> put_session(:current_email, user.email)
+        |> redirect(to: Routes.source_path(conn, :new, signup: true))
+
+      {:ok_found_user, user} ->
+        BigQueryAdaptor.update_iam_policy(user)
+        BigQueryAdaptor.patch_dataset_access(user)
+
+        oauth_params = get_session(conn, :oauth_params)
+        vercel_setup_params = get_session(conn, :vercel_setup)
+
+        cond do
+          oauth_params ->
+            redirect_for_oauth(conn, user)
+
+          vercel_setup_params ->
+            redirect_for_vercel(conn, user)
+
+          true ->
+            conn
+            |> put_flash(:info, "Welcome back!")
+            |> put_session(:current_email, user.email)
+            |> redirect(to: ~p"/dashboard")
+        end
+
+      {:error, reason} ->
+        Logger.error("Unhandled sign in error", error_string: inspect(reason))
+
+        message = "Error signing in. Please contact support to resolve this issue."
+
+        conn
+        |> put_flash(:error, message)
+        |> redirect(to: Routes.auth_path(conn, :login))
+    end
+  end
+end
+"""
+EMAIL_CONTROLLER = """defmodule LogflareWeb.Auth.EmailController do
+  use LogflareWeb, :controller
+
+  def login(conn, _params) do
+    render(conn, "email_login.html")
+  end
+end
+"""
+
+
+def test_a_phoenix_route_names_its_action_not_every_function_of_the_controller() -> None:
+    from codeqa.answer.context import AnswerContext
+    from codeqa.answer.explanation.sources.entry import sign_in_routes
+    from codeqa.chunk import chunk_file
+    from codeqa.records import Hit, SourceFile
+    from codeqa.symbols import qualified_names
+
+    files = {
+        "lib/logflare_web/router.ex": ROUTER,
+        "lib/logflare_web/controllers/auth/auth_controller.ex": AUTH_CONTROLLER,
+        "lib/logflare_web/controllers/auth/email_controller.ex": EMAIL_CONTROLLER,
+    }
+    chunks = [c for path, text in files.items() for c in chunk_file(SourceFile(path, "elixir", text, len(text)))]
+    context = AnswerContext.from_chunks(chunks, [Hit(c, 1.0, c.id) for c in chunks], list(files))
+    routes = sign_in_routes(context)
+    assert [route.text for route in routes] == ['get("/login", AuthController, :login)']
+    entered = {q for route in routes for row in route.rows for q in qualified_names(context.table.symbols[row])}
+    assert entered == {"LogflareWeb.AuthController.login"}, entered
+    assert not [q for q in entered if q.endswith(("handle_sign_in", "signin", "logout"))], entered
+    assert not [q for q in entered if "EmailController" in q], entered  # `Auth.EmailController.login` is not it
