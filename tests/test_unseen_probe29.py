@@ -372,3 +372,20 @@ def test_a_phoenix_route_names_its_action_not_every_function_of_the_controller()
     assert entered == {"LogflareWeb.AuthController.login"}, entered
     assert not [q for q in entered if q.endswith(("handle_sign_in", "signin", "logout"))], entered
     assert not [q for q in entered if "EmailController" in q], entered  # `Auth.EmailController.login` is not it
+
+
+def test_a_comment_over_one_clause_of_several_is_no_documentation_of_the_function() -> None:
+    from codeqa.answer.explanation.code.outline import summary
+
+    rows = AUTH_CONTROLLER.split("\n")
+    start = rows.index("  # Handles team user sign in")
+    end = len(rows) - 2  # the module's `end` below
+    text = "\n".join(rows[start:end])
+    chunk = Chunk("lib/app_web/controllers/auth_controller.ex", "elixir", start + 1, end, text,
+                  "LogflareWeb.AuthController.handle_sign_in", "function", "controller")  # fmt: skip
+    assert "# Handles individual sign in" in text
+    assert summary(chunk) == ""  # not "Handles team user sign in": the second clause handles individual sign-in
+    one = "\n".join(row for row in rows[start:end] if "# Handles individual" not in row)
+    assert summary(Chunk(chunk.path, "elixir", start + 1, end, one, chunk.symbol, "function", "controller")) == (
+        "Handles team user sign in"  # a comment over the first clause alone still documents it
+    )
