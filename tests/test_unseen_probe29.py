@@ -389,3 +389,46 @@ def test_a_comment_over_one_clause_of_several_is_no_documentation_of_the_functio
     assert summary(Chunk(chunk.path, "elixir", start + 1, end, one, chunk.symbol, "function", "controller")) == (
         "Handles team user sign in"  # a comment over the first clause alone still documents it
     )
+
+
+# from logflare's lib/logflare/users/users.ex
+RETENTION_DAYS = """  defp put_sources_retention_days(%User{sources: []} = user), do: user
+
+  defp put_sources_retention_days(%User{} = user) do
+    plan = Billing.Cache.get_plan_by_user(user)
+    put_sources_retention_days(user, plan)
+  end
+
+  defp put_sources_retention_days(%User{} = user, plan) do
+    Map.update!(user, :sources, fn sources ->
+      Enum.map(sources, &Sources.put_retention_days(&1, plan))
+    end)
+  end"""
+UPDATE_SOURCE = """  def update_source(%Source{} = source, attrs) do
+    source
+    |> Source.update_by_user_changeset(attrs)
+    |> Repo.update()
+  end"""
+
+
+def test_an_elixir_map_updated_in_memory_is_not_stored() -> None:
+    from codeqa.answer.context import AnswerContext
+    from codeqa.answer.explanation.said.extractive import extractive_answer
+    from codeqa.records import Hit
+
+    def opening(question: str, text: str, symbol: str) -> str:
+        chunk = Chunk("lib/app/users/users.ex", "elixir", 139, 139 + text.count("\n"), text, symbol, "function",
+                      "service")  # fmt: skip
+        hits = [Hit(chunk, 1.0, chunk.id)]
+        return extractive_answer(question, hits, context=AnswerContext.from_chunks([chunk], hits)).split("\n")[0]
+
+    said = opening("What happens when a user deletes a source?", RETENTION_DAYS, "App.Users.put_sources_retention_days")
+    assert "stores" not in said, said  # `Map.update!` returns a new map
+    from codeqa.answer.explanation.said.outcomes import _stored
+
+    update = Chunk(
+        "lib/app/sources.ex", "elixir", 1, 5, UPDATE_SOURCE, "App.Sources.update_source", "function", "model"
+    )
+    assert _stored(update, "    |> Repo.update()")  # Ecto's update writes the row
+    assert not _stored(update, "    Map.update!(user, :sources, fn sources ->")
+    assert _stored(update, "    Repo.update!(Map.put(source, :name, name))")  # another write on the line counts
