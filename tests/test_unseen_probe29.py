@@ -9,6 +9,11 @@
 - "``LogflareWeb.AuthController.handle_sign_in`` is where the app routes its sign-in URL: ``get("/login",
   AuthController, :login)``": the route names its action (``login``); the controller's private ``handle_sign_in`` was
   taken because the module was the entry and every function in it a part of it.
+- "Then ``put_sources_retention_days`` stores ``Map.update!(user, :sources, fn sources ->…)``": Elixir's data modules
+  return a new value; only ``Repo.update`` and its kind store.
+- "``Users.ExportData.Exports.process_export`` … uses ``export`` (``app/services/users/export_data.rb:68-110``)" for
+  ``def process_export(export)``: the name is the method's parameter; and ``Users::ExportData#export``, a piece of a
+  class without its ``class`` line, is reached by a bare name only from that class's family.
 """
 
 from __future__ import annotations
@@ -432,3 +437,96 @@ def test_an_elixir_map_updated_in_memory_is_not_stored() -> None:
     assert _stored(update, "    |> Repo.update()")  # Ecto's update writes the row
     assert not _stored(update, "    Map.update!(user, :sources, fn sources ->")
     assert _stored(update, "    Repo.update!(Map.put(source, :name, name))")  # another write on the line counts
+
+
+# from dawarich's app/services/users/export_data/exports.rb and app/services/users/export_data.rb
+PROCESS_EXPORT = """  def process_export(export)
+    Rails.logger.info "Processing export #{export.name}"
+
+    export_hash = export.as_json(except: %w[user_id id])
+
+    if export.file.attached?
+      add_file_data_to_export(export, export_hash)
+    else
+      add_empty_file_data_to_export(export_hash)
+    end
+
+    export_hash
+  end"""
+EXPORT_DATA = """  def export
+    timestamp = Time.current.strftime('%Y%m%d_%H%M%S')
+    @export_directory = Rails.root.join('tmp', "export_#{timestamp}")
+
+    export_record = user.exports.create!(name: "user_data_export_#{timestamp}.zip", file_format: :archive)
+    zip_file_path = @export_directory.join('export.zip')
+    create_zip_archive(@export_directory, zip_file_path)
+  end"""
+EXPORT_EACH = """  def call
+    exports_with_files.map { |export| process_export(export) }
+  end"""
+
+
+def test_a_ruby_parameter_named_like_a_method_is_no_use_of_it() -> None:
+    from codeqa.answer.explanation.calls.declared import declared_local
+
+    user = Chunk("app/services/users/export_data/exports.rb", "ruby", 28, 40, PROCESS_EXPORT,
+                 "Users.ExportData.Exports.process_export", "method", "service")  # fmt: skip
+    used = Chunk("app/services/users/export_data.rb", "ruby", 68, 75, EXPORT_DATA, "Users.ExportData.export", "method",
+                 "service")  # fmt: skip
+    use = Use("export", 29, "uses", 'Rails.logger.info "Processing export #{export.name}"')
+    assert not holds_by_name(user, used, use, PROCESS_EXPORT, None)  # `export` is the method's parameter
+    assert declared_local(EXPORT_EACH, "export")  # a block's parameter too
+    assert declared_local("def f(self, *, export=None):\n    return export.name", "export")  # Python's
+    assert not declared_local("  def call\n    export.save!\n  end", "export")  # a bare call of the method
+    assert not declared_local("  def call(exporter)\n    export.save!\n  end", "export")
+
+
+EXPORT_DATA_FILE = (
+    """# frozen_string_literal: true
+
+class Users::ExportData
+  def initialize(user)
+    @user = user
+  end
+
+"""
+    + EXPORT_DATA
+    + """
+end
+"""
+)
+CONCERN_FILE = (
+    """module Exportable
+  extend ActiveSupport::Concern
+
+"""
+    + EXPORT_DATA
+    + """
+end
+"""
+)
+
+
+class _ExportFiles(_Files):
+    def file_text(self, path: str) -> str:
+        return {
+            "app/services/users/export_data.rb": EXPORT_DATA_FILE,
+            "app/models/concerns/exportable.rb": CONCERN_FILE,
+        }[path]
+
+
+def test_a_bare_name_reaches_a_piece_of_a_class_only_from_its_class_family() -> None:
+    caller = "  def call\n    export\n  end"
+    user = Chunk("app/jobs/users/export_job.rb", "ruby", 5, 7, caller, "Users.ExportJob.call", "method", "job")
+    use = Use("export", 6, "uses", "export")
+    piece = Chunk("app/services/users/export_data.rb", "ruby", 8, 15, EXPORT_DATA, "Users.ExportData.export", "method",
+                  "service")  # fmt: skip
+    assert EXPORT_DATA_FILE.split("\n")[7] == "  def export" and "class" not in piece.text
+    assert not holds_by_name(user, piece, use, "class Users::ExportJob < ApplicationJob\n" + caller, _ExportFiles())
+    inherits = "class Users::FullExport < Users::ExportData\n" + caller
+    assert holds_by_name(user, piece, use, inherits, _ExportFiles())
+    mixed = Chunk(
+        "app/models/concerns/exportable.rb", "ruby", 4, 11, EXPORT_DATA, "Exportable.export", "method", "model"
+    )
+    assert CONCERN_FILE.split("\n")[3] == "  def export"
+    assert holds_by_name(user, mixed, use, "class Users::ExportJob < ApplicationJob\n" + caller, _ExportFiles())

@@ -82,3 +82,17 @@ def template_out_of_reach(user: Chunk, used: Chunk, name: str, used_file: str) -
     if re.search(rf"\bhelper_method\b[^\n]*:{escaped}(?![\w?!])", text):
         return False  # a controller's method exposed to its views
     return PurePosixPath(user.path).name.split(".")[0] != PurePosixPath(used.path).stem
+
+
+def ruby_class_member(used: Chunk, name: str, used_file: str) -> str:
+    """The class (its last name) ``used`` defines ``name`` right inside (``class Users::ExportData`` … ``def export``),
+    read in ``used_file`` when ``used`` is a piece of the class without its ``class`` line; "" inside a module (a
+    helper or a concern, mixed in), in a ``class << self``, or with no file to read."""
+    lines = used_file.split("\n")
+    for n, text in enumerate(used.text.split("\n")):
+        head = used.start_line - 1 + n
+        if re.match(rf"\s*def\s+{re.escape(name)}(?![\w?!])", text) and head < len(lines):
+            found = re.match(r"\s*class\s+(?!<<)(?:[\w:]*::)?(?P<name>[A-Z]\w*)", _enclosing(lines, head))
+            if found is not None:
+                return found.group("name")
+    return ""
