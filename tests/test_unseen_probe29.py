@@ -14,6 +14,8 @@
 - "``Users.ExportData.Exports.process_export`` … uses ``export`` (``app/services/users/export_data.rb:68-110``)" for
   ``def process_export(export)``: the name is the method's parameter; and ``Users::ExportData#export``, a piece of a
   class without its ``class`` line, is reached by a bare name only from that class's family.
+- "``loadFamilyMembers`` … Its documentation says: “Family Members methods”": a section's title over a group of
+  methods documents none of them.
 """
 
 from __future__ import annotations
@@ -530,3 +532,27 @@ def test_a_bare_name_reaches_a_piece_of_a_class_only_from_its_class_family() -> 
     )
     assert CONCERN_FILE.split("\n")[3] == "  def export"
     assert holds_by_name(user, mixed, use, "class Users::ExportJob < ApplicationJob\n" + caller, _ExportFiles())
+
+
+# from dawarich's app/javascript/controllers/maps/maplibre_controller.js (shortened)
+FAMILY_MEMBERS = """  // Family Members methods
+  async loadFamilyMembers() {
+    const response = await fetch("/api/v1/families/locations", {
+      headers: { Authorization: `Bearer ${this.apiKeyValue}` },
+    })
+    const data = await response.json()
+    this.renderFamilyMembersList(data.locations)
+  }"""
+
+
+def test_a_section_title_over_a_group_of_methods_is_no_documentation() -> None:
+    from codeqa.answer.explanation.code.outline import summary
+
+    def said(text: str) -> str:
+        return summary(Chunk("app/javascript/controllers/maps/maplibre_controller.js", "javascript", 1328,
+                             1328 + text.count("\n"), text, "loadFamilyMembers", "method", "frontend"))  # fmt: skip
+
+    assert said(FAMILY_MEMBERS) == ""  # not "Family Members methods"
+    assert said(FAMILY_MEMBERS.replace("Family Members methods", "Private helpers:")) == ""
+    documented = FAMILY_MEMBERS.replace("Family Members methods", "Loads the family members sharing their location")
+    assert said(documented) == "Loads the family members sharing their location"
