@@ -16,6 +16,8 @@
   class without its ``class`` line, is reached by a bare name only from that class's family.
 - "``loadFamilyMembers`` … Its documentation says: “Family Members methods”": a section's title over a group of
   methods documents none of them.
+- "``LogflareWeb.Endpoint`` (``endpoint.ex:1-56``) runs the ``Plug.Logger`` and 5 other plugs on every request": the
+  chunker cut the module; ``Plug.Session`` and the router's plug are below. A count in a cut definition is a floor.
 """
 
 from __future__ import annotations
@@ -556,3 +558,38 @@ def test_a_section_title_over_a_group_of_methods_is_no_documentation() -> None:
     assert said(FAMILY_MEMBERS.replace("Family Members methods", "Private helpers:")) == ""
     documented = FAMILY_MEMBERS.replace("Family Members methods", "Loads the family members sharing their location")
     assert said(documented) == "Loads the family members sharing their location"
+
+
+# from logflare's lib/logflare_web/endpoint.ex: the chunker cut the module after its first plugs
+ENDPOINT = """defmodule LogflareWeb.Endpoint do
+  use Phoenix.Endpoint, otp_app: :logflare
+
+  plug(Plug.Static, at: "/", from: :logflare, gzip: false)
+  plug(Plug.Logger, log: :debug)
+  plug(LogflareWeb.Plugs.StripeWebhook, at: "/webhooks/stripe")
+  plug(Plug.Parsers, parsers: [:urlencoded, :multipart], pass: ["*/*"])
+  plug(Plug.MethodOverride)
+  plug(Plug.Head)
+"""
+
+
+def test_a_count_of_plugs_in_a_module_cut_below_them_is_a_floor() -> None:
+    from codeqa.answer.explanation.code.keylines import question_terms
+    from codeqa.answer.explanation.code.runson import runs_on
+    from codeqa.answer.explanation.said.phrasing import said_of
+
+    question = "Where would I add logging to track user behavior?"
+    phoenix = [c for c in load_all() if c.name == "Phoenix"]
+
+    def said(text: str) -> str:
+        chunk = Chunk("lib/logflare_web/endpoint.ex", "elixir", 1, text.count("\n") + 1, text, "LogflareWeb.Endpoint",
+                      "module", "config")  # fmt: skip
+        return said_of(matches_in(chunk, phoenix, intents(question)), question_terms(question))
+
+    cut = said(ENDPOINT)
+    assert "and at least 5 other plugs on every request" in cut, cut
+    whole = said(ENDPOINT + "  plug(LogflareWeb.Router)\n\n  def secret, do: :ok\nend")
+    assert "at least" not in whole and "and 6 other plugs on every request" in whole, whole
+    assert not runs_on(Chunk("app/x.py", "python", 1, 2, "class A:\n    x = 1", "A", "class", "model"))
+    assert runs_on(Chunk("src/x.js", "javascript", 1, 2, "class A {\n  get() {}", "A", "class", "model"))
+    assert not runs_on(Chunk("src/x.js", "javascript", 1, 3, "class A {\n  get() {}\n}", "A", "class", "model"))
