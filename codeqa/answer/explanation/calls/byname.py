@@ -18,6 +18,7 @@ from codeqa.answer.explanation.calls.declared import (
     PHP_IMPORT,
     chain_types,
     class_file,
+    declared_local,
     declared_owner,
     declared_types,
     defines,
@@ -27,7 +28,7 @@ from codeqa.answer.explanation.calls.declared import (
 from codeqa.answer.explanation.calls.elixiralias import other_module
 from codeqa.answer.explanation.calls.flow import Use
 from codeqa.answer.explanation.calls.gopackages import go_imported, go_same_package
-from codeqa.answer.explanation.calls.rubybody import ruby_out_of_reach
+from codeqa.answer.explanation.calls.rubybody import ruby_class_member, ruby_out_of_reach
 from codeqa.answer.explanation.calls.valuecalls import called_on_a_value
 from codeqa.answer.explanation.code.outline import JS_LANGUAGES
 from codeqa.languages import runtime
@@ -70,7 +71,7 @@ def holds_by_name(user: Chunk, used: Chunk, use: Use, user_file: str, hierarchy:
     if written is None and called_on_a_value(method, use.text):
         return False  # `[a, b].join('\n')`: a method of a value built on the line, whose class no name tells
     if written is None:  # a bare name: flow.link found it where the caller's imports reach
-        if use.verb != "calls" and _declared_local(user.text, method):
+        if use.verb != "calls" and declared_local(user.text, method):
             return False  # `Query query = em.createNativeQuery(sql)`: the caller's own variable, not the method
         if use.verb != "calls" and user.language == "elixir" and not _elixir_reference(method, use.text):
             return False  # `%Error{} = error`, `"error" => error`: a variable bound by a pattern, not the function
@@ -113,15 +114,6 @@ def _elixir_reference(name: str, text: str) -> bool:
     escaped = re.escape(name)
     pattern = rf"&(?:[\w.]+\.)?{escaped}/\d|@{escaped}(?![\w?!])|(?<![\w.@&]){escaped}\s*\("
     return re.search(pattern, text) is not None
-
-
-def _declared_local(text: str, name: str) -> bool:
-    """Whether ``text`` assigns ``name`` as a local of its own (``Query query =``, ``query :=``, ``const query =``,
-    ``query = …``) and never calls it (Elixir's ``repositories = repositories()`` does): a bare use of the name
-    then reads that variable."""
-    declared = rf"^\s*(?:(?:final|const|let|var)\s+)?(?:[A-Z][\w<>\[\],.?]*\s+)?{re.escape(name)}\s*(?::=|=(?![=>~]))"
-    called = rf"(?<![\w.$]){re.escape(name)}\s*\("
-    return re.search(declared, text, re.MULTILINE) is not None and re.search(called, text) is None
 
 
 def typed_receiver(user: Chunk, used: Chunk, use: Use, user_file: str, hierarchy: Hierarchy | None = None) -> bool:
@@ -236,10 +228,13 @@ def _bare_name_holds(
     if user.language == "go" and not go_same_package(user, used, user_file):
         return False  # a bare Go call is to the caller's own package (`strHasLen` in cmd/ is not core's `strHasLen`)
     used_file = hierarchy.file_text(used.path) if hierarchy is not None else ""
-    if runtime(user.language) == "ruby" and ruby_out_of_reach(user_file, use.line, used, name, owners, used_file):
-        return False  # a class body's call reaches no instance method, another file's bare name no `def self.`
-    in_class = re.search(r"^\s*class\s", used.text, re.MULTILINE)
+    if runtime(user.language) == "ruby" and ruby_out_of_reach(user, user_file, use.line, used, name, owners, used_file):
+        return False  # a class body's call reaches no instance method, another file's bare name no `def self.`,
+        # a template's bare name no model's method
+    member_of = ruby_class_member(used, name, used_file)  # the class around a piece without its `class` line
+    in_class = re.search(r"^\s*class\s", used.text, re.MULTILINE) or member_of
     if user.language == "ruby" and in_class and re.search(_RUBY_INSTANCE_METHOD.format(name=escaped), used.text, re.M):
+        owners = owners | {member_of} if member_of else owners
         return any(re.search(_INHERITS.format(owner=re.escape(owner)), user_file, re.M) for owner in owners)
     return True
 

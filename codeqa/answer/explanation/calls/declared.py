@@ -187,3 +187,21 @@ def defines(used: Chunk, name: str) -> bool:
     """Whether ``used``'s lines define ``name`` (not only call it)."""
     pattern = _DEFINES + ("" if used.language in KEYWORD_DEFINED else _HEAD)
     return re.search(pattern.format(name=re.escape(name)), used.text, re.MULTILINE) is not None
+
+
+# a parameter of a Ruby or Python method (`def process_export(export)`, `def f(self, *, export=None)`) or of a Ruby
+# block (`each do |export|`, `{ |a, export| … }`): inside it the bare name is the value passed in
+PARAMETER = (
+    r"^\s*def\s+[\w.]+[?!]?\s*\((?:[^)]*,)?\s*[*&]{{0,2}}{name}\s*(?:[,)=:]|$)"
+    r"|\|\s*(?:[^|]*,\s*)?[*&]?{name}\s*(?:,[^|]*)?\|"
+)
+
+
+def declared_local(text: str, name: str) -> bool:
+    """Whether ``text`` assigns ``name`` as a local of its own (``Query query =``, ``query :=``, ``const query =``,
+    ``query = …``) or takes it as a parameter (``PARAMETER``), and never calls it (Elixir's ``repositories =
+    repositories()`` does): a bare use of the name then reads that variable."""
+    declared = rf"^\s*(?:(?:final|const|let|var)\s+)?(?:[A-Z][\w<>\[\],.?]*\s+)?{re.escape(name)}\s*(?::=|=(?![=>~]))"
+    called = rf"(?<![\w.$]){re.escape(name)}\s*\("
+    bound = re.search(declared, text, re.MULTILINE) or re.search(PARAMETER.format(name=re.escape(name)), text, re.M)
+    return bound is not None and re.search(called, text) is None

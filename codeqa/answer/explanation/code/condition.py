@@ -15,7 +15,8 @@ from collections.abc import Iterator
 from codeqa.answer.explanation.code.linenames import FUNCTION_HEAD
 from codeqa.records import Chunk
 
-IF_HEAD = re.compile(r"^\s*(?:\}\s*)?(?P<word>if|unless)\b\s*(?P<cond>.*?)\s*(?::|\{|\bthen)?\s*$")
+# the test without the word that opens its block (Python's `:`, `{`, Ruby's `then`, Elixir's `do`)
+IF_HEAD = re.compile(r"^\s*(?:\}\s*)?(?P<word>if|unless)\b\s*(?P<cond>.*?)\s*(?::|\{|\bthen|(?<=\s)do)?\s*$")
 HEADS = re.compile(  # the heads of a block whose lines run only sometimes: tests, cases, loops, handlers
     r"^\s*(?:\}\s*)?(?:if|elif|elsif|else|unless|when|case|switch|for|foreach|while|until|except|rescue|catch|"
     r"\}\s*catch|default)\b|^\s*(?:case\b.*|default\s*):\s*$"

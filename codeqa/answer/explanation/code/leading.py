@@ -158,10 +158,14 @@ def comment_is_its_own(chunk: Chunk, comment: re.Pattern[str]) -> bool:
     """Whether a comment leading ``chunk`` can be its documentation. Not in a chunk that starts inside its
     definition's body (the definition's head is above the chunk). Nor in a chunk of a file's top-level lines from the
     middle of the file (``# Translators: User story point value (value = 1)`` over ``_("1")``, then forty more
-    lines) holding many statements: a comment over one of them, a one-line statement, is that line's note only."""
+    lines) holding many statements: a comment over one of them, a one-line statement, is that line's note only. Nor
+    over one clause of an Elixir function a later clause of which has a comment of its own (``# Handles team user
+    sign in`` over the first ``defp handle_sign_in(``, ``# Handles individual sign in`` over the second)."""
     lines = chunk.text.split("\n")
     code = [i for i, line in enumerate(lines) if line.strip() and not comment.match(line)]
     if chunk.symbol and chunk.start_line > 1 and not _holds_head(chunk, [lines[i] for i in code]):
+        return False
+    if chunk.language == "elixir" and code and _clause_commented(lines, code[0], comment):
         return False
     if str(chunk.kind) != "module" or chunk.start_line <= 1:
         return True
@@ -179,3 +183,15 @@ def comment_is_its_own(chunk: Chunk, comment: re.Pattern[str]) -> bool:
 
 def _indent(line: str) -> int:
     return len(line) - len(line.lstrip())
+
+
+ELIXIR_CLAUSE = re.compile(r"^\s*(?:defp?|defmacrop?)\s+(?P<name>\w+[?!]?)")
+
+
+def _clause_commented(lines: list[str], head: int, comment: re.Pattern[str]) -> bool:
+    """Whether a later clause of the function whose head is ``lines[head]`` has a comment right above it."""
+    found = ELIXIR_CLAUSE.match(lines[head])
+    if found is None:
+        return False
+    same = re.compile(rf"^\s*(?:defp?|defmacrop?)\s+{re.escape(found.group('name'))}(?![\w?!])")
+    return any(same.match(lines[n]) and comment.match(lines[n - 1]) for n in range(head + 1, len(lines)))

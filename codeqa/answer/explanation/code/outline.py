@@ -31,6 +31,8 @@ LICENCE = re.compile(
     r"(?i)^(?:copyright\b|\(c\)|©|spdx-license-identifier\b)|\blicensed under\b|\ball rights reserved\b"
 )
 BANNER = re.compile(r"(?:#{2,}|={3,}|-{3,}|\*{3,}|~{3,})\s*$")  # a comment framed as a section's heading
+# a section's title over a group of definitions (`// Family Members methods`, `# Private helpers`)
+SECTION_TITLE = re.compile(r"(?i)^(?:[\w-]+\s+){0,3}(?:methods|functions|helpers|utilities|utils)\s*:?$")
 DOCSTRING_OPEN = re.compile(r'^\s*[rRuUbB]?("""|\'\'\')')
 # an encoding or editor line, or an attribute (Rust's `#[derive(Debug, Error)]`, PHP's `#[Route(...)]`): no
 # documentation, though a doc comment above it documents the definition below it; nor is a linter's or type
@@ -110,7 +112,7 @@ def summary(chunk: Chunk) -> str:
     if LICENCE.search(text) or NOTE.match(text) or GENERATED.match(text):
         return ""  # a licence, a note to the maintainers ("TODO DRF only allows one action…"), a tool's listing
     sentence = re.split(r"(?<=[.!?])\s", text, maxsplit=1)[0]
-    if BANNER.search(sentence):
+    if BANNER.search(sentence) or SECTION_TITLE.match(sentence):
         return ""  # a section's banner (``### START SAML AUTHENTICATION ###``): not what the code below is for
     return sentence[:200] + ("…" if len(sentence) > 200 else "")
 

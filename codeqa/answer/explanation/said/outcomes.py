@@ -64,6 +64,8 @@ OUTCOMES = (
 # Python's `set.update(…)` / `dict.update({…})` change an object in memory (`rooms.update(b.room for b in …)`,
 # `app.config.update({…})`); a query's `.update(` stores, and names its fields (`q.update(processed=now())`, `**data`)
 IN_MEMORY_UPDATE = re.compile(r"\.update\(\s*(?!\*\*|\w+\s*=(?!=))")
+# Elixir's data modules return a new value (`Map.update!(user, :sources, fn …)`); `Repo.update(…)` stores
+ELIXIR_DATA_UPDATE = re.compile(r"\b(?:Map|Keyword|MapSet|List|Tuple|Access|Enum)\.(?:update|put|merge)\w*!?\(")
 # a sign-out's answer (`SessionsController#destroy`'s `redirect_to new_session_path`) is not how signing in ends
 SIGN_OUT = re.compile(
     r"(?i)(?:^|[.#:_])(?:log_?out|sign_?out|log_?off|sign_?off)\w*$|sessions?(?:controller)?[.#:]+destroy$"
@@ -92,6 +94,8 @@ def _stored(chunk: Chunk, code: str, context: AnswerContext | None = None) -> bo
         return False
     if chunk.language == "python" and IN_MEMORY_UPDATE.search(code):
         return bool(pattern.search(IN_MEMORY_UPDATE.sub(".", code)))  # another write on the line still counts
+    if chunk.language == "elixir" and ELIXIR_DATA_UPDATE.search(code):
+        return bool(pattern.search(ELIXIR_DATA_UPDATE.sub(" ", code)))
     if CLIENT_COMMIT.search(code):
         return bool(pattern.search(CLIENT_COMMIT.sub(".", code)))
     return not built_then_saved(chunk, code)  # the save stores it, not the `create` that built it

@@ -9,6 +9,7 @@ from collections.abc import Sequence
 from typing import Protocol, TypeVar
 
 from codeqa.answer.explanation.code.keylines import Terms, term_score
+from codeqa.answer.explanation.code.runson import runs_on
 from codeqa.answer.explanation.constructs.mechanism import Match
 
 MATCHES_SAID = 4  # a construct on more lines than this (a router's plugs) names the ones the question is about
@@ -38,7 +39,7 @@ def said_of(matches: Sequence[Match], terms: Terms) -> str:
     for match in matches:
         by_construct.setdefault(id(match.construct), []).append(match)
     phrases: list[tuple[int, int, str]] = []  # (line, order, phrase)
-    untold = 0
+    untold, floors = 0, False
     nouns: set[str] = set()  # what the untold are ("plug"), one per construct with some untold
     for group in by_construct.values():
         distinct = list({match.phrase: match for match in group}.values())
@@ -55,9 +56,11 @@ def said_of(matches: Sequence[Match], terms: Terms) -> str:
             # the others differ in their handler only (not plugs of other router pipelines)
             noun = rest == 1 or NOUN_AFTER.match(last.phrase.split(named, 1)[1])  # else "and 5 others for …"
             other = "other" if noun else "others"
-            phrases.append((last.line, 1, last.phrase.replace(named, f"{rest} {other}", 1)))
+            floor = "at least " if runs_on(last.chunk) else ""  # the definition goes on below: more of them there
+            phrases.append((last.line, 1, last.phrase.replace(named, f"{floor}{rest} {other}", 1)))
         elif rest:
             untold += rest
+            floors = floors or runs_on(last.chunk)
             nouns.add(_noun_after(last.phrase, named))
     said = merged([phrase for _, _, phrase in sorted(phrases)])
     if not untold:
@@ -66,7 +69,8 @@ def said_of(matches: Sequence[Match], terms: Terms) -> str:
     if counted and untold > 1:
         *head, tail = counted.split()
         counted = " ".join([*head, PLURALS.get(tail, f"{tail}s")])
-    return f"{said} (and {untold} more {counted})" if counted else f"{said} (and {untold} more)"
+    more = f"at least {untold} more" if floors else f"{untold} more"
+    return f"{said} (and {more} {counted})" if counted else f"{said} (and {more})"
 
 
 def _noun_after(phrase: str, named: str) -> str:

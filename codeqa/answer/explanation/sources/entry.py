@@ -28,6 +28,7 @@ from codeqa.answer.explanation.sources.route_lines import (
     handled_inline,
     handler_names,
     inline_handler_lines,
+    phoenix_action_rows,
     plainest,
 )
 from codeqa.frameworks.conventions import Convention
@@ -72,10 +73,12 @@ def _sign_in_lines(chunk: Chunk, topic: Topic = SIGN_IN) -> list[tuple[int, str]
     return lines
 
 
-def _rails_action(context: AnswerContext, line: str) -> list[int]:
-    """Rows of the action a Rails route line names (``post "join/:join_code", to: "users#create"``): the method
-    defined in that controller's own file."""
-    found = RAILS_TO.search(line)
+def _action_rows(context: AnswerContext, line: str, topic: Topic) -> list[int]:
+    """Rows of the action a route line names: Phoenix's ``get("/login", AuthController, :login)`` (that function, not
+    its module's every one), Rails' ``to: "users#create"`` (the ``topic``'s): the method defined in that controller."""
+    if (phoenix := phoenix_action_rows(context, line)) is not None:
+        return phoenix
+    found = RAILS_TO.search(line) if topic.rails_to else None
     if found is None:
         return []
     table, controller = context.table, f"/{found.group('controller')}_controller.rb"
@@ -129,7 +132,7 @@ def _routes(context: AnswerContext, topic: Topic = SIGN_IN) -> list[Route]:
         for number, line in _sign_in_lines(chunk, topic):
             handled = [rows for qualifier, name in handler_names(line) if (rows := _definers(context, qualifier, name))]
             named = handled[-1] if handled else []  # the last handler named: Express lists its middleware first
-            named = (_rails_action(context, line) if topic.rails_to else []) or named
+            named = _action_rows(context, line, topic) or named
             if (
                 topic.registration.search(line)
                 or _acts(line, topic)

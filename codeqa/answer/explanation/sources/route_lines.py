@@ -7,8 +7,9 @@ from __future__ import annotations
 import re
 from collections.abc import Sequence
 
+from codeqa.answer.context import AnswerContext
 from codeqa.answer.explanation.sources.entry_topics import SESSION_RESOURCE
-from codeqa.symbols import IDENTIFIER
+from codeqa.symbols import IDENTIFIER, qualified_names
 
 # a route declared with a URL first: path('login/', …), add_url_rule('/login/', …), app.post('/login', …),
 # r.POST("/-/login", …), @Post('email/login'), @PostMapping(value = "/login"), get "/login", LoginController
@@ -57,6 +58,22 @@ def handler_names(line: str) -> list[tuple[str, str]]:
             continue
         named.append((qualifier, name))
     return named
+
+
+# a Phoenix route names its controller and the action that handles it (`get("/login", AuthController, :login)`);
+# a LiveView's (`live "/login", LoginLive, :index`) is a live action, no function
+PHOENIX_ACTION = re.compile(r",\s*(?P<controller>(?:[A-Z]\w*\.)*[A-Z]\w*Controller)\s*,\s*:(?P<action>\w+[?!]?)")
+
+
+def phoenix_action_rows(context: AnswerContext, line: str) -> list[int] | None:
+    """Rows defining the action a Phoenix route line names after its URL (``Auth.EmailController, :login``: a
+    function ``….Auth.EmailController.login``); None for a line that names none."""
+    found = PHOENIX_ACTION.search(STRING.sub(" ", line))
+    if found is None:
+        return None
+    named = f".{found.group('controller')}.{found.group('action')}"
+    rows = context.definers.get(found.group("action").lower(), [])
+    return [r for r in rows if any(f".{q}".endswith(named) for q in qualified_names(context.table.symbols[r]))]
 
 
 def handled_inline(line: str) -> bool:
