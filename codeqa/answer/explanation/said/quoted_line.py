@@ -7,16 +7,18 @@ from __future__ import annotations
 import re
 from collections.abc import Sequence
 
-from codeqa.answer.explanation.calls.flow import SIGNATURE, code_part
+from codeqa.answer.explanation.calls.callplace import module_level
+from codeqa.answer.explanation.calls.flow import SIGNATURE, Use, code_part
 from codeqa.answer.explanation.code.condition import condition_at
 from codeqa.answer.explanation.code.keylines import KeyLine, Terms, term_score
+from codeqa.answer.explanation.code.linenames import holder_at
 from codeqa.answer.explanation.code.saidline import cut_quote
 from codeqa.answer.explanation.explain import Step
 from codeqa.answer.explanation.said.outcomes import METHOD_SIGNATURE, OUTCOMES, quotable
 from codeqa.answer.rendering.render import code_span
 from codeqa.records import Chunk
 
-__all__ = ["best_line", "branch_of", "cut_quote"]
+__all__ = ["best_line", "branch_of", "cut_quote", "quoted_holder"]
 
 HEAD_QUOTED = re.compile(
     r"^\s*[\w.$]+\s*=\s*(?:async\s+)?(?:function\b|\([^)]*\)\s*=>|\w+\s*=>)"
@@ -101,3 +103,14 @@ def branch_of(chunk: Chunk, line: KeyLine) -> tuple[str, str]:
         return "", ""
     word, test = condition_at(chunk, line.line) or ("", "")
     return (f" {word} {code_span(test)}", f" {word} {test}") if word and test else ("", "")
+
+
+def quoted_holder(chunk: Chunk, line: KeyLine) -> str | None:
+    """Who holds the quoted ``line``: the definition around it, or the file for a module's statement in a chunk named
+    after the one definition it also holds (saleor's ``WebhookEventAsyncType.ORDER_FULLY_PAID,`` in the set
+    ``WEBHOOK_EVENTS_FOR_FULLY_PAID = {`` below ``class OrderFulfillmentLineInfo(TypedDict)``: not the class's line);
+    None when neither is certain (the chunk's name then stands)."""
+    holder = holder_at(chunk, line.line)
+    if holder is None and module_level(Use("", line.line, "uses", line.text.strip()), chunk):
+        return chunk.path.rsplit("/", 1)[-1]
+    return holder

@@ -1,0 +1,223 @@
+"""False and misleading sentences on two apps in no data set (probe30: saleor, a Django GraphQL shop, and cachet, a
+Laravel status page):
+
+- "`CacheControl.handle` … is middleware: it runs before the request reaches the controller" for Laravel middleware
+  whose first statement is ``$response = $next($request);``: its code runs after the controller, on the response.
+  The body under a PSR-12 brace on its own line is now read (``mechanism._opened``), and such an after-middleware is
+  said as what it is (``laravel.toml``).
+- "`OrderFulfillmentLineInfo` (`saleor/order/actions.py:58-123`) is the closest match found:
+  `WebhookEventAsyncType.ORDER_FULLY_PAID`": the line is an item of the module's set ``WEBHOOK_EVENTS_FOR_FULLY_PAID``
+  below the class the chunk is named after; the opening names the file for a module's statement
+  (``quoted_line.quoted_holder``).
+- "`complete_checkout_with_payment` is the closest match found: `payment, customer_id, order_data =
+  complete_checkout_pre_payment_part(…)` (line 1859). Then `complete_checkout_with_payment` stores
+  `checkout.save(update_fields=["completing_started_at"])` (line 1850)": "Then" reads as after the quoted line, and
+  the write comes before it; an outcome above the quote in the same definition is not said (``told.after_quote``).
+"""
+
+from __future__ import annotations
+
+from codeqa.answer.explanation.code.keylines import KeyLine
+from codeqa.answer.explanation.constructs.mechanism import matches_in
+from codeqa.answer.explanation.explain import Step
+from codeqa.answer.explanation.said.quoted_line import quoted_holder
+from codeqa.answer.explanation.said.told import after_quote
+from codeqa.chunk import chunk_file
+from codeqa.frameworks.conventions import load_all
+from codeqa.frameworks.intent import intents
+from codeqa.records import Chunk, Hit, SourceFile
+
+CACHE_CONTROL = """class CacheControl
+{
+    /**
+     * Handle an incoming request.
+     *
+     * @param \\Illuminate\\Http\\Request $request
+     * @param \\Closure                 $next
+     *
+     * @return mixed
+     */
+    public function handle(Request $request, Closure $next)
+    {
+        $response = $next($request);
+
+        $maxAge = time() + 30;
+
+        $response->header('Cache-Control', 'public,max-age='.$maxAge);
+
+        return $response;
+    }
+}"""
+
+API_AUTHENTICATION = """class ApiAuthentication
+{
+    public function handle(Request $request, Closure $next, $required = false)
+    {
+        if ($this->auth->guest()) {
+            if ($apiToken = $request->header('X-Cachet-Token')) {
+                try {
+                    $this->auth->onceUsingId(User::findByApiToken($apiToken)->id);
+                } catch (ModelNotFoundException $e) {
+                    if ($required) {
+                        throw new HttpException(401);
+                    }
+                }
+            } elseif ($required) {
+                throw new HttpException(401);
+            }
+        }
+
+        return $next($request);
+    }
+}"""
+
+QUESTION = "How does user authentication flow through the system?"
+
+
+def _middleware_phrases(text: str, path: str) -> list[str]:
+    laravel = [c for c in load_all() if c.name in ("Laravel", "any framework")]
+    chunk = Chunk(path, "php", 17, 17 + text.count("\n"), text, "CacheControl", "class", "api")
+    return [m.phrase for m in matches_in(chunk, laravel, intents(QUESTION)) if "middleware" in m.phrase]
+
+
+def test_an_after_middleware_is_not_said_to_run_before_the_controller() -> None:
+    said = _middleware_phrases(CACHE_CONTROL, "app/Http/Middleware/CacheControl.php")
+    assert said, said
+    assert not any("before the request reaches the controller" in phrase for phrase in said), said
+    assert any("hands the request on first" in phrase for phrase in said), said
+
+
+def test_a_middleware_checking_the_request_first_still_runs_before_the_controller() -> None:
+    said = _middleware_phrases(API_AUTHENTICATION, "app/Http/Middleware/ApiAuthentication.php")
+    assert any("before the request reaches the controller" in phrase for phrase in said), said
+    assert not any("hands the request on first" in phrase for phrase in said), said
+
+
+def test_a_one_line_after_middleware_with_its_brace_on_the_head_line_is_read_too() -> None:
+    text = CACHE_CONTROL.replace("$next)\n    {", "$next) {").replace(
+        "$response = $next($request);", "return $next($request)->header('X-Frame-Options', 'DENY');"
+    )
+    said = _middleware_phrases(text, "app/Http/Middleware/FrameGuard.php")
+    assert any("hands the request on first" in phrase for phrase in said), said
+
+
+ORDER_ACTIONS = """import logging
+from typing import TypedDict
+
+from ..webhook.event_types import WebhookEventAsyncType
+from .models import OrderLine
+
+logger = logging.getLogger(__name__)
+
+OrderLineIDType = UUID
+QuantityType = int
+MARK_AS_PAID_TRANSACTION_NAME = "Mark-as-paid transaction"
+
+
+class OrderFulfillmentLineInfo(TypedDict):
+    order_line: OrderLine
+    quantity: int
+
+
+WEBHOOK_EVENTS_FOR_ORDER_FULFILLED = {
+    WebhookEventAsyncType.ORDER_FULFILLED,
+    WebhookEventAsyncType.ORDER_UPDATED,
+}
+WEBHOOK_EVENTS_FOR_FULLY_PAID = {
+    WebhookEventAsyncType.ORDER_UPDATED,
+    WebhookEventAsyncType.ORDER_FULLY_PAID,
+}
+
+
+def handle_fully_paid_order(manager, order, user=None, app=None):
+    events.order_fully_paid_event(order=order, user=user, app=app)
+    call_order_events(manager, [WebhookEventAsyncType.ORDER_FULLY_PAID], order)
+"""
+
+
+def _chunk_holding(text: str, path: str, needle: str) -> tuple[Chunk, KeyLine]:
+    chunks = chunk_file(SourceFile(path, "python", text, len(text)))
+    for chunk in chunks:
+        for offset, line in enumerate(chunk.text.split("\n")):
+            if needle in line:
+                return chunk, KeyLine(chunk.start_line + offset, line.strip())
+    raise AssertionError(f"{needle!r} is in no chunk of {[c.symbol for c in chunks]}")
+
+
+def test_a_module_statement_quoted_from_a_chunk_named_after_its_class_is_the_files() -> None:
+    item = "    WebhookEventAsyncType.ORDER_FULLY_PAID,"
+    chunk, line = _chunk_holding(ORDER_ACTIONS, "saleor/order/actions.py", item)
+    assert "OrderFulfillmentLineInfo" in chunk.symbol  # the chunk is named after the class it also holds
+    assert quoted_holder(chunk, line) == "actions.py"
+
+
+def test_a_line_of_the_class_or_a_function_is_still_theirs() -> None:
+    chunk, line = _chunk_holding(ORDER_ACTIONS, "saleor/order/actions.py", "quantity: int")
+    assert quoted_holder(chunk, line) == "OrderFulfillmentLineInfo"
+    chunk, line = _chunk_holding(ORDER_ACTIONS, "saleor/order/actions.py", "call_order_events(")
+    assert quoted_holder(chunk, line) == "handle_fully_paid_order"
+
+
+COMPLETE_CHECKOUT = """def complete_checkout_with_payment(
+    manager: "PluginsManager",
+    checkout_pk: UUID,
+    user,
+    app,
+    site_settings=None,
+) -> tuple[Order | None, bool, dict]:
+    \"\"\"Logic required to finalize the checkout and convert it to order.\"\"\"
+    with transaction_with_commit_on_errors():
+        checkout = Checkout.objects.select_for_update().filter(pk=checkout_pk).first()
+        if not checkout:
+            order = Order.objects.get_by_checkout_token(checkout_pk)
+            return order, False, {}
+
+        checkout.completing_started_at = timezone.now()
+        checkout.save(update_fields=["completing_started_at"])
+
+        lines, _ = fetch_checkout_lines(checkout)
+        checkout_info = fetch_checkout_info(checkout, lines, manager)
+        payment, customer_id, order_data = complete_checkout_pre_payment_part(
+            manager=manager,
+            checkout_info=checkout_info,
+            lines=lines,
+        )
+
+        _reserve_stocks_without_availability_check(checkout_info, lines)
+
+    order, action_required, action_data = complete_checkout_post_payment_part(
+        manager=manager,
+        checkout_info=checkout_info,
+        order_data=order_data,
+    )
+    if checkout.pk:
+        checkout.completing_started_at = None
+        checkout.save(update_fields=["completing_started_at"])
+    return order, action_required, action_data"""
+
+
+def test_an_outcome_above_the_quoted_line_of_the_same_function_does_not_follow_it() -> None:
+    start = 1824
+    chunk = Chunk("saleor/checkout/complete_checkout.py", "python", start, start + COMPLETE_CHECKOUT.count("\n"),
+                  COMPLETE_CHECKOUT, "complete_checkout_with_payment", "function", "core")  # fmt: skip
+    rows = chunk.text.split("\n")
+    at = {needle: next(KeyLine(start + n, row) for n, row in enumerate(rows) if needle in row)
+          for needle in ("checkout.save(", "= complete_checkout_pre_payment_part(")}  # fmt: skip
+    lead = Step(1, Hit(chunk, 1.0, chunk.id), "function", list(at.values()), "")
+    before, after = at["checkout.save("], KeyLine(start + len(rows) - 2, rows[-2])  # the first save, the last one
+    found = [("stores with", lead, before), ("stores with", lead, after)]
+    kept = after_quote(found, lead, at["= complete_checkout_pre_payment_part("])
+    assert [item[2].line for item in kept] == [after.line]
+    assert after_quote(found, lead, None) == found  # no quote: nothing to follow
+
+
+def test_an_outcome_of_another_source_is_not_weighed_against_the_quote() -> None:
+    chunk = Chunk("saleor/checkout/complete_checkout.py", "python", 1824, 1824 + COMPLETE_CHECKOUT.count("\n"),
+                  COMPLETE_CHECKOUT, "complete_checkout_with_payment", "function", "core")  # fmt: skip
+    other = Chunk("saleor/order/utils.py", "python", 713, 714, "def match_orders_with_new_user(user: User) -> None:\n"
+                  "    Order.objects.confirmed().filter(user_email=user.email, user=None).update(user=user)",
+                  "match_orders_with_new_user", "function", "core")  # fmt: skip
+    lead = Step(1, Hit(chunk, 1.0, chunk.id), "function", [], "")
+    step = Step(2, Hit(other, 0.9, other.id), "function", [], "")
+    found = [("stores with", step, KeyLine(714, other.text.split("\n")[1]))]
+    assert after_quote(found, lead, KeyLine(1859, "payment, customer_id, order_data = …")) == found
