@@ -13,6 +13,9 @@ Laravel status page):
   complete_checkout_pre_payment_part(…)` (line 1859). Then `complete_checkout_with_payment` stores
   `checkout.save(update_fields=["completing_started_at"])` (line 1850)": "Then" reads as after the quoted line, and
   the write comes before it; an outcome above the quote in the same definition is not said (``told.after_quote``).
+- "`_calculate_product_price_with_taxes` … ends in `return TaxedMoney(price, price)`": that is the untaxed case; the
+  ``if`` above it returns the flat-rate tax. Two returns that are the cases of one test are each one ending of two,
+  as an ``else``'s return already is (``exits.case_above``); a guard's ``return None`` above the work is no case.
 """
 
 from __future__ import annotations
@@ -22,6 +25,7 @@ from codeqa.answer.explanation.constructs.mechanism import matches_in
 from codeqa.answer.explanation.explain import Step
 from codeqa.answer.explanation.said.quoted_line import quoted_holder
 from codeqa.answer.explanation.said.told import after_quote
+from codeqa.answer.explanation.story.endings import outcome_of
 from codeqa.chunk import chunk_file
 from codeqa.frameworks.conventions import load_all
 from codeqa.frameworks.intent import intents
@@ -221,3 +225,48 @@ def test_an_outcome_of_another_source_is_not_weighed_against_the_quote() -> None
     step = Step(2, Hit(other, 0.9, other.id), "function", [], "")
     found = [("stores with", step, KeyLine(714, other.text.split("\n")[1]))]
     assert after_quote(found, lead, KeyLine(1859, "payment, customer_id, order_data = …")) == found
+
+
+PRICE_WITH_TAXES = """def _calculate_product_price_with_taxes(
+    price: Money,
+    tax_rate: Decimal,
+    tax_calculation_strategy: str,
+    prices_entered_with_tax: bool,
+):
+    # Currently only FLAT_RATES strategy allows calculating taxes for product types;
+    # support for apps will be added in the future.
+    if tax_calculation_strategy == TaxCalculationStrategy.FLAT_RATES:
+        return calculate_flat_rate_tax(price, tax_rate, prices_entered_with_tax)
+    return TaxedMoney(price, price)"""
+
+
+def _outcome(text: str, name: str, language: str = "python", path: str = "saleor/product/utils/availability.py"):
+    chunk = Chunk(path, language, 76, 76 + text.count("\n"), text, name, "function", "core")
+    return outcome_of(chunk, name)
+
+
+def test_the_return_below_an_if_returning_something_else_is_not_where_the_function_ends() -> None:
+    assert _outcome(PRICE_WITH_TAXES, "_calculate_product_price_with_taxes") is None
+
+
+def test_a_return_below_a_guard_still_ends_the_function() -> None:
+    guarded = PRICE_WITH_TAXES.replace("return calculate_flat_rate_tax(price, tax_rate, prices_entered_with_tax)",
+                                       "return None")  # fmt: skip
+    found = _outcome(guarded, "_calculate_product_price_with_taxes")
+    assert found is not None and found.text == "return TaxedMoney(price, price)", found
+
+
+def test_the_two_cases_of_one_test_in_php_braces_are_one_ending_of_two_each() -> None:
+    php = """    public function getPrice(Product $product)
+    {
+        if ($this->taxes->enabled()) {
+            return $this->taxes->apply($product->price);
+        }
+
+        return $product->price;
+    }"""
+    assert _outcome(php, "getPrice", "php", "app/Services/PriceService.php") is None
+    longer = php.replace("        return $product->price;", "        $price = $this->discounts->apply($product);\n"
+                         "        $this->log->info($price);\n        return $price->rounded();")  # fmt: skip
+    found = _outcome(longer, "getPrice", "php", "app/Services/PriceService.php")
+    assert found is not None and found.text == "return $price->rounded();", found  # the if is a short cut above
