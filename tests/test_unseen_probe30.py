@@ -16,10 +16,17 @@ Laravel status page):
 - "`_calculate_product_price_with_taxes` … ends in `return TaxedMoney(price, price)`": that is the untaxed case; the
   ``if`` above it returns the flat-rate tax. Two returns that are the cases of one test are each one ending of two,
   as an ``else``'s return already is (``exits.case_above``); a guard's ``return None`` above the work is no case.
+- "`CreateIncidentUpdateCommand` … uses `user` (`app/Models/Incident.php:139-208`)": ``$this->user = $user;`` sets
+  the command's own property; the file's top-level ``use CachetHQ\\Cachet\\Models\\Incident;`` was read as a trait
+  used in the class, the line break above it taken for an indent (``byname._INHERITS``).
 """
 
 from __future__ import annotations
 
+from dataclasses import replace
+
+from codeqa.answer.explanation.calls.byname import holds_by_name
+from codeqa.answer.explanation.calls.flow import find_uses
 from codeqa.answer.explanation.code.keylines import KeyLine
 from codeqa.answer.explanation.constructs.mechanism import matches_in
 from codeqa.answer.explanation.explain import Step
@@ -270,3 +277,67 @@ def test_the_two_cases_of_one_test_in_php_braces_are_one_ending_of_two_each() ->
                          "        $this->log->info($price);\n        return $price->rounded();")  # fmt: skip
     found = _outcome(longer, "getPrice", "php", "app/Services/PriceService.php")
     assert found is not None and found.text == "return $price->rounded();", found  # the if is a short cut above
+
+
+COMMAND_FILE = """<?php
+
+namespace CachetHQ\\Cachet\\Bus\\Commands\\IncidentUpdate;
+
+use CachetHQ\\Cachet\\Models\\Incident;
+use CachetHQ\\Cachet\\Models\\User;
+
+final class CreateIncidentUpdateCommand
+{
+    public $incident;
+
+    public $user;
+
+    public $rules = [
+        'incident'         => 'required',
+        'user'             => 'required',
+    ];
+
+    public function __construct(Incident $incident, $status, $message, User $user)
+    {
+        $this->incident = $incident;
+        $this->user = $user;
+    }
+}
+"""
+
+INCIDENT_MODEL = """    public function updates()
+    {
+        return $this->hasMany(IncidentUpdate::class)->orderBy('created_at', 'desc');
+    }
+
+    /**
+     * Get the user relation.
+     */
+    public function user()
+    {
+        return $this->belongsTo(User::class);
+    }
+}"""
+
+
+def _php(path: str, text: str, start: int, symbol: str) -> Chunk:
+    return Chunk(path, "php", start, start + text.count("\n"), text, symbol, "class", "model")
+
+
+def _user_links(command_file: str) -> list[bool]:
+    command = _php("app/Bus/Commands/IncidentUpdate/CreateIncidentUpdateCommand.php", command_file, 1,
+                   "CreateIncidentUpdateCommand")  # fmt: skip
+    incident = _php("app/Models/Incident.php", INCIDENT_MODEL, 190, "Incident, Incident.updates, Incident.user")
+    # as ``flow.link`` hands it on: the name without its ``@member`` mark
+    uses = [replace(use, name=use.name.split("@")[0]) for use in find_uses(command, incident) if "->user" in use.text]
+    assert uses, find_uses(command, incident)
+    return [holds_by_name(command, incident, use, command_file) for use in uses]
+
+
+def test_this_property_of_a_class_importing_a_model_is_not_the_models_method() -> None:
+    assert _user_links(COMMAND_FILE) == [False]
+
+
+def test_this_method_of_a_trait_the_class_uses_is_still_the_traits() -> None:
+    with_trait = COMMAND_FILE.replace("{\n    public $incident;", "{\n    use Incident;\n\n    public $incident;")
+    assert all(_user_links(with_trait))

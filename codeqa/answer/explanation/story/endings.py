@@ -19,7 +19,7 @@ from codeqa.answer.explanation.code.embedded import heredoc_lines
 from codeqa.answer.explanation.code.keylines import COMMENT
 from codeqa.answer.explanation.code.outline import display_name
 from codeqa.answer.explanation.code.switches import switched_off_at
-from codeqa.answer.explanation.story.exits import case_above, early_exit
+from codeqa.answer.explanation.story.exits import early_exit, two_cases
 from codeqa.records import Chunk
 from codeqa.symbols import short_name
 
@@ -220,7 +220,7 @@ def outcome_of(
     method of the chunk's file (its text ``own``) writing nothing is no write (``own_write``)."""
     body = definition_lines(chunk, name)
     data = heredoc_lines(chunk)  # a heredoc's text is handed on, not run (`throw new` in a Ruby method's `<<-JS`)
-    cases = _two_cases(body)
+    cases = two_cases(body)
     for verb, pattern in OUTCOME_KINDS:
         found = []
         for position, (number, text) in enumerate(body):
@@ -263,17 +263,6 @@ def outcome_of(
             _, _, number, text = min(found)
             return Outcome(verb, chunk, name or _name_of(chunk), number, text)
     return None
-
-
-def _two_cases(body: Sequence[tuple[int, str]]) -> set[int]:
-    """The returns that are the two cases of one ``if`` (``case_above``), the ``if``'s not a guard's nor an error's."""
-    cases: set[int] = set()
-    for position, (_, text) in enumerate(body):
-        above = case_above(body, position) if RETURN.match(code_part(text)) else None
-        code = code_part(body[above][1]) if above is not None else ""
-        if above is not None and not TRIVIAL.match(code) and not ERROR_LINE.search(code):
-            cases |= {above, position}
-    return cases
 
 
 def own_write(chunk: Chunk, own: str, code: str) -> bool:

@@ -69,6 +69,24 @@ def _statements(lines: Sequence[tuple[int, str]]) -> int:
 
 
 RETURN = re.compile(r"^\s*return\b")
+# a return that gives up or hands back an error (``return None``, ``return [];``, ``return "", errEmpty``,
+# ``return false;``): a guard's, no case of its own
+GIVES_UP = re.compile(
+    r"\berr|error|exception|fail|invalid|denied|^\s*return\s*(?:None|True|False|true|false|nil|null|undefined|"
+    r"\[\s*\]|\{\s*\}|\(\s*\)|\"\"|''|-?\d+|array\(\s*\))?\s*;?\s*$",
+    re.IGNORECASE,
+)
+
+
+def two_cases(body: Sequence[tuple[int, str]]) -> set[int]:
+    """The positions of the returns that are the two cases of one ``if`` (``case_above``) whose own return does not
+    give up (``GIVES_UP``): neither is where the definition always ends, as neither of an ``if``/``else`` is."""
+    cases: set[int] = set()
+    for position, (_, text) in enumerate(body):
+        above = case_above(body, position) if RETURN.match(code_part(text)) else None
+        if above is not None and not GIVES_UP.search(code_part(body[above][1])):
+            cases |= {above, position}
+    return cases
 
 
 def case_above(body: Sequence[tuple[int, str]], position: int) -> int | None:
