@@ -1,3 +1,4 @@
+# ruff: noqa: E501 - the fixture is the real code, lines as long as they are
 """False and misleading sentences on two apps in no data set (probe30: saleor, a Django GraphQL shop, and cachet, a
 Laravel status page):
 
@@ -19,6 +20,9 @@ Laravel status page):
 - "`CreateIncidentUpdateCommand` … uses `user` (`app/Models/Incident.php:139-208`)": ``$this->user = $user;`` sets
   the command's own property; the file's top-level ``use CachetHQ\\Cachet\\Models\\Incident;`` was read as a trait
   used in the class, the line break above it taken for an indent (``byname._INHERITS``).
+- "`SubscribeController.postManage` handles the request: `return redirect()->to(…)` (line 215)": line 215 is the
+  answer of ``catch (ValidationException $e)``; line 221 answers alike after the update. Of lines as good, the
+  opening quotes one outside a handler, and a handler's is said with its type (``quoted_line``).
 """
 
 from __future__ import annotations
@@ -27,16 +31,17 @@ from dataclasses import replace
 
 from codeqa.answer.explanation.calls.byname import holds_by_name
 from codeqa.answer.explanation.calls.flow import find_uses
-from codeqa.answer.explanation.code.keylines import KeyLine
+from codeqa.answer.explanation.code.keylines import KeyLine, question_terms
 from codeqa.answer.explanation.constructs.mechanism import matches_in
 from codeqa.answer.explanation.explain import Step
-from codeqa.answer.explanation.said.quoted_line import quoted_holder
+from codeqa.answer.explanation.said.quoted_line import best_line, branch_of, quoted_holder
 from codeqa.answer.explanation.said.told import after_quote
 from codeqa.answer.explanation.story.endings import outcome_of
 from codeqa.chunk import chunk_file
 from codeqa.frameworks.conventions import load_all
 from codeqa.frameworks.intent import intents
 from codeqa.records import Chunk, Hit, SourceFile
+from codeqa.retrieve.question import Question
 
 CACHE_CONTROL = """class CacheControl
 {
@@ -341,3 +346,54 @@ def test_this_property_of_a_class_importing_a_model_is_not_the_models_method() -
 def test_this_method_of_a_trait_the_class_uses_is_still_the_traits() -> None:
     with_trait = COMMAND_FILE.replace("{\n    public $incident;", "{\n    use Incident;\n\n    public $incident;")
     assert all(_user_links(with_trait))
+
+
+POST_MANAGE = """    public function postManage($code = null)
+    {
+        if ($code === null) {
+            throw new NotFoundHttpException();
+        }
+
+        $subscriber = Subscriber::where('verify_code', '=', $code)->first();
+
+        if (!$subscriber) {
+            throw new BadRequestHttpException();
+        }
+
+        try {
+            execute(new UpdateSubscriberSubscriptionCommand($subscriber, Binput::get('subscriptions')));
+        } catch (ValidationException $e) {
+            return redirect()->to(URL::signedRoute(cachet_route_generator('subscribe.manage'), ['code' => $subscriber->verify_code]))
+                ->withInput(Binput::all())
+                ->withErrors($e->getMessageBag());
+        }
+
+        return redirect()->to(URL::signedRoute(cachet_route_generator('subscribe.manage'), ['code' => $subscriber->verify_code]))
+            ->withSuccess(sprintf('%s %s', trans('dashboard.notifications.awesome'), trans('cachet.subscriber.email.updated-subscribe')));
+    }"""
+
+
+def _manage() -> tuple[Chunk, list[KeyLine]]:
+    chunk = Chunk("app/Http/Controllers/SubscribeController.php", "php", 200, 200 + POST_MANAGE.count("\n"),
+                  POST_MANAGE, "SubscribeController.postManage", "method", "api")  # fmt: skip
+    lines = [KeyLine(200 + n, line.rstrip()) for n, line in enumerate(POST_MANAGE.split("\n")) if "redirect()" in line]
+    return chunk, lines
+
+
+def _quoted(question: str) -> KeyLine | None:
+    chunk, lines = _manage()
+    parsed = Question.parse(question)
+    return best_line(Step(1, Hit(chunk, 1.0, chunk.id), "api", lines, ""), question_terms(parsed), parsed.intents)
+
+
+def test_of_lines_as_good_the_opening_quotes_the_one_outside_an_exception_handler() -> None:
+    chunk, lines = _manage()
+    quoted = _quoted("How does a subscriber manage their subscriptions?")
+    assert quoted is not None and quoted.line == lines[1].line, quoted
+    assert branch_of(chunk, quoted) == ("", "")
+
+
+def test_a_handlers_answer_quoted_is_said_with_the_exception_it_answers() -> None:
+    chunk, lines = _manage()
+    md, plain = branch_of(chunk, lines[0])
+    assert plain == " for a ValidationException" and md == " for a `ValidationException`", (md, plain)

@@ -10,6 +10,7 @@ from collections.abc import Sequence
 from codeqa.answer.explanation.calls.callplace import module_level
 from codeqa.answer.explanation.calls.flow import SIGNATURE, Use, code_part
 from codeqa.answer.explanation.code.condition import condition_at
+from codeqa.answer.explanation.code.handled import handled_type
 from codeqa.answer.explanation.code.keylines import KeyLine, Terms, term_score
 from codeqa.answer.explanation.code.linenames import holder_at
 from codeqa.answer.explanation.code.saidline import cut_quote
@@ -87,7 +88,10 @@ def best_line(step: Step, terms: Terms, intents: Sequence[str] = ()) -> KeyLine 
                         if quotable(line.text)]  # fmt: skip
     named = [term_score(terms, _name_part(item[2].text)) for item in scored if _head_only(item[2].text)]
     doing = [item for item in scored if item[0] > max(named or [0]) and not _head_only(item[2].text)]
-    return max(doing or scored, key=lambda item: item[:2])[2] if scored else None
+    # of lines as good, one outside an exception handler (cachet's `postManage` answers alike after a failed
+    # validation and after the update: the update's is how it goes), unless the question is about errors
+    handled = {item[2].line for item in scored if not errors and handled_type(step.chunk, item[2].line)}
+    return max(doing or scored, key=lambda item: (item[0], item[2].line not in handled, item[1]))[2] if scored else None
 
 
 RETURNS = re.compile(r"^\s*return\b")
@@ -102,7 +106,11 @@ def branch_of(chunk: Chunk, line: KeyLine) -> tuple[str, str]:
     if not (RETURNS.match(code) or dict(OUTCOMES)["answers with"].search(code)):
         return "", ""
     word, test = condition_at(chunk, line.line) or ("", "")
-    return (f" {word} {code_span(test)}", f" {word} {test}") if word and test else ("", "")
+    md, plain = (f" {word} {code_span(test)}", f" {word} {test}") if word and test else ("", "")
+    if handled := handled_type(chunk, line.line):  # a handler's answer (cachet's `catch (ValidationException $e)`)
+        article = "an" if handled[:1] in "AEIOU" else "a"
+        md, plain = f" for {article} {code_span(handled)}{md}", f" for {article} {handled}{plain}"
+    return md, plain
 
 
 def quoted_holder(chunk: Chunk, line: KeyLine) -> str | None:
