@@ -23,17 +23,21 @@ Laravel status page):
 - "`SubscribeController.postManage` handles the request: `return redirect()->to(…)` (line 215)": line 215 is the
   answer of ``catch (ValidationException $e)``; line 221 answers alike after the update. Of lines as good, the
   opening quotes one outside a handler, and a handler's is said with its type (``quoted_line``).
+- "`check_attribute_type_permissions` … calls `PermissionDenied`" in the opening's call chain, where the source
+  below says it throws it (``raise PermissionDenied(…)``): each link of the chain is said with its verb (``lead``).
 """
 
 from __future__ import annotations
 
 from dataclasses import replace
 
+from codeqa.answer.context import AnswerContext
 from codeqa.answer.explanation.calls.byname import holds_by_name
 from codeqa.answer.explanation.calls.flow import find_uses
 from codeqa.answer.explanation.code.keylines import KeyLine, question_terms
 from codeqa.answer.explanation.constructs.mechanism import matches_in
 from codeqa.answer.explanation.explain import Step
+from codeqa.answer.explanation.said.extractive import extractive_answer
 from codeqa.answer.explanation.said.quoted_line import best_line, branch_of, quoted_holder
 from codeqa.answer.explanation.said.told import after_quote
 from codeqa.answer.explanation.story.endings import outcome_of
@@ -397,3 +401,50 @@ def test_a_handlers_answer_quoted_is_said_with_the_exception_it_answers() -> Non
     chunk, lines = _manage()
     md, plain = branch_of(chunk, lines[0])
     assert plain == " for a ValidationException" and md == " for a `ValidationException`", (md, plain)
+
+
+PERMISSIONS = """from collections.abc import Iterable
+
+from ....core.exceptions import PermissionDenied
+from ...core.mutations import BaseMutation
+
+
+def check_attribute_type_permissions(
+    mutation_cls: type[BaseMutation], context, attribute_types: Iterable[str]
+) -> None:
+    \"\"\"Require the permission matching each of the given attribute types.\"\"\"
+    attribute_types_set = set(attribute_types)
+    missing_permissions = [
+        permission
+        for attribute_type, permission in ATTRIBUTE_TYPE_PERMISSION_MAP.items()
+        if attribute_type in attribute_types_set
+        and not mutation_cls.check_permissions(context, (permission,))
+    ]
+    if missing_permissions:
+        raise PermissionDenied(permissions=missing_permissions)"""
+
+PERMISSION_DENIED = """class PermissionDenied(Exception):
+    def __init__(self, message=None, *, permissions: Iterable[Enum] | None = None):
+        if not message:
+            if permissions:
+                permission_list = ", ".join(p.name for p in permissions)
+                message = (
+                    f"You need one of the following permissions: {permission_list}"
+                )
+            else:
+                message = "You do not have permission to perform this action"
+        super().__init__(message)
+        self.permissions = permissions"""
+
+
+def test_a_raise_in_the_openings_call_chain_is_said_as_thrown() -> None:
+    check = Chunk("saleor/graphql/attribute/mutations/permissions.py", "python", 1, 1 + PERMISSIONS.count("\n"),
+                  PERMISSIONS, "check_attribute_type_permissions", "function", "api")  # fmt: skip
+    denied = Chunk("saleor/core/exceptions.py", "python", 72, 72 + PERMISSION_DENIED.count("\n"), PERMISSION_DENIED,
+                   "PermissionDenied", "class", "core")  # fmt: skip
+    hits = [Hit(check, 1.0, check.id), Hit(denied, 0.9, denied.id)]
+    answer = extractive_answer("How does a GraphQL mutation check the caller's permissions?", hits,
+                               context=AnswerContext.from_chunks([check, denied], hits))  # fmt: skip
+    opening = answer.split("\n")[0]
+    assert "throws `PermissionDenied`" in opening, opening
+    assert "calls `PermissionDenied`" not in opening, opening

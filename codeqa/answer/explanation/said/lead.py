@@ -173,8 +173,9 @@ def _flow_sentence(explanation: Explanation) -> Sentence | None:
             names[n], names[n + 1] = caller_name(use, hops[n].chunk) or names[n], use.name
         md = [f"{code_span(name)} ({code_span(step.chunk.location)})" for name, step in zip(names, hops, strict=True)]
         plain = [f"{name} ({step.chunk.location})" for name, step in zip(names, hops, strict=True)]
-        return Sentence(md[0] + " calls " + ", which calls ".join(md[1:]) + ".",
-                        plain[0] + " calls " + ", which calls ".join(plain[1:]) + ".")  # fmt: skip
+        verbs = [*map(said_verb, explanation.chain_uses), *["calls"] * len(hops)]  # a raise is said as thrown
+        joined = [", which ".join(f"{verbs[n]} {part}" for n, part in enumerate(parts[1:])) for parts in (md, plain)]
+        return Sentence(f"{md[0]} {joined[0]}.", f"{plain[0]} {joined[1]}.")
     lead = explanation.step(explanation.lead)
     terms = explanation.terms
     related = [r for r in lead.related if r.direction == "calls" and said_verb(r.use) == "calls"]  # not a throw
