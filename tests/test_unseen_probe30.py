@@ -25,6 +25,9 @@ Laravel status page):
   opening quotes one outside a handler, and a handler's is said with its type (``quoted_line``).
 - "`check_attribute_type_permissions` … calls `PermissionDenied`" in the opening's call chain, where the source
   below says it throws it (``raise PermissionDenied(…)``): each link of the chain is said with its verb (``lead``).
+- "`ScheduleController.addScheduleAction` … runs in the background or on a schedule": a dashboard action creating a
+  maintenance window; ``Schedule::UPCOMING`` is the app's model named Schedule, not Laravel's scheduler, whose calls
+  the construct now asks for (``laravel.toml``).
 """
 
 from __future__ import annotations
@@ -448,3 +451,44 @@ def test_a_raise_in_the_openings_call_chain_is_said_as_thrown() -> None:
     opening = answer.split("\n")[0]
     assert "throws `PermissionDenied`" in opening, opening
     assert "calls `PermissionDenied`" not in opening, opening
+
+
+ADD_SCHEDULE = """    public function addScheduleAction()
+    {
+        try {
+            execute(new CreateScheduleCommand(
+                Binput::get('name'),
+                Binput::get('status', Schedule::UPCOMING),
+                Binput::get('scheduled_at'),
+            ));
+        } catch (ValidationException $e) {
+            return cachet_redirect('dashboard.schedule.create')->withErrors($e->getMessageBag());
+        }
+
+        $schedule = Schedule::query();
+        $schedule->sort('scheduled_at', true);
+
+        return cachet_redirect('dashboard.schedule');
+    }"""
+
+CONSOLE_KERNEL = """    protected function schedule(Schedule $schedule)
+    {
+        $schedule->command('cachet:beacon')->twiceDaily(0, 12);
+        Schedule::job(new PruneNotes())->daily();
+    }"""
+
+
+def _job_phrases(text: str, path: str) -> list[str]:
+    laravel = [c for c in load_all() if c.name in ("Laravel", "any framework")]
+    chunk = Chunk(path, "php", 86, 86 + text.count("\n"), text, "ScheduleController.addScheduleAction", "method", "api")
+    found = matches_in(chunk, laravel, intents("How is a scheduled maintenance created and shown on the status page?"))
+    return [m.phrase for m in found if "schedule" in m.phrase]
+
+
+def test_an_apps_model_named_schedule_is_not_the_scheduler() -> None:
+    assert _job_phrases(ADD_SCHEDULE, "app/Http/Controllers/Dashboard/ScheduleController.php") == []
+
+
+def test_the_schedulers_calls_still_run_on_a_schedule() -> None:
+    said = _job_phrases(CONSOLE_KERNEL, "app/Console/Kernel.php")
+    assert said and all(phrase == "runs in the background or on a schedule" for phrase in said), said
