@@ -97,17 +97,20 @@ API_AUTHENTICATION = """class ApiAuthentication
 QUESTION = "How does user authentication flow through the system?"
 
 
-def _middleware_phrases(text: str, path: str) -> list[str]:
+def _middleware_phrases(text: str, path: str, question: str = QUESTION) -> list[str]:
     laravel = [c for c in load_all() if c.name in ("Laravel", "any framework")]
     chunk = Chunk(path, "php", 17, 17 + text.count("\n"), text, "CacheControl", "class", "api")
-    return [m.phrase for m in matches_in(chunk, laravel, intents(QUESTION)) if "middleware" in m.phrase]
+    return [m.phrase for m in matches_in(chunk, laravel, intents(question)) if "middleware" in m.phrase]
 
 
 def test_an_after_middleware_is_not_said_to_run_before_the_controller() -> None:
-    said = _middleware_phrases(CACHE_CONTROL, "app/Http/Middleware/CacheControl.php")
+    logging = "Where would I add logging to track user behavior?"
+    said = _middleware_phrases(CACHE_CONTROL, "app/Http/Middleware/CacheControl.php", logging)
     assert said, said
     assert not any("before the request reaches the controller" in phrase for phrase in said), said
     assert any("hands the request on first" in phrase for phrase in said), said
+    # asked how users sign in, code that runs after the controller is no gate: not said at all
+    assert _middleware_phrases(CACHE_CONTROL, "app/Http/Middleware/CacheControl.php") == []
 
 
 def test_a_middleware_checking_the_request_first_still_runs_before_the_controller() -> None:
@@ -120,7 +123,9 @@ def test_a_one_line_after_middleware_with_its_brace_on_the_head_line_is_read_too
     text = CACHE_CONTROL.replace("$next)\n    {", "$next) {").replace(
         "$response = $next($request);", "return $next($request)->header('X-Frame-Options', 'DENY');"
     )
-    said = _middleware_phrases(text, "app/Http/Middleware/FrameGuard.php")
+    said = _middleware_phrases(
+        text, "app/Http/Middleware/FrameGuard.php", "Where would I add logging to track user behavior?"
+    )
     assert any("hands the request on first" in phrase for phrase in said), said
 
 
