@@ -28,6 +28,9 @@ Laravel status page):
 - "`ScheduleController.addScheduleAction` … runs in the background or on a schedule": a dashboard action creating a
   maintenance window; ``Schedule::UPCOMING`` is the app's model named Schedule, not Laravel's scheduler, whose calls
   the construct now asks for (``laravel.toml``).
+- "`app.js` … is the file's top-level code. Its documentation says: “Polyfill promises.”": the comment is the note
+  of the statement below it, one of several commented statements; at the file's top as in its middle, such a
+  comment is not the file's documentation (``leading.comment_is_its_own``).
 """
 
 from __future__ import annotations
@@ -38,6 +41,7 @@ from codeqa.answer.context import AnswerContext
 from codeqa.answer.explanation.calls.byname import holds_by_name
 from codeqa.answer.explanation.calls.flow import find_uses
 from codeqa.answer.explanation.code.keylines import KeyLine, question_terms
+from codeqa.answer.explanation.code.outline import summary
 from codeqa.answer.explanation.constructs.mechanism import matches_in
 from codeqa.answer.explanation.explain import Step
 from codeqa.answer.explanation.said.extractive import extractive_answer
@@ -497,3 +501,34 @@ def test_an_apps_model_named_schedule_is_not_the_scheduler() -> None:
 def test_the_schedulers_calls_still_run_on_a_schedule() -> None:
     said = _job_phrases(CONSOLE_KERNEL, "app/Console/Kernel.php")
     assert said and all(phrase == "runs in the background or on a schedule" for phrase in said), said
+
+
+APP_JS = """/**
+ * Polyfill promises.
+ */
+const Promise = require('promise')
+
+/**
+ * First we will load all of this project's JavaScript dependencies which
+ * includes Vue and other libraries. It is a great starting point when
+ * building robust, powerful web applications using Vue and Laravel.
+ */
+
+require('./bootstrap');
+
+window.Vue = require('vue');
+
+window.axios = require('axios');"""
+
+
+def _module(text: str) -> Chunk:
+    return Chunk("resources/assets/js/app.js", "javascript", 1, 1 + text.count("\n"), text, "", "module", "view")
+
+
+def test_a_comment_over_the_first_of_several_commented_statements_is_no_files_documentation() -> None:
+    assert summary(_module(APP_JS)) == ""
+
+
+def test_a_files_opening_comment_is_still_its_documentation() -> None:
+    alone = "/**\n * Boots the status page's scripts.\n */\nconst Promise = require('promise')\n\nwindow.Vue = require('vue');"
+    assert summary(_module(alone)) == "Boots the status page's scripts."  # no other comment: the file's
