@@ -127,7 +127,10 @@ def test_an_update_naming_nothing_to_write_stores_nothing() -> None:
     start = Chunk("src/node/server.ts", "typescript", 108, 108 + START.count("\n"), START, "start", "function",
                   "core")  # fmt: skip
     opening = _opening("How are plugins loaded and how do they hook into the server?", start)
-    assert "stores" not in opening and "Then `start` logs with" in opening, opening
+    # the log line (115) is above the line quoted (117): no "Then" of it either (probe30, ``told.after_quote``)
+    assert "stores" not in opening and "Then `start` logs with" not in opening, opening
+    ending = outcome_of(start, "")  # the whole piece read: `await plugins.update();` is still no write
+    assert ending is not None and ending.verb != "stores with", ending
 
 
 def test_a_record_update_naming_its_fields_still_stores() -> None:

@@ -158,9 +158,10 @@ def _declared_as_owner(
 
 
 # the caller's class extends or mixes in {owner}: `extends`, an indented PHP trait `use`, Ruby `include` or `<`,
-# a Python base (a top-level PHP `use App\Models\X;` only imports X: `$this->author` is then not X's)
+# a Python base (a top-level PHP `use App\Models\X;` only imports X: `$this->author` is then not X's; the indent is
+# spaces or tabs, never the line break above a top-level `use`, which `^\s+` took for one)
 _INHERITS = (
-    r"\b(?:extends|implements|include|prepend|extend)\s+[\w\\:.]*\b{owner}\b|^\s+use\s+[\w\\]*\b{owner}\b"
+    r"\b(?:extends|implements|include|prepend|extend)\s+[\w\\:.]*\b{owner}\b|^[ \t]+use\s+[\w\\]*\b{owner}\b"
     r"|\bclass\s+[\w:]+\s*<\s*[\w:]*\b{owner}\b|\bclass\s+\w+\s*\([^)]*\b{owner}\b"
 )
 _OWN_DEFINITION = (

@@ -160,19 +160,25 @@ def comment_is_its_own(chunk: Chunk, comment: re.Pattern[str]) -> bool:
     middle of the file (``# Translators: User story point value (value = 1)`` over ``_("1")``, then forty more
     lines) holding many statements: a comment over one of them, a one-line statement, is that line's note only. Nor
     over one clause of an Elixir function a later clause of which has a comment of its own (``# Handles team user
-    sign in`` over the first ``defp handle_sign_in(``, ``# Handles individual sign in`` over the second)."""
+    sign in`` over the first ``defp handle_sign_in(``, ``# Handles individual sign in`` over the second). At the
+    file's top, a comment on the line above the first statement is that statement's when more comments, each over its
+    own statements, follow (cachet's ``app.js``: ``/** Polyfill promises. */`` over ``const Promise =
+    require('promise')``, then ``/** First we will load all of this project's JavaScript dependencies… */``)."""
     lines = chunk.text.split("\n")
     code = [i for i, line in enumerate(lines) if line.strip() and not comment.match(line)]
     if chunk.symbol and chunk.start_line > 1 and not _holds_head(chunk, [lines[i] for i in code]):
         return False
     if chunk.language == "elixir" and code and _clause_commented(lines, code[0], comment):
         return False
-    if str(chunk.kind) != "module" or chunk.start_line <= 1:
+    if str(chunk.kind) != "module":
         return True
+    top = chunk.start_line <= 1
+    if top and not (code and code[0] > 0 and comment.match(lines[code[0] - 1])):
+        return True  # the file's opening comment, set apart by a blank line: the file's
     if len(code) < 2:
         return True
     goes_on = re.match(r"\s*(?:[.?:+\-*/%|&]|and\b|or\b)", lines[code[1]])  # `  .isDocumentDatabase` continues it
-    if _one_line(lines[code[0]]) and not goes_on:
+    if not top and _one_line(lines[code[0]]) and not goes_on:
         return False
     depth = _indent(lines[code[0]])
     return not any(

@@ -158,11 +158,12 @@ def _code_lines(chunk: Chunk) -> Iterable[tuple[int, str]]:
 
 
 def _opened(chunk: Chunk, number: int) -> str:
-    """The lines of the definition that file line ``number`` opens: to the next line indented no deeper."""
+    """The lines of the definition that file line ``number`` opens: to the next line indented no deeper (past a body's
+    brace alone on the line below its head, PSR-12's ``{`` under ``public function handle(…)``)."""
     lines = chunk.text.split("\n")[number - chunk.start_line :]
     indent = len(lines[0]) - len(lines[0].lstrip())
-    end = next((n for n, line in enumerate(lines[1:], 1) if line.strip() and len(line) - len(line.lstrip()) <= indent),
-               len(lines))  # fmt: skip
+    end = next((n for n, line in enumerate(lines[1:], 1) if line.strip() and len(line) - len(line.lstrip()) <= indent
+                and not (n == 1 and line.strip() == "{")), len(lines))  # fmt: skip
     return "\n".join(lines[:end])
 
 

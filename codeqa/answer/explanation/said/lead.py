@@ -29,9 +29,9 @@ from codeqa.answer.explanation.said.conclusion import placement, where_errors_go
 from codeqa.answer.explanation.said.holders import holders_named, registered
 from codeqa.answer.explanation.said.outcomes import closed, outcome_lines, outcome_said_of
 from codeqa.answer.explanation.said.phrasing import said_of, said_whole, then_after
-from codeqa.answer.explanation.said.quoted_line import best_line, branch_of, cut_quote
+from codeqa.answer.explanation.said.quoted_line import best_line, branch_of, cut_quote, quoted_holder
 from codeqa.answer.explanation.said.roles_said import shows_role
-from codeqa.answer.explanation.said.told import of_named
+from codeqa.answer.explanation.said.told import after_quote, of_named
 from codeqa.answer.explanation.sources.entry import entry_topic, route_to, routed
 from codeqa.answer.explanation.sources.fold import weak_evidence
 from codeqa.answer.rendering.injection import instruction_like
@@ -153,7 +153,7 @@ def _lead_sentence(explanation: Explanation, step: Step) -> Sentence:
                                                 f"{_quote(route.text)} ({where}).")  # fmt: skip
     verb = LAYER_VERBS[str(step.chunk.layer)] if shows_role(step.chunk, LAYER_VERBS) else "is the closest match found"
     line = best_line(step, explanation.terms, explanation.intents)
-    holder = holder_at(step.chunk, line.line) if line is not None and not shows_role(step.chunk, LAYER_VERBS) else None
+    holder = quoted_holder(step.chunk, line) if line is not None and not shows_role(step.chunk, LAYER_VERBS) else None
     if holder:  # the match is the line shown, so it is the definition holding that line (not the chunk's first)
         named_md, named_plain = _named(step, holder, line.line)
     text_md, text_plain = f"{named_md} {verb}", f"{named_plain} {verb}"
@@ -173,8 +173,9 @@ def _flow_sentence(explanation: Explanation) -> Sentence | None:
             names[n], names[n + 1] = caller_name(use, hops[n].chunk) or names[n], use.name
         md = [f"{code_span(name)} ({code_span(step.chunk.location)})" for name, step in zip(names, hops, strict=True)]
         plain = [f"{name} ({step.chunk.location})" for name, step in zip(names, hops, strict=True)]
-        return Sentence(md[0] + " calls " + ", which calls ".join(md[1:]) + ".",
-                        plain[0] + " calls " + ", which calls ".join(plain[1:]) + ".")  # fmt: skip
+        verbs = [*map(said_verb, explanation.chain_uses), *["calls"] * len(hops)]  # a raise is said as thrown
+        joined = [", which ".join(f"{verbs[n]} {part}" for n, part in enumerate(parts[1:])) for parts in (md, plain)]
+        return Sentence(f"{md[0]} {joined[0]}.", f"{plain[0]} {joined[1]}.")
     lead = explanation.step(explanation.lead)
     terms = explanation.terms
     related = [r for r in lead.related if r.direction == "calls" and said_verb(r.use) == "calls"]  # not a throw
@@ -233,11 +234,11 @@ def lead_sentences(explanation: Explanation) -> list[Sentence]:
     lead = explanation.step(explanation.lead)
     sentences: list[Sentence] = []
     skip = {(step.chunk.path, match.line) for step, matches in chosen for match in matches}
-    handed = bool(chosen) and chosen[0][0] is not lead and hands_to(chosen[0][1], lead)
+    handed, quoted = bool(chosen) and chosen[0][0] is not lead and hands_to(chosen[0][1], lead), None
     if not chosen or (chosen[0][0] is not lead and not handed):  # the opening cites the lead source first ...
         sentences.append(_lead_sentence(explanation, lead))  # ... unless a construct hands control to it
-        line = best_line(lead, explanation.terms, explanation.intents)
-        skip |= {(lead.chunk.path, line.line)} if line else set()
+        quoted = best_line(lead, explanation.terms, explanation.intents)
+        skip |= {(lead.chunk.path, quoted.line)} if quoted else set()
     if chosen:
         sentences.append(_mechanism_sentence(explanation, chosen))
     flow = None if explanation.walk is not None else _flow_sentence(explanation)  # the steps below say it
@@ -245,7 +246,7 @@ def lead_sentences(explanation: Explanation) -> list[Sentence]:
         flow = None
     advice = placement(explanation)
     # asked where to add something, how one request ends ("Then `login_totp` answers with …") is not the answer
-    found = [] if advice is not None else outcome_lines(explanation, skip)
+    found = [] if advice is not None else after_quote(outcome_lines(explanation, skip), lead, quoted)
     outcome = _outcome_sentence(of_named(explanation.best_first, found, " ".join(s.plain for s in sentences)))
     for extra in (*then_after(flow, outcome), _value_sentence(explanation)):
         if extra is not None and len(sentences) < MAX_SENTENCES:

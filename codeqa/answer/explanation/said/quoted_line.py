@@ -7,16 +7,19 @@ from __future__ import annotations
 import re
 from collections.abc import Sequence
 
-from codeqa.answer.explanation.calls.flow import SIGNATURE, code_part
+from codeqa.answer.explanation.calls.callplace import module_level
+from codeqa.answer.explanation.calls.flow import SIGNATURE, Use, code_part
 from codeqa.answer.explanation.code.condition import condition_at
+from codeqa.answer.explanation.code.handled import handled_type
 from codeqa.answer.explanation.code.keylines import KeyLine, Terms, term_score
+from codeqa.answer.explanation.code.linenames import holder_at
 from codeqa.answer.explanation.code.saidline import cut_quote
 from codeqa.answer.explanation.explain import Step
 from codeqa.answer.explanation.said.outcomes import METHOD_SIGNATURE, OUTCOMES, quotable
 from codeqa.answer.rendering.render import code_span
 from codeqa.records import Chunk
 
-__all__ = ["best_line", "branch_of", "cut_quote"]
+__all__ = ["best_line", "branch_of", "cut_quote", "quoted_holder"]
 
 HEAD_QUOTED = re.compile(
     r"^\s*[\w.$]+\s*=\s*(?:async\s+)?(?:function\b|\([^)]*\)\s*=>|\w+\s*=>)"
@@ -85,7 +88,10 @@ def best_line(step: Step, terms: Terms, intents: Sequence[str] = ()) -> KeyLine 
                         if quotable(line.text)]  # fmt: skip
     named = [term_score(terms, _name_part(item[2].text)) for item in scored if _head_only(item[2].text)]
     doing = [item for item in scored if item[0] > max(named or [0]) and not _head_only(item[2].text)]
-    return max(doing or scored, key=lambda item: item[:2])[2] if scored else None
+    # of lines as good, one outside an exception handler (cachet's `postManage` answers alike after a failed
+    # validation and after the update: the update's is how it goes), unless the question is about errors
+    handled = {item[2].line for item in scored if not errors and handled_type(step.chunk, item[2].line)}
+    return max(doing or scored, key=lambda item: (item[0], item[2].line not in handled, item[1]))[2] if scored else None
 
 
 RETURNS = re.compile(r"^\s*return\b")
@@ -100,4 +106,19 @@ def branch_of(chunk: Chunk, line: KeyLine) -> tuple[str, str]:
     if not (RETURNS.match(code) or dict(OUTCOMES)["answers with"].search(code)):
         return "", ""
     word, test = condition_at(chunk, line.line) or ("", "")
-    return (f" {word} {code_span(test)}", f" {word} {test}") if word and test else ("", "")
+    md, plain = (f" {word} {code_span(test)}", f" {word} {test}") if word and test else ("", "")
+    if handled := handled_type(chunk, line.line):  # a handler's answer (cachet's `catch (ValidationException $e)`)
+        article = "an" if handled[:1] in "AEIOU" else "a"
+        md, plain = f" for {article} {code_span(handled)}{md}", f" for {article} {handled}{plain}"
+    return md, plain
+
+
+def quoted_holder(chunk: Chunk, line: KeyLine) -> str | None:
+    """Who holds the quoted ``line``: the definition around it, or the file for a module's statement in a chunk named
+    after the one definition it also holds (saleor's ``WebhookEventAsyncType.ORDER_FULLY_PAID,`` in the set
+    ``WEBHOOK_EVENTS_FOR_FULLY_PAID = {`` below ``class OrderFulfillmentLineInfo(TypedDict)``: not the class's line);
+    None when neither is certain (the chunk's name then stands)."""
+    holder = holder_at(chunk, line.line)
+    if holder is None and module_level(Use("", line.line, "uses", line.text.strip()), chunk):
+        return chunk.path.rsplit("/", 1)[-1]
+    return holder

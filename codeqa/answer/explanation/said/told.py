@@ -7,7 +7,7 @@ import re
 from collections.abc import Sequence
 
 from codeqa.answer.explanation.code.keylines import KeyLine
-from codeqa.answer.explanation.code.linenames import DECORATOR, name_at
+from codeqa.answer.explanation.code.linenames import DECORATOR, holder_at, name_at
 from codeqa.answer.explanation.code.toggles import ASSIGNED
 from codeqa.answer.explanation.code.wrappers import CONTAINER
 from codeqa.answer.explanation.explain import Step
@@ -36,6 +36,19 @@ def of_named(best_first: Sequence[Step], found: list[tuple[str, Step, KeyLine]],
 
     return [item for item in found if item[1] is first or item[1].rank in linked
             or called_by_first(item[1], item[2].line) or cited(item[1], item[2].line)]  # fmt: skip
+
+
+def after_quote(found: list[tuple[str, Step, KeyLine]], lead: Step,
+                quoted: KeyLine | None) -> list[tuple[str, Step, KeyLine]]:  # fmt: skip
+    """The outcomes ``found`` that may follow the opening's quote of the ``lead`` source: "Then `X` stores …" reads as
+    what comes after the line quoted, so a line of the same definition above it is not said (saleor: "… is the
+    closest match found: `payment, … = complete_checkout_pre_payment_part(…)` (line 1859). Then it stores
+    `checkout.save(…)` (line 1850)")."""
+    if quoted is None:
+        return found
+    holder = holder_at(lead.chunk, quoted.line)
+    return [item for item in found if not (item[1] is lead and item[2].line < quoted.line
+                                           and holder_at(lead.chunk, item[2].line) == holder)]  # fmt: skip
 
 
 def class_wide(step: Step, line: int) -> bool:

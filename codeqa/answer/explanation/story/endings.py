@@ -19,7 +19,7 @@ from codeqa.answer.explanation.code.embedded import heredoc_lines
 from codeqa.answer.explanation.code.keylines import COMMENT
 from codeqa.answer.explanation.code.outline import display_name
 from codeqa.answer.explanation.code.switches import switched_off_at
-from codeqa.answer.explanation.story.exits import early_exit
+from codeqa.answer.explanation.story.exits import early_exit, two_cases
 from codeqa.records import Chunk
 from codeqa.symbols import short_name
 
@@ -220,6 +220,7 @@ def outcome_of(
     method of the chunk's file (its text ``own``) writing nothing is no write (``own_write``)."""
     body = definition_lines(chunk, name)
     data = heredoc_lines(chunk)  # a heredoc's text is handed on, not run (`throw new` in a Ruby method's `<<-JS`)
+    cases = two_cases(body)
     for verb, pattern in OUTCOME_KINDS:
         found = []
         for position, (number, text) in enumerate(body):
@@ -250,6 +251,8 @@ def outcome_of(
                 continue  # a closure's `return` leaves the closure; an `else`'s is one ending of two (as `else:` is)
             if verb == "returns" and not errors and early_exit(body, position):
                 continue  # `if ($cached) { return $cached; }` above the fetch: the definition goes on below it
+            if verb == "returns" and not errors and position in cases:
+                continue  # `if flat: return taxed(…)` then `return untaxed`: each one ending of two, as with `else`
             if api and off_api_path(chunk, number):
                 continue
             # a return whose expression goes on below (``return group_list(query, key=…,``) is said cut short too,

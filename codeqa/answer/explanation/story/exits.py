@@ -66,3 +66,44 @@ def early_exit(body: Sequence[tuple[int, str]], position: int) -> bool:
 def _statements(lines: Sequence[tuple[int, str]]) -> int:
     """The lines of code among ``lines``: no blank line, comment or bracket closing a block."""
     return sum(1 for _, text in lines if text.strip() and not COMMENT.match(text) and not CLOSES.match(code_part(text)))
+
+
+RETURN = re.compile(r"^\s*return\b")
+# a return that gives up or hands back an error (``return None``, ``return [];``, ``return "", errEmpty``,
+# ``return false;``): a guard's, no case of its own
+GIVES_UP = re.compile(
+    r"\berr|error|exception|fail|invalid|denied|^\s*return\s*(?:None|True|False|true|false|nil|null|undefined|"
+    r"\[\s*\]|\{\s*\}|\(\s*\)|\"\"|''|-?\d+|array\(\s*\))?\s*;?\s*$",
+    re.IGNORECASE,
+)
+
+
+def two_cases(body: Sequence[tuple[int, str]]) -> set[int]:
+    """The positions of the returns that are the two cases of one ``if`` (``case_above``) whose own return does not
+    give up (``GIVES_UP``): neither is where the definition always ends, as neither of an ``if``/``else`` is."""
+    cases: set[int] = set()
+    for position, (_, text) in enumerate(body):
+        above = case_above(body, position) if RETURN.match(code_part(text)) else None
+        if above is not None and not GIVES_UP.search(code_part(body[above][1])):
+            cases |= {above, position}
+    return cases
+
+
+def case_above(body: Sequence[tuple[int, str]], position: int) -> int | None:
+    """For a ``return`` at line ``position`` of ``body`` right below an ``if`` block (no ``else``) that ends in a
+    ``return`` and is no early exit: that return's position, the other case of the one test, as with an ``else``
+    (saleor's ``_calculate_product_price_with_taxes`` returns the flat-rate tax when the strategy is flat rates, and
+    ``TaxedMoney(price, price)`` below it otherwise). None for any other line."""
+    level = _width(body[position][1])
+    block: list[int] = []  # the lines of the block above, last first
+    for at in range(position - 1, 0, -1):
+        text = body[at][1]
+        if not text.strip() or COMMENT.match(text) or BRACE.match(text) or CLOSES.match(code_part(text)):
+            continue
+        if _width(text) > level:
+            block.append(at)
+            continue
+        if not block or not IF_HEAD.match(code_part(text)) or not RETURN.match(code_part(body[block[0]][1])):
+            return None
+        return None if early_exit(body, block[0]) else block[0]
+    return None
