@@ -52,8 +52,9 @@ if TYPE_CHECKING:
 VECTORS_FILE = "vectors.npy"
 META_FILE = "search-files.json"
 # bump when what is written here changes: older search files are rebuilt from the store (10: Python roots by
-# manage.py; 11: empty package markers the index skipped guide Python import resolution)
-SEARCH_FILES_VERSION = 11
+# manage.py; 11: empty package markers the index skipped guide Python import resolution; 12: a JS/TS method's
+# name is no binding of its file's)
+SEARCH_FILES_VERSION = 12
 CACHED_INDEXES = 3  # the default of Settings.open_indexes
 
 

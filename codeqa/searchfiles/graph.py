@@ -95,6 +95,15 @@ class SymbolGraph:
             dtype=np.int64,
             count=size,
         )
+        # the pieces of one long definition (its file and its name) in a file whose scope checks the links it adds
+        scoped = [paths[row] in scopes for row in range(size)] if scopes and paths is not None else [False] * size
+        definitions: dict[tuple[int, str], int] = {}
+        definition_of = np.fromiter(
+            (definitions.setdefault((int(file_of[row]), symbol if scoped[row] else f"#{row}"), len(definitions))
+             for row, symbol in enumerate(symbols)),
+            dtype=np.int64,
+            count=size,
+        )  # fmt: skip
         parts = []
         for shared, number_of_runtime in code.items():
             # docs and configuration name code of every runtime; code calls its own runtime and neutral languages
@@ -105,7 +114,7 @@ class SymbolGraph:
                     useful[i].extend(rows)
             useful = {i: sorted(rows) for i, rows in useful.items() if len(rows) <= MAX_DEFINITIONS}
             here = code_of_row[row_of] == number_of_runtime
-            found = _expand(row_of[here], flat[here], useful, len(vocab), file_of)
+            found = _expand(row_of[here], flat[here], useful, len(vocab), file_of, definition_of)
             if scopes and paths is not None:
                 found = _in_scope(found, scopes, paths, symbols, vocab, lines)
             parts.append(_weighted(*found))
@@ -172,10 +181,17 @@ Edges = tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]  # sources, target
 
 
 def _expand(
-    rows: np.ndarray, names: np.ndarray, useful: dict[int, list[int]], vocab_size: int, file_of: np.ndarray
+    rows: np.ndarray,
+    names: np.ndarray,
+    useful: dict[int, list[int]],
+    vocab_size: int,
+    file_of: np.ndarray,
+    definition_of: np.ndarray,
 ) -> Edges:
     """Every (row, mentioned name) pair whose name has useful definers, one edge per definer; a pair whose own file
-    holds another definer keeps only the definers in that file."""
+    holds another definer keeps only the definers in that file. Another piece of the row's own definition is no other
+    definer: the end of a long resolver method ``updateUserSessions`` calling ``this.userService.updateUserSessions``
+    means the service's method, not the resolver method's first piece alone."""
     first = np.zeros(vocab_size + 1, dtype=np.int64)
     count = np.zeros(vocab_size + 1, dtype=np.int64)
     targets_of = np.fromiter((r for i in sorted(useful) for r in useful[i]), dtype=np.int64)
@@ -189,7 +205,8 @@ def _expand(
     targets = targets_of[np.repeat(first[names], mentions) + within] if len(sources) else sources
     pair = np.repeat(np.arange(len(mentions), dtype=np.int64), mentions)
     local = (file_of[sources] == file_of[targets]) & (sources != targets)
-    has_local = np.bincount(pair, weights=local, minlength=len(mentions)) > 0
+    other = local & (definition_of[sources] != definition_of[targets])  # not a piece of the row's own definition
+    has_local = np.bincount(pair, weights=other, minlength=len(mentions)) > 0
     keep = local | ~has_local[pair]
     return sources[keep], targets[keep], pair[keep], names[pair[keep]]
 

@@ -14,6 +14,8 @@ from codeqa.chunk.resolve.scope import NameScope
 from codeqa.records import FileTags
 
 DESTRUCTURING_LINES = 3  # `} = prisma;` this many lines after the last name taken
+METHOD = "method"  # Tag.category of a class's (or an object literal's) method
+CLASS = "class"  # Tag.category of a class's definition, and of a class named in ``extends`` (or ``new``)
 MODULE_BINDING = "* as "  # ImportRef.names: a local name bound to the whole module (``chunk.tags``)
 
 
@@ -31,7 +33,8 @@ def _with_entries(files: frozenset[str], graph: Mapping[str, Sequence[str]]) -> 
 def name_scope(tags: FileTags, project: Project, graph: Mapping[str, Sequence[str]]) -> NameScope:
     """How ``tags.path`` binds names: ``import {x} from './m'`` and ``const {x} = require('./m')`` bind x to m's
     files; ``import m from``, ``import * as m`` and ``const m = require(...)`` bind m to them and make them a
-    module it reaches names through (``m.f()``); a package's names bind to nothing."""
+    module it reaches names through (``m.f()``); a package's names bind to nothing; a method's name binds nothing
+    (``obj.name()`` may be any imported class's method but the one it overrides)."""
     own_family = project.family_files("js")
     bound: dict[str, frozenset[str]] = {}
     modules: set[str] = set()
@@ -46,8 +49,16 @@ def name_scope(tags: FileTags, project: Project, graph: Mapping[str, Sequence[st
                 modules |= files
                 module_names.add(local)
     imported = _with_entries(frozenset(graph.get(tags.path, ())), graph)
-    own = frozenset(d.name for d in tags.definitions)
-    return NameScope(imported, frozenset(modules), bound, own, _destructured(tags, bound, module_names))
+    # a method's name is no binding of the file's: `this.userService.updateUserSessions()` inside the resolver's own
+    # `updateUserSessions` means the service's method (a same-file caller still means the file's own, in the graph);
+    # but a method its class overrides is not reached in the parent's file (`this.media.play()` in `play`)
+    own = frozenset(d.name for d in tags.definitions if d.category != METHOD)
+    methods = frozenset(d.name for d in tags.definitions if d.category == METHOD)
+    heads = {d.line for d in tags.definitions if d.category == CLASS}
+    parents = {ref.name for ref in tags.references if ref.category == CLASS and ref.line in heads}  # `extends Base`
+    inherited = frozenset(path for name in parents for path in bound.get(name, ()))
+    destructured = _destructured(tags, bound, module_names)
+    return NameScope(imported, frozenset(modules), bound, own, destructured, methods=methods, inherited=inherited)
 
 
 def _destructured(

@@ -22,6 +22,10 @@ class NameScope:
     own: frozenset[str]  # names it binds itself (functions, classes, variables, parameters)
     # a name bound at one line only (JS ``const { f } = m`` where m is an imported module) → (line, m's files)
     local: Mapping[str, tuple[tuple[int, frozenset[str]], ...]] = field(default_factory=dict)
+    # JS/TS: its classes' method names (not in ``own``: ``obj.name()`` may mean another class's method), which reach
+    # no function or class elsewhere, and no method in ``inherited`` (its classes' parents' files: it overrides those)
+    methods: frozenset[str] = frozenset()
+    inherited: frozenset[str] = frozenset()
 
     def reaches(self, name: str, path: str, *, top_level: bool, lines: tuple[int, int] | None = None) -> bool:
         """Whether ``name`` used in this file (within ``lines``, when known) can mean a definition in ``path``
@@ -31,13 +35,13 @@ class NameScope:
         if lines is not None and name in self.local:
             here = [files for line, files in self.local[name] if lines[0] <= line <= lines[1]]
             before = [(line, files) for line, files in self.local[name] if line < lines[0]]
-            if not here and before and name not in self.bound and name not in self.own:
+            if not here and before and name not in self.bound and name not in self.own | self.methods:
                 here = [max(before, key=lambda binding: binding[0])[1]]  # a later piece of a long function
             if here:
                 return any(path in files for files in here)
         if name in self.bound:
             return path in self.bound[name]
-        if name in self.own:
+        if name in self.own or (name in self.methods and (top_level or path in self.inherited)):
             return False
         return path in (self.modules if top_level else self.imports)
 
