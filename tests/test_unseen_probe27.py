@@ -129,6 +129,7 @@ def test_an_update_naming_nothing_to_write_stores_nothing() -> None:
     opening = _opening("How are plugins loaded and how do they hook into the server?", start)
     # the log line (115) is above the line quoted (117): no "Then" of it either (probe30, ``told.after_quote``)
     assert "stores" not in opening and "Then `start` logs with" not in opening, opening
+    assert "`start` also logs with" in opening, opening  # said as what it also does (probe31, ``told``)
     ending = outcome_of(start, "")  # the whole piece read: `await plugins.update();` is still no write
     assert ending is not None and ending.verb != "stores with", ending
 

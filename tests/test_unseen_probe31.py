@@ -7,7 +7,9 @@ TypeScript monorepo with a NestJS backend):
   named after the service method it calls (a NestJS habit) lost the link both ways (``jsscope.name_scope``);
 - "`Delivery.create` is the closest match found: `delivery.send_webhooks` (line 20). Then `Delivery.create` stores
   `id = message.database.insert(…)` (line 16)": "Then" tells the store as coming after the line quoted before it,
-  in the same method (``told.not_before_quoted``).
+  in the same method (probe30's ``told.after_quote`` dropped it for the line the lead quotes): it is said as what the
+  method also does, for any line an opening sentence cites (``told.before_quoted``); and one source's outcomes are
+  said in the order of their lines (``told.in_line_order``).
 """
 
 from __future__ import annotations
@@ -16,7 +18,8 @@ from pathlib import Path
 
 from codeqa.answer.explanation.code.keylines import KeyLine
 from codeqa.answer.explanation.explain import Step
-from codeqa.answer.explanation.said.told import not_before_quoted
+from codeqa.answer.explanation.said.outcomes import outcome_said_of
+from codeqa.answer.explanation.said.told import before_quoted, in_line_order
 from codeqa.chunk import chunk_file
 from codeqa.evaluate.graphcheck import graphs, load
 from codeqa.records import Hit
@@ -194,7 +197,7 @@ end
 """
 
 
-def test_an_outcome_before_the_line_the_opening_quoted_is_not_told_as_what_comes_then() -> None:
+def test_an_outcome_before_the_line_the_opening_quoted_is_said_as_what_it_also_does_not_what_comes_then() -> None:
     chunks = chunk_file(source("lib/postal/message_db/delivery.rb", DELIVERY))
     chunk = next(c for c in chunks if "def self.create" in c.text)
     text = chunk.text.split("\n")
@@ -207,8 +210,20 @@ def test_an_outcome_before_the_line_the_opening_quoted_is_not_told_as_what_comes
     stored, trigger = line("database.insert("), line("WebhookRequest.trigger(")
     webhooks, missing = line("delivery.send_webhooks"), line("return nil")
     found = [("stores", step, stored), ("sends", step, trigger), ("answers with", step, missing)]
-    quoted = {(chunk.path, webhooks.line)}
-    # `send_webhooks` below is another method; the early return is another way out, said with its test
-    assert not_before_quoted(found, quoted) == [("sends", step, trigger), ("answers with", step, missing)]
-    assert not_before_quoted(found, set()) == found
-    assert not_before_quoted(found, {(chunk.path, stored.line)}) == found  # the quoted line itself is skipped before
+    said = f"`Delivery.create` is the closest match found: `delivery.send_webhooks` ({chunk.path}:{webhooks.line})."
+    # `send_webhooks` below is another method; the store and the early return (said with its test) come before
+    assert before_quoted(found, said) == ([("sends", step, trigger)],
+                                          [("stores", step, stored), ("answers with", step, missing)])  # fmt: skip
+    assert before_quoted(found, f"`Delivery.create` ({chunk.location}) stores …") == (found, [])  # a range: no line
+    assert before_quoted(found, f"… ({chunk.path}:{stored.line}).") == (found, [])  # the line itself is not before
+    assert outcome_said_of([("stores", step, stored)], also=True) == (
+        f'`Delivery.create` also stores `id = message.database.insert("deliveries", attributes)` '
+        f"(`{chunk.path}:{stored.line}`).",
+        f'Delivery.create also stores id = message.database.insert("deliveries", attributes) '
+        f"({chunk.path}:{stored.line}).",
+    )
+    # one source's outcomes said in the order of its lines: the store, then the webhooks
+    assert in_line_order([("sends", step, trigger), ("stores", step, stored)]) == [
+        ("stores", step, stored),
+        ("sends", step, trigger),
+    ]

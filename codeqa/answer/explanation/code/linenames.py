@@ -68,6 +68,13 @@ def apart(chunk: Chunk, one: int, other: int) -> bool:
     return first is not None and second is not None and first != second
 
 
+def same_function(chunk: Chunk, one: int, other: int) -> bool:
+    """Whether file lines ``one`` and ``other`` of ``chunk`` lie in one function it opens (False when either lies in
+    none: a class body's ``rescue_from`` blocks are no sequence)."""
+    first = _function_at(chunk, one)
+    return first is not None and first == _function_at(chunk, other)
+
+
 def _line_at(chunk: Chunk, line: int) -> tuple[list[str], int, int] | None:
     """``chunk``'s lines, the offset of file line ``line`` among them and that line's indent (None: not in it)."""
     lines = chunk.text.split("\n")

@@ -31,7 +31,7 @@ from codeqa.answer.explanation.said.outcomes import closed, outcome_lines, outco
 from codeqa.answer.explanation.said.phrasing import said_of, said_whole, then_after
 from codeqa.answer.explanation.said.quoted_line import best_line, branch_of, cut_quote, quoted_holder
 from codeqa.answer.explanation.said.roles_said import shows_role
-from codeqa.answer.explanation.said.told import after_quote, of_named
+from codeqa.answer.explanation.said.told import of_named, then_and_also
 from codeqa.answer.explanation.sources.entry import entry_topic, route_to, routed
 from codeqa.answer.explanation.sources.fold import weak_evidence
 from codeqa.answer.rendering.injection import instruction_like
@@ -196,8 +196,8 @@ def _speaks(terms: Terms, text: str) -> bool:
     return evidence(terms, "\n".join(line for line in text.split("\n") if not COMMENT.match(line))) > 0
 
 
-def _outcome_sentence(found: Sequence[tuple[str, Step, KeyLine]]) -> Sentence | None:
-    said = outcome_said_of(found)
+def _outcome_sentence(found: Sequence[tuple[str, Step, KeyLine]], *, also: bool = False) -> Sentence | None:
+    said = outcome_said_of(found, also=also)
     return Sentence(*said) if said else None
 
 
@@ -246,9 +246,10 @@ def lead_sentences(explanation: Explanation) -> list[Sentence]:
         flow = None
     advice = placement(explanation)
     # asked where to add something, how one request ends ("Then `login_totp` answers with …") is not the answer
-    found = [] if advice is not None else after_quote(outcome_lines(explanation, skip), lead, quoted)
-    outcome = _outcome_sentence(of_named(explanation.best_first, found, " ".join(s.plain for s in sentences)))
-    for extra in (*then_after(flow, outcome), _value_sentence(explanation)):
+    said, found = " ".join(s.plain for s in sentences), [] if advice is not None else outcome_lines(explanation, skip)
+    after, before = then_and_also(of_named(explanation.best_first, found, said), lead, quoted, said)
+    outcome, also = _outcome_sentence(after), _outcome_sentence(before, also=True)
+    for extra in (*then_after(flow, outcome), also, _value_sentence(explanation)):
         if extra is not None and len(sentences) < MAX_SENTENCES:
             sentences.append(extra)
     sentences = [_framework_checked(explanation, sentence) for sentence in sentences]

@@ -262,8 +262,9 @@ def closed(said: str) -> str:
     return f"{said.rstrip()}…{''.join(reversed(stack))}" if stack else said
 
 
-def outcome_said_of(found: Sequence[tuple[str, Step, KeyLine]]) -> tuple[str, str] | None:
-    """ "Then `X` answers with `…` (`path:n`)" for the outcome lines ``found``, as (markdown, plain); None for none."""
+def outcome_said_of(found: Sequence[tuple[str, Step, KeyLine]], *, also: bool = False) -> tuple[str, str] | None:
+    """ "Then `X` answers with `…` (`path:n`)" for the outcome lines ``found``, as (markdown, plain); None for none;
+    ``also``: "`X` also stores `…`" (lines that run before the one said last, in order of no story)."""
     if not found:
         return None
     md, plain = [], []
@@ -287,6 +288,8 @@ def outcome_said_of(found: Sequence[tuple[str, Step, KeyLine]]) -> tuple[str, st
             when_md, when = "", ""
         else:
             done_md, done = f"{phrase} {code_span(said)}", f"{phrase} {said}"
-        md.append(f"{code_span(name)} {done_md}{when_md} ({at_md})")
-        plain.append(f"{name} {done}{when} ({at_plain})")
-    return "Then " + "; ".join(md) + ".", "Then " + "; ".join(plain) + "."
+        word = "also " if also else ""
+        md.append(f"{code_span(name)} {word}{done_md}{when_md} ({at_md})")
+        plain.append(f"{name} {word}{done}{when} ({at_plain})")
+    then = "" if also else "Then "
+    return then + "; ".join(md) + ".", then + "; ".join(plain) + "."

@@ -7,7 +7,7 @@ import re
 from collections.abc import Sequence
 
 from codeqa.answer.explanation.code.keylines import KeyLine
-from codeqa.answer.explanation.code.linenames import DECORATOR, holder_at, name_at
+from codeqa.answer.explanation.code.linenames import DECORATOR, holder_at, name_at, same_function
 from codeqa.answer.explanation.code.toggles import ASSIGNED
 from codeqa.answer.explanation.code.wrappers import CONTAINER
 from codeqa.answer.explanation.explain import Step
@@ -49,6 +49,41 @@ def after_quote(found: list[tuple[str, Step, KeyLine]], lead: Step,
     holder = holder_at(lead.chunk, quoted.line)
     return [item for item in found if not (item[1] is lead and item[2].line < quoted.line
                                            and holder_at(lead.chunk, item[2].line) == holder)]  # fmt: skip
+
+
+def before_quoted(found: list[tuple[str, Step, KeyLine]],
+                  said: str) -> tuple[list[tuple[str, Step, KeyLine]], list[tuple[str, Step, KeyLine]]]:  # fmt: skip
+    """The outcomes ``found`` split in two: those that may come after the lines the sentences ``said`` cite
+    (``path:line``), and those that run above one of them in the same function. "Then" goes on from the line cited:
+    "`Delivery.create` is the closest match found: `delivery.send_webhooks` (line 20). Then `Delivery.create` stores
+    `… insert("deliveries", …)` (line 16)" tells the store as coming after the webhooks it comes before; it is said
+    as what the function also does (a range cited, ``path:1-67``, fixes no order)."""
+
+    def runs_before(step: Step, line: int) -> bool:
+        chunk = step.chunk
+        at = [int(n) for n in re.findall(rf"(?<![\w./-]){re.escape(chunk.path)}:(\d+)(?![\d-])", said)]
+        return any(same_function(chunk, line, n) for n in at if line < n <= chunk.end_line)
+
+    before = [item for item in found if runs_before(item[1], item[2].line)]
+    return [item for item in found if item not in before], before
+
+
+def in_line_order(found: list[tuple[str, Step, KeyLine]]) -> list[tuple[str, Step, KeyLine]]:
+    """The outcomes ``found`` with each source's in the order of its lines (the sources in their order): not "Then
+    `UsersController.create` answers with `redirect_to root_url` (line 14); `UsersController.create` stores
+    `@user = User.create!(user_params)` (line 12)"."""
+    first = {id(step): n for n, (_, step, _) in reversed(list(enumerate(found)))}
+    return sorted(found, key=lambda item: (first[id(item[1])], item[2].line))
+
+
+def then_and_also(found: list[tuple[str, Step, KeyLine]], lead: Step, quoted: KeyLine | None,
+                  said: str) -> tuple[list[tuple[str, Step, KeyLine]], list[tuple[str, Step, KeyLine]]]:  # fmt: skip
+    """The outcomes ``found`` said with "Then" (what may follow the lines cited so far), and those said as what a
+    function also does (above the ``lead``'s ``quoted`` line, or a line the sentences ``said`` cite), each in the
+    order of their lines."""
+    kept = after_quote(found, lead, quoted)
+    after, before = before_quoted(kept, said)
+    return in_line_order(after), in_line_order([item for item in found if item not in kept] + before)
 
 
 def class_wide(step: Step, line: int) -> bool:
