@@ -6,9 +6,6 @@
   ``net/http`` still names no local ``http/`` folder, and another module's ``…/lib/user`` no folder ``app/user``.
 - Misago's avatar code ``image.save(buffer, "PNG")`` was said to "store": an image saved into a buffer in memory is
   no record written (probe26 left it as misleading).
-- "Where would I add logging to track user behavior?" opened Indico's logging answer on `create_track` and
-  `create_track_group` (a conference's tracks; probe29 saw dawarich's GPS tracks): "track" there only names the
-  logging intent, and the answer no longer looks for it in the code.
 """
 
 from __future__ import annotations
@@ -17,9 +14,7 @@ from codeqa.answer.explanation.calls.byname import holds_by_name
 from codeqa.answer.explanation.calls.flow import Use
 from codeqa.answer.explanation.calls.gopackages import go_imported, names_folder
 from codeqa.answer.explanation.code.effects import STORES
-from codeqa.answer.explanation.code.keylines import evidence, question_terms
 from codeqa.records import Chunk
-from codeqa.retrieve.question import Question
 
 SERVER_GO = """package server
 
@@ -57,12 +52,3 @@ def test_an_image_saved_into_a_buffer_in_memory_is_no_record_stored() -> None:
         assert not STORES.search(line), line
     for line in ("avatar.save()", "user.save(update_fields=['avatars'])", "form.save(commit=False)"):
         assert STORES.search(line), line
-
-
-def test_a_word_that_only_names_the_logging_intent_is_not_looked_for_in_the_code() -> None:
-    terms = question_terms(Question.parse("Where would I add logging to track user behavior?"))
-    assert "track" not in terms.words and "user" in terms.words
-    track = "def create_track(event, data):\n    track = Track(event=event)\n    return track"
-    assert evidence(terms, track) == 0  # a conference's tracks hold none of the question's words
-    music = question_terms(Question.parse("How are the music tracks of an album stored?"))
-    assert "track" in music.words  # asked about tracks, "track" is a word of the question

@@ -43,9 +43,6 @@ INTENTS: dict[str, str] = {
     r"where does .* (?:begin|start)|main (?:file|function|module)|wired",
     "jobs": r"background|queue|schedul|cron|worker|periodic|every (?:day|hour|minute)",
 }
-# words that only name an intent in the question's phrase: "to track user behaviour" asks for logging, and `track` as
-# a code word names conference tracks, music tracks and GPS tracks; the intent's constructs look for it instead
-INTENT_ONLY_WORDS = re.compile(r"\btrack(?:s|ed|ing)?(?= (?:user|what|behaviou?r|activit))", re.IGNORECASE)
 _COMPILED = {name: re.compile(rf"\b(?:{pattern})", re.IGNORECASE) for name, pattern in INTENTS.items()}
 _SIGN_UP = re.compile(rf"\b(?:{SIGN_UP})", re.IGNORECASE)
 PRIMARY = ("errors", "logging", "signup", "auth", "access", "config", "jobs", "entry")  # the more specific topic leads
@@ -90,8 +87,3 @@ def intents(question: str) -> tuple[str, ...]:
     if found and found[0] in CROSS_CUTTING and PLACEMENT.search(question):
         return (HOOK, *found)
     return found
-
-
-def intent_only_words(question: str) -> str:
-    """The question's words that only name its intent (``INTENT_ONLY_WORDS``), space-separated."""
-    return " ".join(match.group(0) for match in INTENT_ONLY_WORDS.finditer(question))

@@ -32,7 +32,7 @@ from codeqa.answer.explanation.code.feeds import with_makers
 from codeqa.answer.explanation.code.lineroles import LOGGING_INTENTS, quiet, role_weight
 from codeqa.answer.explanation.code.logargs import log_continuations
 from codeqa.answer.explanation.code.vocabulary import EXPANSION_WEIGHT, expansions, sign_in_read, signed_in_code
-from codeqa.frameworks.intent import intent_only_words, intents
+from codeqa.frameworks.intent import intents
 from codeqa.retrieve.question import Question
 from codeqa.retrieve.thesaurus import expand
 from codeqa.tokens import code_tokens
@@ -105,7 +105,7 @@ def question_terms(question: str | Question) -> Terms:
 
 @lru_cache(maxsize=256)
 def _terms(tokens: tuple[str, ...], text: str, topics: tuple[str, ...]) -> Terms:
-    words = sign_in_read(frozenset(tokens) - set(code_tokens(intent_only_words(text))), text)  # not `Track` models
+    words = sign_in_read(frozenset(tokens), text)
     return Terms(words, expansions(words) | set(expand(text).tokens), bool(QUANTITY_QUESTION.search(text)), topics)
 
 
