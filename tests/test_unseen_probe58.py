@@ -6,6 +6,9 @@
   ``net/http`` still names no local ``http/`` folder, and another module's ``…/lib/user`` no folder ``app/user``.
 - Misago's avatar code ``image.save(buffer, "PNG")`` was said to "store": an image saved into a buffer in memory is
   no record written (probe26 left it as misleading).
+- "hands sign-in to Passport (`passport.use`) and hands sign-in to Passport (`passport.authenticate`) when
+  `strategy.url`" (NodeBB): one construct's two uses, one under a test, are said in one bracket, each test beside its
+  own name.
 """
 
 from __future__ import annotations
@@ -52,3 +55,14 @@ def test_an_image_saved_into_a_buffer_in_memory_is_no_record_stored() -> None:
         assert not STORES.search(line), line
     for line in ("avatar.save()", "user.save(update_fields=['avatars'])", "form.save(commit=False)"):
         assert STORES.search(line), line
+
+
+def test_two_uses_of_one_construct_one_under_a_test_are_said_in_one_bracket() -> None:
+    from codeqa.answer.explanation.said.phrasing import merged
+
+    said = merged(["hands sign-in to Passport (`passport.use`)",
+                   "hands sign-in to Passport (`passport.authenticate`) when `strategy.url`"])  # fmt: skip
+    assert said == "hands sign-in to Passport (`passport.use`, and `passport.authenticate` when `strategy.url`)"
+    assert said.count("hands sign-in") == 1  # NodeBB's lead said it twice, one after the other
+    apart = merged(["stores `a` in the session when `x`", "stores `b` in the session"])
+    assert apart == "stores `a` in the session when `x`, and stores `b` in the session"  # no bracket: as before

@@ -107,11 +107,11 @@ def test_a_static_folder_is_no_mount_of_the_apps_parts() -> None:
 
 
 def test_phrases_that_differ_by_a_test_are_said_whole() -> None:
-    """NodeBB: "hands sign-in to Passport (`passport.use`) and (`passport.authenticate`) when `strategy.url`"."""
+    """NodeBB: "hands sign-in to Passport (`passport.use`) and (`passport.authenticate`) when `strategy.url`" left the
+    test's scope open; each name is now said with its own test, in one bracket (stop 58)."""
     from codeqa.answer.explanation.said.phrasing import merged
 
     said = merged(["hands sign-in to Passport (`passport.use`)",
                    "hands sign-in to Passport (`passport.authenticate`) when `strategy.url`"])  # fmt: skip
-    assert said == ("hands sign-in to Passport (`passport.use`) and hands sign-in to Passport "
-                    "(`passport.authenticate`) when `strategy.url`")  # fmt: skip
+    assert said == "hands sign-in to Passport (`passport.use`, and `passport.authenticate` when `strategy.url`)"
     assert merged(["turns `A` into a response", "turns `B` into a response"]) == "turns `A` and `B` into a response"

@@ -131,6 +131,9 @@ def merged(phrases: Sequence[str]) -> str:
             continue
         middles = [" ".join(words[head : len(words) - tail]) for words in group]
         if not tail and any(re.search(r" (?:when|unless|if|on one branch) ", f" {middle} ") for middle in middles):
+            if (tested := _bracketed_with_tests(middles)) is not None:  # "(`a`, and `b` when `c`)": each its own
+                said.append(" ".join([*group[0][:head], tested]))
+                continue
             said.extend(" ".join(words) for words in group)  # "(`a`) and (`b`) when `c`" says neither whole
             continue
         if all(middle.startswith("(") and middle.endswith(")") for middle in middles):  # "(`a`) and (`b`)"
@@ -146,6 +149,7 @@ def merged(phrases: Sequence[str]) -> str:
     return _and_after_tests(_tagged_once(said))
 
 
+BRACKETED = re.compile(r"\((?P<name>`[^`]+`)\)(?P<test> (?:when|unless|if) `[^`]*`| on one branch(?: only)?)?")
 CONDITIONED = re.compile(r" (?:when|unless|if) `[^`]*`\S*$| on one branch(?: only)?$")
 
 
@@ -155,6 +159,19 @@ def _and_after_tests(items: Sequence[str]) -> str:
     if len(items) > 1 and CONDITIONED.search(items[-2]):
         return ", ".join(items[:-1]) + ", and " + items[-1]
     return _and(items)
+
+
+def _bracketed_with_tests(middles: Sequence[str]) -> str | None:
+    """Runs that differ in a bracketed name each, some with a test after it ("(`passport.use`)",
+    "(`passport.authenticate`) when `strategy.url`"), said in one bracket with each test beside its own name:
+    "(`passport.use`, and `passport.authenticate` when `strategy.url`)"; None when a run is more than that."""
+    items = []
+    for middle in middles:
+        found = BRACKETED.fullmatch(middle)
+        if found is None or "(" in found["name"] or ")" in found["name"]:
+            return None
+        items.append(found["name"] + (found["test"] or ""))
+    return "(" + ", ".join(items[:-1]) + ", and " + items[-1] + ")"
 
 
 def _branch_said(phrase: str, phrases: Sequence[str]) -> bool:
