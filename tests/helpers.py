@@ -68,3 +68,23 @@ def links(files: SearchFiles) -> set[tuple[str, str]]:
     sources, targets = matrix.nonzero()
     name = lambda row: f"{table.paths[row]}:{table.symbols[row]}"  # noqa: E731
     return {(name(a), name(b)) for a, b in zip(sources.tolist(), targets.tolist(), strict=True)}
+
+
+class FileTexts:
+    """The files a claim checker reads (``claims.ClaimChecker.file_text``), from ``files``; nothing is reached,
+    overloaded or imported besides (the stand-in for ``Implementations`` in ``holds_by_name``)."""
+
+    def __init__(self, files: dict[str, str]) -> None:
+        self.files = files
+
+    def file_text(self, path: str) -> str:
+        return self.files[path]
+
+    def reaches(self, *args: object) -> bool:
+        return False
+
+    def overloaded(self, method: str, used: object) -> bool:
+        return False
+
+    def imported_files(self, path: str) -> tuple[str, ...]:
+        return ()

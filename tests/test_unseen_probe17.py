@@ -55,6 +55,7 @@ from codeqa.chunk import chunk_file
 from codeqa.frameworks.conventions import load_all
 from codeqa.frameworks.intent import intents
 from codeqa.records import Chunk, SourceFile
+from tests.helpers import FileTexts
 
 # huginn/huginn app/models/agent.rb, lines 404-447 (shortened)
 RECEIVE = """class Agent < ActiveRecord::Base
@@ -223,20 +224,7 @@ end
 """
 
 
-class _Files:
-    """The files the claim checker reads (``claims.Claims.file_text``); nothing else is asked here."""
-
-    def file_text(self, path: str) -> str:
-        return {"app/models/agent.rb": AGENT, "app/models/agents/delay_agent.rb": DELAY}[path]
-
-    def reaches(self, *args: object) -> bool:
-        return False
-
-    def overloaded(self, method: str, used: Chunk) -> bool:
-        return False
-
-    def imported_files(self, path: str) -> tuple[str, ...]:
-        return ()
+_FILES = {"app/models/agent.rb": AGENT, "app/models/agents/delay_agent.rb": DELAY}
 
 
 def _piece(text: str, first: str, last: str, symbol: str) -> Chunk:
@@ -255,11 +243,11 @@ def test_a_ruby_call_in_a_class_body_reaches_the_class_method_not_the_instance_m
     caller = chunk_file(SourceFile("app/models/agents/delay_agent.rb", "ruby", DELAY, len(DELAY)))[0]
     line = next(n for n, row in enumerate(DELAY.split("\n"), start=1) if "default_schedule 'every_12h'" in row)
     use = Use("default_schedule", line, "uses", "default_schedule 'every_12h'")
-    assert not holds_by_name(caller, instance, use, DELAY, _Files())
-    assert holds_by_name(caller, singleton, use, DELAY, _Files())
+    assert not holds_by_name(caller, instance, use, DELAY, FileTexts(_FILES))
+    assert holds_by_name(caller, singleton, use, DELAY, FileTexts(_FILES))
     inside = next(n for n, row in enumerate(DELAY.split("\n"), start=1) if row.strip() == "default_schedule")
     in_method = Use("default_schedule", inside, "calls", "default_schedule")
-    assert holds_by_name(caller, instance, in_method, DELAY, _Files())  # in a method: the instance's own
+    assert holds_by_name(caller, instance, in_method, DELAY, FileTexts(_FILES))  # in a method: the instance's own
 
 
 def test_a_later_source_of_the_lead_s_file_starts_a_walk_only_when_its_own_name_is_on_the_question() -> None:

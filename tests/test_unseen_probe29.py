@@ -28,6 +28,7 @@ from codeqa.answer.explanation.constructs.mechanism import matches_in
 from codeqa.frameworks.conventions import load_all
 from codeqa.frameworks.intent import intents
 from codeqa.records import Chunk
+from tests.helpers import FileTexts
 
 AUTH = "How does user authentication flow through the system?"
 SIGNIN_INVITEE = """  def signin_invitee(conn, auth_params, team) do
@@ -139,22 +140,6 @@ FILES = {
 }
 
 
-class _Files:
-    """The files the claim checker reads (``claims.ClaimChecker.file_text``); nothing else is asked here."""
-
-    def file_text(self, path: str) -> str:
-        return FILES[path]
-
-    def reaches(self, *args: object) -> bool:
-        return False
-
-    def overloaded(self, method: str, used: Chunk) -> bool:
-        return False
-
-    def imported_files(self, path: str) -> tuple[str, ...]:
-        return ()
-
-
 def _piece(path: str, first: str, symbol: str) -> Chunk:
     """The lines of ``path`` from the one holding ``first`` to the end: a piece without the class line above it."""
     rows = FILES[path].split("\n")
@@ -170,12 +155,16 @@ def test_a_template_bare_name_reaches_a_helper_not_a_model_instance_method() -> 
         helper = _piece("app/helpers/stats_helper.rb", "def distance_traveled", "StatsHelper.countries_visited")
         component = _piece("app/components/card_component.rb", "def countries_visited", "CardComponent")
         assert "class User" not in model.text  # the class is read in the model's file
-        assert not holds_by_name(view, model, use, PUBLIC_MONTH, _Files())
-        assert holds_by_name(view, helper, use, PUBLIC_MONTH, _Files())
-        assert holds_by_name(view, component, use, PUBLIC_MONTH, _Files()) == template.startswith("app/components")
+        assert not holds_by_name(view, model, use, PUBLIC_MONTH, FileTexts(FILES))
+        assert holds_by_name(view, helper, use, PUBLIC_MONTH, FileTexts(FILES))
+        assert holds_by_name(view, component, use, PUBLIC_MONTH, FileTexts(FILES)) == template.startswith(
+            "app/components"
+        )
         exposed = _piece("app/controllers/application_controller.rb", "def current_user_safe_settings", "X")
         settings = Use("current_user_safe_settings", 6, "calls", PUBLIC_MONTH.split("\n")[5])
-        assert holds_by_name(view, exposed, settings, PUBLIC_MONTH, _Files())  # `helper_method` shows it to views
+        assert holds_by_name(
+            view, exposed, settings, PUBLIC_MONTH, FileTexts(FILES)
+        )  # `helper_method` shows it to views
 
 
 INSERT_OR_UPDATE = """  def insert_or_update_team_user(team, auth_params) do
@@ -511,12 +500,10 @@ end
 )
 
 
-class _ExportFiles(_Files):
-    def file_text(self, path: str) -> str:
-        return {
-            "app/services/users/export_data.rb": EXPORT_DATA_FILE,
-            "app/models/concerns/exportable.rb": CONCERN_FILE,
-        }[path]
+EXPORT_FILES = {
+    "app/services/users/export_data.rb": EXPORT_DATA_FILE,
+    "app/models/concerns/exportable.rb": CONCERN_FILE,
+}
 
 
 def test_a_bare_name_reaches_a_piece_of_a_class_only_from_its_class_family() -> None:
@@ -526,14 +513,18 @@ def test_a_bare_name_reaches_a_piece_of_a_class_only_from_its_class_family() -> 
     piece = Chunk("app/services/users/export_data.rb", "ruby", 8, 15, EXPORT_DATA, "Users.ExportData.export", "method",
                   "service")  # fmt: skip
     assert EXPORT_DATA_FILE.split("\n")[7] == "  def export" and "class" not in piece.text
-    assert not holds_by_name(user, piece, use, "class Users::ExportJob < ApplicationJob\n" + caller, _ExportFiles())
+    assert not holds_by_name(
+        user, piece, use, "class Users::ExportJob < ApplicationJob\n" + caller, FileTexts(EXPORT_FILES)
+    )
     inherits = "class Users::FullExport < Users::ExportData\n" + caller
-    assert holds_by_name(user, piece, use, inherits, _ExportFiles())
+    assert holds_by_name(user, piece, use, inherits, FileTexts(EXPORT_FILES))
     mixed = Chunk(
         "app/models/concerns/exportable.rb", "ruby", 4, 11, EXPORT_DATA, "Exportable.export", "method", "model"
     )
     assert CONCERN_FILE.split("\n")[3] == "  def export"
-    assert holds_by_name(user, mixed, use, "class Users::ExportJob < ApplicationJob\n" + caller, _ExportFiles())
+    assert holds_by_name(
+        user, mixed, use, "class Users::ExportJob < ApplicationJob\n" + caller, FileTexts(EXPORT_FILES)
+    )
 
 
 # from dawarich's app/javascript/controllers/maps/maplibre_controller.js (shortened)
