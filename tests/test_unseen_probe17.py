@@ -46,11 +46,11 @@ from codeqa.answer.explanation.calls.byname import holds_by_name
 from codeqa.answer.explanation.calls.flow import Use
 from codeqa.answer.explanation.code.branches import another_end, call_condition, condition_at
 from codeqa.answer.explanation.code.keylines import question_terms
+from codeqa.answer.explanation.code.named import named_for
 from codeqa.answer.explanation.code.outline import summary
 from codeqa.answer.explanation.constructs.mechanism import matches_in
 from codeqa.answer.explanation.said.lead import LAYER_VERBS
 from codeqa.answer.explanation.said.roles_said import KIND_PHRASES, held_role, role_phrase
-from codeqa.answer.explanation.story.walk import _named_for
 from codeqa.chunk import chunk_file
 from codeqa.frameworks.conventions import load_all
 from codeqa.frameworks.intent import intents
@@ -255,8 +255,8 @@ def test_a_later_source_of_the_lead_s_file_starts_a_walk_only_when_its_own_name_
     receive = _piece(AGENT, "def cannot_be_scheduled!", "@default_schedule = schedule", "Agent.receive!")
     web = Chunk("app/models/agent.rb", "ruby", 170, 190, "def trigger_web_request(request)\nend",
                 "Agent.trigger_web_request", "method", "model")  # fmt: skip
-    assert not _named_for(terms, receive)  # "agent" is its class's word, and the file's: not its own
-    assert _named_for(terms, web)
+    assert not named_for(terms, receive)  # "agent" is its class's word, and the file's: not its own
+    assert named_for(terms, web)
 
 
 # TandoorRecipes/recipes cookbook/views/api.py, lines 1094-1108 (shortened)

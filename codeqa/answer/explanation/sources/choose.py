@@ -30,6 +30,7 @@ from codeqa.answer.explanation.code.keylines import (
     shown_order,
 )
 from codeqa.answer.explanation.code.lineroles import quiet
+from codeqa.answer.explanation.code.named import named_for
 from codeqa.answer.explanation.code.openers import with_entries
 from codeqa.answer.explanation.code.wholebody import whole_body
 from codeqa.answer.explanation.constructs.apphook import app_hooks
@@ -198,9 +199,12 @@ def candidates(
         extra = [Candidate(Hit(chunk, 0.0, chunk.id), 0.0, matches, 0, False)
                  for chunk, matches in hooks if chunk.id not in seen]  # fmt: skip
         seen = seen | {c.chunk.id for c in extra}
+        shown_files = {hit.chunk.path for hit in base}
         for chunk in {chunk.id: chunk for chunk in others if chunk.id not in seen}.values():
             matches = matches_in(chunk, conventions, intents)
-            if mechanism_score(matches) >= MECHANISM_MIN:
+            # or a weaker one named for the question beside a source (`canViewWebsite` asked who may view a site)
+            named = bool(matches) and chunk.path in shown_files and named_for(terms, chunk)
+            if mechanism_score(matches) >= MECHANISM_MIN or named:
                 extra.append(Candidate(Hit(chunk, 0.0, chunk.id), 0.0, matches, 0, False))
         extra.sort(key=lambda c: (-c.mechanism, file_rank.get(c.chunk.path, len(file_rank))))
         found += extra[: EXTRA_MECHANISM + len(hooks)]

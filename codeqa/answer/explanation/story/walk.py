@@ -31,6 +31,7 @@ from codeqa.answer.explanation.calls.flow import Use
 from codeqa.answer.explanation.calls.selfcalls import private_self_call
 from codeqa.answer.explanation.code.branches import another_end, asks_api, off_api_path
 from codeqa.answer.explanation.code.keylines import Terms, evidence, question_terms
+from codeqa.answer.explanation.code.named import named_for
 from codeqa.answer.explanation.code.outline import display_name
 from codeqa.answer.explanation.code.switches import switched_off
 from codeqa.answer.explanation.sources.absence import Absence, no_central_handler
@@ -103,12 +104,6 @@ def _ends_somewhere(chunk: Chunk) -> bool:
     """Whether ``chunk`` holds a line of an outcome a walk ends well in (a sign-in, a token, a job, a write, a
     response): such callees are tried first, so a lookup that only returns does not take the walk's few tries."""
     return any(pattern.search(chunk.text) for verb, pattern in OUTCOME_KINDS if verb != "returns")
-
-
-def _named_for(terms: Terms, chunk: Chunk) -> bool:
-    """Whether a definition's own name (not its class's or file's) holds a question word."""
-    words = {w.lower() for q in qualified_names(chunk.symbol) for w in re.findall(r"[A-Z]?[a-z]+", short_name(q))}
-    return any(w.startswith(term) for term in terms.words for w in words)
 
 
 def _relevance(terms: Terms, chunk: Chunk) -> int:
@@ -243,7 +238,7 @@ def walk(question: str, context: AnswerContext, checker: ClaimChecker, ranked: S
     # a later source only of the lead's own file: another file's walk tells another story (signed URLs after a login);
     # and only one named for the question (not `Agent.receive!` asked how a web request to an agent is handled)
     terms = question_terms(question)
-    starts = [ranked[0], *(c for c in ranked[1:WALK_FROM] if c.path == ranked[0].path and _named_for(terms, c))]
+    starts = [ranked[0], *(c for c in ranked[1:WALK_FROM] if c.path == ranked[0].path and named_for(terms, c))]
     for lead in starts:
         walker = _Walker(context, checker, terms, "errors" in intents(question))
         walker.api = asks_api(question)
