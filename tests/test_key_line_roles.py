@@ -211,3 +211,16 @@ def test_the_class_line_with_its_base_and_the_token_read_from_the_header_are_sho
     )
     assert "class Api::V1::BaseController < ApplicationController" in shown
     assert 'token = request.headers["Authorization"].to_s.delete_prefix("Bearer ")' in shown
+
+
+def test_the_sign_in_page_form_or_link_signs_nobody_in() -> None:
+    # indico's RHLogin._process: ``form = provider.login_form()`` took the sign-in's weight from
+    # ``multipass.handle_login_form(provider, form.data)``; Monica's ``Fortify::loginView(…)`` registers a page
+    for line in ("form = provider.login_form()", "url = signInUrl()", "page = login_page(request)",
+                 "Fortify::loginView(fn ($request) => (new LoginController)($request));"):  # fmt: skip
+        role = role_of(line, ("auth",))
+        assert role is None or role.name != "session", (line, role)
+    for line in ("auth.login(request, user)", "await loginAsync(user)", "user.sign_in(token)",
+                 "def verify_signed_user_url(url, method):", "signature = sign(payload)"):  # fmt: skip
+        role = role_of(line, ("auth",))
+        assert role is not None and role.name == "session", (line, role)

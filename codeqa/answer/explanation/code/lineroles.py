@@ -61,6 +61,8 @@ LATER = r"\b\w*queue\w*\s*\.\s*(?:append|push|put|put_nowait|add|offer|enqueue)\
 EFFECTS = "|".join(f"(?:{p.pattern})" for p in (SIGNS_IN, ISSUES_TOKEN, QUEUES_JOB, SENDS_SIGNAL)) + f"|{LATER}"
 
 
+# the sign-in page, form or link (``provider.login_form()``, ``Fortify::loginView(…)``, ``signInUrl()``) signs nobody in
+_SIGN_IN_PAGE = r"_?(?:[Ff]orm|[Uu]rl|URL|[Pp]age|[Pp]ath|[Vv]iew|[Tt]emplate|[Ll]ink)s?\s*\("
 # Checked in order; the first that matches decides.
 ROLES: tuple[LineRole, ...] = (
     _role(  # a bare answer (``return False``, ``return nil``): an outcome, but not one a reader learns much from
@@ -156,8 +158,8 @@ ROLES: tuple[LineRole, ...] = (
     _role(  # who is signed in: writes to the session, a cookie, a token
         "session",
         r"\b(?:session|sess|cookies?|Cookie|token|jwt|JWT|Session)\w*(?:\.\w+)*\s*(?:\[[^\]]+\])?\s*(?:\.\w+\s*)?"
-        r"(?:=|\|\|=|:=)\s*\S|\b(?:login|log_in(?!fo)|logout|sign_in|signIn|authenticate|login_user|auth_login|"
-        r"set_cookie|setCookie|put_session|SetCookie|createToken|sign|verify|compare|"
+        r"(?:=|\|\|=|:=)\s*\S|\b(?:(?:login|log_in(?!fo)|logout|sign)(?!\w*?" + _SIGN_IN_PAGE + r")|"
+        r"authenticate|auth_login|set_cookie|setCookie|put_session|SetCookie|createToken|verify|compare|"
         r"check_password|checkpw|hashpw)\w*\s*\(|"
         r"\b(?:parse|validate|verify|check|get_validated|read)\w*(?:Token|_token|JWT|Jwt|_jwt)\s*\(|"  # a token read
         # ``jwt.decode(token)``, not bytes (``auth[1].decode()``) nor a header (``decodeHeader(...)``)
