@@ -162,7 +162,7 @@ def test_a_place_question_closes_on_where_its_construct_is_written_and_no_copy_i
     said = closing(text)
     assert said == (
         "**In short:** `console.php` (`routes/console.php:1-8`) runs in the background or on a schedule: at "
-        "`routes/console.php:7-8`: `Schedule::job(new ExportNotes())->daily();` and 1 more like it."
+        "`routes/console.php:7-8`: `Schedule::job(new ExportNotes())->daily()` and 1 more like it."
     ), text
     assert "**Step by step**" not in text  # no flow was walked: the closing is the construct, not a story
     # the policy and its checked call are what the opening says: said again under "In short" it would be a copy
@@ -185,3 +185,12 @@ def test_a_walk_of_several_calls_closes_on_its_first_call_and_where_they_end(app
     assert re.search(r"^\d\. .*`save_note`", text, re.MULTILINE), text
     assert "calls `add_note`, which in the end stores with `db.session.commit()` (`notes/store.py:7`)" in said
     assert "`save_note`" not in said
+
+
+def test_a_statement_said_in_the_closing_has_no_semicolon_before_the_next_clause() -> None:
+    from codeqa.answer.explanation.said.closing_place import _quote
+
+    # umami: "at `src/permissions/website.ts:55`: `return hasPermission(…);`; `canCreateWebsite` calls …" read "; ;"
+    said = _quote("    return hasPermission(user.role, PERMISSIONS.websiteCreate);")
+    assert said == "return hasPermission(user.role, PERMISSIONS.websiteCreate)"
+    assert _quote("for (const x of xs) {") == "for (const x of xs) {"

@@ -89,7 +89,7 @@ def _call(explanation: Explanation, step: Step) -> tuple[str, str, str] | None:
 
 def _lines(step: Step, matches: list[Match]) -> tuple[str, str] | None:
     """Where the construct is written, when its lines show it ("at `routes/console.php:6-11`:
-    `Schedule::job(…)->daily();` and 5 more like it"); None when they are definition heads (`class SongPolicy`)."""
+    `Schedule::job(…)->daily()` and 5 more like it"); None when they are definition heads (`class SongPolicy`)."""
     shown = [m for m in matches if not (_head_only(m.text) or CLASS_HEAD.match(m.text))]
     if not shown:
         return None
@@ -137,13 +137,15 @@ def _a_call(text: str) -> bool:
 
 
 def _quote(text: str) -> str:
-    flat = " ".join(text.split())
+    """A statement said in prose, without its closing ``;`` (``…websiteCreate);`; `canCreateWebsite` calls …`` read
+    as "; ;"), as the outcomes are said."""
+    flat = " ".join(text.split()).removesuffix(";")
     return flat if len(flat) <= QUOTE_CHARS else cut_quote(flat, QUOTE_CHARS)  # never half a name
 
 
 def place_closing(explanation: Explanation) -> tuple[str, str] | None:
     """ "In short: `console.php` (`loc`) runs in the background or on a schedule: at `routes/console.php:6-11`:
-    `Schedule::job(…)->daily();` and 5 more like it." — None without the pieces (see the module docstring), and None
+    `Schedule::job(…)->daily()` and 5 more like it." — None without the pieces (see the module docstring), and None
     when it would only say again what the opening says."""
     intents, question = explanation.intents, explanation.question
     if explanation.walk is not None or not intents or intents[0] not in TOPICS or not ASKS_PLACE.search(question):
