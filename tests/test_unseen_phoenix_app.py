@@ -95,6 +95,9 @@ class Files:
     def overloaded(self, *_args: object) -> bool:
         return False
 
+    def definitions(self, _name: str) -> int:
+        return 1
+
 
 WEB = """defmodule ChangelogWeb do
   def controller do

@@ -13,10 +13,9 @@ import re
 from pathlib import PurePosixPath
 from typing import Protocol
 
+from codeqa.answer.explanation.calls.chained import chain_holds, chained
 from codeqa.answer.explanation.calls.declared import (
-    CONTINUED,
     PHP_IMPORT,
-    chain_types,
     class_file,
     declared_local,
     declared_owner,
@@ -49,6 +48,8 @@ class Hierarchy(Protocol):
 
     def imported_files(self, path: str) -> tuple[str, ...]: ...
 
+    def definitions(self, name: str) -> int: ...
+
 
 CONSTRUCTORS = frozenset({"new"})  # Ruby's X.new runs X#initialize
 SELF_RECEIVERS = frozenset({"this", "self", "static", "parent", "super", "cls", ""})
@@ -77,6 +78,8 @@ def holds_by_name(user: Chunk, used: Chunk, use: Use, user_file: str, hierarchy:
             return False  # `%Error{} = error`, `"error" => error`: a variable bound by a pattern, not the function
         if user.language in JS_LANGUAGES and _class_member(used, method):
             return False  # a class's method is reached through `this.` or a receiver, never by its bare name
+        if chained(use, method):  # `knex("users")` … `.update({…})`: the chain's method, in the same file or not
+            return chain_holds(user, used, method, use, user_file, owners, hierarchy)
         return used.path == user.path or _bare_name_holds(user, used, method, use, user_file, owners, hierarchy)
     receiver = written.group("receiver").lstrip("$@")
     module = PurePosixPath(used.path).stem.split(".")[0]
@@ -209,11 +212,6 @@ def _bare_name_holds(
     the caller cannot reach without a receiver: in PHP never (it needs ``$this->``), in Ruby only from its own class
     or one that inherits or includes it (ActionMailer's ``mail(...)`` is not ``DocMailerMaker#mail``)."""
     escaped = re.escape(name)
-    if CONTINUED.match(use.text) and re.match(rf"\s*(?:\??\.|->|::|&\.)\s*{escaped}(?![\w?!])", use.text):
-        # a member call whose receiver is on a line above (`->accessible()` in a chained query): not B's when the
-        # chain starts on a receiver declared as another class (`HttpSecurity http` … `.logout()`)
-        declared = chain_types(user_file, use.line, user.language)
-        return not declared or any(declared_owner(t, owners, used) for t in declared)
     if re.search(_LOCAL_BINDING.format(name=escaped), used.text, re.MULTILINE):
         return False
     if _bound_elsewhere(name, used, user_file):

@@ -132,6 +132,8 @@ def find_uses(user: Chunk, used: Chunk, names: Sequence[str] | None = None) -> l
                 rf"{METHOD_HEAD}{re.escape(name)}\s*\([^)]*\)?[^;=]*\{{\s*$", code
             ):
                 continue  # a definition of the name (its own, or a method of the same name), not a use
+            if _key(code, match, user.language):
+                continue  # `admin: utils.isAdmin(user)`: an object's key, not the function `admin`
             verb = "calls" if match.group("call") else "uses"
             before = code[: match.start()].rstrip()
             if before.endswith("@") and user.language in ANNOTATING_LANGUAGES:
@@ -146,6 +148,23 @@ def find_uses(user: Chunk, used: Chunk, names: Sequence[str] | None = None) -> l
             found.append(Use(name + tag, user.start_line + offset, verb, line.strip()))
             break
     return found
+
+
+# a key in a JavaScript object or a Ruby hash or call (`{ admin: utils.isAdmin(user) }`, `link_to(admin: true)`) names
+# a property, not the definition of that name; a Ruby key has its colon right after it (`admin :x` is a call)
+KEYED_LANGUAGES = frozenset({"javascript", "typescript", "tsx", "jsx", "vue", "svelte", "ruby"})
+
+
+def _key(code: str, match: re.Match[str], language: str | None) -> bool:
+    """Whether ``match`` (a name in ``code``) is a key: ``name:`` first on the line or after ``{``, ``,`` or ``(``
+    (``cond ? admin : other`` and ``case admin:`` use it)."""
+    if language not in KEYED_LANGUAGES:
+        return False
+    colon = r":(?!:)" if language == "ruby" else r"\s*:(?!:)"
+    if not re.match(colon, code[match.end("name") :]):
+        return False
+    before = code[: match.start("name")].rstrip()
+    return not before or before.endswith(("{", ",", "("))
 
 
 def reaches(user: Chunk, used: Chunk, uses: Sequence[Use], imports: Mapping[str, set[str]]) -> bool:

@@ -51,6 +51,10 @@ class Implementations:
         """The files ``path``'s imports resolve to (Elixir: its ``alias``, ``import`` and ``use`` modules' files)."""
         return tuple(self.context.file_imports.get(path, ()))
 
+    def definitions(self, name: str) -> int:
+        """How many definitions of ``name`` the index holds (``AnswerContext.definitions_of``)."""
+        return self.context.definitions_of(name)
+
     def implementers(self, name: str) -> list[tuple[str, str]]:
         """``(class, path)`` of every class or interface in the index whose head names ``name`` as its parent, plus
         ``("", path)`` for an anonymous one."""

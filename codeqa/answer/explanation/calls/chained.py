@@ -1,0 +1,42 @@
+"""A member call whose receiver is on a line above (a chain continued: ``knex("users")`` … ``.update({…})``,
+``SpringdocRouteBuilder.route()`` … ``.build()``): whose method it is, by name alone (``byname.holds_by_name``).
+
+The chain's type is known when its first name is declared in the caller's file (``HttpSecurity http`` … ``.logout()``)
+or the chain starts by constructing a class (``declared.chain_types``): then the method is B's only when that class is
+B's. When the type is unknown, the method is whatever the chain's value has; the name points at B only when the index
+defines it once (kutt: ``add`` "calls ``update`` (user.queries.js)" for knex's ``.update({…})``, three files defining an
+``update``; halo: ``AttachmentEndpoint.endpoint`` "calls ``build`` (ListOptions.java) and ``build``
+(ControllerBuilder.java)" for springdoc builders' ``.build()``). Same file or not: a chain's method is no bare call.
+"""
+
+from __future__ import annotations
+
+import re
+from typing import Protocol
+
+from codeqa.answer.explanation.calls.declared import CONTINUED, chain_types, declared_owner
+from codeqa.answer.explanation.calls.flow import Use
+from codeqa.records import Chunk
+
+
+class Definitions(Protocol):
+    """How many definitions of a name the index holds (``AnswerContext.definitions_of``)."""
+
+    def definitions(self, name: str) -> int: ...
+
+
+def chained(use: Use, name: str) -> bool:
+    """Whether ``use`` is ``name`` called as a member of a chain begun on a line above (``.update(``, ``->where(``)."""
+    escaped = re.escape(name)
+    return bool(CONTINUED.match(use.text) and re.match(rf"\s*(?:\??\.|->|::|&\.)\s*{escaped}(?![\w?!])", use.text))
+
+
+def chain_holds(
+    user: Chunk, used: Chunk, name: str, use: Use, user_file: str, owners: set[str], index: Definitions | None
+) -> bool:
+    """Whether the chained call ``use`` of ``name`` can be ``used``'s (see the module docstring); ``index`` None: no
+    index to count definitions in, the name gets the benefit of the doubt."""
+    declared = chain_types(user_file, use.line, user.language)
+    if declared:
+        return any(declared_owner(t, owners, used) for t in declared)
+    return index is None or index.definitions(name) <= 1

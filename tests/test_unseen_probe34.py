@@ -1,0 +1,167 @@
+"""False sentences on two apps in no data set (probe34: kutt, an Express URL shortener, and halo, a Spring WebFlux
+blog), each a call claim made by name:
+
+- "`authenticate` … uses `admin` (`auth.handler.js:84-95`)" for ``req.user = { ...user, admin: utils.isAdmin(user) }``:
+  an object's key names a property, not the file's ``function admin`` (``flow._key``);
+- "`add` … calls `update` (`user.queries.js:67-96`)" for knex's ``knex("users")`` … ``.update({…})``, and
+  "`AttachmentEndpoint.endpoint` … calls `build` (`ListOptions.java:132-143`) and `build`
+  (`ControllerBuilder.java:100-124`)" for springdoc builders' ``.build()``: a member call whose receiver is on a line
+  above, of a type nobody declares, is the method of whatever the chain holds; its name points at one definition only
+  when the index has one (``chained``).
+"""
+
+from __future__ import annotations
+
+from codeqa.answer.context import AnswerContext
+from codeqa.answer.explanation.calls.byname import holds_by_name
+from codeqa.answer.explanation.calls.claims import ClaimChecker
+from codeqa.answer.explanation.calls.flow import Use, find_uses
+from codeqa.records import Chunk, Hit
+from tests.helpers import FileTexts
+
+# server/handlers/auth.handler.js:16-95 (the middle cut)
+AUTH_HANDLER = """function authenticate(type, error, isStrict, redirect) {
+  return function auth(req, res, next) {
+    if (req.user) return next();
+
+    passport.authenticate(type, (err, user, info) => {
+      if (user) {
+        res.locals.isAdmin = utils.isAdmin(user);
+        req.user = {
+          ...user,
+          admin: utils.isAdmin(user)
+        };
+      }
+      return next();
+    })(req, res, next);
+  }
+}"""
+ADMIN = """function admin(req, res, next) {
+  if (req.user.admin) return next();
+  throw new CustomError("Unauthorized", 401);
+}"""
+
+
+def test_an_objects_key_is_no_use_of_the_function_so_named() -> None:
+    path = "server/handlers/auth.handler.js"
+    user = Chunk(path, "javascript", 16, 16 + AUTH_HANDLER.count("\n"), AUTH_HANDLER, "authenticate", "function", "api")
+    used = Chunk(path, "javascript", 92, 95, ADMIN, "admin", "function", "api")
+    assert find_uses(user, used) == []
+    for line, used_here in (
+        ("const role = isStrict ? admin : guest;", True),  # a ternary's branch
+        ("router.use({ admin });", True),  # a shorthand property: the variable's value
+        ("  admin: admin,", True),  # the key is none, the value is one
+        ("case admin:", True),
+        ("const flags = { verified: true, admin: false };", False),
+        ("  admin : false,", False),
+        ("const { admin: isAdmin } = req.user;", False),  # a destructured property renamed
+    ):
+        chunk = Chunk("server/x.js", "javascript", 1, 1, line, "x", "function", "api")
+        assert bool(find_uses(chunk, used)) is used_here, line
+
+
+def test_a_ruby_hash_key_is_no_use_but_a_call_with_a_symbol_is() -> None:
+    used = Chunk("app/models/user.rb", "ruby", 10, 12, "  def admin\n    role == 'admin'\n  end", "User.admin",
+                 "method", "model")  # fmt: skip
+    for line, used_here in (("  link_to 'x', path, data: { admin: true }", False), ("  admin :users", True),
+                            ("  render json: { admin: admin }", True), ("  x = admin ? 1 : 2", True)):  # fmt: skip
+        chunk = Chunk("app/views/x.rb", "ruby", 1, 1, line, "x", "method", "view")
+        assert bool(find_uses(chunk, used)) is used_here, line
+
+
+# server/queries/user.queries.js: `add` updates through knex's query builder; `remove` calls the file's own `update`
+USER_QUERIES = """const knex = require("../knex");
+
+async function add(params, user) {
+  const data = { email: params.email, password: params.password };
+
+  if (user) {
+    await knex("users")
+      .where("id", user.id)
+      .update({ ...data, updated_at: utils.dateToUTC(new Date()) });
+  } else {
+    await knex("users").insert(data);
+  }
+  return { ...user, ...data };
+}
+
+async function update(match, update, methods) {
+  const user = await knex("users").where(match).first();
+  return user;
+}
+
+async function ban(match) {
+  return update(match, { banned: true });
+}
+"""
+LINK_UPDATE = """async function update(match, update) {
+  await knex("links")
+    .where(match)
+    .update({ ...update, updated_at: utils.dateToUTC(new Date()) });
+}"""
+
+
+def _piece(path: str, text: str, first: int, last: int, symbol: str) -> Chunk:
+    lines = text.split("\n")[first - 1 : last]
+    return Chunk(path, "javascript", first, last, "\n".join(lines), symbol, "function", "model")
+
+
+def test_a_chained_member_call_is_no_call_of_one_of_the_files_namesakes() -> None:
+    path = "server/queries/user.queries.js"
+    add, update, ban = (_piece(path, USER_QUERIES, 3, 14, "add"), _piece(path, USER_QUERIES, 16, 19, "update"),
+                        _piece(path, USER_QUERIES, 21, 23, "ban"))  # fmt: skip
+    links = Chunk("server/queries/link.queries.js", "javascript", 264, 267, LINK_UPDATE, "update", "function", "model")
+    chunks = [add, update, ban, links]
+    context = AnswerContext.from_chunks(chunks, [Hit(add, 1.0, add.id)])
+    assert context.definitions_of("update") == 2
+    checker = ClaimChecker(context)
+    imports = context.imports([c.path for c in chunks])
+    assert checker.link(add, update, imports) is None  # knex's `.update({…})`, not the file's `update`
+    called = checker.link(ban, update, imports)
+    assert called is not None and called.verb == "calls" and called.line == 22  # a bare call is the file's own
+
+
+def test_a_chained_call_holds_by_name_only_where_the_index_defines_the_name_once() -> None:
+    path = "server/queries/user.queries.js"
+    add, update = _piece(path, USER_QUERIES, 3, 14, "add"), _piece(path, USER_QUERIES, 16, 19, "update")
+    use = Use("update", 9, "calls", ".update({ ...data, updated_at: utils.dateToUTC(new Date()) });")
+    files = {path: USER_QUERIES}
+    assert not holds_by_name(add, update, use, USER_QUERIES, FileTexts(files, {"update": 3}))
+    assert holds_by_name(add, update, use, USER_QUERIES, FileTexts(files))  # one definition: the benefit of the doubt
+
+
+# application/src/main/java/run/halo/app/core/attachment/endpoint/AttachmentEndpoint.java:45-76 (cut)
+ENDPOINT = """    @Override
+    public RouterFunction<ServerResponse> endpoint() {
+        var tag = "AttachmentV1alpha1Console";
+        return SpringdocRouteBuilder.route()
+                .POST(
+                        "/attachments/upload",
+                        contentType(MediaType.MULTIPART_FORM_DATA),
+                        request -> request.body(BodyExtractors.toMultipartData())
+                                .flatMap(attachment -> ServerResponse.ok().bodyValue(attachment)),
+                        builder -> builder.operationId("UploadAttachment")
+                                .description("Upload an attachment from a multipart file with the specified storage "
+                                        + "policy and optional group.")
+                                .tag(tag)
+                                .response(responseBuilder().implementation(Attachment.class))
+                                .build())
+                .build();
+    }"""
+LIST_OPTIONS_BUILD = """        public ListOptions build() {
+            var listOptions = new ListOptions();
+            listOptions.setLabelSelector(labelSelector);
+            return listOptions;
+        }"""
+
+
+def test_a_java_builders_build_is_no_call_of_a_namesake_when_several_classes_define_it() -> None:
+    path = "application/src/main/java/run/halo/app/core/attachment/endpoint/AttachmentEndpoint.java"
+    user = Chunk(path, "java", 45, 45 + ENDPOINT.count("\n"), ENDPOINT, "AttachmentEndpoint.endpoint", "method", "api")
+    used = Chunk("api/src/main/java/run/halo/app/extension/ListOptions.java", "java", 132, 136, LIST_OPTIONS_BUILD,
+                 "ListOptions.Builder.build", "method", "core")  # fmt: skip
+    whole = "\n" * 44 + ENDPOINT
+    files = {path: whole}
+    for line in (59, 60):
+        use = Use("build", line, "calls", whole.split("\n")[line - 1].strip())
+        assert not holds_by_name(user, used, use, whole, FileTexts(files, {"build": 2})), line
