@@ -165,3 +165,46 @@ def test_a_java_builders_build_is_no_call_of_a_namesake_when_several_classes_def
     for line in (59, 60):
         use = Use("build", line, "calls", whole.split("\n")[line - 1].strip())
         assert not holds_by_name(user, used, use, whole, FileTexts(files, {"build": 2})), line
+
+
+# app/Builders/SongBuilder.php:69-71, 126-136 (dev koel): a chain begun on `$this` alone calls the class's own method
+ACCESSIBLE = """    public function accessible(): self
+    {
+        return $this->where('songs.is_public', true);"""
+WITH_USER_CONTEXT = """    public function withUserContext(
+        bool $includeFavoriteStatus = true,
+        bool $favoritesOnly = false,
+        bool $includePlayCount = true,
+    ): self {
+        return $this
+            ->accessible()
+            ->when($includeFavoriteStatus, static fn (self $query) => $query->withFavoriteStatus($favoritesOnly))
+            ->withRatingSubquery();
+    }"""
+COUNT_ACCESSIBLE = """    public function countAccessibleByIds(array $ids, ?User $scopedUser = null): int
+    {
+        return Song::query(user: $scopedUser ?? $this->auth->user())
+            ->accessible()
+            ->whereIn('songs.id', $ids)
+            ->count();
+    }"""
+
+
+def test_a_chains_first_call_on_this_alone_is_the_classs_own_method() -> None:
+    path = "app/Builders/SongBuilder.php"
+    used = Chunk(path, "php", 69, 71, ACCESSIBLE, "SongBuilder.accessible", "method", "model")
+    user = Chunk(path, "php", 126, 135, WITH_USER_CONTEXT, "SongBuilder.withUserContext", "method", "model")
+    whole = "\n" * 125 + WITH_USER_CONTEXT
+    files, counts = {path: whole}, {"accessible": 4, "withRatingSubquery": 4}  # Album, Artist, Song, RadioStation
+    assert holds_by_name(user, used, Use("accessible", 132, "calls", "->accessible()"), whole, FileTexts(files, counts))
+    later = Chunk(path, "php", 140, 142, ACCESSIBLE.replace("accessible", "withRatingSubquery"),
+                  "SongBuilder.withRatingSubquery", "method", "model")  # fmt: skip
+    use = Use("withRatingSubquery", 134, "calls", "->withRatingSubquery();")  # on what `->when(…)` returns
+    assert not holds_by_name(user, later, use, whole, FileTexts(files, counts))
+    other = "app/Repositories/SongRepository.php"
+    repository = Chunk(other, "php", 327, 333, COUNT_ACCESSIBLE, "SongRepository.countAccessibleByIds", "method",
+                       "service")  # fmt: skip
+    text = "\n" * 326 + COUNT_ACCESSIBLE
+    use = Use("accessible", 330, "calls", "->accessible()")  # on what a static call returns: the name alone guesses
+    assert not holds_by_name(repository, used, use, text, FileTexts({other: text, path: whole}, counts))
+    assert holds_by_name(repository, used, use, text, FileTexts({other: text, path: whole}))  # defined once: it holds

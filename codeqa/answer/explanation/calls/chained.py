@@ -7,6 +7,8 @@ B's. When the type is unknown, the method is whatever the chain's value has; the
 defines it once (kutt: ``add`` "calls ``update`` (user.queries.js)" for knex's ``.update({…})``, three files defining an
 ``update``; halo: ``AttachmentEndpoint.endpoint`` "calls ``build`` (ListOptions.java) and ``build``
 (ControllerBuilder.java)" for springdoc builders' ``.build()``). Same file or not: a chain's method is no bare call.
+But a chain's first call on ``$this`` written alone above it (koel's ``return $this`` … ``->accessible()``) is the
+caller's own class's method (``on_self``).
 """
 
 from __future__ import annotations
@@ -14,7 +16,7 @@ from __future__ import annotations
 import re
 from typing import Protocol
 
-from codeqa.answer.explanation.calls.declared import CONTINUED, chain_types, declared_owner
+from codeqa.answer.explanation.calls.declared import COMMENT, CONTINUED, chain_types, declared_owner
 from codeqa.answer.explanation.calls.flow import Use
 from codeqa.records import Chunk
 
@@ -29,6 +31,21 @@ def chained(use: Use, name: str) -> bool:
     """Whether ``use`` is ``name`` called as a member of a chain begun on a line above (``.update(``, ``->where(``)."""
     escaped = re.escape(name)
     return bool(CONTINUED.match(use.text) and re.match(rf"\s*(?:\??\.|->|::|&\.)\s*{escaped}(?![\w?!])", use.text))
+
+
+# the head of a chain on the object itself: `return $this`, `$query = $this`, `this`, `self`
+_SELF_HEAD = re.compile(r"(?:return\s+)?(?:[$\w]+\s*=\s*)?\$?(?:this|self|static|parent|super)")
+
+
+def on_self(user_file: str, line: int) -> bool:
+    """Whether the chained call on file line ``line`` (1-based) is the chain's first, on the object itself written
+    alone on the code line above it (``return $this`` … ``->accessible()``)."""
+    lines = user_file.split("\n")
+    for number in range(line - 2, max(-1, line - 12), -1):
+        text = lines[number].strip()
+        if text and not text.startswith(COMMENT):
+            return _SELF_HEAD.fullmatch(text) is not None
+    return False
 
 
 def chain_holds(
