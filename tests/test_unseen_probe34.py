@@ -8,6 +8,9 @@ blog), each a call claim made by name:
   (`ControllerBuilder.java:100-124`)" for springdoc builders' ``.build()``: a member call whose receiver is on a line
   above, of a type nobody declares, is the method of whatever the chain holds; its name points at one definition only
   when the index has one (``chained``).
+
+And "`Theme.CustomTemplates` … handles the request" for a ``@Data`` class under halo's ``api/`` module, whose only
+sign of a request was its comment's "the content type they render.": a comment shows no role (``roles_said._code``).
 """
 
 from __future__ import annotations
@@ -16,6 +19,8 @@ from codeqa.answer.context import AnswerContext
 from codeqa.answer.explanation.calls.byname import holds_by_name
 from codeqa.answer.explanation.calls.claims import ClaimChecker
 from codeqa.answer.explanation.calls.flow import Use, find_uses
+from codeqa.answer.explanation.said.extractive import VERBS
+from codeqa.answer.explanation.said.roles_said import role_phrase
 from codeqa.records import Chunk, Hit
 from tests.helpers import FileTexts
 
@@ -208,3 +213,24 @@ def test_a_chains_first_call_on_this_alone_is_the_classs_own_method() -> None:
     use = Use("accessible", 330, "calls", "->accessible()")  # on what a static call returns: the name alone guesses
     assert not holds_by_name(repository, used, use, text, FileTexts({other: text, path: whole}, counts))
     assert holds_by_name(repository, used, use, text, FileTexts({other: text, path: whole}))  # defined once: it holds
+
+
+# api/src/main/java/run/halo/app/core/extension/Theme.java:178-189 (halo's `api/` module: the layer says "api")
+CUSTOM_TEMPLATES = """    /** Custom template descriptors grouped by the content type they render. */
+    @Data
+    public static class CustomTemplates {
+        /** Custom templates available for posts. */
+        private List<TemplateDescriptor> post;
+
+        /** Custom templates available for single pages. */
+        private List<TemplateDescriptor> page;
+    }"""
+
+
+def test_a_comments_words_show_no_role() -> None:
+    path = "api/src/main/java/run/halo/app/core/extension/Theme.java"
+    chunk = Chunk(path, "java", 178, 186, CUSTOM_TEMPLATES, "Theme.CustomTemplates", "class", "api")
+    assert role_phrase(chunk, VERBS, "is here") == "defines a class"
+    code = CUSTOM_TEMPLATES.replace("    private List<TemplateDescriptor> page;", "    return render(page);")
+    answers = Chunk(path, "java", 178, 186, code, "Theme.CustomTemplates", "class", "api")
+    assert role_phrase(answers, VERBS, "is here") == "handles the request"  # the same words in code show it
