@@ -9,6 +9,10 @@ blog), each a call claim made by name:
   above, of a type nobody declares, is the method of whatever the chain holds; its name points at one definition only
   when the index has one (``chained``).
 
+Asked who calls ``generateId``: "`getCustomCSSFileNames` (`utils.js:387-436`) — line 414 uses `generateId`" for the
+file's ``module.exports = {`` list below that function: CommonJS's ``module.exports`` opens no Ruby ``module``, so
+the list is the file's top level, no line of the function (``claims._TOP_DEFINITION``).
+
 And "`Theme.CustomTemplates` … handles the request" for a ``@Data`` class under halo's ``api/`` module, whose only
 sign of a request was its comment's "the content type they render.": a comment shows no role (``roles_said._code``).
 """
@@ -17,7 +21,7 @@ from __future__ import annotations
 
 from codeqa.answer.context import AnswerContext
 from codeqa.answer.explanation.calls.byname import holds_by_name
-from codeqa.answer.explanation.calls.claims import ClaimChecker
+from codeqa.answer.explanation.calls.claims import ClaimChecker, _module_level
 from codeqa.answer.explanation.calls.flow import Use, find_uses
 from codeqa.answer.explanation.said.extractive import VERBS
 from codeqa.answer.explanation.said.roles_said import role_phrase
@@ -234,3 +238,35 @@ def test_a_comments_words_show_no_role() -> None:
     code = CUSTOM_TEMPLATES.replace("    private List<TemplateDescriptor> page;", "    return render(page);")
     answers = Chunk(path, "java", 178, 186, code, "Theme.CustomTemplates", "class", "api")
     assert role_phrase(answers, VERBS, "is here") == "handles the request"  # the same words in code show it
+
+
+# server/utils/utils.js:402-416 (kutt): the chunk is named after the function above the export list
+EXPORTS = """function getCustomCSSFileNames() {
+  return custom_css_file_names;
+}
+
+module.exports = {
+  addProtocol,
+  customAddressRegex,
+  generateId,
+  getCustomCSSFileNames,
+  ...knexUtils,
+}"""
+GENERATE_ID = """async function generateId(query, domain_id) {
+  const address = nanoid();
+  const link = await query.link.find({ address, domain_id });
+  return address;
+}"""
+
+
+def test_a_commonjs_export_list_is_no_line_of_the_function_above_it() -> None:
+    path = "server/utils/utils.js"
+    user = Chunk(path, "javascript", 402, 412, EXPORTS, "getCustomCSSFileNames", "function", "util")
+    assert _module_level(user, 409)  # `  generateId,` under `module.exports = {`
+    assert not _module_level(user, 403)  # `  return custom_css_file_names;` in the function
+    used = Chunk(path, "javascript", 68, 72, GENERATE_ID, "generateId", "function", "util")
+    context = AnswerContext.from_chunks([user, used], [Hit(used, 1.0, used.id)])
+    assert ClaimChecker(context).link(user, used, context.imports([path])) is None
+    ruby = Chunk("app/helpers/jobs_helper.rb", "ruby", 1, 4, "module JobsHelper\n  def label\n    generate_id\n  end",
+                 "JobsHelper", "class", "view")  # fmt: skip
+    assert not _module_level(ruby, 3)  # a Ruby module's body is inside a definition
