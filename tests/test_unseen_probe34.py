@@ -13,6 +13,10 @@ Asked who calls ``generateId``: "`getCustomCSSFileNames` (`utils.js:387-436`) �
 file's ``module.exports = {`` list below that function: CommonJS's ``module.exports`` opens no Ruby ``module``, so
 the list is the file's top level, no line of the function (``claims._TOP_DEFINITION``).
 
+Asked how the admin lists and deletes users: "`confirmUserDelete` … is used by `renders.handler.js`
+(`renders.handler.js:307-337`)", the file's ``module.exports = {`` list: a name a file exports is no use of it
+(``flow.EXPORTED_ENTRY``).
+
 And "`Theme.CustomTemplates` … handles the request" for a ``@Data`` class under halo's ``api/`` module, whose only
 sign of a request was its comment's "the content type they render.": a comment shows no role (``roles_said._code``).
 """
@@ -270,3 +274,35 @@ def test_a_commonjs_export_list_is_no_line_of_the_function_above_it() -> None:
     ruby = Chunk("app/helpers/jobs_helper.rb", "ruby", 1, 4, "module JobsHelper\n  def label\n    generate_id\n  end",
                  "JobsHelper", "class", "view")  # fmt: skip
     assert not _module_level(ruby, 3)  # a Ruby module's body is inside a definition
+
+
+# server/handlers/renders.handler.js:176-189 and 307-337 (kutt)
+CONFIRM_USER_DELETE = """async function confirmUserDelete(req, res) {
+  const user = await query.user.find({ id: req.query.id });
+  res.render("partials/admin/dialog/delete_user", { id: user.id });
+}"""
+RENDERS_EXPORTS = """module.exports = {
+  addDomainAdmin,
+  confirmUserBan,
+  confirmUserDelete,
+  deleteUser: confirmUserDelete,
+  ...knexUtils,
+}"""
+
+
+def test_a_name_in_an_export_list_is_exported_not_used() -> None:
+    path = "server/handlers/renders.handler.js"
+    used = Chunk(path, "javascript", 176, 179, CONFIRM_USER_DELETE, "confirmUserDelete", "function", "api")
+    exports = Chunk(path, "javascript", 307, 313, RENDERS_EXPORTS, "", "module", "api")
+    assert find_uses(exports, used) == []
+    for line, used_here in (
+        ("module.exports = { confirmUserBan, confirmUserDelete };", False),
+        ("exports.confirmUserDelete = confirmUserDelete;", False),
+        ("export { confirmUserDelete };", False),
+        ("export default confirmUserDelete;", False),
+        ("router.get('/users/delete', asyncHandler(confirmUserDelete));", True),
+        ("module.exports = {\n  run(req, res) {\n    return confirmUserDelete(req, res);\n  },\n};", True),
+        ("module.exports = {\n  confirmUserBan,\n};\nrouter.get('/x', confirmUserDelete);", True),  # after its `}`
+    ):
+        chunk = Chunk(path, "javascript", 1, 1 + line.count("\n"), line, "", "module", "api")
+        assert bool(find_uses(chunk, used)) is used_here, line
