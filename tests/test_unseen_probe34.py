@@ -17,6 +17,10 @@ Asked how the admin lists and deletes users: "`confirmUserDelete` … is used by
 (`renders.handler.js:307-337`)", the file's ``module.exports = {`` list: a name a file exports is no use of it
 (``flow.EXPORTED_ENTRY``).
 
+Asked how templates get their helpers: "`getCustomCSSFileNames` (`utils.js:387-436`) is the closest match found:
+`registerHandlebarsHelpers` (`utils.js:427`)", a line of the export list below that function: the file's line
+(``quoted_line.quoted_holder``).
+
 And "`Theme.CustomTemplates` … handles the request" for a ``@Data`` class under halo's ``api/`` module, whose only
 sign of a request was its comment's "the content type they render.": a comment shows no role (``roles_said._code``).
 """
@@ -27,7 +31,9 @@ from codeqa.answer.context import AnswerContext
 from codeqa.answer.explanation.calls.byname import holds_by_name
 from codeqa.answer.explanation.calls.claims import ClaimChecker, _module_level
 from codeqa.answer.explanation.calls.flow import Use, find_uses
+from codeqa.answer.explanation.code.keylines import KeyLine
 from codeqa.answer.explanation.said.extractive import VERBS
+from codeqa.answer.explanation.said.quoted_line import quoted_holder
 from codeqa.answer.explanation.said.roles_said import role_phrase
 from codeqa.records import Chunk, Hit
 from tests.helpers import FileTexts
@@ -306,3 +312,10 @@ def test_a_name_in_an_export_list_is_exported_not_used() -> None:
     ):
         chunk = Chunk(path, "javascript", 1, 1 + line.count("\n"), line, "", "module", "api")
         assert bool(find_uses(chunk, used)) is used_here, line
+
+
+def test_a_quoted_line_of_an_export_list_is_the_files_not_the_functions_above() -> None:
+    chunk = Chunk("server/utils/utils.js", "javascript", 402, 412, EXPORTS, "getCustomCSSFileNames", "function",
+                  "util")  # fmt: skip
+    assert quoted_holder(chunk, KeyLine(409, "  generateId,")) == "utils.js"
+    assert quoted_holder(chunk, KeyLine(403, "  return custom_css_file_names;")) == "getCustomCSSFileNames"
