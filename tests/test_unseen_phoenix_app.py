@@ -98,6 +98,9 @@ class Files:
     def definitions(self, _name: str) -> int:
         return 1
 
+    def returns(self, _owner: str, _method: str) -> str | None:
+        return None
+
 
 WEB = """defmodule ChangelogWeb do
   def controller do

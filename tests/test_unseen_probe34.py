@@ -224,9 +224,36 @@ def test_a_chains_first_call_on_this_alone_is_the_classs_own_method() -> None:
     repository = Chunk(other, "php", 327, 333, COUNT_ACCESSIBLE, "SongRepository.countAccessibleByIds", "method",
                        "service")  # fmt: skip
     text = "\n" * 326 + COUNT_ACCESSIBLE
-    use = Use("accessible", 330, "calls", "->accessible()")  # on what a static call returns: the name alone guesses
-    assert not holds_by_name(repository, used, use, text, FileTexts({other: text, path: whole}, counts))
-    assert holds_by_name(repository, used, use, text, FileTexts({other: text, path: whole}))  # defined once: it holds
+    use = Use("accessible", 330, "calls", "->accessible()")  # on what a static call returns: its declared type
+    files = {other: text, path: whole}
+    assert holds_by_name(repository, used, use, text, FileTexts(files, counts, {"Song.query": "SongBuilder"}))
+    assert not holds_by_name(repository, used, use, text, FileTexts(files, counts, {"Song.query": "AlbumBuilder"}))
+    assert not holds_by_name(repository, used, use, text, FileTexts(files, counts))  # no type known: the name guesses
+    assert holds_by_name(repository, used, use, text, FileTexts(files))  # defined once: it holds
+
+
+# app/Models/Song.php:126-128 (koel); a Java builder's static factory
+SONG_QUERY = """    public static function query(?PlayableType $type = null, ?User $user = null): SongBuilder
+    {
+        return parent::query()"""
+POST_BUILDER = """    public static Post.Builder builder() {
+        return new Builder();
+    }"""
+
+
+def test_the_index_tells_the_type_a_static_method_is_declared_to_return() -> None:
+    from codeqa.answer.explanation.calls.implements import Implementations
+
+    song = Chunk("app/Models/Song.php", "php", 126, 128, SONG_QUERY, "Song.query", "method", "model")
+    fluent = Chunk("app/Models/Album.php", "php", 40, 42, SONG_QUERY.replace(": SongBuilder", ": static"),
+                   "Album.query", "method", "model")  # fmt: skip
+    post = Chunk("src/main/java/app/Post.java", "java", 30, 32, POST_BUILDER, "Post.builder", "method", "model")
+    context = AnswerContext.from_chunks([song, fluent, post], [Hit(song, 1.0, song.id)])
+    index = Implementations(context, lambda path: "")
+    assert index.returns("Song", "query") == "SongBuilder"
+    assert index.returns("Album", "query") == "Album"  # `: static`: the class itself
+    assert index.returns("Post", "builder") == "Builder"
+    assert index.returns("Artist", "query") is None  # no such definition in the index
 
 
 # api/src/main/java/run/halo/app/core/extension/Theme.java:178-189 (halo's `api/` module: the layer says "api")

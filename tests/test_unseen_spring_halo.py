@@ -275,6 +275,9 @@ class _OneImplementation:
     def definitions(self, name):  # noqa: ANN001, ANN201
         return 1
 
+    def returns(self, owner, method):  # noqa: ANN001, ANN201
+        return None
+
 
 def test_a_mocks_method_is_no_call_of_the_implementation():
     path = "application/src/test/java/run/halo/app/security/authentication/login/LoginAuthenticationConverterTest.java"

@@ -50,6 +50,8 @@ class Hierarchy(Protocol):
 
     def definitions(self, name: str) -> int: ...
 
+    def returns(self, owner: str, method: str) -> str | None: ...
+
 
 CONSTRUCTORS = frozenset({"new"})  # Ruby's X.new runs X#initialize
 SELF_RECEIVERS = frozenset({"this", "self", "static", "parent", "super", "cls", ""})
