@@ -72,10 +72,15 @@ def links(files: SearchFiles) -> set[tuple[str, str]]:
 
 class FileTexts:
     """The files a claim checker reads (``claims.ClaimChecker.file_text``), from ``files``; nothing is reached,
-    overloaded or imported besides (the stand-in for ``Implementations`` in ``holds_by_name``)."""
+    overloaded or imported besides (the stand-in for ``Implementations`` in ``holds_by_name``); each name is defined
+    once in the index unless ``definitions`` counts it, and no method's return type is known but ``returns``'."""
 
-    def __init__(self, files: dict[str, str]) -> None:
+    def __init__(
+        self, files: dict[str, str], definitions: dict[str, int] | None = None, returns: dict[str, str] | None = None
+    ) -> None:
         self.files = files
+        self.counts = definitions or {}
+        self.declared = returns or {}
 
     def file_text(self, path: str) -> str:
         return self.files[path]
@@ -88,3 +93,9 @@ class FileTexts:
 
     def imported_files(self, path: str) -> tuple[str, ...]:
         return ()
+
+    def definitions(self, name: str) -> int:
+        return self.counts.get(name, 1)
+
+    def returns(self, owner: str, method: str) -> str | None:
+        return self.declared.get(f"{owner}.{method}")

@@ -95,6 +95,12 @@ class Files:
     def overloaded(self, *_args: object) -> bool:
         return False
 
+    def definitions(self, _name: str) -> int:
+        return 1
+
+    def returns(self, _owner: str, _method: str) -> str | None:
+        return None
+
 
 WEB = """defmodule ChangelogWeb do
   def controller do

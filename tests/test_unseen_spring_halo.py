@@ -272,6 +272,12 @@ class _OneImplementation:
     def imported_files(self, path):  # noqa: ANN001, ANN201
         return ()
 
+    def definitions(self, name):  # noqa: ANN001, ANN201
+        return 1
+
+    def returns(self, owner, method):  # noqa: ANN001, ANN201
+        return None
+
 
 def test_a_mocks_method_is_no_call_of_the_implementation():
     path = "application/src/test/java/run/halo/app/security/authentication/login/LoginAuthenticationConverterTest.java"

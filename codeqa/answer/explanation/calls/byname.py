@@ -13,10 +13,9 @@ import re
 from pathlib import PurePosixPath
 from typing import Protocol
 
+from codeqa.answer.explanation.calls.chained import chain_holds, chained, on_self
 from codeqa.answer.explanation.calls.declared import (
-    CONTINUED,
     PHP_IMPORT,
-    chain_types,
     class_file,
     declared_local,
     declared_owner,
@@ -49,6 +48,10 @@ class Hierarchy(Protocol):
 
     def imported_files(self, path: str) -> tuple[str, ...]: ...
 
+    def definitions(self, name: str) -> int: ...
+
+    def returns(self, owner: str, method: str) -> str | None: ...
+
 
 CONSTRUCTORS = frozenset({"new"})  # Ruby's X.new runs X#initialize
 SELF_RECEIVERS = frozenset({"this", "self", "static", "parent", "super", "cls", ""})
@@ -77,6 +80,10 @@ def holds_by_name(user: Chunk, used: Chunk, use: Use, user_file: str, hierarchy:
             return False  # `%Error{} = error`, `"error" => error`: a variable bound by a pattern, not the function
         if user.language in JS_LANGUAGES and _class_member(used, method):
             return False  # a class's method is reached through `this.` or a receiver, never by its bare name
+        if chained(use, method) and on_self(user_file, use.line):  # `return $this` … `->accessible()`
+            return _own_class(user, used, owners, user_file)
+        if chained(use, method):  # `knex("users")` … `.update({…})`: the chain's method, in the same file or not
+            return chain_holds(user, used, method, use, user_file, owners, hierarchy)
         return used.path == user.path or _bare_name_holds(user, used, method, use, user_file, owners, hierarchy)
     receiver = written.group("receiver").lstrip("$@")
     module = PurePosixPath(used.path).stem.split(".")[0]
@@ -91,8 +98,7 @@ def holds_by_name(user: Chunk, used: Chunk, use: Use, user_file: str, hierarchy:
     if user.language == "go" and (imported := go_imported(receiver, used, user_file)) is not None:
         return imported and _go_function(method, used)  # `db.GetUserById(…)`: a function of the package `db`
     if receiver in SELF_RECEIVERS:  # in B's own file, or the caller's class extends or mixes in B's class
-        return used.path == user.path or any(re.search(_INHERITS.format(owner=re.escape(owner)), user_file, re.M)
-                                             for owner in owners)  # fmt: skip
+        return _own_class(user, used, owners, user_file)
     if user.language == "elixir" and other_module(use.text, method, used, user_file):
         return False  # `Helpers.format` after `alias ChatApi.Messages.{Helpers, …}`: not `Conversations.Helpers`
     if receiver in owners or receiver == module:
@@ -100,6 +106,13 @@ def holds_by_name(user: Chunk, used: Chunk, use: Use, user_file: str, hierarchy:
     if receiver[:1].islower() and receiver.lower() in {owner.lower() for owner in owners}:
         return True
     return _declared_as_owner(receiver, method, user, used, owners, user_file, hierarchy)
+
+
+def _own_class(user: Chunk, used: Chunk, owners: set[str], user_file: str) -> bool:
+    """Whether a call on the object itself reaches ``used``: in B's own file, or the caller's class extends or mixes
+    in B's class."""
+    inherits = (re.search(_INHERITS.format(owner=re.escape(owner)), user_file, re.M) for owner in owners)
+    return used.path == user.path or any(inherits)
 
 
 def _go_function(name: str, used: Chunk) -> bool:
@@ -209,11 +222,6 @@ def _bare_name_holds(
     the caller cannot reach without a receiver: in PHP never (it needs ``$this->``), in Ruby only from its own class
     or one that inherits or includes it (ActionMailer's ``mail(...)`` is not ``DocMailerMaker#mail``)."""
     escaped = re.escape(name)
-    if CONTINUED.match(use.text) and re.match(rf"\s*(?:\??\.|->|::|&\.)\s*{escaped}(?![\w?!])", use.text):
-        # a member call whose receiver is on a line above (`->accessible()` in a chained query): not B's when the
-        # chain starts on a receiver declared as another class (`HttpSecurity http` … `.logout()`)
-        declared = chain_types(user_file, use.line, user.language)
-        return not declared or any(declared_owner(t, owners, used) for t in declared)
     if re.search(_LOCAL_BINDING.format(name=escaped), used.text, re.MULTILINE):
         return False
     if _bound_elsewhere(name, used, user_file):

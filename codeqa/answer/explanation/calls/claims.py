@@ -143,10 +143,11 @@ class ClaimChecker:
         return min(found, key=lambda use: _indent(lines[use.line - 1])) if found else None
 
 
-# a top-level line that opens a definition: what is indented under it belongs to that definition
+# a top-level line that opens a definition: what is indented under it belongs to that definition (a Ruby `module X`,
+# not CommonJS's `module.exports = {`, a list of names, no definition)
 _TOP_DEFINITION = re.compile(
     r"^(?:(?:export|public|private|protected|abstract|final|default|async|static)\s+)*"
-    r"(?:def|class|module|function\*?|func|fn|interface|trait|struct|impl|object|defmodule|namespace)\b"
+    r"(?:def|class|module|function\*?|func|fn|interface|trait|struct|impl|object|defmodule|namespace)\b(?!\.)"
     r"|\bfunction\b|=>|\bdo\b|\blambda\b"
     r"|^(?:export\s+)?(?:const|let|var)\s+[\w$]+\s*(?::[^=]+)?=\s*(?:async\s*)?\(\s*(?:[\w${]|$)"  # `const A = ({`
 )

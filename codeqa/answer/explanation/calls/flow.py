@@ -110,9 +110,16 @@ def find_uses(user: Chunk, used: Chunk, names: Sequence[str] | None = None) -> l
     pattern = re.compile(rf"(?<![\w$])(?P<name>{alternatives})(?![\w$])(?P<call>\s*\()?")
     found: list[Use] = []
     closer: str | None = None  # inside a multi-line import: the bracket that ends it
+    exporting = False  # inside a multi-line export list (`module.exports = {`)
     for offset, line in enumerate(user.text.split("\n")):
         if closer is not None:
             closer = None if closer in line else closer
+            continue
+        if exporting and EXPORTED_ENTRY.match(line):
+            exporting = "}" not in line
+            continue  # `  confirmUserDelete,`: exported, not used
+        exporting = user.language in EXPORTING_LANGUAGES and bool(EXPORT_LIST_OPEN.match(line))
+        if exporting or (user.language in EXPORTING_LANGUAGES and EXPORT_LINE.match(line)):
             continue
         if IMPORT_LINE.match(line):
             opened = next((o for o in "({" if o in line and OPENS[o] not in line), None)
@@ -132,6 +139,8 @@ def find_uses(user: Chunk, used: Chunk, names: Sequence[str] | None = None) -> l
                 rf"{METHOD_HEAD}{re.escape(name)}\s*\([^)]*\)?[^;=]*\{{\s*$", code
             ):
                 continue  # a definition of the name (its own, or a method of the same name), not a use
+            if _key(code, match, user.language):
+                continue  # `admin: utils.isAdmin(user)`: an object's key, not the function `admin`
             verb = "calls" if match.group("call") else "uses"
             before = code[: match.start()].rstrip()
             if before.endswith("@") and user.language in ANNOTATING_LANGUAGES:
@@ -146,6 +155,35 @@ def find_uses(user: Chunk, used: Chunk, names: Sequence[str] | None = None) -> l
             found.append(Use(name + tag, user.start_line + offset, verb, line.strip()))
             break
     return found
+
+
+# a JavaScript file's export list names what it exports, it uses none of them: `module.exports = {` (then a name a
+# line: `confirmUserDelete,`, `deleteUser: remove,`, `...knexUtils,`, up to its `}`), `module.exports = { a, b };`,
+# `exports.remove = remove;`, `export { a, b };`, `export default router;`
+EXPORTING_LANGUAGES = frozenset({"javascript", "typescript", "tsx", "jsx"})
+EXPORT_LIST_OPEN = re.compile(r"^\s*(?:module\.exports|exports)\s*=\s*\{\s*$|^\s*export\s*\{\s*$")
+EXPORTED_ENTRY = re.compile(r"^\s*(?:(?:[\w$]+\s*:\s*)?(?:\.\.\.)?[\w$.]+\s*,?\s*)?\}?\s*;?\s*$")
+EXPORT_LINE = re.compile(
+    r"^\s*(?:(?:module\.exports|exports)(?:\.[\w$]+)?\s*=\s*|export\s+default\s+|export\s*(?=\{))"
+    r"(?:\{[\w$\s,:.]*\}|[\w$.]+)\s*;?\s*$"
+)
+
+
+# a key in a JavaScript object or a Ruby hash or call (`{ admin: utils.isAdmin(user) }`, `link_to(admin: true)`) names
+# a property, not the definition of that name; a Ruby key has its colon right after it (`admin :x` is a call)
+KEYED_LANGUAGES = frozenset({"javascript", "typescript", "tsx", "jsx", "vue", "svelte", "ruby"})
+
+
+def _key(code: str, match: re.Match[str], language: str | None) -> bool:
+    """Whether ``match`` (a name in ``code``) is a key: ``name:`` first on the line or after ``{``, ``,`` or ``(``
+    (``cond ? admin : other`` and ``case admin:`` use it)."""
+    if language not in KEYED_LANGUAGES:
+        return False
+    colon = r":(?!:)" if language == "ruby" else r"\s*:(?!:)"
+    if not re.match(colon, code[match.end("name") :]):
+        return False
+    before = code[: match.start("name")].rstrip()
+    return not before or before.endswith(("{", ",", "("))
 
 
 def reaches(user: Chunk, used: Chunk, uses: Sequence[Use], imports: Mapping[str, set[str]]) -> bool:

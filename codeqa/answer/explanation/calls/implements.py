@@ -18,6 +18,7 @@ from codeqa.answer.context import AnswerContext
 from codeqa.answer.explanation.calls.byname import _TYPED_HEAD
 from codeqa.answer.explanation.calls.declared import class_file
 from codeqa.records import Chunk
+from codeqa.symbols import qualified_names
 
 # a class or interface head, up to its body (``{``) or a ``;``, over lines: ``public class DeployServiceImpl
 # implements DeployService {``, Kotlin ``class A(private val x: X) : B, C {`` (or ``object A : B``), PHP ``final class A
@@ -34,6 +35,14 @@ _ANONYMOUS = r"\bnew\s+(?:[\w.]+\.)?{name}\s*(?:<[^>]*>)?\s*\([^;{{]*\)\s*\{{|\b
 # a method's head, where one class may define several of a name (overloads)
 _OVERLOAD = {"java": _TYPED_HEAD, "kotlin": r"\bfun\s+(?:<[^>]*>\s*)?(?:[\w.]+\.)?{name}\s*\("}
 _LANGUAGES = frozenset({"java", "kotlin", "php", "typescript", "tsx"})
+# a method's declared return type (its last name; a generic's outer class: ``Mono<User>`` is a ``Mono``)
+_RETURNS = {
+    "php": r"\bfunction\s+{name}\s*\([^)]*\)\s*:\s*\??\\?(?:\w+\\)*(?P<type>\w+)",
+    "java": r"^\s*(?:(?:public|protected|private|static|final|synchronized)\s+)*(?:<[^>]*>\s*)?"
+    r"(?!(?:return|new|throw|else|await|case)\b)(?:\w+\.)*(?P<type>\w+)(?:<[^>]*>)?\s+{name}\s*\(",
+    "kotlin": r"\bfun\s+{name}\s*\([^)]*\)\s*:\s*(?:\w+\.)*(?P<type>\w+)",
+    "typescript": r"\b{name}\s*\([^)]*\)\s*:\s*(?P<type>\w+)",
+}
 
 
 def _abstract(name: str, language: str) -> re.Pattern[str]:
@@ -50,6 +59,22 @@ class Implementations:
     def imported_files(self, path: str) -> tuple[str, ...]:
         """The files ``path``'s imports resolve to (Elixir: its ``alias``, ``import`` and ``use`` modules' files)."""
         return tuple(self.context.file_imports.get(path, ()))
+
+    def definitions(self, name: str) -> int:
+        """How many definitions of ``name`` the index holds (``AnswerContext.definitions_of``)."""
+        return self.context.definitions_of(name)
+
+    def returns(self, owner: str, method: str) -> str | None:
+        """The class ``owner``'s ``method`` is declared to return, its last name (PHP ``function query(…):
+        SongBuilder``, ``: static`` the owner itself; Java ``static Builder builder()``), where the index defines it."""
+        for chunk in self.context.chunks(self.context.definers.get(method.lower(), [])):
+            pattern = _RETURNS.get(chunk.language)
+            if pattern is None or not any(q.split(".")[-2:] == [owner, method] for q in qualified_names(chunk.symbol)):
+                continue
+            found = re.search(pattern.format(name=re.escape(method)), chunk.text, re.MULTILINE)
+            if found:
+                return owner if found.group("type") in ("self", "static") else found.group("type")
+        return None
 
     def implementers(self, name: str) -> list[tuple[str, str]]:
         """``(class, path)`` of every class or interface in the index whose head names ``name`` as its parent, plus

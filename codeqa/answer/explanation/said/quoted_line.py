@@ -8,11 +8,13 @@ import re
 from collections.abc import Sequence
 
 from codeqa.answer.explanation.calls.callplace import module_level
+from codeqa.answer.explanation.calls.claims import _module_level
 from codeqa.answer.explanation.calls.flow import SIGNATURE, Use, code_part
 from codeqa.answer.explanation.code.condition import condition_at
 from codeqa.answer.explanation.code.handled import handled_type
 from codeqa.answer.explanation.code.keylines import KeyLine, Terms, term_score
 from codeqa.answer.explanation.code.linenames import holder_at
+from codeqa.answer.explanation.code.outline import JS_LANGUAGES
 from codeqa.answer.explanation.code.saidline import cut_quote
 from codeqa.answer.explanation.explain import Step
 from codeqa.answer.explanation.said.outcomes import METHOD_SIGNATURE, OUTCOMES, quotable
@@ -116,9 +118,12 @@ def branch_of(chunk: Chunk, line: KeyLine) -> tuple[str, str]:
 def quoted_holder(chunk: Chunk, line: KeyLine) -> str | None:
     """Who holds the quoted ``line``: the definition around it, or the file for a module's statement in a chunk named
     after the one definition it also holds (saleor's ``WebhookEventAsyncType.ORDER_FULLY_PAID,`` in the set
-    ``WEBHOOK_EVENTS_FOR_FULLY_PAID = {`` below ``class OrderFulfillmentLineInfo(TypedDict)``: not the class's line);
+    ``WEBHOOK_EVENTS_FOR_FULLY_PAID = {`` below ``class OrderFulfillmentLineInfo(TypedDict)``: not the class's line;
+    a JavaScript entry of a top-level object or export list below the function the chunk is named after);
     None when neither is certain (the chunk's name then stands)."""
     holder = holder_at(chunk, line.line)
     if holder is None and module_level(Use("", line.line, "uses", line.text.strip()), chunk):
         return chunk.path.rsplit("/", 1)[-1]
+    if holder is None and chunk.language in JS_LANGUAGES and chunk.symbol and _module_level(chunk, line.line):
+        return chunk.path.rsplit("/", 1)[-1]  # kutt's `  registerHandlebarsHelpers,` in `module.exports = {`
     return holder

@@ -131,6 +131,12 @@ def starts_inside(chunk: Chunk) -> bool:
     return first[:1].isspace() and not first.lstrip().startswith((".", "->", "?."))
 
 
+def _code(text: str) -> str:
+    """``text`` with its comment lines blanked: a comment's words (halo's ``/** Custom template descriptors grouped by
+    the content type they render. */`` over a ``@Data`` class) show no role, the code does."""
+    return "\n".join(line if not line.strip() or _CODE_LINE.match(line) else "" for line in text.split("\n"))
+
+
 def _head(text: str) -> str:
     """The first code line of a chunk (a definition's head)."""
     return next((line for line in text.split("\n") if _CODE_LINE.match(line)), "")
@@ -141,7 +147,7 @@ def _handles_request(chunk: Chunk) -> bool:
     the head of the definition the chunk is (not a closure it registers: ``register_debug_handler(app)``'s
     ``async def validation_exception_handler(request, exc)``), and of a function only with a response to give (not
     ``is_api_request(request)``, which returns a bool)."""
-    text = chunk.text
+    text = _code(chunk.text)
     found = [match.group(0) for match in _HANDLES.finditer(text)] if not template(chunk) else []
     if not found or _REGISTERS_ROUTES.match(_head(text)):
         return False
@@ -193,7 +199,7 @@ def _php_answers(text: str) -> bool:
 
 def role_phrase(chunk: Chunk, layer_verbs: dict[str, str], fallback: str) -> str:
     """The verb phrase for ``chunk``: its layer's role where its code shows that role, else what it is."""
-    layer, text = str(chunk.layer), chunk.text
+    layer, text = str(chunk.layer), _code(chunk.text)
     shown = {
         "api": lambda: _handles_request(chunk),
         "view": lambda: template(chunk) or bool(_RENDERS.search(text)),
