@@ -21,6 +21,7 @@ import pytest
 
 from codeqa.answer.explanation.story.endings import outcome_of
 from codeqa.chunk import chunk_file
+from codeqa.chunk.resolve.calls import use_reaches
 from codeqa.config import Settings
 from codeqa.frameworks.conventions import load_all
 from codeqa.scan import scan_repository
@@ -209,3 +210,45 @@ def test_laravel_ide_helper_stubs_are_generated_files(tmp_path: Path, isolated_h
         "_ide_helper_models.php": "generated",
     }
     assert [f.path for f in result.files] == ["app/Pdf.php"]
+
+
+# mozilla/pontoon pontoon/contributors/views.py, lines 95-100 and 186-205 (shortened)
+CONTRIBUTOR_VIEWS = '''from django.contrib.auth.models import User
+from django.http import JsonResponse
+
+from pontoon.contributors import utils
+
+
+def contributor(request, user):
+    """Contributor profile."""
+    is_own_profile = request.user.is_authenticated and request.user == user
+    return render(request, "contributors/profile.html", {"contributor": user})
+
+
+def update_contribution_timeline(request):
+    try:
+        contributor = User.objects.get(pk=request.GET["user"])
+        contribution_type = request.GET["contribution_type"]
+    except (User.DoesNotExist, ValueError) as e:
+        return JsonResponse({"status": False, "message": f"Bad Request: {e}"}, status=400)
+
+    contributions = utils.get_contribution_timeline_data(
+        contributor, request.user, contribution_type
+    )
+    return contributions
+
+
+def contributors_of(request):
+    return [contributor, update_contribution_timeline]
+'''
+
+
+def test_a_local_variable_named_after_a_function_is_no_use_of_it() -> None:
+    path = "pontoon/contributors/views.py"
+    lines = CONTRIBUTOR_VIEWS.split("\n")
+    argument = lines.index("        contributor, request.user, contribution_type") + 1
+    listed = lines.index("    return [contributor, update_contribution_timeline]") + 1
+    assert not use_reaches(
+        path, CONTRIBUTOR_VIEWS, "contributor", lines[argument - 1], path, top_level=True, at=argument
+    )
+    assert use_reaches(path, CONTRIBUTOR_VIEWS, "contributor", lines[listed - 1], path, top_level=True, at=listed)
