@@ -15,15 +15,19 @@ platform, and crater-invoice/crater, a Laravel + Vue invoicing app):
 
 from __future__ import annotations
 
+from dataclasses import dataclass
 from pathlib import Path
 
 import pytest
 
+from codeqa.answer.explanation.code.keylines import KeyLine
+from codeqa.answer.explanation.sources.fold import collapse
 from codeqa.answer.explanation.story.endings import outcome_of
 from codeqa.chunk import chunk_file
 from codeqa.chunk.resolve.calls import use_reaches
 from codeqa.config import Settings
 from codeqa.frameworks.conventions import load_all
+from codeqa.records import Chunk
 from codeqa.scan import scan_repository
 from tests.conftest import write_files
 from tests.test_chunk import source
@@ -252,3 +256,33 @@ def test_a_local_variable_named_after_a_function_is_no_use_of_it() -> None:
         path, CONTRIBUTOR_VIEWS, "contributor", lines[argument - 1], path, top_level=True, at=argument
     )
     assert use_reaches(path, CONTRIBUTOR_VIEWS, "contributor", lines[listed - 1], path, top_level=True, at=listed)
+
+
+# crater-invoice/crater app/Http/Kernel.php, lines 57-92 (shortened)
+KERNEL = """    protected $routeMiddleware = [
+        'auth' => \\Crater\\Http\\Middleware\\Authenticate::class,
+        'guest' => \\Crater\\Http\\Middleware\\RedirectIfAuthenticated::class,
+        'customer-portal' => \\Crater\\Http\\Middleware\\CustomerPortalMiddleware::class,
+    ];
+"""
+
+
+@dataclass
+class _Seen:
+    chunk: Chunk
+    lines: list[KeyLine]
+
+
+def test_a_source_citing_more_lines_of_the_same_code_is_no_repeat_of_it() -> None:
+    """ "`Kernel` (`app/Http/Kernel.php:57-92`) defines a class (and 1 more like it: `app/Http/Kernel.php:8-92`)"."""
+    lines = [
+        KeyLine(58, "        'auth' => \\Crater\\Http\\Middleware\\Authenticate::class,"),
+        KeyLine(63, "        'guest' => \\Crater\\Http\\Middleware\\RedirectIfAuthenticated::class,"),
+    ]
+    part = Chunk("app/Http/Kernel.php", "php", 57, 92, KERNEL, "Kernel", "class", "api")
+    whole = Chunk("app/Http/Kernel.php", "php", 8, 92, KERNEL, "Kernel", "class", "api")
+    kept, repeats = collapse([_Seen(part, lines), _Seen(whole, list(lines))])
+    assert [seen.chunk for seen in kept] == [part] and repeats == {}
+    other = Chunk("app/Http/ApiKernel.php", "php", 8, 40, KERNEL, "ApiKernel", "class", "api")
+    kept, repeats = collapse([_Seen(part, lines), _Seen(other, list(lines))])
+    assert [seen.chunk for seen in kept] == [part] and [seen.chunk for seen in repeats[0]] == [other]
