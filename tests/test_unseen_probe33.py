@@ -22,6 +22,7 @@ import pytest
 
 from codeqa.answer.explanation.code.keylines import KeyLine
 from codeqa.answer.explanation.sources.fold import collapse
+from codeqa.answer.explanation.sources.missing import missing_words
 from codeqa.answer.explanation.story.endings import outcome_of
 from codeqa.chunk import chunk_file
 from codeqa.chunk.resolve.calls import use_reaches
@@ -286,3 +287,24 @@ def test_a_source_citing_more_lines_of_the_same_code_is_no_repeat_of_it() -> Non
     other = Chunk("app/Http/ApiKernel.php", "php", 8, 40, KERNEL, "ApiKernel", "class", "api")
     kept, repeats = collapse([_Seen(part, lines), _Seen(other, list(lines))])
     assert [seen.chunk for seen in kept] == [part] and [seen.chunk for seen in repeats[0]] == [other]
+
+
+# crater-invoice/crater app/Exceptions/Handler.php, lines 37-52
+HANDLER = """    public function report(Throwable $exception)
+    {
+        parent::report($exception);
+    }
+
+    public function render($request, Throwable $exception)
+    {
+        return parent::render($request, $exception);
+    }
+"""
+
+
+def test_a_word_whose_stem_is_a_keyword_is_never_said_not_found() -> None:
+    """ "**Not found:** nothing in this index mentions “returns”": ``return`` is a keyword the index leaves out."""
+    handler = Chunk("app/Exceptions/Handler.php", "php", 37, 52, HANDLER, "Handler", "class", "other")
+    question = "What happens when the API returns a validation error to the Vue frontend?"
+    assert "returns" not in missing_words(question, [handler])
+    assert missing_words(question, [handler]) == ["API", "validation", "error", "Vue", "frontend"]
