@@ -182,17 +182,22 @@ def resolves_to(site: CallSite, caller_path: str, path: str, qualified: str) -> 
                for name in names_in(site, caller_path, path))  # fmt: skip
 
 
-def use_reaches(path: str, text: str, name: str, line: str, used_path: str, *, top_level: bool) -> bool:
-    """Whether a use of ``name`` on ``line`` (not a call) can mean its definition in ``used_path``: a bare name not
-    bound to something else (an import from another module, a module-level variable); ``recv.name`` of a function
-    or class only where ``recv`` is a module that holds it (``views.profile``; ``request.profile`` is not)."""
+def use_reaches(path: str, text: str, name: str, line: str, used_path: str, *, top_level: bool, at: int = 0) -> bool:
+    """Whether a use of ``name`` on ``line`` (file line ``at``, 0 unknown; not a call) can mean its definition in
+    ``used_path``: a bare name not bound to something else (an import from another module, a module-level variable,
+    a parameter or a local variable of the function the line is in: pontoon's ``update_contribution_timeline``
+    assigns ``contributor = User.objects.get(…)``, no use of the view ``def contributor``); ``recv.name`` of a
+    function or class only where ``recv`` is a module that holds it (``views.profile``; ``request.profile`` is not)."""
     parsed = parse_scope(path, text)
     if parsed is None or not name.isidentifier():
         return True
-    scope = parsed[1]
+    root, scope = parsed
     code = re.sub(r"\"[^\"]*\"|'[^']*'", '""', line)
     if re.search(rf"(?<![\w.]){re.escape(name)}\b", code):
         if name in scope.assigned and name not in scope.defined:
+            return False
+        function = _function_at(root, at) if at else None
+        if function is not None and name in locals_of(function, {}) and name not in imports_of(function, path):
             return False
         if name in scope.imported:
             return _holds(*scope.imported[name], used_path)
@@ -212,3 +217,14 @@ def _module_holds(module: Module, inside: str, path: str) -> bool:
     """Whether the module a name is bound to (``import a.b``, ``from a import b``) is the file ``path``."""
     named = Module(f"{module.dotted}.{inside}".strip("."), module.level, module.origin) if inside else module
     return named.holds(path)
+
+
+def _function_at(node: Node, line: int) -> Node | None:
+    """The innermost function definition holding file line ``line`` (1-based) under ``node``."""
+    found = None
+    for child in node.named_children:
+        if child.start_point[0] + 1 <= line <= child.end_point[0] + 1:
+            if child.type == "function_definition":
+                found = child
+            return _function_at(child, line) or found
+    return found

@@ -104,7 +104,9 @@ class ClaimChecker:
             self.tally.made.add(pair)
             return None
         top_level = proposed.name in qualified_names(used.symbol)  # a function or class, not a method
-        reaches = use_reaches(user.path, text, proposed.name, proposed.text, used.path, top_level=top_level)
+        reaches = use_reaches(
+            user.path, text, proposed.name, proposed.text, used.path, top_level=top_level, at=proposed.line
+        )
         return _with_holder(user, proposed) if reaches else None
 
     def _held_by_name(self, user: Chunk, used: Chunk, proposed: Use, names: Sequence[str] | None) -> Use | None:

@@ -24,8 +24,10 @@ QUEUES_JOB = re.compile(
     r"\.(?:delay|apply_async|enqueue\w*|perform_later|perform_async|send_task|add_job)\(|\bqueue\.add\("
 )
 STORES = re.compile(
-    # (not a list's `paths.insert(0, x)`: its first argument is a position; not `Object.create(…)`, `axios.create(…)`)
-    r"\b(?:session|db)\.(?:commit|add|add_all|merge|flush)\(|(?<!\bObject)(?<!\baxios)\.(?:save|create|insert\w*|"
+    # (not a list's `paths.insert(0, x)`: its first argument is a position; not `Object.create(…)`, `axios.create(…)`;
+    # not a node put into a tree in memory: BeautifulSoup's `tag.insert_after("\n")`, the DOM's `insertBefore(…)`)
+    r"\b(?:session|db)\.(?:commit|add|add_all|merge|flush)\(|(?<!\bObject)(?<!\baxios)\.(?:save|create|"
+    r"insert(?!_?(?:[Aa]fter|[Bb]efore|[Aa]djacent))\w*|"
     r"bulk_create|persist|insertOne|updateOne|insertMany)!?\((?!\s*-?\d+\s*,)(?!\s*len\()"
     # (not an image or a workbook saved into a buffer in memory: ``image.save(buffer, "PNG")``, ``wb.save(BytesIO())``)
     r"(?!\s*(?:\w*(?:buf|buffer|stream)\w*|(?:io\.)?(?:Bytes|String)IO\(\))\s*[,)])|"
@@ -36,7 +38,7 @@ STORES = re.compile(
 )  # (an update naming nothing to write, ``plugins.update()``, reloads or redraws: no record's)
 # a write-named call on the object itself: the class's own method when its file defines one (``endings.own_write``)
 SELF_WRITE = re.compile(
-    r"(?<![\w$])(?:this\s*\.|self\s*\.|\$this\s*->)\s*(?P<name>save|create|insert\w*|update\w*|persist|commit)!?\s*\("
+    r"(?<![\w$])(?:this\s*\.|self\s*\.|\$this\s*->)\s*(?P<name>save|create|insert(?!_?(?:[Aa]fter|[Bb]efore|[Aa]djacent))\w*|update\w*|persist|commit)!?\s*\("
 )
 SENDS_SIGNAL = re.compile(  # a signal, an event or a job sent to whoever listens (Django/Blinker signals, emitters,
     # Laravel's events and dispatched jobs, pub/sub), not a socket's or a mailer's ``send``

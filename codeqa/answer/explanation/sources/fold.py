@@ -77,9 +77,16 @@ def collapse(steps: Sequence[T]) -> tuple[list[T], dict[int, list[T]]]:
         if same is None:
             kept.append(step)
             signatures.append(mine)
-        else:
+        elif not _overlap(step.chunk, kept[same].chunk):
             repeats.setdefault(same, []).append(step)
+        # (else the code it repeats, cited again over more of its lines: crater's `Kernel` (`Kernel.php:57-92`) was
+        # "1 more like it: `app/Http/Kernel.php:8-92`" of itself)
     return kept, repeats
+
+
+def _overlap(a: Chunk, b: Chunk) -> bool:
+    """Whether two sources cite lines of one file in common."""
+    return a.path == b.path and a.start_line <= b.end_line and b.start_line <= a.end_line
 
 
 def split_open(steps: Sequence[T], limit: int = OPEN) -> tuple[list[T], list[T]]:

@@ -9,7 +9,7 @@ from collections.abc import Sequence
 from codeqa.answer.context import AnswerContext
 from codeqa.records import Chunk
 from codeqa.symbols import IDENTIFIER
-from codeqa.tokens import code_tokens
+from codeqa.tokens import STOPWORDS, code_tokens
 
 FILLER = frozenset(
     """work works working happen happens happening handle handled handles done code codebase app application way
@@ -31,7 +31,9 @@ def missing_words(question: str, chunks: Sequence[Chunk], context: AnswerContext
         seen.update(code_tokens(chunk.path))
     missing: list[str] = []
     for word in IDENTIFIER.findall(question):
-        tokens = [t for t in code_tokens(word) if t not in FILLER and len(t) > 2]
+        # (not a word whose stem is a keyword the index never holds: "returns" is `return`, and crater's answer said
+        # "nothing in this index mentions “returns”" of an app whose every function returns)
+        tokens = [t for t in code_tokens(word) if t not in FILLER and t not in STOPWORDS and len(t) > 2]
         if word.lower() in FILLER or not tokens:
             continue
         found = any(t in seen or any(s.startswith(t) or t.startswith(s) for s in seen if len(s) >= 4) for t in tokens)

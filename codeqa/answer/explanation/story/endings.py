@@ -19,7 +19,7 @@ from codeqa.answer.explanation.code.embedded import heredoc_lines
 from codeqa.answer.explanation.code.keylines import COMMENT
 from codeqa.answer.explanation.code.outline import display_name
 from codeqa.answer.explanation.code.switches import switched_off_at
-from codeqa.answer.explanation.story.exits import early_exit, two_cases
+from codeqa.answer.explanation.story.exits import early_exit, one_of_many_cases, two_cases
 from codeqa.records import Chunk
 from codeqa.symbols import short_name
 
@@ -253,6 +253,8 @@ def outcome_of(
                 continue  # `if ($cached) { return $cached; }` above the fetch: the definition goes on below it
             if verb == "returns" and not errors and position in cases:
                 continue  # `if flat: return taxed(…)` then `return untaxed`: each one ending of two, as with `else`
+            if verb == "returns" and not errors and one_of_many_cases(body, position):
+                continue  # `if … elseif … else`, each returning: the test decides, no case is where it ends
             if api and off_api_path(chunk, number):
                 continue
             # a return whose expression goes on below (``return group_list(query, key=…,``) is said cut short too,

@@ -1,7 +1,8 @@
 """A ``return`` in an ``if`` block (or a chain of ``else if`` tests) that more of the definition follows is an early
 exit, not where the definition ends: pixelfed's ``statusFirstOrFetch`` returns ``$cached`` when the status is stored
 already, then goes on below to fetch it and store it; a walk said it "ends in `return $cached;`". A return in a chain
-that ends in an ``else``, or whose chain is the last statement of the definition read, is one of its ends and stays.
+that ends in an ``else``, or whose chain is the last statement of the definition read, is one of its ends and stays;
+in a chain of three cases or more (``if … elseif … else``), no one case's return is where the definition ends.
 """
 
 from __future__ import annotations
@@ -107,3 +108,44 @@ def case_above(body: Sequence[tuple[int, str]], position: int) -> int | None:
             return None
         return None if early_exit(body, block[0]) else block[0]
     return None
+
+
+ELSE_HEAD = re.compile(r"^\s*(?:\}\s*)?else\b")
+
+
+def one_of_many_cases(body: Sequence[tuple[int, str]], position: int) -> bool:
+    """Whether line ``position`` of ``body`` sits in a branch of a chain of three tests or more (``if``, ``else if``
+    and ``else``): crater's ``getPreviousStatus`` returns ``STATUS_VIEWED``, ``STATUS_SENT`` or ``STATUS_DRAFT`` by
+    the test that holds, and a walk said it "ends in `return self::STATUS_SENT;`"."""
+    head = _head_at(body, position)
+    if head is None or not (IF_HEAD.match(code_part(body[head][1])) or ELSE_HEAD.match(code_part(body[head][1]))):
+        return False
+    heads = [head, *_branches(body, head, -1), *_branches(body, head, 1)]
+    return len(heads) >= 3 and any(NEXT_TEST.match(code_part(body[at][1])) for at in heads)
+
+
+def _branches(body: Sequence[tuple[int, str]], head: int, step: int) -> list[int]:
+    """The heads of the other branches of ``head``'s chain, above it (``step`` -1) or below it (1)."""
+    level, at = _width(body[head][1]), head
+    found: list[int] = []
+    while True:
+        code = code_part(body[at][1])
+        if step < 0 and not (NEXT_TEST.match(code) or ELSE_HEAD.match(code)):
+            return found  # an `if`: the chain's first test
+        at += step
+        while 0 < at < len(body) and (
+            not body[at][1].strip()
+            or COMMENT.match(body[at][1])
+            or BRACE.match(body[at][1])
+            or _width(body[at][1]) > level
+            or (CLOSES.match(code_part(body[at][1])) and _width(body[at][1]) == level)
+        ):
+            at += step
+        if not 0 < at < len(body) or _width(body[at][1]) != level:
+            return found
+        code = code_part(body[at][1])
+        if step > 0 and not (NEXT_TEST.match(code) or ELSE_HEAD.match(code)):
+            return found
+        if step < 0 and not IF_HEAD.match(code):
+            return found
+        found.append(at)
