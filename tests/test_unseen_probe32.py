@@ -5,11 +5,17 @@ JSON-RPC API, and Redmine, a Rails issue tracker):
   registered and awaits activation, so that the activation email can be sent again; the sign-in is
   ``session[:user_id] = user.id`` elsewhere. A session key naming another user than the signed-in one
   (``registered_user_id``, ``mfa_user_id``, ``2fa_user``, ``login_as_orig_user``) signs no one in
-  (``effects.SIGNS_IN``).
+  (``effects.SIGNS_IN``);
+- "`user.py` calls `permissions_required.check`, which calls `django_login_required`": the RPC method's decorator
+  calls ``permissions_required("auth.change_user")``, which returns its nested ``check`` and does not run it; the
+  chain took the nested function that makes the next call for the function called. A call with no caller of its own
+  (a decorator's argument) still names the definition the next hop must start in (``claims.consistent_chain``).
 """
 
 from __future__ import annotations
 
+from codeqa.answer.explanation.calls.claims import consistent_chain
+from codeqa.answer.explanation.calls.flow import Use
 from codeqa.answer.explanation.code.effects import SIGNS_IN
 from codeqa.answer.explanation.story.endings import outcome_of
 from codeqa.records import Chunk
@@ -52,3 +58,51 @@ def test_a_user_kept_in_the_session_for_a_later_step_is_not_signed_in() -> None:
     for signed in ("    session[:current_user_id] = user.id", "    req.session.userId = user.id;",
                    '    session["id"] = user.id', "    session[:user] = @user.id"):  # fmt: skip
         assert SIGNS_IN.search(signed), signed
+
+
+DECORATORS = """def django_login_required(request: HttpRequest):
+    try:
+        user = request.user
+        if user.is_authenticated:
+            return user
+        return None
+    except Exception:  # pylint: disable=broad-exception-caught
+        return None
+
+
+def permissions_required(*perms: str) -> Callable[[HttpRequest], object | None]:
+    def check(request: HttpRequest):  # pylint: disable=nested-function-found
+        user = django_login_required(request)
+        if user and user.has_perms(perms):
+            return user
+        return None
+
+    return check"""
+DEACTIVATE = """@rpc_method(
+    name="User.deactivate",
+    auth=permissions_required("auth.change_user"),
+    context_target="rpc_context",
+)
+def deactivate(query, rpc_context=None):
+    request = rpc_context.request
+    result = []
+    for user in get_queryset(request).filter(**query):
+        user_utils.deactivate(user)
+        result.append(_get_user_dict(user))
+    return result"""
+
+
+def test_a_chain_does_not_go_on_from_a_function_nested_in_the_one_called() -> None:
+    rpc = Chunk("tcms/rpc/api/user.py", "python", 163, 175, DEACTIVATE, "deactivate", "function", "api")
+    decorators = Chunk("tcms/rpc/decorators.py", "python", 6, 28, DECORATORS, "django_login_required, "
+                       "permissions_required", "function", "service")  # fmt: skip
+    factory = Use("permissions_required", 165, "calls", 'auth=permissions_required("auth.change_user"),')
+    nested = Use("django_login_required", 23, "calls", "user = django_login_required(request)",
+                 caller="permissions_required.check")  # fmt: skip
+    assert consistent_chain([factory, nested], [rpc, decorators, decorators]) == 1
+    made_by_it = Use("django_login_required", 23, "calls", "user = django_login_required(request)",
+                     caller="permissions_required")  # fmt: skip
+    assert consistent_chain([factory, made_by_it], [rpc, decorators, decorators]) == 2
+    by_its_class = Use("django_login_required", 23, "calls", "user = django_login_required(request)",
+                       caller="Guard.permissions_required")  # fmt: skip
+    assert consistent_chain([factory, by_its_class], [rpc, decorators, decorators]) == 2
