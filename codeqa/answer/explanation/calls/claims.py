@@ -281,10 +281,8 @@ def caller_name(use: Use, fallback: str) -> str:
 
 def consistent_chain(hops: Sequence[Use], chunks: Sequence[Chunk] = ()) -> int:
     """How many hops of a chain "A calls B, which calls C" hold together: B called must be the B that calls C. A
-    call found by name has no caller; the definition holding its line in B's chunk (``chunks[n]``) stands in. A
-    call with no caller (a decorator's argument, ``auth=permissions_required("auth.change_user")``) still names its
-    B: a next call made by another definition (the ``check`` nested in ``permissions_required``, which it returns and
-    does not run) breaks the chain."""
+    call found by name has no caller; the definition holding its line in B's chunk (``chunks[n]``) stands in. One
+    with no caller (a decorator's argument) still names its B: a ``check`` nested in B, returned, does not run."""
     for n in range(1, len(hops)):
         before, after = hops[n - 1], hops[n]
         if before.caller and after.caller and before.name != after.caller:
