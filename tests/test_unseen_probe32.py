@@ -9,7 +9,10 @@ JSON-RPC API, and Redmine, a Rails issue tracker):
 - "`user.py` calls `permissions_required.check`, which calls `django_login_required`": the RPC method's decorator
   calls ``permissions_required("auth.change_user")``, which returns its nested ``check`` and does not run it; the
   chain took the nested function that makes the next call for the function called. A call with no caller of its own
-  (a decorator's argument) still names the definition the next hop must start in (``claims.consistent_chain``).
+  (a decorator's argument) still names the definition the next hop must start in (``claims.consistent_chain``);
+- "`Role` defines the stored data. Its documentation says: “Built-in roles”": the chunk is a piece of the class's
+  body (its constants and associations), and the comment is the constants'; the chunk looked as if it held the
+  class's head because ``coder: ::Role::PermissionsAttributeCoder`` reads as ``Role:`` (``leading._holds_head``).
 """
 
 from __future__ import annotations
@@ -17,6 +20,7 @@ from __future__ import annotations
 from codeqa.answer.explanation.calls.claims import consistent_chain
 from codeqa.answer.explanation.calls.flow import Use
 from codeqa.answer.explanation.code.effects import SIGNS_IN
+from codeqa.answer.explanation.code.outline import summary
 from codeqa.answer.explanation.story.endings import outcome_of
 from codeqa.records import Chunk
 
@@ -106,3 +110,30 @@ def test_a_chain_does_not_go_on_from_a_function_nested_in_the_one_called() -> No
     by_its_class = Use("django_login_required", 23, "calls", "user = django_login_required(request)",
                        caller="Guard.permissions_required")  # fmt: skip
     assert consistent_chain([factory, by_its_class], [rpc, decorators, decorators]) == 2
+
+
+ROLE_BODY = """  # Built-in roles
+  BUILTIN_NON_MEMBER = 1
+  BUILTIN_ANONYMOUS  = 2
+
+  ISSUES_VISIBILITY_OPTIONS = [
+    ['all', :label_issues_visibility_all],
+    ['own', :label_issues_visibility_own]
+  ]
+
+  scope :sorted, lambda {order(:builtin, :position)}
+  has_many :member_roles, :dependent => :destroy
+  has_many :members, :through => :member_roles
+  acts_as_positioned :scope => :builtin
+
+  serialize :permissions, coder: ::Role::PermissionsAttributeCoder"""
+ROLE_HEAD = """# Roles a member holds in a project
+class Role < ApplicationRecord
+  include Redmine::SafeAttributes"""
+
+
+def test_a_piece_of_a_class_body_naming_the_class_as_a_namespace_has_no_documentation() -> None:
+    body = Chunk("app/models/role.rb", "ruby", 36, 50, ROLE_BODY, "Role", "class", "model")
+    assert summary(body) == ""
+    head = Chunk("app/models/role.rb", "ruby", 19, 21, ROLE_HEAD, "Role", "class", "model")
+    assert summary(head) == "Roles a member holds in a project"
