@@ -12,17 +12,22 @@ JSON-RPC API, and Redmine, a Rails issue tracker):
   (a decorator's argument) still names the definition the next hop must start in (``claims.consistent_chain``);
 - "`Role` defines the stored data. Its documentation says: “Built-in roles”": the chunk is a piece of the class's
   body (its constants and associations), and the comment is the constants'; the chunk looked as if it held the
-  class's head because ``coder: ::Role::PermissionsAttributeCoder`` reads as ``Role:`` (``leading._holds_head``).
+  class's head because ``coder: ::Role::PermissionsAttributeCoder`` reads as ``Role:`` (``leading._holds_head``);
+- "`NewTestRunView.post` calls `NewRunForm` (`forms.py:12-22`) and `NewRunForm` (`forms.py:36-57`)": one class in two
+  chunks, named twice; the lead's calls name each callee once (``lead._flow_sentence``).
 """
 
 from __future__ import annotations
 
+from codeqa.answer.context import AnswerContext
 from codeqa.answer.explanation.calls.claims import consistent_chain
 from codeqa.answer.explanation.calls.flow import Use
 from codeqa.answer.explanation.code.effects import SIGNS_IN
 from codeqa.answer.explanation.code.outline import summary
+from codeqa.answer.explanation.said.extractive import extractive_answer
 from codeqa.answer.explanation.story.endings import outcome_of
-from codeqa.records import Chunk
+from codeqa.chunk import chunk_file
+from codeqa.records import Chunk, Hit, SourceFile
 
 ACCOUNT_PENDING = """  def account_pending(user, redirect_path=signin_path)
     if Setting.self_registration == '1'
@@ -137,3 +142,69 @@ def test_a_piece_of_a_class_body_naming_the_class_as_a_namespace_has_no_document
     assert summary(body) == ""
     head = Chunk("app/models/role.rb", "ruby", 19, 21, ROLE_HEAD, "Role", "class", "model")
     assert summary(head) == "Roles a member holds in a project"
+
+
+VIEWS = """from django.http import HttpResponseRedirect
+from django.shortcuts import render
+from django.views.generic.base import View
+
+from tcms.testruns.forms import NewRunForm
+
+
+class NewTestRunView(View):
+    template_name = "testruns/mutable.html"
+
+    def post(self, request):
+        form = NewRunForm(data=request.POST, request=request)
+        form.populate(request.POST.get("plan"))
+
+        if form.is_valid():
+            test_run = form.save()
+            for case in form.cleaned_data["case"]:
+                test_run.create_execution(case=case, assignee=form.cleaned_data["default_tester"])
+            return HttpResponseRedirect(reverse("testruns-get", args=[test_run.pk]))
+
+        test_cases = TestCase.objects.filter(pk__in=request.POST.getlist("case"))
+        context_data = {"plan_id": request.POST.get("plan"), "test_cases": test_cases, "form": form}
+        return render(request, self.template_name, context_data)
+"""
+FIELDS = "".join(f"    field_{i} = forms.CharField(required=False)  # test run plan case\n" for i in range(40))
+FORMS = f"""from django import forms
+
+from tcms.testcases.models import TestCase
+from tcms.testruns.models import TestRun
+
+
+class NewRunForm(forms.ModelForm):
+    class Meta:
+        model = TestRun
+        exclude = ("tag", "cc")
+
+    def __init__(self, *args, **kwargs):
+        request = kwargs.pop("request", None)
+        super().__init__(*args, **kwargs)
+        if request and hasattr(request, "tenant"):
+            tenant_users = request.tenant.authorized_users.all()
+            self.fields["manager"].queryset = tenant_users
+
+{FIELDS}
+    case = forms.ModelMultipleChoiceField(queryset=TestCase.objects.none(), required=False)
+
+    def populate(self, plan_id):
+        if plan_id:
+            self.fields["case"].queryset = TestCase.objects.filter(plan=plan_id)
+        else:
+            self.fields["case"].queryset = TestCase.objects.all()
+"""
+
+
+def test_a_class_in_two_chunks_is_named_once_among_the_calls() -> None:
+    views = chunk_file(SourceFile(path="tcms/testruns/views.py", language="python", text=VIEWS, size=len(VIEWS)))
+    forms = chunk_file(SourceFile(path="tcms/testruns/forms.py", language="python", text=FORMS, size=len(FORMS)))
+    view = next(chunk for chunk in views if "NewTestRunView" in chunk.symbol)
+    hits = [Hit(view, 1.0, view.id)]
+    answer = extractive_answer("How is a test run created from a test plan and its test cases?", hits,
+                               context=AnswerContext.from_chunks([*views, *forms], hits))  # fmt: skip
+    opening = answer.split("\n")[0]
+    assert "`NewTestRunView.post` calls `NewRunForm`" in opening, opening
+    assert opening.count("`NewRunForm` (") == 1, opening

@@ -176,11 +176,11 @@ def _flow_sentence(explanation: Explanation) -> Sentence | None:
         verbs = [*map(said_verb, explanation.chain_uses), *["calls"] * len(hops)]  # a raise is said as thrown
         joined = [", which ".join(f"{verbs[n]} {part}" for n, part in enumerate(parts[1:])) for parts in (md, plain)]
         return Sentence(f"{md[0]} {joined[0]}.", f"{plain[0]} {joined[1]}.")
-    lead = explanation.step(explanation.lead)
-    terms = explanation.terms
+    lead, terms = explanation.step(explanation.lead), explanation.terms
     related = [r for r in lead.related if r.direction == "calls" and said_verb(r.use) == "calls"]  # not a throw
     spoken = [(evidence(terms, r.chunk.text), r) for r in related]
-    calls = [r for _, r in sorted(spoken, key=lambda item: -item[0]) if _speaks(terms, r.chunk.text)][:2]
+    ranked = [r for _, r in sorted(spoken, key=lambda item: -item[0]) if _speaks(terms, r.chunk.text)]
+    calls = [r for n, r in enumerate(ranked) if all(s.use.name != r.use.name for s in ranked[:n])][:2]  # each once
     if not calls:
         return None
     name = caller_name(calls[0].use, lead.chunk) or _name(lead)  # who makes the calls, not the chunk's first name
