@@ -14,7 +14,10 @@ JSON-RPC API, and Redmine, a Rails issue tracker):
   body (its constants and associations), and the comment is the constants'; the chunk looked as if it held the
   class's head because ``coder: ::Role::PermissionsAttributeCoder`` reads as ``Role:`` (``leading._holds_head``);
 - "`NewTestRunView.post` calls `NewRunForm` (`forms.py:12-22`) and `NewRunForm` (`forms.py:36-57`)": one class in two
-  chunks, named twice; the lead's calls name each callee once (``lead._flow_sentence``).
+  chunks, named twice; the lead's calls name each callee once (``lead._flow_sentence``);
+- "`AnonymousViewBackend` decides who is calling (an authentication class)": a ``BaseBackend`` subclass that defines
+  ``has_perm`` alone grants permissions and authenticates no one (``BaseBackend.authenticate`` returns None); the
+  construct holds for a bare base's subclass only with its own ``authenticate`` (``django.toml``).
 """
 
 from __future__ import annotations
@@ -24,9 +27,12 @@ from codeqa.answer.explanation.calls.claims import consistent_chain
 from codeqa.answer.explanation.calls.flow import Use
 from codeqa.answer.explanation.code.effects import SIGNS_IN
 from codeqa.answer.explanation.code.outline import summary
+from codeqa.answer.explanation.constructs.mechanism import matches_in
 from codeqa.answer.explanation.said.extractive import extractive_answer
 from codeqa.answer.explanation.story.endings import outcome_of
 from codeqa.chunk import chunk_file
+from codeqa.frameworks.conventions import load_all
+from codeqa.frameworks.intent import intents
 from codeqa.records import Chunk, Hit, SourceFile
 
 ACCOUNT_PENDING = """  def account_pending(user, redirect_path=signin_path)
@@ -208,3 +214,38 @@ def test_a_class_in_two_chunks_is_named_once_among_the_calls() -> None:
     opening = answer.split("\n")[0]
     assert "`NewTestRunView.post` calls `NewRunForm`" in opening, opening
     assert opening.count("`NewRunForm` (") == 1, opening
+
+
+ANONYMOUS_BACKEND = """class AnonymousViewBackend(BaseBackend):
+    \"\"\"
+    Backend which always returns True for *.view_* permissions for
+    anonymous users! Add it to ``AUTHENTICATION_BACKENDS`` setting
+    to enable read-only access which doesn't require login!
+    \"\"\"
+
+    def has_perm(self, user_obj, perm, obj=None):
+        # let other backends decide
+        if perm.startswith("auth."):
+            return False
+
+        if perm.find(".view_") > -1 and user_obj.is_anonymous:
+            return True
+
+        return super().has_perm(user_obj, perm, obj=obj)"""
+EMAIL_BACKEND = """class EmailBackend(BaseBackend):
+    def authenticate(self, username=None, password=None):
+        user = User.objects.filter(email__iexact=username).first()
+        if user and user.check_password(password):
+            return user
+        return None"""
+
+
+def test_a_permission_backend_does_not_decide_who_is_calling() -> None:
+    django = [c for c in load_all() if c.name == "Django"]
+    asked = intents("How does user authentication flow through the system?")
+    permissions = Chunk("tcms/kiwi_auth/backends.py", "python", 7, 24, ANONYMOUS_BACKEND, "AnonymousViewBackend",
+                        "class", "core")  # fmt: skip
+    said = [m.phrase for m in matches_in(permissions, django, asked)]
+    assert "decides who is calling (an authentication class)" not in said, said
+    email = Chunk("accounts/backends.py", "python", 5, 10, EMAIL_BACKEND, "EmailBackend", "class", "core")
+    assert "decides who is calling (an authentication class)" in [m.phrase for m in matches_in(email, django, asked)]
