@@ -17,7 +17,12 @@ JSON-RPC API, and Redmine, a Rails issue tracker):
   chunks, named twice; the lead's calls name each callee once (``lead._flow_sentence``);
 - "`AnonymousViewBackend` decides who is calling (an authentication class)": a ``BaseBackend`` subclass that defines
   ``has_perm`` alone grants permissions and authenticates no one (``BaseBackend.authenticate`` returns None); the
-  construct holds for a bare base's subclass only with its own ``authenticate`` (``django.toml``).
+  construct holds for a bare base's subclass only with its own ``authenticate`` (``django.toml``);
+- "`AccountController.register` handles the request: ``@user.login = session[:auth_source_registration][:login]``
+  (line 153). Then `AccountController.register_automatically` stores `if user.save`": the quoted line is under ``if
+  session[:auth_source_registration]``, the call of ``register_automatically`` under its ``else``; a run that reaches
+  the one never reaches the other. A callee called only on another branch of a test than the line the opening
+  quotes is not told as what comes next (``condition.exclusive``, ``told.then_and_also``).
 """
 
 from __future__ import annotations
@@ -25,6 +30,7 @@ from __future__ import annotations
 from codeqa.answer.context import AnswerContext
 from codeqa.answer.explanation.calls.claims import consistent_chain
 from codeqa.answer.explanation.calls.flow import Use
+from codeqa.answer.explanation.code.condition import exclusive
 from codeqa.answer.explanation.code.effects import SIGNS_IN
 from codeqa.answer.explanation.code.outline import summary
 from codeqa.answer.explanation.constructs.mechanism import matches_in
@@ -249,3 +255,130 @@ def test_a_permission_backend_does_not_decide_who_is_calling() -> None:
     assert "decides who is calling (an authentication class)" not in said, said
     email = Chunk("accounts/backends.py", "python", 5, 10, EMAIL_BACKEND, "EmailBackend", "class", "core")
     assert "decides who is calling (an authentication class)" in [m.phrase for m in matches_in(email, django, asked)]
+
+
+# redmine app/controllers/account_controller.rb: `register` (lines 138-178) and the private methods it calls
+ACCOUNT_CONTROLLER = """class AccountController < ApplicationController
+
+  # User self-registration
+  def register
+    (redirect_to(home_url); return) unless Setting.self_registration? || session[:auth_source_registration]
+    if !request.post?
+      session[:auth_source_registration] = nil
+      @user = User.new(:language => current_language.to_s)
+    else
+      user_params = params[:user] || {}
+      @user = User.new
+      @user.safe_attributes = user_params
+      @user.pref.safe_attributes = params[:pref]
+      @user.admin = false
+      @user.register
+      if session[:auth_source_registration]
+        @user.activate
+        @user.login = session[:auth_source_registration][:login]
+        @user.auth_source_id = session[:auth_source_registration][:auth_source_id]
+        if @user.save
+          session[:auth_source_registration] = nil
+          self.logged_user = @user
+          flash[:notice] = l(:notice_account_activated)
+          redirect_to my_account_path
+        end
+      else
+        unless user_params[:password].blank? && user_params[:password_confirmation].blank?
+          @user.password, @user.password_confirmation = user_params[:password], user_params[:password_confirmation]
+        end
+
+        case Setting.self_registration
+        when '1'
+          register_by_email_activation(@user)
+        when '3'
+          register_automatically(@user)
+        else
+          register_manually_by_administrator(@user)
+        end
+      end
+    end
+
+    no_store
+  end
+
+  private
+
+  # Register a user for email activation.
+  #
+  # Pass a block for behavior when a user fails to save
+  def register_by_email_activation(user, &block)
+    token = Token.new(:user => user, :action => "register")
+    if user.save and token.save
+      Mailer.deliver_register(user, token)
+      flash[:notice] = l(:notice_account_register_done, :email => ERB::Util.h(user.mail))
+      redirect_to signin_path
+    else
+      yield if block
+    end
+  end
+
+  # Automatically register a user
+  #
+  # Pass a block for behavior when a user fails to save
+  def register_automatically(user, &block)
+    # Automatic activation
+    user.activate
+    user.last_login_on = Time.now
+    if user.save
+      self.logged_user = user
+      flash[:notice] = l(:notice_account_activated)
+      redirect_to my_account_path
+    else
+      yield if block
+    end
+  end
+
+  # Manual activation by the administrator
+  #
+  # Pass a block for behavior when a user fails to save
+  def register_manually_by_administrator(user, &block)
+    if user.save
+      # Sends an email to the administrators
+      Mailer.deliver_account_activation_request(user)
+      account_pending(user)
+    else
+      yield if block
+    end
+  end
+
+  def handle_inactive_user(user, redirect_path=signin_path)
+    if user.registered?
+      account_pending(user, redirect_path)
+    else
+      account_locked(user, redirect_path)
+    end
+  end
+
+  def account_pending(user, redirect_path=signin_path)
+    if Setting.self_registration == '1'
+      flash[:error] = l(:notice_account_not_activated_yet, :url => activation_email_path)
+      session[:registered_user_id] = user.id
+    else
+      flash[:error] = l(:notice_account_pending)
+    end
+    redirect_to redirect_path
+  end
+end
+"""
+
+
+def test_a_callee_called_on_another_branch_than_the_line_quoted_is_not_what_comes_next() -> None:
+    text = ACCOUNT_CONTROLLER
+    chunks = chunk_file(SourceFile(path="app/controllers/account_controller.rb", language="ruby", text=text,
+                                   size=len(text)))  # fmt: skip
+    register = next(chunk for chunk in chunks if chunk.symbol == "AccountController.register")
+    assert exclusive(register, 18, 35)  # `@user.login = …` under the `if`, `register_automatically(@user)` in `else`
+    assert exclusive(register, 33, 35)  # `when '1'` and `when '3'`
+    assert not exclusive(register, 15, 35) and not exclusive(register, 18, 22)  # above the test; the same block
+    automatic = next(chunk for chunk in chunks if chunk.symbol == "AccountController.register_automatically")
+    hits = [Hit(register, 1.0, register.id), Hit(automatic, 0.5, automatic.id)]
+    opening = extractive_answer("What happens when a user registers a new account?", hits,
+                                context=AnswerContext.from_chunks(chunks, hits)).split("\n")[0]  # fmt: skip
+    assert "session[:auth_source_registration][:login]" in opening, opening
+    assert "register_automatically" not in opening, opening

@@ -6,6 +6,7 @@ from __future__ import annotations
 import re
 from collections.abc import Sequence
 
+from codeqa.answer.explanation.code.condition import exclusive
 from codeqa.answer.explanation.code.keylines import KeyLine
 from codeqa.answer.explanation.code.linenames import DECORATOR, holder_at, name_at, same_function
 from codeqa.answer.explanation.code.toggles import ASSIGNED
@@ -51,6 +52,14 @@ def after_quote(found: list[tuple[str, Step, KeyLine]], lead: Step,
                                            and holder_at(lead.chunk, item[2].line) == holder)]  # fmt: skip
 
 
+def _called_apart(step: Step, lead: Step, quoted: int) -> bool:
+    """Whether every call of ``step`` the ``lead`` makes lies on another branch of a test than the lead's ``quoted``
+    line: "`register` handles the request: `@user.login = …` (line 153). Then `register_automatically` stores …" tells
+    as following the line quoted a call made under the test's ``else``, which that run never reaches."""
+    calls = [use.line for rank, use in lead.calls if rank == step.rank and use.verb == "calls"]
+    return step is not lead and bool(calls) and all(exclusive(lead.chunk, quoted, line) for line in calls)
+
+
 def before_quoted(found: list[tuple[str, Step, KeyLine]],
                   said: str) -> tuple[list[tuple[str, Step, KeyLine]], list[tuple[str, Step, KeyLine]]]:  # fmt: skip
     """The outcomes ``found`` split in two: those that may come after the lines the sentences ``said`` cite
@@ -81,6 +90,8 @@ def then_and_also(found: list[tuple[str, Step, KeyLine]], lead: Step, quoted: Ke
     """The outcomes ``found`` said with "Then" (what may follow the lines cited so far), and those said as what a
     function also does (above the ``lead``'s ``quoted`` line, or a line the sentences ``said`` cite), each in the
     order of their lines."""
+    if quoted is not None:  # a callee reached on another branch than the line quoted goes on no story told
+        found = [item for item in found if not _called_apart(item[1], lead, quoted.line)]
     kept = after_quote(found, lead, quoted)
     after, before = before_quoted(kept, said)
     return in_line_order(after), in_line_order([item for item in found if item not in kept] + before)
