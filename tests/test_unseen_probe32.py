@@ -22,7 +22,11 @@ JSON-RPC API, and Redmine, a Rails issue tracker):
   (line 153). Then `AccountController.register_automatically` stores `if user.save`": the quoted line is under ``if
   session[:auth_source_registration]``, the call of ``register_automatically`` under its ``else``; a run that reaches
   the one never reaches the other. A callee called only on another branch of a test than the line the opening
-  quotes is not told as what comes next (``condition.exclusive``, ``told.then_and_also``).
+  quotes is not told as what comes next (``condition.exclusive``, ``told.then_and_also``);
+- "`AccountController.lost_password` stores `password_recovery_token` in the session on one branch only; … Then
+  `AccountController.lost_password` answers with ``render :template => "account/password_recovery"``": the store's
+  block redirects and returns, so the render is another request's answer, not what follows the store; it is said
+  as what the method also does (``told._cut_off``).
 """
 
 from __future__ import annotations
@@ -32,9 +36,12 @@ from codeqa.answer.explanation.calls.claims import consistent_chain
 from codeqa.answer.explanation.calls.flow import Use
 from codeqa.answer.explanation.code.condition import exclusive
 from codeqa.answer.explanation.code.effects import SIGNS_IN
+from codeqa.answer.explanation.code.keylines import KeyLine
 from codeqa.answer.explanation.code.outline import summary
 from codeqa.answer.explanation.constructs.mechanism import matches_in
+from codeqa.answer.explanation.explain import Step
 from codeqa.answer.explanation.said.extractive import extractive_answer
+from codeqa.answer.explanation.said.told import then_and_also
 from codeqa.answer.explanation.story.endings import outcome_of
 from codeqa.chunk import chunk_file
 from codeqa.frameworks.conventions import load_all
@@ -382,3 +389,101 @@ def test_a_callee_called_on_another_branch_than_the_line_quoted_is_not_what_come
                                 context=AnswerContext.from_chunks(chunks, hits)).split("\n")[0]  # fmt: skip
     assert "session[:auth_source_registration][:login]" in opening, opening
     assert "register_automatically" not in opening, opening
+
+
+# redmine app/controllers/account_controller.rb:56-136
+LOST_PASSWORD = """  # Lets user choose a new password
+  def lost_password
+    (redirect_to(home_url); return) unless Setting.lost_password?
+    if prt = (params[:token] || session[:password_recovery_token])
+      @token = Token.find_token("recovery", prt.to_s)
+      if @token.nil?
+        redirect_to home_url
+        return
+      elsif @token.expired?
+        # remove expired token from session and let user try again
+        session[:password_recovery_token] = nil
+        flash[:error] = l(:error_token_expired)
+        redirect_to lost_password_url
+        return
+      end
+
+      # redirect to remove the token query parameter from the URL and add it to the session
+      if request.query_parameters[:token].present?
+        session[:password_recovery_token] = @token.value
+        redirect_to lost_password_url
+        return
+      end
+
+      @user = @token.user
+      unless @user && @user.active?
+        redirect_to home_url
+        return
+      end
+      if request.post?
+        if @user.must_change_passwd? && @user.check_password?(params[:new_password])
+          flash.now[:error] = l(:notice_new_password_must_be_different)
+        else
+          @user.password, @user.password_confirmation = params[:new_password], params[:new_password_confirmation]
+          @user.must_change_passwd = false
+          if @user.save
+            @token.destroy
+            @user.remote_ip = request.remote_ip
+            Mailer.deliver_password_updated(@user, @user)
+            flash[:notice] = l(:notice_account_password_updated)
+            redirect_to signin_path
+            return
+          end
+        end
+      end
+      no_store
+      render :template => "account/password_recovery"
+      return
+    else
+      if request.post?
+        email = params[:mail].to_s.strip
+        user = User.find_by_mail(email)
+        # user not found
+        unless user
+          # Don't show an error indicating a non-existent email address
+          # to prevent email harvesting
+          flash[:notice] = l(:notice_account_lost_email_sent)
+          redirect_to signin_path
+          return
+        end
+        unless user.active?
+          handle_inactive_user(user, lost_password_path)
+          return
+        end
+        # user cannot change its password
+        unless user.change_password_allowed?
+          flash.now[:error] = l(:notice_can_t_change_password)
+          return
+        end
+        # create a new token for password recovery
+        token = Token.new(:user => user, :action => "recovery")
+        if token.save
+          # Don't use the param to send the email
+          recipent = user.mails.detect {|e| email.casecmp(e) == 0} || user.mail
+          Mailer.deliver_lost_password(user, token, recipent)
+          flash[:notice] = l(:notice_account_lost_email_sent)
+          redirect_to signin_path
+          return
+        end
+      end
+    end
+  end"""
+
+
+def test_an_answer_a_construct_s_block_returns_before_is_not_what_follows_it() -> None:
+    rails = [c for c in load_all() if c.name == "Rails"]
+    chunk = Chunk("app/controllers/account_controller.rb", "ruby", 56, 136, LOST_PASSWORD,
+                  "AccountController.lost_password", "method", "api")  # fmt: skip
+    matches = matches_in(chunk, rails, intents("How does user authentication flow through the system?"))
+    stored = [m for m in matches if m.line == 74]
+    assert stored and "password_recovery_token" in stored[0].phrase, [(m.line, m.phrase) for m in matches]
+    step = Step(1, Hit(chunk, 1.0, chunk.id), "handles the request", [], "", matches=matches)
+    render = ("answers with", step, KeyLine(101, '      render :template => "account/password_recovery"'))
+    after, also = then_and_also([render], step, None, "", [(step, stored)])
+    assert (after, also) == ([], [render])
+    assert then_and_also([render], step, None, "", []) == ([render], [])  # no construct told: it may follow

@@ -247,7 +247,7 @@ def lead_sentences(explanation: Explanation) -> list[Sentence]:
     advice = placement(explanation)
     # asked where to add something, how one request ends ("Then `login_totp` answers with …") is not the answer
     said, found = " ".join(s.plain for s in sentences), [] if advice is not None else outcome_lines(explanation, skip)
-    after, before = then_and_also(of_named(explanation.best_first, found, said), lead, quoted, said)
+    after, before = then_and_also(of_named(explanation.best_first, found, said), lead, quoted, said, chosen)
     outcome, also = _outcome_sentence(after), _outcome_sentence(before, also=True)
     for extra in (*then_after(flow, outcome), also, _value_sentence(explanation)):
         if extra is not None and len(sentences) < MAX_SENTENCES:
