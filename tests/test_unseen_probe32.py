@@ -17,7 +17,8 @@ JSON-RPC API, and Redmine, a Rails issue tracker):
   chunks, named twice; the lead's calls name each callee once (``lead._flow_sentence``);
 - "`AnonymousViewBackend` decides who is calling (an authentication class)": a ``BaseBackend`` subclass that defines
   ``has_perm`` alone grants permissions and authenticates no one (``BaseBackend.authenticate`` returns None); the
-  construct holds for a bare base's subclass only with its own ``authenticate`` (``django.toml``);
+  construct is not said of a bare base's subclass that shows a permission method and no ``authenticate``
+  (``django.toml``);
 - "`AccountController.register` handles the request: ``@user.login = session[:auth_source_registration][:login]``
   (line 153). Then `AccountController.register_automatically` stores `if user.save`": the quoted line is under ``if
   session[:auth_source_registration]``, the call of ``register_automatically`` under its ``else``; a run that reaches
@@ -262,6 +263,9 @@ def test_a_permission_backend_does_not_decide_who_is_calling() -> None:
     assert "decides who is calling (an authentication class)" not in said, said
     email = Chunk("accounts/backends.py", "python", 5, 10, EMAIL_BACKEND, "EmailBackend", "class", "core")
     assert "decides who is calling (an authentication class)" in [m.phrase for m in matches_in(email, django, asked)]
+    inherited = ANONYMOUS_BACKEND.replace("(BaseBackend)", "(ModelBackend)")  # it inherits `authenticate`
+    model = Chunk("accounts/backends.py", "python", 7, 24, inherited, "AnonymousViewBackend", "class", "core")
+    assert "decides who is calling (an authentication class)" in [m.phrase for m in matches_in(model, django, asked)]
 
 
 # redmine app/controllers/account_controller.rb: `register` (lines 138-178) and the private methods it calls
