@@ -27,7 +27,10 @@ JSON-RPC API, and Redmine, a Rails issue tracker):
 - "`AccountController.lost_password` stores `password_recovery_token` in the session on one branch only; … Then
   `AccountController.lost_password` answers with ``render :template => "account/password_recovery"``": the store's
   block redirects and returns, so the render is another request's answer, not what follows the store; it is said
-  as what the method also does (``told._cut_off``).
+  as what the method also does (``told._cut_off``);
+- "`IssuesController` runs `authorize` before each action" for ``before_action :authorize, :except => [:index, :new,
+  :create]``: the older hash-rocket options (``:only =>``, ``:except =>``, ``:if =>``) narrow a filter as ``only:``
+  does (``construct_lines.RUBY_CONDITION``).
 """
 
 from __future__ import annotations
@@ -491,3 +494,28 @@ def test_an_answer_a_construct_s_block_returns_before_is_not_what_follows_it() -
     after, also = then_and_also([render], step, None, "", [(step, stored)])
     assert (after, also) == ([], [render])
     assert then_and_also([render], step, None, "", []) == ([render], [])  # no construct told: it may follow
+
+
+# redmine app/controllers/issues_controller.rb:20-32
+ISSUES_CONTROLLER = """class IssuesController < ApplicationController
+  default_search_scope :issues
+
+  before_action :find_issue, :only => [:show, :edit, :update, :issue_tab]
+  before_action :find_issues, :only => [:bulk_edit, :bulk_update, :destroy]
+  before_action :authorize, :except => [:index, :new, :create]
+  before_action :find_optional_project, :only => [:index, :new, :create]
+  before_action :build_new_issue_from_params, :only => [:new, :create]
+  accept_atom_auth :index, :show
+  accept_api_auth :index, :show, :create, :update, :destroy
+
+  rescue_from Query::StatementInvalid, :with => :query_statement_invalid
+  rescue_from Query::QueryError, :with => :query_error"""
+
+
+def test_a_filter_narrowed_in_the_hash_rocket_form_runs_before_some_actions() -> None:
+    rails = [c for c in load_all() if c.name == "Rails"]
+    chunk = Chunk("app/controllers/issues_controller.rb", "ruby", 20, 32, ISSUES_CONTROLLER, "IssuesController",
+                  "class", "api")  # fmt: skip
+    said = {m.line: m.phrase for m in matches_in(chunk, rails, intents("How are a user's permissions checked?"))}
+    assert said[25] == "runs `authorize` before some actions (`:except => [:index, :new, :create]`)", said
+    assert not any("before each action" in phrase for phrase in said.values()), said
