@@ -30,20 +30,26 @@ JSON-RPC API, and Redmine, a Rails issue tracker):
   as what the method also does (``told._cut_off``);
 - "`IssuesController` runs `authorize` before each action" for ``before_action :authorize, :except => [:index, :new,
   :create]``: the older hash-rocket options (``:only =>``, ``:except =>``, ``:if =>``) narrow a filter as ``only:``
-  does (``construct_lines.RUBY_CONDITION``).
+  does (``construct_lines.RUBY_CONDITION``);
+- "Where is the database configured?": "In short: `common.py` lists the middleware every request passes through, in
+  order (`MIDDLEWARE`): at `tcms/settings/common.py:195`": settings are a topic of every kind of thing, and a
+  settings construct answers "where is X configured?" only on a line that names X (``closing_place._topic_matches``).
 """
 
 from __future__ import annotations
+
+from types import SimpleNamespace
 
 from codeqa.answer.context import AnswerContext
 from codeqa.answer.explanation.calls.claims import consistent_chain
 from codeqa.answer.explanation.calls.flow import Use
 from codeqa.answer.explanation.code.condition import exclusive
 from codeqa.answer.explanation.code.effects import SIGNS_IN
-from codeqa.answer.explanation.code.keylines import KeyLine
+from codeqa.answer.explanation.code.keylines import KeyLine, question_terms
 from codeqa.answer.explanation.code.outline import summary
 from codeqa.answer.explanation.constructs.mechanism import matches_in
 from codeqa.answer.explanation.explain import Step
+from codeqa.answer.explanation.said.closing_place import _topic_matches
 from codeqa.answer.explanation.said.extractive import extractive_answer
 from codeqa.answer.explanation.said.told import then_and_also
 from codeqa.answer.explanation.story.endings import outcome_of
@@ -519,3 +525,69 @@ def test_a_filter_narrowed_in_the_hash_rocket_form_runs_before_some_actions() ->
     said = {m.line: m.phrase for m in matches_in(chunk, rails, intents("How are a user's permissions checked?"))}
     assert said[25] == "runs `authorize` before some actions (`:except => [:index, :new, :create]`)", said
     assert not any("before each action" in phrase for phrase in said.values()), said
+
+
+# Kiwi TCMS tcms/settings/common.py:161-207
+SETTINGS = """# https://docs.djangoproject.com/en/2.2/ref/settings/#std:setting-CACHES
+CACHES = {
+    "default": {
+        "BACKEND": "django.core.cache.backends.locmem.LocMemCache",
+        "LOCATION": "kiwitcms",
+        "TIMEOUT": 3600,
+    }
+}
+
+# https://docs.djangoproject.com/en/5.1/ref/settings/#std-setting-STORAGES
+STORAGES = {
+    "default": {
+        "BACKEND": "django.core.files.storage.FileSystemStorage",
+    },
+    "staticfiles": {
+        "BACKEND": "django.contrib.staticfiles.storage.StaticFilesStorage",
+    },
+}
+
+
+# Absolute path to the directory static files should be collected to.
+# Don't put anything in this directory yourself; store your static files
+# in apps' "static/" subdirectories and in STATICFILES_DIRS.
+# Example: "/var/www/example.com/static/"
+STATIC_ROOT = "/Kiwi/static/"
+
+
+AUTHENTICATION_BACKENDS = [
+    "django.contrib.auth.backends.ModelBackend",
+    "guardian.backends.ObjectPermissionBackend",
+]
+
+
+# WARNING: Do not change this unless you know what you are doing !!!
+MIDDLEWARE = [
+    "tcms.core.middleware.CheckDBStructureExistsMiddleware",
+    "django.middleware.security.SecurityMiddleware",
+    "django.contrib.sessions.middleware.SessionMiddleware",
+    "django.middleware.locale.LocaleMiddleware",
+    "django.middleware.common.CommonMiddleware",
+    "django.middleware.csrf.CsrfViewMiddleware",
+    "django.contrib.auth.middleware.AuthenticationMiddleware",
+    "django.contrib.messages.middleware.MessageMiddleware",
+    "django.middleware.clickjacking.XFrameOptionsMiddleware",
+    "simple_history.middleware.HistoryRequestMiddleware",
+]
+
+# https://docs.djangoproject.com/en/4.2/ref/settings/#x-frame-options"""
+
+
+def test_a_settings_construct_answers_where_a_thing_is_configured_only_on_a_line_naming_it() -> None:
+    django = [c for c in load_all() if c.name == "Django"]
+    chunk = Chunk("tcms/settings/common.py", "python", 161, 207, SETTINGS, "", "module", "config")
+
+    def concluded(question: str) -> list[int]:
+        asked = intents(question)
+        matches = matches_in(chunk, django, asked)
+        step = Step(1, Hit(chunk, 1.0, chunk.id), "holds the settings", [], "", matches=matches)
+        explanation = SimpleNamespace(intents=asked, terms=question_terms(question))  # the two parts it reads
+        return [match.line for match in _topic_matches(explanation, step)]  # type: ignore[arg-type]
+
+    assert concluded("Where is the database configured?") == []
+    assert concluded("Where is the middleware configured?") == [195]
