@@ -33,7 +33,10 @@ JSON-RPC API, and Redmine, a Rails issue tracker):
   does (``construct_lines.RUBY_CONDITION``);
 - "Where is the database configured?": "In short: `common.py` lists the middleware every request passes through, in
   order (`MIDDLEWARE`): at `tcms/settings/common.py:195`": settings are a topic of every kind of thing, and a
-  settings construct answers "where is X configured?" only on a line that names X (``closing_place._topic_matches``).
+  settings construct answers "where is X configured?" only on a line that names X (``closing_place._topic_matches``);
+- "`base.py` (`tcms/issuetracker/base.py:78-117`) — ``{reporter}`` (line 95) · …": the lines of a method's f-string
+  written from the first column were read as the module's statements, and the method's chunk was named after its
+  file; a triple-quoted string's body is no statement (``embedded.string_body_lines``, ``callplace.module_level``).
 """
 
 from __future__ import annotations
@@ -51,6 +54,7 @@ from codeqa.answer.explanation.constructs.mechanism import matches_in
 from codeqa.answer.explanation.explain import Step
 from codeqa.answer.explanation.said.closing_place import _topic_matches
 from codeqa.answer.explanation.said.extractive import extractive_answer
+from codeqa.answer.explanation.said.placing import quoted_name
 from codeqa.answer.explanation.said.told import then_and_also
 from codeqa.answer.explanation.story.endings import outcome_of
 from codeqa.chunk import chunk_file
@@ -591,3 +595,56 @@ def test_a_settings_construct_answers_where_a_thing_is_configured_only_on_a_line
 
     assert concluded("Where is the database configured?") == []
     assert concluded("Where is the middleware configured?") == [195]
+
+
+# Kiwi TCMS tcms/issuetracker/base.py:78-117
+REPORT_COMMENT = '''    def _report_comment(
+        self, execution, user=None, max_text_length=None
+    ):  # pylint: disable=no-self-use
+        """
+        Returns the comment which is used in the original defect report.
+        """
+        txt = execution.case.get_text_with_version(execution.case_text_version)
+        if max_text_length:
+            txt = self.truncate(txt, max_text_length)
+
+        reporter = "Unknown"
+        if user:
+            reporter = user.get_full_name() or user.username
+
+        comment = f"""Filed from execution {execution.get_full_url()}
+
+**Reporter:**
+{reporter}
+
+**Product:**
+{execution.build.version.product.name}
+
+**Version:**
+{execution.build.version.value}
+
+**Build:**
+{execution.build.name}
+
+**Component(s):**
+{self.get_case_components(execution.case)}
+
+**Steps to reproduce**:
+{txt}
+
+**Actual results**:
+<describe what happened>
+
+
+"""
+        return comment'''
+
+
+def test_a_methods_string_written_from_the_first_column_is_not_the_files_code() -> None:
+    chunk = Chunk("tcms/issuetracker/base.py", "python", 78, 117, REPORT_COMMENT, "IssueTrackerType._report_comment",
+                  "method", "core")  # fmt: skip
+    lines = REPORT_COMMENT.split("\n")
+    shown = [KeyLine(number, lines[number - 78]) for number in (82, 90, 95, 113)]
+    assert (
+        quoted_name(Step(1, Hit(chunk, 1.0, chunk.id), "is a method", shown, "")) == "IssueTrackerType._report_comment"
+    )
