@@ -36,11 +36,7 @@ JSON-RPC API, and Redmine, a Rails issue tracker):
   settings construct answers "where is X configured?" only on a line that names X (``closing_place._topic_matches``);
 - "`base.py` (`tcms/issuetracker/base.py:78-117`) — ``{reporter}`` (line 95) · …": the lines of a method's f-string
   written from the first column were read as the module's statements, and the method's chunk was named after its
-  file; a triple-quoted string's body is no statement (``embedded.string_body_lines``, ``callplace.module_level``);
-- "`IssuesController.create` calls `render_validation_errors` (…) and `render_attachment_warning_if_needed` (…).
-  Then `IssuesController.create` stores `if @issue.save` (line 158)": the save comes before both calls; "Then" right
-  after the flow sentence reads as what follows its calls, which holds of a callee's outcome, not of the caller's
-  own line (``phrasing.then_after``).
+  file; a triple-quoted string's body is no statement (``embedded.string_body_lines``, ``callplace.module_level``).
 """
 
 from __future__ import annotations
@@ -58,8 +54,6 @@ from codeqa.answer.explanation.constructs.mechanism import matches_in
 from codeqa.answer.explanation.explain import Step
 from codeqa.answer.explanation.said.closing_place import _topic_matches
 from codeqa.answer.explanation.said.extractive import extractive_answer
-from codeqa.answer.explanation.said.lead import Sentence
-from codeqa.answer.explanation.said.phrasing import then_after
 from codeqa.answer.explanation.said.placing import quoted_name
 from codeqa.answer.explanation.said.told import then_and_also
 from codeqa.answer.explanation.story.endings import outcome_of
@@ -654,24 +648,3 @@ def test_a_methods_string_written_from_the_first_column_is_not_the_files_code() 
     assert (
         quoted_name(Step(1, Hit(chunk, 1.0, chunk.id), "is a method", shown, "")) == "IssueTrackerType._report_comment"
     )
-
-
-CREATE_CALLS = Sentence(
-    "`IssuesController.create` calls `render_validation_errors` (`app/controllers/application_controller.rb:783-788`)"
-    " and `render_attachment_warning_if_needed` (`app/controllers/application_controller.rb:754-757`).",
-    "IssuesController.create calls render_validation_errors and render_attachment_warning_if_needed.",
-)
-CREATE_STORES = Sentence(
-    "Then `IssuesController.create` stores `if @issue.save` (`app/controllers/issues_controller.rb:158`).",
-    "Then IssuesController.create stores if @issue.save.",
-)
-CALLEE_RENDERS = Sentence(
-    "Then `ApplicationController.render_validation_errors` answers with `render :json => …`"
-    " (`app/controllers/application_controller.rb:786`).",
-    "Then ApplicationController.render_validation_errors answers with render.",
-)
-
-
-def test_the_callers_own_outcome_is_not_told_as_what_follows_its_calls() -> None:
-    assert then_after(CREATE_CALLS, CREATE_STORES) == (CREATE_STORES, CREATE_CALLS)
-    assert then_after(CREATE_CALLS, CALLEE_RENDERS) == (CREATE_CALLS, CALLEE_RENDERS)  # where a call ends

@@ -235,14 +235,10 @@ OUTCOME_NAMES = re.compile(r"(?:^Then |; )`([^`]+)`")
 
 def then_after(flow: T | None, outcome: T | None) -> tuple[T | None, T | None]:
     """The flow and outcome sentences in the order they read true: "Then `X` answers with …" right after "`A` calls
-    `B`" reads as what the call to `B` ends in, so it goes there only when the flow names `X` as a callee; else it
-    goes first, after the opening (ghostfolio: a data provider's `fetch` call, then the snapshot filter's 503;
-    redmine: "`create` calls `render_validation_errors` …. Then `create` stores `if @issue.save`", a line above
-    those calls)."""
+    `B`" reads as what the call to `B` ends in, so it goes there only when the flow names `X`; else it goes first,
+    after the opening (ghostfolio: a data provider's `fetch` call, then the snapshot filter's 503)."""
     if flow is None or outcome is None:
         return flow, outcome
-    spans = re.findall(r"`([^`]+)`", flow.markdown)
-    caller = spans[0].rsplit(".", 1)[-1] if spans else ""
-    named = {name.rsplit(".", 1)[-1] for name in spans[1:]} - {caller}
+    named = {name.rsplit(".", 1)[-1] for name in re.findall(r"`([^`]+)`", flow.markdown)}
     said = [name.rsplit(".", 1)[-1] for name in OUTCOME_NAMES.findall(outcome.markdown)]
     return (flow, outcome) if any(name in named for name in said) else (outcome, flow)
