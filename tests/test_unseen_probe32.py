@@ -36,7 +36,11 @@ JSON-RPC API, and Redmine, a Rails issue tracker):
   settings construct answers "where is X configured?" only on a line that names X (``closing_place._topic_matches``);
 - "`base.py` (`tcms/issuetracker/base.py:78-117`) — ``{reporter}`` (line 95) · …": the lines of a method's f-string
   written from the first column were read as the module's statements, and the method's chunk was named after its
-  file; a triple-quoted string's body is no statement (``embedded.string_body_lines``, ``callplace.module_level``).
+  file; a triple-quoted string's body is no statement (``embedded.string_body_lines``, ``callplace.module_level``);
+- "`IssuesController.create` calls `render_validation_errors` (…) and `render_attachment_warning_if_needed` (…).
+  Then `IssuesController.create` stores `if @issue.save` (line 158)": the save comes before both calls (lines 162
+  and 184); the caller's own outcome follows the flow sentence only when its line comes after the calls the
+  sentence states (``phrasing.then_after``, ``Sentence.at``).
 """
 
 from __future__ import annotations
@@ -54,6 +58,7 @@ from codeqa.answer.explanation.constructs.mechanism import matches_in
 from codeqa.answer.explanation.explain import Step
 from codeqa.answer.explanation.said.closing_place import _topic_matches
 from codeqa.answer.explanation.said.extractive import extractive_answer
+from codeqa.answer.explanation.said.phrasing import Sentence, then_after
 from codeqa.answer.explanation.said.placing import quoted_name
 from codeqa.answer.explanation.said.told import then_and_also
 from codeqa.answer.explanation.story.endings import outcome_of
@@ -648,3 +653,27 @@ def test_a_methods_string_written_from_the_first_column_is_not_the_files_code() 
     assert (
         quoted_name(Step(1, Hit(chunk, 1.0, chunk.id), "is a method", shown, "")) == "IssueTrackerType._report_comment"
     )
+
+
+CREATE_CALLS = Sentence(
+    "`IssuesController.create` calls `render_validation_errors` (`app/controllers/application_controller.rb:783-788`)"
+    " and `render_attachment_warning_if_needed` (`app/controllers/application_controller.rb:754-757`).",
+    "IssuesController.create calls render_validation_errors and render_attachment_warning_if_needed.",
+    (184, 162),  # the lines of the two calls in `create`
+)
+CREATE_STORES = Sentence(
+    "Then `IssuesController.create` stores `if @issue.save` (`app/controllers/issues_controller.rb:158`).",
+    "Then IssuesController.create stores if @issue.save.",
+)
+CREATE_REDIRECTS = Sentence(
+    "Then `IssuesController.create` answers with `redirect_after_create` (`app/controllers/issues_controller.rb:167`).",
+    "Then IssuesController.create answers with redirect_after_create.",
+)
+
+
+def test_the_callers_own_outcome_follows_the_flow_only_below_its_calls() -> None:
+    assert then_after(CREATE_CALLS, CREATE_STORES) == (CREATE_STORES, CREATE_CALLS)  # line 158, above both calls
+    warns = Sentence(CREATE_CALLS.markdown, CREATE_CALLS.plain, (162,))  # `render_attachment_warning_if_needed`
+    assert then_after(warns, CREATE_REDIRECTS) == (warns, CREATE_REDIRECTS)  # line 167, below it
+    unknown = Sentence(CREATE_CALLS.markdown, CREATE_CALLS.plain)  # no call lines known: as before
+    assert then_after(unknown, CREATE_STORES) == (unknown, CREATE_STORES)

@@ -15,7 +15,6 @@ from __future__ import annotations
 
 import re
 from collections.abc import Sequence
-from dataclasses import dataclass
 
 from codeqa.answer.explanation.calls.callplace import caller_name
 from codeqa.answer.explanation.calls.flow import said_verb
@@ -28,7 +27,7 @@ from codeqa.answer.explanation.explain import Explanation, Step
 from codeqa.answer.explanation.said.conclusion import placement, where_errors_go
 from codeqa.answer.explanation.said.holders import holders_named, registered
 from codeqa.answer.explanation.said.outcomes import closed, outcome_lines, outcome_said_of
-from codeqa.answer.explanation.said.phrasing import said_of, said_whole, then_after
+from codeqa.answer.explanation.said.phrasing import Sentence, said_of, said_whole, then_after
 from codeqa.answer.explanation.said.quoted_line import best_line, branch_of, cut_quote, quoted_holder
 from codeqa.answer.explanation.said.roles_said import shows_role
 from codeqa.answer.explanation.said.told import of_named, then_and_also
@@ -51,12 +50,6 @@ WEAK = (
 LAYER_VERBS = {"api": "handles the request", "cli": "runs the command", "view": "renders what the user sees",
                "service": "implements the logic", "model": "defines the stored data",
                "config": "holds the settings"}  # fmt: skip
-
-
-@dataclass(frozen=True)
-class Sentence:
-    markdown: str
-    plain: str
 
 
 def _quote(text: str) -> str:
@@ -175,7 +168,7 @@ def _flow_sentence(explanation: Explanation) -> Sentence | None:
         plain = [f"{name} ({step.chunk.location})" for name, step in zip(names, hops, strict=True)]
         verbs = [*map(said_verb, explanation.chain_uses), *["calls"] * len(hops)]  # a raise is said as thrown
         joined = [", which ".join(f"{verbs[n]} {part}" for n, part in enumerate(parts[1:])) for parts in (md, plain)]
-        return Sentence(f"{md[0]} {joined[0]}.", f"{plain[0]} {joined[1]}.")
+        return Sentence(f"{md[0]} {joined[0]}.", f"{plain[0]} {joined[1]}.", (explanation.chain_uses[0].line,))
     lead, terms = explanation.step(explanation.lead), explanation.terms
     related = [r for r in lead.related if r.direction == "calls" and said_verb(r.use) == "calls"]  # not a throw
     spoken = [(evidence(terms, r.chunk.text), r) for r in related]
@@ -187,7 +180,7 @@ def _flow_sentence(explanation: Explanation) -> Sentence | None:
     calls = [r for r in calls if (caller_name(r.use, lead.chunk) or _name(lead)) == name]
     md = " and ".join(f"{code_span(r.use.name)} ({code_span(r.chunk.location)})" for r in calls)
     plain = " and ".join(f"{r.use.name} ({r.chunk.location})" for r in calls)
-    return Sentence(f"{code_span(name)} calls {md}.", f"{name} calls {plain}.")
+    return Sentence(f"{code_span(name)} calls {md}.", f"{name} calls {plain}.", tuple(r.use.line for r in calls))
 
 
 def _speaks(terms: Terms, text: str) -> bool:
