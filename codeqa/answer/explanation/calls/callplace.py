@@ -10,6 +10,7 @@ import re
 
 from codeqa.answer.explanation.calls.byname import CONSTRUCTORS
 from codeqa.answer.explanation.calls.flow import Use
+from codeqa.answer.explanation.code.embedded import string_body_lines
 from codeqa.answer.explanation.code.linenames import FUNCTION_HEAD, _head, holder_at
 from codeqa.answer.explanation.code.outline import CONTAINER, JS_LANGUAGES, display_name
 from codeqa.answer.rendering.render import code_span
@@ -99,17 +100,20 @@ def module_level(use: Use, chunk: Chunk) -> bool:
     offset = use.line - chunk.start_line
     if chunk.language not in ("python", *JS_LANGUAGES) or not chunk.symbol or not 0 <= offset < len(lines):
         return False
-    text = lines[offset]
+    text, strings = lines[offset], string_body_lines(lines)
     if not text.strip() or text.lstrip().startswith(("@", "#")) or holder_at(chunk, use.line) is not None:
+        return False
+    if offset in strings:  # a string's text from the first column (an f-string's body): no statement
         return False
     indent = len(text) - len(text.lstrip())
     if chunk.language != "python" and (indent or not JS_STATEMENT.match(text)):  # a component's body is indented
         return False
-    for above in reversed(lines[:offset]):  # up through the blocks around it: a module's `if`, never a `def`
+    for at in range(offset - 1, -1, -1):  # up through the blocks around it: a module's `if`, never a `def`
         if indent == 0:
             break
+        above = lines[at]
         depth = len(above) - len(above.lstrip())
-        if not above.strip() or depth >= indent:
+        if not above.strip() or depth >= indent or at in strings:
             continue
         if FUNCTION_HEAD.match(above) or CONTAINER.match(above):
             return False

@@ -284,10 +284,13 @@ def caller_name(use: Use, fallback: str) -> str:
 
 def consistent_chain(hops: Sequence[Use], chunks: Sequence[Chunk] = ()) -> int:
     """How many hops of a chain "A calls B, which calls C" hold together: B called must be the B that calls C. A
-    call found by name has no caller; the definition holding its line in B's chunk (``chunks[n]``) stands in."""
+    call found by name has no caller; the definition holding its line in B's chunk (``chunks[n]``) stands in. One
+    with no caller (a decorator's argument) still names its B: a ``check`` nested in B, returned, does not run."""
     for n in range(1, len(hops)):
         before, after = hops[n - 1], hops[n]
         if before.caller and after.caller and before.name != after.caller:
+            return n
+        if after.caller and not before.caller and short_name(before.name) != short_name(after.caller):
             return n
         holder = holder_at(chunks[n], after.line) if not after.caller and n < len(chunks) else None
         if holder and short_name(holder) != short_name(before.name):

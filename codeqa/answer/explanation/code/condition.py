@@ -118,3 +118,28 @@ def enclosing(lines: list[str], position: int) -> Iterator[tuple[int, str]]:
             indent = _indent(text)
             yield above, text
         above -= 1
+
+
+# the branches of one test, each run instead of the others: its first head, then the heads that go on with it
+FIRST_BRANCH = re.compile(r"^\s*(?:if|unless|elsif|elif|when|case)\b")
+NEXT_BRANCH = re.compile(r"^\s*(?:elsif|elif|else|when|case|default)\b|^\s*default\s*:")
+
+
+def exclusive(chunk: Chunk, one: int, other: int) -> bool:
+    """Whether file lines ``one`` and ``other`` of ``chunk`` lie in two branches of one test, so that a run reaching
+    one never reaches the other (redmine's ``@user.login = session[:auth_source_registration][:login]`` under ``if
+    session[:auth_source_registration]`` and ``register_automatically(@user)`` under its ``else``). Unsure (a
+    JavaScript ``} else {``, read as its ``if``): False."""
+    lines = chunk.text.split("\n")
+    at, to = one - chunk.start_line, other - chunk.start_line
+    if not (0 <= at < len(lines) and 0 <= to < len(lines)) or at == to:
+        return False
+    outer = [[index for index, _ in enclosing(lines, position)][::-1] for position in (at, to)]
+    shared = next((n for n, (a, b) in enumerate(zip(*outer, strict=False)) if a != b), None)
+    if shared is None:
+        return False  # one holds the other, or both lie in the same block
+    first, last = sorted((outer[0][shared], outer[1][shared]))
+    depth = _indent(lines[first])
+    between = [text for text in lines[first + 1 : last + 1] if text.strip() and _indent(text) <= depth]
+    return (FIRST_BRANCH.match(lines[first]) is not None and _indent(lines[last]) == depth
+            and bool(between) and all(NEXT_BRANCH.match(text) for text in between))  # fmt: skip

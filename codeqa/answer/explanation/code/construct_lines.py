@@ -48,11 +48,14 @@ RUBY_CLASS_LEVEL = re.compile(r"^\s*(?:class|module)\s|^\s*(?:included|class_met
 
 # a filter limited to some actions (`before_action :set_session, only: :destroy`) runs before those, not before each;
 # so does a Phoenix plug with a guard (`plug :check_oauth_config when action in [:request]`)
-RUBY_CONDITION = re.compile(r"(?<![\w:])(?:only|except|if|unless):\s*\S.*")
+# (also in the older hash-rocket form: redmine's `before_action :authorize, :except => [:index, :new, :create]`)
+RUBY_CONDITION = re.compile(
+    r"(?<![\w:])(?:only|except|if|unless):\s*\S.*|(?<![\w:]):(?:only|except|if|unless)\s*=>\s*\S.*"
+)
 ELIXIR_PLUG = re.compile(r"^\s*plug[\s(]")
 ELIXIR_CONDITION = re.compile(r"\bwhen\s+\S.*")
-RUBY_TEST = re.compile(r"(?:if|unless):")
-RUBY_ACTIONS = re.compile(r"(?<![\w:])(?:only|except):")  # `unless: :signed_in?, only: %i[verify]`: some actions
+RUBY_TEST = re.compile(r"(?:if|unless):|:(?:if|unless)\s*=>")
+RUBY_ACTIONS = re.compile(r"(?<![\w:])(?:only|except):|(?<![\w:]):(?:only|except)\s*=>")  # `unless: …, only: …`
 # a Go router's `r.Use(mw)` inside `r.Group(func(r chi.Router) {` or `r.Route("/x", func(…) {` wraps that block
 GO_USE = re.compile(r"\.Use\(")
 GO_ROUTE_BLOCK = re.compile(r"\b(?P<call>\w+\.(?:Group\(|Route\(\s*\"[^\"]*\",\s*))(?=func\b)")

@@ -8,12 +8,18 @@ from __future__ import annotations
 
 import re
 
+# the session key of the signed-in user: ``user``, ``user_id``, ``userId``, ``current_user_id``; not a user kept for a
+# later step or another purpose (``registered_user_id`` awaiting activation, ``mfa_user_id`` / ``2fa_user`` awaiting a
+# second factor, ``login_as_orig_user``, ``user_return_to``), which signs no one in
+_SIGNED_IN = r"(?:(?:current|logged_?in|signed_?in|auth|authenticated)_?)?[uU]ser(?:_?[iI][dD])?"
+# a key naming some other user (``mfa_user_id``, ``registered_user_id``): a user held for later, not signed in
+_HELD_USER = r"(?!\s*[:'\"]?(?!(?:current|logged_?in|signed_?in|auth|authenticated)_)\w+_user)"
 SIGNS_IN = re.compile(  # a call that puts the user into the session, by the framework's own name for it
     r"(?<![\w.])(?:auth_)?login\(\s*request\s*,|(?<![\w.])login_user\(|\bset_session_user\(|"
     r"(?<![\w.])(?:sign_in|start_new_session_for)\b(?!\s*[=:?])|\bAuth::(?:login|loginUsingId|attempt)\(|"
     r"\bauth\(\)->(?:login|attempt)\(|\breq\.(?:login|logIn)\(|"
-    r"\bsession\[\s*[:'\"]\w*user\w*['\"]?\s*\]\s*=[^=]|\b(?:req\.)?session\.\w*user\w*\s*=[^=]|"
-    r"\bsession\[[^\]]+\]\s*=\s*@?(?:user|current_user|account)(?:\.(?:id|pk|uuid))?\s*;?\s*$"  # = user.id
+    rf"\bsession\[\s*[:'\"]{_SIGNED_IN}['\"]?\s*\]\s*=[^=]|\b(?:req\.)?session\.{_SIGNED_IN}\s*=[^=]|"
+    rf"\bsession\[{_HELD_USER}[^\]]+\]\s*=\s*@?(?:user|current_user|account)(?:\.(?:id|pk|uuid))?\s*;?\s*$"  # = user.id
 )
 ISSUES_TOKEN = re.compile(  # a call that issues the token a client signs in with from then on
     r"\bjwt\.(?:sign|encode)\(|\bcreate_(?:access|refresh)_token\(|\b(?:RefreshToken|AccessToken)\.for_user\(|"

@@ -41,3 +41,18 @@ def _heredocs(chunk: Chunk) -> frozenset[int]:
         if found is not None:
             closing = found.group(2)
     return frozenset(inside)
+
+
+def string_body_lines(lines: list[str]) -> frozenset[int]:
+    """Indexes of ``lines`` inside a triple-quoted string begun on a line above (its closing line too): a Python
+    f-string's text written from the first column (Kiwi TCMS's ``comment = f\"\"\"Filed from …`` then ``{reporter}``)
+    is no statement of the module's, however it is indented."""
+    inside: set[int] = set()
+    quote = ""
+    for index, line in enumerate(lines):
+        if quote:
+            inside.add(index)
+            quote = "" if quote in line else quote
+            continue
+        quote = next((mark for mark in ('"""', "'''") if line.count(mark) % 2 == 1), "")
+    return frozenset(inside)

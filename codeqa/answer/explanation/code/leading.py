@@ -150,7 +150,9 @@ def _holds_head(chunk: Chunk, code: list[str]) -> bool:
     name = "|".join(re.escape(name) for name in names)  # any of them: `RedisUtils, RedisUtils.get` holds `get(`
     keyword = r"\b(?:def|class|module|function|func|fn|sub|interface|trait|struct|enum|type|object|record)\s+"
     qualifier = r"(?:self\.|[\w$]+(?:::|\.))*"  # `def self.call`, `class Random::CachedIdQuery`
-    head = re.compile(rf"(?<![\w$.])(?:{name})\s*(?:<[^(]*>\s*)?[(=:{{]|{keyword}{qualifier}(?:{name})(?![\w$])")
+    # (``::Role::PermissionsAttributeCoder`` names a constant in it, not its head ``Role:``)
+    opens = r"(?:[(={]|:(?!:))"
+    head = re.compile(rf"(?<![\w$.])(?:{name})\s*(?:<[^(]*>\s*)?{opens}|{keyword}{qualifier}(?:{name})(?![\w$])")
     return any(head.search(line) for line in code)
 
 

@@ -58,9 +58,13 @@ def _gate(match: Match) -> bool:
 
 
 def _topic_matches(explanation: Explanation, step: Step) -> list[Match]:
+    """The lead's constructs of the question's topic. Settings are a topic of every kind of thing: a construct
+    answers "where is X configured?" only on a line that names X (Kiwi TCMS's ``MIDDLEWARE = [`` is not where the
+    database is configured; its ``DATABASES = {`` would be)."""
     topic = explanation.intents[0]
     found = [m for m in step.matches if m.construct.weight >= PHRASE_WEIGHT and topic in m.construct.intents
-             and m.weight > 0 and not instruction_like(m.text) and _gate(m)]  # fmt: skip
+             and m.weight > 0 and not instruction_like(m.text) and _gate(m)
+             and (topic != "config" or evidence(explanation.terms, m.text) > 0)]  # fmt: skip
     return sorted({(m.line, m.phrase): m for m in found}.values(), key=lambda m: m.line)
 
 

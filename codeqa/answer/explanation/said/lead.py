@@ -15,7 +15,6 @@ from __future__ import annotations
 
 import re
 from collections.abc import Sequence
-from dataclasses import dataclass
 
 from codeqa.answer.explanation.calls.callplace import caller_name
 from codeqa.answer.explanation.calls.flow import said_verb
@@ -28,7 +27,7 @@ from codeqa.answer.explanation.explain import Explanation, Step
 from codeqa.answer.explanation.said.conclusion import placement, where_errors_go
 from codeqa.answer.explanation.said.holders import holders_named, registered
 from codeqa.answer.explanation.said.outcomes import closed, outcome_lines, outcome_said_of
-from codeqa.answer.explanation.said.phrasing import said_of, said_whole, then_after
+from codeqa.answer.explanation.said.phrasing import Sentence, said_of, said_whole, then_after
 from codeqa.answer.explanation.said.quoted_line import best_line, branch_of, cut_quote, quoted_holder
 from codeqa.answer.explanation.said.roles_said import shows_role
 from codeqa.answer.explanation.said.told import of_named, then_and_also
@@ -51,12 +50,6 @@ WEAK = (
 LAYER_VERBS = {"api": "handles the request", "cli": "runs the command", "view": "renders what the user sees",
                "service": "implements the logic", "model": "defines the stored data",
                "config": "holds the settings"}  # fmt: skip
-
-
-@dataclass(frozen=True)
-class Sentence:
-    markdown: str
-    plain: str
 
 
 def _quote(text: str) -> str:
@@ -175,19 +168,19 @@ def _flow_sentence(explanation: Explanation) -> Sentence | None:
         plain = [f"{name} ({step.chunk.location})" for name, step in zip(names, hops, strict=True)]
         verbs = [*map(said_verb, explanation.chain_uses), *["calls"] * len(hops)]  # a raise is said as thrown
         joined = [", which ".join(f"{verbs[n]} {part}" for n, part in enumerate(parts[1:])) for parts in (md, plain)]
-        return Sentence(f"{md[0]} {joined[0]}.", f"{plain[0]} {joined[1]}.")
-    lead = explanation.step(explanation.lead)
-    terms = explanation.terms
+        return Sentence(f"{md[0]} {joined[0]}.", f"{plain[0]} {joined[1]}.", (explanation.chain_uses[0].line,))
+    lead, terms = explanation.step(explanation.lead), explanation.terms
     related = [r for r in lead.related if r.direction == "calls" and said_verb(r.use) == "calls"]  # not a throw
     spoken = [(evidence(terms, r.chunk.text), r) for r in related]
-    calls = [r for _, r in sorted(spoken, key=lambda item: -item[0]) if _speaks(terms, r.chunk.text)][:2]
+    ranked = [r for _, r in sorted(spoken, key=lambda item: -item[0]) if _speaks(terms, r.chunk.text)]
+    calls = [r for n, r in enumerate(ranked) if all(s.use.name != r.use.name for s in ranked[:n])][:2]  # each once
     if not calls:
         return None
     name = caller_name(calls[0].use, lead.chunk) or _name(lead)  # who makes the calls, not the chunk's first name
     calls = [r for r in calls if (caller_name(r.use, lead.chunk) or _name(lead)) == name]
     md = " and ".join(f"{code_span(r.use.name)} ({code_span(r.chunk.location)})" for r in calls)
     plain = " and ".join(f"{r.use.name} ({r.chunk.location})" for r in calls)
-    return Sentence(f"{code_span(name)} calls {md}.", f"{name} calls {plain}.")
+    return Sentence(f"{code_span(name)} calls {md}.", f"{name} calls {plain}.", tuple(r.use.line for r in calls))
 
 
 def _speaks(terms: Terms, text: str) -> bool:
@@ -247,7 +240,7 @@ def lead_sentences(explanation: Explanation) -> list[Sentence]:
     advice = placement(explanation)
     # asked where to add something, how one request ends ("Then `login_totp` answers with …") is not the answer
     said, found = " ".join(s.plain for s in sentences), [] if advice is not None else outcome_lines(explanation, skip)
-    after, before = then_and_also(of_named(explanation.best_first, found, said), lead, quoted, said)
+    after, before = then_and_also(of_named(explanation.best_first, found, said), lead, quoted, said, chosen)
     outcome, also = _outcome_sentence(after), _outcome_sentence(before, also=True)
     for extra in (*then_after(flow, outcome), also, _value_sentence(explanation)):
         if extra is not None and len(sentences) < MAX_SENTENCES:

@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import re
 from collections.abc import Sequence
+from dataclasses import dataclass
 from typing import Protocol, TypeVar
 
 from codeqa.answer.explanation.code.keylines import Terms, term_score
@@ -25,6 +26,16 @@ BRANCH_ONLY = " on one branch only"  # ``construct_lines.under_test``'s word for
 
 class Said(Protocol):
     markdown: str
+
+
+@dataclass(frozen=True)
+class Sentence:
+    """One sentence of an answer's opening, in markdown and plain; a flow sentence ("`A` calls `B`") also keeps the
+    file lines of the calls it states in `A` (``at``), so that what `A` itself does is told in their order."""
+
+    markdown: str
+    plain: str
+    at: tuple[int, ...] = ()
 
 
 T = TypeVar("T", bound=Said)
@@ -233,12 +244,19 @@ def said_whole(strong: Sequence[tuple[float, int, Match]], chosen: dict[int, lis
 OUTCOME_NAMES = re.compile(r"(?:^Then |; )`([^`]+)`")
 
 
-def then_after(flow: T | None, outcome: T | None) -> tuple[T | None, T | None]:
+def then_after(flow: Sentence | None, outcome: Sentence | None) -> tuple[Sentence | None, Sentence | None]:
     """The flow and outcome sentences in the order they read true: "Then `X` answers with …" right after "`A` calls
     `B`" reads as what the call to `B` ends in, so it goes there only when the flow names `X`; else it goes first,
-    after the opening (ghostfolio: a data provider's `fetch` call, then the snapshot filter's 503)."""
+    after the opening (ghostfolio: a data provider's `fetch` call, then the snapshot filter's 503). When `X` is `A`
+    itself, its line must come after the calls (redmine's ``create`` stores ``if @issue.save`` at line 158, above
+    its calls of ``render_validation_errors``): else it goes first."""
     if flow is None or outcome is None:
         return flow, outcome
-    named = {name.rsplit(".", 1)[-1] for name in re.findall(r"`([^`]+)`", flow.markdown)}
+    spans = re.findall(r"`([^`]+)`", flow.markdown)
+    named = {name.rsplit(".", 1)[-1] for name in spans}
     said = [name.rsplit(".", 1)[-1] for name in OUTCOME_NAMES.findall(outcome.markdown)]
-    return (flow, outcome) if any(name in named for name in said) else (outcome, flow)
+    caller = spans[0].rsplit(".", 1)[-1] if spans else ""
+    first = re.search(r"`[^`\s]+:(\d+)`", outcome.markdown)  # the line of the outcome said first, of `said[0]`
+    before = first is not None and bool(flow.at) and said[:1] == [caller] and int(first.group(1)) < max(flow.at)
+    callee = any(name in named and name != caller for name in said)
+    return (flow, outcome) if callee or (caller in said and not before) else (outcome, flow)

@@ -6,10 +6,13 @@ from __future__ import annotations
 import re
 from collections.abc import Sequence
 
+from codeqa.answer.explanation.code.branches import returns_before
+from codeqa.answer.explanation.code.condition import exclusive
 from codeqa.answer.explanation.code.keylines import KeyLine
 from codeqa.answer.explanation.code.linenames import DECORATOR, holder_at, name_at, same_function
 from codeqa.answer.explanation.code.toggles import ASSIGNED
 from codeqa.answer.explanation.code.wrappers import CONTAINER
+from codeqa.answer.explanation.constructs.mechanism import Match
 from codeqa.answer.explanation.explain import Step
 from codeqa.records import Chunk
 
@@ -51,6 +54,14 @@ def after_quote(found: list[tuple[str, Step, KeyLine]], lead: Step,
                                            and holder_at(lead.chunk, item[2].line) == holder)]  # fmt: skip
 
 
+def _called_apart(step: Step, lead: Step, quoted: int) -> bool:
+    """Whether every call of ``step`` the ``lead`` makes lies on another branch of a test than the lead's ``quoted``
+    line: "`register` handles the request: `@user.login = …` (line 153). Then `register_automatically` stores …" tells
+    as following the line quoted a call made under the test's ``else``, which that run never reaches."""
+    calls = [use.line for rank, use in lead.calls if rank == step.rank and use.verb == "calls"]
+    return step is not lead and bool(calls) and all(exclusive(lead.chunk, quoted, line) for line in calls)
+
+
 def before_quoted(found: list[tuple[str, Step, KeyLine]],
                   said: str) -> tuple[list[tuple[str, Step, KeyLine]], list[tuple[str, Step, KeyLine]]]:  # fmt: skip
     """The outcomes ``found`` split in two: those that may come after the lines the sentences ``said`` cite
@@ -76,14 +87,29 @@ def in_line_order(found: list[tuple[str, Step, KeyLine]]) -> list[tuple[str, Ste
     return sorted(found, key=lambda item: (first[id(item[1])], item[2].line))
 
 
-def then_and_also(found: list[tuple[str, Step, KeyLine]], lead: Step, quoted: KeyLine | None,
-                  said: str) -> tuple[list[tuple[str, Step, KeyLine]], list[tuple[str, Step, KeyLine]]]:  # fmt: skip
+def then_and_also(found: list[tuple[str, Step, KeyLine]], lead: Step, quoted: KeyLine | None, said: str,
+                  told: Sequence[tuple[Step, Sequence[Match]]] = ()
+                  ) -> tuple[list[tuple[str, Step, KeyLine]], list[tuple[str, Step, KeyLine]]]:  # fmt: skip
     """The outcomes ``found`` said with "Then" (what may follow the lines cited so far), and those said as what a
-    function also does (above the ``lead``'s ``quoted`` line, or a line the sentences ``said`` cite), each in the
-    order of their lines."""
+    function also does (above the ``lead``'s ``quoted`` line, or a line the sentences ``said`` cite, or where a run
+    through a construct ``told`` already never goes on to), each in the order of their lines."""
+    if quoted is not None:  # a callee reached on another branch than the line quoted goes on no story told
+        found = [item for item in found if not _called_apart(item[1], lead, quoted.line)]
     kept = after_quote(found, lead, quoted)
     after, before = before_quoted(kept, said)
-    return in_line_order(after), in_line_order([item for item in found if item not in kept] + before)
+    cut = [item for item in after if _cut_off(item[1], item[2].line, told)]
+    after = [item for item in after if item not in cut]
+    return in_line_order(after), in_line_order([item for item in found if item not in kept] + before + cut)
+
+
+def _cut_off(step: Step, line: int, told: Sequence[tuple[Step, Sequence[Match]]]) -> bool:
+    """Whether a run through a construct ``told`` of ``step`` never reaches its file line ``line``: the construct's
+    block returns first (redmine's ``lost_password`` stores the token in the session, redirects and returns; its
+    ``render`` below is another request's), or the two lie in two branches of one test."""
+    marks = [match.line for each, matches in told if each is step for match in matches if match.line < line]
+    chunk = step.chunk
+    apart = [mark for mark in marks if returns_before(chunk, mark, [line]) or exclusive(chunk, mark, line)]
+    return any(same_function(chunk, mark, line) for mark in apart)
 
 
 def class_wide(step: Step, line: int) -> bool:
