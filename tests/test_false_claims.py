@@ -19,7 +19,8 @@ import pytest
 
 from codeqa.answer.context import AnswerContext
 from codeqa.answer.explanation.calls.byname import holds_by_name
-from codeqa.answer.explanation.calls.claims import _with_holder, consistent_chain
+from codeqa.answer.explanation.calls.callplace import consistent_chain
+from codeqa.answer.explanation.calls.claims import _with_holder
 from codeqa.answer.explanation.calls.flow import Use
 from codeqa.answer.explanation.code.branches import asks_api, no_answer, off_api_path
 from codeqa.answer.explanation.code.outline import display_name, summary

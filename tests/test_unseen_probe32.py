@@ -48,7 +48,7 @@ from __future__ import annotations
 from types import SimpleNamespace
 
 from codeqa.answer.context import AnswerContext
-from codeqa.answer.explanation.calls.claims import consistent_chain
+from codeqa.answer.explanation.calls.callplace import consistent_chain
 from codeqa.answer.explanation.calls.flow import Use
 from codeqa.answer.explanation.code.condition import exclusive
 from codeqa.answer.explanation.code.effects import SIGNS_IN

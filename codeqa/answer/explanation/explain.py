@@ -17,7 +17,8 @@ from collections.abc import Sequence
 from dataclasses import dataclass, field
 
 from codeqa.answer.context import AnswerContext
-from codeqa.answer.explanation.calls.claims import ClaimChecker, ClaimTally, consistent_chain
+from codeqa.answer.explanation.calls.callplace import consistent_chain
+from codeqa.answer.explanation.calls.claims import ClaimChecker, ClaimTally
 from codeqa.answer.explanation.calls.flow import Use, chains, role_of
 from codeqa.answer.explanation.code.docprose import prose_only
 from codeqa.answer.explanation.code.keylines import KeyLine, Terms, question_terms

@@ -282,21 +282,5 @@ def caller_name(use: Use, fallback: str) -> str:
     return use.caller or fallback
 
 
-def consistent_chain(hops: Sequence[Use], chunks: Sequence[Chunk] = ()) -> int:
-    """How many hops of a chain "A calls B, which calls C" hold together: B called must be the B that calls C. A
-    call found by name has no caller; the definition holding its line in B's chunk (``chunks[n]``) stands in. One
-    with no caller (a decorator's argument) still names its B: a ``check`` nested in B, returned, does not run."""
-    for n in range(1, len(hops)):
-        before, after = hops[n - 1], hops[n]
-        if before.caller and after.caller and before.name != after.caller:
-            return n
-        if after.caller and not before.caller and short_name(before.name) != short_name(after.caller):
-            return n
-        holder = holder_at(chunks[n], after.line) if not after.caller and n < len(chunks) else None
-        if holder and short_name(holder) != short_name(before.name):
-            return n  # `before_email_time_of_day?` called; `email_decider`, beside it in the chunk, makes the next call
-    return len(hops)
-
-
 def _indent(line: str) -> int:
     return len(line.expandtabs(4)) - len(line.expandtabs(4).lstrip())
