@@ -287,7 +287,8 @@ def test_a_permission_backend_does_not_decide_who_is_calling() -> None:
 
 
 # redmine app/controllers/account_controller.rb: `register` (lines 138-178) and the private methods it calls
-ACCOUNT_CONTROLLER = """class AccountController < ApplicationController
+ACCOUNT_CONTROLLER = (
+    """class AccountController < ApplicationController
 
   # User self-registration
   def register
@@ -384,17 +385,10 @@ ACCOUNT_CONTROLLER = """class AccountController < ApplicationController
     end
   end
 
-  def account_pending(user, redirect_path=signin_path)
-    if Setting.self_registration == '1'
-      flash[:error] = l(:notice_account_not_activated_yet, :url => activation_email_path)
-      session[:registered_user_id] = user.id
-    else
-      flash[:error] = l(:notice_account_pending)
-    end
-    redirect_to redirect_path
-  end
-end
 """
+    + ACCOUNT_PENDING
+    + "\nend\n"
+)
 
 
 def test_a_callee_called_on_another_branch_than_the_line_quoted_is_not_what_comes_next() -> None:
