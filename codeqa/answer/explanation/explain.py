@@ -230,7 +230,7 @@ def explain(
     question = question.text if isinstance(question, Question) else question
     terms, topics, conventions = question_terms(parsed), parsed.intents, frameworks(context)
     swaps: list[tuple[Chunk, Chunk]] = []  # second parts of the second and third files, placed once ordered
-    chosen = choose.select_sources(terms, context, limit, max_files, swaps)
+    chosen = choose.select_sources(terms, context, limit, max_files, swaps, question)
     found = whole_candidates(choose.candidates(terms, topics, conventions, context, chosen, swaps, question), context)
     found = [c for c in found if not prose_only(c.chunk, context)]  # a docstring's prose is no source
     found, skipping = excepted(context, found)  # "every controller except the ones that skip the filter"

@@ -52,3 +52,17 @@ def server_first(ordered: Sequence[Candidate], question: str) -> list[Candidate]
     if first is None:
         return list(ordered)
     return [first, *(c for c in ordered if c is not first)]
+
+
+def server_files_first(paths: Sequence[str], chunks: dict[str, list[Chunk]], question: str) -> list[str]:
+    """``paths`` (retrieval's file order) with the server's files before the browser's, when the question names the
+    server's side (what is saved, checked or allowed) and names nothing of the browser: the files an answer looks at
+    are few, and a reply's button, its counter and its animation must not take the places of the code that saves the
+    reply. "In the browser app, how does each call to the server carry …" keeps retrieval's order."""
+    if not SERVER_ASKED.search(question) or UI_ASKED.search(question):
+        return list(paths)
+
+    def in_browser(path: str) -> bool:
+        return bool(chunks.get(path)) and runs_in_browser(chunks[path][0])
+
+    return [*(p for p in paths if not in_browser(p)), *(p for p in paths if in_browser(p))]

@@ -36,7 +36,8 @@ from codeqa.answer.explanation.code.wholebody import whole_body
 from codeqa.answer.explanation.constructs.apphook import app_hooks
 from codeqa.answer.explanation.constructs.basehook import hook_candidates
 from codeqa.answer.explanation.constructs.candidate import CHUNK_EVIDENCE_LINES, Candidate, discount_repeats
-from codeqa.answer.explanation.constructs.clientside import server_first
+from codeqa.answer.explanation.constructs.clientside import server_files_first, server_first
+from codeqa.answer.explanation.constructs.handlers import handler_candidates
 from codeqa.answer.explanation.constructs.mechanism import (
     Match,
     answers_poorly,
@@ -59,7 +60,6 @@ from codeqa.answer.explanation.sources.pieces import join_pieces
 from codeqa.frameworks.conventions import Convention
 from codeqa.frameworks.intent import HOOK
 from codeqa.records import Chunk, Hit
-from codeqa.symbols import defined_names, short_names
 
 WEAK = 0.25
 EXTRA_CHUNKS = (2, 2, 1)  # more chunks shown for the best files, while the answer has room
@@ -76,13 +76,16 @@ MECHANISM_FIRST = 3  # ... and the next best such candidates are shown before co
 EXTRA_MECHANISM = 3  # candidates brought in for their constructs, beyond the retrieved ones
 NEIGHBOURS_OF = 4  # the best sources whose graph neighbours are looked at for constructs
 NEIGHBOURS = 6
-HANDLER_SHARE = 0.8  # a handler named by a construct gets this share of the construct's weight
-MAX_HANDLERS = 4
 FORCED_LINES = 2  # construct lines always among a source's key lines
 
 
 def select_sources(
-    terms: Terms, context: AnswerContext, limit: int, max_files: int, swaps: list[tuple[Chunk, Chunk]] | None = None
+    terms: Terms,
+    context: AnswerContext,
+    limit: int,
+    max_files: int,
+    swaps: list[tuple[Chunk, Chunk]] | None = None,
+    question: str = "",
 ) -> list[Hit]:
     """The sources of an answer, best first: per top file, the chunk(s) whose lines answer the question best.
     ``swaps`` receives the second parts of the second and third files that take a lower file's place
@@ -91,7 +94,8 @@ def select_sources(
     pooled: dict[str, list[Chunk]] = {}
     for hit in context.pool:
         pooled.setdefault(hit.chunk.path, []).append(hit.chunk)
-    files = [path for path in context.files if path in pooled or context.file_rows(path)][:max_files]
+    files = [path for path in context.files if path in pooled or context.file_rows(path)]
+    files = server_files_first(files, pooled, question)[:max_files]  # (``clientside``)
     by_file = context.file_chunks(files)
     first_in_file = {chunks[0].id for chunks in pooled.values()}
 
@@ -143,36 +147,6 @@ def _neighbour_chunks(context: AnswerContext, hits: Sequence[Hit]) -> list[Chunk
     return context.chunks(rows)
 
 
-def _handlers(
-    context: AnswerContext, conventions: Sequence[Convention], intents: Sequence[str], found: Sequence[Candidate]
-) -> list[Candidate]:
-    """The code of the functions the constructs hand control to (``register_error_handler(404, render_error)``):
-    a construct says who is called, the handler says what happens."""
-    inside = {c.chunk.id for c in found}
-    credit: dict[str, float] = {}
-    for candidate in sorted(found, key=lambda c: -c.mechanism):
-        for match in candidate.matches:
-            name = match.handler.rstrip("!?").lower()
-            if name and len(name) > 2:
-                credit[name] = max(credit.get(name, 0.0), HANDLER_SHARE * match.weight)
-    rows: list[int] = []
-    for name in list(credit)[: 2 * MAX_HANDLERS]:
-        named = [r for r in context.definers.get(name, []) if name in defined_names(context.table.symbols[r].lower())]
-        for row in named[:2]:  # a chunk named for the handler (not a class holding it)
-            if context.in_scope(row) and context.table.layers[row] not in ("test", "docs") and row not in rows:
-                rows.append(row)
-    handlers: list[Candidate] = []
-    for chunk in context.chunks(rows):
-        names = {n.rstrip("!?").lower() for n in short_names(chunk.symbol)}
-        share = max((value for name, value in credit.items() if name in names), default=0.0)
-        if chunk.id in inside or share <= 0:
-            continue
-        inside.add(chunk.id)
-        handlers.append(Candidate(Hit(chunk, 0.0, chunk.id), 0.0, matches_in(chunk, conventions, intents), 0,
-                                  False, credit=share))  # fmt: skip
-    return sorted(handlers, key=lambda c: -c.mechanism)[:MAX_HANDLERS]
-
-
 def candidates(
     terms: Terms,
     intents: Sequence[str],
@@ -212,7 +186,7 @@ def candidates(
             candidate.matches = narrow_mounted(context, candidate.matches)
         hooked = app_hooks(context, conventions, found, intents) if intents[:1] == (HOOK,) else []  # none retrieved
         found += hooked
-        found += _handlers(context, conventions, intents, found)
+        found += handler_candidates(context, conventions, intents, found)
     entry = entry_candidates(terms, context, conventions, intents, found, question)
     found += [c for c in entry if all(c is not f for f in found)]
     found = [c for c in found if c.chunk.id not in held]
