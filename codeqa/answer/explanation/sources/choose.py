@@ -158,7 +158,8 @@ def candidates(
 ) -> list[Candidate]:
     """The sources to choose from, best first (see the module docstring); ``swaps`` (``select_sources``) are
     placed last (``fileparts.second_parts_in_place``); the ``question``'s text tells a sign-up asked about."""
-    file_rank = {path: n for n, path in enumerate(context.files)}
+    pooled = {hit.chunk.path: [hit.chunk] for hit in context.pool}
+    file_rank = {path: n for n, path in enumerate(server_files_first(context.files, pooled, question))}
     held = context.held_pieces()  # a piece of a definition the pool joined is read in the joined chunk
     seen = {hit.chunk.id for hit in base} | held
     found = [Candidate(hit, 0.0, matches_in(hit.chunk, conventions, intents), 0, True) for hit in base]
