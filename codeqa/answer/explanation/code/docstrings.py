@@ -1,4 +1,5 @@
-"""Where triple-quoted blocks begin and end in a chunk's lines, when the chunk may begin inside one."""
+"""Where triple-quoted blocks begin and end in a chunk's lines, when the chunk may begin inside one, and which lines
+are prose about the code (``prose_lines``): docstrings, doc heredocs and ``/* … */`` blocks."""
 
 from __future__ import annotations
 
@@ -42,3 +43,42 @@ def closing_line(lines: list[str]) -> int:
             else -1
         )
     return -1
+
+
+BLOCK_OPENS = re.compile(r"^\s*/\*")  # a block comment that begins its line
+
+
+def prose_lines(lines: list[str]) -> set[int]:
+    """Indexes of lines inside Python docstrings or Elixir doc heredocs (triple-quoted blocks), or a ``/* … */`` block
+    begun on its own line: prose about the code, not the code (a `plug …` in a `@moduledoc` example runs nowhere; a
+    PHP config's ``| … via Bugsnag::registerCallback.`` under ``/*`` calls nothing)."""
+    closing = closing_line(lines)
+    inside: set[int] = set(range(closing + 1))
+    quote: str | None = None
+    string: str | None = None  # a ``sql = \"\"\"`` string's quotes: its body is data, and its closing opens nothing
+    for index, line in enumerate(lines):
+        if index <= closing:
+            continue
+        if string is not None:
+            string = None if string in line else string
+            continue
+        opens_string = next((mark for mark in ('"""', "'''") if line.count(mark) == 1), None)
+        if quote is None and opens_string and STRING_OPENS.search(line.strip()) and not DOCSTRING.match(line):
+            string = opens_string
+            continue
+        if quote is not None:
+            inside.add(index)
+            if quote in line:
+                quote = None
+            continue
+        if BLOCK_OPENS.match(line):
+            inside.add(index)
+            quote = None if "*/" in line.lstrip()[2:] else "*/"
+            continue
+        opened = DOCSTRING.match(line)
+        if opened:
+            inside.add(index)
+            rest = line[opened.end() :]
+            if opened.group(1) not in rest:
+                quote = opened.group(1)
+    return inside

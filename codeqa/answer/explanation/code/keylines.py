@@ -27,7 +27,8 @@ from dataclasses import dataclass
 from functools import lru_cache
 
 from codeqa.answer.explanation.code.bounds import bound_score
-from codeqa.answer.explanation.code.docstrings import DOCSTRING, STRING_OPENS, closing_line
+from codeqa.answer.explanation.code.described import comment_words
+from codeqa.answer.explanation.code.docstrings import prose_lines
 from codeqa.answer.explanation.code.feeds import with_makers
 from codeqa.answer.explanation.code.lineroles import LOGGING_INTENTS, quiet, role_weight
 from codeqa.answer.explanation.code.logargs import log_continuations
@@ -47,7 +48,6 @@ RAISE_RETURN = re.compile(r"^\s*(?:return|raise|throw|abort|yield|panic|fail|rej
 CONDITION = re.compile(r"^\s*(?:if|elif|else\s+if|unless|while|when|case|catch|except|rescue|guard|switch)\b|\?\s")
 STATUS = re.compile(r"(?<![\w.])(?:[1-5]\d\d)(?![\w.])|\b(?:HTTP_\d{3}|Status[A-Z]\w+|status\s*[:=(])")
 ASSIGNMENT = re.compile(r"^\s*[\w.\[\]'\"]+\s*(?:[+\-*/|]?=|:=|=>)\s*\S|^\s*(?:const|let|var)\s+\w+\s*=")
-BLOCK_OPENS = re.compile(r"^\s*/\*")  # a block comment that begins its line
 COMMENT = re.compile(r"^\s*(?:#|//|/\*|\*|--|<!--|\"\"\"|''')")
 IMPORT = re.compile(  # an import, also a JS ``const OTPAuth = require('otpauth');`` (bound to a name or pattern)
     r"^\s*(?:import|from\s+\S+\s+import|require|use|using|include|#include)\b|"
@@ -189,42 +189,6 @@ def line_score(terms: Terms, line: str, spread: Mapping[str, float] | None = Non
     return score
 
 
-def prose_lines(lines: list[str]) -> set[int]:
-    """Indexes of lines inside Python docstrings or Elixir doc heredocs (triple-quoted blocks), or a ``/* … */`` block
-    begun on its own line: prose about the code, not the code (a `plug …` in a `@moduledoc` example runs nowhere; a
-    PHP config's ``| … via Bugsnag::registerCallback.`` under ``/*`` calls nothing)."""
-    closing = closing_line(lines)
-    inside: set[int] = set(range(closing + 1))
-    quote: str | None = None
-    string: str | None = None  # a ``sql = \"\"\"`` string's quotes: its body is data, and its closing opens nothing
-    for index, line in enumerate(lines):
-        if index <= closing:
-            continue
-        if string is not None:
-            string = None if string in line else string
-            continue
-        opens_string = next((mark for mark in ('"""', "'''") if line.count(mark) == 1), None)
-        if quote is None and opens_string and STRING_OPENS.search(line.strip()) and not DOCSTRING.match(line):
-            string = opens_string
-            continue
-        if quote is not None:
-            inside.add(index)
-            if quote in line:
-                quote = None
-            continue
-        if BLOCK_OPENS.match(line):
-            inside.add(index)
-            quote = None if "*/" in line.lstrip()[2:] else "*/"
-            continue
-        opened = DOCSTRING.match(line)
-        if opened:
-            inside.add(index)
-            rest = line[opened.end() :]
-            if opened.group(1) not in rest:
-                quote = opened.group(1)
-    return inside
-
-
 def scored_lines(question: str | Terms, text: str) -> list[tuple[float, int]]:
     """``(score, index)`` of every line of ``text`` that holds a question term, best first."""
     terms = question if isinstance(question, Terms) else question_terms(question)
@@ -254,6 +218,7 @@ def shown_scores(terms: Terms, text: str) -> tuple[tuple[float, int], ...]:
     prose = prose_lines(lines) if '"""' in text or "'''" in text else set()
     spread = span_weights(terms, lines) if terms else {}
     logged = log_continuations(lines) if LOGGING_INTENTS.isdisjoint(terms.intents) else frozenset()
+    noted = comment_words(lines, lambda line: line_score(terms, line, spread)) if terms else {}  # (``described``)
     scored = []
     for index, line in enumerate(lines):
         if index in logged:  # a log call's argument line: quiet, as the call is (``logargs``)
@@ -266,7 +231,8 @@ def shown_scores(terms: Terms, text: str) -> tuple[tuple[float, int], ...]:
                 if terms
                 else 0.0
             )
-            score = words + ROLE_WEIGHT * role_weight(line, terms.intents) + bound_score(terms.quantity, line)
+            score = words + noted.get(index, 0.0) + ROLE_WEIGHT * role_weight(line, terms.intents)
+            score += bound_score(terms.quantity, line)
         if score > 0:
             scored.append((score, index))
     scored = with_makers(scored, lines, terms.intents, prose)
