@@ -1,0 +1,405 @@
+"""False sentences on two apps in no data set (probe35: glific, a Phoenix chatbot platform, and Lychee, a Laravel photo
+gallery):
+
+- "`SessionOrTokenGuard.user` … calls `setUser` (`SessionOrTokenGuard.php:232-255`)" for ``parent::setUser($user)``,
+  written to skip the class's own ``setUser``: a call through the parent never runs the caller's own override
+  (``parentcalls.parent_misses``);
+- "`Handler.report` … is called by `Handler.reportSafely`" for a bare ``report($e)``, Laravel's global helper: a PHP
+  method is called through ``$this->``, never bare, in its own file too (``parentcalls.php_bare_method``);
+- "`Glific.Flows.start_contact_flow` … is called by `Glific.Flows` (`flows.ex:760-764`)", a chunk holding its
+  ``@doc`` and ``@spec start_contact_flow(…)``: a typespec types a function, it calls none (``flow.TYPESPEC``);
+- "`Glific.log_exception` answers with an error response" for ``Appsignal.send_error(error, [], fn span -> …)``: an
+  error tracker's call reports the error, it answers no request (``common.toml``);
+- "`Glific.Providers.Gupshup.ApiClient` runs the `Tesla.Middleware.Logger` … plugs on each request it handles": a
+  Tesla HTTP client's plugs run on the requests it sends (``phoenix.toml``);
+- "… is where the app routes its sign-in URL: `post("/users/log_in", UserSessionController, :create)` … Then
+  `GlificWeb.UserSessionController.new` answers with `render(conn, "new.html", error_message: nil)`": the route names
+  the action ``create``; ``new``'s answer is another request's (``told.on_routed_action``).
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from codeqa.answer.explanation.calls.byname import holds_by_name
+from codeqa.answer.explanation.calls.flow import Use, find_uses, link
+from codeqa.answer.explanation.constructs.mechanism import matches_in
+from codeqa.frameworks.conventions import load_all
+from codeqa.frameworks.intent import intents
+from codeqa.records import Chunk
+from tests.helpers import extractive_text
+
+GUARD_PATH = "app/Services/Auth/SessionOrTokenGuard.php"
+# app/Services/Auth/SessionOrTokenGuard.php (cut): `user()` calls the parent's `setUser`, `$this->login`
+GUARD_HEAD = """<?php
+
+namespace App\\Services\\Auth;
+
+use Illuminate\\Auth\\SessionGuard;
+
+class SessionOrTokenGuard extends SessionGuard
+{
+"""
+GUARD_USER = """\tpublic function user(): Authenticatable|null
+\t{
+\t\tif ($this->user !== null) {
+\t\t\treturn $this->user;
+\t\t}
+\t\t$user_by_token = $this->getUserByToken();
+\t\tif ($user_by_token !== null) {
+\t\t\t// We call the parent method here to skip the additional token
+\t\t\t// check added by the overwritten method of this class.
+\t\t\tparent::setUser($user_by_token);
+\t\t\t$this->authState = self::AUTH_STATE_STATELESS;
+\t\t} elseif ($user_by_recaller !== null) {
+\t\t\t$this->login($user_by_recaller, true);
+\t\t}
+
+\t\treturn $this->user;
+\t}
+"""
+GUARD_SET_USER = """\tpublic function setUser(Authenticatable $user): static
+\t{
+\t\t$user_by_token = $this->getUserByToken();
+\t\tif ($user_by_token !== null && $user->getAuthIdentifier() !== $user_by_token->getAuthIdentifier()) {
+\t\t\tthrow new BadRequestHeaderException('Cannot set another user than the one provided by the API token');
+\t\t}
+\t\tparent::setUser($user);
+\t\t$this->authState = self::AUTH_STATE_STATELESS;
+
+\t\treturn $this;
+\t}
+"""
+GUARD_LOGIN = """\tpublic function login(AuthenticatableContract $user, $remember = false): void
+\t{
+\t\tparent::login($user, $remember);
+\t\t$this->authState = self::AUTH_STATE_STATEFUL;
+\t}
+}
+"""
+
+
+def _lines(text: str) -> int:
+    return text.count("\n")
+
+
+def _guard() -> tuple[str, Chunk, Chunk, Chunk]:
+    file = GUARD_HEAD + GUARD_USER + "\n" + GUARD_SET_USER + "\n" + GUARD_LOGIN
+    start = _lines(GUARD_HEAD) + 1
+    user = Chunk(GUARD_PATH, "php", start, start + _lines(GUARD_USER) - 1, GUARD_USER.rstrip("\n"),
+                 "SessionOrTokenGuard.user", "method", "service")  # fmt: skip
+    start = user.end_line + 2
+    set_user = Chunk(GUARD_PATH, "php", start, start + _lines(GUARD_SET_USER) - 1, GUARD_SET_USER.rstrip("\n"),
+                     "SessionOrTokenGuard.setUser", "method", "service")  # fmt: skip
+    start = set_user.end_line + 2
+    login = Chunk(GUARD_PATH, "php", start, start + _lines(GUARD_LOGIN) - 2, GUARD_LOGIN.rstrip("\n"),
+                  "SessionOrTokenGuard.login", "method", "service")  # fmt: skip
+    return file, user, set_user, login
+
+
+def _holds(user: Chunk, used: Chunk, file: str) -> bool:
+    found = link(user, used, {})
+    return found is not None and holds_by_name(user, used, found, file)
+
+
+def test_a_call_through_the_parent_is_not_the_callers_own_override() -> None:
+    file, user, set_user, login = _guard()
+    assert file.split("\n")[user.start_line - 1].strip().startswith("public function user()")
+    assert [use.text for use in find_uses(user, set_user)] == ["parent::setUser($user_by_token);"]
+    assert not _holds(user, set_user, file)  # `parent::setUser`: SessionGuard's, not this class's
+    assert _holds(user, login, file)  # `$this->login(…)`: this class's own
+    # the parent's method, in the parent's file, is what `parent::` reaches
+    base_path = "vendor-like/Auth/SessionGuard.php"
+    base_text = "\tpublic function setUser(AuthenticatableContract $user)\n\t{\n\t\t$this->user = $user;\n\t}"
+    base = Chunk(base_path, "php", 10, 13, base_text, "SessionGuard.setUser", "method", "service")
+    use = Use("setUser", user.start_line + 9, "calls", "parent::setUser($user_by_token);")
+    assert holds_by_name(user, base, use, file)
+
+
+HANDLER_PATH = "app/Exceptions/Handler.php"
+HANDLER = """<?php
+
+namespace App\\Exceptions;
+
+class Handler extends ExceptionHandler
+{
+\tpublic function report(\\Throwable $e): void
+\t{
+\t\t$e = $this->mapException($e);
+\t\tLog::log($e->getMessage());
+\t}
+
+\tpublic static function reportSafely(\\Throwable $e): void
+\t{
+\t\ttry {
+\t\t\treport($e);
+\t\t} catch (\\Throwable) {
+\t\t\t// Simply do nothing.
+\t\t}
+\t}
+
+\tpublic function renderSafely(\\Throwable $e): void
+\t{
+\t\t$this->report($e);
+\t}
+}
+"""
+
+
+def _method(first: int, last: int, symbol: str) -> Chunk:
+    text = "\n".join(HANDLER.split("\n")[first - 1 : last])
+    return Chunk(HANDLER_PATH, "php", first, last, text, symbol, "method", "service")
+
+
+def test_a_bare_call_in_its_own_file_is_not_a_php_method() -> None:
+    report = _method(7, 11, "Handler.report")
+    safely = _method(13, 20, "Handler.reportSafely")
+    rendered = _method(22, 25, "Handler.renderSafely")
+    assert report.text.strip().startswith("public function report(") and safely.text.endswith("\t}")
+    assert [use.text for use in find_uses(safely, report)] == ["report($e);"]
+    assert not _holds(safely, report, HANDLER)  # Laravel's global `report()` helper
+    assert _holds(rendered, report, HANDLER)  # `$this->report($e)`
+    helpers = Chunk("app/helpers.php", "php", 3, 6, "function report_to($e)\n{\n\treturn 1;\n}", "report_to",
+                    "function", "util")  # fmt: skip
+    caller = Chunk("app/helpers.php", "php", 8, 11, "function other($e)\n{\n\treturn report_to($e);\n}", "other",
+                   "function", "util")  # fmt: skip
+    assert _holds(caller, helpers, "<?php\n\n" + helpers.text + "\n\n" + caller.text)  # a global function, bare
+
+
+# lib/glific/flows.ex:760-780: the doc and spec are a chunk of their own, above the function's clauses
+FLOWS_SPEC = '''  @doc """
+  Start flow for a contact and cache the result
+  """
+  @spec start_contact_flow(Flow.t() | integer, Contact.t(), map()) ::
+          {:ok, Flow.t()} | {:error, String.t()}'''
+FLOWS_START = """  def start_contact_flow(flow_id, contact, default_results \\\\ %{})
+
+  def start_contact_flow(flow_id, %Contact{} = contact, default_results)
+      when is_integer(flow_id) do
+    case get_cached_flow(contact.organization_id, {:flow_id, flow_id, @status}) do
+      {:ok, flow} ->
+        process_contact_flow([contact], flow, default_results)
+    end
+  end"""
+# lib/glific/flows/flow.ex: a real caller
+FLOW_EXECUTE = """  def execute(flow, context) do
+    contact = context.contact
+    Flows.start_contact_flow(flow.id, contact, %{"parent" => context.results})
+  end"""
+
+
+def test_a_typespec_calls_nothing() -> None:
+    path = "lib/glific/flows.ex"
+    spec = Chunk(path, "elixir", 760, 764, FLOWS_SPEC, "Glific.Flows", "module", "service")
+    start = Chunk(path, "elixir", 766, 774, FLOWS_START, "Glific.Flows.start_contact_flow", "function", "service")
+    execute = Chunk("lib/glific/flows/flow.ex", "elixir", 694, 697, FLOW_EXECUTE, "Glific.Flows.Flow.execute",
+                    "function", "service")  # fmt: skip
+    assert find_uses(spec, start) == []
+    assert [use.verb for use in find_uses(execute, start)] == ["calls"]
+    erlang = Chunk("src/x.erl", "erlang", 1, 1, "-spec start_contact_flow(integer()) -> ok.", "x", "module", "core")
+    assert find_uses(erlang, start) == []
+
+
+# lib/glific.ex:534-573 (cut): logs the exception and reports it to AppSignal; it returns `:ok`
+LOG_EXCEPTION = """  def log_exception(%{message: message} = error, opts) when is_binary(message) do
+    Logger.error(message)
+
+    Appsignal.send_error(error, [], fn span ->
+      span
+      |> apply_appsignal_namespace(Keyword.get(opts, :namespace))
+    end)
+
+    :ok
+  end"""
+SEND_ERROR = """  def show(conn, %{"id" => id}) do
+    case Repo.get(Item, id) do
+      nil -> send_error(conn, :not_found)
+      item -> render(conn, "show.json", item: item)
+    end
+  end"""
+
+
+def _said(chunk: Chunk, framework: str, question: str) -> list[str]:
+    found = [c for c in load_all() if c.name.lower().startswith(framework) or c.name == "any framework"]
+    return [match.phrase for match in matches_in(chunk, found, intents(question))]
+
+
+def test_an_error_trackers_call_answers_no_request() -> None:
+    asked = "What happens when an API request fails?"
+    tracked = Chunk("lib/glific.ex", "elixir", 561, 570, LOG_EXCEPTION, "Glific.log_exception", "function", "core")
+    assert "answers with an error response" not in _said(tracked, "phoenix", asked)
+    answered = Chunk("lib/app_web/controllers/item_controller.ex", "elixir", 10, 15, SEND_ERROR,
+                     "AppWeb.ItemController.show", "function", "api")  # fmt: skip
+    assert "answers with an error response" in _said(answered, "phoenix", asked)
+
+
+# lib/glific/providers/gupshup/api_client.ex:1-17: a Tesla HTTP client; lib/glific_web/router.ex: a pipeline's plugs
+TESLA_CLIENT = """defmodule Glific.Providers.Gupshup.ApiClient do
+  @moduledoc \"\"\"
+  Https API client to interact with Gupshup
+  \"\"\"
+  alias Plug.Conn.Query
+
+  use Tesla
+  # you can add , log_level: :debug to the below if you want debugging info
+  plug(Tesla.Middleware.Logger)
+
+  plug(Tesla.Middleware.FormUrlencoded,
+    encode: &Query.encode/1
+  )"""
+TESLA_PIECE = """  plug(Tesla.Middleware.FormUrlencoded,
+    encode: &Query.encode/1
+  )
+
+  @partner_url "https://partner.gupshup.io/partner/account\""""
+PIPELINE = """  pipeline :api do
+    plug(:accepts, ["json"])
+    plug(GlificWeb.APIAuthPlug, otp_app: :glific)
+  end"""
+
+
+def test_a_tesla_clients_plugs_handle_no_request() -> None:
+    asked = "What happens when an API request fails?"
+    client = Chunk("lib/glific/providers/gupshup/api_client.ex", "elixir", 1, 13, TESLA_CLIENT,
+                   "Glific.Providers.Gupshup.ApiClient", "module", "service")  # fmt: skip
+    piece = Chunk("lib/glific/providers/gupshup/partner/partner_api.ex", "elixir", 34, 38, TESLA_PIECE,
+                  "Glific.Providers.Gupshup.PartnerAPI", "module", "service")  # fmt: skip
+    assert not [phrase for phrase in _said(client, "phoenix", asked) if "plug" in phrase]
+    assert not [phrase for phrase in _said(piece, "phoenix", asked) if "plug" in phrase]
+    router = Chunk("lib/glific_web/router.ex", "elixir", 43, 46, PIPELINE, "GlificWeb.Router", "module", "api")
+    assert any("`GlificWeb.APIAuthPlug` plug" in phrase for phrase in _said(router, "phoenix", asked))
+
+
+SESSIONS: dict[str, str] = {
+    "mix.exs": """defmodule Chat.MixProject do
+  use Mix.Project
+
+  def project, do: [app: :chat, deps: deps()]
+
+  defp deps, do: [{:phoenix, "~> 1.7"}]
+end
+""",
+    "lib/chat_web/router.ex": """defmodule ChatWeb.Router do
+  use ChatWeb, :router
+
+  import ChatWeb.UserAuth
+
+  pipeline :browser do
+    plug(:accepts, ["html"])
+    plug(:fetch_session)
+    plug(:fetch_current_user)
+  end
+
+  scope "/", ChatWeb do
+    pipe_through([:browser, :redirect_if_user_is_authenticated])
+    get("/users/log_in", UserSessionController, :new)
+    post("/users/log_in", UserSessionController, :create)
+  end
+end
+""",
+    # lib/glific_web/controllers/user_session_controller.ex: the page, the sign-in, the sign-out
+    "lib/chat_web/controllers/user_session_controller.ex": """defmodule ChatWeb.UserSessionController do
+  @moduledoc \"\"\"
+  A controller to manage user sessions.
+  \"\"\"
+
+  use ChatWeb, :controller
+
+  alias Chat.Accounts
+  alias ChatWeb.UserAuth
+
+  def new(conn, _params) do
+    render(conn, "new.html", error_message: nil)
+  end
+
+  def create(conn, %{"user" => user_params}) do
+    %{"phone" => phone, "password" => password} = user_params
+
+    if user = Accounts.get_user_by_phone_and_password(phone, password) do
+      UserAuth.log_in_user(conn, user, user_params)
+    else
+      render(conn, "new.html", error_message: "Invalid phone or password")
+    end
+  end
+
+  def delete(conn, _params) do
+    conn
+    |> put_flash(:info, "Logged out successfully.")
+    |> UserAuth.log_out_user()
+  end
+end
+""",
+    "lib/chat_web/controllers/user_auth.ex": """defmodule ChatWeb.UserAuth do
+  @moduledoc \"\"\"
+  Signs users in and out.
+  \"\"\"
+
+  import Plug.Conn
+  import Phoenix.Controller
+
+  alias Chat.Accounts
+
+  def log_in_user(conn, user, _params \\\\ %{}) do
+    token = Accounts.generate_user_session_token(user)
+
+    conn
+    |> renew_session()
+    |> put_session(:user_token, token)
+    |> redirect(to: "/stats")
+  end
+
+  def log_out_user(conn) do
+    conn
+    |> renew_session()
+    |> redirect(to: "/users/log_in")
+  end
+
+  def fetch_current_user(conn, _opts) do
+    user_token = get_session(conn, :user_token)
+    user = user_token && Accounts.get_user_by_session_token(user_token)
+    assign(conn, :current_user, user)
+  end
+
+  defp renew_session(conn) do
+    conn
+    |> configure_session(renew: true)
+    |> clear_session()
+  end
+end
+""",
+    "lib/chat/accounts.ex": """defmodule Chat.Accounts do
+  @moduledoc \"\"\"
+  Users and their session tokens.
+  \"\"\"
+
+  alias Chat.Repo
+  alias Chat.Users.{User, UserToken}
+
+  def get_user_by_phone_and_password(phone, password) do
+    user = Repo.get_by(User, phone: phone)
+    if User.valid_password?(user, password), do: user
+  end
+
+  def generate_user_session_token(user) do
+    {token, user_token} = UserToken.build_session_token(user)
+    Repo.insert!(user_token)
+    token
+  end
+
+  def get_user_by_session_token(token) do
+    {:ok, query} = UserToken.verify_session_token_query(token)
+    Repo.one(query)
+  end
+end
+""",
+}
+
+INDEXED_APPS = {"sessions": SESSIONS}  # indexed once for this module by the apps_home fixture (tests/conftest.py)
+
+
+def test_the_story_of_a_routed_action_goes_on_with_that_action_only(apps_home: Path) -> None:
+    text = extractive_text(apps_home, "sessions", "How does user authentication flow through the system?")
+    opening = text.split("\n")[0]
+    assert "routes its sign-in URL" in opening and ":create)" in opening
+    assert "UserSessionController.new` answers" not in opening
+    assert "UserSessionController.delete" not in opening
