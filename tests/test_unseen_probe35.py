@@ -15,15 +15,28 @@ gallery):
 - "… is where the app routes its sign-in URL: `post("/users/log_in", UserSessionController, :create)` … Then
   `GlificWeb.UserSessionController.new` answers with `render(conn, "new.html", error_message: nil)`": the route names
   the action ``create``; ``new``'s answer is another request's (``told.on_routed_action``).
+
+Asked how a password is reset and how a user registers:
+- "the code at `users.ex:247-267` checks who is calling before going on" for ``@spec authenticate_user_organization(…)``
+  and ``defp authenticate_user_organization(`` heads: a typespec and an Elixir private head call nothing
+  (``mechanism._code_lines``, ``common.toml``);
+- "… signs users in and finds them on each request with Pow" for ``Pow.Plug.authenticate_user(conn, user_params)``
+  after a password reset: the call signs one user in; only a ``use Pow.Plug.Base`` plug finds users on each request;
+- "`VueController.check` is where the app routes its sign-up URL: `Route::get('/register', VueController::class)`":
+  a route to an invokable controller runs its ``__invoke`` (``route_lines.action_rows``).
 """
 
 from __future__ import annotations
 
 from pathlib import Path
+from types import SimpleNamespace
+from typing import cast
 
+from codeqa.answer.context import AnswerContext
 from codeqa.answer.explanation.calls.byname import holds_by_name
 from codeqa.answer.explanation.calls.flow import Use, find_uses, link
 from codeqa.answer.explanation.constructs.mechanism import matches_in
+from codeqa.answer.explanation.sources.route_lines import action_rows, invokable
 from codeqa.frameworks.conventions import load_all
 from codeqa.frameworks.intent import intents
 from codeqa.records import Chunk
@@ -403,3 +416,149 @@ def test_the_story_of_a_routed_action_goes_on_with_that_action_only(apps_home: P
     assert "routes its sign-in URL" in opening and ":create)" in opening
     assert "UserSessionController.new` answers" not in opening
     assert "UserSessionController.delete" not in opening
+
+
+# lib/glific/users.ex:247-267: Pow's `authenticate` callback's helper checks a password; its spec and its `defp`
+# heads check no caller
+AUTHENTICATE_ORGANIZATION = """  @spec authenticate_user_organization(non_neg_integer | nil, map()) :: User.t() | nil
+  defp authenticate_user_organization(nil, _params), do: nil
+
+  defp authenticate_user_organization(
+         organization_id,
+         %{"phone" => phone, "password" => password}
+       ) do
+    User
+    |> Repo.get_by(phone: phone, organization_id: organization_id)
+    |> verify_password(password)
+  end"""
+# lib/glific_web/controllers/api/v1/registration_controller.ex:263-295 (cut): signs the user in after a reset
+RESET_PASSWORD = """  defp reset_user_password(conn, %{"phone" => phone, "password" => password} = user_params) do
+    {:ok, user} = Repo.fetch_by(User, %{phone: phone})
+    user
+    |> Users.reset_user_password(%{"password" => password})
+    |> case do
+      {:ok, user} ->
+        APIAuthPlug.delete_user_sessions(user, conn)
+        {:ok, conn} = Pow.Plug.authenticate_user(conn, user_params)
+        {:ok, conn}
+    end
+  end"""
+
+
+def test_a_spec_or_a_private_head_checks_no_caller_and_a_pow_call_signs_one_user_in() -> None:
+    asked = "How does user authentication flow through the system?"
+    helper = Chunk("lib/glific/users.ex", "elixir", 247, 257, AUTHENTICATE_ORGANIZATION,
+                   "Glific.Users.authenticate_user_organization", "function", "service")  # fmt: skip
+    said = _said(helper, "phoenix", asked)
+    assert "checks who is calling before going on" not in said and "checks the password" in said
+    caller = Chunk("lib/x.ex", "elixir", 1, 1, "    authenticate_user(conn, params)", "X.y", "function", "api")
+    assert "checks who is calling before going on" in _said(caller, "phoenix", asked)
+    reset = Chunk("lib/glific_web/controllers/api/v1/registration_controller.ex", "elixir", 263, 273, RESET_PASSWORD,
+                  "GlificWeb.API.V1.RegistrationController.reset_user_password", "function", "api")  # fmt: skip
+    said = _said(reset, "phoenix", asked)
+    assert "signs the user in with Pow (`Pow.Plug.authenticate_user`)" in said
+    assert not [phrase for phrase in said if "on each request" in phrase]
+    plug = Chunk("lib/glific_web/plugs/api_auth_plug.ex", "elixir", 1, 3,
+                 "defmodule GlificWeb.APIAuthPlug do\n  @moduledoc false\n  use Pow.Plug.Base", "GlificWeb.APIAuthPlug",
+                 "module", "api")  # fmt: skip
+    assert "signs users in and finds them on each request with Pow" in _said(plug, "phoenix", asked)
+
+
+GALLERY: dict[str, str] = {
+    "composer.json": '{"require": {"php": "^8.3", "laravel/framework": "^12.0"}}\n',
+    "artisan": "#!/usr/bin/env php\n<?php\n",
+    # routes/web_v2.php: the pages of the single-page app, each served by the invokable VueController
+    "routes/web.php": """<?php
+
+use App\\Http\\Controllers\\VueController;
+use Illuminate\\Support\\Facades\\Route;
+
+Route::get('/gallery/{album_id?}', [VueController::class, 'gallery'])->middleware(['migration:complete']);
+Route::get('/register', VueController::class)->name('register')->middleware(['migration:complete']);
+""",
+    "routes/api.php": """<?php
+
+use App\\Http\\Controllers\\ProfileController;
+use Illuminate\\Support\\Facades\\Route;
+
+Route::put('/Profile', [ProfileController::class, 'update']);
+""",
+    # app/Http/Controllers/VueController.php (cut)
+    "app/Http/Controllers/VueController.php": """<?php
+
+namespace App\\Http\\Controllers;
+
+use App\\Exceptions\\UnauthorizedException;
+use Illuminate\\Support\\Facades\\Gate;
+use Illuminate\\View\\View;
+
+/**
+ * Controller responsible for the Vue front end.
+ */
+class VueController extends Controller
+{
+\tpublic function gallery(?string $album_id = null): View
+\t{
+\t\t$album = Album::findOrFail($album_id);
+\t\tsession()->now('access', $this->check($album));
+
+\t\treturn view('vueapp');
+\t}
+
+\t/**
+\t * Simpler version of above function.
+\t */
+\tpublic function __invoke(): View
+\t{
+\t\treturn view('vueapp');
+\t}
+
+\t/**
+\t * Check if user can access the album.
+\t */
+\tprivate function check(Album $album): bool
+\t{
+\t\t$result = Gate::check('access', [Album::class, $album]);
+
+\t\treturn $result ? true : throw new UnauthorizedException();
+\t}
+}
+""",
+    "app/Http/Controllers/ProfileController.php": """<?php
+
+namespace App\\Http\\Controllers;
+
+use Illuminate\\Support\\Facades\\Auth;
+
+class ProfileController extends Controller
+{
+\tpublic function update(UpdateProfileRequest $request): UserResource
+\t{
+\t\t$user = Auth::user();
+\t\t$user->email = $request->email();
+\t\t$user->save();
+
+\t\treturn new UserResource($user);
+\t}
+}
+""",
+}
+
+INDEXED_APPS["gallery"] = GALLERY
+
+
+def test_a_route_to_an_invokable_controller_is_its_invoke_method(apps_home: Path) -> None:
+    text = extractive_text(apps_home, "gallery", "How does a user register a new account?")
+    opening = text.split("\n")[0]
+    assert "routes its sign-up URL" in opening and "VueController::class" in opening
+    assert "VueController.check" not in opening and "raises an exception" not in opening  # `check`: not `__invoke`
+
+
+def test_an_invokable_routes_action_rows_are_its_invoke_method() -> None:
+    table = SimpleNamespace(symbols=["VueController.__invoke", "RedirectController.__invoke", "VueController.check"])
+    context = cast(AnswerContext, SimpleNamespace(definers={"__invoke": [0, 1], "check": [2]}, table=table))
+    line = "Route::get('/register', VueController::class)->name('register')->middleware(['migration:complete']);"
+    assert invokable(line) and action_rows(context, line) == [0]
+    assert action_rows(context, "Route::get('/x', [VueController::class, 'gallery']);") is None  # names its method
+    assert not invokable("Route::put('/Profile', [ProfileController::class, 'register'])->name('register-api');")
+    assert action_rows(context, "Route::get('/login', LoginPage::class);") is None  # no `__invoke` indexed

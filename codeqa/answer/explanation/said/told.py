@@ -15,6 +15,7 @@ from codeqa.answer.explanation.code.wrappers import CONTAINER
 from codeqa.answer.explanation.constructs.mechanism import Match
 from codeqa.answer.explanation.explain import Explanation, Step
 from codeqa.answer.explanation.sources.entry import entry_topic, route_to
+from codeqa.answer.explanation.sources.route_lines import invokable
 from codeqa.records import Chunk
 from codeqa.symbols import short_name
 
@@ -48,7 +49,8 @@ def on_routed_action(found: list[tuple[str, Step, KeyLine]], lead: Step,
     """The outcomes ``found`` less the ``lead``'s outside the action the app routes the URL asked about to, when its
     route line names that action: glific's ``post("/users/log_in", UserSessionController, :create)`` goes on with
     what ``create`` does, not with "Then `UserSessionController.new` answers with `render(conn, "new.html", …)`",
-    another action of the same controller."""
+    another action of the same controller; Laravel's ``Route::get('/register', VueController::class)`` with what
+    ``__invoke`` does, not with "Then `VueController.check` raises an exception"."""
     context, chunk = explanation.context, lead.chunk
     topic = entry_topic(explanation.terms, explanation.intents, explanation.question) if context else None
     route = route_to(chunk, context, topic) if context is not None and topic is not None else None
@@ -56,7 +58,8 @@ def on_routed_action(found: list[tuple[str, Step, KeyLine]], lead: Step,
         return found
     holders = {holder_at(chunk, n) for n in range(chunk.start_line, chunk.end_line + 1)} - {None}
     # the action named as a symbol or a string (`:create`, `'login'`, `"sessions#create"`, `@create`), not a path
-    named = {h for h in holders if h and re.search(rf"[:'\"#@]{re.escape(short_name(h))}\b", route.text)}
+    named = {h for h in holders if h and (re.search(rf"[:'\"#@]{re.escape(short_name(h))}\b", route.text)
+                                          or short_name(h) == "__invoke" and invokable(route.text))}  # fmt: skip
     if not named:
         return found
     return [item for item in found if item[1] is not lead or holder_at(chunk, item[2].line) in named]
