@@ -24,6 +24,11 @@ Asked how a password is reset and how a user registers:
   after a password reset: the call signs one user in; only a ``use Pow.Plug.Base`` plug finds users on each request;
 - "`VueController.check` is where the app routes its sign-up URL: `Route::get('/register', VueController::class)`":
   a route to an invokable controller runs its ``__invoke`` (``route_lines.action_rows``).
+
+Asked who calls ``createSizeVariants``: "No code in this index calls `createSizeVariants`" for three calls
+``$size_variant_factory->createSizeVariants()`` on a variable resolved from Laravel's container as the interface:
+an unconfirmed mention may be a call, so no absence is said (``graphqa.render_graph``); and a variable made by ``new
+X(…)`` or ``resolve(X::class)`` is declared as ``X`` (``declared.DECLARED``), which confirms those calls.
 """
 
 from __future__ import annotations
@@ -33,8 +38,10 @@ from types import SimpleNamespace
 from typing import cast
 
 from codeqa.answer.context import AnswerContext
-from codeqa.answer.explanation.calls.byname import holds_by_name
+from codeqa.answer.explanation.calls.byname import holds_by_name, typed_receiver
+from codeqa.answer.explanation.calls.declared import declared_types
 from codeqa.answer.explanation.calls.flow import Use, find_uses, link
+from codeqa.answer.explanation.calls.graphqa import GraphAnswer, render_graph
 from codeqa.answer.explanation.constructs.mechanism import matches_in
 from codeqa.answer.explanation.sources.route_lines import action_rows, invokable
 from codeqa.frameworks.conventions import load_all
@@ -562,3 +569,53 @@ def test_an_invokable_routes_action_rows_are_its_invoke_method() -> None:
     assert action_rows(context, "Route::get('/x', [VueController::class, 'gallery']);") is None  # names its method
     assert not invokable("Route::put('/Profile', [ProfileController::class, 'register'])->name('register-api');")
     assert action_rows(context, "Route::get('/login', LoginPage::class);") is None  # no `__invoke` indexed
+
+
+def test_no_caller_confirmed_is_not_said_as_no_caller_when_the_name_is_mentioned() -> None:
+    head = "\tpublic function createSizeVariants()"
+    factory = Chunk("app/Image/SizeVariantDefaultFactory.php", "php", 113, 134, head,
+                    "SizeVariantDefaultFactory.createSizeVariants", "method", "service")  # fmt: skip
+    mentioned = render_graph(GraphAnswer("callers", "createSizeVariants", [factory], unchecked=3))
+    assert "No code in this index calls" not in mentioned
+    assert "No call of `createSizeVariants` is confirmed in the code" in mentioned
+    assert "or a call on a value of unknown class" in mentioned
+    unmentioned = render_graph(GraphAnswer("callers", "createSizeVariants", [factory]))
+    assert "No code in this index calls `createSizeVariants`" in unmentioned
+
+
+# app/Actions/Photo/Pipes/Standalone/CreateSizeVariants.php (cut): the factory is resolved from Laravel's container
+# as the interface, whose one implementation is SizeVariantDefaultFactory
+CREATE_SIZE_VARIANTS = """<?php
+
+namespace App\\Actions\\Photo\\Pipes\\Standalone;
+
+use App\\Contracts\\Models\\SizeVariantFactory;
+
+class CreateSizeVariants implements StandalonePipe
+{
+\tpublic function handle(StandaloneDTO $state, \\Closure $next): StandaloneDTO
+\t{
+\t\t$size_variant_factory = resolve(SizeVariantFactory::class);
+\t\t$size_variant_factory->init($state->photo, $state->source_image, $state->naming_strategy);
+\t\t$size_variant_factory->createSizeVariants();
+\t\t$provision = new \\App\\Actions\\User\\ProvisionLdapUser($service);
+
+\t\treturn $next($state);
+\t}
+}
+"""
+
+
+def test_a_php_variable_made_or_resolved_from_the_container_is_declared_as_that_class() -> None:
+    assert declared_types("size_variant_factory", "php", CREATE_SIZE_VARIANTS) == {"SizeVariantFactory"}
+    assert declared_types("provision", "php", CREATE_SIZE_VARIANTS) == {"ProvisionLdapUser"}
+    assert declared_types("x", "php", "$y->x = new Other();\n$other = $x;") == set()  # a property, not `$x`
+    assert declared_types("config", "php", "$config = app(ConfigManager::class);") == {"ConfigManager"}
+    body = "\n".join(CREATE_SIZE_VARIANTS.split("\n")[6:18])
+    user = Chunk("app/Actions/Photo/Pipes/Standalone/CreateSizeVariants.php", "php", 7, 18, body,
+                 "CreateSizeVariants", "class", "service")  # fmt: skip
+    contract = Chunk("app/Contracts/Models/SizeVariantFactory.php", "php", 95, 96,
+                     "\tpublic function createSizeVariants(): Collection;\n", "SizeVariantFactory.createSizeVariants",
+                     "method", "model")  # fmt: skip
+    use = Use("createSizeVariants", 13, "calls", "$size_variant_factory->createSizeVariants();")
+    assert typed_receiver(user, contract, use, CREATE_SIZE_VARIANTS)
