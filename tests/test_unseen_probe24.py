@@ -152,7 +152,7 @@ def test_pows_require_authenticated_plug_turns_away_a_request_it_signs_no_one_in
     session = Chunk("lib/chat_api_web/controllers/session_controller.ex", "elixir", 8, 10, SESSION,
                     "ChatApiWeb.SessionController.create", "method", "api")  # fmt: skip
     said = [m.phrase for m in matches_in(session, phoenix, asked)]
-    assert "signs users in and finds them on each request with Pow" in said
+    assert "signs the user in with Pow (`Pow.Plug.authenticate_user`)" in said  # on no other request (probe35)
 
 
 NOTIFICATION_HEAD = """defmodule ChatApi.Messages.Notification do

@@ -27,6 +27,7 @@ from codeqa.answer.explanation.calls.declared import (
 from codeqa.answer.explanation.calls.elixiralias import other_module
 from codeqa.answer.explanation.calls.flow import Use
 from codeqa.answer.explanation.calls.gopackages import go_imported, go_same_package
+from codeqa.answer.explanation.calls.parentcalls import parent_misses, php_bare_method
 from codeqa.answer.explanation.calls.rubybody import ruby_class_member, ruby_out_of_reach
 from codeqa.answer.explanation.calls.valuecalls import called_on_a_value
 from codeqa.answer.explanation.code.outline import JS_LANGUAGES
@@ -84,7 +85,9 @@ def holds_by_name(user: Chunk, used: Chunk, use: Use, user_file: str, hierarchy:
             return _own_class(user, used, owners, user_file)
         if chained(use, method):  # `knex("users")` … `.update({…})`: the chain's method, in the same file or not
             return chain_holds(user, used, method, use, user_file, owners, hierarchy)
-        return used.path == user.path or _bare_name_holds(user, used, method, use, user_file, owners, hierarchy)
+        if used.path == user.path:  # a PHP method is called through `$this->`, never bare (parentcalls)
+            return not php_bare_method(user.language, used, method)
+        return _bare_name_holds(user, used, method, use, user_file, owners, hierarchy)
     receiver = written.group("receiver").lstrip("$@")
     module = PurePosixPath(used.path).stem.split(".")[0]
     if method in CONSTRUCTORS and (receiver in owners or receiver == module):
@@ -98,7 +101,8 @@ def holds_by_name(user: Chunk, used: Chunk, use: Use, user_file: str, hierarchy:
     if user.language == "go" and (imported := go_imported(receiver, used, user_file)) is not None:
         return imported and _go_function(method, used)  # `db.GetUserById(…)`: a function of the package `db`
     if receiver in SELF_RECEIVERS:  # in B's own file, or the caller's class extends or mixes in B's class
-        return _own_class(user, used, owners, user_file)
+        misses = parent_misses(receiver, user, used, use.line, user_file, owners)  # `parent::f()`: not its own `f`
+        return not misses and _own_class(user, used, owners, user_file)
     if user.language == "elixir" and other_module(use.text, method, used, user_file):
         return False  # `Helpers.format` after `alias ChatApi.Messages.{Helpers, …}`: not `Conversations.Helpers`
     if receiver in owners or receiver == module:
@@ -211,7 +215,6 @@ def _owners(used: Chunk, method: str) -> set[str]:
 
 # an instance method inside a class: Ruby `  def mail` (not `def self.mail`), a PHP method
 _RUBY_INSTANCE_METHOD = r"^\s+def\s+(?!self\.){name}(?![\w?!])"
-_PHP_METHOD = r"^\s+(?:(?:public|protected|private|final|abstract)\s+)*function\s+{name}\b"
 
 
 def _bare_name_holds(
@@ -228,7 +231,7 @@ def _bare_name_holds(
         return False
     if user.language in TYPED_HEAD_LANGUAGES and re.search(_TYPED_HEAD.format(name=escaped), user_file, re.M):
         return False  # the caller's class defines the name: its bare call is its own (its head is no call)
-    if user.language == "php" and re.search(_PHP_METHOD.format(name=escaped), used.text, re.MULTILINE):
+    if php_bare_method(user.language, used, name):
         return False
     if user.language == "elixir" and not _elixir_imported(user, name, used, user_file, hierarchy):
         return False  # another module's function is called bare only where it is imported (an `alias` is no import)

@@ -15,7 +15,10 @@ from codeqa.records import Chunk
 # `private readonly AuthenticationService $auth`, TypeScript/Kotlin `private authService: AuthService`, Java
 # `private final UserService userService;` — the class's last segment is captured
 DECLARED = {
-    "php": r"(?:^|[(,\s])\??(?:\\?\w+\\)*(?P<type>[A-Z]\w*)\s+(?:&\s*)?\${name}\b",
+    # a typed parameter or property; or a variable made (`$factory = new X(…)`) or resolved from Laravel's container
+    # (`$size_variant_factory = resolve(SizeVariantFactory::class)`)
+    "php": r"(?:^|[(,\s])\??(?:\\?\w+\\)*(?P<type>[A-Z]\w*)\s+(?:&\s*)?\${name}\b|(?<![\w$>:])\${name}\s*=\s*"
+    r"(?:new\s+|(?:resolve|app)\(\s*)\\?(?:\w+\\)*(?P<made>[A-Z]\w*)(?:\s*\(|::class\s*\))",
     "typescript": r"(?<![\w$.]){name}\s*[?!]?\s*:\s*(?:[\w$]+\.)*(?P<type>[A-Z][\w$]*)\b(?!\s*[.\[|&])",
     "java": r"(?<![\w.])(?P<type>[A-Z]\w*(?:\.[A-Z]\w*)*)\s+{name}\s*[;=,)]",  # a nested class: `Outer.Inner`
 }

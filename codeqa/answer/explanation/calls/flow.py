@@ -41,6 +41,7 @@ LAYER_ORDER = {"api": 0, "cli": 1, "view": 2, "service": 0, "core": 1, "util": 2
 EXPLICIT_IMPORTS = frozenset({"python", "javascript", "typescript", "tsx", "jsx", "vue", "svelte", "java", "kotlin"})
 STRING = re.compile(r"\"(?:[^\"\\\n]|\\.)*\"|'(?:[^'\\\n]|\\.)*'|`(?:[^`\\\n]|\\.)*`")
 COMMENT_LINE = re.compile(r"^\s*(?:#|//|/\*|\*|--|<!--)")
+TYPESPEC = re.compile(r"^\s*@(?:spec|callback|macrocallback)\b|^-(?:spec|callback)\b")  # Elixir, Erlang
 TRAILING_COMMENT = re.compile(r"\s(?:#|//)\s.*$")
 IMPORT_LINE = re.compile(r"^\s*(?:import|from\s+\S+\s+import|require|use|using|#include|export\s+\{?.*from)\b")
 DEFINES = r"(?:def|class|function\*?|func|fn|interface|struct|module|type|const|let|var)\s+(?:\([^)]*\)\s*)?"
@@ -125,8 +126,8 @@ def find_uses(user: Chunk, used: Chunk, names: Sequence[str] | None = None) -> l
             opened = next((o for o in "({" if o in line and OPENS[o] not in line), None)
             closer = OPENS[opened] if opened else None
             continue  # an import is not a use: the lines that use the name are
-        if COMMENT_LINE.match(line):
-            continue
+        if COMMENT_LINE.match(line) or TYPESPEC.match(line):
+            continue  # a comment, or a typespec: Elixir's `@spec start_flow(…) :: …` types a function, calls none
         code = code_part(line)
         if SIGNATURE.match(line):  # a function's own signature: types named there are not uses of code ...
             arrow = code.find("=>")

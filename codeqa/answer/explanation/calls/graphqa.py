@@ -275,12 +275,18 @@ def render_graph(answer: GraphAnswer) -> str:
             else:
                 parts.append(f"- {code_span(use.name)} ({code_span(other.location)}) — {use.verb} at line {use.line}: "
                              f"{code_span(use.text)}")  # fmt: skip
-        if not answer.links:
+        if not answer.links and answer.unchecked:  # a mention unconfirmed may still be a call (through an interface)
+            what = f"call of {name}" if answer.relation == "callers" else f"call {name} makes"
+            parts.append(f"No {what} is confirmed in the code (no link in the symbol graph is confirmed by the code).")
+        elif not answer.links:
             what = f"calls {name}" if answer.relation == "callers" else f"is called by {name}"
             parts.append(f"No code in this index {what} (no link in the symbol graph is confirmed by the code).")
         if answer.unchecked:
-            parts += ["", f"{answer.unchecked} more chunk(s) mention the name without a use the code confirms "
-                      "(in a comment or a string, or a name from another module)."]  # fmt: skip
+            parts += [
+                "",
+                f"{answer.unchecked} more chunk(s) mention the name without a use the code confirms (in a "
+                "comment or a string, a name from another module, or a call on a value of unknown class).",
+            ]
     return "\n".join(parts)
 
 

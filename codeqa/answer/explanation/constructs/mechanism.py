@@ -19,6 +19,7 @@ from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, replace
 
 from codeqa.answer.context import AnswerContext
+from codeqa.answer.explanation.calls.flow import TYPESPEC
 from codeqa.answer.explanation.code.construct_lines import (
     RUBY_MACRO,
     after_mount,
@@ -153,6 +154,8 @@ def _code_lines(chunk: Chunk) -> Iterable[tuple[int, str]]:
     prose = prose_lines(lines) if any(mark in chunk.text for mark in ('"""', "'''", "/*")) else set()
     for offset, line in enumerate(lines):
         if offset in prose or COMMENT.match(line) or not line.strip() or BINDING_IMPORT.match(line):
+            continue
+        if TYPESPEC.match(line):  # `@spec authenticate_user(…) :: …` types a function: it checks no one
             continue
         yield chunk.start_line + offset, line
 

@@ -30,7 +30,7 @@ from codeqa.answer.explanation.said.outcomes import closed, outcome_lines, outco
 from codeqa.answer.explanation.said.phrasing import Sentence, said_of, said_whole, then_after
 from codeqa.answer.explanation.said.quoted_line import best_line, branch_of, cut_quote, quoted_holder
 from codeqa.answer.explanation.said.roles_said import shows_role
-from codeqa.answer.explanation.said.told import of_named, then_and_also
+from codeqa.answer.explanation.said.told import of_named, on_routed_action, then_and_also
 from codeqa.answer.explanation.sources.entry import entry_topic, route_to, routed
 from codeqa.answer.explanation.sources.fold import weak_evidence
 from codeqa.answer.rendering.injection import instruction_like
@@ -240,6 +240,7 @@ def lead_sentences(explanation: Explanation) -> list[Sentence]:
     advice = placement(explanation)
     # asked where to add something, how one request ends ("Then `login_totp` answers with …") is not the answer
     said, found = " ".join(s.plain for s in sentences), [] if advice is not None else outcome_lines(explanation, skip)
+    found = on_routed_action(found, lead, explanation)  # the action the route line names, not its siblings
     after, before = then_and_also(of_named(explanation.best_first, found, said), lead, quoted, said, chosen)
     outcome, also = _outcome_sentence(after), _outcome_sentence(before, also=True)
     for extra in (*then_after(flow, outcome), also, _value_sentence(explanation)):

@@ -13,8 +13,11 @@ from codeqa.answer.explanation.code.linenames import DECORATOR, holder_at, name_
 from codeqa.answer.explanation.code.toggles import ASSIGNED
 from codeqa.answer.explanation.code.wrappers import CONTAINER
 from codeqa.answer.explanation.constructs.mechanism import Match
-from codeqa.answer.explanation.explain import Step
+from codeqa.answer.explanation.explain import Explanation, Step
+from codeqa.answer.explanation.sources.entry import entry_topic, route_to
+from codeqa.answer.explanation.sources.route_lines import invokable
 from codeqa.records import Chunk
+from codeqa.symbols import short_name
 
 
 def of_named(best_first: Sequence[Step], found: list[tuple[str, Step, KeyLine]],
@@ -39,6 +42,27 @@ def of_named(best_first: Sequence[Step], found: list[tuple[str, Step, KeyLine]],
 
     return [item for item in found if item[1] is first or item[1].rank in linked
             or called_by_first(item[1], item[2].line) or cited(item[1], item[2].line)]  # fmt: skip
+
+
+def on_routed_action(found: list[tuple[str, Step, KeyLine]], lead: Step,
+                     explanation: Explanation) -> list[tuple[str, Step, KeyLine]]:  # fmt: skip
+    """The outcomes ``found`` less the ``lead``'s outside the action the app routes the URL asked about to, when its
+    route line names that action: glific's ``post("/users/log_in", UserSessionController, :create)`` goes on with
+    what ``create`` does, not with "Then `UserSessionController.new` answers with `render(conn, "new.html", …)`",
+    another action of the same controller; Laravel's ``Route::get('/register', VueController::class)`` with what
+    ``__invoke`` does, not with "Then `VueController.check` raises an exception"."""
+    context, chunk = explanation.context, lead.chunk
+    topic = entry_topic(explanation.terms, explanation.intents, explanation.question) if context else None
+    route = route_to(chunk, context, topic) if context is not None and topic is not None else None
+    if route is None:
+        return found
+    holders = {holder_at(chunk, n) for n in range(chunk.start_line, chunk.end_line + 1)} - {None}
+    # the action named as a symbol or a string (`:create`, `'login'`, `"sessions#create"`, `@create`), not a path
+    named = {h for h in holders if h and (re.search(rf"[:'\"#@]{re.escape(short_name(h))}\b", route.text)
+                                          or short_name(h) == "__invoke" and invokable(route.text))}  # fmt: skip
+    if not named:
+        return found
+    return [item for item in found if item[1] is not lead or holder_at(chunk, item[2].line) in named]
 
 
 def after_quote(found: list[tuple[str, Step, KeyLine]], lead: Step,

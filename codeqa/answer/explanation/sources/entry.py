@@ -25,10 +25,10 @@ from codeqa.answer.explanation.sources.entry_topics import SIGN_IN, Topic, entry
 from codeqa.answer.explanation.sources.route_lines import (
     DECORATOR,
     ROUTE,
+    action_rows,
     handled_inline,
     handler_names,
     inline_handler_lines,
-    phoenix_action_rows,
     plainest,
 )
 from codeqa.frameworks.conventions import Convention
@@ -76,8 +76,8 @@ def _sign_in_lines(chunk: Chunk, topic: Topic = SIGN_IN) -> list[tuple[int, str]
 def _action_rows(context: AnswerContext, line: str, topic: Topic) -> list[int]:
     """Rows of the action a route line names: Phoenix's ``get("/login", AuthController, :login)`` (that function, not
     its module's every one), Rails' ``to: "users#create"`` (the ``topic``'s): the method defined in that controller."""
-    if (phoenix := phoenix_action_rows(context, line)) is not None:
-        return phoenix
+    if (named := action_rows(context, line)) is not None:
+        return named
     found = RAILS_TO.search(line) if topic.rails_to else None
     if found is None:
         return []

@@ -65,15 +65,33 @@ def handler_names(line: str) -> list[tuple[str, str]]:
 PHOENIX_ACTION = re.compile(r",\s*(?P<controller>(?:[A-Z]\w*\.)*[A-Z]\w*Controller)\s*,\s*:(?P<action>\w+[?!]?)")
 
 
-def phoenix_action_rows(context: AnswerContext, line: str) -> list[int] | None:
-    """Rows defining the action a Phoenix route line names after its URL (``Auth.EmailController, :login``: a
-    function ``….Auth.EmailController.login``); None for a line that names none."""
-    found = PHOENIX_ACTION.search(STRING.sub(" ", line))
-    if found is None:
+# a Laravel route to an invokable controller (`Route::get('/register', VueController::class)`) runs its `__invoke`,
+# none of its other methods (lychee's `VueController::check` is a private helper of another action)
+LARAVEL_INVOKABLE = re.compile(r"^\s*Route::\w+\(\s*[^,()]+,\s*\\?(?:[\w\\]+\\)?(?P<controller>[A-Z]\w*)::class\s*\)")
+
+
+def invokable(line: str) -> bool:
+    """Whether a route line routes to an invokable controller (Laravel's ``VueController::class``): its ``__invoke``."""
+    return LARAVEL_INVOKABLE.search(STRING.sub(" ", line)) is not None
+
+
+def action_rows(context: AnswerContext, line: str) -> list[int] | None:
+    """Rows defining the action a route line names after its URL: Phoenix's (``Auth.EmailController, :login``: a
+    function ``….Auth.EmailController.login``), a Laravel invokable controller's ``__invoke``; None for a line that
+    names none (or an invokable controller whose ``__invoke`` the index does not hold)."""
+    code = STRING.sub(" ", line)
+    found = PHOENIX_ACTION.search(code)
+    invokable = LARAVEL_INVOKABLE.search(code) if found is None else None
+    if found is not None:
+        controller, action = found.group("controller"), found.group("action")
+    elif invokable is not None:
+        controller, action = invokable.group("controller"), "__invoke"
+    else:
         return None
-    named = f".{found.group('controller')}.{found.group('action')}"
-    rows = context.definers.get(found.group("action").lower(), [])
-    return [r for r in rows if any(f".{q}".endswith(named) for q in qualified_names(context.table.symbols[r]))]
+    named = f".{controller}.{action}"
+    rows = context.definers.get(action.lower(), [])
+    rows = [r for r in rows if any(f".{q}".endswith(named) for q in qualified_names(context.table.symbols[r]))]
+    return rows if found or rows else None
 
 
 def handled_inline(line: str) -> bool:
