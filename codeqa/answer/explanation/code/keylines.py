@@ -49,9 +49,11 @@ CONDITION = re.compile(r"^\s*(?:if|elif|else\s+if|unless|while|when|case|catch|e
 STATUS = re.compile(r"(?<![\w.])(?:[1-5]\d\d)(?![\w.])|\b(?:HTTP_\d{3}|Status[A-Z]\w+|status\s*[:=(])")
 ASSIGNMENT = re.compile(r"^\s*[\w.\[\]'\"]+\s*(?:[+\-*/|]?=|:=|=>)\s*\S|^\s*(?:const|let|var)\s+\w+\s*=")
 COMMENT = re.compile(r"^\s*(?:#|//|/\*|\*|--|<!--|\"\"\"|''')")
-IMPORT = re.compile(  # an import, also a JS ``const OTPAuth = require('otpauth');`` (bound to a name or pattern)
+# an import, also a JS ``const OTPAuth = require('otpauth');`` (of a fixed path: ``require(`./${db}`)`` chooses the
+# module at run time)
+IMPORT = re.compile(
     r"^\s*(?:import|from\s+\S+\s+import|require|use|using|include|#include)\b|"
-    r"^\s*(?:const|let|var)\s+[\w${},:\s]+=\s*require\(\s*['\"`][^'\"`]+['\"`]\s*\)[\w.]*;?\s*$"
+    r"^\s*(?:const|let|var)\s+[\w${},:\s]+=\s*require\(\s*['\"`][^'\"`$]+['\"`]\s*\)[\w.]*;?\s*$"
 )
 DEFINITION = re.compile(
     r"^\s*(?:(?:export|public|private|protected|static|async|default|abstract|final|override|pub)\s+)*"
