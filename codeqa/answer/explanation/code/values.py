@@ -34,7 +34,8 @@ class Value:
 
 
 def _setter(name: str) -> re.Pattern[str]:
-    return re.compile(rf"^\s*{MODIFIERS}\$?{re.escape(name)}\s*(?::[^=\n]*)?(?::=|=(?![=>~]))\s*\S")
+    # the `=` of `!=`, `<=`, `>=` compares: Ruby's `scope :open, -> { where('id != ?', …) }` sets no `scope`
+    return re.compile(rf"^\s*{MODIFIERS}\$?{re.escape(name)}\s*(?::[^=\n]*)?(?::=|(?<![!<>])=(?![=>~]))\s*\S")
 
 
 def _indent(text: str) -> int:
@@ -99,7 +100,7 @@ def _bound_in(name: str, text: str) -> bool:
     targets = r"[\w\s,()\[\]{}$]*"  # `key, mapping`, `(const [a, b]`
     return bool(
         re.search(rf"\bfor\s*\(?\s*(?:(?:const|let|var)\s+)?{targets}(?<![\w$]){word}\b{targets}\s(?:in|of)\b", text)
-        or re.search(rf"^\s*{MODIFIERS}\$?{word}\s*(?::[^=\n]*)?(?::=|=(?![=>~]))", text, re.MULTILINE)
+        or re.search(rf"^\s*{MODIFIERS}\$?{word}\s*(?::[^=\n]*)?(?::=|(?<![!<>])=(?![=>~]))", text, re.MULTILINE)
         # the reader sets the value's own field (`maxDuration.value = audio.duration` for `const maxDuration = ref(0)`)
         or re.search(rf"^\s*\$?{word}(?:\.[\w$]+|\[[^\]\n]*\])+\s*(?:[-+*/]?=)(?![=>~])", text, re.MULTILINE)
         or any(

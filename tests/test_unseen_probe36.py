@@ -1,0 +1,84 @@
+"""False sentences on two apps in no data set (probe36: fat_free_crm, a Rails CRM, and tabbycat, a Django + Vue
+debate tabulator), both on fat_free_crm's ``User`` model:
+
+- "`User.awaits_approval?` (`user.rb:81-134`) signs the user in (Devise)" for
+  ``suspended? && sign_in_count == 0 && …``: Devise's trackable counter ``sign_in_count`` is no call of
+  ``sign_in``; the construct's name ends at ``sign_in`` (``rails.toml``'s Devise construct).
+- "`User (+4)` … It reads `scope :without_user, ->(user) { where('id != ?', user.id).by_name }` (`user.rb:71`)"
+  for the part's own ``scope :have_assigned_opportunities, lambda {``: the ``=`` of ``!=`` compares, it sets no
+  ``scope`` (``values._setter``).
+"""
+
+from __future__ import annotations
+
+from codeqa.answer.explanation.code.keylines import KeyLine
+from codeqa.answer.explanation.code.values import values_read
+from codeqa.answer.explanation.constructs.mechanism import matches_in
+from codeqa.frameworks.conventions import load_all
+from codeqa.frameworks.intent import intents
+from codeqa.records import Chunk
+
+# fat_free_crm app/models/users/user.rb:48-79 (cut) and 81-134 (cut)
+USER_HEAD = """class User < ActiveRecord::Base
+  devise :database_authenticatable, :registerable, :confirmable,
+         :encryptable, :recoverable, :rememberable, :trackable
+  before_create :suspend_if_needs_approval
+
+  has_many :permissions, dependent: :destroy
+  has_and_belongs_to_many :groups
+
+  scope :by_id, -> { order('id DESC') }
+  scope :without_user, ->(user) { where('id != ?', user.id).by_name }
+  scope :by_name, -> { order('first_name, last_name, email') }
+
+  scope :my, ->(current_user) { accessible_by(current_user.ability) }"""
+USER_TAIL = """  scope :have_assigned_opportunities, lambda {
+    joins("INNER JOIN opportunities ON users.id = opportunities.assigned_to")
+      .where("opportunities.stage <> 'lost' AND opportunities.stage <> 'won'")
+      .select('DISTINCT(users.id), users.*')
+  }
+
+  def suspended?
+    suspended_at != nil
+  end
+
+  def awaits_approval?
+    suspended? && sign_in_count == 0 && Setting.user_signup == :needs_approval
+  end
+
+  def active_for_authentication?
+    super && confirmed? && !awaits_approval? && !suspended?
+  end"""
+
+RAILS = [c for c in load_all() if c.name == "Rails"]
+
+
+def _chunk(text: str, start: int, symbol: str, kind: str = "class") -> Chunk:
+    return Chunk("app/models/users/user.rb", "ruby", start, start + text.count("\n"), text, symbol, kind, "model")
+
+
+def _signs_in(line: str) -> bool:
+    asked = intents("How does user authentication flow through the system?")
+    text = f"  def create\n{line}\n  end"
+    chunk = Chunk("app/controllers/sessions_controller.rb", "ruby", 1, 3, text, "create", "method", "controller")
+    return any("signs the user in" in match.phrase for match in matches_in(chunk, RAILS, asked))
+
+
+def test_devises_sign_in_counter_signs_nobody_in() -> None:
+    asked = intents("How does user authentication flow through the system?")
+    said = [m.phrase for m in matches_in(_chunk(USER_TAIL, 81, "User"), RAILS, asked)]
+    assert not [phrase for phrase in said if "signs the user in" in phrase], said
+    for line in ("  sign_in(user)", "  sign_in @user", "  sign_in :user, @user", "  sign_in_and_redirect @user"):
+        assert _signs_in(line), line
+    for line in ("    redirect_to sign_in_path", "    @user.sign_in_count += 1", "    sign_in_count = 0"):
+        assert not _signs_in(line), line
+
+
+def test_a_comparison_in_a_rails_scope_sets_no_value() -> None:
+    head, tail = _chunk(USER_HEAD, 48, "User"), _chunk(USER_TAIL, 81, "User")
+    assert values_read([KeyLine(81, USER_TAIL.split("\n")[0])], tail, [head]) == []
+    # a constant set beside them is still one the part reads
+    limited = _chunk(USER_HEAD + "\n  MAX_GROUPS = 10", 48, "User")
+    reader = _chunk("  def grouped?\n    groups.count < MAX_GROUPS\n  end", 140, "User.grouped?", "method")
+    read = values_read([KeyLine(141, "    groups.count < MAX_GROUPS")], reader, [limited])
+    assert [(value.name, value.line.line) for value in read] == [("MAX_GROUPS", 61)]
