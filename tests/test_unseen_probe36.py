@@ -12,6 +12,7 @@ debate tabulator), both on fat_free_crm's ``User`` model:
 from __future__ import annotations
 
 from codeqa.answer.explanation.code.keylines import KeyLine
+from codeqa.answer.explanation.code.outline import summary
 from codeqa.answer.explanation.code.values import values_read
 from codeqa.answer.explanation.constructs.mechanism import matches_in
 from codeqa.frameworks.conventions import load_all
@@ -82,3 +83,33 @@ def test_a_comparison_in_a_rails_scope_sets_no_value() -> None:
     reader = _chunk("  def grouped?\n    groups.count < MAX_GROUPS\n  end", 140, "User.grouped?", "method")
     read = values_read([KeyLine(141, "    groups.count < MAX_GROUPS")], reader, [limited])
     assert [(value.name, value.line.line) for value in read] == [("MAX_GROUPS", 61)]
+
+
+# fat_free_crm app/views/layouts/_header.html.haml:1-8
+HEADER = """#header
+  #welcome
+    - if current_user
+      #{t :welcome},
+      -# This span gets updated on the fly if user changes her name.
+      %span#welcome_username= current_user.name
+      %span> !&nbsp;&nbsp;
+"""
+
+
+def test_a_templates_element_id_is_no_documentation() -> None:
+    """The answer's "`_header.html.haml` … Its documentation says: “header welcome”" for the HAML elements
+    ``#header`` and ``#welcome``: in HAML, Slim, Pug and CSS a `#` opens an element's or a selector's id
+    (``leading.HASH_IS_CODE``)."""
+    path = "app/views/layouts/_header.html.haml"
+    assert summary(Chunk(path, "haml", 1, 8, HEADER, "_header.html.haml", "module", "view")) == ""
+    commented = "-# The page's header: who is signed in, and the links for them\n" + HEADER
+    said = summary(Chunk(path, "haml", 1, 9, commented, "_header.html.haml", "module", "view"))
+    assert said == "The page's header: who is signed in, and the links for them"
+    styles = "#sidebar {\n  float: right;\n}\n"
+    assert summary(Chunk("app/assets/stylesheets/sidebar.scss", "scss", 1, 3, styles, "", "module", "view")) == ""
+    noted = "// The sidebar beside every list.\n" + styles
+    said = summary(Chunk("app/assets/stylesheets/sidebar.scss", "scss", 1, 4, noted, "", "module", "view"))
+    assert said == "The sidebar beside every list."
+    ruby = "# Who is signed in.\nclass Current < ActiveSupport::CurrentAttributes\n  attribute :user\nend"
+    current = Chunk("app/models/current.rb", "ruby", 1, 4, ruby, "Current", "class", "model")
+    assert summary(current) == "Who is signed in."  # `#` is Ruby's comment

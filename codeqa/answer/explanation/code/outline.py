@@ -8,7 +8,13 @@ from __future__ import annotations
 import re
 from collections.abc import Sequence
 
-from codeqa.answer.explanation.code.leading import comment_before, comment_is_its_own, docstring_prose, documents
+from codeqa.answer.explanation.code.leading import (
+    comment_before,
+    comment_for,
+    comment_is_its_own,
+    docstring_prose,
+    documents,
+)
 from codeqa.answer.explanation.code.wrappers import COMMENT_OR_DECORATOR, CONTAINER, wrapped_class, wrapped_module
 from codeqa.records import Chunk
 from codeqa.symbols import qualified_names, short_names
@@ -104,9 +110,10 @@ def summary(chunk: Chunk) -> str:
         return ""  # a piece of `create_app`'s body: `def inject_blueprint():`'s docstring is not create_app's
     else:
         text = _docstring_after(lines, index + len(sig)) or _docstring_after(lines, 0)
-        if not text and comment_is_its_own(chunk, COMMENT):
-            own = documents(lines, index, COMMENT)  # not a `var`'s comment above the function
-            text = comment_before(lines, index, COMMENT, PRAGMA) or (_leading_comment(lines) if own else "")
+        comment = comment_for(chunk.language, COMMENT)  # HAML's `#header` is an element, no comment
+        if not text and comment_is_its_own(chunk, comment):
+            own = documents(lines, index, comment)  # not a `var`'s comment above the function
+            text = comment_before(lines, index, comment, PRAGMA) or (_leading_comment(lines, comment) if own else "")
     text = FIELD_LIST.split(" ".join(text.split()), maxsplit=1)[0].strip()
     text = TAG.split(re.sub(r"\s*\*+/\s*$", "", text), maxsplit=1)[0].strip()  # `/** @inheritdoc */`: no prose
     if LICENCE.search(text) or NOTE.match(text) or GENERATED.match(text):
@@ -128,9 +135,9 @@ def _nested_head(chunk: Chunk, head: str) -> bool:
     )
 
 
-def _leading_comment(lines: list[str]) -> str:
-    end = next((i for i, line in enumerate(lines) if line.strip() and not COMMENT.match(line)), len(lines))
-    return comment_before(lines, end, COMMENT, PRAGMA)
+def _leading_comment(lines: list[str], comment: re.Pattern[str]) -> str:
+    end = next((i for i, line in enumerate(lines) if line.strip() and not comment.match(line)), len(lines))
+    return comment_before(lines, end, comment, PRAGMA)
 
 
 def _declared_namespace(qualified: str, text: str) -> bool:
