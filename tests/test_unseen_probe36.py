@@ -113,3 +113,58 @@ def test_a_templates_element_id_is_no_documentation() -> None:
     ruby = "# Who is signed in.\nclass Current < ActiveSupport::CurrentAttributes\n  attribute :user\nend"
     current = Chunk("app/models/current.rb", "ruby", 1, 4, ruby, "Current", "class", "model")
     assert summary(current) == "Who is signed in."  # `#` is Ruby's comment
+
+
+# fat_free_crm app/controllers/application_controller.rb:8-16 and home_controller.rb:8-10 (cut)
+APPLICATION = """class ApplicationController < ActionController::Base
+  protect_from_forgery with: :exception
+
+  before_action :configure_devise_parameters, if: :devise_controller?
+  before_action :authenticate_user!
+  before_action :set_paper_trail_whodunnit
+  before_action :set_context
+end"""
+HOME = """class HomeController < ApplicationController
+  skip_before_action :authenticate_user!, only: %i[timezone]
+  before_action :set_current_tab, only: :index
+end"""
+ADMIN = """class Admin::BaseController < ApplicationController
+  before_action :require_admin_user
+end"""
+PUBLIC = """class Admin::PublicController < ApplicationController
+  skip_before_action :require_admin_user
+end"""
+
+
+def test_a_filter_said_to_run_before_each_action_names_the_controllers_that_skip_it() -> None:
+    """The answer's "`ApplicationController` … runs `authenticate_user!` before each action", asked where
+    permissions are checked (the access construct, not the every-request one), while ``HomeController`` skips it
+    for ``timezone``."""
+    from codeqa.answer.context import AnswerContext
+    from codeqa.answer.explanation.constructs.candidate import Candidate
+    from codeqa.answer.explanation.constructs.skipped import excepted
+    from codeqa.records import Hit
+
+    def said(base: Chunk, others: list[Chunk]) -> str:
+        context = AnswerContext.from_chunks([base, *others], [Hit(base, 1.0, base.id)])
+        asked = intents("Where are permissions checked before a user can edit an account?")
+        found = [Candidate(Hit(base, 1.0, base.id), 0.0, matches_in(base, RAILS, asked), 0, True)]
+        kept, _ = excepted(context, found)
+        return " | ".join(match.phrase for match in kept[0].matches)
+
+    def controller(path: str, text: str, symbol: str) -> Chunk:
+        return Chunk(path, "ruby", 1, text.count("\n") + 1, text, symbol, "class", "controller")
+
+    application = controller("app/controllers/application_controller.rb", APPLICATION, "ApplicationController")
+    home = controller("app/controllers/home_controller.rb", HOME, "HomeController")
+    assert (
+        "runs `authenticate_user!` before each action except some actions of `HomeController`"
+        " (`app/controllers/home_controller.rb:2`)"
+    ) in said(application, [home]), said(application, [home])
+    # a controller skipping a filter of a class it does not derive from is no exception to it
+    admin = controller("app/controllers/admin/base_controller.rb", ADMIN, "Admin::BaseController")
+    public = controller("app/controllers/admin/public_controller.rb", PUBLIC, "Admin::PublicController")
+    assert said(admin, [public, application]) == "runs `require_admin_user` before each action"
+    derived = controller("app/controllers/admin/public_controller.rb", PUBLIC.replace("< Application", "< Admin::Base"),
+                         "Admin::PublicController")  # fmt: skip
+    assert said(admin, [derived, application]).startswith("runs `require_admin_user` before each action except")
