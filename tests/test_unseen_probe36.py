@@ -168,3 +168,34 @@ def test_a_filter_said_to_run_before_each_action_names_the_controllers_that_skip
     derived = controller("app/controllers/admin/public_controller.rb", PUBLIC.replace("< Application", "< Admin::Base"),
                          "Admin::PublicController")  # fmt: skip
     assert said(admin, [derived, application]).startswith("runs `require_admin_user` before each action except")
+
+
+# fat_free_crm app/controllers/application_controller.rb:27-71 (cut)
+RESCUES = """  rescue_from ActiveRecord::RecordNotFound, with: :respond_to_not_found
+  rescue_from CanCan::AccessDenied,         with: :respond_to_access_denied
+
+  # To deal with pre rails 6 users, reset the session and ask them to relogin
+  rescue_from ArgumentError do |exception|
+    if request.format.html? && exception.message == "invalid base64"
+      request.reset_session
+      redirect_to login_path
+    else
+      raise(exception)
+    end
+  end"""
+
+
+def test_a_rescue_block_raising_the_error_again_turns_only_some_into_a_response() -> None:
+    """The answer's "the code at `application_controller.rb:63-73` turns `ArgumentError` into a response
+    (`rescue_from`)" for a block that answers one message and raises every other ``ArgumentError`` again."""
+    chunk = Chunk("app/controllers/application_controller.rb", "ruby", 29, 40, RESCUES, "ApplicationController",
+                  "class", "controller")  # fmt: skip
+    said = [m.phrase for m in matches_in(chunk, RAILS, intents("What happens when an API request fails?"))]
+    assert said == [
+        "turns `ActiveRecord::RecordNotFound` into a response (`rescue_from`)",
+        "turns `CanCan::AccessDenied` into a response (`rescue_from`)",
+    ], said
+    answered = RESCUES.replace("      raise(exception)", "      head :bad_request")
+    chunk = Chunk(chunk.path, "ruby", 29, 40, answered, "ApplicationController", "class", "controller")
+    said = [m.phrase for m in matches_in(chunk, RAILS, intents("What happens when an API request fails?"))]
+    assert "turns `ArgumentError` into a response (`rescue_from`)" in said, said
