@@ -11,6 +11,8 @@ debate tabulator), both on fat_free_crm's ``User`` model:
 
 from __future__ import annotations
 
+from pathlib import PurePosixPath
+
 from codeqa.answer.explanation.code.keylines import KeyLine
 from codeqa.answer.explanation.code.outline import summary
 from codeqa.answer.explanation.code.values import values_read
@@ -199,3 +201,37 @@ def test_a_rescue_block_raising_the_error_again_turns_only_some_into_a_response(
     chunk = Chunk(chunk.path, "ruby", 29, 40, answered, "ApplicationController", "class", "controller")
     said = [m.phrase for m in matches_in(chunk, RAILS, intents("What happens when an API request fails?"))]
     assert "turns `ArgumentError` into a response (`rescue_from`)" in said, said
+
+
+# tabbycat tabbycat/templates/ajax/WebSocketMixin.vue:92-100, a mixin's file (`<script>` only), and the top of
+# tabbycat/venues/templates/EditDebateVenuesContainer.vue
+MIXIN = """    // Called by inheriting components; sends a given payload to a socket
+    sendToSocket: function (socketLabel, payload) {
+      payload.component_id = this.componentId // Pass on originating Vue instance
+      this.bridges[socketLabel].send(payload)
+    },
+  },
+}
+</script>"""
+COMPONENT = """<template>
+
+  <drag-and-drop-layout :unallocatedItems="unallocatedItems"
+                        :handle-unused-drop="moveVenue">
+  </drag-and-drop-layout>
+</template>"""
+
+
+def test_a_single_file_components_script_alone_renders_nothing() -> None:
+    """The answer's "`WebSocketMixin.vue` (`WebSocketMixin.vue:92-117`) renders what the user sees" for a mixin's
+    methods: a ``.vue`` file's script renders nothing; its markup does (``roles_said._renders``)."""
+    from codeqa.answer.explanation.said.extractive import VERBS
+    from codeqa.answer.explanation.said.roles_said import role_phrase
+
+    def role(path: str, text: str, start: int) -> str:
+        chunk = Chunk(path, "vue", start, start + text.count("\n"), text, PurePosixPath(path).name, "module", "view")
+        return role_phrase(chunk, VERBS, "is here")
+
+    assert role("tabbycat/templates/ajax/WebSocketMixin.vue", MIXIN, 92) != "renders what the user sees"
+    assert role("tabbycat/venues/templates/EditDebateVenuesContainer.vue", COMPONENT, 1) == "renders what the user sees"
+    rendered = "  render (h) {\n    return h('div', this.label)\n  },"
+    assert role("frontend/src/Label.vue", rendered, 10) == "renders what the user sees"  # a render function

@@ -29,6 +29,15 @@ def template(chunk: Chunk) -> bool:
     return chunk.language in TEMPLATE_LANGUAGES or chunk.path.endswith(TEMPLATE_SUFFIXES)
 
 
+# a single-file component's markup (`<template>`, `<div …>`): its script's methods, or a mixin's, render nothing
+_MARKUP = re.compile(r"^\s*</?(?!(?:script|style)\b)[A-Za-z]", re.MULTILINE)
+
+
+def _renders(chunk: Chunk, text: str) -> bool:
+    marked = chunk.language not in ("vue", "svelte") or bool(_MARKUP.search(chunk.text))
+    return (template(chunk) and marked) or bool(_RENDERS.search(text))
+
+
 _HANDLES = re.compile(
     r"^\s*@(?:[\w.]+\.)?(?:route|get|post|put|patch|delete|api_view|action|websocket)(?=\s*(?:\(|$))"
     r"|^\s*@(?:Get|Post|Put|Patch|Delete|Request)Mapping\b|^\s*@(?:Get|Post|Put|Patch|Delete|All)\("
@@ -202,7 +211,7 @@ def role_phrase(chunk: Chunk, layer_verbs: dict[str, str], fallback: str) -> str
     layer, text = str(chunk.layer), _code(chunk.text)
     shown = {
         "api": lambda: _handles_request(chunk),
-        "view": lambda: template(chunk) or bool(_RENDERS.search(text)),
+        "view": lambda: _renders(chunk, text),
         "model": lambda: bool(_STORED.search(text)) or (str(chunk.kind) == "class" and bool(_TABLE.search(text))),
         "cli": lambda: bool(COMMAND.search(text)),
         "config": lambda: (
