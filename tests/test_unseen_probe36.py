@@ -19,7 +19,7 @@ from codeqa.answer.explanation.code.values import values_read
 from codeqa.answer.explanation.constructs.mechanism import matches_in
 from codeqa.frameworks.conventions import load_all
 from codeqa.frameworks.intent import intents
-from codeqa.records import Chunk
+from codeqa.records import Chunk, Hit
 
 # fat_free_crm app/models/users/user.rb:48-79 (cut) and 81-134 (cut)
 USER_HEAD = """class User < ActiveRecord::Base
@@ -145,7 +145,6 @@ def test_a_filter_said_to_run_before_each_action_names_the_controllers_that_skip
     from codeqa.answer.context import AnswerContext
     from codeqa.answer.explanation.constructs.candidate import Candidate
     from codeqa.answer.explanation.constructs.skipped import excepted
-    from codeqa.records import Hit
 
     def said(base: Chunk, others: list[Chunk]) -> str:
         context = AnswerContext.from_chunks([base, *others], [Hit(base, 1.0, base.id)])
@@ -203,8 +202,12 @@ def test_a_rescue_block_raising_the_error_again_turns_only_some_into_a_response(
     assert "turns `ArgumentError` into a response (`rescue_from`)" in said, said
 
 
-# tabbycat tabbycat/templates/ajax/WebSocketMixin.vue:92-100, a mixin's file (`<script>` only), and the top of
-# tabbycat/venues/templates/EditDebateVenuesContainer.vue
+# tabbycat tabbycat/templates/ajax/WebSocketMixin.vue:1-4 and 92-100, a mixin's file (`<script>` only), and
+# tabbycat/venues/templates/EditDebateVenuesContainer.vue's template (lines 1-6) and script (lines 40-44)
+MIXIN_TOP = """<script>
+// Subclass should set following methods
+export default {
+  data: function () {"""
 MIXIN = """    // Called by inheriting components; sends a given payload to a socket
     sendToSocket: function (socketLabel, payload) {
       payload.component_id = this.componentId // Pass on originating Vue instance
@@ -219,19 +222,30 @@ COMPONENT = """<template>
                         :handle-unused-drop="moveVenue">
   </drag-and-drop-layout>
 </template>"""
+COMPONENT_SCRIPT = """    moveVenue: function (dragData, dropData) {
+      const venueChanges = []
+      venueChanges.push({ id: dragData.id, venue: dropData.venue })
+      this.$store.dispatch('updateDebatesOrPanelsAttribute', { venues: venueChanges })
+    },"""
 
 
-def test_a_single_file_components_script_alone_renders_nothing() -> None:
+def test_a_single_file_component_with_no_markup_renders_nothing() -> None:
     """The answer's "`WebSocketMixin.vue` (`WebSocketMixin.vue:92-117`) renders what the user sees" for a mixin's
-    methods: a ``.vue`` file's script renders nothing; its markup does (``roles_said._renders``)."""
+    methods: a ``.vue`` file with no markup (``<script>`` only) renders nothing (``markup_said.marked_up``); a
+    component's script does, through its template."""
+    from codeqa.answer.context import AnswerContext
     from codeqa.answer.explanation.said.extractive import VERBS
     from codeqa.answer.explanation.said.roles_said import role_phrase
 
-    def role(path: str, text: str, start: int) -> str:
-        chunk = Chunk(path, "vue", start, start + text.count("\n"), text, PurePosixPath(path).name, "module", "view")
-        return role_phrase(chunk, VERBS, "is here")
+    def vue(path: str, text: str, start: int) -> Chunk:
+        return Chunk(path, "vue", start, start + text.count("\n"), text, PurePosixPath(path).name, "module", "view")
 
-    assert role("tabbycat/templates/ajax/WebSocketMixin.vue", MIXIN, 92) != "renders what the user sees"
-    assert role("tabbycat/venues/templates/EditDebateVenuesContainer.vue", COMPONENT, 1) == "renders what the user sees"
-    rendered = "  render (h) {\n    return h('div', this.label)\n  },"
-    assert role("frontend/src/Label.vue", rendered, 10) == "renders what the user sees"  # a render function
+    mixin = "tabbycat/templates/ajax/WebSocketMixin.vue"
+    top, methods = vue(mixin, MIXIN_TOP, 1), vue(mixin, MIXIN, 92)
+    container = "tabbycat/venues/templates/EditDebateVenuesContainer.vue"
+    template, script = vue(container, COMPONENT, 1), vue(container, COMPONENT_SCRIPT, 40)
+    context = AnswerContext.from_chunks([top, methods, template, script], [Hit(methods, 1.0, methods.id)])
+    assert role_phrase(methods, VERBS, "is here", context) != "renders what the user sees"
+    assert role_phrase(script, VERBS, "is here", context) == "renders what the user sees"
+    assert role_phrase(template, VERBS, "is here", context) == "renders what the user sees"
+    assert role_phrase(methods, VERBS, "is here") == "renders what the user sees"  # no file to read: as before

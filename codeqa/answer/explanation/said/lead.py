@@ -144,9 +144,10 @@ def _lead_sentence(explanation: Explanation, step: Step) -> Sentence:
         said = f"is where the app routes its {topic.name} URL: {code_span(_quote(route.text))} ({code_span(where)})"
         return Sentence(f"{named_md} {said}.", f"{named_plain} is where the app routes its {topic.name} URL: "
                                                 f"{_quote(route.text)} ({where}).")  # fmt: skip
-    verb = LAYER_VERBS[str(step.chunk.layer)] if shows_role(step.chunk, LAYER_VERBS) else "is the closest match found"
+    shown = shows_role(step.chunk, LAYER_VERBS, context)  # "renders what the user sees", not for a Vue mixin
+    verb = LAYER_VERBS[str(step.chunk.layer)] if shown else "is the closest match found"
     line = best_line(step, explanation.terms, explanation.intents)
-    holder = quoted_holder(step.chunk, line) if line is not None and not shows_role(step.chunk, LAYER_VERBS) else None
+    holder = quoted_holder(step.chunk, line) if line is not None and not shown else None
     if holder:  # the match is the line shown, so it is the definition holding that line (not the chunk's first)
         named_md, named_plain = _named(step, holder, line.line)
     text_md, text_plain = f"{named_md} {verb}", f"{named_plain} {verb}"

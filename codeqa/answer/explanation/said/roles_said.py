@@ -10,13 +10,18 @@ association; a template), and otherwise the answer says what the parser knows fo
 from __future__ import annotations
 
 import re
+from typing import TYPE_CHECKING
 
 from codeqa.answer.explanation.code.outline import JS_LANGUAGES, is_class_piece, opened_definition, wrapped_class
 from codeqa.answer.explanation.said import elixirconn
 from codeqa.answer.explanation.said.commands_said import ARGUMENTS, ARGUMENTS_HEAD, COMMAND
+from codeqa.answer.explanation.said.markup_said import marked_up
 from codeqa.answer.explanation.said.routetable import ROUTES, route_table
 from codeqa.languages import CONFIG_LANGUAGES
 from codeqa.records import Chunk
+
+if TYPE_CHECKING:
+    from codeqa.answer.context import AnswerContext
 
 TEMPLATE_LANGUAGES = frozenset({"html", "erb", "haml", "slim", "pug", "vue", "svelte", "twig", "blade", "jinja"})
 # a template the scanner reads as its host language (a Blade view is PHP to it): its `@action(…)`, `@include(…)` are
@@ -27,15 +32,6 @@ TEMPLATE_SUFFIXES = (".blade.php",)
 def template(chunk: Chunk) -> bool:
     """Whether ``chunk`` is a template's (by its language, or by a suffix whose language is the host's)."""
     return chunk.language in TEMPLATE_LANGUAGES or chunk.path.endswith(TEMPLATE_SUFFIXES)
-
-
-# a single-file component's markup (`<template>`, `<div …>`): its script's methods, or a mixin's, render nothing
-_MARKUP = re.compile(r"^\s*</?(?!(?:script|style)\b)[A-Za-z]", re.MULTILINE)
-
-
-def _renders(chunk: Chunk, text: str) -> bool:
-    marked = chunk.language not in ("vue", "svelte") or bool(_MARKUP.search(chunk.text))
-    return (template(chunk) and marked) or bool(_RENDERS.search(text))
 
 
 _HANDLES = re.compile(
@@ -206,12 +202,13 @@ def _php_answers(text: str) -> bool:
     return False
 
 
-def role_phrase(chunk: Chunk, layer_verbs: dict[str, str], fallback: str) -> str:
-    """The verb phrase for ``chunk``: its layer's role where its code shows that role, else what it is."""
+def role_phrase(chunk: Chunk, layer_verbs: dict[str, str], fallback: str, context: AnswerContext | None = None) -> str:
+    """The verb phrase for ``chunk``: its layer's role where its code (or its file, in ``context``) shows that role,
+    else what it is."""
     layer, text = str(chunk.layer), _code(chunk.text)
     shown = {
         "api": lambda: _handles_request(chunk),
-        "view": lambda: _renders(chunk, text),
+        "view": lambda: (template(chunk) and marked_up(chunk, context)) or bool(_RENDERS.search(text)),
         "model": lambda: bool(_STORED.search(text)) or (str(chunk.kind) == "class" and bool(_TABLE.search(text))),
         "cli": lambda: bool(COMMAND.search(text)),
         "config": lambda: (
@@ -270,9 +267,9 @@ def _kind_phrase(chunk: Chunk, kind: str, fallback: str) -> str:
     return KIND_PHRASES.get(kind, fallback)
 
 
-def shows_role(chunk: Chunk, layer_verbs: dict[str, str]) -> bool:
+def shows_role(chunk: Chunk, layer_verbs: dict[str, str], context: AnswerContext | None = None) -> bool:
     """Whether ``role_phrase`` says a role of ``chunk`` (not only what kind of definition it is)."""
-    return role_phrase(chunk, layer_verbs, "") in layer_verbs.values()
+    return role_phrase(chunk, layer_verbs, "", context) in layer_verbs.values()
 
 
 def held_role(chunk: Chunk, role: str, holder: str | None) -> str:
