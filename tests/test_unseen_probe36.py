@@ -249,3 +249,25 @@ def test_a_single_file_component_with_no_markup_renders_nothing() -> None:
     assert role_phrase(script, VERBS, "is here", context) == "renders what the user sees"
     assert role_phrase(template, VERBS, "is here", context) == "renders what the user sees"
     assert role_phrase(methods, VERBS, "is here") == "renders what the user sees"  # no file to read: as before
+
+
+# fat_free_crm app/models/entities/contact.rb:169-176 (cut)
+CREATE_FOR = """  # Class methods.
+  #----------------------------------------------------------------------------
+  def self.create_for(model, account, opportunity, params)
+    attributes = {
+      lead_id:     model.id,
+      user_id:     params[:account][:user_id] || account.user_id,
+    }
+  end"""
+
+
+def test_a_section_title_ending_in_a_full_stop_is_no_documentation() -> None:
+    """The answer's "`Contact.create_for` … Its documentation says: “Class methods.”": the title of the section of
+    class methods the definition opens, not what it does (``outline.SECTION_TITLE``)."""
+    path = "app/models/entities/contact.rb"
+    chunk = Chunk(path, "ruby", 169, 176, CREATE_FOR, "Contact.create_for", "method", "model")
+    assert summary(chunk) == ""
+    documented = CREATE_FOR.replace("# Class methods.", "# Creates a contact from a lead.")
+    chunk = Chunk(path, "ruby", 169, 176, documented, "Contact.create_for", "method", "model")
+    assert summary(chunk) == "Creates a contact from a lead."

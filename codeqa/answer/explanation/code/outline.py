@@ -37,8 +37,8 @@ LICENCE = re.compile(
     r"(?i)^(?:copyright\b|\(c\)|©|spdx-license-identifier\b)|\blicensed under\b|\ball rights reserved\b"
 )
 BANNER = re.compile(r"(?:#{2,}|={3,}|-{3,}|\*{3,}|~{3,})\s*$")  # a comment framed as a section's heading
-# a section's title over a group of definitions (`// Family Members methods`, `# Private helpers`)
-SECTION_TITLE = re.compile(r"(?i)^(?:[\w-]+\s+){0,3}(?:methods|functions|helpers|utilities|utils)\s*:?$")
+# a section's title over a group of definitions (`// Family Members methods`, `# Private helpers`, `# Class methods.`)
+SECTION_TITLE = re.compile(r"(?i)^(?:[\w-]+\s+){0,3}(?:methods|functions|helpers|utilities|utils)\s*[:.]?$")
 DOCSTRING_OPEN = re.compile(r'^\s*[rRuUbB]?("""|\'\'\')')
 # an encoding or editor line, or an attribute (Rust's `#[derive(Debug, Error)]`, PHP's `#[Route(...)]`): no
 # documentation, though a doc comment above it documents the definition below it; nor is a linter's or type
