@@ -80,6 +80,9 @@ def test_devises_sign_in_counter_signs_nobody_in() -> None:
 def test_a_comparison_in_a_rails_scope_sets_no_value() -> None:
     head, tail = _chunk(USER_HEAD, 48, "User"), _chunk(USER_TAIL, 81, "User")
     assert values_read([KeyLine(81, USER_TAIL.split("\n")[0])], tail, [head]) == []
+    for compared in ("  scope :admins, -> { where(admin: true) if mode == 'x' }", "  scope :top, -> { n += 1 }"):
+        other = _chunk(USER_HEAD.replace("  scope :by_id, -> { order('id DESC') }", compared), 48, "User")
+        assert values_read([KeyLine(81, USER_TAIL.split("\n")[0])], tail, [other]) == [], compared
     # a constant set beside them is still one the part reads
     limited = _chunk(USER_HEAD + "\n  MAX_GROUPS = 10", 48, "User")
     reader = _chunk("  def grouped?\n    groups.count < MAX_GROUPS\n  end", 140, "User.grouped?", "method")
