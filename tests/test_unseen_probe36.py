@@ -274,3 +274,27 @@ def test_a_section_title_ending_in_a_full_stop_is_no_documentation() -> None:
     documented = CREATE_FOR.replace("# Class methods.", "# Creates a contact from a lead.")
     chunk = Chunk(path, "ruby", 169, 176, documented, "Contact.create_for", "method", "model")
     assert summary(chunk) == "Creates a contact from a lead."
+
+
+# fat_free_crm config/database.postgres.docker.yml:1-5 and config/database.sqlite.yml:1-7
+POSTGRES = """---
+development: &development
+  adapter: postgresql
+  database: fat_free_crm_development
+  username: <%= ENV['DB_USERNAME'] %>"""
+SQLITE = """# SQLite version 3.x
+#   gem install sqlite3-ruby (not necessary on OS X Leopard)
+---
+development: &development
+  adapter: sqlite3
+  database: db/fat_free_crm_development.sqlite3
+  pool: 5"""
+
+
+def test_a_yaml_document_marker_is_no_comment() -> None:
+    """The answer's "`database.postgres.docker.yml` … Its documentation says: “-”" for YAML's ``---``, read as an
+    SQL ``--`` comment: in YAML only `#` comments (``leading.HASH_ONLY``)."""
+    postgres = Chunk("config/database.postgres.docker.yml", "yaml", 1, 5, POSTGRES, "", "config", "config")
+    assert summary(postgres) == ""
+    sqlite = Chunk("config/database.sqlite.yml", "yaml", 1, 7, SQLITE, "", "config", "config")
+    assert summary(sqlite) == "SQLite version 3.x gem install sqlite3-ruby (not necessary on OS X Leopard)"

@@ -32,6 +32,9 @@ TABLE_ROW = re.compile(r"\S\s*\|\s*\S")  # a row of a table drawn in a comment: 
 # CSS's `#sidebar {`): their comments open with `-#` (HAML), `/` (HAML, Slim), `//` or `/*`, never with `#`
 HASH_IS_CODE = frozenset({"haml", "slim", "pug", "css", "scss"})
 MARKUP_COMMENT = re.compile(r"^\s*(-#|//|/\*|\*|<!--|/(?=[\s!]|$))")
+# data files whose only comment is `#`: YAML's `---` opens a document, no SQL-style `--` comment
+HASH_ONLY = frozenset({"yaml", "toml"})
+HASH_COMMENT = re.compile(r"^\s*#")
 # a comment line that reads as code: a statement's end, a brace, an assignment, a control line
 CODE_COMMENT = re.compile(
     r"[;{]\s*$|^\}|^(?:if|else|elif|for|foreach|while|return|switch|case)\b.*[:({]\s*$"
@@ -119,7 +122,10 @@ def first_paragraph(parts: list[str]) -> str:
 
 
 def comment_for(language: str, comment: re.Pattern[str]) -> re.Pattern[str]:
-    """The comment pattern for code in ``language``: ``comment`` unless `#` is code there (``HASH_IS_CODE``)."""
+    """The comment pattern for code in ``language``: ``comment`` unless `#` is code there (``HASH_IS_CODE``) or the
+    only comment (``HASH_ONLY``)."""
+    if language in HASH_ONLY:
+        return HASH_COMMENT
     return MARKUP_COMMENT if language in HASH_IS_CODE else comment
 
 
