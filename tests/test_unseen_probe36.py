@@ -298,3 +298,39 @@ def test_a_yaml_document_marker_is_no_comment() -> None:
     assert summary(postgres) == ""
     sqlite = Chunk("config/database.sqlite.yml", "yaml", 1, 7, SQLITE, "", "config", "config")
     assert summary(sqlite) == "SQLite version 3.x gem install sqlite3-ruby (not necessary on OS X Leopard)"
+
+
+# fat_free_crm app/controllers/users_controller.rb:43-62 (cut): the `avatar` action, then `upload_avatar`
+AVATAR_ACTION = """  def avatar
+    respond_with(@user)
+  end"""
+UPLOAD_AVATAR = """  def upload_avatar
+    if params[:gravatar]
+      @user.avatar = nil
+      @user.save
+      render
+    else
+      if params[:avatar]
+        @avatar = Avatar.create(avatar_params)
+        if @avatar.valid?
+          @user.avatar = @avatar
+        end
+      end
+    end
+  end"""
+
+
+def test_a_ruby_instance_variable_or_hash_key_is_no_use_of_the_method_so_named() -> None:
+    """The answer's "`UsersController.upload_avatar` … uses `avatar` (`users_controller.rb:3-45`)" for
+    ``if params[:avatar]`` and ``@avatar = Avatar.create(…)``: a hash's key and an instance variable name data, not
+    the controller's ``avatar`` action (``flow._ruby_data``)."""
+    from codeqa.answer.explanation.calls.flow import find_uses
+
+    path = "app/controllers/users_controller.rb"
+    action = Chunk(path, "ruby", 43, 45, AVATAR_ACTION, "UsersController.avatar", "method", "controller")
+    upload = Chunk(path, "ruby", 50, 63, UPLOAD_AVATAR, "UsersController.upload_avatar", "method", "controller")
+    assert [use.line for use in find_uses(upload, action) if "@member" not in use.name] == []
+    for line, used in (("    avatar", True), ("    before_action :avatar", True), ("    x = @@avatar", False),
+                       ("    render :avatar if flags[:avatar]", True)):  # fmt: skip
+        chunk = Chunk(path, "ruby", 1, 1, line, "UsersController.show", "method", "controller")
+        assert bool(find_uses(chunk, action)) is used, line
