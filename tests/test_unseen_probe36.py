@@ -334,3 +334,34 @@ def test_a_ruby_instance_variable_or_hash_key_is_no_use_of_the_method_so_named()
                        ("    render :avatar if flags[:avatar]", True)):  # fmt: skip
         chunk = Chunk(path, "ruby", 1, 1, line, "UsersController.show", "method", "controller")
         assert bool(find_uses(chunk, action)) is used, line
+
+
+# tabbycat tabbycat/participants/admin.py:218-228, an admin action in a file of the view layer
+ASSIGN_CODE_NAMES = """    @admin.display(description=_("Reset code name"))
+    def assign_code_names(self, request, queryset):
+        count = populate_code_names_from_emoji(queryset, overwrite=True)
+        for obj in queryset:
+            self.log_change(request, obj, [{"changed": {"fields": ["code_name"]}}])
+
+        message = ngettext_lazy(
+            "%(count)d team had their code name reset.",
+            "%(count)d teams had their code names reset.",
+            count) % {'count': count}
+        self.message_user(request, message)"""
+
+
+def test_the_lead_says_the_role_the_code_shows_not_its_layers() -> None:
+    """The answer's lead "`TeamAdmin.assign_code_names` … renders what the user sees" beside its source's "handles
+    the request": a view-layer chunk that renders nothing but answers a request is said to handle it, in the lead
+    too (``lead._lead_sentence``)."""
+    from codeqa.answer.context import AnswerContext
+    from codeqa.answer.explanation.said.extractive import extractive_answer
+
+    chunk = Chunk("tabbycat/participants/admin.py", "python", 218, 228, ASSIGN_CODE_NAMES,
+                  "TeamAdmin.assign_code_names", "method", "view")  # fmt: skip
+    hits = [Hit(chunk, 1.0, chunk.id)]
+    context = AnswerContext.from_chunks([chunk], hits)
+    answer = extractive_answer("How are team code names assigned?", hits, context=context)
+    lead = answer.split("\n")[0]
+    assert "renders what the user sees" not in answer, lead
+    assert "`TeamAdmin.assign_code_names` (`tabbycat/participants/admin.py:218-228`) handles the request" in lead, lead
