@@ -323,7 +323,8 @@ UPLOAD_AVATAR = """  def upload_avatar
 def test_a_ruby_instance_variable_or_hash_key_is_no_use_of_the_method_so_named() -> None:
     """The answer's "`UsersController.upload_avatar` … uses `avatar` (`users_controller.rb:3-45`)" for
     ``if params[:avatar]`` and ``@avatar = Avatar.create(…)``: a hash's key and an instance variable name data, not
-    the controller's ``avatar`` action (``flow._ruby_data``)."""
+    the controller's ``avatar`` action (``flow._ruby_data``); so does a translation's key, as in
+    "`_sidebar_show.html.haml` … uses `opportunity_summary`" for ``.caption #{t :opportunity_summary}``."""
     from codeqa.answer.explanation.calls.flow import find_uses
 
     path = "app/controllers/users_controller.rb"
@@ -331,7 +332,8 @@ def test_a_ruby_instance_variable_or_hash_key_is_no_use_of_the_method_so_named()
     upload = Chunk(path, "ruby", 50, 63, UPLOAD_AVATAR, "UsersController.upload_avatar", "method", "controller")
     assert [use.line for use in find_uses(upload, action) if "@member" not in use.name] == []
     for line, used in (("    avatar", True), ("    before_action :avatar", True), ("    x = @@avatar", False),
-                       ("    render :avatar if flags[:avatar]", True)):  # fmt: skip
+                       ("    render :avatar if flags[:avatar]", True), ("  .caption #{t :avatar}", False),
+                       ("    title = I18n.t(:avatar)", False), ("    send(:avatar)", True)):  # fmt: skip
         chunk = Chunk(path, "ruby", 1, 1, line, "UsersController.show", "method", "controller")
         assert bool(find_uses(chunk, action)) is used, line
 

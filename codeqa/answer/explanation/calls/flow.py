@@ -193,11 +193,11 @@ RUBY_FAMILY = frozenset({"ruby", "erb", "haml", "slim"})
 
 def _ruby_data(code: str, match: re.Match[str], language: str | None) -> bool:
     """Whether ``match`` names data in Ruby code, no method: an instance or class variable (``@avatar``,
-    ``@@assets``) or a key a hash is read by (``params[:avatar]``)."""
+    ``@@assets``), a key a hash is read by (``params[:avatar]``) or a translation's key (``t :opportunity_summary``)."""
     if language not in RUBY_FAMILY:
         return False
     before = code[: match.start("name")]
-    return before.endswith("@") or bool(re.search(r"\[\s*:$", before))
+    return before.endswith("@") or bool(re.search(r"\[\s*:$|(?<![\w.])(?:I18n\.)?(?:t|translate)[\s(]\s*:$", before))
 
 
 def reaches(user: Chunk, used: Chunk, uses: Sequence[Use], imports: Mapping[str, set[str]]) -> bool:
