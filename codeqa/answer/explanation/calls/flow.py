@@ -142,6 +142,8 @@ def find_uses(user: Chunk, used: Chunk, names: Sequence[str] | None = None) -> l
                 continue  # a definition of the name (its own, or a method of the same name), not a use
             if _key(code, match, user.language):
                 continue  # `admin: utils.isAdmin(user)`: an object's key, not the function `admin`
+            if _ruby_data(code, match, user.language):
+                continue  # `@avatar`, `params[:avatar]`: a variable, a hash's key, not the method `avatar`
             verb = "calls" if match.group("call") else "uses"
             before = code[: match.start()].rstrip()
             if before.endswith("@") and user.language in ANNOTATING_LANGUAGES:
@@ -185,6 +187,18 @@ def _key(code: str, match: re.Match[str], language: str | None) -> bool:
         return False
     before = code[: match.start("name")].rstrip()
     return not before or before.endswith(("{", ",", "("))
+
+
+RUBY_FAMILY = frozenset({"ruby", "erb", "haml", "slim"})
+
+
+def _ruby_data(code: str, match: re.Match[str], language: str | None) -> bool:
+    """Whether ``match`` names data in Ruby code, no method: an instance or class variable (``@avatar``,
+    ``@@assets``), a key a hash is read by (``params[:avatar]``) or a translation's key (``t :opportunity_summary``)."""
+    if language not in RUBY_FAMILY:
+        return False
+    before = code[: match.start("name")]
+    return before.endswith("@") or bool(re.search(r"\[\s*:$|(?<![\w.])(?:I18n\.)?(?:t|translate)[\s(]\s*:$", before))
 
 
 def reaches(user: Chunk, used: Chunk, uses: Sequence[Use], imports: Mapping[str, set[str]]) -> bool:

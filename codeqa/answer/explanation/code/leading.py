@@ -28,6 +28,13 @@ SECTION = re.compile(r"^(?:Args|Arguments|Parameters|Params|Returns?|Raises|Yiel
 YAML_KEY = re.compile(r"^(?P<key>[A-Za-z_][\w-]*):(?:\s+(?P<value>.*))?$")  # `summary: Authenticate user`
 BLOCK = ("|", ">", "|-", ">-", "|+", ">+")  # a YAML block scalar's marker: its text is on the lines below
 TABLE_ROW = re.compile(r"\S\s*\|\s*\S")  # a row of a table drawn in a comment: columns split by `|`
+# templates and styles where `#` opens an element's or a selector's id (HAML's `#header`, Slim's and Pug's `#main`,
+# CSS's `#sidebar {`): their comments open with `-#` (HAML), `/` (HAML, Slim), `//` or `/*`, never with `#`
+HASH_IS_CODE = frozenset({"haml", "slim", "pug", "css", "scss"})
+MARKUP_COMMENT = re.compile(r"^\s*(-#|//|/\*|\*|<!--|/(?=[\s!]|$))")
+# data files whose only comment is `#`: YAML's `---` opens a document, no SQL-style `--` comment
+HASH_ONLY = frozenset({"yaml", "toml"})
+HASH_COMMENT = re.compile(r"^\s*#")
 # a comment line that reads as code: a statement's end, a brace, an assignment, a control line
 CODE_COMMENT = re.compile(
     r"[;{]\s*$|^\}|^(?:if|else|elif|for|foreach|while|return|switch|case)\b.*[:({]\s*$"
@@ -114,6 +121,14 @@ def first_paragraph(parts: list[str]) -> str:
     return " ".join(parts[start:end])
 
 
+def comment_for(language: str, comment: re.Pattern[str]) -> re.Pattern[str]:
+    """The comment pattern for code in ``language``: ``comment`` unless `#` is code there (``HASH_IS_CODE``) or the
+    only comment (``HASH_ONLY``)."""
+    if language in HASH_ONLY:
+        return HASH_COMMENT
+    return MARKUP_COMMENT if language in HASH_IS_CODE else comment
+
+
 def comment_before(lines: list[str], index: int, comment: re.Pattern[str], pragma: re.Pattern[str]) -> str:
     """The prose of the comment right above line ``index``: its first paragraph, markers and pragmas left out."""
     comments: list[str] = []
@@ -121,7 +136,7 @@ def comment_before(lines: list[str], index: int, comment: re.Pattern[str], pragm
         if not comment.match(line):
             break
         if not pragma.match(line):
-            comments.insert(0, re.sub(r"^\s*(?:(?:#+|//+|/\*+|\*+/?|--|;;|<!--)\s?)+", "", line).strip())
+            comments.insert(0, re.sub(r"^\s*(?:(?:-#|#+|//+|/\*+|\*+/?|--|;;|<!--|/!?(?=\s))\s?)+", "", line).strip())
     if commented_code("\n".join(comments)):
         return ""
     return first_paragraph([part for part in comments if part != "/"])

@@ -8,7 +8,13 @@ from __future__ import annotations
 import re
 from collections.abc import Sequence
 
-from codeqa.answer.explanation.code.leading import comment_before, comment_is_its_own, docstring_prose, documents
+from codeqa.answer.explanation.code.leading import (
+    comment_before,
+    comment_for,
+    comment_is_its_own,
+    docstring_prose,
+    documents,
+)
 from codeqa.answer.explanation.code.wrappers import COMMENT_OR_DECORATOR, CONTAINER, wrapped_class, wrapped_module
 from codeqa.records import Chunk
 from codeqa.symbols import qualified_names, short_names
@@ -31,8 +37,8 @@ LICENCE = re.compile(
     r"(?i)^(?:copyright\b|\(c\)|©|spdx-license-identifier\b)|\blicensed under\b|\ball rights reserved\b"
 )
 BANNER = re.compile(r"(?:#{2,}|={3,}|-{3,}|\*{3,}|~{3,})\s*$")  # a comment framed as a section's heading
-# a section's title over a group of definitions (`// Family Members methods`, `# Private helpers`)
-SECTION_TITLE = re.compile(r"(?i)^(?:[\w-]+\s+){0,3}(?:methods|functions|helpers|utilities|utils)\s*:?$")
+# a section's title over a group of definitions (`// Family Members methods`, `# Private helpers`, `# Class methods.`)
+SECTION_TITLE = re.compile(r"(?i)^(?:[\w-]+\s+){0,3}(?:methods|functions|helpers|utilities|utils)\s*[:.]?$")
 DOCSTRING_OPEN = re.compile(r'^\s*[rRuUbB]?("""|\'\'\')')
 # an encoding or editor line, or an attribute (Rust's `#[derive(Debug, Error)]`, PHP's `#[Route(...)]`): no
 # documentation, though a doc comment above it documents the definition below it; nor is a linter's or type
@@ -104,9 +110,10 @@ def summary(chunk: Chunk) -> str:
         return ""  # a piece of `create_app`'s body: `def inject_blueprint():`'s docstring is not create_app's
     else:
         text = _docstring_after(lines, index + len(sig)) or _docstring_after(lines, 0)
-        if not text and comment_is_its_own(chunk, COMMENT):
-            own = documents(lines, index, COMMENT)  # not a `var`'s comment above the function
-            text = comment_before(lines, index, COMMENT, PRAGMA) or (_leading_comment(lines) if own else "")
+        comment = comment_for(chunk.language, COMMENT)  # HAML's `#header` is an element, no comment
+        if not text and comment_is_its_own(chunk, comment):
+            own = documents(lines, index, comment)  # not a `var`'s comment above the function
+            text = comment_before(lines, index, comment, PRAGMA) or (_leading_comment(lines, comment) if own else "")
     text = FIELD_LIST.split(" ".join(text.split()), maxsplit=1)[0].strip()
     text = TAG.split(re.sub(r"\s*\*+/\s*$", "", text), maxsplit=1)[0].strip()  # `/** @inheritdoc */`: no prose
     if LICENCE.search(text) or NOTE.match(text) or GENERATED.match(text):
@@ -128,9 +135,9 @@ def _nested_head(chunk: Chunk, head: str) -> bool:
     )
 
 
-def _leading_comment(lines: list[str]) -> str:
-    end = next((i for i, line in enumerate(lines) if line.strip() and not COMMENT.match(line)), len(lines))
-    return comment_before(lines, end, COMMENT, PRAGMA)
+def _leading_comment(lines: list[str], comment: re.Pattern[str]) -> str:
+    end = next((i for i, line in enumerate(lines) if line.strip() and not comment.match(line)), len(lines))
+    return comment_before(lines, end, comment, PRAGMA)
 
 
 def _declared_namespace(qualified: str, text: str) -> bool:

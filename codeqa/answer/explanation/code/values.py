@@ -17,6 +17,9 @@ from codeqa.records import Chunk, ChunkKind
 NAME = re.compile(r"(?<![\w$.])\$?([A-Za-z_][\w]*)")
 LITERAL = re.compile(r"\d|\"|'|`")
 MODIFIERS = r"(?:(?:export|const|let|var|final|static|public|private|protected|readonly|val|declare)\s+)*"
+# an assignment's `=` (after a type: `x: int = 3`), not the `=` of `!=`, `<=`, `==` (a comparison) or of `+=`: Ruby's
+# `scope :open, -> { where('id != ?', …) }` sets no `scope`
+ASSIGNS = r"(?::=|(?<![!<>=+\-*/%|&^])=(?![=>~]))"
 CONSTRUCTED = re.compile(r"\s*(?:new\s+)?[A-Za-z_][\w.]*\s*\(")  # an object built by a call, not a literal
 CLOSING = re.compile(r"^\s*(?:[)}\]]|end\b)")
 MAX_VALUES = 2  # per source
@@ -34,7 +37,7 @@ class Value:
 
 
 def _setter(name: str) -> re.Pattern[str]:
-    return re.compile(rf"^\s*{MODIFIERS}\$?{re.escape(name)}\s*(?::[^=\n]*)?(?::=|=(?![=>~]))\s*\S")
+    return re.compile(rf"^\s*{MODIFIERS}\$?{re.escape(name)}\s*(?::[^=\n]*)?{ASSIGNS}\s*\S")
 
 
 def _indent(text: str) -> int:
@@ -99,7 +102,7 @@ def _bound_in(name: str, text: str) -> bool:
     targets = r"[\w\s,()\[\]{}$]*"  # `key, mapping`, `(const [a, b]`
     return bool(
         re.search(rf"\bfor\s*\(?\s*(?:(?:const|let|var)\s+)?{targets}(?<![\w$]){word}\b{targets}\s(?:in|of)\b", text)
-        or re.search(rf"^\s*{MODIFIERS}\$?{word}\s*(?::[^=\n]*)?(?::=|=(?![=>~]))", text, re.MULTILINE)
+        or re.search(rf"^\s*{MODIFIERS}\$?{word}\s*(?::[^=\n]*)?{ASSIGNS}", text, re.MULTILINE)
         # the reader sets the value's own field (`maxDuration.value = audio.duration` for `const maxDuration = ref(0)`)
         or re.search(rf"^\s*\$?{word}(?:\.[\w$]+|\[[^\]\n]*\])+\s*(?:[-+*/]?=)(?![=>~])", text, re.MULTILINE)
         or any(

@@ -172,9 +172,9 @@ def _grounded(explanation: Explanation) -> bool:
     steps = explanation.best_first[:2]
     if any(m.construct.weight >= PHRASE_WEIGHT for step in steps for m in step.matches):
         return True
-    if steps and shows_role(steps[0].chunk, LAYER_VERBS):  # "`create_report` handles the request: `@bp.route(…)`"
-        return True
     context = explanation.context
+    if steps and shows_role(steps[0].chunk, LAYER_VERBS, context):  # "`create_report` handles the request: …"
+        return True
     return context is not None and bool(steps) and routed(steps[0].chunk, context, explanation.terms,
                                                             explanation.intents, explanation.question)  # fmt: skip
 

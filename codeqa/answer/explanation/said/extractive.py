@@ -128,7 +128,7 @@ def sentence(step: Step, explanation: Explanation, does: CalleeOutcome | None, s
     calls it (and where ``site``, one caller, calls it), with citations."""
     chunk = step.chunk
     holder = lines_holder(step)  # its lines are all in another definition than its first: named after that one
-    role = held_role(chunk, role_phrase(chunk, VERBS, "is here"), holder)
+    role = held_role(chunk, role_phrase(chunk, VERBS, "is here", explanation.context), holder)
     if (module := as_module(chunk)) is not None:  # `MIDDLEWARE = [` above the one function it is named after
         holder, role = module
     text = f"{_named(holder or display_name(chunk), chunk)} {role}{repeats_note(step)}"

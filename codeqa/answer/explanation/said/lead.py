@@ -29,7 +29,7 @@ from codeqa.answer.explanation.said.holders import holders_named, registered
 from codeqa.answer.explanation.said.outcomes import closed, outcome_lines, outcome_said_of
 from codeqa.answer.explanation.said.phrasing import Sentence, said_of, said_whole, then_after
 from codeqa.answer.explanation.said.quoted_line import best_line, branch_of, cut_quote, quoted_holder
-from codeqa.answer.explanation.said.roles_said import shows_role
+from codeqa.answer.explanation.said.roles_said import role_phrase
 from codeqa.answer.explanation.said.told import of_named, on_routed_action, then_and_also
 from codeqa.answer.explanation.sources.entry import entry_topic, route_to, routed
 from codeqa.answer.explanation.sources.fold import weak_evidence
@@ -144,9 +144,11 @@ def _lead_sentence(explanation: Explanation, step: Step) -> Sentence:
         said = f"is where the app routes its {topic.name} URL: {code_span(_quote(route.text))} ({code_span(where)})"
         return Sentence(f"{named_md} {said}.", f"{named_plain} is where the app routes its {topic.name} URL: "
                                                 f"{_quote(route.text)} ({where}).")  # fmt: skip
-    verb = LAYER_VERBS[str(step.chunk.layer)] if shows_role(step.chunk, LAYER_VERBS) else "is the closest match found"
+    role = role_phrase(step.chunk, LAYER_VERBS, "", context)  # its code's role: a view's admin action handles the
+    shown = role in LAYER_VERBS.values()  # request (renders nothing); a Vue mixin renders nothing either
+    verb = role if shown else "is the closest match found"
     line = best_line(step, explanation.terms, explanation.intents)
-    holder = quoted_holder(step.chunk, line) if line is not None and not shows_role(step.chunk, LAYER_VERBS) else None
+    holder = quoted_holder(step.chunk, line) if line is not None and not shown else None
     if holder:  # the match is the line shown, so it is the definition holding that line (not the chunk's first)
         named_md, named_plain = _named(step, holder, line.line)
     text_md, text_plain = f"{named_md} {verb}", f"{named_plain} {verb}"

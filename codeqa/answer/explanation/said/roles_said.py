@@ -10,13 +10,18 @@ association; a template), and otherwise the answer says what the parser knows fo
 from __future__ import annotations
 
 import re
+from typing import TYPE_CHECKING
 
 from codeqa.answer.explanation.code.outline import JS_LANGUAGES, is_class_piece, opened_definition, wrapped_class
 from codeqa.answer.explanation.said import elixirconn
 from codeqa.answer.explanation.said.commands_said import ARGUMENTS, ARGUMENTS_HEAD, COMMAND
+from codeqa.answer.explanation.said.markup_said import marked_up
 from codeqa.answer.explanation.said.routetable import ROUTES, route_table
 from codeqa.languages import CONFIG_LANGUAGES
 from codeqa.records import Chunk
+
+if TYPE_CHECKING:
+    from codeqa.answer.context import AnswerContext
 
 TEMPLATE_LANGUAGES = frozenset({"html", "erb", "haml", "slim", "pug", "vue", "svelte", "twig", "blade", "jinja"})
 # a template the scanner reads as its host language (a Blade view is PHP to it): its `@action(…)`, `@include(…)` are
@@ -197,12 +202,13 @@ def _php_answers(text: str) -> bool:
     return False
 
 
-def role_phrase(chunk: Chunk, layer_verbs: dict[str, str], fallback: str) -> str:
-    """The verb phrase for ``chunk``: its layer's role where its code shows that role, else what it is."""
+def role_phrase(chunk: Chunk, layer_verbs: dict[str, str], fallback: str, context: AnswerContext | None = None) -> str:
+    """The verb phrase for ``chunk``: its layer's role where its code (or its file, in ``context``) shows that role,
+    else what it is."""
     layer, text = str(chunk.layer), _code(chunk.text)
     shown = {
         "api": lambda: _handles_request(chunk),
-        "view": lambda: template(chunk) or bool(_RENDERS.search(text)),
+        "view": lambda: (template(chunk) and marked_up(chunk, context)) or bool(_RENDERS.search(text)),
         "model": lambda: bool(_STORED.search(text)) or (str(chunk.kind) == "class" and bool(_TABLE.search(text))),
         "cli": lambda: bool(COMMAND.search(text)),
         "config": lambda: (
@@ -261,9 +267,9 @@ def _kind_phrase(chunk: Chunk, kind: str, fallback: str) -> str:
     return KIND_PHRASES.get(kind, fallback)
 
 
-def shows_role(chunk: Chunk, layer_verbs: dict[str, str]) -> bool:
+def shows_role(chunk: Chunk, layer_verbs: dict[str, str], context: AnswerContext | None = None) -> bool:
     """Whether ``role_phrase`` says a role of ``chunk`` (not only what kind of definition it is)."""
-    return role_phrase(chunk, layer_verbs, "") in layer_verbs.values()
+    return role_phrase(chunk, layer_verbs, "", context) in layer_verbs.values()
 
 
 def held_role(chunk: Chunk, role: str, holder: str | None) -> str:
