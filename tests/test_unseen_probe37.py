@@ -2,13 +2,20 @@
 configuration center, and muety/wakapi, a Go chi coding-statistics server):
 
 - "**Not found:** nothing in this index mentions “only”" of an index where 28 files say it: the question word's
-  stem (`onli`) was stemmed again on its way to the index (`on`, a stopword no row holds).
+  stem (`onli`) was stemmed again on its way to the index (`on`, a stopword no row holds);
+- "`MetricsHandler.RegisterRoutes` puts `middlewares.NewAuthenticateMiddleware` in front of every route": the
+  middleware is on a router the method makes (`r := chi.NewRouter()`) and mounts under `/metrics`
+  (`router.Mount("/metrics", r)`); so is the login handler's on the `/logout` router ("in front of the routes", of
+  which none said).
 """
 
 from __future__ import annotations
 
 from codeqa.answer.context import AnswerContext
+from codeqa.answer.explanation.constructs.mechanism import Match, matches_in
 from codeqa.answer.explanation.sources.missing import missing_words
+from codeqa.frameworks.conventions import load_all
+from codeqa.frameworks.intent import intents
 from codeqa.records import Chunk
 from codeqa.searchfiles.lexical import LexicalIndex
 from codeqa.tokens import code_tokens
@@ -66,3 +73,70 @@ def test_a_word_the_index_holds_is_not_said_missing_though_its_stem_stemmed_agai
     in_memory.lexical = lexical  # the index's path: BM25 over the same tokens
     assert "only" not in missing_words(question, [shown], in_memory)
     assert "instances" in missing_words(question, [shown], in_memory)  # a word no row holds is still said missing
+
+
+# muety/wakapi routes/api/metrics.go, lines 86-98
+METRICS_ROUTES = """func (h *MetricsHandler) RegisterRoutes(router chi.Router) {
+	if !h.config.Security.ExposeMetrics {
+		return
+	}
+
+	slog.Info("exposing prometheus metrics under /api/metrics")
+
+	r := chi.NewRouter()
+	r.Use(middlewares.NewAuthenticateMiddleware(h.userSrvc).Handler)
+	r.Get("/", h.Get)
+
+	router.Mount("/metrics", r)
+}
+"""
+
+# muety/wakapi routes/login.go, lines 85-95
+LOGOUT_ROUTES = """	authMiddleware := middlewares.NewAuthenticateMiddleware(h.userSrvc).
+		WithRedirectTarget(defaultErrorRedirectTarget()).
+		WithRedirectErrorMessage("unauthorized").
+		WithOptionalFor("/logout")
+
+	logoutRouter := chi.NewRouter()
+	logoutRouter.Use(authMiddleware.Handler)
+	logoutRouter.Post("/", h.PostLogout)
+	router.Mount("/logout", logoutRouter)
+}
+"""
+
+# the root router, served whole (a main.go's shape: `router := chi.NewRouter()`, `router.Use(…)`, then served)
+ROOT_ROUTES = """	router := chi.NewRouter()
+	router.Use(middlewares.NewPrincipalMiddleware())
+	router.Use(middlewares.NewLoggingMiddleware(slog.Info, []string{"/assets"}))
+	apiRouter := chi.NewRouter()
+	apiRouter.Use(middlewares.NewPrincipalMiddleware())
+	router.Mount("/api", apiRouter)
+	listen(router)
+"""
+
+
+def _go_matches(path: str, start: int, text: str, question: str) -> dict[int, Match]:
+    chunk = Chunk(path, "go", start, start + text.count("\n"), text, "RegisterRoutes", "method", "api")
+    conventions = [c for c in load_all() if c.name == "Go net/http"]
+    return {m.line: m for m in matches_in(chunk, conventions, intents(question))}
+
+
+def test_middleware_on_a_router_mounted_under_a_path_is_not_every_routes() -> None:
+    metrics = _go_matches(
+        "routes/api/metrics.go", 86, METRICS_ROUTES, "Where would I add logging to track user behavior?"
+    )
+    assert not metrics[94].every_request
+    assert metrics[94].phrase == (
+        "puts `middlewares.NewAuthenticateMiddleware` in front of the routes of the router mounted under `/metrics` "
+        "on line 97 (middleware)"
+    )
+    logout = _go_matches("routes/login.go", 85, LOGOUT_ROUTES, "How does user authentication flow through the system?")
+    assert logout[91].phrase == (
+        "puts `authMiddleware.Handler` in front of the routes of the router mounted under `/logout` on line 93 "
+        "(middleware)"
+    )
+    root = _go_matches("main.go", 300, ROOT_ROUTES, "Where would I add logging to track user behavior?")
+    assert root[301].every_request and "every route" in root[301].phrase  # the root router, mounted nowhere
+    assert root[304].phrase.endswith(
+        "in front of the routes of the router mounted under `/api` on line 305 (middleware)"
+    )

@@ -111,6 +111,9 @@ def grouped(chunk: Chunk, number: int, line: str, phrase: str) -> str:
     if (made := _group_made(lines, line)) is not None:  # `api := r.PathPrefix("/api").Subrouter()` above `api.Use`
         prefix, at = made[0], chunk.start_line + made[1]
         return _routes(phrase, f"in front of the routes of the group under {prefix} made on line {at}")
+    if (mounted := _mounted(chunk, line)) is not None:  # `r.Use(mw)`, then `router.Mount("/metrics", r)`
+        prefix, at = mounted
+        return _routes(phrase, f"in front of the routes of the router mounted under {prefix} on line {at}")
     indent = len(lines[-1]) - len(lines[-1].lstrip()) if lines else 0
     where = "in front of the routes"  # the block it sits in is not in the chunk: every route cannot be said
     for offset, text in reversed(list(enumerate(lines[:-1]))):
@@ -145,6 +148,24 @@ def _group_made(lines: list[str], line: str) -> tuple[str, int] | None:
     for offset in range(len(lines) - 2, -1, -1):
         if found := made.search(lines[offset]):
             return code_span(found.group("prefix")), offset
+    return None
+
+
+# a router handed whole to another one under a path (chi's `router.Mount("/metrics", r)`, a mux's
+# `mux.Handle("/api/", api)`): its middleware sees the requests under that path only
+GO_MOUNTED = r"\b\w+\.(?:Mount|Handle)\(\s*\"(?P<prefix>/[^\"]*)\"\s*,\s*{recv}\s*\)"
+
+
+def _mounted(chunk: Chunk, line: str) -> tuple[str, int] | None:
+    """``(prefix as code, file line)`` where ``chunk`` mounts the router ``line`` calls ``.Use`` on under a path
+    prefix; None when it does not (the root router, or one mounted out of sight)."""
+    used = GO_USED_ON.search(line)
+    if used is None:
+        return None
+    mount = re.compile(GO_MOUNTED.replace("{recv}", re.escape(used.group("recv"))))
+    for offset, text in enumerate(chunk.text.split("\n")):
+        if found := mount.search(text):
+            return code_span(found.group("prefix")), chunk.start_line + offset
     return None
 
 
