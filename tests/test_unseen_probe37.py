@@ -6,12 +6,18 @@ configuration center, and muety/wakapi, a Go chi coding-statistics server):
 - "`MetricsHandler.RegisterRoutes` puts `middlewares.NewAuthenticateMiddleware` in front of every route": the
   middleware is on a router the method makes (`r := chi.NewRouter()`) and mounts under `/metrics`
   (`router.Mount("/metrics", r)`); so is the login handler's on the `/logout` router ("in front of the routes", of
-  which none said).
+  which none said);
+- "`DefaultConfigService` … uses `grayReleaseRulesHolder` (`ConfigServiceAutoConfiguration.java:66-69`)" and
+  "`releaseMessageScanner` … uses `configService` (…:71-79)": the class's field and constructor parameter, and the
+  bean method's parameter, are named like a Spring `@Bean` method; a bare read of one is the value it holds.
 """
 
 from __future__ import annotations
 
 from codeqa.answer.context import AnswerContext
+from codeqa.answer.explanation.calls.byname import holds_by_name
+from codeqa.answer.explanation.calls.declared import declared_local
+from codeqa.answer.explanation.calls.flow import Use
 from codeqa.answer.explanation.constructs.mechanism import Match, matches_in
 from codeqa.answer.explanation.sources.missing import missing_words
 from codeqa.frameworks.conventions import load_all
@@ -140,3 +146,57 @@ def test_middleware_on_a_router_mounted_under_a_path_is_not_every_routes() -> No
     assert root[304].phrase.endswith(
         "in front of the routes of the router mounted under `/api` on line 305 (middleware)"
     )
+
+
+CONFIG_ROOT = "apollo-configservice/src/main/java/com/ctrip/framework/apollo/configservice"
+
+# apolloconfig/apollo apollo-configservice/.../ConfigServiceAutoConfiguration.java, lines 66-79
+BEAN_METHODS = """  @Bean
+  public GrayReleaseRulesHolder grayReleaseRulesHolder() {
+    return new GrayReleaseRulesHolder(grayReleaseRuleRepository, bizConfig);
+  }
+
+  @Bean
+  public ConfigService configService() {
+    // enable local cache
+    if (bizConfig.isConfigServiceCacheEnabled()) {
+      return new ConfigServiceWithCache(releaseService, releaseMessageService,
+          grayReleaseRulesHolder(), bizConfig, meterRegistry);
+    }
+    return new DefaultConfigService(releaseService, grayReleaseRulesHolder());
+  }
+"""
+
+# the same file, lines 108-130 (abridged to the lines that matter)
+SCANNER_BEAN = """  @Bean
+  public ReleaseMessageScanner releaseMessageScanner(
+      final NotificationController notificationController,
+      final GrayReleaseRulesHolder grayReleaseRulesHolder,
+      final ConfigService configService, final ReleaseMessageRepository releaseMessageRepository) {
+    ReleaseMessageScanner releaseMessageScanner =
+        new ReleaseMessageScanner(bizConfig, releaseMessageRepository);
+    releaseMessageScanner.addMessageListener(grayReleaseRulesHolder);
+    releaseMessageScanner.addMessageListener(configService);
+    return releaseMessageScanner;
+  }
+"""
+
+
+def test_a_java_field_or_parameter_named_like_a_bean_method_is_no_use_of_it() -> None:
+    holder = Chunk(f"{CONFIG_ROOT}/ConfigServiceAutoConfiguration.java", "java", 66, 69, BEAN_METHODS[:130],
+                   "ConfigServiceAutoConfiguration.grayReleaseRulesHolder", "method", "config")  # fmt: skip
+    service = Chunk(f"{ROOT}/DefaultConfigService.java", "java", 30, 45, DEFAULT_CONFIG_SERVICE, "DefaultConfigService",
+                    "class", "service")  # fmt: skip
+    use = Use("grayReleaseRulesHolder", 41, "uses", "super(grayReleaseRulesHolder);")
+    assert not holds_by_name(service, holder, use, DEFAULT_CONFIG_SERVICE, None)
+    scanner = Chunk(f"{CONFIG_ROOT}/ConfigServiceAutoConfiguration.java", "java", 108, 118, SCANNER_BEAN,
+                    "ConfigServiceAutoConfiguration.releaseMessageScanner", "method", "config")  # fmt: skip
+    config = Chunk(holder.path, "java", 71, 79, BEAN_METHODS[BEAN_METHODS.index("  @Bean\n  public Config"):],
+                   "ConfigServiceAutoConfiguration.configService", "method", "config")  # fmt: skip
+    use = Use("configService", 116, "uses", "releaseMessageScanner.addMessageListener(configService);")
+    assert not holds_by_name(scanner, config, use, SCANNER_BEAN + BEAN_METHODS, None)
+    # the bean method that calls `grayReleaseRulesHolder()` does use it
+    assert not declared_local(BEAN_METHODS, "grayReleaseRulesHolder")
+    assert declared_local("  private final ConfigService configService;\n", "configService")
+    assert declared_local("  private final Map<String, List<Long>> configService;\n", "configService")
+    assert not declared_local("    return configService.loadConfig(appId);\n", "configService")

@@ -197,11 +197,20 @@ PARAMETER = (
 )
 
 
+# a typed parameter or field with no value of its own (Java, C#: `final GrayReleaseRulesHolder grayReleaseRulesHolder)`,
+# `private final ConfigService configService;`): a Spring bean method of that name elsewhere is not what it reads
+TYPED = r"(?<![\w.$])[A-Z][\w.]*(?:<[^;(){{}}=]*>)?(?:\[\])*\s+{name}\s*[,;)]"
+
+
 def declared_local(text: str, name: str) -> bool:
     """Whether ``text`` assigns ``name`` as a local of its own (``Query query =``, ``query :=``, ``const query =``,
-    ``query = …``) or takes it as a parameter (``PARAMETER``), and never calls it (Elixir's ``repositories =
-    repositories()`` does): a bare use of the name then reads that variable."""
+    ``query = …``), takes it as a parameter (``PARAMETER``) or declares it with a type (``TYPED``), and never calls
+    it (Elixir's ``repositories = repositories()`` does): a bare use of the name then reads that variable."""
     declared = rf"^\s*(?:(?:final|const|let|var)\s+)?(?:[A-Z][\w<>\[\],.?]*\s+)?{re.escape(name)}\s*(?::=|=(?![=>~]))"
     called = rf"(?<![\w.$]){re.escape(name)}\s*\("
-    bound = re.search(declared, text, re.MULTILINE) or re.search(PARAMETER.format(name=re.escape(name)), text, re.M)
+    bound = (
+        re.search(declared, text, re.MULTILINE)
+        or re.search(PARAMETER.format(name=re.escape(name)), text, re.M)
+        or re.search(TYPED.format(name=re.escape(name)), text)
+    )
     return bound is not None and re.search(called, text) is None
