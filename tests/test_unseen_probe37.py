@@ -200,3 +200,63 @@ def test_a_java_field_or_parameter_named_like_a_bean_method_is_no_use_of_it() ->
     assert declared_local("  private final ConfigService configService;\n", "configService")
     assert declared_local("  private final Map<String, List<Long>> configService;\n", "configService")
     assert not declared_local("    return configService.loadConfig(appId);\n", "configService")
+
+
+# apolloconfig/apollo apollo-common/.../common/controller/GlobalDefaultExceptionHandler.java, lines 55-131 (abridged)
+EXCEPTION_HANDLER = """@ControllerAdvice
+public class GlobalDefaultExceptionHandler {
+
+  private static final Logger logger = LoggerFactory.getLogger(GlobalDefaultExceptionHandler.class);
+
+  // 处理系统内置的Exception
+  @ExceptionHandler(Throwable.class)
+  public ResponseEntity<Map<String, Object>> exception(HttpServletRequest request, Throwable ex) {
+    return handleError(request, INTERNAL_SERVER_ERROR, ex);
+  }
+
+  @ExceptionHandler({HttpRequestMethodNotSupportedException.class, HttpMediaTypeException.class})
+  public ResponseEntity<Map<String, Object>> badRequest(HttpServletRequest request,
+      ServletException ex) {
+    return handleError(request, BAD_REQUEST, ex, WARN);
+  }
+
+  private ResponseEntity<Map<String, Object>> handleError(HttpServletRequest request,
+      HttpStatusCode status, Throwable ex) {
+    return handleError(request, status, ex, ERROR);
+  }
+
+  private ResponseEntity<Map<String, Object>> handleError(HttpServletRequest request,
+      HttpStatusCode status, Throwable ex, Level logLevel) {
+    String message = getMessageWithRootCause(ex);
+    printLog(message, ex, logLevel);
+
+    Map<String, Object> errorAttributes = new HashMap<>();
+    boolean errorHandled = false;
+  }
+}
+"""
+
+
+def _piece(first: int, last: int, symbol: str) -> Chunk:
+    """The method at file lines ``first``-``last`` of the handler (its first line is file line 55)."""
+    body = "\n".join(EXCEPTION_HANDLER.split("\n")[first - 55 : last - 55 + 1])
+    path = "apollo-common/src/main/java/com/ctrip/framework/apollo/common/controller/GlobalDefaultExceptionHandler.java"
+    return Chunk(path, "java", first, last, body, f"GlobalDefaultExceptionHandler.{symbol}", "method", "api")
+
+
+def test_a_bare_call_links_to_the_overload_its_arguments_fit() -> None:
+    exception, bad_request = _piece(61, 64, "exception"), _piece(66, 70, "badRequest")
+    three, four = _piece(72, 75, "handleError"), _piece(77, 84, "handleError")
+    assert three.text.count("Throwable ex)") == 1 and "Level logLevel" in four.text
+    from_exception = Use("handleError", 63, "calls", "return handleError(request, INTERNAL_SERVER_ERROR, ex);")
+    assert holds_by_name(exception, three, from_exception, EXCEPTION_HANDLER, None)
+    assert not holds_by_name(exception, four, from_exception, EXCEPTION_HANDLER, None)
+    from_bad_request = Use("handleError", 69, "calls", "return handleError(request, BAD_REQUEST, ex, WARN);")
+    assert holds_by_name(bad_request, four, from_bad_request, EXCEPTION_HANDLER, None)
+    assert not holds_by_name(bad_request, three, from_bad_request, EXCEPTION_HANDLER, None)
+    from_three = Use("handleError", 74, "calls", "return handleError(request, status, ex, ERROR);")
+    assert holds_by_name(three, four, from_three, EXCEPTION_HANDLER, None)
+    # a method the file defines once keeps its link, whatever the call's line shows
+    renamed = "handleFailure(HttpServletRequest request,\n      HttpStatusCode status, Throwable ex)"
+    one = EXCEPTION_HANDLER.replace(renamed.replace("handleFailure", "handleError"), renamed)
+    assert holds_by_name(exception, four, Use("handleError", 63, "calls", "return handleError("), one, None)

@@ -27,6 +27,7 @@ from codeqa.answer.explanation.calls.declared import (
 from codeqa.answer.explanation.calls.elixiralias import other_module
 from codeqa.answer.explanation.calls.flow import Use
 from codeqa.answer.explanation.calls.gopackages import go_imported, go_same_package
+from codeqa.answer.explanation.calls.overloads import arity_holds
 from codeqa.answer.explanation.calls.rubybody import ruby_class_member, ruby_out_of_reach
 from codeqa.answer.explanation.calls.valuecalls import called_on_a_value
 from codeqa.answer.explanation.code.outline import JS_LANGUAGES
@@ -84,7 +85,9 @@ def holds_by_name(user: Chunk, used: Chunk, use: Use, user_file: str, hierarchy:
             return _own_class(user, used, owners, user_file)
         if chained(use, method):  # `knex("users")` … `.update({…})`: the chain's method, in the same file or not
             return chain_holds(user, used, method, use, user_file, owners, hierarchy)
-        return used.path == user.path or _bare_name_holds(user, used, method, use, user_file, owners, hierarchy)
+        if used.path == user.path:  # the class's own method; of its overloads, the one the arguments fit
+            return arity_holds(method, use.text, used, user_file)
+        return _bare_name_holds(user, used, method, use, user_file, owners, hierarchy)
     receiver = written.group("receiver").lstrip("$@")
     module = PurePosixPath(used.path).stem.split(".")[0]
     if method in CONSTRUCTORS and (receiver in owners or receiver == module):
