@@ -9,7 +9,12 @@ configuration center, and muety/wakapi, a Go chi coding-statistics server):
   which none said);
 - "`DefaultConfigService` … uses `grayReleaseRulesHolder` (`ConfigServiceAutoConfiguration.java:66-69`)" and
   "`releaseMessageScanner` … uses `configService` (…:71-79)": the class's field and constructor parameter, and the
-  bean method's parameter, are named like a Spring `@Bean` method; a bare read of one is the value it holds.
+  bean method's parameter, are named like a Spring `@Bean` method; a bare read of one is the value it holds;
+- "`GlobalDefaultExceptionHandler.handleError` (…:117-150) … is called by `exception`, … and `restTemplateException`":
+  they call the class's other `handleError`, the one taking three arguments (``calls.overloads``);
+- "`MetricsHandler.RegisterRoutes` puts … in front of the routes … (middleware). Then `MetricsHandler.RegisterRoutes`
+  logs with `slog.Info(…)` (`routes/api/metrics.go:91`)": the log runs above the construct the sentence before told
+  (line 94); it is what the method also does.
 """
 
 from __future__ import annotations
@@ -18,11 +23,14 @@ from codeqa.answer.context import AnswerContext
 from codeqa.answer.explanation.calls.byname import holds_by_name
 from codeqa.answer.explanation.calls.declared import declared_local
 from codeqa.answer.explanation.calls.flow import Use
+from codeqa.answer.explanation.code.keylines import KeyLine
 from codeqa.answer.explanation.constructs.mechanism import Match, matches_in
+from codeqa.answer.explanation.explain import Step
+from codeqa.answer.explanation.said.told import then_and_also
 from codeqa.answer.explanation.sources.missing import missing_words
 from codeqa.frameworks.conventions import load_all
 from codeqa.frameworks.intent import intents
-from codeqa.records import Chunk
+from codeqa.records import Chunk, Hit
 from codeqa.searchfiles.lexical import LexicalIndex
 from codeqa.tokens import code_tokens
 
@@ -260,3 +268,16 @@ def test_a_bare_call_links_to_the_overload_its_arguments_fit() -> None:
     renamed = "handleFailure(HttpServletRequest request,\n      HttpStatusCode status, Throwable ex)"
     one = EXCEPTION_HANDLER.replace(renamed.replace("handleFailure", "handleError"), renamed)
     assert holds_by_name(exception, four, Use("handleError", 63, "calls", "return handleError("), one, None)
+
+
+def test_a_line_above_the_construct_told_is_what_the_function_also_does() -> None:
+    matches = list(_go_matches("routes/api/metrics.go", 86, METRICS_ROUTES, "Where would I add logging?").values())
+    chunk = Chunk(
+        "routes/api/metrics.go", "go", 86, 98, METRICS_ROUTES, "MetricsHandler.RegisterRoutes", "method", "api"
+    )
+    step = Step(1, Hit(chunk, 1.0, chunk.id), "is a method", [], "", matches=matches)
+    used = [m for m in matches if m.line == 94]
+    logs = ("logs with", step, KeyLine(91, '\tslog.Info("exposing prometheus metrics under /api/metrics")'))
+    mounts = ("answers with", step, KeyLine(97, '\trouter.Mount("/metrics", r)'))
+    assert then_and_also([logs, mounts], step, None, "", [(step, used)]) == ([mounts], [logs])
+    assert then_and_also([logs], step, None, "", []) == ([logs], [])  # no construct told: it may follow
