@@ -14,7 +14,9 @@ configuration center, and muety/wakapi, a Go chi coding-statistics server):
   they call the class's other `handleError`, the one taking three arguments (``calls.overloads``);
 - "`MetricsHandler.RegisterRoutes` puts … in front of the routes … (middleware). Then `MetricsHandler.RegisterRoutes`
   logs with `slog.Info(…)` (`routes/api/metrics.go:91`)": the log runs above the construct the sentence before told
-  (line 94); it is what the method also does.
+  (line 94); it is what the method also does;
+- "`ServerAccessKeyOpenApiService.findAccessKeys` calls `findByAppId` (`apollo-biz/…/AccessKeyService.java:27-45`)":
+  the file imports `com.ctrip.framework.apollo.portal.service.AccessKeyService`, the portal's class of that name.
 """
 
 from __future__ import annotations
@@ -281,3 +283,74 @@ def test_a_line_above_the_construct_told_is_what_the_function_also_does() -> Non
     mounts = ("answers with", step, KeyLine(97, '\trouter.Mount("/metrics", r)'))
     assert then_and_also([logs, mounts], step, None, "", [(step, used)]) == ([mounts], [logs])
     assert then_and_also([logs], step, None, "", []) == ([logs], [])  # no construct told: it may follow
+
+
+# apolloconfig/apollo apollo-portal/.../openapi/server/service/ServerAccessKeyOpenApiService.java, lines 17-47
+OPEN_API_ACCESS_KEYS = """package com.ctrip.framework.apollo.openapi.server.service;
+
+import static com.ctrip.framework.apollo.common.constants.AccessKeyMode.FILTER;
+
+import com.ctrip.framework.apollo.common.dto.AccessKeyDTO;
+import com.ctrip.framework.apollo.openapi.model.OpenAccessKeyDTO;
+import com.ctrip.framework.apollo.openapi.util.OpenApiModelConverters;
+import com.ctrip.framework.apollo.portal.environment.Env;
+import com.ctrip.framework.apollo.portal.service.AccessKeyService;
+import java.util.List;
+import org.springframework.stereotype.Service;
+
+/**
+ * Default server-side OpenAPI implementation for access key management.
+ */
+@Service
+public class ServerAccessKeyOpenApiService implements AccessKeyOpenApiService {
+
+  private final AccessKeyService accessKeyService;
+
+  public ServerAccessKeyOpenApiService(AccessKeyService accessKeyService) {
+    this.accessKeyService = accessKeyService;
+  }
+
+  @Override
+  public List<OpenAccessKeyDTO> findAccessKeys(String appId, String env) {
+    return OpenApiModelConverters
+        .fromAccessKeyDTOs(accessKeyService.findByAppId(normalizeEnv(env), appId));
+  }
+"""
+
+# apollo-biz/.../biz/service/AccessKeyService.java, lines 27-45 (abridged), and apollo-portal/.../portal/service/
+# AccessKeyService.java, lines 29-40
+BIZ_ACCESS_KEYS = """@Service
+public class AccessKeyService {
+
+  private final AccessKeyRepository accessKeyRepository;
+
+  public List<AccessKey> findByAppId(String appId) {
+    return accessKeyRepository.findByAppId(appId);
+  }
+"""
+PORTAL_ACCESS_KEYS = """@Service
+public class AccessKeyService {
+
+  private final AdminServiceAPI.AccessKeyAPI accessKeyAPI;
+
+  public List<AccessKeyDTO> findByAppId(Env env, String appId) {
+    return accessKeyAPI.findByAppId(env, appId);
+  }
+"""
+
+
+def test_a_receiver_named_as_a_class_the_file_imports_from_another_package_is_not_its_namesakes() -> None:
+    root = "apollo-portal/src/main/java/com/ctrip/framework/apollo"
+    user = Chunk(f"{root}/openapi/server/service/ServerAccessKeyOpenApiService.java", "java", 17, 47,
+                 OPEN_API_ACCESS_KEYS, "ServerAccessKeyOpenApiService", "class", "service")  # fmt: skip
+    biz = Chunk("apollo-biz/src/main/java/com/ctrip/framework/apollo/biz/service/AccessKeyService.java", "java", 27,
+                34, BIZ_ACCESS_KEYS, "AccessKeyService", "class", "service")  # fmt: skip
+    portal = Chunk(f"{root}/portal/service/AccessKeyService.java", "java", 29, 36, PORTAL_ACCESS_KEYS,
+                   "AccessKeyService", "class", "service")  # fmt: skip
+    use = Use("findByAppId", 46, "calls", ".fromAccessKeyDTOs(accessKeyService.findByAppId(normalizeEnv(env), appId));")
+    assert not holds_by_name(user, biz, use, OPEN_API_ACCESS_KEYS, None)
+    assert holds_by_name(user, portal, use, OPEN_API_ACCESS_KEYS, None)
+    unimported = OPEN_API_ACCESS_KEYS.replace(
+        "import com.ctrip.framework.apollo.portal.service.AccessKeyService;\n", ""
+    )
+    assert holds_by_name(user, biz, use, unimported, None)  # no import read: the name still leads to it

@@ -21,6 +21,7 @@ from codeqa.answer.explanation.calls.declared import (
     declared_owner,
     declared_types,
     defines,
+    imported_elsewhere,
     mocked,
     same_namespace,
 )
@@ -104,10 +105,9 @@ def holds_by_name(user: Chunk, used: Chunk, use: Use, user_file: str, hierarchy:
         return _own_class(user, used, owners, user_file)
     if user.language == "elixir" and other_module(use.text, method, used, user_file):
         return False  # `Helpers.format` after `alias ChatApi.Messages.{Helpers, …}`: not `Conversations.Helpers`
-    if receiver in owners or receiver == module:
-        return True
-    if receiver[:1].islower() and receiver.lower() in {owner.lower() for owner in owners}:
-        return True
+    named = receiver[:1].islower() and receiver.lower() in {owner.lower() for owner in owners}  # `userService.x()`
+    if receiver in owners or receiver == module or named:
+        return not imported_elsewhere(receiver, owners, user, used, user_file)  # a namesake class of another package
     return _declared_as_owner(receiver, method, user, used, owners, user_file, hierarchy)
 
 

@@ -56,6 +56,19 @@ def class_file(name: str, user: Chunk, used: Chunk, user_file: str, receiver: st
     return bool(tail) and (stem.endswith("/" + tail) or stem == tail or stem.endswith(f"/{tail}/index"))
 
 
+def imported_elsewhere(receiver: str, owners: set[str], user: Chunk, used: Chunk, user_file: str) -> bool:
+    """Whether a receiver named as one of ``used``'s classes (``AccessKeyService.x()``, ``accessKeyService.x()``)
+    names a class the caller's Java or Kotlin file imports from another file: apollo's portal and biz modules each
+    have an ``AccessKeyService``, and the portal's ``accessKeyService.findByAppId(env, appId)`` is not the biz's."""
+    if user.language not in ("java", "kotlin"):
+        return False
+    for owner in (owner for owner in owners if owner.lower() == receiver.lower()):
+        found = re.search(rf"^\s*import\s+(?P<path>[\w.]+\.{re.escape(owner)})\s*;?\s*$", user_file, re.MULTILINE)
+        if found is not None and not class_file(owner, user, used, user_file):
+            return True
+    return False
+
+
 def declared_owner(declared: str, owners: set[str], used: Chunk) -> bool:
     """Whether a declared class is one of ``owners``, ``used``'s classes. A nested class written with its outer class
     (``OmsOrderExample.Criteria criteria``) is the outer class's file's (Java keeps one top-level class a file): the
