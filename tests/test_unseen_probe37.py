@@ -16,7 +16,9 @@ configuration center, and muety/wakapi, a Go chi coding-statistics server):
   logs with `slog.Info(…)` (`routes/api/metrics.go:91`)": the log runs above the construct the sentence before told
   (line 94); it is what the method also does;
 - "`ServerAccessKeyOpenApiService.findAccessKeys` calls `findByAppId` (`apollo-biz/…/AccessKeyService.java:27-45`)":
-  the file imports `com.ctrip.framework.apollo.portal.service.AccessKeyService`, the portal's class of that name.
+  the file imports `com.ctrip.framework.apollo.portal.service.AccessKeyService`, the portal's class of that name;
+- "`OpenApiModelConverters.fromAccessKeyDTO` … Its documentation says: “region Permission and access key
+  conversions”": an editor's folding marker over a group of methods, not the method's documentation.
 """
 
 from __future__ import annotations
@@ -26,6 +28,7 @@ from codeqa.answer.explanation.calls.byname import holds_by_name
 from codeqa.answer.explanation.calls.declared import declared_local
 from codeqa.answer.explanation.calls.flow import Use
 from codeqa.answer.explanation.code.keylines import KeyLine
+from codeqa.answer.explanation.code.outline import summary
 from codeqa.answer.explanation.constructs.mechanism import Match, matches_in
 from codeqa.answer.explanation.explain import Step
 from codeqa.answer.explanation.said.told import then_and_also
@@ -354,3 +357,27 @@ def test_a_receiver_named_as_a_class_the_file_imports_from_another_package_is_no
         "import com.ctrip.framework.apollo.portal.service.AccessKeyService;\n", ""
     )
     assert holds_by_name(user, biz, use, unimported, None)  # no import read: the name still leads to it
+
+
+# apolloconfig/apollo apollo-portal/.../openapi/util/OpenApiModelConverters.java, lines 494-500
+REGION = """  // endregion
+
+  // region Permission and access key conversions
+  public static OpenAccessKeyDTO fromAccessKeyDTO(final AccessKeyDTO accessKey) {
+    Preconditions.checkArgument(accessKey != null);
+    return BeanUtils.transform(OpenAccessKeyDTO.class, accessKey);
+  }
+"""
+
+
+def test_an_editors_folding_marker_is_no_documentation() -> None:
+    path = "apollo-portal/src/main/java/com/ctrip/framework/apollo/openapi/util/OpenApiModelConverters.java"
+    chunk = Chunk(path, "java", 494, 500, REGION, "OpenApiModelConverters.fromAccessKeyDTO", "method", "other")
+    assert summary(chunk) == ""
+    documented = REGION.replace("  public static", "  /** Converts an access key for the OpenAPI. */\n  public static")
+    chunk = Chunk(path, "java", 494, 501, documented, "OpenApiModelConverters.fromAccessKeyDTO", "method", "other")
+    assert summary(chunk) == "Converts an access key for the OpenAPI."  # the marker is left out, the doc kept
+    kotlin = REGION.replace("// region", "//region").replace("// endregion", "//endregion")
+    assert (
+        summary(Chunk(path, "java", 494, 500, kotlin, "OpenApiModelConverters.fromAccessKeyDTO", "method", "x")) == ""
+    )

@@ -36,9 +36,11 @@ SECTION_TITLE = re.compile(r"(?i)^(?:[\w-]+\s+){0,3}(?:methods|functions|helpers
 DOCSTRING_OPEN = re.compile(r'^\s*[rRuUbB]?("""|\'\'\')')
 # an encoding or editor line, or an attribute (Rust's `#[derive(Debug, Error)]`, PHP's `#[Route(...)]`): no
 # documentation, though a doc comment above it documents the definition below it; nor is a linter's or type
-# checker's directive (Misago's `# pylint: disable=line-too-long` above its settings' docstring)
+# checker's directive (Misago's `# pylint: disable=line-too-long` above its settings' docstring), nor an editor's
+# folding marker (apollo's `// region Permission and access key conversions` over a group of methods)
 PRAGMA = re.compile(
     r"^\s*#(?:\[.*\]\s*$|.*(?:-\*-.*-\*-|\bvim?:|\bcoding[:=]))"
+    r"|^\s*(?:#|//)\s*#?(?:end)?region\b|^\s*//\s*MARK:"
     r"|^\s*(?:#|//|/\*+)\s*(?:(?:pylint|flake8|mypy|pyright|isort|fmt|type|rubocop|frozen_string_literal)\s*:|noqa\b|"
     r"eslint-(?:disable|enable)|@ts-(?:ignore|nocheck|check|expect-error)\b|prettier-ignore\b|istanbul\s+ignore\b)"
 )
