@@ -18,7 +18,9 @@ configuration center, and muety/wakapi, a Go chi coding-statistics server):
 - "`ServerAccessKeyOpenApiService.findAccessKeys` calls `findByAppId` (`apollo-biz/…/AccessKeyService.java:27-45`)":
   the file imports `com.ctrip.framework.apollo.portal.service.AccessKeyService`, the portal's class of that name;
 - "`OpenApiModelConverters.fromAccessKeyDTO` … Its documentation says: “region Permission and access key
-  conversions”": an editor's folding marker over a group of methods, not the method's documentation.
+  conversions”": an editor's folding marker over a group of methods, not the method's documentation; and
+  "Its documentation says: “WakaTimeURL returns the user's effective WakaTime URL, i.e.”" cut a sentence at an
+  abbreviation, and "“https://github.com/go-gorm/gorm/issues/5789 https://…”" quoted two links as what a struct does.
 """
 
 from __future__ import annotations
@@ -381,3 +383,35 @@ def test_an_editors_folding_marker_is_no_documentation() -> None:
     assert (
         summary(Chunk(path, "java", 494, 500, kotlin, "OpenApiModelConverters.fromAccessKeyDTO", "method", "x")) == ""
     )
+
+
+# muety/wakapi models/user.go, lines 192-198, and models/leaderboard.go, lines 21-29
+WAKATIME_URL = (
+    "// WakaTimeURL returns the user's effective WakaTime URL, i.e. a custom one (which could also point to another "
+    "Wakapi instance) or fallback if not specified otherwise.\n"
+    """func (u *User) WakaTimeURL(fallback string) string {
+\tif u.WakatimeApiUrl != "" {
+\t\treturn strings.TrimSuffix(u.WakatimeApiUrl, "/")
+\t}
+\treturn fallback
+}
+"""
+)
+RANKED = """// https://github.com/go-gorm/gorm/issues/5789
+// https://github.com/go-gorm/gorm/issues/5284#issuecomment-1107775806
+type LeaderboardItemRanked struct {
+	LeaderboardItem
+	Rank uint
+}
+"""
+
+
+def test_a_documentation_sentence_goes_past_an_abbreviation_and_links_alone_say_nothing() -> None:
+    said = summary(Chunk("models/user.go", "go", 192, 198, WAKATIME_URL, "User.WakaTimeURL", "method", "model"))
+    assert said.startswith("WakaTimeURL returns the user's effective WakaTime URL, i.e. a custom one")
+    assert (
+        summary(Chunk("models/leaderboard.go", "go", 21, 26, RANKED, "LeaderboardItemRanked", "struct", "model")) == ""
+    )
+    noted = RANKED.replace("// https://github.com/go-gorm/gorm/issues/5789", "// Ranked items, see gorm#5789.")
+    ranked = Chunk("models/leaderboard.go", "go", 21, 26, noted, "LeaderboardItemRanked", "struct", "model")
+    assert summary(ranked).startswith("Ranked items, see gorm#5789.")

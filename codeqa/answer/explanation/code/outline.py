@@ -33,6 +33,10 @@ LICENCE = re.compile(
 BANNER = re.compile(r"(?:#{2,}|={3,}|-{3,}|\*{3,}|~{3,})\s*$")  # a comment framed as a section's heading
 # a section's title over a group of definitions (`// Family Members methods`, `# Private helpers`)
 SECTION_TITLE = re.compile(r"(?i)^(?:[\w-]+\s+){0,3}(?:methods|functions|helpers|utilities|utils)\s*:?$")
+# a sentence's end: not the period of an abbreviation inside one ("returns the user's effective URL, i.e. a custom
+# one …" was cut to "… URL, i.e.")
+SENTENCE_END = re.compile(r"(?<=[.!?])(?<!\bi\.e\.)(?<!\be\.g\.)(?<!\bvs\.)(?<!\bcf\.)(?<!\bviz\.)\s")
+LINKS_ONLY = re.compile(r"(?:(?:see:?\s+)?https?://\S+\s*)+", re.IGNORECASE)  # `// https://github.com/…/5789`
 DOCSTRING_OPEN = re.compile(r'^\s*[rRuUbB]?("""|\'\'\')')
 # an encoding or editor line, or an attribute (Rust's `#[derive(Debug, Error)]`, PHP's `#[Route(...)]`): no
 # documentation, though a doc comment above it documents the definition below it; nor is a linter's or type
@@ -113,9 +117,9 @@ def summary(chunk: Chunk) -> str:
     text = TAG.split(re.sub(r"\s*\*+/\s*$", "", text), maxsplit=1)[0].strip()  # `/** @inheritdoc */`: no prose
     if LICENCE.search(text) or NOTE.match(text) or GENERATED.match(text):
         return ""  # a licence, a note to the maintainers ("TODO DRF only allows one action…"), a tool's listing
-    sentence = re.split(r"(?<=[.!?])\s", text, maxsplit=1)[0]
-    if BANNER.search(sentence) or SECTION_TITLE.match(sentence):
-        return ""  # a section's banner (``### START SAML AUTHENTICATION ###``): not what the code below is for
+    sentence = SENTENCE_END.split(text, maxsplit=1)[0]
+    if BANNER.search(sentence) or SECTION_TITLE.match(sentence) or LINKS_ONLY.fullmatch(sentence):
+        return ""  # a section's banner (``### START SAML AUTHENTICATION ###``), links: not what the code below is for
     return sentence[:200] + ("…" if len(sentence) > 200 else "")
 
 
