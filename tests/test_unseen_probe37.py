@@ -415,3 +415,21 @@ def test_a_documentation_sentence_goes_past_an_abbreviation_and_links_alone_say_
     noted = RANKED.replace("// https://github.com/go-gorm/gorm/issues/5789", "// Ranked items, see gorm#5789.")
     ranked = Chunk("models/leaderboard.go", "go", 21, 26, noted, "LeaderboardItemRanked", "struct", "model")
     assert summary(ranked).startswith("Ranked items, see gorm#5789.")
+
+
+# codetriage app/models/email_rate_limit.rb, lines 46-50
+RATE_LIMIT = """  # When a user provides a default frequency use that value
+  # For instance if a user has "twice_a_week" selected as a default yet we calculate their
+  # send rate as "daily" the higher value will be used i.e. "twice_a_week". If however
+  # they are inactive and calculated frequency is "once_a_month" we will use that instead.
+  def minimum_calculated_frequency
+    frequency
+  end
+"""
+
+
+def test_a_long_documentation_sentence_is_cut_between_words() -> None:
+    name = "EmailRateLimit.minimum_calculated_frequency"
+    chunk = Chunk("app/models/email_rate_limit.rb", "ruby", 46, 52, RATE_LIMIT, name, "method", "model")
+    said = summary(chunk)
+    assert said.endswith("the higher value will be used i.e.…"), said

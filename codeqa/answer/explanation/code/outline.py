@@ -120,7 +120,9 @@ def summary(chunk: Chunk) -> str:
     sentence = SENTENCE_END.split(text, maxsplit=1)[0]
     if BANNER.search(sentence) or SECTION_TITLE.match(sentence) or LINKS_ONLY.fullmatch(sentence):
         return ""  # a section's banner (``### START SAML AUTHENTICATION ###``), links: not what the code below is for
-    return sentence[:200] + ("…" if len(sentence) > 200 else "")
+    if len(sentence) <= 200:
+        return sentence
+    return sentence[:200].rsplit(" ", 1)[0].rstrip(" ,;:(\"'") + "…"  # cut between words, no quote left open
 
 
 def _nested_head(chunk: Chunk, head: str) -> bool:
