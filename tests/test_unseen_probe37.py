@@ -20,7 +20,9 @@ configuration center, and muety/wakapi, a Go chi coding-statistics server):
 - "`OpenApiModelConverters.fromAccessKeyDTO` … Its documentation says: “region Permission and access key
   conversions”": an editor's folding marker over a group of methods, not the method's documentation; and
   "Its documentation says: “WakaTimeURL returns the user's effective WakaTime URL, i.e.”" cut a sentence at an
-  abbreviation, and "“https://github.com/go-gorm/gorm/issues/5789 https://…”" quoted two links as what a struct does.
+  abbreviation, and "“https://github.com/go-gorm/gorm/issues/5789 https://…”" quoted two links as what a struct does;
+- "`AuthenticateMiddleware.WithOptionalFor (+4)` … handles the request": a builder's setter, its head returning the
+  middleware's struct (`*AuthenticateMiddleware`), not a handler or middleware function.
 """
 
 from __future__ import annotations
@@ -433,3 +435,35 @@ def test_a_long_documentation_sentence_is_cut_between_words() -> None:
     chunk = Chunk("app/models/email_rate_limit.rb", "ruby", 46, 52, RATE_LIMIT, name, "method", "model")
     said = summary(chunk)
     assert said.endswith("the higher value will be used i.e.…"), said
+
+
+# muety/wakapi middlewares/authenticate.go, lines 49-78
+MIDDLEWARE_BUILDER = """func (m *AuthenticateMiddleware) WithOptionalFor(paths ...string) *AuthenticateMiddleware {
+\tm.optionalForPaths = paths
+\treturn m
+}
+
+func (m *AuthenticateMiddleware) WithOptionalForMethods(methods ...string) *AuthenticateMiddleware {
+\tm.optionalForMethods = methods
+\treturn m
+}
+
+func (m *AuthenticateMiddleware) Handler(h http.Handler) http.Handler {
+\treturn http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+\t\tm.ServeHTTP(w, r, h.ServeHTTP)
+\t})
+}
+"""
+
+
+def test_a_go_builder_returning_the_middlewares_struct_does_not_handle_the_request() -> None:
+    from codeqa.answer.explanation.said.lead import LAYER_VERBS
+    from codeqa.answer.explanation.said.roles_said import role_phrase
+
+    def role(text: str, symbol: str) -> str:
+        chunk = Chunk("middlewares/authenticate.go", "go", 49, 49 + text.count("\n"), text, symbol, "method", "api")
+        return role_phrase(chunk, LAYER_VERBS, "")
+
+    assert role(MIDDLEWARE_BUILDER, "AuthenticateMiddleware.WithOptionalFor") == "is a method"
+    handler = MIDDLEWARE_BUILDER[MIDDLEWARE_BUILDER.index("func (m *AuthenticateMiddleware) Handler") :]
+    assert role(handler, "AuthenticateMiddleware.Handler") == "handles the request"  # it returns an `http.Handler`

@@ -51,7 +51,9 @@ _REGISTERS_ROUTES = re.compile(
 # a head whose results name a handler or middleware type
 _GO_LITERAL = re.compile(r"\bfunc\(")
 _GO_RESULTS = re.compile(r"^\s*func\s*(?:\([^)]*\)\s*)?\w+\([^)]*\)(?P<results>[^{]*)")
-_HANDLER_TYPE = re.compile(r"Handler|Middleware")
+# (a handler's or middleware's type: `http.Handler`, `echo.MiddlewareFunc`, `func(http.Handler) http.Handler`; not a
+# pointer to a struct named so, which a builder returns: wakapi's `WithOptionalFor(…) *AuthenticateMiddleware`)
+_HANDLER_TYPE = re.compile(r"(?<![*\w.])(?:\w+\.)?\w*(?:Handler|Middleware)")
 # a route's handler by its own head: a route decorator, or a Go handler's signature (`func (a *App) X(c echo.Context)
 # error`, `func X(w http.ResponseWriter, r *http.Request)`); a helper handed the request (`getID(c)`) is none
 _ROUTED = re.compile(
