@@ -16,7 +16,9 @@ configuration center, and muety/wakapi, a Go chi coding-statistics server):
   logs with `slog.Info(…)` (`routes/api/metrics.go:91`)": the log runs above the construct the sentence before told
   (line 94); it is what the method also does;
 - "`ServerAccessKeyOpenApiService.findAccessKeys` calls `findByAppId` (`apollo-biz/…/AccessKeyService.java:27-45`)":
-  the file imports `com.ctrip.framework.apollo.portal.service.AccessKeyService`, the portal's class of that name;
+  the file imports `com.ctrip.framework.apollo.portal.service.AccessKeyService`, the portal's class of that name; and
+  "`AppService.createAppInLocal` … calls `createDefaultAppNamespace` (`apollo-biz/…/AppNamespaceService.java:104-121`)":
+  with no import, `appNamespaceService` is the portal's `AppNamespaceService`, in `AppService`'s own package;
 - "`OpenApiModelConverters.fromAccessKeyDTO` … Its documentation says: “region Permission and access key
   conversions”": an editor's folding marker over a group of methods, not the method's documentation; and
   "Its documentation says: “WakaTimeURL returns the user's effective WakaTime URL, i.e.”" cut a sentence at an
@@ -467,3 +469,74 @@ def test_a_go_builder_returning_the_middlewares_struct_does_not_handle_the_reque
     assert role(MIDDLEWARE_BUILDER, "AuthenticateMiddleware.WithOptionalFor") == "is a method"
     handler = MIDDLEWARE_BUILDER[MIDDLEWARE_BUILDER.index("func (m *AuthenticateMiddleware) Handler") :]
     assert role(handler, "AuthenticateMiddleware.Handler") == "handles the request"  # it returns an `http.Handler`
+
+
+# apolloconfig/apollo apollo-portal/.../portal/service/AppService.java, lines 146-167 (abridged)
+CREATE_APP_IN_LOCAL = """  private App createAppInLocal(App app, String operator) {
+    validateOperator(operator);
+    String appId = app.getAppId();
+    App createdApp = appRepository.save(app);
+
+    appNamespaceService.createDefaultAppNamespace(appId, operator);
+    roleInitializationService.initAppRoles(createdApp);
+    return createdApp;
+  }
+"""
+# apollo-biz/.../biz/service/AppNamespaceService.java, lines 104-108 (abridged), and the portal's file of that name
+BIZ_DEFAULT_NAMESPACE = """  @Transactional
+  @ApolloAuditLog(type = OpType.CREATE, name = "AppNamespace.createDefault")
+  public void createDefaultAppNamespace(String appId, String createBy) {
+    appNamespaceRepository.save(appNs);
+  }
+"""
+PORTAL_APP_NAMESPACES = """package com.ctrip.framework.apollo.portal.service;
+
+@Service
+public class AppNamespaceService {
+  public void createDefaultAppNamespace(String appId, String operator) {
+  }
+}
+"""
+
+
+class _Files:
+    """The index's files as ``implements.Implementations`` reads them (a file it does not hold reads "")."""
+
+    def __init__(self, texts: dict[str, str]) -> None:
+        self.texts = texts
+
+    def file_text(self, path: str) -> str:
+        return self.texts.get(path, "")
+
+    def reaches(self, declared: str, method: str, user: Chunk, used: Chunk, owners: set[str], user_file: str) -> bool:
+        return False
+
+    def overloaded(self, method: str, used: Chunk) -> bool:
+        return False
+
+    def imported_files(self, path: str) -> tuple[str, ...]:
+        return ()
+
+    def definitions(self, name: str) -> int:
+        return 2
+
+    def returns(self, owner: str, method: str) -> str | None:
+        return None
+
+
+def test_a_java_receiver_named_as_a_class_of_the_callers_own_package_is_that_class() -> None:
+    portal = "apollo-portal/src/main/java/com/ctrip/framework/apollo/portal/service"
+    user = Chunk(f"{portal}/AppService.java", "java", 146, 154, CREATE_APP_IN_LOCAL, "AppService.createAppInLocal",
+                 "method", "service")  # fmt: skip
+    path = "apollo-biz/src/main/java/com/ctrip/framework/apollo/biz/service/AppNamespaceService.java"
+    name = "AppNamespaceService.createDefaultAppNamespace"
+    biz = Chunk(path, "java", 102, 106, BIZ_DEFAULT_NAMESPACE, name, "method", "service")
+    use = Use(
+        "createDefaultAppNamespace", 151, "calls", "appNamespaceService.createDefaultAppNamespace(appId, operator);"
+    )
+    file = "package com.ctrip.framework.apollo.portal.service;\n\n" + CREATE_APP_IN_LOCAL
+    files = _Files({f"{portal}/AppNamespaceService.java": PORTAL_APP_NAMESPACES})
+    assert not holds_by_name(user, biz, use, file, files)
+    assert holds_by_name(user, biz, use, file, _Files({}))  # no class of that name beside it: the name leads to biz's
+    imported = file.replace("\n\n", "\n\nimport com.ctrip.framework.apollo.biz.service.AppNamespaceService;\n", 1)
+    assert holds_by_name(user, biz, use, imported, files)  # imported by name, the biz class is the one it sees

@@ -107,7 +107,7 @@ def holds_by_name(user: Chunk, used: Chunk, use: Use, user_file: str, hierarchy:
         return False  # `Helpers.format` after `alias ChatApi.Messages.{Helpers, …}`: not `Conversations.Helpers`
     named = receiver[:1].islower() and receiver.lower() in {owner.lower() for owner in owners}  # `userService.x()`
     if receiver in owners or receiver == module or named:
-        return not imported_elsewhere(receiver, owners, user, used, user_file)  # a namesake class of another package
+        return not imported_elsewhere(receiver, owners, user, used, user_file, hierarchy)  # a namesake of elsewhere
     return _declared_as_owner(receiver, method, user, used, owners, user_file, hierarchy)
 
 

@@ -7,6 +7,7 @@ from __future__ import annotations
 import posixpath
 import re
 from pathlib import PurePosixPath
+from typing import Protocol
 
 from codeqa.answer.explanation.calls.gopackages import go_package
 from codeqa.records import Chunk
@@ -56,15 +57,30 @@ def class_file(name: str, user: Chunk, used: Chunk, user_file: str, receiver: st
     return bool(tail) and (stem.endswith("/" + tail) or stem == tail or stem.endswith(f"/{tail}/index"))
 
 
-def imported_elsewhere(receiver: str, owners: set[str], user: Chunk, used: Chunk, user_file: str) -> bool:
+class FileTexts(Protocol):
+    """The index's files by path (``implements.Implementations``): "" for a file it does not hold."""
+
+    def file_text(self, path: str) -> str: ...
+
+
+def imported_elsewhere(
+    receiver: str, owners: set[str], user: Chunk, used: Chunk, user_file: str, files: FileTexts | None
+) -> bool:
     """Whether a receiver named as one of ``used``'s classes (``AccessKeyService.x()``, ``accessKeyService.x()``)
-    names a class the caller's Java or Kotlin file imports from another file: apollo's portal and biz modules each
-    have an ``AccessKeyService``, and the portal's ``accessKeyService.findByAppId(env, appId)`` is not the biz's."""
+    names another class of that name: one the caller's Java or Kotlin file imports from another file (apollo's portal
+    and biz modules each have an ``AccessKeyService``, and the portal's ``accessKeyService.findByAppId(env, appId)`` is
+    not the biz's), or, with no import of it, the Java class of the caller's own package (``files`` hold
+    ``<Owner>.java`` beside the caller's file): Java sees it before any other, unless imported by name."""
     if user.language not in ("java", "kotlin"):
         return False
     for owner in (owner for owner in owners if owner.lower() == receiver.lower()):
         found = re.search(rf"^\s*import\s+(?P<path>[\w.]+\.{re.escape(owner)})\s*;?\s*$", user_file, re.MULTILINE)
-        if found is not None and not class_file(owner, user, used, user_file):
+        if found is not None:
+            if not class_file(owner, user, used, user_file):
+                return True
+            continue
+        sibling = str(PurePosixPath(user.path).parent / f"{owner}.java")
+        if user.language == "java" and files is not None and sibling != used.path and files.file_text(sibling):
             return True
     return False
 
