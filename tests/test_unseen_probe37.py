@@ -116,7 +116,7 @@ METRICS_ROUTES = """func (h *MetricsHandler) RegisterRoutes(router chi.Router) {
 }
 """
 
-# muety/wakapi routes/login.go, lines 85-95
+# muety/wakapi routes/login.go, lines 86-96
 LOGOUT_ROUTES = """	authMiddleware := middlewares.NewAuthenticateMiddleware(h.userSrvc).
 		WithRedirectTarget(defaultErrorRedirectTarget()).
 		WithRedirectErrorMessage("unauthorized").
@@ -155,9 +155,9 @@ def test_middleware_on_a_router_mounted_under_a_path_is_not_every_routes() -> No
         "puts `middlewares.NewAuthenticateMiddleware` in front of the routes of the router mounted under `/metrics` "
         "on line 97 (middleware)"
     )
-    logout = _go_matches("routes/login.go", 85, LOGOUT_ROUTES, "How does user authentication flow through the system?")
-    assert logout[91].phrase == (
-        "puts `authMiddleware.Handler` in front of the routes of the router mounted under `/logout` on line 93 "
+    logout = _go_matches("routes/login.go", 86, LOGOUT_ROUTES, "How does user authentication flow through the system?")
+    assert logout[92].phrase == (
+        "puts `authMiddleware.Handler` in front of the routes of the router mounted under `/logout` on line 94 "
         "(middleware)"
     )
     root = _go_matches("main.go", 300, ROOT_ROUTES, "Where would I add logging to track user behavior?")
