@@ -18,7 +18,10 @@ configuration center, and muety/wakapi, a Go chi coding-statistics server):
 - "`ServerAccessKeyOpenApiService.findAccessKeys` calls `findByAppId` (`apollo-biz/…/AccessKeyService.java:27-45`)":
   the file imports `com.ctrip.framework.apollo.portal.service.AccessKeyService`, the portal's class of that name; and
   "`AppService.createAppInLocal` … calls `createDefaultAppNamespace` (`apollo-biz/…/AppNamespaceService.java:104-121`)":
-  with no import, `appNamespaceService` is the portal's `AppNamespaceService`, in `AppService`'s own package;
+  with no import, `appNamespaceService` is the portal's `AppNamespaceService`, in `AppService`'s own package; and
+  "`ReleaseController.rollback` (adminservice) … calls `rollback` (`apollo-portal/…/ReleaseService.java:146-161`)":
+  the link was read off the controller's own head, `public void rollback(@PathVariable("releaseId") long releaseId,`,
+  whose annotated parameter hid that it is a head;
 - "`OpenApiModelConverters.fromAccessKeyDTO` … Its documentation says: “region Permission and access key
   conversions”": an editor's folding marker over a group of methods, not the method's documentation; and
   "Its documentation says: “WakaTimeURL returns the user's effective WakaTime URL, i.e.”" cut a sentence at an
@@ -540,3 +543,42 @@ def test_a_java_receiver_named_as_a_class_of_the_callers_own_package_is_that_cla
     assert holds_by_name(user, biz, use, file, _Files({}))  # no class of that name beside it: the name leads to biz's
     imported = file.replace("\n\n", "\n\nimport com.ctrip.framework.apollo.biz.service.AppNamespaceService;\n", 1)
     assert holds_by_name(user, biz, use, imported, files)  # imported by name, the biz class is the one it sees
+
+
+# apolloconfig/apollo apollo-adminservice/.../adminservice/controller/ReleaseController.java, lines 182-202 (abridged)
+ADMIN_ROLLBACK = """  @Transactional
+  @PutMapping("/releases/{releaseId}/rollback")
+  public void rollback(@PathVariable("releaseId") long releaseId,
+      @RequestParam(name = "toReleaseId", defaultValue = "-1") long toReleaseId,
+      @RequestParam("operator") String operator) {
+
+    Release release;
+    if (toReleaseId > -1) {
+      release = releaseService.rollbackTo(releaseId, toReleaseId, operator);
+    } else {
+      release = releaseService.rollback(releaseId, operator);
+    }
+  }
+"""
+# apollo-portal/.../portal/service/ReleaseService.java, lines 155-161
+PORTAL_ROLLBACK = """  public void rollback(Env env, long releaseId, String operator) {
+    releaseAPI.rollback(env, releaseId, operator);
+  }
+
+  public void rollbackTo(Env env, long releaseId, long toReleaseId, String operator) {
+    releaseAPI.rollbackTo(env, releaseId, toReleaseId, operator);
+  }
+"""
+
+
+def test_a_java_methods_own_head_with_annotated_parameters_is_no_call_of_a_namesake() -> None:
+    path = "apollo-adminservice/src/main/java/com/ctrip/framework/apollo/adminservice/controller/ReleaseController.java"
+    user = Chunk(path, "java", 182, 194, ADMIN_ROLLBACK, "ReleaseController.rollback", "method", "api")
+    service = "apollo-portal/src/main/java/com/ctrip/framework/apollo/portal/service/ReleaseService.java"
+    names = "ReleaseService.rollback, ReleaseService.rollbackTo"
+    portal = Chunk(service, "java", 155, 161, PORTAL_ROLLBACK, names, "method", "service")
+    file = "import com.ctrip.framework.apollo.biz.service.ReleaseService;\n\n" + ADMIN_ROLLBACK
+    head = Use("rollback", 184, "calls", '  public void rollback(@PathVariable("releaseId") long releaseId,')
+    assert not holds_by_name(user, portal, head, file, None)
+    call = Use("rollback", 192, "calls", "      release = releaseService.rollback(releaseId, operator);")
+    assert not holds_by_name(user, portal, call, file, None)  # the biz `ReleaseService` the file imports

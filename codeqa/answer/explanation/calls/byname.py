@@ -191,12 +191,12 @@ _OWN_DEFINITION = (
     # a Rails association or attribute of the caller's model (`belongs_to :inflow_transaction`)
     r"|\b(?:belongs_to|has_many|has_one|has_and_belongs_to_many|attribute|delegate)\s+:{name}\b"
 )
-# a method head in a language that writes the return type first (Java, C#: `public Long getId() {`, parameters
-# maybe going on below): a bare `getId()` in that class is its own method, and the head itself is no call
+# a method head in a language that writes the return type first (Java, C#: `public Long getId() {`, parameters, maybe
+# annotated, going on below): a bare `getId()` in that class is its own method, and the head itself is no call
 _TYPED_HEAD = (
     r"^\s*(?:(?:public|private|protected|internal|static|final|abstract|synchronized|default|override|virtual|"
     r"async)\s+)*(?!(?:return|new|throw|else|await|yield|case)\b)[\w<>\[\],.?]+\s+{name}\s*"
-    r"\((?:[^;{{)]*\)\s*(?:throws\s+[\w.,\s]+)?\{{?|[^;{{)]*)\s*$"
+    r"\((?:(?:[^;{{()]|\([^()]*\))*\)\s*(?:throws\s+[\w.,\s]+)?\{{?|(?:[^;{{()]|\([^()]*\))*)\s*$"
 )
 TYPED_HEAD_LANGUAGES = frozenset({"java", "csharp", "c", "cpp"})
 # a binding inside a function body (`\t\tconst done = function (data) {`): no other file can call it
