@@ -22,6 +22,9 @@ configuration center, and muety/wakapi, a Go chi coding-statistics server):
   "`ReleaseController.rollback` (adminservice) … calls `rollback` (`apollo-portal/…/ReleaseService.java:146-161`)":
   the link was read off the controller's own head, `public void rollback(@PathVariable("releaseId") long releaseId,`,
   whose annotated parameter hid that it is a head;
+- "`PortalUserSessionFilter` … runs on every request of the `apollo-portal` app (a servlet or security filter)": the
+  filter's registration (`filter.addUrlPatterns("/openapi/*")` in `AuthFilterConfiguration`) runs it on the OpenAPI's
+  requests only;
 - "`OpenApiModelConverters.fromAccessKeyDTO` … Its documentation says: “region Permission and access key
   conversions”": an editor's folding marker over a group of methods, not the method's documentation; and
   "Its documentation says: “WakaTimeURL returns the user's effective WakaTime URL, i.e.”" cut a sentence at an
@@ -39,6 +42,7 @@ from codeqa.answer.explanation.calls.flow import Use
 from codeqa.answer.explanation.code.keylines import KeyLine
 from codeqa.answer.explanation.code.outline import summary
 from codeqa.answer.explanation.constructs.mechanism import Match, matches_in
+from codeqa.answer.explanation.constructs.springfilter import registered_paths
 from codeqa.answer.explanation.explain import Step
 from codeqa.answer.explanation.said.told import then_and_also
 from codeqa.answer.explanation.sources.missing import missing_words
@@ -582,3 +586,59 @@ def test_a_java_methods_own_head_with_annotated_parameters_is_no_call_of_a_names
     assert not holds_by_name(user, portal, head, file, None)
     call = Use("rollback", 192, "calls", "      release = releaseService.rollback(releaseId, operator);")
     assert not holds_by_name(user, portal, call, file, None)  # the biz `ReleaseService` the file imports
+
+
+# apolloconfig/apollo apollo-portal/.../portal/filter/PortalUserSessionFilter.java, lines 39-52 (abridged)
+SESSION_FILTER = """/**
+ * Filter to handle Portal user session validation for OpenAPI requests.
+ */
+public class PortalUserSessionFilter implements Filter {
+
+  private static final Logger logger = LoggerFactory.getLogger(PortalUserSessionFilter.class);
+"""
+# apollo-portal/.../portal/spi/configuration/AuthFilterConfiguration.java, lines 72-103 (abridged)
+FILTER_BEANS = """  @Bean
+  public FilterRegistrationBean<UserTypeResolverFilter> authTypeResolverFilter() {
+    FilterRegistrationBean<UserTypeResolverFilter> authTypeResolverFilter =
+        new FilterRegistrationBean<>();
+    authTypeResolverFilter.setFilter(new UserTypeResolverFilter());
+    authTypeResolverFilter.addUrlPatterns("/*");
+    return authTypeResolverFilter;
+  }
+
+  @Bean
+  public FilterRegistrationBean<PortalUserSessionFilter> portalUserSessionFilter(
+      Environment environment) {
+    FilterRegistrationBean<PortalUserSessionFilter> filter = new FilterRegistrationBean<>();
+
+    filter.setFilter(new PortalUserSessionFilter(environment));
+    filter.addUrlPatterns("/openapi/*");
+    filter.setOrder(OPEN_API_AUTH_ORDER - 1);
+
+    return filter;
+  }
+"""
+# apollo-portal/.../portal/filter/UserTypeResolverFilter.java, line 36
+RESOLVER_FILTER = """public class UserTypeResolverFilter extends OncePerRequestFilter {
+"""
+
+
+def test_a_spring_filter_runs_on_the_paths_its_registration_gives_it() -> None:
+    root = "apollo-portal/src/main/java/com/ctrip/framework/apollo/portal"
+    session = Chunk(f"{root}/filter/PortalUserSessionFilter.java", "java", 39, 44, SESSION_FILTER,
+                    "PortalUserSessionFilter", "class", "api")  # fmt: skip
+    resolver = Chunk(f"{root}/filter/UserTypeResolverFilter.java", "java", 36, 36, RESOLVER_FILTER,
+                     "UserTypeResolverFilter", "class", "api")  # fmt: skip
+    beans = Chunk(f"{root}/spi/configuration/AuthFilterConfiguration.java", "java", 74, 93, FILTER_BEANS,
+                  "AuthFilterConfiguration", "class", "config")  # fmt: skip
+    context = AnswerContext.from_chunks([session, resolver, beans], [])
+    spring = [c for c in load_all() if c.name == "Spring"]
+    question = intents("How does user authentication flow through the system?")
+    said = registered_paths(context, matches_in(session, spring, question)[0])
+    assert said.phrase == (
+        "runs on the requests under `/openapi/*` (a servlet or security filter), registered at "
+        f"`{root}/spi/configuration/AuthFilterConfiguration.java:88`"
+    )
+    assert said.narrowed
+    every = matches_in(resolver, spring, question)[0]
+    assert registered_paths(context, every) == every  # registered for `/*`: every request it is
