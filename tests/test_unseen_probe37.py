@@ -444,6 +444,9 @@ def test_a_long_documentation_sentence_is_cut_between_words() -> None:
     chunk = Chunk("app/models/email_rate_limit.rb", "ruby", 46, 52, RATE_LIMIT, name, "method", "model")
     said = summary(chunk)
     assert said.endswith("the higher value will be used i.e.…"), said
+    words = "  # " + "word " * 39 + "words and more words.\n  def minimum_calculated_frequency\n    frequency\n  end\n"
+    said = summary(Chunk("app/models/email_rate_limit.rb", "ruby", 46, 49, words, name, "method", "model"))
+    assert said.endswith("word words…"), said  # the 200th character ends a word: the word stays
 
 
 # muety/wakapi middlewares/authenticate.go, lines 49-78

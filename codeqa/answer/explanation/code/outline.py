@@ -122,7 +122,8 @@ def summary(chunk: Chunk) -> str:
         return ""  # a section's banner (``### START SAML AUTHENTICATION ###``), links: not what the code below is for
     if len(sentence) <= 200:
         return sentence
-    return sentence[:200].rsplit(" ", 1)[0].rstrip(" ,;:(\"'") + "…"  # cut between words, no quote left open
+    cut = sentence[:200] if sentence[200] == " " else sentence[:200].rsplit(" ", 1)[0]  # between words
+    return cut.rstrip(" ,;:(\"'") + "…"  # no quote left open
 
 
 def _nested_head(chunk: Chunk, head: str) -> bool:
