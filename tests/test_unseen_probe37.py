@@ -167,6 +167,11 @@ def test_middleware_on_a_router_mounted_under_a_path_is_not_every_routes() -> No
         "puts `authMiddleware.Handler` in front of the routes of the router mounted under `/logout` on line 94 "
         "(middleware)"
     )
+    piece = LOGOUT_ROUTES[: LOGOUT_ROUTES.index("\trouter.Mount")]  # the index's piece ends above the mount
+    cut = _go_matches("routes/login.go", 86, piece, "How does user authentication flow through the system?")
+    assert cut[92].phrase == (
+        "puts `authMiddleware.Handler` in front of the routes of `logoutRouter`, made on line 91 (middleware)"
+    )
     root = _go_matches("main.go", 300, ROOT_ROUTES, "Where would I add logging to track user behavior?")
     assert root[301].every_request and "every route" in root[301].phrase  # the root router, mounted nowhere
     assert root[304].phrase.endswith(

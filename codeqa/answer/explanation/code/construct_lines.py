@@ -114,6 +114,8 @@ def grouped(chunk: Chunk, number: int, line: str, phrase: str) -> str:
     if (mounted := _mounted(chunk, line)) is not None:  # `r.Use(mw)`, then `router.Mount("/metrics", r)`
         prefix, at = mounted
         return _routes(phrase, f"in front of the routes of the router mounted under {prefix} on line {at}")
+    if "every route" not in phrase and (made_at := _router_made(lines, line)) is not None:  # mounted out of sight
+        return _routes(phrase, f"in front of the routes of {made_at[0]}, made on line {chunk.start_line + made_at[1]}")
     indent = len(lines[-1]) - len(lines[-1].lstrip()) if lines else 0
     where = "in front of the routes"  # the block it sits in is not in the chunk: every route cannot be said
     for offset, text in reversed(list(enumerate(lines[:-1]))):
@@ -167,6 +169,21 @@ def _mounted(chunk: Chunk, line: str) -> tuple[str, int] | None:
         if found := mount.search(text):
             return code_span(found.group("prefix")), chunk.start_line + offset
     return None
+
+
+# a router made in place (`logoutRouter := chi.NewRouter()`, `api := http.NewServeMux()`): its `Use` wraps its routes
+GO_ROUTER_MADE = r"^\s*(?:var\s+)?{recv}\s*:?=\s*[\w.]+\.(?:NewRouter|NewServeMux)\(\s*\)"
+
+
+def _router_made(lines: list[str], line: str) -> tuple[str, int] | None:
+    """``(receiver as code, offset)`` of the line among ``lines`` above ``line`` that makes the router ``line``
+    calls ``.Use`` on; None when none does."""
+    used = GO_USED_ON.search(line)
+    if used is None:
+        return None
+    made = re.compile(GO_ROUTER_MADE.replace("{recv}", re.escape(used.group("recv"))))
+    at = next((n for n in range(len(lines) - 2, -1, -1) if made.search(lines[n])), None)
+    return None if at is None else (code_span(used.group("recv")), at)
 
 
 def _one_level(lines: list[str]) -> int:
