@@ -21,16 +21,18 @@ from codeqa.answer.explanation.calls.declared import (
     declared_owner,
     declared_types,
     defines,
+    imported_elsewhere,
     mocked,
     same_namespace,
 )
 from codeqa.answer.explanation.calls.elixiralias import other_module
 from codeqa.answer.explanation.calls.flow import Use
 from codeqa.answer.explanation.calls.gopackages import go_imported, go_same_package
+from codeqa.answer.explanation.calls.overloads import arity_holds
 from codeqa.answer.explanation.calls.parentcalls import parent_misses, php_bare_method
 from codeqa.answer.explanation.calls.rubybody import ruby_class_member, ruby_out_of_reach
 from codeqa.answer.explanation.calls.valuecalls import called_on_a_value
-from codeqa.answer.explanation.code.outline import JS_LANGUAGES
+from codeqa.answer.explanation.code.jsopened import JS_LANGUAGES
 from codeqa.languages import runtime
 from codeqa.records import Chunk
 from codeqa.symbols import qualified_names, short_name
@@ -85,8 +87,8 @@ def holds_by_name(user: Chunk, used: Chunk, use: Use, user_file: str, hierarchy:
             return _own_class(user, used, owners, user_file)
         if chained(use, method):  # `knex("users")` … `.update({…})`: the chain's method, in the same file or not
             return chain_holds(user, used, method, use, user_file, owners, hierarchy)
-        if used.path == user.path:  # a PHP method is called through `$this->`, never bare (parentcalls)
-            return not php_bare_method(user.language, used, method)
+        if used.path == user.path:  # its own method (PHP's only via `$this->`), the overload the arguments fit
+            return not php_bare_method(user.language, used, method) and arity_holds(method, use.text, used, user_file)
         return _bare_name_holds(user, used, method, use, user_file, owners, hierarchy)
     receiver = written.group("receiver").lstrip("$@")
     module = PurePosixPath(used.path).stem.split(".")[0]
@@ -105,10 +107,9 @@ def holds_by_name(user: Chunk, used: Chunk, use: Use, user_file: str, hierarchy:
         return not misses and _own_class(user, used, owners, user_file)
     if user.language == "elixir" and other_module(use.text, method, used, user_file):
         return False  # `Helpers.format` after `alias ChatApi.Messages.{Helpers, …}`: not `Conversations.Helpers`
-    if receiver in owners or receiver == module:
-        return True
-    if receiver[:1].islower() and receiver.lower() in {owner.lower() for owner in owners}:
-        return True
+    named = receiver[:1].islower() and receiver.lower() in {owner.lower() for owner in owners}  # `userService.x()`
+    if receiver in owners or receiver == module or named:
+        return not imported_elsewhere(receiver, owners, user, used, user_file, hierarchy)  # a namesake of elsewhere
     return _declared_as_owner(receiver, method, user, used, owners, user_file, hierarchy)
 
 
@@ -192,12 +193,12 @@ _OWN_DEFINITION = (
     # a Rails association or attribute of the caller's model (`belongs_to :inflow_transaction`)
     r"|\b(?:belongs_to|has_many|has_one|has_and_belongs_to_many|attribute|delegate)\s+:{name}\b"
 )
-# a method head in a language that writes the return type first (Java, C#: `public Long getId() {`, parameters
-# maybe going on below): a bare `getId()` in that class is its own method, and the head itself is no call
+# a method head in a language that writes the return type first (Java, C#: `public Long getId() {`, parameters, maybe
+# annotated, going on below): a bare `getId()` in that class is its own method, and the head itself is no call
 _TYPED_HEAD = (
     r"^\s*(?:(?:public|private|protected|internal|static|final|abstract|synchronized|default|override|virtual|"
     r"async)\s+)*(?!(?:return|new|throw|else|await|yield|case)\b)[\w<>\[\],.?]+\s+{name}\s*"
-    r"\((?:[^;{{)]*\)\s*(?:throws\s+[\w.,\s]+)?\{{?|[^;{{)]*)\s*$"
+    r"\((?:(?:[^;{{()]|\([^()]*\))*\)\s*(?:throws\s+[\w.,\s]+)?\{{?|(?:[^;{{()]|\([^()]*\))*)\s*$"
 )
 TYPED_HEAD_LANGUAGES = frozenset({"java", "csharp", "c", "cpp"})
 # a binding inside a function body (`\t\tconst done = function (data) {`): no other file can call it

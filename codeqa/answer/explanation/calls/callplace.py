@@ -12,8 +12,9 @@ from collections.abc import Sequence
 from codeqa.answer.explanation.calls.byname import CONSTRUCTORS
 from codeqa.answer.explanation.calls.flow import Use
 from codeqa.answer.explanation.code.embedded import string_body_lines
+from codeqa.answer.explanation.code.jsopened import JS_LANGUAGES
 from codeqa.answer.explanation.code.linenames import FUNCTION_HEAD, _head, holder_at
-from codeqa.answer.explanation.code.outline import CONTAINER, JS_LANGUAGES, display_name
+from codeqa.answer.explanation.code.outline import CONTAINER, display_name
 from codeqa.answer.rendering.render import code_span
 from codeqa.records import Chunk
 from codeqa.symbols import qualified_names, short_name

@@ -25,8 +25,8 @@ from codeqa.answer.context import AnswerContext
 from codeqa.answer.explanation.calls.byname import holds_by_name, typed_receiver
 from codeqa.answer.explanation.calls.flow import Use, find_uses, link
 from codeqa.answer.explanation.calls.implements import Implementations
+from codeqa.answer.explanation.code.jsopened import local_of_opened
 from codeqa.answer.explanation.code.linenames import DECORATOR, holder_at
-from codeqa.answer.explanation.code.outline import local_of_opened
 from codeqa.chunk.resolve.calls import CallSite, call_sites, names_in, use_reaches
 from codeqa.chunk.resolve.pyscope import module_objects
 from codeqa.chunk.tags import text_of

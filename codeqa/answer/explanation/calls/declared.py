@@ -7,6 +7,7 @@ from __future__ import annotations
 import posixpath
 import re
 from pathlib import PurePosixPath
+from typing import Protocol
 
 from codeqa.answer.explanation.calls.gopackages import go_package
 from codeqa.records import Chunk
@@ -57,6 +58,34 @@ def class_file(name: str, user: Chunk, used: Chunk, user_file: str, receiver: st
         return stem in (joined, f"{joined}/index")
     tail = source.lstrip("@~/")  # an alias (`@/services/auth`): the path's end must be the file's
     return bool(tail) and (stem.endswith("/" + tail) or stem == tail or stem.endswith(f"/{tail}/index"))
+
+
+class FileTexts(Protocol):
+    """The index's files by path (``implements.Implementations``): "" for a file it does not hold."""
+
+    def file_text(self, path: str) -> str: ...
+
+
+def imported_elsewhere(
+    receiver: str, owners: set[str], user: Chunk, used: Chunk, user_file: str, files: FileTexts | None
+) -> bool:
+    """Whether a receiver named as one of ``used``'s classes (``AccessKeyService.x()``, ``accessKeyService.x()``)
+    names another class of that name: one the caller's Java or Kotlin file imports from another file (apollo's portal
+    and biz modules each have an ``AccessKeyService``, and the portal's ``accessKeyService.findByAppId(env, appId)`` is
+    not the biz's), or, with no import of it, the Java class of the caller's own package (``files`` hold
+    ``<Owner>.java`` beside the caller's file): Java sees it before any other, unless imported by name."""
+    if user.language not in ("java", "kotlin"):
+        return False
+    for owner in (owner for owner in owners if owner.lower() == receiver.lower()):
+        found = re.search(rf"^\s*import\s+(?P<path>[\w.]+\.{re.escape(owner)})\s*;?\s*$", user_file, re.MULTILINE)
+        if found is not None:
+            if not class_file(owner, user, used, user_file):
+                return True
+            continue
+        sibling = str(PurePosixPath(user.path).parent / f"{owner}.java")
+        if user.language == "java" and files is not None and sibling != used.path and files.file_text(sibling):
+            return True
+    return False
 
 
 def declared_owner(declared: str, owners: set[str], used: Chunk) -> bool:
@@ -200,11 +229,20 @@ PARAMETER = (
 )
 
 
+# a typed parameter or field with no value of its own (Java, C#: `final GrayReleaseRulesHolder grayReleaseRulesHolder)`,
+# `private final ConfigService configService;`): a Spring bean method of that name elsewhere is not what it reads
+TYPED = r"(?<![\w.$])[A-Z][\w.]*(?:<[^;(){{}}=]*>)?(?:\[\])*\s+{name}\s*[,;)]"
+
+
 def declared_local(text: str, name: str) -> bool:
     """Whether ``text`` assigns ``name`` as a local of its own (``Query query =``, ``query :=``, ``const query =``,
-    ``query = …``) or takes it as a parameter (``PARAMETER``), and never calls it (Elixir's ``repositories =
-    repositories()`` does): a bare use of the name then reads that variable."""
+    ``query = …``), takes it as a parameter (``PARAMETER``) or declares it with a type (``TYPED``), and never calls
+    it (Elixir's ``repositories = repositories()`` does): a bare use of the name then reads that variable."""
     declared = rf"^\s*(?:(?:final|const|let|var)\s+)?(?:[A-Z][\w<>\[\],.?]*\s+)?{re.escape(name)}\s*(?::=|=(?![=>~]))"
     called = rf"(?<![\w.$]){re.escape(name)}\s*\("
-    bound = re.search(declared, text, re.MULTILINE) or re.search(PARAMETER.format(name=re.escape(name)), text, re.M)
+    bound = (
+        re.search(declared, text, re.MULTILINE)
+        or re.search(PARAMETER.format(name=re.escape(name)), text, re.M)
+        or re.search(TYPED.format(name=re.escape(name)), text)
+    )
     return bound is not None and re.search(called, text) is None

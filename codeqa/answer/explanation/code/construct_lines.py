@@ -111,6 +111,11 @@ def grouped(chunk: Chunk, number: int, line: str, phrase: str) -> str:
     if (made := _group_made(lines, line)) is not None:  # `api := r.PathPrefix("/api").Subrouter()` above `api.Use`
         prefix, at = made[0], chunk.start_line + made[1]
         return _routes(phrase, f"in front of the routes of the group under {prefix} made on line {at}")
+    if (mounted := _mounted(chunk, line)) is not None:  # `r.Use(mw)`, then `router.Mount("/metrics", r)`
+        prefix, at = mounted
+        return _routes(phrase, f"in front of the routes of the router mounted under {prefix} on line {at}")
+    if "every route" not in phrase and (made_at := _router_made(lines, line)) is not None:  # mounted out of sight
+        return _routes(phrase, f"in front of the routes of {made_at[0]}, made on line {chunk.start_line + made_at[1]}")
     indent = len(lines[-1]) - len(lines[-1].lstrip()) if lines else 0
     where = "in front of the routes"  # the block it sits in is not in the chunk: every route cannot be said
     for offset, text in reversed(list(enumerate(lines[:-1]))):
@@ -146,6 +151,39 @@ def _group_made(lines: list[str], line: str) -> tuple[str, int] | None:
         if found := made.search(lines[offset]):
             return code_span(found.group("prefix")), offset
     return None
+
+
+# a router handed whole to another one under a path (chi's `router.Mount("/metrics", r)`, a mux's
+# `mux.Handle("/api/", api)`): its middleware sees the requests under that path only
+GO_MOUNTED = r"\b\w+\.(?:Mount|Handle)\(\s*\"(?P<prefix>/[^\"]*)\"\s*,\s*{recv}\s*\)"
+
+
+def _mounted(chunk: Chunk, line: str) -> tuple[str, int] | None:
+    """``(prefix as code, file line)`` where ``chunk`` mounts the router ``line`` calls ``.Use`` on under a path
+    prefix; None when it does not (the root router, or one mounted out of sight)."""
+    used = GO_USED_ON.search(line)
+    if used is None:
+        return None
+    mount = re.compile(GO_MOUNTED.replace("{recv}", re.escape(used.group("recv"))))
+    for offset, text in enumerate(chunk.text.split("\n")):
+        if found := mount.search(text):
+            return code_span(found.group("prefix")), chunk.start_line + offset
+    return None
+
+
+# a router made in place (`logoutRouter := chi.NewRouter()`, `api := http.NewServeMux()`): its `Use` wraps its routes
+GO_ROUTER_MADE = r"^\s*(?:var\s+)?{recv}\s*:?=\s*[\w.]+\.(?:NewRouter|NewServeMux)\(\s*\)"
+
+
+def _router_made(lines: list[str], line: str) -> tuple[str, int] | None:
+    """``(receiver as code, offset)`` of the line among ``lines`` above ``line`` that makes the router ``line``
+    calls ``.Use`` on; None when none does."""
+    used = GO_USED_ON.search(line)
+    if used is None:
+        return None
+    made = re.compile(GO_ROUTER_MADE.replace("{recv}", re.escape(used.group("recv"))))
+    at = next((n for n in range(len(lines) - 2, -1, -1) if made.search(lines[n])), None)
+    return None if at is None else (code_span(used.group("recv")), at)
 
 
 def _one_level(lines: list[str]) -> int:

@@ -9,7 +9,8 @@ from __future__ import annotations
 import re
 from collections.abc import Sequence
 
-from codeqa.answer.explanation.code.outline import CONTAINER, JS_LANGUAGES, JS_OPENED, display_name, js_opened_name
+from codeqa.answer.explanation.code.jsopened import JS_LANGUAGES, JS_OPENED, js_opened_name
+from codeqa.answer.explanation.code.outline import CONTAINER, display_name
 from codeqa.records import Chunk
 from codeqa.symbols import qualified_names
 

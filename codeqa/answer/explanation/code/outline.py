@@ -6,8 +6,11 @@ Used by the extractive answer and the graph answers to name a chunk and say what
 from __future__ import annotations
 
 import re
-from collections.abc import Sequence
 
+from codeqa.answer.explanation.code.jsopened import (
+    opened_definition,
+    opened_js,
+)
 from codeqa.answer.explanation.code.leading import (
     comment_before,
     comment_for,
@@ -39,12 +42,18 @@ LICENCE = re.compile(
 BANNER = re.compile(r"(?:#{2,}|={3,}|-{3,}|\*{3,}|~{3,})\s*$")  # a comment framed as a section's heading
 # a section's title over a group of definitions (`// Family Members methods`, `# Private helpers`, `# Class methods.`)
 SECTION_TITLE = re.compile(r"(?i)^(?:[\w-]+\s+){0,3}(?:methods|functions|helpers|utilities|utils)\s*[:.]?$")
+# a sentence's end: not the period of an abbreviation inside one ("returns the user's effective URL, i.e. a custom
+# one …" was cut to "… URL, i.e.")
+SENTENCE_END = re.compile(r"(?<=[.!?])(?<!\bi\.e\.)(?<!\be\.g\.)(?<!\bvs\.)(?<!\bcf\.)(?<!\bviz\.)\s")
+LINKS_ONLY = re.compile(r"(?:(?:see:?\s+)?https?://\S+\s*)+", re.IGNORECASE)  # `// https://github.com/…/5789`
 DOCSTRING_OPEN = re.compile(r'^\s*[rRuUbB]?("""|\'\'\')')
 # an encoding or editor line, or an attribute (Rust's `#[derive(Debug, Error)]`, PHP's `#[Route(...)]`): no
 # documentation, though a doc comment above it documents the definition below it; nor is a linter's or type
-# checker's directive (Misago's `# pylint: disable=line-too-long` above its settings' docstring)
+# checker's directive (Misago's `# pylint: disable=line-too-long` above its settings' docstring), nor an editor's
+# folding marker (apollo's `// region Permission and access key conversions` over a group of methods)
 PRAGMA = re.compile(
     r"^\s*#(?:\[.*\]\s*$|.*(?:-\*-.*-\*-|\bvim?:|\bcoding[:=]))"
+    r"|^\s*(?:#|//)\s*#?(?:end)?region\b|^\s*//\s*MARK:"
     r"|^\s*(?:#|//|/\*+)\s*(?:(?:pylint|flake8|mypy|pyright|isort|fmt|type|rubocop|frozen_string_literal)\s*:|noqa\b|"
     r"eslint-(?:disable|enable)|@ts-(?:ignore|nocheck|check|expect-error)\b|prettier-ignore\b|istanbul\s+ignore\b)"
 )
@@ -118,10 +127,13 @@ def summary(chunk: Chunk) -> str:
     text = TAG.split(re.sub(r"\s*\*+/\s*$", "", text), maxsplit=1)[0].strip()  # `/** @inheritdoc */`: no prose
     if LICENCE.search(text) or NOTE.match(text) or GENERATED.match(text):
         return ""  # a licence, a note to the maintainers ("TODO DRF only allows one action…"), a tool's listing
-    sentence = re.split(r"(?<=[.!?])\s", text, maxsplit=1)[0]
-    if BANNER.search(sentence) or SECTION_TITLE.match(sentence):
-        return ""  # a section's banner (``### START SAML AUTHENTICATION ###``): not what the code below is for
-    return sentence[:200] + ("…" if len(sentence) > 200 else "")
+    sentence = SENTENCE_END.split(text, maxsplit=1)[0]
+    if BANNER.search(sentence) or SECTION_TITLE.match(sentence) or LINKS_ONLY.fullmatch(sentence):
+        return ""  # a section's banner (``### START SAML AUTHENTICATION ###``), links: not what the code below is for
+    if len(sentence) <= 200:
+        return sentence
+    cut = sentence[:200] if sentence[200] == " " else sentence[:200].rsplit(" ", 1)[0]  # between words
+    return cut.rstrip(" ,;:(\"'") + "…"  # no quote left open
 
 
 def _nested_head(chunk: Chunk, head: str) -> bool:
@@ -153,84 +165,12 @@ def is_container(qualified: str) -> bool:
     return (parts := qualified.replace("::", ".").split("."))[-1][:1].isupper() and parts[-2:-1] != parts[-1:]
 
 
-# a JavaScript definition a chunk's first line opens (``exports.handleErrors = async function handleErrors(err, …) {``,
-# ``async function login(req, res) {``, ``const check = (req) => {``): the chunker may name the chunk after a
-# function nested in it (``const notFoundHandler = () => {`` in the body), not after the one it opens
-JS_OPENED = re.compile(
-    r"^(?P<indent>\s*)(?:export\s+(?:default\s+)?)?(?:(?:async\s+)?function\s*\*?\s*(?P<function>[\w$]+)\s*\(|"
-    r"(?:(?:const|let|var)\s+)?(?P<target>[\w$]+(?:\.[\w$]+)*)\s*=\s*(?:async\s+)?(?:function\b\s*\*?\s*"
-    r"(?P<named>[\w$]+)?\s*\(|\([^)]*\)\s*=>|[\w$]+\s*=>))"
-)
-JS_LANGUAGES = ("javascript", "typescript", "tsx", "jsx")
-
-
-def opened_definition(chunk: Chunk) -> str:
-    """The function a JavaScript chunk of a file's top-level code is, by what it is assigned to
-    (``authenticationController.login = async (req, res, next) => {`` → ``authenticationController.login``;
-    ``exports.postLogin = …`` → ``postLogin``), when the chunk opens on it and holds no other; else "" (the chunker
-    names no definition there, and a chunk of five such functions is not the first of them)."""
-    if chunk.language not in JS_LANGUAGES or chunk.symbol:
-        return ""
-    lines = [line for line in chunk.text.split("\n") if line.strip() and not COMMENT.match(line)]
-    opened = JS_OPENED.match(lines[0]) if lines else None
-    if opened is None or not _wrapper_level(opened.group("indent"), lines):
-        return ""
-    indent = opened.group("indent")
-    if any((other := JS_OPENED.match(line)) and other.group("indent") == indent for line in lines[1:]):
-        return ""
-    return js_opened_name(opened)
-
-
-def js_opened_name(opened: re.Match[str]) -> str:
-    """The name a ``JS_OPENED`` line defines: the function's, else what it is assigned to (``Groups.get``; not the
-    ``exports.`` it is exported through: ``postLogin``); "" for ``module.exports = function …``."""
-    target = re.sub(r"^(?:module\.)?exports\.", "", opened.group("target") or "")
-    return opened.group("function") or (target if target not in ("", "exports", "module.exports") else "")
-
-
-def _wrapper_level(indent: str, lines: Sequence[str]) -> bool:
-    """Whether a definition opened at ``indent`` is one of a file's own: at the top, or one level into the function
-    that wraps a whole module (AMD's ``define('forum/topic/posts', [...], function (...) {`` then
-    ``\tPosts.loadMorePosts = function (direction) {``, an IIFE), with no line of the chunk outside that level."""
-    if not indent:
-        return True
-    if indent not in ("\t", "  ", "    "):
-        return False
-    return all(line.startswith(indent) for line in lines)
-
-
-def _opened_js(chunk: Chunk, names: list[str]) -> str:
-    """The name of the definition ``chunk``'s first code line opens when the chunk's first name is one nested below
-    it (a local of that definition), else ""."""
-    if chunk.language not in JS_LANGUAGES or not names:
-        return ""
-    lines = [line for line in chunk.text.split("\n") if line.strip() and not COMMENT.match(line)]
-    opened = JS_OPENED.match(lines[0]) if lines else None
-    if opened is None:
-        return ""
-    name = opened.group("function") or opened.group("named") or opened.group("target").rpartition(".")[2]
-    first = names[0].replace("::", ".").rpartition(".")[2]
-    if name in (first, "exports"):  # `module.exports = function () {` names nothing
-        return ""
-    name_of = re.escape(first)  # where the first name is defined (not called): ``const notFoundHandler = () => {``
-    head = re.compile(rf"^(\s*)(?:(?:async\s+)?function\s*\*?\s*{name_of}\s*\(|(?:const|let|var)\s+{name_of}\s*=|"
-                      rf"[\w$.]+\.{name_of}\s*=|{name_of}\s*\([^)]*\)\s*\{{)")  # fmt: skip
-    nested = next((found for line in lines[1:] if (found := head.match(line))), None)
-    return name if nested is not None and len(nested.group(1)) > len(opened.group("indent")) else ""
-
-
-def local_of_opened(chunk: Chunk, name: str) -> bool:
-    """Whether ``name`` is a local function of the definition ``chunk`` opens (``const notFoundHandler = () => {``
-    in ``exports.handleErrors = async function handleErrors(…) {``): only that definition's own body can call it."""
-    return bool(_opened_js(chunk, [name.replace("::", ".").rpartition(".")[2]]))
-
-
 def display_name(chunk: Chunk) -> str:
     """How an answer names a chunk: its first qualified name (``+N`` when several were merged), else its file."""
     names = qualified_names(wrapped_class(chunk) or wrapped_module(chunk) or chunk.symbol)
     if not names:
         return opened_definition(chunk) or chunk.path.rsplit("/", 1)[-1]
-    if opened := _opened_js(chunk, names):  # the chunk opens `handleErrors` and holds its local `notFoundHandler`
+    if opened := opened_js(chunk, names):  # the chunk opens `handleErrors` and holds its local `notFoundHandler`
         return f"{opened} (+{len(names)})"
     # a PHP file's `namespace App\Http\Middleware;` is where its class lives, not a definition of the chunk
     names = [name for name in names if not _declared_namespace(name, chunk.text)] or names

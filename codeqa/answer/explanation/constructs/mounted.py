@@ -18,6 +18,7 @@ from pathlib import PurePosixPath
 from codeqa.answer.context import AnswerContext
 from codeqa.answer.explanation.constructs.goapplied import applied, func_at, go_mounts
 from codeqa.answer.explanation.constructs.mechanism import Match
+from codeqa.answer.explanation.constructs.springfilter import registered_paths
 from codeqa.answer.rendering.render import code_span
 from codeqa.records import Chunk
 
@@ -35,11 +36,12 @@ EVERY = (  # what a construct says of every request, and what it says of a mount
 
 
 def narrow_mounted(context: AnswerContext, matches: list[Match]) -> list[Match]:
-    """``matches`` with each every-request one that sits in a mounted part said of the mount's path only, and each Go
-    middleware definition with where it is applied (``goapplied``)."""
+    """``matches`` with each every-request one that sits in a mounted part said of the mount's path only, each Go
+    middleware definition with where it is applied (``goapplied``), and each Java filter with the paths its
+    registration gives it (``springfilter``)."""
     return [_narrowed(context, match) if match.every_request
             else applied(context, match) if match.construct.wraps and match.chunk.language == "go"
-            else match for match in matches]  # fmt: skip
+            else registered_paths(context, match) for match in matches]  # fmt: skip
 
 
 def _narrowed(context: AnswerContext, match: Match) -> Match:

@@ -8,8 +8,9 @@ import re
 
 from codeqa.answer.explanation.calls.callplace import as_module, others, placed, several
 from codeqa.answer.explanation.calls.claims import _module_level
+from codeqa.answer.explanation.code.jsopened import JS_LANGUAGES
 from codeqa.answer.explanation.code.linenames import holder_at
-from codeqa.answer.explanation.code.outline import JS_LANGUAGES, continues_definition, display_name
+from codeqa.answer.explanation.code.outline import continues_definition, display_name
 from codeqa.answer.explanation.explain import Step
 from codeqa.records import Chunk
 from codeqa.symbols import qualified_names, short_name

@@ -12,9 +12,9 @@ from codeqa.answer.explanation.calls.claims import _module_level
 from codeqa.answer.explanation.calls.flow import SIGNATURE, Use, code_part
 from codeqa.answer.explanation.code.condition import condition_at
 from codeqa.answer.explanation.code.handled import handled_type
+from codeqa.answer.explanation.code.jsopened import JS_LANGUAGES
 from codeqa.answer.explanation.code.keylines import KeyLine, Terms, term_score
 from codeqa.answer.explanation.code.linenames import holder_at
-from codeqa.answer.explanation.code.outline import JS_LANGUAGES
 from codeqa.answer.explanation.code.saidline import cut_quote
 from codeqa.answer.explanation.explain import Step
 from codeqa.answer.explanation.said.outcomes import METHOD_SIGNATURE, OUTCOMES, quotable

@@ -12,7 +12,8 @@ from __future__ import annotations
 import re
 from typing import TYPE_CHECKING
 
-from codeqa.answer.explanation.code.outline import JS_LANGUAGES, is_class_piece, opened_definition, wrapped_class
+from codeqa.answer.explanation.code.jsopened import JS_LANGUAGES, opened_definition
+from codeqa.answer.explanation.code.outline import is_class_piece, wrapped_class
 from codeqa.answer.explanation.said import elixirconn
 from codeqa.answer.explanation.said.commands_said import ARGUMENTS, ARGUMENTS_HEAD, COMMAND
 from codeqa.answer.explanation.said.markup_said import marked_up
@@ -56,7 +57,9 @@ _REGISTERS_ROUTES = re.compile(
 # a head whose results name a handler or middleware type
 _GO_LITERAL = re.compile(r"\bfunc\(")
 _GO_RESULTS = re.compile(r"^\s*func\s*(?:\([^)]*\)\s*)?\w+\([^)]*\)(?P<results>[^{]*)")
-_HANDLER_TYPE = re.compile(r"Handler|Middleware")
+# (a handler's or middleware's type: `http.Handler`, `echo.MiddlewareFunc`, `func(http.Handler) http.Handler`; not a
+# pointer to a struct named so, which a builder returns: wakapi's `WithOptionalFor(…) *AuthenticateMiddleware`)
+_HANDLER_TYPE = re.compile(r"(?<![*\w.])(?:\w+\.)?\w*(?:Handler|Middleware)")
 # a route's handler by its own head: a route decorator, or a Go handler's signature (`func (a *App) X(c echo.Context)
 # error`, `func X(w http.ResponseWriter, r *http.Request)`); a helper handed the request (`getID(c)`) is none
 _ROUTED = re.compile(

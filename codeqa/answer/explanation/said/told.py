@@ -121,7 +121,7 @@ def then_and_also(found: list[tuple[str, Step, KeyLine]], lead: Step, quoted: Ke
         found = [item for item in found if not _called_apart(item[1], lead, quoted.line)]
     kept = after_quote(found, lead, quoted)
     after, before = before_quoted(kept, said)
-    cut = [item for item in after if _cut_off(item[1], item[2].line, told)]
+    cut = [item for item in after if _cut_off(item[1], item[2].line, told) or _above_told(item[1], item[2].line, told)]
     after = [item for item in after if item not in cut]
     return in_line_order(after), in_line_order([item for item in found if item not in kept] + before + cut)
 
@@ -134,6 +134,14 @@ def _cut_off(step: Step, line: int, told: Sequence[tuple[Step, Sequence[Match]]]
     chunk = step.chunk
     apart = [mark for mark in marks if returns_before(chunk, mark, [line]) or exclusive(chunk, mark, line)]
     return any(same_function(chunk, mark, line) for mark in apart)
+
+
+def _above_told(step: Step, line: int, told: Sequence[tuple[Step, Sequence[Match]]]) -> bool:
+    """Whether file line ``line`` of ``step`` runs above a construct ``told`` of the same function: "`A` puts `mw` in
+    front of the routes … (line 94). Then `A` logs with `slog.Info(…)` (line 91)" tells as coming after the
+    construct a line that runs before it; it is what the function also does."""
+    marks = [match.line for each, matches in told if each is step for match in matches if match.line > line]
+    return any(same_function(step.chunk, line, mark) for mark in marks)
 
 
 def class_wide(step: Step, line: int) -> bool:

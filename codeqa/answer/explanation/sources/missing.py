@@ -39,6 +39,8 @@ def missing_words(question: str, chunks: Sequence[Chunk], context: AnswerContext
         found = any(t in seen or any(s.startswith(t) or t.startswith(s) for s in seen if len(s) >= 4) for t in tokens)
         if found or word.lower() in (m.lower() for m in missing):
             continue
-        if context is None or not any(context.rows_mentioning(token) for token in tokens):
+        # the index is asked for the word as the question spells it: its tokens are stemmed already, and a stem
+        # stemmed again can change ("only" is `onli`, `onli` is `on`, a stopword no row holds)
+        if context is None or not (context.rows_mentioning(word) or any(context.rows_mentioning(t) for t in tokens)):
             missing.append(word)
     return missing
