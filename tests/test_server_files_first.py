@@ -72,7 +72,7 @@ def test_the_server_code_is_shown_when_the_question_names_what_is_saved() -> Non
 
 def test_the_servers_files_come_first_only_for_a_question_about_the_server() -> None:
     context = _context()
-    pooled = {hit.chunk.path: [hit.chunk] for hit in context.pool}
+    pooled = {hit.chunk.path: hit.chunk for hit in context.pool}
     paths = list(pooled)
     assert server_files_first(paths, pooled, SAVED)[0] == "src/topics/create.js"
     assert server_files_first(paths, pooled, IN_THE_BROWSER) == paths  # the browser named: retrieval's order

@@ -11,7 +11,7 @@ user sees or does in the browser (a page, a button, the embedded script) that na
 from __future__ import annotations
 
 import re
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 
 from codeqa.answer.explanation.constructs.candidate import Candidate
 from codeqa.frameworks.evidence import COMPONENT_LANGUAGES
@@ -54,15 +54,16 @@ def server_first(ordered: Sequence[Candidate], question: str) -> list[Candidate]
     return [first, *(c for c in ordered if c is not first)]
 
 
-def server_files_first(paths: Sequence[str], chunks: dict[str, list[Chunk]], question: str) -> list[str]:
+def server_files_first(paths: Sequence[str], chunk_of: Mapping[str, Chunk], question: str) -> list[str]:
     """``paths`` (retrieval's file order) with the server's files before the browser's, when the question names the
     server's side (what is saved, checked or allowed) and names nothing of the browser: the files an answer looks at
     are few, and a reply's button, its counter and its animation must not take the places of the code that saves the
-    reply. "In the browser app, how does each call to the server carry …" keeps retrieval's order."""
+    reply. "In the browser app, how does each call to the server carry …" keeps retrieval's order. ``chunk_of``: a
+    chunk of each file (a file's chunks all run on one side)."""
     if not SERVER_ASKED.search(question) or UI_ASKED.search(question):
         return list(paths)
 
     def in_browser(path: str) -> bool:
-        return bool(chunks.get(path)) and runs_in_browser(chunks[path][0])
+        return path in chunk_of and runs_in_browser(chunk_of[path])
 
     return [*(p for p in paths if not in_browser(p)), *(p for p in paths if in_browser(p))]

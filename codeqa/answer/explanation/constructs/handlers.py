@@ -19,8 +19,8 @@ MAX_HANDLERS = 4
 def handler_candidates(
     context: AnswerContext, conventions: Sequence[Convention], intents: Sequence[str], found: Sequence[Candidate]
 ) -> list[Candidate]:
-    """The code of the functions the constructs hand control to (``register_error_handler(404, render_error)``):
-    a construct says who is called, the handler says what happens."""
+    """Candidates for the handlers the constructs of ``found`` name (at most ``MAX_HANDLERS``), each credited with
+    ``HANDLER_SHARE`` of its construct's weight."""
     inside = {c.chunk.id for c in found}
     credit: dict[str, float] = {}
     for candidate in sorted(found, key=lambda c: -c.mechanism):

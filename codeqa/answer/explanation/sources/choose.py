@@ -94,8 +94,7 @@ def select_sources(
     pooled: dict[str, list[Chunk]] = {}
     for hit in context.pool:
         pooled.setdefault(hit.chunk.path, []).append(hit.chunk)
-    files = [path for path in context.files if path in pooled or context.file_rows(path)]
-    files = server_files_first(files, pooled, question)[:max_files]  # (``clientside``)
+    files = [path for path in _file_order(context, question) if path in pooled or context.file_rows(path)][:max_files]
     by_file = context.file_chunks(files)
     first_in_file = {chunks[0].id for chunks in pooled.values()}
 
@@ -139,6 +138,11 @@ def select_sources(
     return hits
 
 
+def _file_order(context: AnswerContext, question: str) -> list[str]:
+    """Retrieval's files, the server's first for a question about the server (``clientside.server_files_first``)."""
+    return server_files_first(context.files, {hit.chunk.path: hit.chunk for hit in context.pool}, question)
+
+
 def _neighbour_chunks(context: AnswerContext, hits: Sequence[Hit]) -> list[Chunk]:
     rows: list[int] = []
     for hit in hits[:NEIGHBOURS_OF]:
@@ -158,8 +162,7 @@ def candidates(
 ) -> list[Candidate]:
     """The sources to choose from, best first (see the module docstring); ``swaps`` (``select_sources``) are
     placed last (``fileparts.second_parts_in_place``); the ``question``'s text tells a sign-up asked about."""
-    pooled = {hit.chunk.path: [hit.chunk] for hit in context.pool}
-    file_rank = {path: n for n, path in enumerate(server_files_first(context.files, pooled, question))}
+    file_rank = {path: n for n, path in enumerate(_file_order(context, question))}
     held = context.held_pieces()  # a piece of a definition the pool joined is read in the joined chunk
     seen = {hit.chunk.id for hit in base} | held
     found = [Candidate(hit, 0.0, matches_in(hit.chunk, conventions, intents), 0, True) for hit in base]
